@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include <iobench/latency_histogram.hpp>
+
+namespace iobench {
+
+/// Index of an operation kind within a phase; a phase declares its op names (PhaseSpec::op_names)
+/// and records by index, so recording is an array access.
+using OpId = std::uint16_t;
+
+/// Statistics of one operation kind (e.g. "read") for one worker or merged over workers.
+/// Trivially copyable and fixed-size, so worker processes can fill it in shared memory.
+struct OpStats {
+  static constexpr std::uint64_t kSlowThreshold1Ns = 2'000'000'000ULL;   ///< tiotest's "> 2 s"
+  static constexpr std::uint64_t kSlowThreshold2Ns = 10'000'000'000ULL;  ///< tiotest's "> 10 s"
+
+  std::uint64_t ops = 0;          ///< completed operations
+  std::uint64_t bytes = 0;        ///< bytes moved by them
+  std::uint64_t errors = 0;       ///< failed operations (not in `latency`)
+  std::uint64_t ops_over_2s = 0;  ///< exact count with latency > 2 s
+  std::uint64_t ops_over_10s = 0; ///< exact count with latency > 10 s
+  LatencyHistogram latency;       ///< per-op latency, ns
+
+  /// Records one completed op. Never allocates.
+  void record(std::uint64_t op_bytes, std::uint64_t latency_ns) noexcept {
+    ++ops;
+    bytes += op_bytes;
+    ops_over_2s += latency_ns > kSlowThreshold1Ns;
+    ops_over_10s += latency_ns > kSlowThreshold2Ns;
+    latency.record(latency_ns);
+  }
+  /// Adds `other` into this.
+  void merge(const OpStats& other) noexcept;
+};
+
+/// CPU time consumed, in ns, split as getrusage(2) reports it.
+struct CpuTimes {
+  std::uint64_t user_ns = 0;
+  std::uint64_t system_ns = 0;
+};
+
+/// Snapshot of system-wide CPU time from /proc/stat (all CPUs, in USER_HZ ticks).
+struct SystemCpuSample {
+  std::uint64_t busy_ticks = 0;   ///< user+nice+system+irq+softirq+steal
+  std::uint64_t total_ticks = 0;  ///< busy + idle + iowait
+};
+
+/// Reads /proc/stat; all zero if it cannot be read.
+[[nodiscard]] SystemCpuSample sample_system_cpu() noexcept;
+/// Percent of all CPUs busy between two samples, 0..100; 0 if no ticks elapsed.
+[[nodiscard]] double system_busy_percent(const SystemCpuSample& begin,
+                                         const SystemCpuSample& end) noexcept;
+/// CPU time of the calling thread (getrusage RUSAGE_THREAD).
+[[nodiscard]] CpuTimes thread_cpu_times() noexcept;
+/// CPU time of the whole process (getrusage RUSAGE_SELF).
+[[nodiscard]] CpuTimes process_cpu_times() noexcept;
+
+/// Throughput in bytes per second; 0 if `elapsed_ns` is 0.
+[[nodiscard]] double throughput_bytes_per_s(std::uint64_t bytes, std::uint64_t elapsed_ns) noexcept;
+/// Operations per second; 0 if `elapsed_ns` is 0.
+[[nodiscard]] double ops_per_s(std::uint64_t ops, std::uint64_t elapsed_ns) noexcept;
+/// CPU time as percent of one CPU over `elapsed_ns` (may exceed 100 for several threads).
+[[nodiscard]] double cpu_percent(std::uint64_t cpu_ns, std::uint64_t elapsed_ns) noexcept;
+
+}  // namespace iobench

@@ -1,0 +1,91 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iobench {
+
+/// The type of a workload parameter; decides how its text is parsed (see units.hpp).
+enum class ParamType {
+  kBool,      ///< true/false, yes/no, on/off, 1/0
+  kCount,     ///< unsigned integer with optional binary suffix: "50k" = 51200
+  kSize,      ///< bytes with optional suffix: "4k", "1MiB", "2GB"
+  kInt,       ///< signed decimal integer
+  kDouble,    ///< floating point
+  kDuration,  ///< "10s", "500ms"; plain numbers are seconds
+  kEnum,      ///< one of `choices`
+  kString,    ///< free text (a path, a name, a list)
+};
+
+/// Declaration of one workload parameter: drives validation, `iobench list`, and did-you-mean
+/// suggestions for unknown keys. Capabilities are data: the core never branches on a workload name.
+struct ParamSpec {
+  std::string key;                   ///< e.g. "bs"
+  ParamType type = ParamType::kString;
+  std::string default_value;         ///< text form; empty with `required` false means "unset"
+  std::string unit;                  ///< shown to the user, e.g. "bytes", "blocks", "s"
+  std::string help;                  ///< one line
+  std::optional<std::uint64_t> min;  ///< inclusive, for kCount/kSize/kInt (as value) and kDuration (ns)
+  std::optional<std::uint64_t> max;  ///< inclusive, same units as `min`
+  std::vector<std::string> choices;  ///< for kEnum
+  bool required = false;             ///< no default: the user must give it
+};
+
+/// Validated parameter values of one workload instance. Values are stored as checked text plus the
+/// parsed number, so reports can echo exactly what the user gave.
+///
+/// Getters throw ConfigError if `key` is not declared (a programming error in the workload).
+class Params {
+ public:
+  Params() = default;
+
+  /// Validates `raw` (key -> text) against `specs` and fills in defaults.
+  /// Throws ConfigError for: an unknown key (with the closest declared key as a suggestion), a value
+  /// that does not parse as its type, a value outside [min, max], an enum value not in `choices`, a
+  /// missing required key. `context` prefixes messages (e.g. the workload name).
+  [[nodiscard]] static Params validate(std::span<const ParamSpec> specs,
+                                       const std::map<std::string, std::string>& raw,
+                                       std::string_view context);
+
+  /// True if the user gave `key` explicitly (not a default).
+  [[nodiscard]] bool given(std::string_view key) const;
+  /// True if `key` has a value (given or defaulted).
+  [[nodiscard]] bool has(std::string_view key) const;
+
+  [[nodiscard]] bool get_bool(std::string_view key) const;
+  /// kCount, kSize: the unsigned value (bytes for kSize).
+  [[nodiscard]] std::uint64_t get_u64(std::string_view key) const;
+  [[nodiscard]] std::int64_t get_int(std::string_view key) const;
+  [[nodiscard]] double get_double(std::string_view key) const;
+  [[nodiscard]] std::chrono::nanoseconds get_duration(std::string_view key) const;
+  /// The text of any parameter (the enum choice, the string, or the given text of a number).
+  [[nodiscard]] const std::string& get_string(std::string_view key) const;
+
+  /// All parameters with a value, as text, in key order (for echoing into results).
+  [[nodiscard]] std::map<std::string, std::string> as_text() const;
+
+ private:
+  struct Value {
+    ParamType type;
+    std::string text;
+    std::uint64_t u64 = 0;
+    std::int64_t i64 = 0;
+    double f64 = 0;
+    bool given = false;
+  };
+  [[nodiscard]] const Value& find(std::string_view key) const;
+  std::map<std::string, Value, std::less<>> values_;
+};
+
+/// Levenshtein-closest of `candidates` to `word`, or empty if none is within a third of its length
+/// plus one. Used for "unknown parameter 'bz'; did you mean 'bs'?".
+[[nodiscard]] std::string closest_match(std::string_view word,
+                                        std::span<const std::string> candidates);
+
+}  // namespace iobench

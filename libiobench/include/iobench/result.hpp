@@ -1,0 +1,112 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <iobench/metrics.hpp>
+#include <iobench/workload.hpp>
+
+namespace iobench {
+
+/// How a phase, step or run ended.
+enum class Status {
+  kOk,           ///< completed as asked
+  kFailed,       ///< an I/O or setup error ended it; `message` has the errno text
+  kInterrupted,  ///< SIGINT/SIGTERM; results are partial
+  kSkipped,      ///< not run (an earlier failure, or an unmeasured phase)
+};
+/// "ok", "failed", "interrupted", "skipped".
+[[nodiscard]] const char* to_string(Status status) noexcept;
+
+/// A target's filesystem as seen at the start of the run.
+struct TargetInfo {
+  std::string path;           ///< as the user gave it
+  std::string fs_type;        ///< e.g. "ext4", "tmpfs" (from /proc/self/mountinfo)
+  std::string mount_point;
+  std::string mount_options;  ///< per-mount and superblock options
+  std::string device;         ///< mount source, e.g. /dev/sda1
+  std::uint64_t size_bytes = 0;
+  std::uint64_t free_bytes = 0;  ///< available to unprivileged users (statvfs f_bavail)
+};
+
+/// Where and when a run happened.
+struct Environment {
+  std::string hostname;
+  std::string kernel;          ///< uname -s -r -v
+  std::string arch;            ///< uname -m
+  std::string cpu_model;       ///< /proc/cpuinfo "model name"
+  unsigned cpu_count = 0;      ///< online CPUs
+  std::uint64_t memory_bytes = 0;
+  std::string iobench_version;
+  std::string start_time_utc;  ///< ISO 8601, e.g. 2026-11-30T09:00:00Z
+  std::vector<TargetInfo> targets;
+};
+
+/// One worker's outcome in one phase.
+struct WorkerResult {
+  std::size_t index = 0;
+  std::size_t target_index = 0;
+  std::uint64_t seed = 0;
+  std::uint64_t elapsed_ns = 0;  ///< from the barrier (or warm-up end) to this worker's end
+  CpuTimes cpu;                  ///< this worker's thread (or process) over `elapsed_ns`
+  std::vector<OpStats> ops;      ///< indexed like PhaseResult::op_names
+  std::vector<std::uint64_t> counters;  ///< indexed like PhaseResult::counter_names
+  Status status = Status::kOk;
+  std::string message;
+};
+
+/// One phase's outcome: per worker and merged.
+struct PhaseResult {
+  std::string name;
+  std::vector<std::string> op_names;
+  std::vector<std::string> counter_names;
+  WorkerMode mode = WorkerMode::kThreads;
+  std::uint64_t wall_ns = 0;       ///< measure start to the last worker's end
+  std::uint64_t stonewall_ns = 0;  ///< measure start to the first worker's end
+  std::vector<WorkerResult> workers;
+  std::vector<OpStats> ops;              ///< merged over workers
+  std::vector<std::uint64_t> counters;   ///< summed over workers
+  CpuTimes process_cpu;            ///< whole process (and worker children) over the phase
+  CpuTimes workers_cpu;            ///< sum of the workers' own CPU times
+  double system_busy_percent = 0;  ///< all CPUs, from /proc/stat over the phase
+  Status status = Status::kOk;
+  std::string message;
+
+  /// Bytes over all op kinds.
+  [[nodiscard]] std::uint64_t total_bytes() const noexcept;
+  /// Ops over all op kinds.
+  [[nodiscard]] std::uint64_t total_ops() const noexcept;
+  /// All op kinds merged into one (e.g. for a phase's overall latency).
+  [[nodiscard]] OpStats all_ops() const;
+  /// Index of op `name`, or op_names.size() if absent.
+  [[nodiscard]] std::size_t op_index(std::string_view name) const noexcept;
+};
+
+/// One step (a workload with its params and targets) of a run.
+struct StepResult {
+  std::string name;      ///< step name (defaults to the workload name)
+  std::string workload;
+  std::map<std::string, std::string> params;  ///< every param, as validated text
+  std::vector<std::string> targets;
+  std::uint64_t seed = 0;
+  std::vector<PhaseResult> phases;  ///< measured phases only
+  std::vector<std::pair<std::string, AttributeValue>> attributes;
+  std::vector<std::string> warnings;
+  Status status = Status::kOk;
+  std::string message;
+
+  /// The attribute `key`, or nullptr.
+  [[nodiscard]] const AttributeValue* attribute(std::string_view key) const noexcept;
+};
+
+/// The whole run.
+struct RunResult {
+  Environment environment;
+  std::vector<StepResult> steps;
+  Status status = Status::kOk;
+};
+
+}  // namespace iobench

@@ -1,0 +1,10 @@
+#pragma once
+
+#include <iobench/registry.hpp>
+
+namespace iobench::plugins::bonnie {
+
+/// Registers the bonnie workload family: its workloads and its text/csv formatters.
+void register_family(PluginRegistrar& registrar);
+
+}  // namespace iobench::plugins::bonnie

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <iobench/registry.hpp>
+#include <iobench/reporter.hpp>
+
+namespace iobench::test {
+
+/// A fresh directory under the build tree's tests/tmp, removed (recursively) on destruction.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix = "t");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
+  /// Entries directly inside the directory (names only, sorted).
+  [[nodiscard]] std::vector<std::string> entries() const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Keeps every result it is given.
+class CapturingReporter final : public Reporter {
+ public:
+  void on_run_start(const Environment& env) override { environment = env; }
+  void on_step_end(const StepResult& step) override { steps.push_back(step); }
+  void on_run_end(const RunResult& run) override {
+    final_run = run;
+    ended = true;
+  }
+  Environment environment;
+  std::vector<StepResult> steps;
+  RunResult final_run;
+  bool ended = false;
+};
+
+/// A registry with the built-in engines and every built-in plugin family registered.
+[[nodiscard]] Registry make_full_registry();
+
+/// Outcome of running the iobench CLI.
+struct CliResult {
+  int exit_code = -1;  ///< exit status, or 128+signal if killed
+  std::string out;
+  std::string err;
+};
+/// Runs the built `iobench` binary with `args` (no shell), capturing stdout and stderr.
+[[nodiscard]] CliResult run_cli(const std::vector<std::string>& args);
+
+/// Reads a whole file.
+[[nodiscard]] std::string read_file(const std::filesystem::path& path);
+
+}  // namespace iobench::test
