@@ -1,7 +1,24 @@
 #include "plugins/disk/register.hpp"
 
+#include "plugins/disk/disk_config.hpp"
+#include "plugins/disk/disk_formatter.hpp"
+#include "plugins/disk/disk_workload.hpp"
+
 namespace iobench::plugins::disk {
 
-void register_family(PluginRegistrar& /*registrar*/) {}
+void register_family(PluginRegistrar& registrar) {
+  registrar.add_workload(WorkloadInfo{
+      .name = "disk",
+      .summary = "one worker per target: sequential or random reads/writes of one file each "
+                 "(the seeds' multi-disk large-file test)",
+      .params = disk_param_specs(),
+      .factory =
+          [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
+        return std::make_unique<DiskWorkload>(make_disk_config(setup.params, setup.targets),
+                                              setup.targets.size());
+      },
+      .needs_directory_targets = false});
+  registrar.add_formatter("disk", "text", format_disk_text);
+}
 
 }  // namespace iobench::plugins::disk

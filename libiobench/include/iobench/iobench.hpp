@@ -4,6 +4,7 @@
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <iobench/format.hpp>
 #include <iobench/latency_histogram.hpp>
 #include <iobench/metrics.hpp>
 #include <iobench/params.hpp>

@@ -14,12 +14,14 @@ namespace iobench {
 /// range [2^e, 2^(e+1)) is split into 2^kSubBits equal buckets, so a bucket is at most 1/128 of
 /// its lower bound wide. A percentile is reported as the bucket midpoint (clamped to the exact
 /// min/max), whose relative error is then at most 1/256 = 0.39 % (fio's 6 sub-bits give 0.78 %).
-/// The top group ends at 2^kMaxExponent ns (about 4.9 h); larger values land in the last bucket,
-/// and max() stays exact.
+/// The top group is [2^kMaxExponent, 2^(kMaxExponent+1)) ns, so the 0.39 % bound holds up to
+/// 2^45 ns (about 9.8 h); larger values land in the last bucket (their percentiles are clamped to
+/// the exact max()), and max() stays exact.
 ///
-/// Moments. count, min, max and the sum and sum of squares are kept exactly in integers (128-bit
-/// for the squares), so mean() is exact and stddev() has no cancellation error; no division happens
-/// per sample (Welford would need one).
+/// Moments. count, min, max and the sum and sum of squares are kept exactly in 128-bit integers,
+/// so mean() is exact and stddev() has no cancellation error; no division happens per sample
+/// (Welford would need one). The sum of squares is exact while it stays below 2^128 (e.g. 2^38
+/// samples of 9.8 h each).
 ///
 /// Thread safety: none; each worker owns one and the runner merges after join.
 class LatencyHistogram {
@@ -33,7 +35,7 @@ class LatencyHistogram {
   void record(std::uint64_t ns) noexcept {
     ++count_;
     sum_ += ns;
-    sum_squares_ += static_cast<unsigned __int128>(ns) * ns;
+    sum_squares_ += static_cast<Uint128>(ns) * ns;
     if (ns < min_) min_ = ns;
     if (ns > max_) max_ = ns;
     ++buckets_[bucket_index(ns)];
@@ -50,7 +52,9 @@ class LatencyHistogram {
   /// Exact maximum in ns; 0 when empty.
   [[nodiscard]] std::uint64_t max() const noexcept { return max_; }
   /// Exact sum of all samples in ns (saturates at 2^64-1, about 584 years).
-  [[nodiscard]] std::uint64_t sum() const noexcept { return sum_; }
+  [[nodiscard]] std::uint64_t sum() const noexcept {
+    return sum_ > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(sum_);
+  }
   /// Exact arithmetic mean in ns; 0 when empty.
   [[nodiscard]] double mean() const noexcept;
   /// Sample standard deviation (n-1) in ns; 0 with fewer than two samples.
@@ -62,8 +66,9 @@ class LatencyHistogram {
 
   /// Bucket of a value (exposed for tests and exporters).
   [[nodiscard]] static constexpr std::size_t bucket_index(std::uint64_t ns) noexcept {
-    if (ns < kSubBuckets) return static_cast<std::size_t>(ns);
-    const unsigned exponent = static_cast<unsigned>(std::bit_width(ns)) - 1;
+    // `| kSubBuckets` puts values below 128 in the exponent-7 group, whose shift of 0 maps them to
+    // themselves: one path for all values, and bit_width never sees 0.
+    const unsigned exponent = static_cast<unsigned>(std::bit_width(ns | kSubBuckets)) - 1;
     if (exponent > kMaxExponent) return kBucketCount - 1;
     const unsigned shift = exponent - kSubBits;
     return static_cast<std::size_t>(kSubBuckets * (shift + 1) + ((ns >> shift) - kSubBuckets));
@@ -84,11 +89,14 @@ class LatencyHistogram {
   }
 
  private:
+  // __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit integer type.
+  __extension__ typedef unsigned __int128 Uint128;
+
+  Uint128 sum_ = 0;  // 128-bit so that mean() stays exact past 2^64 ns in total
+  Uint128 sum_squares_ = 0;
   std::uint64_t count_ = 0;
   std::uint64_t min_ = UINT64_MAX;
   std::uint64_t max_ = 0;
-  std::uint64_t sum_ = 0;
-  unsigned __int128 sum_squares_ = 0;
   std::array<std::uint64_t, kBucketCount> buckets_{};
 };
 

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include <iobench/latency_histogram.hpp>
 
@@ -48,6 +49,10 @@ struct SystemCpuSample {
   std::uint64_t total_ticks = 0;  ///< busy + idle + iowait
 };
 
+/// Parses the aggregate "cpu" line of /proc/stat text (the first line: "cpu  user nice system idle
+/// iowait irq softirq steal ..."); columns a kernel does not print count as 0, and guest time is
+/// already inside user/nice. All zero if there is no such line or it is malformed. Pure.
+[[nodiscard]] SystemCpuSample parse_proc_stat_cpu(std::string_view text) noexcept;
 /// Reads /proc/stat; all zero if it cannot be read.
 [[nodiscard]] SystemCpuSample sample_system_cpu() noexcept;
 /// Percent of all CPUs busy between two samples, 0..100; 0 if no ticks elapsed.

@@ -1,0 +1,54 @@
+#include <iobench/result.hpp>
+
+namespace iobench {
+
+const char* to_string(Status status) noexcept {
+  switch (status) {
+    case Status::kOk:
+      return "ok";
+    case Status::kFailed:
+      return "failed";
+    case Status::kInterrupted:
+      return "interrupted";
+    case Status::kSkipped:
+      return "skipped";
+  }
+  return "unknown";
+}
+
+std::uint64_t PhaseResult::total_bytes() const noexcept {
+  std::uint64_t bytes = 0;
+  for (const OpStats& op : ops) bytes += op.bytes;
+  return bytes;
+}
+
+std::uint64_t PhaseResult::total_ops() const noexcept {
+  std::uint64_t count = 0;
+  for (const OpStats& op : ops) count += op.ops;
+  return count;
+}
+
+OpStats PhaseResult::all_ops() const {
+  OpStats all;
+  for (const OpStats& op : ops) all.merge(op);
+  return all;
+}
+
+std::size_t PhaseResult::op_index(std::string_view op_name) const noexcept {
+  for (std::size_t i = 0; i < op_names.size(); ++i) {
+    if (op_names[i] == op_name) return i;
+  }
+  return op_names.size();
+}
+
+const AttributeValue* StepResult::attribute(std::string_view key) const noexcept {
+  // The runner replaces an attribute set twice, but a hand-built result may repeat a key: the
+  // last value wins, as in the JSON object the reporters write.
+  const AttributeValue* found = nullptr;
+  for (const auto& [attribute_key, value] : attributes) {
+    if (attribute_key == key) found = &value;
+  }
+  return found;
+}
+
+}  // namespace iobench

@@ -1,0 +1,285 @@
+#include <iobench/runner.hpp>
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <map>
+#include <random>
+
+#include <fmt/format.h>
+
+#include <iobench/error.hpp>
+#include <iobench/registry.hpp>
+#include <iobench/sysinfo.hpp>
+
+#include "core/phase_executor.hpp"
+#include "core/run_dirs.hpp"
+
+namespace iobench {
+namespace {
+
+// A step after validation: its workload built (the factory has accepted the params).
+struct PlannedStep {
+  const Step* step = nullptr;
+  const WorkloadInfo* info = nullptr;
+  Params params;
+  std::unique_ptr<Workload> workload;
+  std::vector<PhaseSpec> phases;
+};
+
+std::string step_label(const Step& step, std::size_t index) {
+  return fmt::format("step {} ({})", index + 1, step.name.empty() ? step.workload : step.name);
+}
+
+void check_targets(const Step& step, const WorkloadInfo& info, std::vector<std::string>& errors,
+                   const std::string& label) {
+  if (step.targets.empty()) {
+    errors.push_back(fmt::format("{}: no target; give a directory with -d DIR", label));
+  }
+  for (const auto& target : step.targets) {
+    struct stat st {};
+    if (::stat(target.c_str(), &st) != 0) {
+      errors.push_back(fmt::format("{}: target '{}' does not exist; create the directory first",
+                                   label, target.string()));
+    } else if (S_ISDIR(st.st_mode)) {
+      if (::access(target.c_str(), W_OK | X_OK) != 0) {
+        errors.push_back(fmt::format("{}: target directory '{}' is not writable", label,
+                                     target.string()));
+      }
+    } else if (info.needs_directory_targets) {
+      errors.push_back(fmt::format(
+          "{}: target '{}' is not a directory; workload '{}' creates its files in a directory",
+          label, target.string(), info.name));
+    } else if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+      errors.push_back(fmt::format("{}: target '{}' is neither a directory, a regular file nor a "
+                                   "block device",
+                                   label, target.string()));
+    }
+  }
+}
+
+// Planned bytes per filesystem (several targets may share one) against what statvfs offers.
+void check_free_space(const PlannedStep& planned, std::vector<std::string>& errors,
+                      const std::string& label) {
+  std::map<dev_t, std::pair<std::uint64_t, std::string>> need_by_device;
+  for (std::size_t i = 0; i < planned.step->targets.size(); ++i) {
+    const auto& target = planned.step->targets[i];
+    struct stat st {};
+    if (::stat(target.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    auto& [need, path] = need_by_device[st.st_dev];
+    need += planned.workload->planned_bytes(i);
+    path = target.string();
+  }
+  for (const auto& [device, need_and_path] : need_by_device) {
+    const auto& [need, path] = need_and_path;
+    struct statvfs vfs {};
+    if (need == 0 || ::statvfs(path.c_str(), &vfs) != 0) continue;
+    const std::uint64_t available = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+    // Keep a margin for metadata and for what else writes there meanwhile.
+    const std::uint64_t margin = std::min<std::uint64_t>(available / 20, 256ULL << 20);
+    if (need + margin > available) {
+      errors.push_back(fmt::format(
+          "{}: not enough free space on '{}': the workload writes {} MiB, {} MiB are free; use "
+          "a smaller size or another target",
+          label, path, (need + (1 << 20) - 1) >> 20, available >> 20));
+    }
+  }
+}
+
+std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const Step> steps,
+                                    bool check_space) {
+  std::vector<PlannedStep> plan;
+  std::vector<std::string> errors;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const Step& step = steps[i];
+    const std::string label = step_label(step, i);
+    PlannedStep planned;
+    planned.step = &step;
+    try {
+      planned.info = &registry.workload(step.workload);
+      (void)registry.create_engine(step.engine);
+      planned.params = Params::validate(planned.info->params, step.params, step.workload);
+      check_targets(step, *planned.info, errors, label);
+      planned.workload = planned.info->factory(WorkloadSetup{planned.params, step.targets});
+      planned.phases = planned.workload->phases();
+      if (check_space) check_free_space(planned, errors, label);
+    } catch (const ConfigError& e) {
+      errors.push_back(steps.size() > 1 ? fmt::format("{}: {}", label, e.what()) : e.what());
+      continue;
+    }
+    plan.push_back(std::move(planned));
+  }
+  if (!errors.empty()) throw ConfigError(fmt::format("{}", fmt::join(errors, "\n")));
+  return plan;
+}
+
+// PrepareContext of a running step: attributes and warnings go into its StepResult.
+class StepContext final : public PrepareContext {
+ public:
+  StepContext(std::span<const Target> targets, const Engine& engine, StepResult& result)
+      : targets_(targets), engine_(engine), result_(result) {}
+  [[nodiscard]] std::span<const Target> targets() const override { return targets_; }
+  [[nodiscard]] const Engine& engine() const override { return engine_; }
+  [[nodiscard]] std::uint64_t seed() const override { return result_.seed; }
+  void set_attribute(const std::string& key, AttributeValue value) override {
+    for (auto& [k, v] : result_.attributes) {
+      if (k == key) {
+        v = std::move(value);
+        return;
+      }
+    }
+    result_.attributes.emplace_back(key, std::move(value));
+  }
+  void warn(const std::string& message) override { result_.warnings.push_back(message); }
+
+ private:
+  std::span<const Target> targets_;
+  const Engine& engine_;
+  StepResult& result_;
+};
+
+Status worse(Status a, Status b) {
+  auto rank = [](Status s) {
+    switch (s) {
+      case Status::kOk: return 0;
+      case Status::kSkipped: return 1;
+      case Status::kInterrupted: return 2;
+      case Status::kFailed: return 3;
+    }
+    return 0;
+  };
+  return rank(b) > rank(a) ? b : a;
+}
+
+}  // namespace
+
+Runner::Runner(const Registry& registry, RunOptions options)
+    : registry_(registry), options_(std::move(options)) {}
+
+void Runner::validate(std::span<const Step> steps) const {
+  (void)plan_steps(registry_, steps, !options_.skip_space_check);
+}
+
+RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
+  std::vector<PlannedStep> plan = plan_steps(registry_, steps, !options_.skip_space_check);
+
+  std::vector<std::filesystem::path> all_targets;
+  for (const Step& step : steps) {
+    all_targets.insert(all_targets.end(), step.targets.begin(), step.targets.end());
+  }
+  RunResult run;
+  run.environment = collect_environment(all_targets);
+  reporter.on_run_start(run.environment);
+
+  std::random_device entropy;
+  for (std::size_t step_index = 0; step_index < plan.size(); ++step_index) {
+    PlannedStep& planned = plan[step_index];
+    const Step& step = *planned.step;
+    StepResult result;
+    result.name = step.name.empty() ? step.workload : step.name;
+    result.workload = step.workload;
+    result.params = planned.params.as_text();
+    for (const auto& t : step.targets) result.targets.push_back(t.string());
+    result.seed = step.seed != 0 ? step.seed
+                                 : (static_cast<std::uint64_t>(entropy()) << 32) | entropy();
+    if (stop_requested()) break;
+
+    try {
+      detail::RunDirs dirs(step.targets, options_.keep_files);
+      const std::unique_ptr<Engine> engine = registry_.create_engine(step.engine);
+      StepContext context(dirs.targets(), *engine, result);
+      try {
+        planned.workload->prepare(context);
+        for (std::size_t p = 0; p < planned.phases.size(); ++p) {
+          const PhaseSpec& spec = planned.phases[p];
+          if (spec.drop_caches_before || (step.drop_caches && spec.measured)) {
+            std::string why;
+            if (!drop_page_cache(why)) {
+              context.warn(fmt::format("page cache not dropped before '{}': {}", spec.name, why));
+            }
+          }
+          const ProgressSnapshot base{.step_index = step_index,
+                                      .step_count = plan.size(),
+                                      .step_name = result.name,
+                                      .phase_name = spec.name,
+                                      .workers = spec.workers};
+          std::uint64_t last_bytes = 0, last_ops = 0, last_ns = 0;
+          detail::PhaseRequest request{
+              .workload = *planned.workload,
+              .phase_index = p,
+              .spec = spec,
+              .targets = dirs.targets(),
+              .engine = *engine,
+              .step_seed = result.seed,
+              .ops_limit = spec.measured ? step.ops_limit : 0,
+              .time_limit = spec.time_limit.count() > 0 ? spec.time_limit
+                                                         : (spec.measured ? step.time_limit
+                                                                          : std::chrono::nanoseconds(0)),
+              .warmup = spec.warmup.count() > 0 ? spec.warmup
+                                                 : (spec.measured ? step.warmup
+                                                                  : std::chrono::nanoseconds(0)),
+              .progress_interval = options_.progress_interval,
+              .on_progress = {}};
+          if (options_.on_progress) {
+            request.on_progress = [&](std::uint64_t elapsed, std::uint64_t bytes,
+                                      std::uint64_t ops, bool warming_up) {
+              ProgressSnapshot snapshot = base;
+              snapshot.elapsed_ns = elapsed;
+              snapshot.bytes = bytes;
+              snapshot.ops = ops;
+              snapshot.warming_up = warming_up;
+              const double seconds = static_cast<double>(elapsed - last_ns) / 1e9;
+              if (seconds > 0) {
+                snapshot.interval_bytes_per_s = static_cast<double>(bytes - last_bytes) / seconds;
+                snapshot.interval_ops_per_s = static_cast<double>(ops - last_ops) / seconds;
+              }
+              last_bytes = bytes;
+              last_ops = ops;
+              last_ns = elapsed;
+              options_.on_progress(snapshot);
+            };
+          }
+          PhaseResult phase = detail::execute_phase(request);
+          const Status phase_status = phase.status;
+          const std::string phase_message = phase.message;
+          if (spec.measured) result.phases.push_back(std::move(phase));
+          if (phase_status != Status::kOk) {
+            result.status = phase_status;
+            result.message = fmt::format("phase '{}': {}", spec.name, phase_message);
+            break;
+          }
+          planned.workload->after_phase(p, context);
+        }
+      } catch (const Error& e) {
+        result.status = Status::kFailed;
+        result.message = e.what();
+      }
+      try {
+        planned.workload->finish(context);
+      } catch (const Error& e) {
+        if (result.status == Status::kOk) {
+          result.status = Status::kFailed;
+          result.message = e.what();
+        }
+      }
+      std::string remove_error;
+      if (!dirs.remove(remove_error)) context.warn(remove_error);
+    } catch (const Error& e) {
+      result.status = Status::kFailed;
+      result.message = e.what();
+    }
+    if (result.status == Status::kOk && stop_requested()) result.status = Status::kInterrupted;
+    run.status = worse(run.status, result.status);
+    reporter.on_step_end(result);
+    const Status step_status = result.status;
+    run.steps.push_back(std::move(result));
+    if (step_status == Status::kInterrupted) break;
+    if (step_status == Status::kFailed && options_.fail_fast) break;
+  }
+  if (stop_requested()) run.status = worse(run.status, Status::kInterrupted);
+  reporter.on_run_end(run);
+  return run;
+}
+
+}  // namespace iobench

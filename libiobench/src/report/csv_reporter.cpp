@@ -1,0 +1,115 @@
+// The CSV reporter: a family's "csv" formatter when the workload has one (e.g. bonnie++'s CSV
+// line), otherwise one header line, then per phase one row per worker and op kind followed by
+// the merged rows (worker "all"). Fields are quoted per RFC 4180 when needed; lines end in LF.
+//
+// Row semantics: elapsed_ns is the worker's elapsed time (the phase's wall time in merged rows)
+// and the rates divide by it; cpu_*_ns are the worker's CPU times (the whole process's in merged
+// rows), repeated on each op kind's row of that worker. A step that ended before any measured
+// phase gets one row with an empty phase, so its status is not lost.
+
+#include <fmt/format.h>
+
+#include <iobench/format.hpp>
+#include <iobench/registry.hpp>
+#include <iobench/reporter.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace iobench {
+namespace {
+
+constexpr const char* kHeader =
+    "step,workload,phase,worker,target,op,ops,bytes,elapsed_ns,throughput_bytes_per_s,iops,"
+    "lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,cpu_user_ns,cpu_system_ns,status";
+
+// What one row shows besides the step's own fields.
+struct RowSource {
+  std::string phase;
+  std::string worker;
+  std::string target;
+  std::string op;
+  const OpStats* stats = nullptr;  // nullptr: no op recorded (zeros)
+  std::uint64_t elapsed_ns = 0;
+  CpuTimes cpu;
+  Status status = Status::kOk;
+};
+
+void write_row(std::ostream& out, const StepResult& step, const RowSource& row) {
+  const OpStats empty;
+  const OpStats& op = row.stats != nullptr ? *row.stats : empty;
+  const LatencyHistogram& latency = op.latency;
+  out << fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.1f},{},{},{},{},{},{},{}\n",
+                     csv_field(step.name), csv_field(step.workload), csv_field(row.phase),
+                     csv_field(row.worker), csv_field(row.target), csv_field(row.op), op.ops,
+                     op.bytes, row.elapsed_ns, throughput_bytes_per_s(op.bytes, row.elapsed_ns),
+                     ops_per_s(op.ops, row.elapsed_ns), latency.mean(), latency.percentile(50.0),
+                     latency.percentile(99.0), latency.percentile(99.9), latency.max(),
+                     row.cpu.user_ns, row.cpu.system_ns, to_string(row.status));
+}
+
+void write_phase(std::ostream& out, const StepResult& step, const PhaseResult& phase) {
+  const std::size_t kinds = phase.op_names.size();
+  for (const WorkerResult& worker : phase.workers) {
+    RowSource row{.phase = phase.name,
+                  .worker = fmt::format("{}", worker.index),
+                  .target = worker.target_index < step.targets.size()
+                                ? step.targets[worker.target_index]
+                                : fmt::format("#{}", worker.target_index),
+                  .elapsed_ns = worker.elapsed_ns,
+                  .cpu = worker.cpu,
+                  .status = worker.status};
+    for (std::size_t i = 0; i < kinds; ++i) {
+      row.op = phase.op_names[i];
+      row.stats = i < worker.ops.size() ? &worker.ops[i] : nullptr;
+      write_row(out, step, row);
+    }
+  }
+  RowSource merged{.phase = phase.name,
+                   .worker = "all",
+                   .target = "all",
+                   .elapsed_ns = phase.wall_ns,
+                   .cpu = phase.process_cpu,
+                   .status = phase.status};
+  for (std::size_t i = 0; i < kinds; ++i) {
+    merged.op = phase.op_names[i];
+    merged.stats = i < phase.ops.size() ? &phase.ops[i] : nullptr;
+    write_row(out, step, merged);
+  }
+  if (kinds == 0) write_row(out, step, merged);  // keep the phase and its status visible
+}
+
+class CsvReporter final : public Reporter {
+ public:
+  CsvReporter(std::ostream& out, const Registry& registry) : out_(out), registry_(registry) {}
+
+  void on_step_end(const StepResult& step) override {
+    if (const ResultFormatter* formatter = registry_.formatter(step.workload, "csv")) {
+      (*formatter)(step, out_);
+      out_.flush();
+      return;
+    }
+    if (!header_written_) {
+      out_ << kHeader << '\n';
+      header_written_ = true;
+    }
+    for (const PhaseResult& phase : step.phases) write_phase(out_, step, phase);
+    if (step.phases.empty()) {
+      write_row(out_, step, RowSource{.worker = "all", .target = "all", .status = step.status});
+    }
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  const Registry& registry_;
+  bool header_written_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out, const Registry& registry) {
+  return std::make_unique<CsvReporter>(out, registry);
+}
+
+}  // namespace iobench

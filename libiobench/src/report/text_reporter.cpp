@@ -1,0 +1,290 @@
+// The text reporter: an environment header, then each step through its family's "text" formatter
+// or, for workloads without one, a generic per-phase table. Units are stated in the header
+// (MB = 10^6 bytes, MiB = 2^20 bytes, latency in microseconds).
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <iobench/format.hpp>
+#include <iobench/registry.hpp>
+#include <iobench/reporter.hpp>
+#include <ostream>
+#include <string>
+#include <variant>
+
+#include "report/text_table.hpp"
+
+namespace iobench {
+namespace {
+
+using detail::TextTable;
+using Align = TextTable::Align;
+
+// "ok", or the status in capitals with its message ("INTERRUPTED: stopped by SIGINT"), so a
+// failure stands out in a long listing.
+std::string status_text(Status status, const std::string& message) {
+  if (status == Status::kOk) return "ok";
+  std::string text = to_string(status);
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (!message.empty()) text += ": " + message;
+  return text;
+}
+
+// Header line: a label padded to a fixed column, then the value.
+void print_labelled(std::ostream& out, std::string_view label, std::string_view value) {
+  out << fmt::format("{:<9} {}\n", label, value);
+}
+
+std::string seconds_text(std::uint64_t ns) {
+  return fmt::format("{:.3f} s", static_cast<double>(ns) / 1e9);
+}
+
+// Latency in microseconds: two decimals below 10 us (page-cache hits), one above.
+std::string latency_us_text(double ns) {
+  const double us = ns_to_us(ns);
+  return us < 10.0 ? fmt::format("{:.2f}", us) : fmt::format("{:.1f}", us);
+}
+
+std::string attribute_text(const AttributeValue& value) {
+  return std::visit([](const auto& v) { return fmt::format("{}", v); }, value);
+}
+
+std::string target_text(const TargetInfo& target) {
+  std::string text = target.path + ": " + (target.fs_type.empty() ? "unknown fs" : target.fs_type);
+  if (!target.mount_options.empty()) text += " (" + target.mount_options + ")";
+  if (!target.device.empty()) text += " on " + target.device;
+  if (!target.mount_point.empty()) text += " at " + target.mount_point;
+  if (target.size_bytes > 0) {
+    text += fmt::format(", {} free of {}", format_bytes(target.free_bytes),
+                        format_bytes(target.size_bytes));
+  }
+  return text;
+}
+
+void print_environment(std::ostream& out, const Environment& env) {
+  out << fmt::format("iobench {}, run started {}\n", env.iobench_version, env.start_time_utc);
+  std::string host = env.hostname;
+  if (!env.arch.empty()) host += ", " + env.arch;
+  host += fmt::format(", {} CPU{}", env.cpu_count, env.cpu_count == 1 ? "" : "s");
+  if (!env.cpu_model.empty()) host += " (" + env.cpu_model + ")";
+  host += ", " + format_bytes(env.memory_bytes) + " RAM";
+  print_labelled(out, "host", host);
+  print_labelled(out, "kernel", env.kernel);
+  for (std::size_t i = 0; i < env.targets.size(); ++i) {
+    print_labelled(out, fmt::format("target {}", i), target_text(env.targets[i]));
+  }
+  print_labelled(out, "units", "MB = 10^6 bytes, MiB = 2^20 bytes, latency in us (microseconds)");
+}
+
+void add_op_row(TextTable& table, const std::string& name, const OpStats& op,
+                std::uint64_t elapsed_ns) {
+  const double rate = throughput_bytes_per_s(op.bytes, elapsed_ns);
+  std::vector<std::string> row = {
+      name,
+      fmt::format("{}", op.ops),
+      fmt::format("{:.2f}", static_cast<double>(op.bytes) / kBytesPerMiB),
+      fmt::format("{:.2f}", to_mb_per_s(rate)),
+      fmt::format("{:.2f}", to_mib_per_s(rate)),
+      fmt::format("{:.1f}", ops_per_s(op.ops, elapsed_ns)),
+  };
+  const LatencyHistogram& latency = op.latency;
+  if (latency.count() == 0) {
+    row.insert(row.end(), 5, "-");
+  } else {
+    row.push_back(latency_us_text(latency.mean()));
+    for (double p : {50.0, 99.0, 99.9}) {
+      row.push_back(latency_us_text(static_cast<double>(latency.percentile(p))));
+    }
+    row.push_back(latency_us_text(static_cast<double>(latency.max())));
+  }
+  table.add_row(std::move(row));
+}
+
+void print_op_table(std::ostream& out, const PhaseResult& phase) {
+  TextTable table({{"op", Align::kLeft},
+                   {"ops"},
+                   {"MiB"},
+                   {"MB/s"},
+                   {"MiB/s"},
+                   {"IOPS"},
+                   {"mean us"},
+                   {"p50 us"},
+                   {"p99 us"},
+                   {"p99.9 us"},
+                   {"max us"}});
+  const std::size_t kinds = std::min(phase.op_names.size(), phase.ops.size());
+  for (std::size_t i = 0; i < kinds; ++i) {
+    add_op_row(table, phase.op_names[i], phase.ops[i], phase.wall_ns);
+  }
+  if (kinds > 1) {
+    // Totals over the op kinds; a latency mixing kinds would mislead, so none is shown.
+    OpStats total;
+    total.ops = phase.total_ops();
+    total.bytes = phase.total_bytes();
+    add_op_row(table, "all", total, phase.wall_ns);
+  }
+  if (table.empty()) {
+    out << "(no operations recorded)\n";
+    return;
+  }
+  table.print(out);
+}
+
+void print_phase_details(std::ostream& out, const PhaseResult& phase) {
+  const auto percent = [&](std::uint64_t cpu_ns) {
+    return fmt::format("{:.1f}%", cpu_percent(cpu_ns, phase.wall_ns));
+  };
+  print_labelled(
+      out, "cpu",
+      fmt::format("process usr {} sys {}, workers usr {} sys {} (of one CPU); "
+                  "system busy {:.1f}%",
+                  percent(phase.process_cpu.user_ns), percent(phase.process_cpu.system_ns),
+                  percent(phase.workers_cpu.user_ns), percent(phase.workers_cpu.system_ns),
+                  phase.system_busy_percent));
+  if (!phase.counter_names.empty()) {
+    std::string counters;
+    for (std::size_t i = 0; i < phase.counter_names.size(); ++i) {
+      if (i > 0) counters += ' ';
+      counters += fmt::format("{}={}", phase.counter_names[i],
+                              i < phase.counters.size() ? phase.counters[i] : 0);
+    }
+    print_labelled(out, "counters", counters);
+  }
+  const std::size_t kinds = std::min(phase.op_names.size(), phase.ops.size());
+  for (std::size_t i = 0; i < kinds; ++i) {
+    const OpStats& op = phase.ops[i];
+    if (op.errors > 0) {
+      print_labelled(out, "ERRORS", fmt::format("{}: {} failed ops", phase.op_names[i], op.errors));
+    }
+    if (op.ops_over_2s > 0) {
+      print_labelled(out, "slow ops",
+                     fmt::format("{}: {} over 2 s, {} over 10 s", phase.op_names[i], op.ops_over_2s,
+                                 op.ops_over_10s));
+    }
+  }
+}
+
+void print_worker_table(std::ostream& out, const PhaseResult& phase,
+                        const std::vector<std::string>& targets) {
+  TextTable table({{"worker", Align::kLeft},
+                   {"target", Align::kLeft},
+                   {"ops"},
+                   {"MiB"},
+                   {"MB/s"},
+                   {"elapsed"},
+                   {"usr %"},
+                   {"sys %"},
+                   {"status", Align::kLeft}});
+  for (const WorkerResult& worker : phase.workers) {
+    std::uint64_t ops = 0;
+    std::uint64_t bytes = 0;
+    for (const OpStats& op : worker.ops) {
+      ops += op.ops;
+      bytes += op.bytes;
+    }
+    table.add_row({
+        fmt::format("{}", worker.index),
+        worker.target_index < targets.size() ? targets[worker.target_index]
+                                             : fmt::format("#{}", worker.target_index),
+        fmt::format("{}", ops),
+        fmt::format("{:.2f}", static_cast<double>(bytes) / kBytesPerMiB),
+        fmt::format("{:.2f}", to_mb_per_s(throughput_bytes_per_s(bytes, worker.elapsed_ns))),
+        seconds_text(worker.elapsed_ns),
+        fmt::format("{:.1f}", cpu_percent(worker.cpu.user_ns, worker.elapsed_ns)),
+        fmt::format("{:.1f}", cpu_percent(worker.cpu.system_ns, worker.elapsed_ns)),
+        status_text(worker.status, worker.message),
+    });
+  }
+  table.print(out);
+}
+
+void print_phase(std::ostream& out, const PhaseResult& phase,
+                 const std::vector<std::string>& targets) {
+  const std::size_t workers = phase.workers.size();
+  out << fmt::format("\n-- phase {}: {} worker{} ({}), wall {}, stonewall {}, {}\n", phase.name,
+                     workers, workers == 1 ? "" : "s",
+                     phase.mode == WorkerMode::kProcesses ? "processes" : "threads",
+                     seconds_text(phase.wall_ns), seconds_text(phase.stonewall_ns),
+                     status_text(phase.status, phase.message));
+  print_op_table(out, phase);
+  print_phase_details(out, phase);
+  if (workers > 1) print_worker_table(out, phase, targets);
+}
+
+void print_generic_step(std::ostream& out, const StepResult& step) {
+  out << fmt::format("\n== step {}: workload {}, {}\n", step.name, step.workload,
+                     status_text(step.status, step.message));
+  if (!step.params.empty()) {
+    std::string params;
+    for (const auto& [key, value] : step.params) {
+      if (!params.empty()) params += ' ';
+      params += key + '=' + value;
+    }
+    print_labelled(out, "params", params);
+  }
+  if (!step.targets.empty()) {
+    std::string targets;
+    for (const std::string& target : step.targets) {
+      if (!targets.empty()) targets += ", ";
+      targets += target;
+    }
+    print_labelled(out, "targets", targets);
+  }
+  print_labelled(out, "seed", fmt::format("{}", step.seed));
+  if (!step.attributes.empty()) {
+    std::string attributes;
+    for (const auto& [key, value] : step.attributes) {
+      if (!attributes.empty()) attributes += ' ';
+      attributes += key + '=' + attribute_text(value);
+    }
+    print_labelled(out, "attrs", attributes);
+  }
+  for (const std::string& warning : step.warnings) print_labelled(out, "WARNING", warning);
+  for (const PhaseResult& phase : step.phases) print_phase(out, phase, step.targets);
+  if (step.phases.empty() && step.status == Status::kOk) out << "(no measured phases)\n";
+}
+
+class TextReporter final : public Reporter {
+ public:
+  TextReporter(std::ostream& out, const Registry& registry) : out_(out), registry_(registry) {}
+
+  void on_run_start(const Environment& env) override {
+    print_environment(out_, env);
+    out_.flush();
+  }
+
+  void on_step_end(const StepResult& step) override {
+    if (const ResultFormatter* formatter = registry_.formatter(step.workload, "text")) {
+      out_ << '\n';
+      (*formatter)(step, out_);
+      if (step.status != Status::kOk) {
+        out_ << fmt::format("step {} ({}): {}\n", step.name, step.workload,
+                            status_text(step.status, step.message));
+      }
+    } else {
+      print_generic_step(out_, step);
+    }
+    out_.flush();
+  }
+
+  void on_run_end(const RunResult& run) override {
+    if (run.status != Status::kOk) {
+      out_ << fmt::format(
+          "\nrun {}{}\n", status_text(run.status, std::string()),
+          run.status == Status::kInterrupted ? ": the results above are partial" : "");
+    }
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  const Registry& registry_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_text_reporter(std::ostream& out, const Registry& registry) {
+  return std::make_unique<TextReporter>(out, registry);
+}
+
+}  // namespace iobench

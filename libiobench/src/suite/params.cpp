@@ -1,0 +1,283 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdint>
+#include <iobench/error.hpp>
+#include <iobench/params.hpp>
+#include <iobench/units.hpp>
+#include <map>
+#include <numeric>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "suite/units_detail.hpp"
+
+namespace iobench {
+namespace {
+
+std::string_view type_name(ParamType type) {
+  switch (type) {
+    case ParamType::kBool:
+      return "bool";
+    case ParamType::kCount:
+      return "count";
+    case ParamType::kSize:
+      return "size";
+    case ParamType::kInt:
+      return "int";
+    case ParamType::kDouble:
+      return "double";
+    case ParamType::kDuration:
+      return "duration";
+    case ParamType::kEnum:
+      return "enum";
+    case ParamType::kString:
+      return "string";
+  }
+  return "unknown";
+}
+
+std::string prefix(std::string_view context) {
+  return context.empty() ? std::string() : fmt::format("{}: ", context);
+}
+
+// The unit shown in range messages: the spec's own, else what the type implies.
+std::string unit_of(const ParamSpec& spec) {
+  if (!spec.unit.empty()) return spec.unit;
+  return spec.type == ParamType::kSize ? "bytes" : "";
+}
+
+// "1 (bytes)", "1073741824 (bytes, 1GiB)", "8", "10s".
+std::string bound_text(const ParamSpec& spec, std::uint64_t bound) {
+  if (spec.type == ParamType::kDuration) return detail::format_duration(bound);
+  const std::string unit = unit_of(spec);
+  if (spec.type == ParamType::kSize && bound >= kKiB && bound % kKiB == 0) {
+    return fmt::format("{} ({}, {})", bound, unit, detail::format_size(bound));
+  }
+  if (unit.empty()) return fmt::format("{}", bound);
+  return fmt::format("{} ({})", bound, unit);
+}
+
+[[noreturn]] void range_error(const std::string& subject, const ParamSpec& spec, bool below) {
+  const std::uint64_t bound = below ? *spec.min : *spec.max;
+  throw ConfigError(fmt::format("{}: must be at {} {}", subject, below ? "least" : "most",
+                                bound_text(spec, bound)));
+}
+
+void check_unsigned_range(const std::string& subject, const ParamSpec& spec, std::uint64_t value) {
+  if (spec.min && value < *spec.min) range_error(subject, spec, true);
+  if (spec.max && value > *spec.max) range_error(subject, spec, false);
+}
+
+// kInt and kDouble values against the unsigned bounds, without converting a negative value.
+template <typename T>
+void check_signed_range(const std::string& subject, const ParamSpec& spec, T value) {
+  if (spec.min &&
+      (value < 0 || static_cast<long double>(value) < static_cast<long double>(*spec.min))) {
+    range_error(subject, spec, true);
+  }
+  if (spec.max && value > 0 &&
+      static_cast<long double>(value) > static_cast<long double>(*spec.max)) {
+    range_error(subject, spec, false);
+  }
+}
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& word : words) {
+    if (!out.empty()) out += ", ";
+    out += word;
+  }
+  return out;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::size_t levenshtein(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];  // distance(a[0..i-1), b[0..j-1))
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      const std::size_t substitute = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+      row[j] = std::min({above + 1, row[j - 1] + 1, substitute});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string closest_match(std::string_view word, std::span<const std::string> candidates) {
+  const std::string needle = lower(word);
+  const std::size_t limit = needle.size() / 3 + 1;
+  std::string best;
+  std::size_t best_distance = limit + 1;
+  for (const std::string& candidate : candidates) {
+    const std::size_t distance = levenshtein(needle, lower(candidate));
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+Params Params::validate(std::span<const ParamSpec> specs,
+                        const std::map<std::string, std::string>& raw, std::string_view context) {
+  const std::string lead = prefix(context);
+
+  for (const auto& [key, text] : raw) {
+    const bool known = std::any_of(specs.begin(), specs.end(),
+                                   [&](const ParamSpec& spec) { return spec.key == key; });
+    if (known) continue;
+    std::vector<std::string> keys;
+    keys.reserve(specs.size());
+    for (const ParamSpec& spec : specs) keys.push_back(spec.key);
+    const std::string suggestion = closest_match(key, keys);
+    if (suggestion.empty()) {
+      throw ConfigError(fmt::format("{}unknown parameter '{}' (see 'iobench list')", lead, key));
+    }
+    throw ConfigError(
+        fmt::format("{}unknown parameter '{}'; did you mean '{}'? (see 'iobench list')", lead, key,
+                    suggestion));
+  }
+
+  Params params;
+  for (const ParamSpec& spec : specs) {
+    const auto given = raw.find(spec.key);
+    const bool is_given = given != raw.end();
+    if (!is_given && spec.default_value.empty()) {
+      if (spec.required) {
+        const std::string what = spec.help.empty() ? std::string() : " (" + spec.help + ")";
+        throw ConfigError(fmt::format("{}missing required parameter '{}'{}; give it as {}=VALUE",
+                                      lead, spec.key, what, spec.key));
+      }
+      continue;  // optional and unset: has() is false
+    }
+    const std::string& text = is_given ? given->second : spec.default_value;
+    const std::string subject =
+        fmt::format("{}{}='{}'{}", lead, spec.key, text, is_given ? "" : " (the default)");
+
+    Value value{.type = spec.type, .text = text, .given = is_given};
+    switch (spec.type) {
+      case ParamType::kBool:
+        value.u64 = detail::parse_bool_as(text, subject) ? 1 : 0;
+        break;
+      case ParamType::kCount:
+        value.u64 = detail::parse_count_as(text, subject);
+        check_unsigned_range(subject, spec, value.u64);
+        break;
+      case ParamType::kSize:
+        value.u64 = detail::parse_size_as(text, subject);
+        check_unsigned_range(subject, spec, value.u64);
+        break;
+      case ParamType::kInt:
+        value.i64 = detail::parse_int_as(text, subject);
+        check_signed_range(subject, spec, value.i64);
+        break;
+      case ParamType::kDouble:
+        value.f64 = detail::parse_double_as(text, subject);
+        check_signed_range(subject, spec, value.f64);
+        break;
+      case ParamType::kDuration: {
+        const std::chrono::nanoseconds ns = detail::parse_duration_as(text, subject);
+        value.i64 = ns.count();
+        value.u64 = static_cast<std::uint64_t>(ns.count());
+        check_unsigned_range(subject, spec, value.u64);
+        break;
+      }
+      case ParamType::kEnum:
+        if (std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end()) {
+          const std::string suggestion = closest_match(text, spec.choices);
+          throw ConfigError(fmt::format("{} is not one of {}{}", subject, join(spec.choices),
+                                        suggestion.empty()
+                                            ? std::string()
+                                            : fmt::format("; did you mean '{}'?", suggestion)));
+        }
+        break;
+      case ParamType::kString:
+        break;
+    }
+    params.values_.emplace(spec.key, std::move(value));
+  }
+  return params;
+}
+
+const Params::Value& Params::find(std::string_view key) const {
+  const auto it = values_.find(key);
+  if (it == values_.end()) {
+    throw ConfigError(
+        fmt::format("parameter '{}' has no value: it is not declared, or optional and not given "
+                    "(check has() first)",
+                    key));
+  }
+  return it->second;
+}
+
+namespace {
+[[noreturn]] void wrong_type(std::string_view key, ParamType actual, std::string_view wanted) {
+  throw ConfigError(fmt::format("parameter '{}' is declared as {}, not read as {}", key,
+                                type_name(actual), wanted));
+}
+}  // namespace
+
+bool Params::given(std::string_view key) const {
+  const auto it = values_.find(key);
+  return it != values_.end() && it->second.given;
+}
+
+bool Params::has(std::string_view key) const { return values_.find(key) != values_.end(); }
+
+bool Params::get_bool(std::string_view key) const {
+  const Value& value = find(key);
+  if (value.type != ParamType::kBool) wrong_type(key, value.type, "bool");
+  return value.u64 != 0;
+}
+
+std::uint64_t Params::get_u64(std::string_view key) const {
+  const Value& value = find(key);
+  if (value.type != ParamType::kCount && value.type != ParamType::kSize) {
+    wrong_type(key, value.type, "count or size");
+  }
+  return value.u64;
+}
+
+std::int64_t Params::get_int(std::string_view key) const {
+  const Value& value = find(key);
+  if (value.type != ParamType::kInt) wrong_type(key, value.type, "int");
+  return value.i64;
+}
+
+double Params::get_double(std::string_view key) const {
+  const Value& value = find(key);
+  if (value.type != ParamType::kDouble) wrong_type(key, value.type, "double");
+  return value.f64;
+}
+
+std::chrono::nanoseconds Params::get_duration(std::string_view key) const {
+  const Value& value = find(key);
+  if (value.type != ParamType::kDuration) wrong_type(key, value.type, "duration");
+  return std::chrono::nanoseconds(value.i64);
+}
+
+const std::string& Params::get_string(std::string_view key) const { return find(key).text; }
+
+std::map<std::string, std::string> Params::as_text() const {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : values_) out.emplace(key, value.text);
+  return out;
+}
+
+}  // namespace iobench

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iobench::cli {
+
+/// What the command line asked for, parsed but not yet validated against the registry.
+struct CliOptions {
+  enum class Command { kHelp, kVersion, kList, kRun, kValidate };
+  Command command = Command::kHelp;
+  std::string help_text;
+  /// Workload name; empty for the default job.
+  std::string workload;
+  std::map<std::string, std::string> params;
+  std::vector<std::string> targets;
+  std::string format = "text";
+  std::string output_path;
+  std::vector<std::string> plugins;
+  std::string engine = "psync";
+  std::chrono::nanoseconds time_limit{0};
+  std::chrono::nanoseconds warmup{0};
+  std::uint64_t ops_limit = 0;
+  std::uint64_t seed = 0;
+  std::chrono::nanoseconds progress_interval = std::chrono::seconds(5);
+  bool keep = false;
+  bool drop_caches = false;
+  bool fail_fast = false;
+  bool quiet = false;
+};
+
+/// Parses argv. Throws iobench::ConfigError (exit 2) on unknown options, bad values, a param
+/// without '=', a duplicate param, or an unknown --format.
+[[nodiscard]] CliOptions parse_command_line(int argc, const char* const* argv);
+
+}  // namespace iobench::cli

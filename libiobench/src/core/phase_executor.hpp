@@ -1,0 +1,40 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include <iobench/result.hpp>
+#include <iobench/runner.hpp>
+#include <iobench/workload.hpp>
+
+namespace iobench::detail {
+
+/// Everything needed to run one phase of one workload.
+struct PhaseRequest {
+  Workload& workload;
+  std::size_t phase_index;
+  const PhaseSpec& spec;
+  std::span<const Target> targets;
+  const Engine& engine;
+  std::uint64_t step_seed;
+  std::uint64_t ops_limit;                  ///< per worker; 0 none
+  std::chrono::nanoseconds time_limit;      ///< 0 none
+  std::chrono::nanoseconds warmup;          ///< 0 none
+  std::chrono::nanoseconds progress_interval;
+  /// Called with elapsed ns, live bytes, live ops, warming up? (empty: no progress).
+  std::function<void(std::uint64_t, std::uint64_t, std::uint64_t, bool)> on_progress;
+};
+
+/// Runs all workers of a phase (threads or forked processes), started together at a barrier,
+/// ending at their own pace, the time limit, or a stop request; returns per-worker and merged
+/// results. Worker failures are reported in the result (status kFailed), never thrown.
+[[nodiscard]] PhaseResult execute_phase(const PhaseRequest& request);
+
+/// The seed of worker `worker` in phase `phase`: a SplitMix64 mix of the step seed, so workers
+/// and phases differ yet a run with the same step seed repeats exactly.
+[[nodiscard]] std::uint64_t worker_seed(std::uint64_t step_seed, std::size_t phase,
+                                        std::size_t worker) noexcept;
+
+}  // namespace iobench::detail

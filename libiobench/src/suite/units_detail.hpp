@@ -1,0 +1,30 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+// Parsers shared by units.cpp (the public parse_* functions) and params.cpp. Each takes the
+// `subject` that starts its error message, so that a workload parameter reads
+// "disk: bs='4kk' is not a size (...)" and a plain field reads "bs: '4kk' is not a size (...)".
+namespace iobench::detail {
+
+/// Byte size with k/m/g/t, KiB..TiB (binary), kB..TB (decimal) or b suffix. Throws ConfigError.
+[[nodiscard]] std::uint64_t parse_size_as(std::string_view text, const std::string& subject);
+/// Unsigned count with optional binary k/m/g/t suffix ("50k" = 51200). Throws ConfigError.
+[[nodiscard]] std::uint64_t parse_count_as(std::string_view text, const std::string& subject);
+/// Duration; a plain number is seconds. Throws ConfigError.
+[[nodiscard]] std::chrono::nanoseconds parse_duration_as(std::string_view text,
+                                                         const std::string& subject);
+[[nodiscard]] bool parse_bool_as(std::string_view text, const std::string& subject);
+[[nodiscard]] std::int64_t parse_int_as(std::string_view text, const std::string& subject);
+[[nodiscard]] double parse_double_as(std::string_view text, const std::string& subject);
+
+/// Shortest exact text for a byte count: "1GiB", "1536KiB", "1000" (no suffix when not a whole
+/// multiple of 1 KiB).
+[[nodiscard]] std::string format_size(std::uint64_t bytes);
+/// Shortest exact text for a duration in ns: "2h", "90s", "1500ms", "7ns".
+[[nodiscard]] std::string format_duration(std::uint64_t ns);
+
+}  // namespace iobench::detail

@@ -1,0 +1,782 @@
+#include "plugins/dbench/loadfile_parser.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <optional>
+#include <span>
+#include <unordered_map>
+
+#include <iobench/error.hpp>
+
+#include "plugins/dbench/loadfile_tokenizer.hpp"
+#include "plugins/dbench/loadfile_values.hpp"
+
+namespace iobench::plugins::dbench {
+
+namespace {
+
+/// What one argument of an operation is.
+enum class ArgKind : std::uint8_t {
+  kPath,     ///< a path (the first goes to Instruction::a, the second to b)
+  kHandle,   ///< a handle number (to a; NTCreateX: to b)
+  kNumber,   ///< any integer or modifier expression
+  kUnsigned, ///< an integer >= 0 or a modifier expression
+  kSize,     ///< like kUnsigned, at most kMaxTransferBytes
+};
+
+struct ArgSpec {
+  ArgKind kind;
+  const char* name;
+};
+
+/// Argument list of one operation. dbench 2 files may omit the trailing optional arguments.
+struct OpSpec {
+  OpCode op;
+  std::uint8_t count;
+  std::uint8_t dbench2_required;
+  std::array<ArgSpec, 4> args;
+  std::array<std::int64_t, 3> dbench2_defaults;  ///< values of omitted numbers, by value slot
+};
+
+constexpr std::int64_t kWholeDirectory = std::numeric_limits<std::int64_t>::max();
+
+// clang-format off
+constexpr std::array<OpSpec, 18> kOpSpecs{{
+  {OpCode::kNtCreateX, 4, 4, {{{ArgKind::kPath, "file name"}, {ArgKind::kNumber, "create options"},
+                               {ArgKind::kNumber, "create disposition"}, {ArgKind::kHandle, "handle"}}}, {}},
+  {OpCode::kClose, 1, 1, {{{ArgKind::kHandle, "handle"}}}, {}},
+  {OpCode::kRename, 2, 2, {{{ArgKind::kPath, "old name"}, {ArgKind::kPath, "new name"}}}, {}},
+  {OpCode::kUnlink, 2, 1, {{{ArgKind::kPath, "file name"}, {ArgKind::kNumber, "attributes"}}}, {}},
+  {OpCode::kDeltree, 1, 1, {{{ArgKind::kPath, "directory"}}}, {}},
+  {OpCode::kRmdir, 1, 1, {{{ArgKind::kPath, "directory"}}}, {}},
+  {OpCode::kMkdir, 1, 1, {{{ArgKind::kPath, "directory"}}}, {}},
+  {OpCode::kQpathinfo, 2, 1, {{{ArgKind::kPath, "path"}, {ArgKind::kNumber, "info level"}}}, {}},
+  {OpCode::kQfileinfo, 2, 1, {{{ArgKind::kHandle, "handle"}, {ArgKind::kNumber, "info level"}}}, {}},
+  {OpCode::kQfsinfo, 1, 0, {{{ArgKind::kNumber, "info level"}}}, {}},
+  {OpCode::kSfileinfo, 2, 1, {{{ArgKind::kHandle, "handle"}, {ArgKind::kNumber, "info level"}}}, {}},
+  {OpCode::kFind, 4, 1, {{{ArgKind::kPath, "pattern"}, {ArgKind::kNumber, "info level"},
+                          {ArgKind::kUnsigned, "max count"}, {ArgKind::kUnsigned, "count"}}},
+   {0x104, kWholeDirectory, 0}},
+  {OpCode::kWriteX, 4, 4, {{{ArgKind::kHandle, "handle"}, {ArgKind::kUnsigned, "offset"},
+                            {ArgKind::kSize, "size"}, {ArgKind::kSize, "expected size"}}}, {}},
+  {OpCode::kReadX, 4, 4, {{{ArgKind::kHandle, "handle"}, {ArgKind::kUnsigned, "offset"},
+                           {ArgKind::kSize, "size"}, {ArgKind::kSize, "expected size"}}}, {}},
+  {OpCode::kLockX, 3, 3, {{{ArgKind::kHandle, "handle"}, {ArgKind::kUnsigned, "offset"},
+                           {ArgKind::kUnsigned, "length"}}}, {}},
+  {OpCode::kUnlockX, 3, 3, {{{ArgKind::kHandle, "handle"}, {ArgKind::kUnsigned, "offset"},
+                             {ArgKind::kUnsigned, "length"}}}, {}},
+  {OpCode::kFlush, 1, 1, {{{ArgKind::kHandle, "handle"}}}, {}},
+  {OpCode::kSleep, 1, 1, {{{ArgKind::kUnsigned, "microseconds"}}}, {}},
+}};
+// clang-format on
+
+constexpr std::string_view kOpList =
+    "NTCreateX, Close, Rename, Unlink, Deltree, Rmdir, Mkdir, QUERY_PATH_INFORMATION, "
+    "QUERY_FILE_INFORMATION, QUERY_FS_INFORMATION, SET_FILE_INFORMATION, FIND_FIRST, WriteX, "
+    "ReadX, LockX, UnlockX, Flush or Sleep, or a directive (LOOP, ENDLOOP, REPEAT, SLEEP, "
+    "WRITEPATTERN, RANDOMSTRING)";
+
+bool iequals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+const OpSpec* find_op(std::string_view name) noexcept {
+  for (const auto& spec : kOpSpecs) {
+    if (iequals(name, loadfile_name(spec.op))) return &spec;
+  }
+  return nullptr;
+}
+
+std::string describe_args(const OpSpec& spec, bool with_status) {
+  std::string out = fmt::format("{} argument{}", spec.count, spec.count == 1 ? "" : "s");
+  for (std::size_t i = 0; i < spec.count; ++i) {
+    out += i == 0 ? " (" : ", ";
+    out += spec.args[i].name;
+  }
+  if (spec.count > 0) out += ")";
+  if (with_status) out += " and then a status";
+  return out;
+}
+
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept {
+    return std::hash<std::string_view>{}(s);
+  }
+};
+using InternMap = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
+
+class Parser {
+ public:
+  Parser(std::string_view text, const ParseOptions& options) : text_(text), options_(options) {
+    out_.name = options.file_name;
+  }
+
+  Loadfile run();
+
+ private:
+  struct Directive {
+    std::string_view keyword;
+    void (Parser::*handler)(std::span<const Token>, std::uint32_t);
+  };
+
+  LoadfileFormat detect_format();
+  void parse_line(std::string_view raw, std::uint32_t line);
+  void parse_operation(const OpSpec& spec, std::span<const Token> tokens, std::int64_t timestamp,
+                       std::uint32_t line);
+  bool parse_value(const Token& token, const ArgSpec& arg, std::size_t position,
+                   Instruction& ins, std::size_t slot, std::uint32_t line);
+  std::optional<std::uint32_t> parse_path(const Token& token, std::uint32_t line);
+  void directive_loop(std::span<const Token> tokens, std::uint32_t line);
+  void directive_endloop(std::span<const Token> tokens, std::uint32_t line);
+  void directive_repeat(std::span<const Token> tokens, std::uint32_t line);
+  void directive_sleep(std::span<const Token> tokens, std::uint32_t line);
+  void directive_writepattern(std::span<const Token> tokens, std::uint32_t line);
+  void directive_randomstring(std::span<const Token> tokens, std::uint32_t line);
+  void directive_unsupported(std::span<const Token> tokens, std::uint32_t line);
+  bool expect_args(std::span<const Token> tokens, std::size_t count, std::string_view expected,
+                   std::uint32_t line);
+  std::optional<std::int64_t> count_arg(const Token& token, std::uint32_t line);
+  void emit(Instruction ins);
+  void count_unknown(std::string_view name, std::uint32_t line);
+  std::uint16_t intern_status(std::string_view text, std::uint32_t line, std::uint32_t column);
+  std::uint32_t intern_string(std::string_view text);
+  std::uint32_t intern_handle(std::int64_t number);
+  void error(std::uint32_t line, std::uint32_t column, std::string_view token,
+             std::string_view problem, std::string_view expected);
+  void finish_stats();
+
+  static const std::array<Directive, 8> kDirectives;
+
+  std::string_view text_;
+  const ParseOptions& options_;
+  Loadfile out_;
+  LineTokenizer tokenizer_;
+  std::vector<std::string> errors_;
+  std::size_t error_count_ = 0;
+  InternMap path_ids_;
+  InternMap string_ids_;
+  std::unordered_map<std::int64_t, std::uint32_t> handle_ids_;
+  std::vector<std::uint32_t> handle_path_;  // dense handle id -> path id of its last NTCreateX
+  std::vector<std::uint64_t> path_extent_;  // path id -> largest offset+size written through it
+  std::vector<std::uint32_t> open_loops_;   // indexes of kLoopBegin without ENDLOOP yet
+  std::uint32_t repeat_line_ = 0;           // line of a REPEAT waiting for its operation, or 0
+  std::uint16_t random_slots_ = 0;          // bit n: an earlier RANDOMSTRING defined slot n
+  std::size_t operations_ = 0;
+};
+
+const std::array<Parser::Directive, 8> Parser::kDirectives{{
+    {"LOOP", &Parser::directive_loop},
+    {"ENDLOOP", &Parser::directive_endloop},
+    {"REPEAT", &Parser::directive_repeat},
+    {"SLEEP", &Parser::directive_sleep},
+    {"WRITEPATTERN", &Parser::directive_writepattern},
+    {"RANDOMSTRING", &Parser::directive_randomstring},
+    {"SETSP", &Parser::directive_unsupported},
+    {"WAITSP", &Parser::directive_unsupported},
+}};
+
+void Parser::error(std::uint32_t line, std::uint32_t column, std::string_view token,
+                   std::string_view problem, std::string_view expected) {
+  ++error_count_;
+  if (errors_.size() < options_.max_errors) {
+    errors_.push_back(fmt::format("{}:{}:{}: {} '{}'; expected {}", options_.file_name, line,
+                                  column, problem, token, expected));
+  }
+}
+
+LoadfileFormat Parser::detect_format() {
+  if (options_.format != LoadfileFormat::kAuto) return options_.format;
+  std::size_t pos = 0;
+  while (pos < text_.size()) {
+    std::size_t end = text_.find('\n', pos);
+    if (end == std::string_view::npos) end = text_.size();
+    const auto tokens = tokenizer_.split(text_.substr(pos, end - pos), LoadfileFormat::kNbench);
+    pos = end + 1;
+    if (tokens.empty() || tokens[0].text[0] == '#') continue;
+    const bool directive = std::any_of(kDirectives.begin(), kDirectives.end(),
+                                       [&](const Directive& d) { return d.keyword == tokens[0].text; });
+    if (directive) continue;
+    if (tokens[0].text[0] >= '0' && tokens[0].text[0] <= '9') return LoadfileFormat::kNbench;
+    return tokens.size() >= 2 && looks_like_status(tokens.back().text) ? LoadfileFormat::kNbench
+                                                                        : LoadfileFormat::kDbench2;
+  }
+  return LoadfileFormat::kNbench;
+}
+
+Loadfile Parser::run() {
+  out_.format = detect_format();
+  std::size_t pos = 0;
+  std::uint32_t line = 0;
+  while (pos < text_.size()) {
+    std::size_t end = text_.find('\n', pos);
+    if (end == std::string_view::npos) end = text_.size();
+    ++line;
+    parse_line(text_.substr(pos, end - pos), line);
+    pos = end + 1;
+  }
+  out_.stats.text_lines = line;
+  for (const std::uint32_t open : open_loops_) {
+    const Instruction& loop = out_.code[open];
+    error(loop.line, 1, "LOOP", "LOOP without ENDLOOP", "an ENDLOOP line before the end of file");
+  }
+  if (repeat_line_ != 0) {
+    error(repeat_line_, 1, "REPEAT", "REPEAT at the end of the file",
+          "an operation line after REPEAT");
+  }
+  if (operations_ == 0 && error_count_ == 0) {
+    error(line == 0 ? 1 : line, 1, "", "no operations in the loadfile",
+          "at least one operation line (e.g. NTCreateX or ReadX)");
+  }
+  if (error_count_ > 0) {
+    std::string message;
+    if (error_count_ == 1) {
+      message = errors_.front();
+    } else {
+      message = fmt::format("{} errors in loadfile {}{}:", error_count_, options_.file_name,
+                            error_count_ > errors_.size()
+                                ? fmt::format(" (first {} shown)", errors_.size())
+                                : std::string());
+      for (const auto& e : errors_) message += "\n  " + e;
+    }
+    throw ConfigError(message);
+  }
+  finish_stats();
+  out_.code.shrink_to_fit();
+  return std::move(out_);
+}
+
+void Parser::parse_line(std::string_view raw, std::uint32_t line) {
+  if (const auto nul = raw.find('\0'); nul != std::string_view::npos) {
+    error(line, static_cast<std::uint32_t>(nul + 1), "\\0", "NUL byte in a text line",
+          "text (a compressed loadfile must be gzip, read directly)");
+    return;
+  }
+  const auto tokens = tokenizer_.split(raw, out_.format);
+  if (tokens.empty() || tokens[0].text.empty() || tokens[0].text[0] == '#') return;
+  if (tokens[0].text.substr(0, 3) == "SMB") {
+    throw ConfigError(fmt::format(
+        "{}:{}:{}: '{}' is a dbench 1 loadfile line (SMB sniffer format), which is not "
+        "supported; expected a dbench 2, 3 or 4 loadfile such as dbench's client.txt",
+        options_.file_name, line, tokens[0].column, tokens[0].text));
+  }
+  std::size_t first = 0;
+  std::int64_t timestamp = -1;
+  if (tokens[0].text[0] >= '0' && tokens[0].text[0] <= '9') {
+    if (out_.format == LoadfileFormat::kDbench2) {
+      error(line, tokens[0].column, tokens[0].text, "timestamp in a dbench 2 loadfile",
+            "an operation name (timestamps exist only in dbench 4 loadfiles; set format=nbench)");
+      return;
+    }
+    const auto ns = parse_timestamp_ns(tokens[0].text);
+    if (!ns) {
+      error(line, tokens[0].column, tokens[0].text, "bad timestamp",
+            "seconds as a decimal number >= 0, e.g. 4.742382000");
+      return;
+    }
+    if (tokens.size() < 2) {
+      error(line, tokens[0].column, tokens[0].text, "timestamp without an operation",
+            "an operation after the timestamp");
+      return;
+    }
+    // dbench treats a timestamp of 0.0 as "no timestamp".
+    timestamp = *ns > 0 ? *ns : -1;
+    first = 1;
+  }
+  const auto rest = tokens.subspan(first);
+  const std::string_view keyword = rest[0].text;
+  for (const auto& directive : kDirectives) {
+    if (keyword != directive.keyword) continue;
+    if (first != 0) {
+      error(line, tokens[0].column, tokens[0].text, "timestamp before a directive",
+            fmt::format("{} without a timestamp", keyword));
+      return;
+    }
+    if (repeat_line_ != 0 && keyword != "SLEEP") {
+      error(line, rest[0].column, keyword, fmt::format("directive after REPEAT (line {})",
+                                                       repeat_line_),
+            "an operation line right after REPEAT");
+      repeat_line_ = 0;
+      return;
+    }
+    ++out_.stats.directive_lines;
+    (this->*directive.handler)(rest, line);
+    return;
+  }
+  const OpSpec* spec = find_op(keyword);
+  if (spec == nullptr) {
+    if (options_.unknown_ops == UnknownOpPolicy::kWarn) {
+      count_unknown(keyword, line);
+      return;
+    }
+    std::string expected(kOpList);
+    if (keyword.find('\t') != std::string_view::npos) {
+      expected += " (tabs do not separate tokens in dbench loadfiles; use spaces)";
+    }
+    expected += "; set unknown_ops=warn to skip unknown operations";
+    error(line, rest[0].column, keyword, "unknown operation", expected);
+    return;
+  }
+  parse_operation(*spec, rest, timestamp, line);
+}
+
+void Parser::count_unknown(std::string_view name, std::uint32_t line) {
+  ++out_.stats.unknown_lines;
+  // A REPEAT before a skipped line repeats nothing: drop it rather than move it to the next line.
+  if (repeat_line_ != 0 && !out_.code.empty() && out_.code.back().op == OpCode::kRepeat) {
+    out_.code.pop_back();
+    repeat_line_ = 0;
+  }
+  for (auto& u : out_.stats.unknown_ops) {
+    if (u.name == name) {
+      ++u.count;
+      return;
+    }
+  }
+  out_.stats.unknown_ops.push_back({std::string(name), 1, line});
+}
+
+void Parser::parse_operation(const OpSpec& spec, std::span<const Token> tokens,
+                             std::int64_t timestamp, std::uint32_t line) {
+  const std::string_view name = loadfile_name(spec.op);
+  Instruction ins;
+  ins.op = spec.op;
+  ins.line = line;
+  ins.timestamp_ns = timestamp;
+  std::span<const Token> args = tokens.subspan(1);
+  const bool nbench = out_.format == LoadfileFormat::kNbench;
+  if (nbench) {
+    if (args.empty()) {
+      error(line, tokens[0].column, tokens[0].text, fmt::format("missing arguments to {}", name),
+            describe_args(spec, true));
+      return;
+    }
+    const Token& status = args.back();
+    args = args.first(args.size() - 1);
+    const auto expect = parse_status(status.text);
+    if (!expect) {
+      error(line, status.column, status.text, fmt::format("bad status for {}", name),
+            "a status as the last token: NT_STATUS_<NAME>, 0x<hex>, SUCCESS, ERROR or *");
+      return;
+    }
+    ins.set_expect(*expect);
+    ins.status = intern_status(status.text, line, status.column);
+    if (args.size() != spec.count) {
+      const Token& at = args.size() > spec.count ? args[spec.count] : status;
+      error(line, at.column, at.text,
+            fmt::format("{} arguments to {}", args.size() > spec.count ? "too many" : "too few",
+                        name),
+            describe_args(spec, true));
+      return;
+    }
+  } else {
+    if (args.size() < spec.dbench2_required || args.size() > spec.count) {
+      const Token& at = args.size() > spec.count ? args[spec.count] : tokens[0];
+      error(line, at.column, at.text,
+            fmt::format("{} arguments to {}", args.size() > spec.count ? "too many" : "too few",
+                        name),
+            describe_args(spec, false) +
+                (spec.dbench2_required < spec.count
+                     ? fmt::format(" (the last {} may be omitted in dbench 2 files)",
+                                   spec.count - spec.dbench2_required)
+                     : std::string()));
+      return;
+    }
+    ins.set_expect(Expect::kOk);
+    ins.status = intern_status("(none)", line, 1);
+  }
+
+  std::size_t path_count = 0;
+  std::size_t value_slot = 0;
+  for (std::size_t i = 0; i < spec.count; ++i) {
+    const ArgSpec& arg = spec.args[i];
+    if (i >= args.size()) {  // an omitted optional argument (dbench 2)
+      if (arg.kind != ArgKind::kPath && arg.kind != ArgKind::kHandle) {
+        ins.value[value_slot] = spec.dbench2_defaults[value_slot];
+        ++value_slot;
+      }
+      continue;
+    }
+    const Token& token = args[i];
+    switch (arg.kind) {
+      case ArgKind::kPath: {
+        const auto id = parse_path(token, line);
+        if (!id) return;
+        (path_count++ == 0 ? ins.a : ins.b) = *id;
+        break;
+      }
+      case ArgKind::kHandle: {
+        const auto number = parse_loadfile_integer(token.text);
+        if (!number) {
+          error(line, token.column, token.text, fmt::format("bad {} for {}", arg.name, name),
+                "an integer handle number (decimal, 0x hex or leading-0 octal; no modifiers)");
+          return;
+        }
+        std::uint32_t id = kNoId;
+        if (!nbench && spec.op == OpCode::kNtCreateX && *number == -1) {
+          ins.set_expect(Expect::kFailure);  // dbench 2 marks a failed open with handle -1
+        } else {
+          id = intern_handle(*number);
+        }
+        (spec.op == OpCode::kNtCreateX ? ins.b : ins.a) = id;
+        break;
+      }
+      default:
+        if (!parse_value(token, arg, i, ins, value_slot, line)) return;
+        ++value_slot;
+        break;
+    }
+  }
+  emit(ins);
+}
+
+bool Parser::parse_value(const Token& token, const ArgSpec& arg, std::size_t position,
+                         Instruction& ins, std::size_t slot, std::uint32_t line) {
+  const std::string_view name = loadfile_name(ins.op);
+  if (!token.text.empty() && (token.text[0] == '*' || token.text[0] == '+')) {
+    std::string why;
+    auto parsed = parse_modifier_expression(token.text, why);
+    if (!parsed) {
+      error(line, token.column, token.text,
+            fmt::format("bad modifier expression for the {} of {}", arg.name, name), why);
+      return false;
+    }
+    ValueExpr expr;
+    expr.base = parsed->base;
+    expr.position = static_cast<std::uint8_t>(position);
+    expr.first_step = static_cast<std::uint32_t>(out_.expr_steps.size());
+    expr.step_count = static_cast<std::uint32_t>(parsed->steps.size());
+    out_.expr_steps.insert(out_.expr_steps.end(), parsed->steps.begin(), parsed->steps.end());
+    ins.value[slot] = static_cast<std::int64_t>(out_.exprs.size());
+    ins.flags = static_cast<std::uint8_t>(ins.flags | (Instruction::kValueIsExpr << slot));
+    out_.exprs.push_back(expr);
+    if (arg.kind == ArgKind::kSize) out_.stats.has_expr_sizes = true;
+    return true;
+  }
+  const auto number = parse_loadfile_integer(token.text);
+  if (!number) {
+    error(line, token.column, token.text, fmt::format("bad {} for {}", arg.name, name),
+          "an integer (decimal, 0x hex or leading-0 octal) or a modifier expression such as "
+          "*/4096%1048576 or +4096");
+    return false;
+  }
+  if (arg.kind != ArgKind::kNumber && *number < 0) {
+    error(line, token.column, token.text, fmt::format("negative {} for {}", arg.name, name),
+          "a number >= 0");
+    return false;
+  }
+  if (arg.kind == ArgKind::kSize && static_cast<std::uint64_t>(*number) > kMaxTransferBytes) {
+    error(line, token.column, token.text, fmt::format("{} too large for {}", arg.name, name),
+          "at most 67108864 bytes (64 MiB)");
+    return false;
+  }
+  ins.value[slot] = *number;
+  return true;
+}
+
+std::optional<std::uint32_t> Parser::parse_path(const Token& token, std::uint32_t line) {
+  const std::string_view text = token.text;
+  const char* const expected_path =
+      out_.format == LoadfileFormat::kNbench
+          ? "a quoted path such as \"\\clients\\client1\\file\" (an unquoted \\path loses its "
+            "leading \\ in dbench 3/4 files; for a dbench 2 file set format=dbench2)"
+          : "a path such as \\clients\\client1\\file";
+  if (text.empty() || text[0] != '/') {
+    error(line, token.column, text, "not a path", expected_path);
+    return std::nullopt;
+  }
+  if (text.size() > kMaxPathBytes) {
+    error(line, token.column, text.substr(0, 40), "path too long",
+          fmt::format("at most {} bytes", kMaxPathBytes));
+    return std::nullopt;
+  }
+  std::size_t first_end = text.find('/', 1);
+  if (first_end == std::string_view::npos) first_end = text.size();
+  if (first_end == 1) {
+    error(line, token.column, text, "path without a first component",
+          "a path below the base directory, such as \\clients\\client1");
+    return std::nullopt;
+  }
+  std::string path(text);
+  bool is_template = false;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const auto c = static_cast<unsigned char>(path[i]);
+    if (c < 0x20 && c != '\t') {
+      error(line, token.column + static_cast<std::uint32_t>(i), text, "control character in path",
+            "printable characters");
+      return std::nullopt;
+    }
+    if (path[i] == '$' && i + 1 < path.size() && path[i + 1] >= '0' && path[i + 1] <= '9' &&
+        (random_slots_ & (1U << (path[i + 1] - '0'))) != 0) {
+      if (i < first_end) {
+        error(line, token.column, text, "RANDOMSTRING reference in the first path component",
+              "$n only below the first component (cleanup must know the top-level names)");
+        return std::nullopt;
+      }
+      path[i] = kRandomRef;
+      is_template = true;
+    }
+  }
+  for (std::size_t start = 1; start <= path.size();) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    if (std::string_view(path).substr(start, end - start) == "..") {
+      error(line, token.column, text, "'..' in path",
+            "a path that stays below the base directory (no .. components)");
+      return std::nullopt;
+    }
+    start = end + 1;
+  }
+  // Templates are interned apart from plain paths: "$1" is literal before RANDOMSTRING 1.
+  if (is_template) path.insert(path.begin(), kRandomRef);
+  if (const auto it = path_ids_.find(path); it != path_ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(out_.paths.size());
+  const std::string_view top = text.substr(1, first_end - 1);
+  if (std::find(out_.top_level_names.begin(), out_.top_level_names.end(), top) ==
+      out_.top_level_names.end()) {
+    out_.top_level_names.emplace_back(top);
+  }
+  out_.paths.push_back({is_template ? path.substr(1) : path, is_template});
+  path_ids_.emplace(std::move(path), id);
+  path_extent_.push_back(0);
+  return id;
+}
+
+void Parser::emit(Instruction ins) {
+  if (is_tabulated(ins.op) || ins.op == OpCode::kSleep) {
+    ++operations_;
+    repeat_line_ = 0;
+    if (ins.op == OpCode::kSleep) {
+      ++out_.stats.sleep_lines;
+    } else {
+      ++out_.stats.op_lines[static_cast<std::size_t>(ins.op)];
+    }
+    if (ins.timestamp_ns > 0) out_.stats.has_timestamps = true;
+  }
+  const auto constant = [&](std::size_t slot) -> std::uint64_t {
+    return ins.value_is_expr(slot) ? 0 : static_cast<std::uint64_t>(ins.value[slot]);
+  };
+  switch (ins.op) {
+    case OpCode::kNtCreateX:
+      if (ins.b != kNoId) handle_path_[ins.b] = ins.a;
+      break;
+    case OpCode::kWriteX:
+      out_.stats.max_write_bytes = std::max(out_.stats.max_write_bytes, constant(1));
+      if (handle_path_[ins.a] != kNoId) {
+        auto& extent = path_extent_[handle_path_[ins.a]];
+        extent = std::max(extent, constant(0) + constant(1));
+      }
+      break;
+    case OpCode::kReadX:
+      out_.stats.max_read_bytes = std::max(out_.stats.max_read_bytes, constant(1));
+      break;
+    default:
+      break;
+  }
+  out_.code.push_back(ins);
+}
+
+std::uint16_t Parser::intern_status(std::string_view text, std::uint32_t line,
+                                    std::uint32_t column) {
+  for (std::size_t i = 0; i < out_.statuses.size(); ++i) {
+    if (out_.statuses[i] == text) return static_cast<std::uint16_t>(i);
+  }
+  if (out_.statuses.size() >= 0xffff) {
+    error(line, column, text, "too many distinct statuses", "at most 65535");
+    return 0;
+  }
+  out_.statuses.emplace_back(text);
+  return static_cast<std::uint16_t>(out_.statuses.size() - 1);
+}
+
+std::uint32_t Parser::intern_string(std::string_view text) {
+  if (const auto it = string_ids_.find(text); it != string_ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(out_.strings.size());
+  out_.strings.emplace_back(text);
+  string_ids_.emplace(std::string(text), id);
+  return id;
+}
+
+std::uint32_t Parser::intern_handle(std::int64_t number) {
+  const auto [it, inserted] =
+      handle_ids_.emplace(number, static_cast<std::uint32_t>(out_.handles.size()));
+  if (inserted) {
+    out_.handles.push_back(number);
+    handle_path_.push_back(kNoId);
+  }
+  return it->second;
+}
+
+void Parser::finish_stats() {
+  std::uint64_t total = 0;
+  for (const std::uint64_t extent : path_extent_) total += extent;
+  out_.stats.written_extent_bytes = total;
+}
+
+// --- directives ----------------------------------------------------------------------------------
+
+bool Parser::expect_args(std::span<const Token> tokens, std::size_t count,
+                         std::string_view expected, std::uint32_t line) {
+  if (tokens.size() == count + 1) return true;
+  const Token& at = tokens.size() > count + 1 ? tokens[count + 1] : tokens[0];
+  error(line, at.column, at.text,
+        fmt::format("{} arguments to {}", tokens.size() > count + 1 ? "too many" : "too few",
+                    tokens[0].text),
+        expected);
+  return false;
+}
+
+std::optional<std::int64_t> Parser::count_arg(const Token& token, std::uint32_t line) {
+  const auto n = parse_loadfile_integer(token.text);
+  if (!n || *n < 0) {
+    error(line, token.column, token.text, "bad count", "an integer >= 0");
+    return std::nullopt;
+  }
+  return n;
+}
+
+void Parser::directive_loop(std::span<const Token> tokens, std::uint32_t line) {
+  if (!expect_args(tokens, 1, "LOOP <count>", line)) return;
+  const auto n = count_arg(tokens[1], line);
+  if (!n) return;
+  if (open_loops_.size() >= kMaxLoopDepth) {
+    error(line, tokens[0].column, tokens[0].text, "LOOP nested too deeply",
+          fmt::format("at most {} nested LOOPs", kMaxLoopDepth));
+    return;
+  }
+  Instruction ins;
+  ins.op = OpCode::kLoopBegin;
+  ins.line = line;
+  ins.value[0] = *n;
+  open_loops_.push_back(static_cast<std::uint32_t>(out_.code.size()));
+  out_.code.push_back(ins);
+}
+
+void Parser::directive_endloop(std::span<const Token> tokens, std::uint32_t line) {
+  if (!expect_args(tokens, 0, "ENDLOOP alone on its line", line)) return;
+  if (open_loops_.empty()) {
+    error(line, tokens[0].column, tokens[0].text, "ENDLOOP without LOOP",
+          "a LOOP <count> line before it");
+    return;
+  }
+  Instruction ins;
+  ins.op = OpCode::kLoopEnd;
+  ins.line = line;
+  ins.a = open_loops_.back();
+  out_.code[open_loops_.back()].a = static_cast<std::uint32_t>(out_.code.size());
+  open_loops_.pop_back();
+  out_.code.push_back(ins);
+}
+
+void Parser::directive_repeat(std::span<const Token> tokens, std::uint32_t line) {
+  if (!expect_args(tokens, 1, "REPEAT <count>", line)) return;
+  const auto n = count_arg(tokens[1], line);
+  if (!n) return;
+  Instruction ins;
+  ins.op = OpCode::kRepeat;
+  ins.line = line;
+  ins.value[0] = *n;
+  out_.code.push_back(ins);
+  repeat_line_ = line;
+}
+
+void Parser::directive_sleep(std::span<const Token> tokens, std::uint32_t line) {
+  // SLEEP usec, optionally with a status like the 4.00 "Sleep" operation.
+  if (tokens.size() == 3 && looks_like_status(tokens[2].text)) tokens = tokens.first(2);
+  if (!expect_args(tokens, 1, "SLEEP <microseconds>", line)) return;
+  Instruction ins;
+  ins.op = OpCode::kSleep;
+  ins.line = line;
+  ins.set_expect(Expect::kAny);
+  ins.status = intern_status("(none)", line, 1);
+  if (!parse_value(tokens[1], ArgSpec{ArgKind::kUnsigned, "microseconds"}, 0, ins, 0, line)) {
+    return;
+  }
+  emit(ins);
+}
+
+void Parser::directive_writepattern(std::span<const Token> tokens, std::uint32_t line) {
+  if (!expect_args(tokens, 1, "WRITEPATTERN <text> (quote it if it has spaces)", line)) return;
+  if (tokens[1].text.empty()) {
+    error(line, tokens[1].column, tokens[1].text, "empty WRITEPATTERN", "at least one character");
+    return;
+  }
+  Instruction ins;
+  ins.op = OpCode::kWritePattern;
+  ins.line = line;
+  ins.a = intern_string(tokens[1].text);
+  out_.code.push_back(ins);
+}
+
+void Parser::directive_randomstring(std::span<const Token> tokens, std::uint32_t line) {
+  if (!expect_args(tokens, 2, "RANDOMSTRING <0-9> \"<text with [set] groups>\"", line)) return;
+  const std::string_view slot = tokens[1].text;
+  if (slot.size() != 1 || slot[0] < '0' || slot[0] > '9') {
+    error(line, tokens[1].column, slot, "bad RANDOMSTRING slot", "a digit 0-9");
+    return;
+  }
+  const std::string_view text = tokens[2].text;
+  bool in_set = false;
+  std::size_t set_size = 0;
+  std::size_t length = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto column = tokens[2].column + static_cast<std::uint32_t>(i);
+    if (c == '[' && !in_set) {
+      in_set = true;
+      set_size = 0;
+    } else if (c == ']' && in_set) {
+      if (set_size == 0) {
+        error(line, column, text, "empty [] set in RANDOMSTRING", "at least one character in []");
+        return;
+      }
+      in_set = false;
+      ++length;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == '/' || c == '$') {
+      error(line, column, text, "bad character in RANDOMSTRING",
+            "characters allowed in one file name component (no /, $ or control characters)");
+      return;
+    } else if (in_set) {
+      ++set_size;
+    } else {
+      ++length;
+    }
+  }
+  if (in_set) {
+    error(line, tokens[2].column, text, "unclosed [ in RANDOMSTRING", "a ] closing every set");
+    return;
+  }
+  if (length == 0 || length > 255) {
+    error(line, tokens[2].column, text, "bad RANDOMSTRING length", "1 to 255 characters");
+    return;
+  }
+  Instruction ins;
+  ins.op = OpCode::kRandomString;
+  ins.line = line;
+  ins.a = static_cast<std::uint32_t>(slot[0] - '0');
+  ins.b = intern_string(text);
+  random_slots_ = static_cast<std::uint16_t>(random_slots_ | (1U << ins.a));
+  out_.code.push_back(ins);
+}
+
+void Parser::directive_unsupported(std::span<const Token> tokens, std::uint32_t line) {
+  error(line, tokens[0].column, tokens[0].text,
+        "unsupported directive (SETSP/WAITSP cross-client sequence points)",
+        "a loadfile without SETSP/WAITSP");
+}
+
+}  // namespace
+
+Loadfile parse_loadfile(std::string_view text, const ParseOptions& options) {
+  return Parser(text, options).run();
+}
+
+}  // namespace iobench::plugins::dbench

@@ -1,0 +1,186 @@
+#pragma once
+
+/// The compact, validated form of a dbench loadfile that clients replay: one Instruction per
+/// operation or directive line, with paths, strings, statuses and handle numbers interned into
+/// tables. Built by parse_loadfile() (loadfile_parser.hpp); read-only afterwards, so forked client
+/// processes share it copy-on-write.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iobench::plugins::dbench {
+
+/// What an instruction does. The first kTabulatedOps values are dbench's operations in the order
+/// of dbench 4.00's summary table, so an OpCode is also the OpId recorded for it.
+enum class OpCode : std::uint8_t {
+  kNtCreateX,
+  kClose,
+  kRename,
+  kUnlink,
+  kDeltree,
+  kRmdir,
+  kMkdir,
+  kQpathinfo,  ///< QUERY_PATH_INFORMATION
+  kQfileinfo,  ///< QUERY_FILE_INFORMATION
+  kQfsinfo,    ///< QUERY_FS_INFORMATION
+  kSfileinfo,  ///< SET_FILE_INFORMATION
+  kFind,       ///< FIND_FIRST
+  kWriteX,
+  kReadX,
+  kLockX,
+  kUnlockX,
+  kFlush,
+  kSleep,         ///< the 4.00 "Sleep usec status" operation and the later SLEEP directive
+  kLoopBegin,     ///< LOOP n; `a` = index of the matching kLoopEnd
+  kLoopEnd,       ///< ENDLOOP; `a` = index of the matching kLoopBegin
+  kRepeat,        ///< REPEAT n: the next instruction (always an operation) runs n times
+  kWritePattern,  ///< WRITEPATTERN text; `a` = string id
+  kRandomString,  ///< RANDOMSTRING idx template; `a` = slot 0-9, `b` = string id
+};
+
+/// Number of operations in dbench's table (NTCreateX ... Flush).
+inline constexpr std::size_t kTabulatedOps = 17;
+
+/// True for the kTabulatedOps operations that are timed and tabulated.
+[[nodiscard]] constexpr bool is_tabulated(OpCode op) noexcept {
+  return static_cast<std::size_t>(op) < kTabulatedOps;
+}
+
+/// The row label of `op` in dbench 4.00's table ("NTCreateX", "Qpathinfo", ...); for the
+/// directives their loadfile keyword.
+[[nodiscard]] std::string_view table_name(OpCode op) noexcept;
+/// The spelling of `op` in a loadfile ("NTCreateX", "QUERY_PATH_INFORMATION", "LOOP", ...).
+[[nodiscard]] std::string_view loadfile_name(OpCode op) noexcept;
+/// The kTabulatedOps table names in table order.
+[[nodiscard]] const std::array<std::string_view, kTabulatedOps>& table_op_names() noexcept;
+
+/// The expected outcome of an operation, collapsed as dbench's fileio backend does.
+enum class Expect : std::uint8_t {
+  kOk,       ///< NT_STATUS_OK, a 0x status equal to 0, or SUCCESS
+  kFailure,  ///< any other NT_STATUS_* or 0x status, or ERROR
+  kAny,      ///< "*": not checked
+};
+
+/// Which loadfile dialect a file is written in.
+enum class LoadfileFormat : std::uint8_t {
+  kAuto,     ///< decide from the first operation line
+  kNbench,   ///< dbench 3/4 (NBench): quoted paths, status last, optional timestamps
+  kDbench2,  ///< dbench 2: unquoted paths, no status; handle -1 marks a failed open
+};
+
+/// "none" for the id fields of an Instruction.
+inline constexpr std::uint32_t kNoId = 0xffffffffU;
+
+/// One loadfile line in executable form (48 bytes).
+///
+/// Field use by op: path ops keep the path id in `a` (Rename: old in `a`, new in `b`); handle ops
+/// keep the dense handle id in `a` (NTCreateX: path in `a`, handle in `b`, kNoId for dbench 2's
+/// handle -1). `value` holds the numeric arguments in loadfile order after the path/handle ones
+/// (e.g. WriteX: offset, size, expected size); a value whose flag bit is set is instead an index
+/// into Loadfile::exprs, evaluated per client at run time.
+struct Instruction {
+  std::array<std::int64_t, 3> value{};
+  std::int64_t timestamp_ns = -1;  ///< the leading timestamp; < 0 when absent (or 0.0, as dbench)
+  std::uint32_t line = 0;          ///< 1-based line in the loadfile
+  std::uint32_t a = kNoId;
+  std::uint32_t b = kNoId;
+  std::uint16_t status = 0;  ///< index into Loadfile::statuses (the status text, for messages)
+  OpCode op = OpCode::kClose;
+  std::uint8_t flags = 0;  ///< kValueIsExpr << i, plus the Expect in bits 4-5
+
+  static constexpr std::uint8_t kValueIsExpr = 1;
+  [[nodiscard]] bool value_is_expr(std::size_t i) const noexcept {
+    return (flags & (kValueIsExpr << i)) != 0;
+  }
+  [[nodiscard]] Expect expect() const noexcept { return static_cast<Expect>((flags >> 4) & 3); }
+  void set_expect(Expect e) noexcept {
+    flags = static_cast<std::uint8_t>((flags & 0x0f) | (static_cast<unsigned>(e) << 4));
+  }
+};
+
+/// A value modifier expression (dbench 4.x/5.0 "*" and "+" values), e.g. `*/0x1000%5000000`.
+/// Evaluated left to right in unsigned 64-bit arithmetic.
+struct ValueExpr {
+  enum class Base : std::uint8_t {
+    kRandom,    ///< "*": a random 64-bit value
+    kPrevious,  ///< "+": the value this argument position had on the previous line (0 at first)
+  };
+  Base base = Base::kRandom;
+  std::uint8_t position = 0;  ///< argument position (0-based, after the op name) for kPrevious
+  std::uint32_t first_step = 0;
+  std::uint32_t step_count = 0;
+};
+
+/// One qualifier of a ValueExpr: `/y` align down, `%y` modulo, `+y` add.
+struct ExprStep {
+  enum class Kind : std::uint8_t { kAlign, kModulo, kAdd };
+  enum class Operand : std::uint8_t {
+    kConstant,
+    kClientId,    ///< "child": the 0-based client id
+    kNumClients,  ///< "num_children": the number of clients of the run
+  };
+  Kind kind = Kind::kAdd;
+  Operand operand = Operand::kConstant;
+  std::uint64_t constant = 0;
+};
+
+/// A path as written in the loadfile, after `\` became `/` (it starts with '/').
+/// A path containing "client1" is rewritten per client (client<id>); a template contains the byte
+/// kRandomRef followed by a digit where a RANDOMSTRING `$n` is substituted at run time.
+struct PathEntry {
+  std::string text;
+  bool is_template = false;
+};
+
+/// Marks a `$n` reference to a RANDOMSTRING slot inside PathEntry::text.
+inline constexpr char kRandomRef = '\x01';
+
+/// An operation name the parser skipped because unknown_ops was "warn".
+struct UnknownOp {
+  std::string name;
+  std::uint64_t count = 0;
+  std::uint32_t first_line = 0;
+};
+
+/// Figures about a parsed loadfile (one pass).
+struct LoadfileStats {
+  std::uint64_t text_lines = 0;  ///< lines in the file
+  std::array<std::uint64_t, kTabulatedOps> op_lines{};  ///< operation lines per table op
+  std::uint64_t sleep_lines = 0;
+  std::uint64_t directive_lines = 0;
+  bool has_timestamps = false;
+  bool has_expr_sizes = false;  ///< some ReadX/WriteX size is a modifier expression
+  std::uint64_t max_write_bytes = 0;  ///< largest constant WriteX size
+  std::uint64_t max_read_bytes = 0;   ///< largest constant ReadX size
+  /// Upper bound of the file data one client holds: the sum over written paths of the largest
+  /// offset+size written through a handle opened on that path. Used for the free-space check.
+  std::uint64_t written_extent_bytes = 0;
+  std::uint64_t unknown_lines = 0;
+  std::vector<UnknownOp> unknown_ops;  ///< in order of first appearance
+};
+
+/// A parsed, validated loadfile.
+struct Loadfile {
+  std::string name;  ///< the file name used in messages
+  LoadfileFormat format = LoadfileFormat::kNbench;
+  std::vector<Instruction> code;
+  std::vector<PathEntry> paths;
+  std::vector<std::string> strings;    ///< WRITEPATTERN and RANDOMSTRING texts
+  std::vector<std::string> statuses;   ///< distinct status texts ("NT_STATUS_OK", "(none)")
+  std::vector<std::int64_t> handles;   ///< loadfile handle number of each dense handle id
+  std::vector<ValueExpr> exprs;
+  std::vector<ExprStep> expr_steps;
+  /// First components of every path (e.g. "clients"): what a run creates at the top of the base
+  /// directory, for cleanup. May contain "client1", rewritten per client like paths.
+  std::vector<std::string> top_level_names;
+  LoadfileStats stats;
+
+  /// Bytes this object holds on the heap plus its own size (capacities, not sizes).
+  [[nodiscard]] std::size_t memory_bytes() const noexcept;
+};
+
+}  // namespace iobench::plugins::dbench

@@ -1,0 +1,109 @@
+#include "plugins/disk/disk_formatter.hpp"
+
+#include <ostream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <iobench/units.hpp>
+
+namespace iobench::plugins::disk {
+namespace {
+
+double seconds(std::uint64_t ns) { return static_cast<double>(ns) / 1e9; }
+double mib(std::uint64_t bytes) { return static_cast<double>(bytes) / static_cast<double>(kMiB); }
+std::uint64_t usec(double ns) { return static_cast<std::uint64_t>(ns / 1000.0 + 0.5); }
+
+const char* verb_for(Status status) {
+  switch (status) {
+    case Status::kOk: return "Completed";
+    case Status::kInterrupted: return "Interrupted";
+    case Status::kFailed: return "Failed";
+    case Status::kSkipped: return "Skipped";
+  }
+  return "Completed";
+}
+
+std::string attribute_text(const StepResult& step, const std::string& key) {
+  if (const AttributeValue* value = step.attribute(key)) {
+    if (const auto* text = std::get_if<std::string>(value)) return *text;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string format_count(std::uint64_t count) {
+  if (count >= kMiB && count % kMiB == 0) return fmt::format("{}m", count / kMiB);
+  if (count >= kKiB && count % kKiB == 0) return fmt::format("{}k", count / kKiB);
+  return fmt::format("{}", count);
+}
+
+std::string format_size(std::uint64_t bytes, bool short_units) {
+  struct Unit {
+    std::uint64_t size;
+    const char* long_name;
+    const char* short_name;
+  };
+  static constexpr Unit kUnits[] = {{kTiB, "TB", "T"}, {kGiB, "GB", "G"}, {kMiB, "MB", "M"},
+                                    {kKiB, "KB", "k"}};
+  for (const Unit& unit : kUnits) {
+    if (bytes < unit.size) continue;
+    const char* name = short_units ? unit.short_name : unit.long_name;
+    if (bytes % unit.size == 0) return fmt::format("{}{}", bytes / unit.size, name);
+    return fmt::format("{:.1f}{}", static_cast<double>(bytes) / static_cast<double>(unit.size),
+                       name);
+  }
+  return fmt::format("{}{}", bytes, short_units ? "" : "B");
+}
+
+void format_disk_text(const StepResult& step, std::ostream& out) {
+  for (const PhaseResult& phase : step.phases) {
+    if (phase.op_names.empty()) continue;
+    const bool write = phase.op_names.front() == "write";
+    const OpStats& io = phase.ops.front();
+    const std::uint64_t block_size = io.ops != 0 ? io.bytes / io.ops : 0;
+    fmt::print(out,
+               "{} {} {} mbytes across {} devices using {} blocks of {} in {:.6f} seconds "
+               "({:.2f} Mbytes/sec), {}usec mean\n",
+               verb_for(phase.status), write ? "writing" : "reading",
+               static_cast<std::uint64_t>(mib(io.bytes) + 0.5), phase.workers.size(), io.ops,
+               block_size, seconds(phase.wall_ns),
+               phase.wall_ns ? mib(io.bytes) / seconds(phase.wall_ns) : 0.0,
+               usec(io.latency.mean()));
+    for (const WorkerResult& worker : phase.workers) {
+      const OpStats& wio = worker.ops.front();
+      fmt::print(out, "#{} ({}) {} in {:.6f}s using {} {} of {} ({:.2f}MB/sec), {}usec\n",
+                 worker.index, attribute_text(step, fmt::format("file.{}", worker.target_index)),
+                 format_size(wio.bytes, false), seconds(worker.elapsed_ns), format_count(wio.ops),
+                 write ? "writes" : "reads", format_size(block_size, true),
+                 worker.elapsed_ns ? mib(wio.bytes) / seconds(worker.elapsed_ns) : 0.0,
+                 usec(wio.latency.mean()));
+    }
+    fmt::print(out,
+               "latency per {} (usec): min {:.1f}, mean {:.1f}, p50 {:.1f}, p99 {:.1f}, "
+               "p99.9 {:.1f}, max {:.1f}\n",
+               phase.op_names.front(), static_cast<double>(io.latency.min()) / 1e3,
+               io.latency.mean() / 1e3, static_cast<double>(io.latency.percentile(50)) / 1e3,
+               static_cast<double>(io.latency.percentile(99)) / 1e3,
+               static_cast<double>(io.latency.percentile(99.9)) / 1e3,
+               static_cast<double>(io.latency.max()) / 1e3);
+    if (write && phase.ops.size() > 1 && phase.ops[1].ops > 0) {
+      const OpStats& sync = phase.ops[1];
+      fmt::print(out, "fsync before close (usec): mean {:.1f}, max {:.1f}, {} calls\n",
+                 sync.latency.mean() / 1e3, static_cast<double>(sync.latency.max()) / 1e3,
+                 sync.ops);
+    }
+    const double wall = static_cast<double>(phase.wall_ns);
+    fmt::print(out,
+               "cpu: usr {:.1f}%, sys {:.1f}% of one CPU (process); system busy {:.1f}% of all "
+               "CPUs\n",
+               wall > 0 ? 100.0 * static_cast<double>(phase.process_cpu.user_ns) / wall : 0.0,
+               wall > 0 ? 100.0 * static_cast<double>(phase.process_cpu.system_ns) / wall : 0.0,
+               phase.system_busy_percent);
+  }
+  fmt::print(out, "(mbytes, Mbytes, MB and GB above are binary: MiB = 2^20, GiB = 2^30 bytes; "
+                  "k and m counts are 2^10 and 2^20)\n");
+}
+
+}  // namespace iobench::plugins::disk

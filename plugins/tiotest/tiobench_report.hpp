@@ -1,0 +1,74 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <iobench/result.hpp>
+
+#include "plugins/tiotest/tiobench_sweep.hpp"
+
+namespace iobench::plugins::tiotest {
+
+/// One phase kind of one sweep point, summed over its repetitions.
+struct SweepCell {
+  std::uint64_t runs = 0;     ///< repetitions that reported this phase
+  std::uint64_t bytes = 0;    ///< summed
+  std::uint64_t wall_ns = 0;  ///< summed
+  /// Summed over runs of (usr + sys CPU of the run's workers) / threads, ns: tiobench.pl sums
+  /// tiotest's per-thread terse usr and sys seconds.
+  double cpu_ns_per_thread = 0;
+  std::uint64_t ops = 0;
+  std::uint64_t latency_sum_ns = 0;
+  std::uint64_t latency_max_ns = 0;
+  std::uint64_t ops_over_2s = 0;
+  std::uint64_t ops_over_10s = 0;
+
+  /// MB/s from summed bytes over summed time (MB = 2^20 bytes), as tiobench.pl computes it.
+  [[nodiscard]] double rate_mb_per_s() const noexcept;
+  /// 100 x summed CPU / summed time (tiobench.pl).
+  [[nodiscard]] double cpu_percent() const noexcept;
+  /// rate / (cpu% / 100 + 0.00001) (tiobench.pl).
+  [[nodiscard]] double cpu_efficiency() const noexcept;
+  /// Mean over all ops of all repetitions (tiobench.pl prints the SUM of per-run means instead,
+  /// which grows with --numruns; iobench averages).
+  [[nodiscard]] double mean_latency_ms() const noexcept;
+  /// Largest latency of any repetition (tiobench.pl sums the maxima).
+  [[nodiscard]] double max_latency_ms() const noexcept;
+  /// Percent of all ops over 2 s / 10 s (tiobench.pl sums the per-run percents).
+  [[nodiscard]] double percent_over_2s() const noexcept;
+  [[nodiscard]] double percent_over_10s() const noexcept;
+};
+
+/// A sweep point with its four cells, indexed by index_of(PhaseKind).
+struct SweepRow {
+  SweepPoint point;
+  std::array<SweepCell, 4> cells;
+  std::array<bool, 4> present{};
+};
+
+/// Groups the step's sweep phases (names from sweep_suffix) by point, in first-seen order (which
+/// is tiobench.pl's size, block, threads order), summing repetitions.
+[[nodiscard]] std::vector<SweepRow> aggregate_sweep(const StepResult& step);
+
+/// One row of a tiobench.pl section, formatted with its Perl format
+/// `@<<<...(28) @||||| @||||| @>>  @########.## @>>>>% @####.### @#######.##  @#.##### @#.##### @######`
+/// (a number too wide for its field prints as '#'s, as Perl does).
+[[nodiscard]] std::string tiobench_row(const std::string& identifier, const SweepPoint& point,
+                                       const SweepCell& cell);
+
+/// tiobench.pl's report: the "Unit information" block, then the sections Sequential Reads,
+/// Random Reads, Sequential Writes, Random Writes, each titled, '='-underlined, with the
+/// three-line header and one row per sweep point. The identifier is the `identifier` param, or
+/// the `identifier` attribute (uname -r) when the param is empty. Phases that did not end ok are
+/// listed after the report.
+void format_tiobench_text(const StepResult& step, std::ostream& out);
+
+/// CSV: header, then one row per sweep point and phase kind: identifier,size_mb,block_bytes,
+/// threads,test,runs,rate_mb_per_s,cpu_pct,avg_latency_ms,max_latency_ms,pct_over_2s,
+/// pct_over_10s,cpu_eff.
+void format_tiobench_csv(const StepResult& step, std::ostream& out);
+
+}  // namespace iobench::plugins::tiotest

@@ -1,0 +1,248 @@
+#include "plugins/tiotest/tiotest_factory.hpp"
+
+#include <sys/utsname.h>
+
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include <iobench/error.hpp>
+#include <iobench/sysinfo.hpp>
+#include <iobench/units.hpp>
+
+#include "plugins/tiotest/tiotest_workload.hpp"
+
+namespace iobench::plugins::tiotest {
+
+namespace {
+
+ParamSpec boolean(std::string key, std::string help, std::string default_value = "false") {
+  ParamSpec spec;
+  spec.key = std::move(key);
+  spec.type = ParamType::kBool;
+  spec.default_value = std::move(default_value);
+  spec.help = std::move(help);
+  return spec;
+}
+
+ParamSpec number(std::string key, ParamType type, std::string default_value, std::string unit,
+                 std::string help, std::uint64_t min, std::uint64_t max) {
+  ParamSpec spec;
+  spec.key = std::move(key);
+  spec.type = type;
+  spec.default_value = std::move(default_value);
+  spec.unit = std::move(unit);
+  spec.help = std::move(help);
+  spec.min = min;
+  spec.max = max;
+  return spec;
+}
+
+ParamSpec text(std::string key, std::string default_value, std::string help) {
+  ParamSpec spec;
+  spec.key = std::move(key);
+  spec.type = ParamType::kString;
+  spec.default_value = std::move(default_value);
+  spec.help = std::move(help);
+  return spec;
+}
+
+// Options both workloads share.
+void add_io_specs(std::vector<ParamSpec>& specs, bool tiobench_names) {
+  specs.push_back(boolean("serial_write",
+                          tiobench_names ? "run the Write phase's threads one after another, less "
+                                           "fragmentation (tiobench --nofrag)"
+                                         : "run the Write phase's threads one after another, less "
+                                           "fragmentation (tiotest -W)"));
+  specs.push_back(boolean("drop_caches", "sync and drop the page cache before each phase; needs "
+                                         "root (tiotest -F, tiobench --flushCaches)"));
+  specs.push_back(boolean("direct", "O_DIRECT on every open; block_size must be a multiple of "
+                                    "512 (tiotest -X, tiobench --directio)"));
+  specs.push_back(boolean("raw_overwrite",
+                          "allow the write phases to overwrite raw targets (devices or files); "
+                          "their data is destroyed"));
+}
+
+constexpr std::uint64_t kMaxBlockSize = 1ULL << 30;
+
+std::vector<TargetProbe> probe_all(std::span<const std::filesystem::path> targets) {
+  std::vector<TargetProbe> probes;
+  for (const auto& path : targets) probes.push_back(probe_target(path));
+  return probes;
+}
+
+std::vector<std::filesystem::path> resolved(std::span<const TargetProbe> probes) {
+  std::vector<std::filesystem::path> paths;
+  for (const TargetProbe& p : probes) {
+    std::error_code ec;
+    std::filesystem::path canonical = std::filesystem::canonical(p.path, ec);
+    paths.push_back(ec ? p.path : canonical);
+  }
+  return paths;
+}
+
+std::string kernel_release() {
+  utsname names{};
+  if (::uname(&names) != 0) return {};
+  return names.release;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> tiotest_param_specs() {
+  std::vector<ParamSpec> specs;
+  specs.push_back(number("threads", ParamType::kCount, "4", "threads",
+                         "concurrent threads, each with its own file (tiotest -t)", 1,
+                         kMaxThreads));
+  specs.push_back(number("size", ParamType::kSize, "10m", "bytes",
+                         "file size per thread, truncated to whole blocks (tiotest -f, in MiB "
+                         "there)",
+                         1, UINT64_MAX));
+  specs.push_back(number("block_size", ParamType::kSize, "4096", "bytes",
+                         "bytes per read or write (tiotest -b)", 1, kMaxBlockSize));
+  specs.push_back(number("random_ops", ParamType::kCount, "100000", "ops",
+                         "random reads and random writes per thread (tiotest -r)", 1,
+                         UINT64_MAX));
+  specs.push_back(text("skip", "",
+                       "phases to skip: write, random_write, read, random_read or 0-3, "
+                       "comma-separated (tiotest -k)"));
+  specs.push_back(boolean("sync", "open for writing with O_SYNC (tiotest -S)"));
+  specs.push_back(boolean("mmap", "I/O by memcpy through a shared mapping (tiotest -M)"));
+  specs.push_back(boolean("consistency_check",
+                          "verify every block read against what was written (tiotest -c)"));
+  add_io_specs(specs, false);
+  specs.push_back(boolean("raw", "targets are existing block devices or files; threads get "
+                                 "regions in them instead of files (tiotest -R)"));
+  specs.push_back(number("raw_gap", ParamType::kSize, "0", "bytes",
+                         "raw: gap between consecutive thread regions (tiotest -o, MiB there)", 0,
+                         UINT64_MAX));
+  specs.push_back(boolean("raw_offset_first", "raw: the first region also starts after one "
+                                              "raw_gap (tiotest -O)"));
+  specs.push_back(boolean("terse", "print tiotest's five terse lines only (tiotest -T)"));
+  specs.push_back(boolean("latency_table", "print the latency table (tiotest -L hides it)",
+                          "true"));
+  specs.push_back(boolean("percentiles",
+                          "print the latency percentile and system CPU table", "true"));
+  return specs;
+}
+
+std::vector<ParamSpec> tiobench_param_specs() {
+  std::vector<ParamSpec> specs;
+  specs.push_back(text("threads", "1,2,4,8", "thread counts to sweep (tiobench --threads)"));
+  specs.push_back(text("sizes", "",
+                       "total file sizes over all threads to sweep, whole MiB, e.g. 256m,1g "
+                       "(tiobench --size); default twice the RAM"));
+  specs.push_back(
+      text("block_sizes", "4096", "block sizes in bytes to sweep (tiobench --block)"));
+  specs.push_back(number("random_ops", ParamType::kCount, "4000", "ops",
+                         "random ops per phase in total over all threads (tiobench --random)", 1,
+                         UINT64_MAX));
+  specs.push_back(number("repetitions", ParamType::kCount, "1", "runs",
+                         "runs of each point, averaged (tiobench --numruns)", 1, 1000));
+  specs.push_back(
+      text("identifier", "", "label of the report rows (tiobench --identifier); default uname -r"));
+  add_io_specs(specs, true);
+  return specs;
+}
+
+IoOptions io_options_from(const Params& params) {
+  IoOptions io;
+  io.direct = params.get_bool("direct");
+  io.serial_write = params.get_bool("serial_write");
+  io.drop_caches = params.get_bool("drop_caches");
+  io.raw_overwrite = params.get_bool("raw_overwrite");
+  return io;
+}
+
+std::unique_ptr<Workload> make_tiotest_workload(const WorkloadSetup& setup) {
+  const Params& params = setup.params;
+  IoOptions io = io_options_from(params);
+  io.sync = params.get_bool("sync");
+  io.mmap = params.get_bool("mmap");
+  io.verify = params.get_bool("consistency_check");
+  io.raw = params.get_bool("raw");
+  io.raw_gap_bytes = params.get_u64("raw_gap");
+  io.raw_offset_first = params.get_bool("raw_offset_first");
+
+  RunPlan run;
+  run.threads = static_cast<std::size_t>(params.get_u64("threads"));
+  run.block_size = params.get_u64("block_size");
+  const std::uint64_t size = params.get_u64("size");
+  if (size < run.block_size) {
+    throw ConfigError(fmt::format(
+        "size: {} bytes per thread is less than one block of {} bytes; raise size (e.g. 10m) or "
+        "lower block_size",
+        size, run.block_size));
+  }
+  run.blocks = size / run.block_size;
+  run.random_ops = params.get_u64("random_ops");
+  run.run_phase = parse_skip_list(params.get_string("skip"), "skip");
+
+  const std::vector<TargetProbe> probes = probe_all(setup.targets);
+  validate_plan(run, io, probes, "size");
+  if (probes.size() > run.threads) {
+    throw ConfigError(fmt::format(
+        "targets: {} targets but only {} threads; threads are assigned to targets round-robin, "
+        "so raise threads to at least {} or give fewer targets",
+        probes.size(), run.threads, probes.size()));
+  }
+
+  WorkloadPlan plan;
+  plan.io = io;
+  plan.target_count = probes.size();
+  if (io.raw) plan.raw_targets = resolved(probes);
+  plan.runs.push_back(std::move(run));
+  return std::make_unique<TiotestWorkload>(std::move(plan));
+}
+
+std::unique_ptr<Workload> make_tiobench_workload(const WorkloadSetup& setup) {
+  const Params& params = setup.params;
+  SweepSettings sweep;
+  sweep.threads = parse_count_list(params.get_string("threads"), "threads");
+  const std::string& sizes = params.get_string("sizes");
+  if (sizes.empty()) {
+    // tiobench.pl's default: twice MemTotal, in MiB.
+    sweep.sizes_mb = {std::max<std::uint64_t>(1, 2 * (physical_memory_bytes() / (1024 * 1024)))};
+  } else {
+    sweep.sizes_mb = parse_mib_list(sizes, "sizes");
+  }
+  sweep.block_sizes = parse_size_list(params.get_string("block_sizes"), "block_sizes");
+  for (const std::uint64_t bs : sweep.block_sizes) {
+    if (bs > kMaxBlockSize) {
+      throw ConfigError(fmt::format("block_sizes: {} bytes is larger than the largest block of "
+                                    "{} bytes",
+                                    bs, kMaxBlockSize));
+    }
+  }
+  for (const std::uint64_t t : sweep.threads) {
+    if (t > kMaxThreads) {
+      throw ConfigError(
+          fmt::format("threads: {} is out of range; use 1 to {}", t, kMaxThreads));
+    }
+  }
+  sweep.random_ops_total = params.get_u64("random_ops");
+  sweep.repetitions = params.get_u64("repetitions");
+
+  const std::vector<TargetProbe> probes = probe_all(setup.targets);
+  std::size_t directories = 0;
+  for (const TargetProbe& p : probes) directories += p.is_directory ? 1 : 0;
+  IoOptions io = io_options_from(params);
+  if (directories != 0 && directories != probes.size()) {
+    throw ConfigError("targets: give either only directories or only devices/files, as "
+                      "tiobench.pl requires");
+  }
+  io.raw = directories == 0 && !probes.empty();
+
+  WorkloadPlan plan;
+  plan.runs = plan_sweep(sweep);
+  for (const RunPlan& run : plan.runs) validate_plan(run, io, probes, "sizes");
+  plan.io = io;
+  plan.target_count = probes.size();
+  if (io.raw) plan.raw_targets = resolved(probes);
+  if (params.get_string("identifier").empty()) {
+    plan.attributes.emplace_back("identifier", kernel_release());
+  }
+  return std::make_unique<TiotestWorkload>(std::move(plan));
+}
+
+}  // namespace iobench::plugins::tiotest

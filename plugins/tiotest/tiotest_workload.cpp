@@ -1,0 +1,213 @@
+#include "plugins/tiotest/tiotest_workload.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include <iobench/error.hpp>
+
+namespace iobench::plugins::tiotest {
+
+namespace {
+
+bool needs_prepare_phase(const RunPlan& run, const IoOptions& io) {
+  if (io.raw || run.run_phase[index_of(PhaseKind::kWrite)]) return false;
+  return run.run_phase[index_of(PhaseKind::kRandomWrite)] ||
+         run.run_phase[index_of(PhaseKind::kRead)] ||
+         run.run_phase[index_of(PhaseKind::kRandomRead)];
+}
+
+// A distinct pattern per run and thread: a block from another file never verifies.
+std::uint64_t pattern_tag(std::size_t run, std::size_t thread) {
+  return (static_cast<std::uint64_t>(run) << 32) ^ static_cast<std::uint64_t>(thread);
+}
+
+}  // namespace
+
+TiotestWorkload::TiotestWorkload(WorkloadPlan plan)
+    : plan_(std::move(plan)), hooks_(installed_test_hooks()) {
+  std::size_t slot_count = 0;
+  for (std::size_t r = 0; r < plan_.runs.size(); ++r) {
+    const RunPlan& run = plan_.runs[r];
+    slot_base_.push_back(slot_count);
+    slot_count += run.threads;
+    std::vector<PhaseRef> refs;
+    if (needs_prepare_phase(run, plan_.io)) {
+      refs.push_back({r, PhaseKind::kWrite, false, false, kPreparePhaseName + run.name_suffix});
+    }
+    for (const PhaseKind kind : kAllPhaseKinds) {
+      if (run.run_phase[index_of(kind)]) {
+        refs.push_back({r, kind, true, false, phase_label(kind) + run.name_suffix});
+      }
+    }
+    if (!refs.empty()) refs.back().last_of_run = true;
+    phase_refs_.insert(phase_refs_.end(), refs.begin(), refs.end());
+  }
+  slots_ = std::make_unique<WorkerSlot[]>(slot_count);
+  if (plan_.io.mmap) mmap_engine_ = make_mmap_engine();
+}
+
+std::vector<PhaseSpec> TiotestWorkload::phases() const {
+  std::vector<PhaseSpec> specs;
+  for (const PhaseRef& ref : phase_refs_) {
+    const RunPlan& run = plan_.runs[ref.run];
+    PhaseSpec spec;
+    spec.name = ref.name;
+    spec.op_names = {is_write(ref.kind) ? "write" : "read"};
+    if (plan_.io.verify && !is_write(ref.kind)) {
+      spec.counter_names = {"verified_blocks", "corrupt_blocks"};
+    }
+    spec.workers = run.threads;
+    spec.mode = WorkerMode::kThreads;
+    spec.serial = ref.measured && ref.kind == PhaseKind::kWrite && plan_.io.serial_write;
+    spec.measured = ref.measured;
+    spec.drop_caches_before = ref.measured && plan_.io.drop_caches;
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+std::uint64_t TiotestWorkload::planned_bytes(std::size_t target_index) const {
+  if (plan_.io.raw || plan_.target_count == 0) return 0;
+  // Runs follow each other and each one's files are removed after it: the peak is the largest run.
+  std::uint64_t peak = 0;
+  for (const RunPlan& run : plan_.runs) {
+    std::uint64_t bytes = 0;
+    for (std::size_t t = 0; t < run.threads; ++t) {
+      if (t % plan_.target_count == target_index) bytes += run.file_bytes();
+    }
+    peak = std::max(peak, bytes);
+  }
+  return peak;
+}
+
+std::filesystem::path TiotestWorkload::file_name(std::size_t run, std::size_t thread) const {
+  if (plan_.runs.size() == 1) return fmt::format("_tiotest.thr{}", thread);
+  return fmt::format("_tiotest.run{}.thr{}", run, thread);
+}
+
+WorkerSlot& TiotestWorkload::slot(std::size_t run, std::size_t thread) const {
+  return slots_[slot_base_[run] + thread];
+}
+
+void TiotestWorkload::prepare(PrepareContext& ctx) {
+  const std::span<const Target> targets = ctx.targets();
+  files_.assign(plan_.runs.size(), {});
+  for (std::size_t r = 0; r < plan_.runs.size(); ++r) {
+    for (std::size_t t = 0; t < plan_.runs[r].threads; ++t) {
+      if (plan_.io.raw) {
+        files_[r].push_back(plan_.raw_targets[t % plan_.raw_targets.size()]);
+      } else {
+        files_[r].push_back(targets[t % targets.size()].run_dir / file_name(r, t));
+      }
+    }
+  }
+  for (const auto& [key, value] : plan_.attributes) ctx.set_attribute(key, value);
+  if (plan_.runs.size() == 1) {
+    const RunPlan& run = plan_.runs.front();
+    ctx.set_attribute("file_bytes_per_thread", static_cast<std::int64_t>(run.file_bytes()));
+    ctx.set_attribute("blocks_per_thread", static_cast<std::int64_t>(run.blocks));
+  }
+}
+
+std::unique_ptr<PhaseWorker> TiotestWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
+  const PhaseRef& ref = phase_refs_.at(phase);
+  const RunPlan& run = plan_.runs[ref.run];
+  const std::size_t thread = ctx.worker_index();
+  const IoOptions& io = plan_.io;
+  const Engine& engine = io.mmap ? *mmap_engine_ : ctx.engine();
+  if (io.direct && !engine.caps().supports_direct) {
+    throw ConfigError(fmt::format(
+        "direct: engine '{}' does not support O_DIRECT; use the psync engine or direct=false",
+        engine.name()));
+  }
+  WorkerSlot& worker_slot = slot(ref.run, thread);
+
+  WorkerSetup setup;
+  setup.kind = ref.kind;
+  setup.phase_index = phase;
+  setup.worker_index = thread;
+  setup.base_offset = raw_region_offset(run, io, thread, plan_.target_count);
+  setup.blocks = run.blocks;
+  setup.block_size = run.block_size;
+  setup.random_ops = run.random_ops;
+  setup.slot = &worker_slot;
+  setup.hooks = hooks_;
+  if (io.verify) setup.pattern.emplace(pattern_tag(ref.run, thread), run.block_size);
+  // The runner's worker seed already differs per step, phase and worker, and it is reported
+  // with each worker's result: using it as is makes a run repeatable from its result.
+  setup.generator_seed = ctx.seed();
+
+  // The first phase of a run that writes sequentially creates the file.
+  const bool creates = !io.raw && ref.kind == PhaseKind::kWrite;
+  OpenOptions options;
+  options.read = true;
+  options.write = is_write(ref.kind);
+  options.create = creates;
+  options.direct = io.direct;
+  options.sync = io.sync && is_write(ref.kind);
+  options.map_size_bytes = io.mmap ? setup.base_offset + run.file_bytes() : 0;
+  const std::filesystem::path& path = files_.at(ref.run).at(thread);
+  setup.file = engine.open(path, options);
+  if (creates) {
+    worker_slot.file_created.store(true, std::memory_order_release);
+    // tiotest sizes each file before writing it (a sparse file the write phase fills).
+    if (!io.mmap && ::ftruncate(setup.file->fd(), static_cast<off_t>(run.file_bytes())) != 0) {
+      throw IoError(errno, "ftruncate", path.string());
+    }
+  }
+  return std::make_unique<TiotestWorker>(std::move(setup));
+}
+
+void TiotestWorkload::report_verification(std::size_t phase, PrepareContext& ctx) {
+  const PhaseRef& ref = phase_refs_[phase];
+  const RunPlan& run = plan_.runs[ref.run];
+  std::uint64_t corrupt = 0;
+  std::uint64_t verified = 0;
+  std::size_t first_thread = 0;
+  std::uint64_t first_offset = 0;
+  for (std::size_t t = 0; t < run.threads; ++t) {
+    WorkerSlot& s = slot(ref.run, t);
+    const std::uint64_t c = s.corrupt_blocks.exchange(0, std::memory_order_acquire);
+    verified += s.verified_blocks.exchange(0, std::memory_order_relaxed);
+    if (c > 0 && corrupt == 0) {
+      first_thread = t;
+      first_offset = s.first_corrupt_offset.load(std::memory_order_relaxed);
+    }
+    corrupt += c;
+  }
+  ctx.set_attribute(ref.name + ": corrupt blocks", static_cast<std::int64_t>(corrupt));
+  if (corrupt == 0) return;
+  ctx.warn(fmt::format(
+      "consistency check: {} of {} blocks read in phase '{}' differ from what was written "
+      "(first: thread {}, file '{}', offset {})",
+      corrupt, verified, ref.name, first_thread, files_[ref.run][first_thread].string(),
+      first_offset));
+}
+
+void TiotestWorkload::after_phase(std::size_t phase, PrepareContext& ctx) {
+  const PhaseRef& ref = phase_refs_.at(phase);
+  if (plan_.io.verify && !is_write(ref.kind)) report_verification(phase, ctx);
+  if (hooks_ != nullptr && hooks_->after_phase) hooks_->after_phase(phase, ref.name, files_[ref.run]);
+  // A sweep needs the space of a finished run back; the last run's files go with the run
+  // directory, which the runner removes (or keeps, when asked to).
+  if (ref.last_of_run && ref.run + 1 < plan_.runs.size()) remove_files(ref.run, ctx);
+}
+
+void TiotestWorkload::remove_files(std::size_t run, PrepareContext& ctx) {
+  if (plan_.io.raw || run >= files_.size()) return;
+  for (std::size_t t = 0; t < plan_.runs[run].threads; ++t) {
+    WorkerSlot& s = slot(run, t);
+    if (!s.file_created.exchange(false, std::memory_order_acq_rel)) continue;
+    std::error_code ec;
+    if (!std::filesystem::remove(files_[run][t], ec) && ec) {
+      ctx.warn(fmt::format("could not remove '{}': {}", files_[run][t].string(), ec.message()));
+    }
+  }
+}
+
+}  // namespace iobench::plugins::tiotest

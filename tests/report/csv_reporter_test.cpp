@@ -1,0 +1,173 @@
+#include <catch2/catch.hpp>
+#include <iobench/registry.hpp>
+#include <iobench/reporter.hpp>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/report/golden.hpp"
+#include "tests/report/sample_run.hpp"
+
+namespace iobench {
+namespace {
+
+using Record = std::vector<std::string>;
+
+// RFC 4180 reader: quoted fields may hold commas, doubled quotes and line breaks. Lines end in
+// LF (a CRLF is accepted). Throws on a malformed quote.
+std::vector<Record> parse_csv(const std::string& text) {
+  std::vector<Record> records;
+  Record record;
+  std::string field;
+  bool quoted = false;
+  bool field_started = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+        if (i + 1 < text.size() && text[i + 1] != ',' && text[i + 1] != '\n' &&
+            text[i + 1] != '\r') {
+          throw std::runtime_error("text after a closing quote at offset " + std::to_string(i));
+        }
+      } else {
+        field += c;
+      }
+    } else if (c == '"' && !field_started) {
+      quoted = true;
+      field_started = true;
+    } else if (c == ',') {
+      record.push_back(field);
+      field.clear();
+      field_started = false;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      record.push_back(field);
+      records.push_back(record);
+      record.clear();
+      field.clear();
+      field_started = false;
+    } else if (c == '"') {
+      throw std::runtime_error("quote inside an unquoted field at offset " + std::to_string(i));
+    } else {
+      field += c;
+      field_started = true;
+    }
+  }
+  if (quoted) throw std::runtime_error("unterminated quoted field");
+  if (field_started || !record.empty()) {
+    record.push_back(field);
+    records.push_back(record);
+  }
+  return records;
+}
+
+std::string render_csv(const RunResult& run, const Registry& registry) {
+  std::ostringstream out;
+  auto reporter = make_csv_reporter(out, registry);
+  reporter->on_run_start(run.environment);
+  for (const StepResult& step : run.steps) reporter->on_step_end(step);
+  reporter->on_run_end(run);
+  return out.str();
+}
+
+const Record kHeader = {
+    "step",       "workload",    "phase",         "worker",     "target",
+    "op",         "ops",         "bytes",         "elapsed_ns", "throughput_bytes_per_s",
+    "iops",       "lat_mean_ns", "lat_p50_ns",    "lat_p99_ns", "lat_p99_9_ns",
+    "lat_max_ns", "cpu_user_ns", "cpu_system_ns", "status"};
+
+TEST_CASE("generic csv output matches the golden file", "[report]") {
+  const Registry registry;
+  test::check_golden("sample_run.csv", render_csv(test::make_sample_run(), registry));
+}
+
+TEST_CASE("csv output parses back into the run's numbers", "[report]") {
+  const Registry registry;
+  const std::vector<Record> records = parse_csv(render_csv(test::make_sample_run(), registry));
+  // Header; seqwrite: 2 workers x 1 op + 1 merged; meta: 1 worker x 3 ops + 3 merged; broken: 1.
+  REQUIRE(records.size() == 1 + 3 + 6 + 1);
+  CHECK(records[0] == kHeader);
+  for (const Record& record : records) CHECK(record.size() == kHeader.size());
+
+  const Record& w1 = records[2];
+  CHECK(w1[0] == "seqwrite");
+  CHECK(w1[2] == "write");
+  CHECK(w1[3] == "1");
+  CHECK(w1[4] == "/mnt/b,\"x\"");  // quoted on output, restored by the reader
+  CHECK(w1[5] == "write");
+  CHECK(w1[6] == "64");
+  CHECK(w1[7] == std::to_string(64 * 1024 * 1024));
+  CHECK(w1[8] == "640000000");
+  CHECK(std::stod(w1[9]) == Approx(64.0 * 1024 * 1024 / 0.64));
+  CHECK(std::stod(w1[10]) == Approx(100.0));
+  CHECK(w1[12] == std::to_string(test::kFastNs));
+  CHECK(w1[13] == std::to_string(test::kSlowNs));
+  CHECK(w1[15] == std::to_string(test::kSlowNs));
+  CHECK(w1[16] == "64000000");
+  CHECK(w1[17] == "240000000");
+  CHECK(w1[18] == "ok");
+
+  const Record& merged = records[3];
+  CHECK(merged[3] == "all");
+  CHECK(merged[4] == "all");
+  CHECK(merged[6] == "128");
+  CHECK(merged[8] == "640000000");
+  CHECK(merged[16] == "120000000");  // whole process CPU
+  CHECK(std::stod(merged[11]) == Approx((122.0 * test::kFastNs + 6.0 * test::kSlowNs) / 128.0));
+
+  const Record& stat = records[5];
+  CHECK(stat[2] == "create and stat");
+  CHECK(stat[5] == "stat");
+  CHECK(stat[11] == "127.0");
+  CHECK(stat[12] == "127");
+  CHECK(stat[13] == "251");
+  CHECK(stat[14] == "253");
+  CHECK(stat[18] == "interrupted");
+
+  const Record& broken = records[10];
+  CHECK(broken[0] == "broken");
+  CHECK(broken[2] == "");
+  CHECK(broken[6] == "0");
+  CHECK(broken[18] == "failed");
+}
+
+TEST_CASE("csv quotes step names with commas quotes and line breaks", "[report]") {
+  const Registry registry;
+  RunResult run = test::make_sample_run();
+  run.steps.resize(1);
+  run.steps[0].name = "odd, \"name\"\nhere";
+  const std::string text = render_csv(run, registry);
+  CHECK(text.find("\"odd, \"\"name\"\"\nhere\",disk,write,0,/mnt/a,write,64,") !=
+        std::string::npos);
+  const std::vector<Record> records = parse_csv(text);
+  REQUIRE(records.size() == 4);
+  CHECK(records[1][0] == "odd, \"name\"\nhere");
+}
+
+TEST_CASE("csv output uses a registered family formatter", "[report]") {
+  Registry registry;
+  registry.add_formatter("disk", "csv", [](const StepResult& step, std::ostream& out) {
+    out << "disk-csv," << step.name << "\n";
+  });
+  registry.add_formatter("custom-meta", "text", [](const StepResult&, std::ostream& out) {
+    out << "text formatter must not appear\n";
+  });
+  const std::string text = render_csv(test::make_sample_run(), registry);
+  const std::vector<Record> records = parse_csv(text);
+  // disk steps come from the formatter; the generic header appears once, before the meta rows.
+  REQUIRE(records.size() == 1 + 1 + 6 + 1);
+  CHECK(records[0] == Record{"disk-csv", "seqwrite"});
+  CHECK(records[1] == kHeader);
+  CHECK(records[2][0] == "meta");
+  CHECK(records[7][0] == "meta");
+  CHECK(records[8] == Record{"disk-csv", "broken"});
+  CHECK(text.find("must not appear") == std::string::npos);
+}
+
+}  // namespace
+}  // namespace iobench

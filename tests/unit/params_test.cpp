@@ -1,0 +1,266 @@
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdint>
+#include <iobench/error.hpp>
+#include <iobench/params.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using iobench::ConfigError;
+using iobench::Params;
+using iobench::ParamSpec;
+using iobench::ParamType;
+using Raw = std::map<std::string, std::string>;
+using namespace std::chrono_literals;
+
+// ParamSpec field by field (designated initialisers that skip members warn with -Wextra).
+ParamSpec spec(std::string key, ParamType type, std::string default_value, std::string unit,
+               std::string help) {
+  ParamSpec s;
+  s.key = std::move(key);
+  s.type = type;
+  s.default_value = std::move(default_value);
+  s.unit = std::move(unit);
+  s.help = std::move(help);
+  return s;
+}
+
+ParamSpec with_range(ParamSpec s, std::optional<std::uint64_t> min,
+                     std::optional<std::uint64_t> max) {
+  s.min = min;
+  s.max = max;
+  return s;
+}
+
+ParamSpec with_choices(ParamSpec s, std::vector<std::string> choices) {
+  s.choices = std::move(choices);
+  return s;
+}
+
+// A parameter set shaped like the disk workload's, plus one of every other type.
+std::vector<ParamSpec> disk_like_specs() {
+  return {
+      with_choices(spec("operation", ParamType::kEnum, "write", "", "read or write"),
+                   {"read", "write"}),
+      with_range(spec("bs", ParamType::kSize, "1m", "bytes", "block size"), 1, 1ULL << 30),
+      with_range(spec("blocks", ParamType::kCount, "", "blocks", "blocks per target"), 1, {}),
+      with_choices(spec("seek", ParamType::kEnum, "sequential", "", "access order"),
+                   {"sequential", "random"}),
+      with_range(spec("iterations", ParamType::kCount, "1", "passes", "passes over the data"), 1,
+                 1000),
+      spec("prime", ParamType::kBool, "false", "", "read the working set untimed first"),
+      with_range(spec("status_interval", ParamType::kDuration, "5s", "s", "status line period"),
+                 1'000'000, 3600ULL * 1'000'000'000ULL),
+      spec("skip", ParamType::kCount, "0", "blocks", "blocks to skip"),
+      with_range(spec("nice", ParamType::kInt, "0", "", "niceness offset"), 0, 19),
+      spec("ratio", ParamType::kDouble, "0.5", "", "read share"),
+      spec("label", ParamType::kString, "", "", "free text"),
+  };
+}
+
+std::string error_of(const Raw& raw, const std::vector<ParamSpec>& specs = disk_like_specs()) {
+  try {
+    (void)Params::validate(specs, raw, "disk");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  FAIL("no ConfigError");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("params take defaults when nothing is given", "[unit][params]") {
+  const auto specs = disk_like_specs();
+  const Params p = Params::validate(specs, {}, "disk");
+  CHECK(p.get_string("operation") == "write");
+  CHECK(p.get_u64("bs") == 1024 * 1024);
+  CHECK(p.get_string("bs") == "1m");
+  CHECK_FALSE(p.has("blocks"));
+  CHECK_FALSE(p.given("blocks"));
+  CHECK(p.get_string("seek") == "sequential");
+  CHECK(p.get_u64("iterations") == 1);
+  CHECK_FALSE(p.get_bool("prime"));
+  CHECK(p.get_duration("status_interval") == 5s);
+  CHECK(p.get_u64("skip") == 0);
+  CHECK(p.get_int("nice") == 0);
+  CHECK(p.get_double("ratio") == 0.5);
+  CHECK_FALSE(p.has("label"));
+  for (const char* key : {"operation", "bs", "seek", "iterations", "prime", "status_interval"}) {
+    INFO(key);
+    CHECK(p.has(key));
+    CHECK_FALSE(p.given(key));
+  }
+  const std::map<std::string, std::string> expected{
+      {"bs", "1m"},           {"iterations", "1"}, {"nice", "0"},
+      {"operation", "write"}, {"prime", "false"},  {"ratio", "0.5"},
+      {"seek", "sequential"}, {"skip", "0"},       {"status_interval", "5s"}};
+  CHECK(p.as_text() == expected);
+}
+
+TEST_CASE("params parse given values of every type", "[unit][params]") {
+  const auto specs = disk_like_specs();
+  const Params p = Params::validate(specs,
+                                    {{"operation", "read"},
+                                     {"bs", "4KiB"},
+                                     {"blocks", "3m"},
+                                     {"seek", "random"},
+                                     {"iterations", "12"},
+                                     {"prime", "yes"},
+                                     {"status_interval", "250ms"},
+                                     {"nice", "+5"},
+                                     {"ratio", "0.25"},
+                                     {"label", "a b c"}},
+                                    "disk");
+  CHECK(p.get_string("operation") == "read");
+  CHECK(p.given("operation"));
+  CHECK(p.get_u64("bs") == 4096);
+  CHECK(p.get_string("bs") == "4KiB");
+  CHECK(p.given("bs"));
+  CHECK(p.get_u64("blocks") == 3ULL * 1024 * 1024);
+  CHECK(p.has("blocks"));
+  CHECK(p.get_string("seek") == "random");
+  CHECK(p.get_u64("iterations") == 12);
+  CHECK(p.get_bool("prime"));
+  CHECK(p.get_duration("status_interval") == 250ms);
+  CHECK(p.get_int("nice") == 5);
+  CHECK(p.get_double("ratio") == 0.25);
+  CHECK(p.get_string("label") == "a b c");
+  CHECK_FALSE(p.given("skip"));
+  CHECK(p.as_text().at("label") == "a b c");
+  CHECK(p.as_text().at("blocks") == "3m");
+}
+
+TEST_CASE("params reject an unknown key with a did you mean", "[unit][params]") {
+  CHECK(error_of({{"bz", "4k"}}) ==
+        "disk: unknown parameter 'bz'; did you mean 'bs'? (see 'iobench list')");
+  CHECK(error_of({{"iteratons", "2"}}) ==
+        "disk: unknown parameter 'iteratons'; did you mean 'iterations'? (see 'iobench list')");
+  CHECK(error_of({{"BS", "4k"}}) ==
+        "disk: unknown parameter 'BS'; did you mean 'bs'? (see 'iobench list')");
+  CHECK(error_of({{"operaton", "read"}, {"bs", "4k"}}) ==
+        "disk: unknown parameter 'operaton'; did you mean 'operation'? (see 'iobench list')");
+  CHECK(error_of({{"frobnicate", "1"}}) ==
+        "disk: unknown parameter 'frobnicate' (see 'iobench list')");
+  CHECK(error_of({{"x", "1"}}) == "disk: unknown parameter 'x' (see 'iobench list')");
+}
+
+TEST_CASE("closest_match picks the nearest candidate within a third of the length",
+          "[unit][params]") {
+  const std::vector<std::string> keys{"bs", "blocks", "seek", "iterations", "operation"};
+  CHECK(iobench::closest_match("bz", keys) == "bs");
+  CHECK(iobench::closest_match("block", keys) == "blocks");
+  CHECK(iobench::closest_match("seeks", keys) == "seek");
+  CHECK(iobench::closest_match("itrations", keys) == "iterations");
+  CHECK(iobench::closest_match("Operation", keys) == "operation");
+  CHECK(iobench::closest_match("blocks", keys) == "blocks");
+  CHECK(iobench::closest_match("zzzz", keys).empty());
+  CHECK(iobench::closest_match("bs", std::vector<std::string>{}).empty());
+  // Distance 3 is too far for a 3-letter word (limit 3/3+1 = 2), fine for a 6-letter one.
+  CHECK(iobench::closest_match("rnd", std::vector<std::string>{"random"}).empty());
+  CHECK(iobench::closest_match("rndm", std::vector<std::string>{"random"}) == "random");
+  CHECK(iobench::closest_match("abcxyz", std::vector<std::string>{"abc"}) == "abc");
+  CHECK(iobench::closest_match("abcwxyz", std::vector<std::string>{"abc"}).empty());
+}
+
+TEST_CASE("params reject values that do not parse as their type", "[unit][params]") {
+  CHECK(error_of({{"bs", "4kk"}}).rfind("disk: bs='4kk' is not a size (unknown suffix 'kk'", 0) ==
+        0);
+  CHECK(error_of({{"bs", "-4k"}}).rfind("disk: bs='-4k' is not a size (negative", 0) == 0);
+  CHECK(error_of({{"bs", "1.5k"}}).rfind("disk: bs='1.5k' is not a size (fractions", 0) == 0);
+  CHECK(error_of({{"bs", "99999999999999999999"}})
+            .rfind("disk: bs='99999999999999999999' is not a size (too large", 0) == 0);
+  CHECK(error_of({{"blocks", "12KiB"}})
+            .rfind("disk: blocks='12KiB' is not a count (unknown suffix 'KiB'", 0) == 0);
+  CHECK(error_of({{"blocks", "-1"}}).rfind("disk: blocks='-1' is not a count (negative", 0) == 0);
+  CHECK(error_of({{"prime", "maybe"}}) ==
+        "disk: prime='maybe' is not a boolean; use true or false (also yes/no, on/off, 1/0)");
+  CHECK(error_of({{"status_interval", "5 s"}})
+            .rfind("disk: status_interval='5 s' is not a duration (spaces", 0) == 0);
+  CHECK(error_of({{"nice", "high"}}).rfind("disk: nice='high' is not an integer", 0) == 0);
+  CHECK(error_of({{"ratio", "half"}}).rfind("disk: ratio='half' is not a number", 0) == 0);
+}
+
+TEST_CASE("params reject values out of range with the unit", "[unit][params]") {
+  CHECK(error_of({{"bs", "0"}}) == "disk: bs='0': must be at least 1 (bytes)");
+  CHECK(error_of({{"bs", "2g"}}) == "disk: bs='2g': must be at most 1073741824 (bytes, 1GiB)");
+  CHECK(error_of({{"blocks", "0"}}) == "disk: blocks='0': must be at least 1 (blocks)");
+  CHECK(error_of({{"iterations", "1001"}}) ==
+        "disk: iterations='1001': must be at most 1000 (passes)");
+  CHECK(error_of({{"status_interval", "999us"}}) ==
+        "disk: status_interval='999us': must be at least 1ms");
+  CHECK(error_of({{"status_interval", "2h"}}) == "disk: status_interval='2h': must be at most 1h");
+  CHECK(error_of({{"nice", "-1"}}) == "disk: nice='-1': must be at least 0");
+  CHECK(error_of({{"nice", "20"}}) == "disk: nice='20': must be at most 19");
+  // Bounds are inclusive.
+  const auto specs = disk_like_specs();
+  const Params edges = Params::validate(specs,
+                                        {{"bs", "1"},
+                                         {"blocks", "1"},
+                                         {"iterations", "1000"},
+                                         {"status_interval", "1h"},
+                                         {"nice", "19"}},
+                                        "disk");
+  CHECK(edges.get_u64("bs") == 1);
+  CHECK(edges.get_u64("iterations") == 1000);
+  CHECK(edges.get_duration("status_interval") == 1h);
+  CHECK(edges.get_int("nice") == 19);
+  // A count without a min accepts 0.
+  CHECK(Params::validate(specs, {{"skip", "0"}}, "disk").get_u64("skip") == 0);
+  CHECK(Params::validate(specs, {{"bs", "1GiB"}}, "disk").get_u64("bs") == 1ULL << 30);
+}
+
+TEST_CASE("params reject an enum value not among the choices", "[unit][params]") {
+  CHECK(error_of({{"seek", "rnd"}}) == "disk: seek='rnd' is not one of sequential, random");
+  CHECK(error_of({{"seek", "Random"}}) ==
+        "disk: seek='Random' is not one of sequential, random; did you mean 'random'?");
+  CHECK(error_of({{"operation", "writ"}}) ==
+        "disk: operation='writ' is not one of read, write; did you mean 'write'?");
+  CHECK(error_of({{"operation", ""}}) == "disk: operation='' is not one of read, write");
+}
+
+TEST_CASE("params require required keys", "[unit][params]") {
+  std::vector<ParamSpec> specs = disk_like_specs();
+  ParamSpec target = spec("target_file", ParamType::kString, "", "", "file to read");
+  target.required = true;
+  specs.push_back(target);
+  CHECK(error_of({}, specs) ==
+        "disk: missing required parameter 'target_file' (file to read); give it as "
+        "target_file=VALUE");
+  const Params p = Params::validate(specs, {{"target_file", "/tmp/x"}}, "disk");
+  CHECK(p.get_string("target_file") == "/tmp/x");
+  CHECK(p.given("target_file"));
+}
+
+TEST_CASE("params report a bad default as a default", "[unit][params]") {
+  const std::vector<ParamSpec> specs{spec("bs", ParamType::kSize, "4q", "", "block size")};
+  CHECK(error_of({}, specs).rfind("disk: bs='4q' (the default) is not a size", 0) == 0);
+  CHECK(Params::validate(specs, {{"bs", "4k"}}, "disk").get_u64("bs") == 4096);
+}
+
+TEST_CASE("params getters refuse undeclared keys and the wrong type", "[unit][params]") {
+  const auto specs = disk_like_specs();
+  const Params p = Params::validate(specs, {}, "");
+  CHECK_THROWS_AS(p.get_u64("nope"), ConfigError);
+  CHECK_THROWS_AS(p.get_string("nope"), ConfigError);
+  CHECK_THROWS_AS(p.get_u64("blocks"), ConfigError);  // declared, optional, not given
+  CHECK_THROWS_AS(p.get_bool("bs"), ConfigError);
+  CHECK_THROWS_AS(p.get_int("bs"), ConfigError);
+  CHECK_THROWS_AS(p.get_u64("prime"), ConfigError);
+  CHECK_THROWS_AS(p.get_double("nice"), ConfigError);
+  CHECK_THROWS_AS(p.get_duration("bs"), ConfigError);
+  CHECK_FALSE(p.has("nope"));
+  CHECK_FALSE(p.given("nope"));
+  // Without a context the message starts with the key.
+  try {
+    (void)Params::validate(specs, {{"bs", "0"}}, "");
+    FAIL("no ConfigError");
+  } catch (const ConfigError& e) {
+    CHECK(std::string(e.what()) == "bs='0': must be at least 1 (bytes)");
+  }
+}
