@@ -59,6 +59,7 @@ struct BonnieConfig {
   std::optional<std::uint64_t> seed;  ///< unset: use the step's seed
   std::string machine;
   std::uint32_t copies = 1;
+  std::uint32_t target_count = 1;  ///< copy c works in target c % target_count
   ReportFormat report_format = ReportFormat::kV200;
   std::vector<PlannedPhase> plan;
   /// Warnings for the step result (a RAM rule overridden with force).

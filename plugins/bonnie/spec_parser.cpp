@@ -209,8 +209,8 @@ FileSpec parse_file_spec(std::string_view text, std::string_view field) {
       fail(field, text, fmt::format("min '{}' is not a file size", parts[2]),
            "use bytes with an optional suffix k, m or g");
     }
-    if (spec.kind != FileKind::kRegular) {
-      fail(field, text, "min has no meaning with links or symlinks", "leave min out");
+    if (spec.kind != FileKind::kRegular && *bytes != 0) {
+      fail(field, text, "min has no meaning with links or symlinks", "leave min out or give 0");
     }
     if (*bytes > spec.max_bytes) {
       fail(field, text, fmt::format("min {} is larger than max {}", *bytes, spec.max_bytes),

@@ -62,7 +62,7 @@ struct FileSpec {
 /// - num: files in units of 1024, optional suffix m (x1024); at most 28339 (bonnie++'s name-table
 ///   limit); "0" turns the file tests off and then takes no other field.
 /// - max: bytes with optional suffix k, m or g; or -1 / "link" (hard links), -2 / "symlink".
-/// - min: bytes with optional suffix k, m or g; min <= max; not with link or symlink.
+/// - min: bytes with optional suffix k, m or g; min <= max; only 0 with link or symlink.
 /// - dirs: 1..99999, optional suffix k (x1024).
 /// - chunk: bytes with optional suffix k, m or g; 1 byte .. 64 MiB.
 /// Empty fields are rejected for the same reason as in parse_io_spec.

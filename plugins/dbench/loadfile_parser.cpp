@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <iobench/error.hpp>
 #include <limits>
 #include <optional>
 #include <span>
 #include <unordered_map>
-
-#include <iobench/error.hpp>
 
 #include "plugins/dbench/loadfile_tokenizer.hpp"
 #include "plugins/dbench/loadfile_values.hpp"
@@ -20,11 +19,11 @@ namespace {
 
 /// What one argument of an operation is.
 enum class ArgKind : std::uint8_t {
-  kPath,     ///< a path (the first goes to Instruction::a, the second to b)
-  kHandle,   ///< a handle number (to a; NTCreateX: to b)
-  kNumber,   ///< any integer or modifier expression
-  kUnsigned, ///< an integer >= 0 or a modifier expression
-  kSize,     ///< like kUnsigned, at most kMaxTransferBytes
+  kPath,      ///< a path (the first goes to Instruction::a, the second to b)
+  kHandle,    ///< a handle number (to a; NTCreateX: to b)
+  kNumber,    ///< any integer or modifier expression
+  kUnsigned,  ///< an integer >= 0 or a modifier expression
+  kSize,      ///< like kUnsigned, at most kMaxTransferBytes
 };
 
 struct ArgSpec {
@@ -132,8 +131,8 @@ class Parser {
   void parse_line(std::string_view raw, std::uint32_t line);
   void parse_operation(const OpSpec& spec, std::span<const Token> tokens, std::int64_t timestamp,
                        std::uint32_t line);
-  bool parse_value(const Token& token, const ArgSpec& arg, std::size_t position,
-                   Instruction& ins, std::size_t slot, std::uint32_t line);
+  bool parse_value(const Token& token, const ArgSpec& arg, std::size_t position, Instruction& ins,
+                   std::size_t slot, std::uint32_t line);
   std::optional<std::uint32_t> parse_path(const Token& token, std::uint32_t line);
   void directive_loop(std::span<const Token> tokens, std::uint32_t line);
   void directive_endloop(std::span<const Token> tokens, std::uint32_t line);
@@ -199,15 +198,24 @@ LoadfileFormat Parser::detect_format() {
   while (pos < text_.size()) {
     std::size_t end = text_.find('\n', pos);
     if (end == std::string_view::npos) end = text_.size();
-    const auto tokens = tokenizer_.split(text_.substr(pos, end - pos), LoadfileFormat::kNbench);
+    const std::string_view raw = text_.substr(pos, end - pos);
+    const auto tokens = tokenizer_.split(raw, LoadfileFormat::kNbench);
     pos = end + 1;
     if (tokens.empty() || tokens[0].text[0] == '#') continue;
-    const bool directive = std::any_of(kDirectives.begin(), kDirectives.end(),
-                                       [&](const Directive& d) { return d.keyword == tokens[0].text; });
+    const bool directive =
+        std::any_of(kDirectives.begin(), kDirectives.end(),
+                    [&](const Directive& d) { return d.keyword == tokens[0].text; });
     if (directive) continue;
+    // NBench lines have a leading timestamp, quoted paths or NT_STATUS_ names; dbench 2 lines
+    // have none of these and never end in a status.
     if (tokens[0].text[0] >= '0' && tokens[0].text[0] <= '9') return LoadfileFormat::kNbench;
-    return tokens.size() >= 2 && looks_like_status(tokens.back().text) ? LoadfileFormat::kNbench
-                                                                        : LoadfileFormat::kDbench2;
+    if (raw.find('"') != std::string_view::npos) return LoadfileFormat::kNbench;
+    const bool named_status = std::any_of(tokens.begin(), tokens.end(), [](const Token& t) {
+      return t.text.substr(0, 10) == "NT_STATUS_";
+    });
+    return named_status || (tokens.size() >= 2 && looks_like_status(tokens.back().text))
+               ? LoadfileFormat::kNbench
+               : LoadfileFormat::kDbench2;
   }
   return LoadfileFormat::kNbench;
 }
@@ -225,6 +233,7 @@ Loadfile Parser::run() {
   }
   out_.stats.text_lines = line;
   for (const std::uint32_t open : open_loops_) {
+    if (open == kNoId) continue;  // its LOOP line was already reported
     const Instruction& loop = out_.code[open];
     error(loop.line, 1, "LOOP", "LOOP without ENDLOOP", "an ENDLOOP line before the end of file");
   }
@@ -263,10 +272,10 @@ void Parser::parse_line(std::string_view raw, std::uint32_t line) {
   const auto tokens = tokenizer_.split(raw, out_.format);
   if (tokens.empty() || tokens[0].text.empty() || tokens[0].text[0] == '#') return;
   if (tokens[0].text.substr(0, 3) == "SMB") {
-    throw ConfigError(fmt::format(
-        "{}:{}:{}: '{}' is a dbench 1 loadfile line (SMB sniffer format), which is not "
-        "supported; expected a dbench 2, 3 or 4 loadfile such as dbench's client.txt",
-        options_.file_name, line, tokens[0].column, tokens[0].text));
+    throw ConfigError(
+        fmt::format("{}:{}:{}: '{}' is a dbench 1 loadfile line (SMB sniffer format), which is not "
+                    "supported; expected a dbench 2, 3 or 4 loadfile such as dbench's client.txt",
+                    options_.file_name, line, tokens[0].column, tokens[0].text));
   }
   std::size_t first = 0;
   std::int64_t timestamp = -1;
@@ -295,16 +304,19 @@ void Parser::parse_line(std::string_view raw, std::uint32_t line) {
   const std::string_view keyword = rest[0].text;
   for (const auto& directive : kDirectives) {
     if (keyword != directive.keyword) continue;
+    // A LOOP line in error still opens a block, so its ENDLOOP is not reported as well.
     if (first != 0) {
       error(line, tokens[0].column, tokens[0].text, "timestamp before a directive",
             fmt::format("{} without a timestamp", keyword));
+      if (keyword == "LOOP") open_loops_.push_back(kNoId);
       return;
     }
     if (repeat_line_ != 0 && keyword != "SLEEP") {
-      error(line, rest[0].column, keyword, fmt::format("directive after REPEAT (line {})",
-                                                       repeat_line_),
+      error(line, rest[0].column, keyword,
+            fmt::format("directive after REPEAT (line {})", repeat_line_),
             "an operation line right after REPEAT");
       repeat_line_ = 0;
+      if (keyword == "LOOP") open_loops_.push_back(kNoId);
       return;
     }
     ++out_.stats.directive_lines;
@@ -317,6 +329,7 @@ void Parser::parse_line(std::string_view raw, std::uint32_t line) {
       count_unknown(keyword, line);
       return;
     }
+    repeat_line_ = 0;  // the REPEAT had its line, which is reported below
     std::string expected(kOpList);
     if (keyword.find('\t') != std::string_view::npos) {
       expected += " (tabs do not separate tokens in dbench loadfiles; use spaces)";
@@ -325,7 +338,9 @@ void Parser::parse_line(std::string_view raw, std::uint32_t line) {
     error(line, rest[0].column, keyword, "unknown operation", expected);
     return;
   }
+  const std::size_t errors_before = error_count_;
   parse_operation(*spec, rest, timestamp, line);
+  if (error_count_ != errors_before) repeat_line_ = 0;
 }
 
 void Parser::count_unknown(std::string_view name, std::uint32_t line) {
@@ -510,8 +525,7 @@ std::optional<std::uint32_t> Parser::parse_path(const Token& token, std::uint32_
   for (std::size_t i = 0; i < path.size(); ++i) {
     const auto c = static_cast<unsigned char>(path[i]);
     if (c < 0x20 && c != '\t') {
-      error(line, token.column + static_cast<std::uint32_t>(i), text, "control character in path",
-            "printable characters");
+      error(line, token.column, text, "control character in path", "printable characters");
       return std::nullopt;
     }
     if (path[i] == '$' && i + 1 < path.size() && path[i + 1] >= '0' && path[i + 1] <= '9' &&
@@ -543,6 +557,18 @@ std::optional<std::uint32_t> Parser::parse_path(const Token& token, std::uint32_
   if (std::find(out_.top_level_names.begin(), out_.top_level_names.end(), top) ==
       out_.top_level_names.end()) {
     out_.top_level_names.emplace_back(top);
+  }
+  if (const std::size_t client = text.find("client1"); client != std::string_view::npos) {
+    std::size_t root_end = text.find('/', client);
+    if (root_end == std::string_view::npos) root_end = text.size();
+    const std::string_view root = text.substr(0, root_end);
+    // A root holding a RANDOMSTRING reference is left to the top-level removal.
+    if (!is_template || path.substr(1, root_end).find(kRandomRef) == std::string::npos) {
+      if (std::find(out_.client_roots.begin(), out_.client_roots.end(), root) ==
+          out_.client_roots.end()) {
+        out_.client_roots.emplace_back(root);
+      }
+    }
   }
   out_.paths.push_back({is_template ? path.substr(1) : path, is_template});
   path_ids_.emplace(std::move(path), id);
@@ -644,12 +670,15 @@ std::optional<std::int64_t> Parser::count_arg(const Token& token, std::uint32_t 
 }
 
 void Parser::directive_loop(std::span<const Token> tokens, std::uint32_t line) {
-  if (!expect_args(tokens, 1, "LOOP <count>", line)) return;
-  const auto n = count_arg(tokens[1], line);
-  if (!n) return;
-  if (open_loops_.size() >= kMaxLoopDepth) {
+  std::optional<std::int64_t> n;
+  if (expect_args(tokens, 1, "LOOP <count>", line)) n = count_arg(tokens[1], line);
+  if (n && open_loops_.size() >= kMaxLoopDepth) {
     error(line, tokens[0].column, tokens[0].text, "LOOP nested too deeply",
           fmt::format("at most {} nested LOOPs", kMaxLoopDepth));
+    n.reset();
+  }
+  if (!n) {
+    open_loops_.push_back(kNoId);
     return;
   }
   Instruction ins;
@@ -665,6 +694,10 @@ void Parser::directive_endloop(std::span<const Token> tokens, std::uint32_t line
   if (open_loops_.empty()) {
     error(line, tokens[0].column, tokens[0].text, "ENDLOOP without LOOP",
           "a LOOP <count> line before it");
+    return;
+  }
+  if (open_loops_.back() == kNoId) {  // closes a LOOP line that was in error
+    open_loops_.pop_back();
     return;
   }
   Instruction ins;
@@ -729,7 +762,7 @@ void Parser::directive_randomstring(std::span<const Token> tokens, std::uint32_t
   std::size_t length = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    const auto column = tokens[2].column + static_cast<std::uint32_t>(i);
+    const auto column = tokens[2].column;
     if (c == '[' && !in_set) {
       in_set = true;
       set_size = 0;

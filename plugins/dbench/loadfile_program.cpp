@@ -68,12 +68,13 @@ std::size_t Loadfile::memory_bytes() const noexcept {
   std::size_t total = sizeof(*this) + string_heap_bytes(name);
   total += vector_bytes(code) + vector_bytes(paths) + vector_bytes(strings) +
            vector_bytes(statuses) + vector_bytes(handles) + vector_bytes(exprs) +
-           vector_bytes(expr_steps) + vector_bytes(top_level_names) +
+           vector_bytes(expr_steps) + vector_bytes(top_level_names) + vector_bytes(client_roots) +
            vector_bytes(stats.unknown_ops);
   for (const auto& p : paths) total += string_heap_bytes(p.text);
   for (const auto& s : strings) total += string_heap_bytes(s);
   for (const auto& s : statuses) total += string_heap_bytes(s);
   for (const auto& s : top_level_names) total += string_heap_bytes(s);
+  for (const auto& s : client_roots) total += string_heap_bytes(s);
   for (const auto& u : stats.unknown_ops) total += string_heap_bytes(u.name);
   return total;
 }

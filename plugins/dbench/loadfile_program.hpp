@@ -50,6 +50,35 @@ inline constexpr std::size_t kTabulatedOps = 17;
   return static_cast<std::size_t>(op) < kTabulatedOps;
 }
 
+/// How many numeric arguments (Instruction::value slots) operation `op` has.
+[[nodiscard]] constexpr std::size_t value_count(OpCode op) noexcept {
+  switch (op) {
+    case OpCode::kFind:
+    case OpCode::kWriteX:
+    case OpCode::kReadX:
+      return 3;
+    case OpCode::kNtCreateX:
+    case OpCode::kLockX:
+    case OpCode::kUnlockX:
+      return 2;
+    case OpCode::kUnlink:
+    case OpCode::kQpathinfo:
+    case OpCode::kQfileinfo:
+    case OpCode::kQfsinfo:
+    case OpCode::kSfileinfo:
+    case OpCode::kSleep:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/// The argument position (0-based, after the op name) of value slot `slot` of `op`: the slot
+/// index, plus one for operations whose first argument is a path or a handle.
+[[nodiscard]] constexpr std::size_t value_position(OpCode op, std::size_t slot) noexcept {
+  return slot + (op == OpCode::kQfsinfo || op == OpCode::kSleep ? 0 : 1);
+}
+
 /// The row label of `op` in dbench 4.00's table ("NTCreateX", "Qpathinfo", ...); for the
 /// directives their loadfile keyword.
 [[nodiscard]] std::string_view table_name(OpCode op) noexcept;
@@ -148,12 +177,12 @@ struct UnknownOp {
 
 /// Figures about a parsed loadfile (one pass).
 struct LoadfileStats {
-  std::uint64_t text_lines = 0;  ///< lines in the file
+  std::uint64_t text_lines = 0;                         ///< lines in the file
   std::array<std::uint64_t, kTabulatedOps> op_lines{};  ///< operation lines per table op
   std::uint64_t sleep_lines = 0;
   std::uint64_t directive_lines = 0;
   bool has_timestamps = false;
-  bool has_expr_sizes = false;  ///< some ReadX/WriteX size is a modifier expression
+  bool has_expr_sizes = false;        ///< some ReadX/WriteX size is a modifier expression
   std::uint64_t max_write_bytes = 0;  ///< largest constant WriteX size
   std::uint64_t max_read_bytes = 0;   ///< largest constant ReadX size
   /// Upper bound of the file data one client holds: the sum over written paths of the largest
@@ -169,14 +198,18 @@ struct Loadfile {
   LoadfileFormat format = LoadfileFormat::kNbench;
   std::vector<Instruction> code;
   std::vector<PathEntry> paths;
-  std::vector<std::string> strings;    ///< WRITEPATTERN and RANDOMSTRING texts
-  std::vector<std::string> statuses;   ///< distinct status texts ("NT_STATUS_OK", "(none)")
-  std::vector<std::int64_t> handles;   ///< loadfile handle number of each dense handle id
+  std::vector<std::string> strings;   ///< WRITEPATTERN and RANDOMSTRING texts
+  std::vector<std::string> statuses;  ///< distinct status texts ("NT_STATUS_OK", "(none)")
+  std::vector<std::int64_t> handles;  ///< loadfile handle number of each dense handle id
   std::vector<ValueExpr> exprs;
   std::vector<ExprStep> expr_steps;
   /// First components of every path (e.g. "clients"): what a run creates at the top of the base
   /// directory, for cleanup. May contain "client1", rewritten per client like paths.
   std::vector<std::string> top_level_names;
+  /// Per-client roots: for each path with a component containing "client1", the path up to and
+  /// including that component (e.g. "/clients/client1"). Cleanup removes these per client, in
+  /// parallel, before removing the top-level names.
+  std::vector<std::string> client_roots;
   LoadfileStats stats;
 
   /// Bytes this object holds on the heap plus its own size (capacities, not sizes).

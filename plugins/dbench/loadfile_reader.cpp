@@ -4,9 +4,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <memory>
-
 #include <iobench/error.hpp>
+#include <memory>
 
 namespace iobench::plugins::dbench {
 
@@ -23,8 +22,8 @@ std::string read_loadfile_text(const std::filesystem::path& path) {
   std::unique_ptr<gzFile_s, GzCloser> file(gzopen(path.c_str(), "rb"));
   if (!file) {
     const int err = errno;
-    throw ConfigError("loadfile '" + path.string() + "' cannot be opened: " +
-                      (err != 0 ? std::strerror(err) : "out of memory") +
+    throw ConfigError("loadfile '" + path.string() +
+                      "' cannot be opened: " + (err != 0 ? std::strerror(err) : "out of memory") +
                       "; give an existing dbench loadfile (e.g. /usr/share/dbench/client.txt)");
   }
   gzbuffer(file.get(), 256 * 1024);
@@ -38,9 +37,10 @@ std::string read_loadfile_text(const std::filesystem::path& path) {
     }
     text.resize(old_size + kChunk);
     const int got = gzread(file.get(), text.data() + old_size, static_cast<unsigned>(kChunk));
-    if (got < 0) {
-      int zerr = 0;
-      const char* what = gzerror(file.get(), &zerr);
+    // A gzip stream cut short ends with a 0 read and Z_BUF_ERROR set, not with -1.
+    int zerr = Z_OK;
+    const char* what = gzerror(file.get(), &zerr);
+    if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
       const std::string reason = zerr == Z_ERRNO ? std::strerror(errno) : what;
       throw ConfigError("loadfile '" + path.string() + "' cannot be read: " + reason +
                         "; expected a plain or gzip-compressed dbench loadfile");

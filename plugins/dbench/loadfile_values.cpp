@@ -81,8 +81,8 @@ std::optional<Expect> parse_status(std::string_view text) noexcept {
     const std::string_view name = text.substr(10);
     if (name.empty()) return std::nullopt;
     for (const char c : name) {
-      const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                      c == '_';
+      const bool ok =
+          (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
       if (!ok) return std::nullopt;
     }
     return Expect::kFailure;

@@ -169,6 +169,8 @@ void format_tiobench_text(const StepResult& step, std::ostream& out) {
     out << fmt::format("{}: {}{}{}\n", phase.name, to_string(phase.status),
                        phase.message.empty() ? "" : ": ", phase.message);
   }
+  // The text reporter leaves warnings to the family formatter (e.g. a failed consistency check).
+  for (const std::string& warning : step.warnings) out << "WARNING: " << warning << "\n";
 }
 
 void format_tiobench_csv(const StepResult& step, std::ostream& out) {

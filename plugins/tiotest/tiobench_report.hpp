@@ -63,7 +63,7 @@ struct SweepRow {
 /// Random Reads, Sequential Writes, Random Writes, each titled, '='-underlined, with the
 /// three-line header and one row per sweep point. The identifier is the `identifier` param, or
 /// the `identifier` attribute (uname -r) when the param is empty. Phases that did not end ok are
-/// listed after the report.
+/// listed after the report, then the warnings.
 void format_tiobench_text(const StepResult& step, std::ostream& out);
 
 /// CSV: header, then one row per sweep point and phase kind: identifier,size_mb,block_bytes,

@@ -81,6 +81,11 @@ std::vector<std::filesystem::path> resolved(std::span<const TargetProbe> probes)
   return paths;
 }
 
+// Text of an optional string param; "" when not given (an empty default means "unset").
+std::string optional_text(const Params& params, std::string_view key) {
+  return params.has(key) ? params.get_string(key) : std::string();
+}
+
 std::string kernel_release() {
   utsname names{};
   if (::uname(&names) != 0) return {};
@@ -176,7 +181,7 @@ std::unique_ptr<Workload> make_tiotest_workload(const WorkloadSetup& setup) {
   }
   run.blocks = size / run.block_size;
   run.random_ops = params.get_u64("random_ops");
-  run.run_phase = parse_skip_list(params.get_string("skip"), "skip");
+  run.run_phase = parse_skip_list(optional_text(params, "skip"), "skip");
 
   const std::vector<TargetProbe> probes = probe_all(setup.targets);
   validate_plan(run, io, probes, "size");
@@ -199,7 +204,7 @@ std::unique_ptr<Workload> make_tiobench_workload(const WorkloadSetup& setup) {
   const Params& params = setup.params;
   SweepSettings sweep;
   sweep.threads = parse_count_list(params.get_string("threads"), "threads");
-  const std::string& sizes = params.get_string("sizes");
+  const std::string sizes = optional_text(params, "sizes");
   if (sizes.empty()) {
     // tiobench.pl's default: twice MemTotal, in MiB.
     sweep.sizes_mb = {std::max<std::uint64_t>(1, 2 * (physical_memory_bytes() / (1024 * 1024)))};
@@ -239,7 +244,7 @@ std::unique_ptr<Workload> make_tiobench_workload(const WorkloadSetup& setup) {
   plan.io = io;
   plan.target_count = probes.size();
   if (io.raw) plan.raw_targets = resolved(probes);
-  if (params.get_string("identifier").empty()) {
+  if (optional_text(params, "identifier").empty()) {
     plan.attributes.emplace_back("identifier", kernel_release());
   }
   return std::make_unique<TiotestWorkload>(std::move(plan));

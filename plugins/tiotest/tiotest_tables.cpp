@@ -220,12 +220,15 @@ void format_tiotest_text(const StepResult& step, std::ostream& out) {
     write_result_table(out, figures, threads);
     if (param_bool(step, "latency_table", true)) write_latency_table(out, figures);
     if (param_bool(step, "percentiles", true)) write_percentile_table(out, figures);
+    out << "Units: MB = 2^20 bytes (MiB), latency in ms, CPU in % of one CPU per thread.\n";
   }
   for (const PhaseResult& phase : step.phases) {
     if (phase.status == Status::kOk) continue;
     out << fmt::format("{}: {}{}{}\n", phase.name, to_string(phase.status),
                        phase.message.empty() ? "" : ": ", phase.message);
   }
+  // The text reporter leaves warnings to the family formatter (e.g. a failed consistency check).
+  for (const std::string& warning : step.warnings) out << "WARNING: " << warning << "\n";
 }
 
 void format_tiotest_csv(const StepResult& step, std::ostream& out) {

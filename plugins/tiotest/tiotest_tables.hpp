@@ -37,7 +37,9 @@ void write_terse(std::ostream& out, std::span<const PhaseFigures> phases, std::s
 
 /// The step's text report: per the step's params, the terse lines (`terse=true`), or the result
 /// table, the latency table (unless `latency_table=false`) and the percentile table (unless
-/// `percentiles=false`); then a line for each phase that did not end ok.
+/// `percentiles=false`) and a line stating the units (the text reporter's header speaks of
+/// MB = 10^6 bytes; tiotest's MB are 2^20 bytes); then a line for each phase that did not end ok
+/// and each warning.
 void format_tiotest_text(const StepResult& step, std::ostream& out);
 
 /// CSV: a header line, then one row per phase and a "Total" row, with tiotest's figures and the

@@ -180,7 +180,6 @@ void TiotestWorkload::report_verification(std::size_t phase, PrepareContext& ctx
     }
     corrupt += c;
   }
-  ctx.set_attribute(ref.name + ": corrupt blocks", static_cast<std::int64_t>(corrupt));
   if (corrupt == 0) return;
   ctx.warn(fmt::format(
       "consistency check: {} of {} blocks read in phase '{}' differ from what was written "

@@ -50,8 +50,8 @@ inline constexpr const char* kPreparePhaseName = "Prepare files";
 /// the step seed again repeats them.
 ///
 /// Consistency check: the read phases compare every block with BlockPattern; mismatches are
-/// counted in the phase's "corrupt_blocks" counter, the attribute "<phase>: corrupt blocks" and
-/// a warning naming the first bad block.
+/// counted in the phase's "corrupt_blocks" counter (beside "verified_blocks") and reported by a
+/// warning naming the first bad block.
 class TiotestWorkload final : public Workload {
  public:
   /// REQUIRES: `plan` passed validate_plan() for each run.

@@ -1,16 +1,15 @@
+#include "plugins/dbench/loadfile_reader.hpp"
+
 #include <zlib.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iobench/error.hpp>
 #include <string>
 
-#include <catch2/catch.hpp>
-
-#include <iobench/error.hpp>
-
 #include "plugins/dbench/loadfile_parser.hpp"
-#include "plugins/dbench/loadfile_reader.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace dbench = iobench::plugins::dbench;
@@ -66,7 +65,8 @@ TEST_CASE("unreadable loadfiles give a clear error", "[dbench]") {
                                    "existing dbench loadfile (e.g. /usr/share/dbench/client.txt)");
   // A gzip stream cut in half is reported, not silently truncated.
   std::string big;
-  for (int i = 0; i < 20000; ++i) big += "ReadX 1 " + std::to_string(i * 7919) + " 4096 4096 NT_STATUS_OK\n";
+  for (int i = 0; i < 20000; ++i)
+    big += "ReadX 1 " + std::to_string(i * 7919) + " 4096 4096 NT_STATUS_OK\n";
   write_gzip(dir.path() / "full.gz", big);
   const std::string compressed = iobench::test::read_file(dir.path() / "full.gz");
   write_plain(dir.path() / "cut.gz", std::string_view(compressed).substr(0, compressed.size() / 2));
@@ -91,9 +91,8 @@ TEST_CASE("Debian client txt parses with the documented statistics", "[dbench]")
   const auto t2 = std::chrono::steady_clock::now();
   const auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
   WARN("client.txt: read " << ms(t1 - t0) << " ms, parse " << ms(t2 - t1) << " ms, in-memory form "
-                           << lf.memory_bytes() << " bytes (" << lf.code.size()
-                           << " instructions, " << lf.paths.size() << " paths, "
-                           << lf.handles.size() << " handles)");
+                           << lf.memory_bytes() << " bytes (" << lf.code.size() << " instructions, "
+                           << lf.paths.size() << " paths, " << lf.handles.size() << " handles)");
 
   CHECK(text.size() == 26'214'401);
   CHECK(lf.format == dbench::LoadfileFormat::kNbench);

@@ -1,10 +1,10 @@
+#include "plugins/dbench/loadfile_values.hpp"
+
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
-
 #include "plugins/dbench/loadfile_tokenizer.hpp"
-#include "plugins/dbench/loadfile_values.hpp"
 
 namespace dbench = iobench::plugins::dbench;
 using dbench::Expect;
@@ -21,7 +21,8 @@ struct TokenText {
 std::vector<TokenText> split(std::string_view line, LoadfileFormat format) {
   dbench::LineTokenizer tokenizer;
   std::vector<TokenText> out;
-  for (const auto& t : tokenizer.split(line, format)) out.push_back({std::string(t.text), t.column});
+  for (const auto& t : tokenizer.split(line, format))
+    out.push_back({std::string(t.text), t.column});
   return out;
 }
 
@@ -31,15 +32,15 @@ TEST_CASE("tokenizer follows dbench 4 rules for quoted and unquoted paths", "[db
   using V = std::vector<TokenText>;
   const auto nb = LoadfileFormat::kNbench;
   // A quoted \ path keeps its leading slash; its column is the opening quote's.
-  CHECK(split(R"(Close 9937 NT_STATUS_OK)", nb) == V{{"Close", 1}, {"9937", 7}, {"NT_STATUS_OK", 12}});
+  CHECK(split(R"(Close 9937 NT_STATUS_OK)", nb) ==
+        V{{"Close", 1}, {"9937", 7}, {"NT_STATUS_OK", 12}});
   CHECK(split(R"(Deltree "\clients\client1" NT_STATUS_OK)", nb) ==
         V{{"Deltree", 1}, {"/clients/client1", 9}, {"NT_STATUS_OK", 28}});
   // An unquoted \ path loses its slash (" /" -> " "), exactly as dbench rewrites it.
   CHECK(split(R"(Deltree \clients NT_STATUS_OK)", nb) ==
         V{{"Deltree", 1}, {"clients", 10}, {"NT_STATUS_OK", 18}});
   // Quotes may hold spaces and may sit inside a token; they are removed.
-  CHECK(split(R"(Mkdir "\a b\c" x"y z"w)", nb) ==
-        V{{"Mkdir", 1}, {"/a b/c", 7}, {"xy zw", 16}});
+  CHECK(split(R"(Mkdir "\a b\c" x"y z"w)", nb) == V{{"Mkdir", 1}, {"/a b/c", 7}, {"xy zw", 16}});
   // " //" loses only its first slash.
   CHECK(split("A //b", nb) == V{{"A", 1}, {"/b", 4}});
   // Several spaces separate like one; a trailing CR is ignored; a tab is part of a token.
@@ -159,8 +160,8 @@ TEST_CASE("modifier expressions parse into steps", "[dbench]") {
   CHECK(e->steps[0].operand == O::kNumClients);
   CHECK((e->steps[1].kind == K::kModulo && e->steps[1].operand == O::kNumClients));
 
-  const char* bad[] = {"", "5", "+", "*x", "*/", "*/0", "*%0", "*%child", "*/child", "+abc",
-                       "*+", "*/4096%"};
+  const char* bad[] = {"",    "5",       "+",       "*x",   "*/", "*/0",
+                       "*%0", "*%child", "*/child", "+abc", "*+", "*/4096%"};
   for (const char* text : bad) {
     INFO(text);
     why.clear();

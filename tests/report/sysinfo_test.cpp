@@ -1,10 +1,14 @@
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <iobench/sysinfo.hpp>
 #include <iobench/version.hpp>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <vector>
@@ -42,6 +46,40 @@ TEST_CASE("describe_target of proc reports the proc filesystem", "[report]") {
   const TargetInfo info = describe_target("/proc/self");
   CHECK(info.fs_type == "proc");
   CHECK(info.mount_point == "/proc");
+}
+
+TEST_CASE("describe_target of a mounted block device reports its filesystem", "[report]") {
+  // Find a filesystem mounted from a block device on this machine.
+  std::ifstream in("/proc/self/mountinfo");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const detail::MountEntry* mounted = nullptr;
+  const auto mounts = detail::parse_mountinfo(text);
+  for (const detail::MountEntry& entry : mounts) {
+    struct stat st {};
+    if (entry.source.empty() || ::stat(entry.source.c_str(), &st) != 0 || !S_ISBLK(st.st_mode)) {
+      continue;
+    }
+    mounted = &entry;
+  }
+  if (mounted == nullptr) {
+    WARN("no filesystem here is mounted from a block device; nothing to check");
+    return;
+  }
+  INFO("device " << mounted->source << " mounted at " << mounted->mount_point);
+  const TargetInfo info = describe_target(mounted->source);
+  CHECK(info.device == fs::canonical(mounted->source).string());
+  CHECK(info.fs_type == mounted->fs_type);
+  CHECK_FALSE(info.mount_point.empty());
+  struct stat st {};
+  REQUIRE(::stat(mounted->source.c_str(), &st) == 0);
+  std::ifstream sectors("/sys/dev/block/" + std::to_string(major(st.st_rdev)) + ":" +
+                        std::to_string(minor(st.st_rdev)) + "/size");
+  std::uint64_t count = 0;
+  if (sectors >> count) {
+    CHECK(info.size_bytes == count * 512);
+  } else {
+    WARN("no sysfs size for " << mounted->source << "; size_bytes is " << info.size_bytes);
+  }
 }
 
 TEST_CASE("collect_environment describes this machine", "[report]") {

@@ -28,7 +28,10 @@ WorkerContext::WorkerContext(std::size_t phase_index, std::size_t worker_index,
 bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
   const std::uint32_t previous = seen_state_;
   seen_state_ = state;
-  if (state == detail::kStop) return false;
+  if (state == detail::kStop) {
+    ops_limit_ = 0;  // the inline fast path now answers false too
+    return false;
+  }
   const bool measurement_starts =
       (state == detail::kWarmup && previous == detail::kWaiting) || state == detail::kMeasure;
   if (measurement_starts) {

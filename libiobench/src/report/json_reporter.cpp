@@ -4,6 +4,26 @@
 // written here (nlohmann::ordered_json), so documents diff well. Rates of a merged phase divide by
 // the phase's wall_ns; a worker's rates divide by that worker's elapsed_ns. Strings that are not
 // valid UTF-8 (file names are bytes) have the bad bytes replaced by U+FFFD instead of failing.
+// Latency percentiles are nearest-rank values of the LatencyHistogram (<= 0.39 % relative error);
+// min, max, mean and stddev are exact. Status strings: ok, failed, interrupted, skipped.
+//
+//   schema, iobench_version, status,
+//   environment: {hostname, kernel, arch, cpu_model, cpu_count, memory_bytes, start_time_utc,
+//                 targets: [{path, fs_type, mount_point, mount_options, device, size_bytes,
+//                            free_bytes}]},
+//   steps: [{name, workload, status, message, seed, params: {key: "text"}, targets: [path],
+//            attributes: {key: int | float | "text"}, warnings: ["text"],
+//            phases: [{name, status, message, mode ("threads" | "processes"), wall_ns,
+//                      stonewall_ns, bytes, ops, throughput_bytes_per_s, ops_per_s,
+//                      cpu: {process_user_ns, process_system_ns, workers_user_ns,
+//                            workers_system_ns, system_busy_percent},
+//                      counters: {name: value}, ops_by_kind: {op: OPS},
+//                      workers: [{index, target_index, seed, elapsed_ns, status, message,
+//                                 cpu: {user_ns, system_ns}, bytes, ops,
+//                                 throughput_bytes_per_s, ops_per_s, counters: {name: value},
+//                                 ops_by_kind: {op: OPS}}]}]}]
+//   OPS = {ops, bytes, errors, ops_over_2s, ops_over_10s, throughput_bytes_per_s, ops_per_s,
+//          latency_ns: {min, max, mean, stddev, p50, p90, p99, p99_9, p99_99}}
 
 #include <iobench/reporter.hpp>
 #include <nlohmann/json.hpp>
@@ -181,6 +201,7 @@ class JsonReporter final : public Reporter {
 
 }  // namespace
 
+// `indent` spaces per level; a negative indent writes the document on one line.
 std::string to_json(const RunResult& run, int indent) {
   Json j;
   j["schema"] = kSchema;

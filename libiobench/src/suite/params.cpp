@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <iobench/error.hpp>
@@ -95,12 +94,6 @@ std::string join(const std::vector<std::string>& words) {
   return out;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::size_t levenshtein(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   std::iota(row.begin(), row.end(), std::size_t{0});
@@ -120,12 +113,12 @@ std::size_t levenshtein(std::string_view a, std::string_view b) {
 }  // namespace
 
 std::string closest_match(std::string_view word, std::span<const std::string> candidates) {
-  const std::string needle = lower(word);
+  const std::string needle = detail::to_lower(word);
   const std::size_t limit = needle.size() / 3 + 1;
   std::string best;
   std::size_t best_distance = limit + 1;
   for (const std::string& candidate : candidates) {
-    const std::size_t distance = levenshtein(needle, lower(candidate));
+    const std::size_t distance = levenshtein(needle, detail::to_lower(candidate));
     if (distance < best_distance) {
       best_distance = distance;
       best = candidate;

@@ -66,12 +66,6 @@ constexpr std::string_view kDurationSuffixList = "ns, us, ms, s, m or h (no suff
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 [[noreturn]] void fail(const std::string& subject, std::string_view what, std::string_view reason,
                        std::string_view examples) {
   if (reason.empty()) throw ConfigError(fmt::format("{} is not {}; {}", subject, what, examples));
@@ -107,7 +101,7 @@ std::uint64_t parse_scaled(std::string_view text, const std::string& subject, st
   }
   std::size_t digits_end = 0;
   while (digits_end < text.size() && is_digit(text[digits_end])) ++digits_end;
-  const std::string suffix = lower(text.substr(digits_end));
+  const std::string suffix = to_lower(text.substr(digits_end));
 
   std::optional<std::uint64_t> multiplier;
   for (const Suffix& candidate : suffixes) {
@@ -152,7 +146,7 @@ std::chrono::nanoseconds parse_duration_as(std::string_view text, const std::str
 }
 
 bool parse_bool_as(std::string_view text, const std::string& subject) {
-  const std::string word = lower(text);
+  const std::string word = to_lower(text);
   if (word == "true" || word == "yes" || word == "on" || word == "1") return true;
   if (word == "false" || word == "no" || word == "off" || word == "0") return false;
   fail(subject, "a boolean", {}, "use true or false (also yes/no, on/off, 1/0)");
@@ -198,6 +192,12 @@ double parse_double_as(std::string_view text, const std::string& subject) {
     fail(subject, "a number", {}, kExamples);
   }
   return value;
+}
+
+std::string to_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 std::string format_size(std::uint64_t bytes) {

@@ -21,6 +21,9 @@ namespace iobench::detail {
 [[nodiscard]] std::int64_t parse_int_as(std::string_view text, const std::string& subject);
 [[nodiscard]] double parse_double_as(std::string_view text, const std::string& subject);
 
+/// ASCII lower case (suffixes and keys are compared case-insensitively).
+[[nodiscard]] std::string to_lower(std::string_view text);
+
 /// Shortest exact text for a byte count: "1GiB", "1536KiB", "1000" (no suffix when not a whole
 /// multiple of 1 KiB).
 [[nodiscard]] std::string format_size(std::uint64_t bytes);

@@ -4,6 +4,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -52,8 +53,20 @@ fs::path nearest_existing(fs::path path) {
   return path;
 }
 
-// Size of a block device in bytes; 0 if it cannot be opened or asked.
-std::uint64_t block_device_bytes(const fs::path& device) {
+// Size of a block device in bytes: sysfs's count of 512-byte sectors (readable without opening
+// the device, which a container's device policy may forbid even to root), else BLKGETSIZE64;
+// 0 if neither works.
+std::uint64_t block_device_bytes(const fs::path& device, dev_t rdev) {
+  const std::string sysfs_size = fmt::format("/sys/dev/block/{}:{}/size", major(rdev), minor(rdev));
+  const std::string sectors = read_text_file(sysfs_size.c_str());
+  if (!sectors.empty() && sectors.front() >= '0' && sectors.front() <= '9') {
+    std::uint64_t count = 0;
+    for (char c : sectors) {
+      if (c < '0' || c > '9') break;
+      count = count * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return count * 512;
+  }
   const int fd = ::open(device.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   std::uint64_t bytes = 0;
@@ -72,9 +85,15 @@ TargetInfo describe_with(const fs::path& path, const std::vector<detail::MountEn
     // A raw block device: report the device itself and, if it is mounted somewhere, that
     // mount's filesystem (the path's own mount would be /dev's devtmpfs, which says nothing).
     info.device = resolved.string();
-    info.size_bytes = block_device_bytes(resolved);
+    info.size_bytes = block_device_bytes(resolved, st.st_rdev);
+    // A filesystem on a block device has the device's number as its st_dev; the source path is
+    // compared too (after resolving links such as /dev/disk/by-id/...) for the rare filesystem
+    // that shows another number.
+    const std::string device_number = fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev));
     for (const detail::MountEntry& entry : mounts) {
-      if (entry.source != info.device) continue;
+      const bool same_source = !entry.source.empty() && entry.source.front() == '/' &&
+                               resolved_path(entry.source) == resolved;
+      if (entry.device_number != device_number && !same_source) continue;
       info.fs_type = entry.fs_type;
       info.mount_point = entry.mount_point;
       info.mount_options = detail::combined_mount_options(entry);

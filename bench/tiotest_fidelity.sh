@@ -1,0 +1,179 @@
+#!/usr/bin/env bash
+# Fidelity check of iobench's tiotest workload against fio running the equivalent jobs.
+#
+# Both tools run the same four phases on the same filesystems: THREADS threads, each with its own
+# file of SIZE_MB MiB, block size BS, pread/pwrite (fio: ioengine=psync, thread=1), files sized
+# with ftruncate first (fio: fallocate=truncate), fsync at the end of each phase (fio:
+# end_fsync=1), no cache invalidation between phases (fio: invalidate=0), random phases of
+# RANDOM_OPS ops per thread at uniform block-aligned offsets with repetition (fio: norandommap,
+# io_size = RANDOM_OPS x BS). Filesystems: a tmpfs and an ext4 on a loop device (its image lives
+# on a second tmpfs, so the comparison is not at the mercy of the host's disk). The tools
+# alternate (odd repetitions iobench first, even ones fio first), with sync + drop_caches before
+# every run. Reported per filesystem and phase: the median rate (MiB/s) and the median of the
+# mean latency (us) of each tool, and their ratio; the check passes when every rate is within
+# RATE_TOLERANCE (10 %) and every mean latency within LATENCY_TOLERANCE (15 %) of fio's.
+#
+# Needs root (mount, losetup, drop_caches), fio, python3, mkfs.ext4.
+# Usage: bench/tiotest_fidelity.sh [path/to/iobench]
+# Environment: THREADS SIZE_MB BS RANDOM_OPS REPS RATE_TOLERANCE LATENCY_TOLERANCE KEEP_RESULTS
+# Exit status: 0 all within tolerance, 1 some figure outside it, 2 missing tools or setup failure.
+
+set -euo pipefail
+
+IOBENCH=${1:-${IOBENCH:-$(dirname "$0")/../build/dev/apps/iobench/iobench}}
+THREADS=${THREADS:-4}
+SIZE_MB=${SIZE_MB:-256}
+BS=${BS:-4096}
+RANDOM_OPS=${RANDOM_OPS:-50000}
+REPS=${REPS:-3}
+RATE_TOLERANCE=${RATE_TOLERANCE:-0.10}
+LATENCY_TOLERANCE=${LATENCY_TOLERANCE:-0.15}
+
+die() { echo "tiotest_fidelity: $*" >&2; exit 2; }
+[[ $(id -u) -eq 0 ]] || die "needs root (tmpfs and loop mounts, drop_caches)"
+command -v fio >/dev/null || die "fio not found"
+command -v python3 >/dev/null || die "python3 not found"
+command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 not found"
+[[ -x $IOBENCH ]] || die "iobench binary not found at '$IOBENCH'; pass its path"
+
+WORK=$(mktemp -d /tmp/tiotest_fidelity.XXXXXX)
+DATA_MB=$((THREADS * SIZE_MB))
+FS_MB=$((DATA_MB + DATA_MB / 4 + 128))  # room for the files plus ext4's metadata and journal
+mkdir -p "$WORK/tmpfs" "$WORK/ext4" "$WORK/backing" "$WORK/results"
+
+cleanup() {
+  set +e
+  mountpoint -q "$WORK/ext4" && umount "$WORK/ext4"
+  mountpoint -q "$WORK/backing" && umount "$WORK/backing"
+  mountpoint -q "$WORK/tmpfs" && umount "$WORK/tmpfs"
+  if [[ -n ${KEEP_RESULTS:-} ]]; then
+    echo "results kept in $WORK/results" >&2
+  else
+    rm -rf "$WORK"
+  fi
+}
+trap cleanup EXIT
+
+mount -t tmpfs -o "size=${FS_MB}m" tmpfs "$WORK/tmpfs"
+mount -t tmpfs -o "size=$((FS_MB + 64))m" tmpfs "$WORK/backing"
+truncate -s "${FS_MB}M" "$WORK/backing/ext4.img"
+mkfs.ext4 -q -F "$WORK/backing/ext4.img"
+mount -o loop "$WORK/backing/ext4.img" "$WORK/ext4"
+
+drop_caches() {
+  sync
+  echo 3 >/proc/sys/vm/drop_caches
+}
+
+run_iobench() {  # dir out.json
+  "$IOBENCH" run tiotest -d "$1" "threads=$THREADS" "size=${SIZE_MB}m" "block_size=$BS" \
+    "random_ops=$RANDOM_OPS" --seed 1 -q -f json -o "$2" >/dev/null
+}
+
+run_fio() {  # dir out.json
+  local job="$WORK/tiotest.fio"
+  cat >"$job" <<EOF
+[global]
+ioengine=psync
+thread=1
+bs=$BS
+size=${SIZE_MB}m
+numjobs=$THREADS
+directory=$1
+filename_format=tiotest.\$jobnum
+fallocate=truncate
+invalidate=0
+end_fsync=1
+norandommap=1
+randrepeat=0
+group_reporting=1
+
+[write]
+rw=write
+
+[random_write]
+stonewall
+rw=randwrite
+io_size=$((RANDOM_OPS * BS))
+
+[read]
+stonewall
+rw=read
+
+[random_read]
+stonewall
+rw=randread
+io_size=$((RANDOM_OPS * BS))
+EOF
+  fio --output-format=json --output="$2" "$job" >/dev/null
+  rm -f "$1"/tiotest.*
+}
+
+echo "tiotest fidelity: $THREADS threads x $SIZE_MB MiB, bs $BS, $RANDOM_OPS random ops per" \
+  "thread, $REPS repetitions per tool and filesystem" >&2
+for fs in tmpfs ext4; do
+  for rep in $(seq 1 "$REPS"); do
+    if ((rep % 2 == 1)); then order="iobench fio"; else order="fio iobench"; fi
+    for tool in $order; do
+      drop_caches
+      echo "  $fs run $rep: $tool" >&2
+      "run_$tool" "$WORK/$fs" "$WORK/results/$tool.$fs.$rep.json"
+    done
+  done
+done
+
+python3 - "$WORK/results" "$REPS" "$RATE_TOLERANCE" "$LATENCY_TOLERANCE" \
+  "$THREADS" "$SIZE_MB" "$BS" "$RANDOM_OPS" <<'EOF'
+import json
+import statistics
+import sys
+
+results, reps = sys.argv[1], int(sys.argv[2])
+rate_tol, lat_tol = float(sys.argv[3]), float(sys.argv[4])
+threads, size_mb, bs, random_ops = (int(a) for a in sys.argv[5:9])
+phases = [("Write", "write", "write"), ("Random Write", "random_write", "write"),
+          ("Read", "read", "read"), ("Random Read", "random_read", "read")]
+expected = {"Write": threads * size_mb * 2**20, "Read": threads * size_mb * 2**20,
+            "Random Write": threads * random_ops * bs, "Random Read": threads * random_ops * bs}
+
+
+def iobench_figures(path):
+    step = json.load(open(path))["steps"][0]
+    out = {}
+    for p in step["phases"]:
+        op = p["ops_by_kind"]["write" if "Write" in p["name"] else "read"]
+        assert op["bytes"] == expected[p["name"]], (path, p["name"], op["bytes"])
+        out[p["name"]] = (op["bytes"] / 2**20 / (p["wall_ns"] / 1e9), op["latency_ns"]["mean"] / 1e3)
+    return out
+
+
+def fio_figures(path):
+    doc = json.load(open(path))
+    out = {}
+    for name, job, direction in phases:
+        j = next(j for j in doc["jobs"] if j["jobname"] == job)[direction]
+        assert j["io_bytes"] == expected[name], (path, name, j["io_bytes"])
+        out[name] = (j["bw_bytes"] / 2**20, j["lat_ns"]["mean"] / 1e3)
+    return out
+
+
+ok = True
+print(f"{'filesystem':<10} {'phase':<13} {'iobench MiB/s':>13} {'fio MiB/s':>10} {'ratio':>6}"
+      f" {'iobench us':>10} {'fio us':>8} {'ratio':>6}  verdict")
+for fs in ("tmpfs", "ext4"):
+    runs = {tool: [f(f"{results}/{tool}.{fs}.{r}.json") for r in range(1, reps + 1)]
+            for tool, f in (("iobench", iobench_figures), ("fio", fio_figures))}
+    for name, _, _ in phases:
+        med = {tool: (statistics.median(r[name][0] for r in runs[tool]),
+                      statistics.median(r[name][1] for r in runs[tool])) for tool in runs}
+        rate_ratio = med["iobench"][0] / med["fio"][0]
+        lat_ratio = med["iobench"][1] / med["fio"][1]
+        good = abs(rate_ratio - 1) <= rate_tol and abs(lat_ratio - 1) <= lat_tol
+        ok = ok and good
+        print(f"{fs:<10} {name:<13} {med['iobench'][0]:>13.1f} {med['fio'][0]:>10.1f}"
+              f" {rate_ratio:>6.3f} {med['iobench'][1]:>10.2f} {med['fio'][1]:>8.2f}"
+              f" {lat_ratio:>6.3f}  {'ok' if good else 'OUTSIDE'}")
+print(f"tolerances: rate {rate_tol:.0%}, mean latency {lat_tol:.0%}; "
+      f"{'all within' if ok else 'some figures outside'}")
+sys.exit(0 if ok else 1)
+EOF

@@ -1,0 +1,170 @@
+#include "plugins/bonnie/bonnie_workload.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <new>
+#include <system_error>
+
+#include <iobench/error.hpp>
+
+#include "plugins/bonnie/file_workers.hpp"
+#include "plugins/bonnie/io_workers.hpp"
+#include "plugins/bonnie/report_header.hpp"
+
+namespace iobench::plugins::bonnie {
+namespace {
+
+constexpr std::uint64_t kMiB = 1024 * 1024;
+
+std::vector<std::string> op_names(PhaseId id) {
+  switch (id) {
+    case PhaseId::kPutc:
+    case PhaseId::kGetc:
+      return {"chunk"};
+    case PhaseId::kPutBlock:
+      return {"write"};
+    case PhaseId::kRewrite:
+      return {"rewrite"};
+    case PhaseId::kGetBlock:
+      return {"read"};
+    case PhaseId::kSeeks:
+      return {"seek"};
+    case PhaseId::kSeqCreate:
+    case PhaseId::kRandCreate:
+      return {"create"};
+    case PhaseId::kSeqStat:
+    case PhaseId::kRandStat:
+      return {"stat"};
+    case PhaseId::kSeqDelete:
+    case PhaseId::kRandDelete:
+      return {"delete"};
+  }
+  return {};
+}
+
+std::vector<std::string> counter_names(PhaseId id) {
+  if (id == PhaseId::kPutc || id == PhaseId::kGetc) return {"calls"};
+  if (id == PhaseId::kSeeks) return {"updates"};
+  return {};
+}
+
+}  // namespace
+
+BonnieWorkload::BonnieWorkload(BonnieConfig config) : config_(std::move(config)) {}
+
+BonnieWorkload::~BonnieWorkload() {
+  if (tickets_ != nullptr) ::munmap(tickets_, tickets_bytes_);
+}
+
+std::vector<PhaseSpec> BonnieWorkload::phases() const {
+  std::vector<PhaseSpec> specs;
+  specs.reserve(config_.plan.size());
+  for (const PlannedPhase& p : config_.plan) {
+    PhaseSpec spec;
+    spec.name = planned_phase_name(p, config_.repetitions);
+    spec.op_names = op_names(p.id);
+    spec.counter_names = counter_names(p.id);
+    spec.workers = static_cast<std::size_t>(config_.copies) * config_.workers_per_copy(p.id);
+    spec.mode = config_.copies > 1 ? WorkerMode::kProcesses : WorkerMode::kThreads;
+    spec.measured = p.measured;
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+std::uint64_t BonnieWorkload::planned_bytes(std::size_t target_index) const {
+  // Copy c works in target c % targets. Its scratch file is gone before its file tests start, so
+  // its peak is the larger of the two.
+  const std::uint64_t io_bytes = config_.io.size_mib * kMiB;
+  const std::uint64_t file_bytes =
+      config_.files.kind == FileKind::kRegular ? config_.files.count() * config_.files.max_bytes : 0;
+  std::uint64_t copies_here = 0;
+  for (std::uint32_t c = 0; c < config_.copies; ++c) {
+    copies_here += c % config_.target_count == target_index ? 1 : 0;
+  }
+  return copies_here * std::max(io_bytes, file_bytes);
+}
+
+void BonnieWorkload::prepare(PrepareContext& ctx) {
+  seed_ = config_.seed.value_or(ctx.seed());
+  for (auto& [key, value] : to_attributes(make_report_header(config_, seed_))) {
+    ctx.set_attribute(key, std::move(value));
+  }
+  for (const std::string& warning : config_.warnings) ctx.warn(warning);
+
+  const std::size_t counters = static_cast<std::size_t>(config_.repetitions) * config_.copies;
+  tickets_bytes_ = counters * sizeof(std::atomic<std::uint64_t>);
+  void* memory =
+      ::mmap(nullptr, tickets_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw IoError(errno, "mmap (seek tickets)", "shared memory");
+  tickets_ = static_cast<std::atomic<std::uint64_t>*>(memory);
+  for (std::size_t i = 0; i < counters; ++i) new (tickets_ + i) std::atomic<std::uint64_t>(0);
+}
+
+std::filesystem::path BonnieWorkload::io_file(std::span<const Target> targets,
+                                              std::uint32_t copy) const {
+  return targets[copy % targets.size()].run_dir / ("Bonnie." + std::to_string(copy));
+}
+
+std::filesystem::path BonnieWorkload::test_dir(std::span<const Target> targets,
+                                               std::uint32_t copy) const {
+  return targets[copy % targets.size()].run_dir / ("Bonnie." + std::to_string(copy) + ".d");
+}
+
+std::unique_ptr<PhaseWorker> BonnieWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
+  const PlannedPhase& p = config_.plan.at(phase);
+  const std::uint32_t per_copy = config_.workers_per_copy(p.id);
+  const auto copy = static_cast<std::uint32_t>(ctx.worker_index() / per_copy);
+  if (is_io_phase(p.id)) {
+    IoArgs args{
+        .file = io_file(ctx.targets(), copy),
+        .chunk_bytes = config_.io.chunk_bytes,
+        .file_bytes = config_.io.size_mib * kMiB,
+        .per_char_bytes = config_.per_char_mib * kMiB,
+        .direct = config_.direct,
+        .fsync = config_.fsync,
+        .seeks = config_.io.seeks,
+        .seed = seed_,
+        .next_ticket = tickets_ + (static_cast<std::size_t>(p.repetition - 1) * config_.copies + copy),
+    };
+    return make_io_worker(p.id, args);
+  }
+  FileArgs args{
+      .test_dir = test_dir(ctx.targets(), copy),
+      .spec = config_.files,
+      .seed = seed_,
+      .fsync = config_.fsync,
+  };
+  return make_file_worker(p.id, args);
+}
+
+void BonnieWorkload::remove_io_files(std::span<const Target> targets) const {
+  for (std::uint32_t c = 0; c < config_.copies; ++c) {
+    const auto path = io_file(targets, c);
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+      throw IoError(errno, "unlink", path.string());
+    }
+  }
+}
+
+void BonnieWorkload::after_phase(std::size_t phase, PrepareContext& ctx) {
+  const PlannedPhase& p = config_.plan.at(phase);
+  const bool next_is_io = phase + 1 < config_.plan.size() &&
+                          is_io_phase(config_.plan[phase + 1].id) &&
+                          config_.plan[phase + 1].repetition == p.repetition;
+  if (is_io_phase(p.id) && !next_is_io) remove_io_files(ctx.targets());
+}
+
+void BonnieWorkload::finish(PrepareContext& ctx) {
+  // Only our own names inside the run directories; the runner removes the directories.
+  remove_io_files(ctx.targets());
+  for (std::uint32_t c = 0; c < config_.copies; ++c) {
+    std::error_code ec;
+    std::filesystem::remove_all(test_dir(ctx.targets(), c), ec);
+    if (ec) throw IoError(ec.value(), "remove", test_dir(ctx.targets(), c).string());
+  }
+}
+
+}  // namespace iobench::plugins::bonnie

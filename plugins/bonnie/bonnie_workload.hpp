@@ -1,0 +1,65 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include <iobench/workload.hpp>
+
+#include "plugins/bonnie/config.hpp"
+
+namespace iobench::plugins::bonnie {
+
+/// The bonnie++ workload: bonnie++ 1.96-2.00a's twelve tests (see phases.hpp) on `copies`
+/// concurrent copies, each with its own scratch file "Bonnie.<copy>" and test directory
+/// "Bonnie.<copy>.d" in its target's run directory (copy c uses target c % targets).
+///
+/// Workers: every phase has one worker per copy (worker index = copy), except seeks, which has
+/// `seekers` per copy (worker index = copy x seekers + seeker), all sharing the copy's N seek
+/// tickets through an atomic counter in memory shared across processes. With one copy the
+/// workers are threads (bonnie++'s seekers are threads too); with several they are processes,
+/// as with bonnie++ -p/-y where each copy is its own process, so no copy shares a descriptor
+/// table or a CPU-time account with another. The runner's barrier before each phase is
+/// bonnie++ -y's semaphore.
+///
+/// Memory is constant in the number of files and seeks: names, sizes, orders and seek offsets
+/// are recomputed from the seed (file_names.hpp).
+class BonnieWorkload final : public Workload {
+ public:
+  explicit BonnieWorkload(BonnieConfig config);
+  ~BonnieWorkload() override;
+  BonnieWorkload(const BonnieWorkload&) = delete;
+  BonnieWorkload& operator=(const BonnieWorkload&) = delete;
+
+  [[nodiscard]] std::vector<PhaseSpec> phases() const override;
+  [[nodiscard]] std::uint64_t planned_bytes(std::size_t target_index) const override;
+  /// Resolves the seed, sets the report attributes (report_header.hpp), adds the config's
+  /// warnings, and maps the shared seek-ticket counters.
+  void prepare(PrepareContext& ctx) override;
+  [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
+                                                         WorkerContext& ctx) override;
+  /// Deletes the scratch files after the last I/O phase of a repetition (bonnie++ deletes its
+  /// file before the file tests).
+  void after_phase(std::size_t phase, PrepareContext& ctx) override;
+  /// Removes whatever a failed or interrupted run left: scratch files and test directories.
+  void finish(PrepareContext& ctx) override;
+
+  [[nodiscard]] const BonnieConfig& config() const noexcept { return config_; }
+
+ private:
+  [[nodiscard]] std::filesystem::path io_file(std::span<const Target> targets,
+                                              std::uint32_t copy) const;
+  [[nodiscard]] std::filesystem::path test_dir(std::span<const Target> targets,
+                                               std::uint32_t copy) const;
+  void remove_io_files(std::span<const Target> targets) const;
+
+  BonnieConfig config_;
+  std::uint64_t seed_ = 0;
+  /// Shared anonymous mapping of one ticket counter per (repetition, copy).
+  std::atomic<std::uint64_t>* tickets_ = nullptr;
+  std::size_t tickets_bytes_ = 0;
+};
+
+}  // namespace iobench::plugins::bonnie

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <filesystem>
+#include <iobench/workload.hpp>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "plugins/dbench/dbench_config.hpp"
+#include "plugins/dbench/loadfile_program.hpp"
+
+namespace iobench::plugins::dbench {
+
+/// Phase indexes of the dbench workload.
+inline constexpr std::size_t kExecutePhase = 0;
+inline constexpr std::size_t kCleanupPhase = 1;
+
+/// The "dbench" workload: procs x clients_per_process clients replay parsed loadfiles with
+/// dbench's fileio semantics (dbench.md §2.1, §3).
+///
+/// Phases: "execute" (measured; procs worker processes started together; warm-up then the timed
+/// period; op names are dbench's table names, plus "<op>@intended" when pacing applies) and,
+/// unless skip_cleanup, "cleanup" (unmeasured; every process removes its clients' directories).
+/// After cleanup everything the clients created below each run directory is gone, directories
+/// included (dbench itself leaves the directory skeleton). finish() repeats that removal when a
+/// failure or an interruption skipped the cleanup phase.
+///
+/// Client c works in <run_dir>/clients/client<c> of target (c / clients_per_process) % targets
+/// (for loadfiles that use dbench's \clients\client1 paths).
+class DbenchWorkload final : public Workload {
+ public:
+  /// `loadfiles[i]` serves processes i, i + size(), ...
+  DbenchWorkload(DbenchConfig config, std::vector<std::shared_ptr<const Loadfile>> loadfiles,
+                 std::size_t target_count);
+
+  [[nodiscard]] std::vector<PhaseSpec> phases() const override;
+  [[nodiscard]] std::uint64_t planned_bytes(std::size_t target_index) const override;
+  void prepare(PrepareContext& ctx) override;
+  [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
+                                                         WorkerContext& ctx) override;
+  void after_phase(std::size_t phase, PrepareContext& ctx) override;
+  void finish(PrepareContext& ctx) override;
+
+  /// Whether the execute phase records "<op>@intended" latencies (a target rate or timestamps).
+  [[nodiscard]] bool paced() const noexcept;
+
+ private:
+  [[nodiscard]] const Loadfile& loadfile_of(std::size_t process) const {
+    return *loadfiles_[process % loadfiles_.size()];
+  }
+  /// Removes what the clients created below every run directory; warns about leftovers.
+  void remove_client_files(PrepareContext& ctx);
+
+  DbenchConfig config_;
+  std::vector<std::shared_ptr<const Loadfile>> loadfiles_;
+  std::size_t target_count_;
+  bool cleaned_ = false;
+};
+
+/// Builds a DbenchWorkload from validated params: reads and parses every loadfile (ConfigError
+/// on any problem, before any I/O).
+[[nodiscard]] std::unique_ptr<Workload> make_dbench_workload(const WorkloadSetup& setup);
+
+}  // namespace iobench::plugins::dbench

@@ -1,0 +1,151 @@
+#include "plugins/dbench/dir_util.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace iobench::plugins::dbench {
+
+namespace {
+
+constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+/// Stack buffer for one level of a recursive walk (getdents64 needs 8-byte alignment).
+struct alignas(8) LevelBuffer {
+  std::byte bytes[8192];
+};
+
+bool is_directory_entry(int dir_fd, const char* name, unsigned char d_type) noexcept {
+  if (d_type != DT_UNKNOWN) return d_type == DT_DIR;
+  struct stat st {};
+  return ::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::uint64_t unlink_files_at(int parent_fd, const char* name) {
+  LevelBuffer buffer;
+  DirEntryReader reader(buffer.bytes);
+  if (!reader.open_at(parent_fd, name)) return 0;  // missing or not a directory: nothing to do
+  std::uint64_t failures = 0;
+  unsigned char type = DT_UNKNOWN;
+  while (const char* entry = reader.next(&type)) {
+    if (is_directory_entry(reader.fd(), entry, type)) {
+      failures += unlink_files_at(reader.fd(), entry);
+    } else if (::unlinkat(reader.fd(), entry, 0) != 0 && errno != ENOENT) {
+      ++failures;
+    }
+  }
+  return failures;
+}
+
+std::uint64_t remove_at(int parent_fd, const char* name, const std::string& shown,
+                        std::string& first_error) {
+  const auto note = [&](const char* call, int err) {
+    if (first_error.empty()) {
+      first_error = fmt::format("{} {}: {}", call, shown, std::strerror(err));
+    }
+  };
+  struct stat st {};
+  if (::fstatat(parent_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return 0;
+    note("stat", errno);
+    return 1;
+  }
+  std::uint64_t failures = 0;
+  if (S_ISDIR(st.st_mode)) {
+    LevelBuffer buffer;
+    DirEntryReader reader(buffer.bytes);
+    if (!reader.open_at(parent_fd, name)) {
+      note("open", errno);
+      return 1;
+    }
+    while (const char* entry = reader.next()) {
+      failures += remove_at(reader.fd(), entry, shown + "/" + entry, first_error);
+    }
+  }
+  if (::unlinkat(parent_fd, name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) != 0 && errno != ENOENT) {
+    note(S_ISDIR(st.st_mode) ? "rmdir" : "unlink", errno);
+    ++failures;
+  }
+  return failures;
+}
+
+}  // namespace
+
+DirEntryReader::~DirEntryReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool DirEntryReader::open(const char* path) noexcept { return open_at(AT_FDCWD, path); }
+
+bool DirEntryReader::open_at(int dir_fd, const char* name) noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  pos_ = end_ = 0;
+  fd_ = ::openat(dir_fd, name, kDirFlags);
+  return fd_ >= 0;
+}
+
+const char* DirEntryReader::next(unsigned char* d_type) noexcept {
+  for (;;) {
+    if (pos_ >= end_) {
+      if (fd_ < 0) return nullptr;
+      const ssize_t got = ::getdents64(fd_, buffer_.data(), buffer_.size());
+      if (got <= 0) return nullptr;
+      pos_ = 0;
+      end_ = static_cast<std::size_t>(got);
+    }
+    // The kernel writes 8-byte aligned dirent64 records into the (aligned) buffer.
+    const auto* entry = reinterpret_cast<const struct dirent64*>(buffer_.data() + pos_);
+    pos_ += entry->d_reclen;
+    const char* name = entry->d_name;
+    if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+    if (d_type != nullptr) *d_type = entry->d_type;
+    return name;
+  }
+}
+
+bool find_name_case_insensitive(const char* dir_path, std::string_view name,
+                                std::span<std::byte> buffer) noexcept {
+  DirEntryReader reader(buffer);
+  if (!reader.open(dir_path)) return false;
+  while (const char* entry = reader.next()) {
+    if (std::strlen(entry) == name.size() && ::strncasecmp(entry, name.data(), name.size()) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::int64_t read_dir_entries(const char* dir_path, std::uint64_t max_entries,
+                              std::span<std::byte> buffer) noexcept {
+  DirEntryReader reader(buffer);
+  if (!reader.open(dir_path)) return -1;
+  std::int64_t count = 0;
+  while (static_cast<std::uint64_t>(count) < max_entries && reader.next() != nullptr) ++count;
+  return count;
+}
+
+std::uint64_t unlink_files_below(const char* path) { return unlink_files_at(AT_FDCWD, path); }
+
+std::uint64_t remove_tree(const std::string& path, std::string& first_error) {
+  return remove_at(AT_FDCWD, path.c_str(), path, first_error);
+}
+
+void sync_parent_directory(std::string_view path) noexcept {
+  char parent[4096];
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string_view::npos || slash == 0 || slash >= sizeof parent) return;
+  std::memcpy(parent, path.data(), slash);
+  parent[slash] = '\0';
+  const int fd = ::open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  (void)::fdatasync(fd);
+  ::close(fd);
+}
+
+}  // namespace iobench::plugins::dbench

@@ -1,0 +1,187 @@
+#include "plugins/dbench/replay_worker.hpp"
+
+#include <time.h>
+
+#include <algorithm>
+#include <iobench/clock.hpp>
+
+#include "plugins/dbench/replay_counters.hpp"
+
+namespace iobench::plugins::dbench {
+
+namespace {
+
+constexpr std::uint64_t kSleepSliceNs = 50'000'000;
+
+}  // namespace
+
+bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns) {
+  for (;;) {
+    if (!ctx.keep_going()) return false;
+    const std::uint64_t now = monotonic_ns();
+    if (now >= deadline_ns) return true;
+    const std::uint64_t until = std::min(deadline_ns, now + kSleepSliceNs);
+    timespec ts{};
+    ts.tv_sec = static_cast<time_t>(until / 1'000'000'000ULL);
+    ts.tv_nsec = static_cast<long>(until % 1'000'000'000ULL);
+    ::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+  }
+}
+
+ReplayWorker::ReplayWorker(const Loadfile& loadfile, const ReplayTiming& timing,
+                           std::vector<std::unique_ptr<FileioClient>> clients)
+    : loadfile_(loadfile), timing_(timing), clients_(std::move(clients)), pacing_(clients_.size()) {
+  loops_.reserve(64);
+}
+
+void ReplayWorker::start_pass(std::uint64_t now) {
+  for (Pacing& p : pacing_) {
+    p.pass_start_ns = now;
+    p.rate_started = false;  // dbench resets the rate state at every pass
+  }
+  loops_.clear();
+}
+
+void ReplayWorker::run(WorkerContext& ctx) {
+  const std::uint64_t start = monotonic_ns();
+  measure_start_ns_ = start + timing_.warmup_ns;
+  tick_end_ns_ = measure_start_ns_ + timing_.tick_window_ns;
+  start_pass(start);
+  last_ns_ = start;
+  clock_stale_ = false;
+
+  const auto& code = loadfile_.code;
+  const auto size = static_cast<std::uint32_t>(code.size());
+  std::uint32_t ip = 0;
+  for (;;) {
+    if (ip == size) {
+      if (timing_.run_once) return;
+      for (std::size_t c = 0; c < clients_.size(); ++c) ctx.add_counter(kCounterPasses, 1);
+      last_ns_ = monotonic_ns();
+      clock_stale_ = false;
+      start_pass(last_ns_);
+      ip = 0;
+    }
+    if (!ctx.keep_going()) return;
+    const Instruction& ins = code[ip];
+    switch (ins.op) {
+      case OpCode::kLoopBegin:
+        if (ins.value[0] <= 0) {
+          ip = ins.a + 1;
+        } else {
+          loops_.push_back({ip, ins.value[0]});
+          ++ip;
+        }
+        break;
+      case OpCode::kLoopEnd: {
+        LoopFrame& frame = loops_.back();
+        if (--frame.remaining > 0) {
+          ip = frame.begin + 1;
+        } else {
+          loops_.pop_back();
+          ++ip;
+        }
+        break;
+      }
+      case OpCode::kRepeat: {
+        const Instruction& repeated = code[ip + 1];
+        for (std::int64_t n = 0; n < ins.value[0]; ++n) {
+          if (!run_line(repeated, ctx)) return;
+        }
+        ip += 2;
+        break;
+      }
+      case OpCode::kWritePattern:
+        for (auto& client : clients_) client->write_pattern(loadfile_.strings[ins.a]);
+        clock_stale_ = true;
+        ++ip;
+        break;
+      case OpCode::kRandomString:
+        for (auto& client : clients_) client->random_string(ins.a, loadfile_.strings[ins.b]);
+        clock_stale_ = true;
+        ++ip;
+        break;
+      default:
+        if (!run_line(ins, ctx)) return;
+        ++ip;
+        break;
+    }
+  }
+}
+
+bool ReplayWorker::pace(std::size_t c, const Instruction& ins, WorkerContext& ctx,
+                        std::uint64_t& intended_ns) {
+  intended_ns = 0;
+  Pacing& p = pacing_[c];
+  const bool timed_line = ins.timestamp_ns > 0 && timing_.rate_bytes_per_s <= 0;
+  if (timed_line) {
+    intended_ns = p.pass_start_ns + static_cast<std::uint64_t>(ins.timestamp_ns);
+  } else if (timing_.rate_bytes_per_s > 0) {
+    const std::uint64_t now = monotonic_ns();
+    const std::uint64_t bytes = clients_[c]->bytes();
+    if (!p.rate_started) {
+      p.rate_started = true;
+      p.last_ns = now;
+      p.last_bytes = bytes;
+      return true;
+    }
+    const double delay_s = static_cast<double>(bytes - p.last_bytes) / timing_.rate_bytes_per_s;
+    intended_ns = p.last_ns + static_cast<std::uint64_t>(delay_s * 1e9);
+    p.last_bytes = bytes;
+    if (intended_ns > now) {
+      if (!sleep_until(ctx, intended_ns)) return false;
+      p.last_ns = monotonic_ns();
+      clock_stale_ = true;
+    } else {
+      p.last_ns = now;
+    }
+    return true;
+  } else {
+    return true;  // unpaced
+  }
+  if (intended_ns > monotonic_ns()) {
+    if (!sleep_until(ctx, intended_ns)) return false;
+  }
+  clock_stale_ = true;
+  return true;
+}
+
+bool ReplayWorker::run_line(const Instruction& ins, WorkerContext& ctx) {
+  std::array<std::int64_t, 3> values{};
+  const auto op = static_cast<OpId>(ins.op);
+  for (std::size_t c = 0; c < clients_.size(); ++c) {
+    if (!ctx.keep_going()) return false;
+    std::uint64_t intended_ns = 0;
+    if (!pace(c, ins, ctx, intended_ns)) return false;
+    FileioClient& client = *clients_[c];
+    client.evaluate(ins, values);
+    ctx.add_counter(kCounterLines, 1);
+    if (ins.op == OpCode::kSleep) {
+      if (!sleep_until(ctx, monotonic_ns() + static_cast<std::uint64_t>(values[0]) * 1000)) {
+        return false;
+      }
+      clock_stale_ = true;
+      continue;
+    }
+    const std::uint64_t start = clock_stale_ ? monotonic_ns() : last_ns_;
+    const OpOutcome outcome = client.execute(ins, values, ctx);
+    const std::uint64_t end = monotonic_ns();
+    last_ns_ = end;
+    clock_stale_ = false;
+    if (outcome.skipped) {
+      ctx.record_error(op);
+      continue;
+    }
+    ctx.record(op, outcome.bytes, end - start);
+    if (intended_ns != 0 && timing_.record_intended) {
+      ctx.record(static_cast<OpId>(op + kTabulatedOps), 0,
+                 end > intended_ns ? end - intended_ns : 0);
+    }
+    if (outcome.bytes != 0 && end >= measure_start_ns_ && end < tick_end_ns_) {
+      ctx.add_counter(kCounterTickBytes, outcome.bytes);
+    }
+  }
+  return true;
+}
+
+}  // namespace iobench::plugins::dbench

@@ -1,0 +1,77 @@
+#pragma once
+
+#include <cstdint>
+#include <iobench/workload.hpp>
+#include <memory>
+#include <vector>
+
+#include "plugins/dbench/fileio_client.hpp"
+#include "plugins/dbench/loadfile_program.hpp"
+
+namespace iobench::plugins::dbench {
+
+/// Timing rules of a replay (dbench.md §3.2).
+struct ReplayTiming {
+  /// Per-client target rate in bytes/s (dbench -R, MB/s x 1e6); 0: none. Overrides timestamps.
+  double rate_bytes_per_s = 0;
+  /// Record latency from the intended start of paced operations too, under op id + kTabulatedOps.
+  bool record_intended = false;
+  /// Warm-up length; the execute period starts this long after the clients are released.
+  std::uint64_t warmup_ns = 0;
+  /// From the execute start to dbench's last printed execute tick (whole seconds, ceil(T) - 1);
+  /// bytes completed in that window go to kCounterTickBytes. 0: none.
+  std::uint64_t tick_window_ns = 0;
+  /// Stop at the end of the loadfile instead of starting it over.
+  bool run_once = false;
+};
+
+/// One worker process of the "execute" phase: replays its loadfile for its clients in lock-step
+/// (each line is executed for every client in turn, as dbench does with --clients-per-process),
+/// looping the file until keep_going() turns false.
+///
+/// Pacing per client, before each operation, as dbench does: with a target rate (or on a line
+/// without timestamp) it sleeps until the bytes moved since the previous operation fit the rate;
+/// on a timestamped line without a rate it sleeps until the timestamp, measured from the start of
+/// the current pass. When pacing applies, latency is also recorded from the intended start time
+/// (so a late client shows its lateness). Per-call latency excludes the pacing sleep.
+class ReplayWorker final : public PhaseWorker {
+ public:
+  /// REQUIRES: `loadfile` outlives the worker; `clients` is not empty.
+  ReplayWorker(const Loadfile& loadfile, const ReplayTiming& timing,
+               std::vector<std::unique_ptr<FileioClient>> clients);
+  void run(WorkerContext& ctx) override;
+
+ private:
+  struct Pacing {
+    std::uint64_t pass_start_ns = 0;
+    std::uint64_t last_ns = 0;
+    std::uint64_t last_bytes = 0;
+    bool rate_started = false;
+  };
+  struct LoopFrame {
+    std::uint32_t begin = 0;
+    std::int64_t remaining = 0;
+  };
+
+  /// Runs operation line `ins` once for every client. False once the run must stop.
+  bool run_line(const Instruction& ins, WorkerContext& ctx);
+  /// Paces client `c` before `ins`; sets `intended_ns` (0: not paced). False if stopped meanwhile.
+  bool pace(std::size_t c, const Instruction& ins, WorkerContext& ctx, std::uint64_t& intended_ns);
+  void start_pass(std::uint64_t now);
+
+  const Loadfile& loadfile_;
+  ReplayTiming timing_;
+  std::vector<std::unique_ptr<FileioClient>> clients_;
+  std::vector<Pacing> pacing_;
+  std::vector<LoopFrame> loops_;
+  std::uint64_t last_ns_ = 0;  ///< end of the previous operation: the start of the next
+  bool clock_stale_ = true;    ///< last_ns_ is not the current time (something ran since)
+  std::uint64_t measure_start_ns_ = 0;
+  std::uint64_t tick_end_ns_ = 0;
+};
+
+/// Sleeps until `deadline_ns` (CLOCK_MONOTONIC) in slices of at most 50 ms, polling keep_going().
+/// Returns false if the run must stop.
+bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns);
+
+}  // namespace iobench::plugins::dbench

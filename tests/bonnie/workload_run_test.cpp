@@ -1,0 +1,259 @@
+// Small real runs of the bonnie workload through the runner, in a temp dir under the build tree.
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <iobench/error.hpp>
+#include <iobench/runner.hpp>
+
+#include "plugins/bonnie/csv_formatter.hpp"
+#include "plugins/bonnie/file_names.hpp"
+#include "plugins/bonnie/io_workers.hpp"
+#include "plugins/bonnie/text_formatter.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace iobench::plugins::bonnie;
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1024 * 1024;
+constexpr std::uint64_t kSeed = 1234;
+
+struct Outcome {
+  StepResult step;
+  std::vector<std::string> left_behind;
+};
+
+Outcome run_bonnie(std::map<std::string, std::string> params,
+                   const std::vector<std::string>& target_names = {"a"}) {
+  test::TempDir dir("bonnie_run");
+  std::vector<std::filesystem::path> targets;
+  for (const auto& name : target_names) {
+    targets.push_back(dir.path() / name);
+    std::filesystem::create_directory(targets.back());
+  }
+  params.emplace("ram", "0");
+  params.emplace("machine", "testbox");
+  const Registry registry = test::make_full_registry();
+  Step step{.name = "bonnie", .workload = "bonnie", .params = std::move(params), .targets = targets};
+  step.seed = kSeed;
+  test::CapturingReporter reporter;
+  Runner(registry, {}).run(std::span<const Step>(&step, 1), reporter);
+  REQUIRE(reporter.steps.size() == 1);
+  Outcome outcome{reporter.steps.front(), {}};
+  for (const auto& target : targets) {
+    for (const auto& entry : std::filesystem::directory_iterator(target)) {
+      outcome.left_behind.push_back(entry.path().string());
+    }
+  }
+  return outcome;
+}
+
+const PhaseResult& phase(const StepResult& step, const std::string& name) {
+  for (const PhaseResult& p : step.phases) {
+    if (p.name == name) return p;
+  }
+  FAIL("no phase " << name);
+  throw std::logic_error("unreachable");
+}
+
+std::uint64_t ops_of(const PhaseResult& p) {
+  std::uint64_t ops = 0;
+  for (const OpStats& s : p.ops) ops += s.ops;
+  return ops;
+}
+
+std::uint64_t bytes_of(const PhaseResult& p) {
+  std::uint64_t bytes = 0;
+  for (const OpStats& s : p.ops) bytes += s.bytes;
+  return bytes;
+}
+
+std::uint64_t expected_updates(std::uint64_t seeks) {
+  std::uint64_t updates = 0;
+  for (std::uint64_t n = 0; n < seeks; ++n) updates += seek_ticket(kSeed, n) % 10 == 0 ? 1 : 0;
+  return updates;
+}
+
+std::vector<std::string> csv_lines(const StepResult& step) {
+  std::ostringstream out;
+  format_csv_step(step, out);
+  std::vector<std::string> lines;
+  std::istringstream in(out.str());
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::size_t field_count(const std::string& line) {
+  return static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')) + 1;
+}
+
+}  // namespace
+
+TEST_CASE("bonnie run does every phase with exact op counts", "[bonnie][run]") {
+  const Outcome run = run_bonnie(
+      {{"size", "4:8k:200:3"}, {"per_char", "1"}, {"files", "1"}});
+  const StepResult& step = run.step;
+  INFO(step.message);
+  REQUIRE(step.status == Status::kOk);
+  CHECK(run.left_behind.empty());
+  REQUIRE(step.phases.size() == 12);
+
+  const PhaseResult& putc = phase(step, "putc");
+  REQUIRE(putc.counters.size() == 1);
+  CHECK(putc.counters[0] == 1 * kMiB);  // one write(2) per byte
+  CHECK(ops_of(putc) == kMiB / 8192);   // one latency sample per chunk
+  CHECK(bytes_of(putc) == kMiB);
+  const PhaseResult& getc = phase(step, "getc");
+  CHECK(getc.counters[0] == kMiB);
+  CHECK(bytes_of(getc) == kMiB);
+
+  for (const char* name : {"put_block", "rewrite", "get_block"}) {
+    INFO(name);
+    CHECK(ops_of(phase(step, name)) == 4 * kMiB / 8192);
+    CHECK(bytes_of(phase(step, name)) == 4 * kMiB);
+  }
+
+  const PhaseResult& seeks = phase(step, "seeks");
+  CHECK(seeks.workers.size() == 3);
+  CHECK(ops_of(seeks) == 200);
+  const std::uint64_t updates = expected_updates(200);
+  CHECK(seeks.counters[0] == updates);
+  CHECK(bytes_of(seeks) == (200 + updates) * 8192);
+
+  for (const char* name :
+       {"seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"}) {
+    INFO(name);
+    CHECK(ops_of(phase(step, name)) == 1024);
+    CHECK(bytes_of(phase(step, name)) == 0);
+  }
+
+  // Every phase's copy ran in one worker with CPU time of its own.
+  for (const PhaseResult& p : step.phases) {
+    INFO(p.name);
+    CHECK(p.status == Status::kOk);
+    for (const WorkerResult& w : p.workers) CHECK(w.elapsed_ns > 0);
+  }
+
+  const auto lines = csv_lines(step);
+  REQUIRE(lines.size() == 1);
+  CHECK(field_count(lines[0]) == 50);
+  CHECK(lines[0].rfind("1.98,2.00a,testbox,1,1234,4M,,200,3,", 0) == 0);
+  std::ostringstream text;
+  format_text_step(step, text);
+  CHECK(text.str().find("testbox     4M:::200:3") != std::string::npos);
+}
+
+TEST_CASE("bonnie run creates files of the planned sizes in subdirectories", "[bonnie][run]") {
+  const Outcome run = run_bonnie({{"size", "0"}, {"files", "1:4k:1k:3:1k"}});
+  INFO(run.step.message);
+  REQUIRE(run.step.status == Status::kOk);
+  CHECK(run.left_behind.empty());
+  std::uint64_t seq_bytes = 0;
+  std::uint64_t rand_bytes = 0;
+  const FileNamer seq(kSeed, 1024, 3, false, 1024, 4096);
+  const FileNamer ran(kSeed, 1024, 3, true, 1024, 4096);
+  for (std::uint64_t i = 0; i < 1024; ++i) {
+    seq_bytes += seq.size_of(i);
+    rand_bytes += ran.size_of(i);
+  }
+  CHECK(bytes_of(phase(run.step, "seq_create")) == seq_bytes);
+  CHECK(bytes_of(phase(run.step, "seq_stat")) == seq_bytes);  // stat reads every file back
+  CHECK(bytes_of(phase(run.step, "ran_create")) == rand_bytes);
+  CHECK(bytes_of(phase(run.step, "ran_stat")) == rand_bytes);
+  CHECK(ops_of(phase(run.step, "ran_del")) == 1024);
+  const auto lines = csv_lines(run.step);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find(",1,4096,1024,3,1k,") != std::string::npos);
+}
+
+TEST_CASE("bonnie run makes hard links and symlinks", "[bonnie][run]") {
+  for (const char* files : {"1:-1", "1:-2:0:2", "1:link:0:3", "1:symlink"}) {
+    INFO(files);
+    const Outcome run = run_bonnie({{"size", "0"}, {"files", files}, {"fsync", "true"}});
+    INFO(run.step.message);
+    REQUIRE(run.step.status == Status::kOk);
+    CHECK(run.left_behind.empty());
+    for (const char* name : {"seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat",
+                             "ran_del"}) {
+      CHECK(ops_of(phase(run.step, name)) == 1024);
+    }
+  }
+}
+
+TEST_CASE("bonnie run with two copies reports each and the sum", "[bonnie][run]") {
+  const Outcome run = run_bonnie(
+      {{"size", "2:4k:100:2"}, {"per_char", "0"}, {"files", "0"}, {"processes", "2"}},
+      {"a", "b"});
+  INFO(run.step.message);
+  REQUIRE(run.step.status == Status::kOk);
+  CHECK(run.left_behind.empty());
+  const PhaseResult& put = phase(run.step, "put_block");
+  CHECK(put.mode == WorkerMode::kProcesses);
+  REQUIRE(put.workers.size() == 2);
+  for (const WorkerResult& w : put.workers) CHECK(w.ops.at(0).ops == 2 * kMiB / 4096);
+  const PhaseResult& seeks = phase(run.step, "seeks");
+  REQUIRE(seeks.workers.size() == 4);
+  // Each copy's two seekers share its 100 tickets.
+  CHECK(seeks.workers[0].ops[0].ops + seeks.workers[1].ops[0].ops == 100);
+  CHECK(seeks.workers[2].ops[0].ops + seeks.workers[3].ops[0].ops == 100);
+  const auto lines = csv_lines(run.step);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].rfind("1.98,2.00a,testbox.1,2,", 0) == 0);
+  CHECK(lines[1].rfind("1.98,2.00a,testbox.2,2,", 0) == 0);
+  CHECK(lines[2].rfind("1.98,2.00a,testbox,2,", 0) == 0);
+}
+
+TEST_CASE("bonnie run measures only the selected phases", "[bonnie][run]") {
+  const Outcome run = run_bonnie({{"size", "2"}, {"files", "1"}, {"phases", "get_block,seq_stat"}});
+  INFO(run.step.message);
+  REQUIRE(run.step.status == Status::kOk);
+  CHECK(run.left_behind.empty());
+  REQUIRE(run.step.phases.size() == 2);
+  CHECK(run.step.phases[0].name == "get_block");
+  CHECK(ops_of(run.step.phases[0]) == 2 * kMiB / 8192);
+  CHECK(run.step.phases[1].name == "seq_stat");
+  CHECK(ops_of(run.step.phases[1]) == 1024);
+  const auto lines = csv_lines(run.step);
+  REQUIRE(lines.size() == 1);
+  CHECK(field_count(lines[0]) == 50);
+}
+
+TEST_CASE("bonnie run repeats with the same seed", "[bonnie][run]") {
+  const Outcome run = run_bonnie(
+      {{"size", "1:4k:50:1"}, {"per_char", "0"}, {"files", "0"}, {"repetitions", "2"}});
+  INFO(run.step.message);
+  REQUIRE(run.step.status == Status::kOk);
+  CHECK(run.left_behind.empty());
+  CHECK(phase(run.step, "seeks#1").counters[0] == expected_updates(50));
+  CHECK(phase(run.step, "seeks#2").counters[0] == expected_updates(50));
+  CHECK(ops_of(phase(run.step, "get_block#2")) == kMiB / 4096);
+  const auto lines = csv_lines(run.step);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].rfind("format_version,", 0) == 0);
+  CHECK(field_count(lines[0]) == 50);
+}
+
+TEST_CASE("bonnie refuses bad parameters before any I/O", "[bonnie][run]") {
+  test::TempDir dir("bonnie_bad");
+  const Registry registry = test::make_full_registry();
+  for (const std::map<std::string, std::string>& params :
+       std::vector<std::map<std::string, std::string>>{
+           {{"size", "16"}, {"ram", "1024"}},         // under 2 x RAM
+           {{"size", "16:100"}, {"ram", "0"}},        // bad chunk
+           {{"files", "1:4k:8k"}, {"ram", "0"}},      // min > max
+           {{"phases", "seeks"}, {"size", "16:8k:0"}, {"ram", "0"}},
+           {{"sise", "16"}},                          // unknown parameter
+       }) {
+    Step step{.name = "bonnie", .workload = "bonnie", .params = params, .targets = {dir.path()}};
+    test::CapturingReporter reporter;
+    CHECK_THROWS_AS(Runner(registry, {}).run(std::span<const Step>(&step, 1), reporter),
+                    ConfigError);
+    CHECK(dir.entries().empty());
+  }
+}

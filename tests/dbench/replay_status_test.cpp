@@ -1,0 +1,227 @@
+// Expected-status checks, missing handles, pacing, time limits and cleanup of dbench replays.
+
+#include <iobench/error.hpp>
+
+#include "tests/dbench/dbench_test_support.hpp"
+
+using dbench_test::counter;
+using dbench_test::Fixture;
+using dbench_test::op;
+using dbench_test::tree;
+
+namespace {
+
+constexpr const char* kPrologue = R"(Mkdir "\clients" NT_STATUS_OK
+NTCreateX "\clients\client1" 0x1 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+)";
+
+std::map<std::string, std::string> once(const std::string& loadfile,
+                                        std::map<std::string, std::string> more = {}) {
+  more["loadfile"] = loadfile;
+  more["run_once"] = "true";
+  more.emplace("time_limit", "60s");
+  return more;
+}
+
+}  // namespace
+
+TEST_CASE("an Unlink status mismatch stops the run with one clear message", "[dbench]") {
+  Fixture fx;
+  const auto lf =
+      fx.loadfile(std::string(kPrologue) +
+                  "Unlink \"\\clients\\client1\\missing.doc\" 0x6 NT_STATUS_OK\n"
+                  "QUERY_FS_INFORMATION 259 NT_STATUS_OK\n");
+  const auto step = fx.run(once(lf));
+  CHECK(step.status == iobench::Status::kFailed);
+  const std::string path = (fx.run_dir() / "clients/client0/missing.doc").string();
+  CHECK(step.message.find("dbench client 0: " + lf + " line 4: Unlink " + path +
+                          " failed (No such file or directory), expected NT_STATUS_OK") !=
+        std::string::npos);
+  // The run stopped there: the line after it never ran.
+  CHECK(op(step, "Qfsinfo").ops == 0);
+  // finish() still removed what the client created.
+  CHECK(tree(fx.run_dir()).empty());
+}
+
+TEST_CASE("Rmdir and Rename mismatches name the expected and actual outcome", "[dbench]") {
+  Fixture fx;
+  auto lf = fx.loadfile(std::string(kPrologue) +
+                        "Mkdir \"\\clients\\client1\\d\" NT_STATUS_OK\n"
+                        "Rmdir \"\\clients\\client1\\d\" NT_STATUS_OBJECT_NAME_NOT_FOUND\n");
+  auto step = fx.run(once(lf));
+  CHECK(step.status == iobench::Status::kFailed);
+  CHECK(step.message.find(lf + " line 5: Rmdir " + (fx.run_dir() / "clients/client0/d").string() +
+                          " succeeded, expected NT_STATUS_OBJECT_NAME_NOT_FOUND") !=
+        std::string::npos);
+  fx.clear_target();
+
+  lf = fx.loadfile(std::string(kPrologue) +
+                   "Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\b\" NT_STATUS_OK\n");
+  step = fx.run(once(lf));
+  CHECK(step.status == iobench::Status::kFailed);
+  const auto dir = fx.run_dir() / "clients/client0";
+  CHECK(step.message.find(lf + " line 4: Rename " + (dir / "a").string() + " -> " +
+                          (dir / "b").string() +
+                          " failed (No such file or directory), expected NT_STATUS_OK") !=
+        std::string::npos);
+  fx.clear_target();
+
+  // With stat_check a missing Rename source is reported before the rename is tried.
+  step = fx.run(once(lf, {{"stat_check", "true"}}));
+  CHECK(step.status == iobench::Status::kFailed);
+  CHECK(step.message.find("the source does not exist (stat-check), expected NT_STATUS_OK") !=
+        std::string::npos);
+}
+
+TEST_CASE("lenient mode counts mismatches per operation and goes on", "[dbench]") {
+  Fixture fx;
+  const auto lf = fx.loadfile(
+      std::string(kPrologue) +
+      "Unlink \"\\clients\\client1\\missing.doc\" 0x6 NT_STATUS_OK\n"
+      "Rmdir \"\\clients\\client1\\none\" NT_STATUS_OK\n"
+      "NTCreateX \"\\clients\\client1\\nofile\" 0x40 0x1 5 NT_STATUS_OK\n"
+      "ReadX 5 0 10 10 NT_STATUS_OK\n"
+      "NTCreateX \"\\clients\\client1\\new\" 0x40 0x2 6 NT_STATUS_OBJECT_NAME_COLLISION\n"
+      "Close 6 NT_STATUS_OK\n"
+      "QUERY_FS_INFORMATION 259 NT_STATUS_OK\n");
+  const auto step = fx.run(once(lf, {{"status_mismatch", "count"}, {"procs", "2"}}));
+  REQUIRE(step.status == iobench::Status::kOk);
+  CHECK(counter(step, "mismatch.Unlink") == 2);
+  CHECK(counter(step, "mismatch.Rmdir") == 2);
+  CHECK(counter(step, "mismatch.NTCreateX") == 4);  // one failed open, one unexpected success
+  CHECK(counter(step, "missing_handle") == 4);      // ReadX 5 and Close 6, per client
+  CHECK(op(step, "ReadX").ops == 0);
+  CHECK(op(step, "ReadX").errors == 2);
+  CHECK(op(step, "Close").errors == 2);
+  CHECK(op(step, "Qfsinfo").ops == 2);
+  CHECK(op(step, "Unlink").ops == 2);  // a mismatched call is still timed, as in dbench
+}
+
+TEST_CASE("using a handle whose open failed reports the line of that open", "[dbench]") {
+  Fixture fx;
+  const auto lf =
+      fx.loadfile(std::string(kPrologue) +
+                  "NTCreateX \"\\clients\\client1\\nofile\" 0x40 0x1 5 NT_STATUS_OK\n"
+                  "QUERY_PATH_INFORMATION \"\\clients\\client1\" 1004 NT_STATUS_OK\n"
+                  "ReadX 5 0 10 10 NT_STATUS_OK\n");
+  auto step = fx.run(once(lf));
+  CHECK(step.status == iobench::Status::kFailed);
+  CHECK(step.message.find("dbench client 0: " + lf +
+                          " line 6: ReadX on handle 5, but the NTCreateX of that handle at line "
+                          "4 failed (No such file or directory)") != std::string::npos);
+  CHECK(counter(step, "mismatch.NTCreateX") == 1);
+  fx.clear_target();
+
+  const auto never = fx.loadfile(std::string(kPrologue) + "Flush 77 NT_STATUS_OK\n", "n.txt");
+  step = fx.run(once(never));
+  CHECK(step.status == iobench::Status::kFailed);
+  CHECK(step.message.find(" line 4: Flush on handle 77, which is not open") != std::string::npos);
+}
+
+TEST_CASE("timestamps pace the replay and latency is also taken from the intended time",
+          "[dbench]") {
+  Fixture fx;
+  const auto lf = fx.loadfile(R"(0.05 Mkdir "\clients" NT_STATUS_OK
+0.10 NTCreateX "\clients\client1" 0x1 0x2 1 NT_STATUS_OK
+0.15 Close 1 NT_STATUS_OK
+0.30 QUERY_FS_INFORMATION 259 NT_STATUS_OK
+)");
+  const auto step = fx.run(once(lf, {{"procs", "2"}}));
+  REQUIRE(step.status == iobench::Status::kOk);
+  const auto& phase = step.phases.front();
+  REQUIRE(phase.op_names.size() == 34);
+  CHECK(phase.op_names[17] == "NTCreateX@intended");
+  // The last line may not start before 0.30 s after the pass started.
+  CHECK(phase.wall_ns >= 300'000'000);
+  CHECK(op(step, "Qfsinfo").ops == 2);
+  CHECK(op(step, "Qfsinfo@intended").ops == 2);
+  CHECK(op(step, "Mkdir@intended").ops == 2);
+  // Measured from the intended start, an op can only look slower than per call.
+  CHECK(op(step, "Qfsinfo@intended").latency.max() + 1'000'000 >= op(step, "Qfsinfo").latency.max());
+  CHECK(op(step, "Qfsinfo@intended").bytes == 0);
+}
+
+TEST_CASE("a target rate paces each client by the bytes it moved", "[dbench]") {
+  Fixture fx;
+  std::string text = std::string(kPrologue) + "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 2 0x0\n";
+  for (int i = 0; i < 5; ++i) text += "WriteX 2 " + std::to_string(i * 100000) + " 100000 100000 0x0\n";
+  text += "Close 2 0x0\n";
+  const auto step = fx.run(once(fx.loadfile(text), {{"target_rate", "1"}}));
+  REQUIRE(step.status == iobench::Status::kOk);
+  // 500,000 bytes at 1 MB/s: the Close may not start before 0.5 s after the first line.
+  CHECK(step.phases.front().wall_ns >= 500'000'000);
+  CHECK(op(step, "WriteX@intended").ops == 5);
+  CHECK(op(step, "WriteX").bytes == 500000);
+}
+
+TEST_CASE("the run ends at its time limit whatever the loadfile does", "[dbench]") {
+  Fixture fx;
+  const auto lf = fx.loadfile(std::string(kPrologue) +
+                              "LOOP 1000000000\nQUERY_FS_INFORMATION 259 NT_STATUS_OK\nENDLOOP\n"
+                              "SLEEP 100000000\n");
+  const auto step = fx.run({{"loadfile", lf}, {"time_limit", "1s"}, {"procs", "2"}}, false);
+  REQUIRE(step.status == iobench::Status::kOk);
+  const auto& phase = step.phases.front();
+  CHECK(phase.wall_ns >= 1'000'000'000);
+  CHECK(phase.wall_ns < 20'000'000'000);
+  CHECK(op(step, "Qfsinfo").ops > 0);
+  CHECK(counter(step, "loadfile_passes") == 0);
+
+  const auto sleeper = fx.loadfile("SLEEP 100000000\n", "s.txt");
+  const auto slept = fx.run({{"loadfile", sleeper}, {"time_limit", "1s"}}, false);
+  REQUIRE(slept.status == iobench::Status::kOk);
+  CHECK(slept.phases.front().wall_ns < 20'000'000'000);
+}
+
+TEST_CASE("a looping replay with warm-up passes the loadfile many times and cleans up",
+          "[dbench]") {
+  Fixture fx;
+  const auto lf = fx.loadfile(R"(Deltree "\clients\client1" NT_STATUS_OK
+Mkdir "\clients" NT_STATUS_OK
+NTCreateX "\clients\client1" 0x1 0x2 1 NT_STATUS_OK
+Close 1 NT_STATUS_OK
+NTCreateX "\clients\client1\f" 0x40 0x2 2 NT_STATUS_OK
+WriteX 2 0 4096 4096 NT_STATUS_OK
+ReadX 2 0 4096 4096 NT_STATUS_OK
+Close 2 NT_STATUS_OK
+Unlink "\clients\client1\f" 0x6 NT_STATUS_OK
+)");
+  const auto step = fx.run({{"loadfile", lf},
+                            {"time_limit", "2s"},
+                            {"warmup", "1s"},
+                            {"procs", "2"},
+                            {"per_client_results", "true"}});
+  REQUIRE(step.status == iobench::Status::kOk);
+  CHECK(counter(step, "loadfile_passes") > 10);
+  CHECK(op(step, "WriteX").bytes == op(step, "WriteX").ops * 4096);
+  CHECK(op(step, "Unlink").ops > 10);
+  CHECK(counter(step, "mismatch.Unlink") == 0);
+  // dbench's throughput counts the bytes up to the last whole-second tick (1 s of 2).
+  CHECK(counter(step, "bytes_to_last_tick") > 0);
+  CHECK(counter(step, "bytes_to_last_tick") < op(step, "WriteX").bytes + op(step, "ReadX").bytes);
+  CHECK(tree(fx.run_dir()).empty());
+}
+
+TEST_CASE("bad dbench parameters are refused before any I/O", "[dbench]") {
+  Fixture fx;
+  const auto lf = fx.loadfile(kPrologue);
+  const iobench::Registry registry = iobench::test::make_full_registry();
+  iobench::Runner runner(registry, {});
+  const auto check = [&](std::map<std::string, std::string> params, const std::string& expected) {
+    const iobench::Step step{.name = "d", .workload = "dbench", .params = std::move(params),
+                             .targets = {fx.target()}};
+    try {
+      runner.validate(std::span<const iobench::Step>(&step, 1));
+      FAIL("no ConfigError");
+    } catch (const iobench::ConfigError& e) {
+      CHECK(std::string(e.what()).find(expected) != std::string::npos);
+    }
+  };
+  check({{"loadfile", lf}, {"target_rate", "-2"}}, "target_rate '-2' is not a rate");
+  check({{"loadfile", lf + ",,"}}, "has an empty name in its comma-separated list");
+  check({{"loadfile", lf + ".missing"}}, "cannot be opened: No such file or directory");
+  check({{"loadfile", fx.loadfile("Close x NT_STATUS_OK\n", "bad.txt")}},
+        "bad.txt:1:7: bad handle for Close 'x'");
+  CHECK(dbench_test::fs::is_empty(fx.target()));
+}

@@ -1,0 +1,124 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <iobench/version.hpp>
+
+#include "tests/support/test_support.hpp"
+
+using iobench::test::run_cli;
+using iobench::test::TempDir;
+
+TEST_CASE("version and help", "[integration]") {
+  const auto version = run_cli({"--version"});
+  CHECK(version.exit_code == 0);
+  CHECK(version.out == std::string("iobench ") + IOBENCH_VERSION + "\n");
+  const auto help = run_cli({"--help"});
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.out, Catch::Contains("usage: iobench run"));
+}
+
+TEST_CASE("list shows workloads with params defaults and units", "[integration]") {
+  const auto list = run_cli({"list"});
+  REQUIRE(list.exit_code == 0);
+  CHECK_THAT(list.out, Catch::Contains("disk: one worker per target"));
+  CHECK_THAT(list.out, Catch::Matches("(.|\n)*  bs +1m +\\(size, bytes(.|\n)*"));
+  CHECK_THAT(list.out, Catch::Contains("Engines: mmap, psync"));
+}
+
+TEST_CASE("bad input exits 2 with one message naming the field and writes nothing", "[integration]") {
+  TempDir dir("cli");
+  const auto out_file = dir.path() / "result.json";
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  const std::string d = dir.path().string();
+  const std::vector<Case> cases{
+      {{"run", "disk", "-d", d, "bs=-4k"}, "bs"},
+      {{"run", "disk", "-d", d, "bs=0"}, "bs"},
+      {{"run", "disk", "-d", d, "bs=4kk"}, "bs"},
+      {{"run", "disk", "-d", d, "blocks=99999999999999999999999"}, "blocks"},
+      {{"run", "disk", "-d", d, "bz=4k"}, "did you mean 'bs'"},
+      {{"run", "disk", "-d", d, "bs=1m", "size=4k"}, "larger than size"},
+      {{"run", "disk", "-d", d, "seek=rnd"}, "seek"},
+      {{"run", "disk", "-d", d, "iterations=0"}, "iterations"},
+      {{"run", "disk", "-d", d + "/missing"}, "does not exist"},
+      {{"run", "dsk", "-d", d}, "did you mean 'disk'"},
+      {{"run", "disk", "-d", d, "--format", "yaml"}, "--format"},
+      {{"run", "disk", "-d", d, "--bogus"}, "bogus"},
+      {{"run", "disk", "-d", d, "bs"}, "unexpected argument"},
+      {{"run", "disk", "-d", d, "--time", "-5s"}, "--time"},
+      {{"frobnicate"}, "unknown command"},
+      {{"run", "disk", "-d", d, "size=64t"}, "not enough free space"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"-o", out_file.string()});
+    const auto result = run_cli(args);
+    INFO(c.args.back() << ": " << result.err);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::StartsWith("iobench: error: "));
+    CHECK_THAT(result.err, Catch::Contains(c.expected));
+    CHECK(result.out.empty());
+    CHECK(dir.entries().empty());
+  }
+}
+
+TEST_CASE("a disk run prints the seed-style lines and JSON that parses back", "[integration]") {
+  TempDir a("cliA"), b("cliB");
+  const auto json_path = a.path().parent_path() / (a.path().filename().string() + ".json");
+  const auto result = run_cli({"run", "disk", "-d", a.path().string(), "-d", b.path().string(),
+                               "bs=64k", "blocks=32", "--format", "json", "-o", json_path.string(),
+                               "--seed", "1234"});
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out,
+             Catch::Matches("(.|\n)*Completed writing 4 mbytes across 2 devices using 64 blocks of "
+                            "65536 in [0-9.]+ seconds \\([0-9.]+ Mbytes/sec\\), [0-9]+usec mean\n"
+                            "#0 \\(.*/bigfile\\) 2MB in [0-9.]+s using 32 writes of 64k "
+                            "\\([0-9.]+MB/sec\\), [0-9]+usec\n#1 (.|\n)*"));
+  const auto doc = nlohmann::json::parse(iobench::test::read_file(json_path));
+  std::filesystem::remove(json_path);
+  CHECK(doc.at("schema") == "iobench-result/1");
+  CHECK(doc.at("environment").at("targets").size() == 2);
+  const auto& step = doc.at("steps").at(0);
+  CHECK(step.at("workload") == "disk");
+  CHECK(step.at("seed") == 1234);
+  CHECK(step.at("params").at("bs") == "64k");
+  const auto& phase = step.at("phases").at(0);
+  CHECK(phase.at("name") == "write");
+  CHECK(phase.at("bytes") == 2 * 32 * 65536);
+  CHECK(phase.at("ops_by_kind").at("write").at("ops") == 64);
+  CHECK(phase.at("workers").size() == 2);
+  CHECK(phase.at("workers").at(1).at("ops_by_kind").at("write").at("bytes") == 32 * 65536);
+  CHECK(phase.at("throughput_bytes_per_s").get<double>() > 0);
+  CHECK(a.entries().empty());
+  CHECK(b.entries().empty());
+}
+
+TEST_CASE("csv output has a header and one row per worker and op", "[integration]") {
+  TempDir dir("cli");
+  const auto result = run_cli({"run", "disk", "-d", dir.path().string(), "bs=4k", "blocks=16",
+                               "operation=read", "--format", "csv", "-q"});
+  REQUIRE(result.exit_code == 0);
+  std::istringstream lines(result.out);
+  std::string header, row;
+  std::getline(lines, header);
+  CHECK_THAT(header, Catch::StartsWith("step,workload,phase,worker,target,op,ops,bytes"));
+  bool found = false;
+  while (std::getline(lines, row)) {
+    if (row.find(",0,") != std::string::npos && row.find(",read,16,65536,") != std::string::npos) {
+      found = true;
+    }
+  }
+  CHECK(found);
+}
+
+TEST_CASE("an external plugin runs from the command line", "[integration]") {
+  TempDir dir("cli");
+  const auto result = run_cli({"--plugin", HELLO_PLUGIN_PATH, "run", "hello", "-d",
+                               dir.path().string(), "files=5", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  const auto doc = nlohmann::json::parse(result.out);
+  CHECK(doc.at("steps").at(0).at("phases").at(0).at("ops") == 5);
+  CHECK(dir.entries().empty());
+}
