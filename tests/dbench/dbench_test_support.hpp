@@ -6,17 +6,15 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iobench/registry.hpp>
+#include <iobench/runner.hpp>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
-
-#include <iobench/registry.hpp>
-#include <iobench/runner.hpp>
 
 #include "tests/support/test_support.hpp"
 

@@ -204,10 +204,8 @@ Close 1 NT_STATUS_OK
 Close 2 NT_STATUS_OK
 Deltree "\clients\client1" NT_STATUS_OK
 )");
-  const auto step = fx.run({{"loadfile", lf},
-                            {"run_once", "true"},
-                            {"skip_cleanup", "true"},
-                            {"time_limit", "60s"}});
+  const auto step = fx.run(
+      {{"loadfile", lf}, {"run_once", "true"}, {"skip_cleanup", "true"}, {"time_limit", "60s"}});
   REQUIRE(step.status == iobench::Status::kOk);
   CHECK(tree(fx.run_dir()) == std::vector<std::string>{"d clients", "d clients/client0",
                                                        "d clients/client0/d1",
@@ -217,12 +215,14 @@ Deltree "\clients\client1" NT_STATUS_OK
 
 TEST_CASE("several loadfiles are spread over the processes", "[dbench]") {
   Fixture fx;
-  const auto a = fx.loadfile("Mkdir \"\\clients\" 0x0\nMkdir \"\\clients\\client1\" 0x0\n"
-                             "NTCreateX \"\\clients\\client1\\A\" 0x40 0x2 1 0x0\n",
-                             "a.txt");
-  const auto b = fx.loadfile("Mkdir \"\\clients\" 0x0\nMkdir \"\\clients\\client1\" 0x0\n"
-                             "NTCreateX \"\\clients\\client1\\B\" 0x40 0x2 1 0x0\n",
-                             "b.txt");
+  const auto a = fx.loadfile(
+      "Mkdir \"\\clients\" 0x0\nMkdir \"\\clients\\client1\" 0x0\n"
+      "NTCreateX \"\\clients\\client1\\A\" 0x40 0x2 1 0x0\n",
+      "a.txt");
+  const auto b = fx.loadfile(
+      "Mkdir \"\\clients\" 0x0\nMkdir \"\\clients\\client1\" 0x0\n"
+      "NTCreateX \"\\clients\\client1\\B\" 0x40 0x2 1 0x0\n",
+      "b.txt");
   const auto step = fx.run({{"loadfile", a + "," + b},
                             {"procs", "3"},
                             {"run_once", "true"},
@@ -251,8 +251,8 @@ Close 1 0x0
                       {"time_limit", "60s"}});
   REQUIRE(step.status == iobench::Status::kOk);
   CHECK(op(step, "WriteX").bytes == 4097);
-  CHECK(tree(fx.run_dir()) == std::vector<std::string>{"d clients", "d clients/client0",
-                                                       "f clients/client0/f 0"});
+  CHECK(tree(fx.run_dir()) ==
+        std::vector<std::string>{"d clients", "d clients/client0", "f clients/client0/f 0"});
   fx.clear_target();
 
   step = fx.run({{"loadfile", lf},

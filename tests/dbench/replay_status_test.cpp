@@ -28,10 +28,9 @@ std::map<std::string, std::string> once(const std::string& loadfile,
 
 TEST_CASE("an Unlink status mismatch stops the run with one clear message", "[dbench]") {
   Fixture fx;
-  const auto lf =
-      fx.loadfile(std::string(kPrologue) +
-                  "Unlink \"\\clients\\client1\\missing.doc\" 0x6 NT_STATUS_OK\n"
-                  "QUERY_FS_INFORMATION 259 NT_STATUS_OK\n");
+  const auto lf = fx.loadfile(std::string(kPrologue) +
+                              "Unlink \"\\clients\\client1\\missing.doc\" 0x6 NT_STATUS_OK\n"
+                              "QUERY_FS_INFORMATION 259 NT_STATUS_OK\n");
   const auto step = fx.run(once(lf));
   CHECK(step.status == iobench::Status::kFailed);
   const std::string path = (fx.run_dir() / "clients/client0/missing.doc").string();
@@ -61,10 +60,9 @@ TEST_CASE("Rmdir and Rename mismatches name the expected and actual outcome", "[
   step = fx.run(once(lf));
   CHECK(step.status == iobench::Status::kFailed);
   const auto dir = fx.run_dir() / "clients/client0";
-  CHECK(step.message.find(lf + " line 4: Rename " + (dir / "a").string() + " -> " +
-                          (dir / "b").string() +
-                          " failed (No such file or directory), expected NT_STATUS_OK") !=
-        std::string::npos);
+  CHECK(step.message.find(
+            lf + " line 4: Rename " + (dir / "a").string() + " -> " + (dir / "b").string() +
+            " failed (No such file or directory), expected NT_STATUS_OK") != std::string::npos);
   fx.clear_target();
 
   // With stat_check a missing Rename source is reported before the rename is tried.
@@ -100,11 +98,10 @@ TEST_CASE("lenient mode counts mismatches per operation and goes on", "[dbench]"
 
 TEST_CASE("using a handle whose open failed reports the line of that open", "[dbench]") {
   Fixture fx;
-  const auto lf =
-      fx.loadfile(std::string(kPrologue) +
-                  "NTCreateX \"\\clients\\client1\\nofile\" 0x40 0x1 5 NT_STATUS_OK\n"
-                  "QUERY_PATH_INFORMATION \"\\clients\\client1\" 1004 NT_STATUS_OK\n"
-                  "ReadX 5 0 10 10 NT_STATUS_OK\n");
+  const auto lf = fx.loadfile(std::string(kPrologue) +
+                              "NTCreateX \"\\clients\\client1\\nofile\" 0x40 0x1 5 NT_STATUS_OK\n"
+                              "QUERY_PATH_INFORMATION \"\\clients\\client1\" 1004 NT_STATUS_OK\n"
+                              "ReadX 5 0 10 10 NT_STATUS_OK\n");
   auto step = fx.run(once(lf));
   CHECK(step.status == iobench::Status::kFailed);
   CHECK(step.message.find("dbench client 0: " + lf +
@@ -138,14 +135,17 @@ TEST_CASE("timestamps pace the replay and latency is also taken from the intende
   CHECK(op(step, "Qfsinfo@intended").ops == 2);
   CHECK(op(step, "Mkdir@intended").ops == 2);
   // Measured from the intended start, an op can only look slower than per call.
-  CHECK(op(step, "Qfsinfo@intended").latency.max() + 1'000'000 >= op(step, "Qfsinfo").latency.max());
+  CHECK(op(step, "Qfsinfo@intended").latency.max() + 1'000'000 >=
+        op(step, "Qfsinfo").latency.max());
   CHECK(op(step, "Qfsinfo@intended").bytes == 0);
 }
 
 TEST_CASE("a target rate paces each client by the bytes it moved", "[dbench]") {
   Fixture fx;
-  std::string text = std::string(kPrologue) + "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 2 0x0\n";
-  for (int i = 0; i < 5; ++i) text += "WriteX 2 " + std::to_string(i * 100000) + " 100000 100000 0x0\n";
+  std::string text =
+      std::string(kPrologue) + "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 2 0x0\n";
+  for (int i = 0; i < 5; ++i)
+    text += "WriteX 2 " + std::to_string(i * 100000) + " 100000 100000 0x0\n";
   text += "Close 2 0x0\n";
   const auto step = fx.run(once(fx.loadfile(text), {{"target_rate", "1"}}));
   REQUIRE(step.status == iobench::Status::kOk);
@@ -209,8 +209,8 @@ TEST_CASE("bad dbench parameters are refused before any I/O", "[dbench]") {
   const iobench::Registry registry = iobench::test::make_full_registry();
   iobench::Runner runner(registry, {});
   const auto check = [&](std::map<std::string, std::string> params, const std::string& expected) {
-    const iobench::Step step{.name = "d", .workload = "dbench", .params = std::move(params),
-                             .targets = {fx.target()}};
+    const iobench::Step step{
+        .name = "d", .workload = "dbench", .params = std::move(params), .targets = {fx.target()}};
     try {
       runner.validate(std::span<const iobench::Step>(&step, 1));
       FAIL("no ConfigError");
