@@ -137,10 +137,6 @@ void format_text(const Report& report, std::ostream& out) {
 
 void format_text_step(const StepResult& step, std::ostream& out) {
   format_text(build_report(step), out);
-  if (step.status != Status::kOk) {
-    out << fmt::format("bonnie: step '{}' {}{}{}\n", step.name, to_string(step.status),
-                       step.message.empty() ? "" : ": ", step.message);
-  }
 }
 
 }  // namespace iobench::plugins::bonnie

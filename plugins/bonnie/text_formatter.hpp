@@ -32,8 +32,8 @@ namespace iobench::plugins::bonnie {
 /// rate, as 1.97 and bon_csv2txt do.
 void format_text(const Report& report, std::ostream& out);
 
-/// The registered "text" formatter: build_report(step) then format_text; a failed or
-/// interrupted step gets a last line saying so.
+/// The registered "text" formatter: build_report(step) then format_text. Phases that failed or
+/// were interrupted print as not run (the text reporter adds the step's status line).
 void format_text_step(const StepResult& step, std::ostream& out);
 
 }  // namespace iobench::plugins::bonnie

@@ -67,6 +67,7 @@ void TiotestWorker::sequential_write(WorkerContext& ctx) {
   for (std::uint64_t i = 0; i < setup_.blocks && ctx.keep_going(); ++i) {
     const std::uint64_t offset = setup_.base_offset + i * bs;
     if (pattern != nullptr) pattern->stamp(block_, offset);
+    timer.restart();
     setup_.file->write_at(block_, offset);
     timer.lap(ctx, kOp, bs);
   }
@@ -81,6 +82,7 @@ void TiotestWorker::random_write(WorkerContext& ctx) {
     const std::uint64_t offset = offsets.next();
     if (log_offsets_) offset_log_.push_back(offset);
     if (pattern != nullptr) pattern->stamp(block_, offset);
+    timer.restart();
     setup_.file->write_at(block_, offset);
     timer.lap(ctx, kOp, bs);
   }
@@ -92,12 +94,10 @@ void TiotestWorker::sequential_read(WorkerContext& ctx) {
   OpTimer timer;
   for (std::uint64_t i = 0; i < setup_.blocks && ctx.keep_going(); ++i) {
     const std::uint64_t offset = setup_.base_offset + i * bs;
+    timer.restart();
     setup_.file->read_at(block_, offset);
     timer.lap(ctx, kOp, bs);
-    if (verify) {
-      check_block(offset);
-      timer.restart();  // the check is not part of the read's latency
-    }
+    if (verify) check_block(offset);
   }
 }
 
@@ -109,12 +109,10 @@ void TiotestWorker::random_read(WorkerContext& ctx) {
   for (std::uint64_t i = 0; i < setup_.random_ops && ctx.keep_going(); ++i) {
     const std::uint64_t offset = offsets.next();
     if (log_offsets_) offset_log_.push_back(offset);
+    timer.restart();
     setup_.file->read_at(block_, offset);
     timer.lap(ctx, kOp, bs);
-    if (verify) {
-      check_block(offset);
-      timer.restart();
-    }
+    if (verify) check_block(offset);
   }
 }
 

@@ -146,7 +146,7 @@ TEST_CASE("bonnie run does every phase with exact op counts", "[bonnie][run]") {
   CHECK(lines[0].rfind("1.98,2.00a,testbox,1,1234,4M,,200,3,", 0) == 0);
   std::ostringstream text;
   format_text_step(step, text);
-  CHECK(text.str().find("testbox     4M:::200:3") != std::string::npos);
+  CHECK(text.str().find("testbox  4M:::200:3") != std::string::npos);
 }
 
 TEST_CASE("bonnie run creates files of the planned sizes in subdirectories", "[bonnie][run]") {
@@ -173,9 +173,11 @@ TEST_CASE("bonnie run creates files of the planned sizes in subdirectories", "[b
 }
 
 TEST_CASE("bonnie run makes hard links and symlinks", "[bonnie][run]") {
-  for (const char* files : {"1:-1", "1:-2:0:2", "1:link:0:3", "1:symlink"}) {
-    INFO(files);
-    const Outcome run = run_bonnie({{"size", "0"}, {"files", files}, {"fsync", "true"}});
+  // fsync=true once only: each create then waits for a journal commit.
+  for (const auto& [files, fsync] : std::vector<std::pair<std::string, std::string>>{
+           {"1:-1", "false"}, {"1:-2:0:2", "true"}, {"1:link:0:3", "false"}}) {
+    INFO(files << " fsync=" << fsync);
+    const Outcome run = run_bonnie({{"size", "0"}, {"files", files}, {"fsync", fsync}});
     INFO(run.step.message);
     REQUIRE(run.step.status == Status::kOk);
     CHECK(run.left_behind.empty());

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Fidelity of iobench's "dbench" workload against Debian's dbench 4.0.
+#
+# Runs the same loadfile with the same number of clients for the same time with both tools, on a
+# tmpfs and on a loop-mounted ext4, alternating the tools (and their order) round by round, and
+# compares:
+#   - throughput: dbench's "Throughput" figure, mean over the rounds; pass if iobench's is within
+#     10 % of dbench's;
+#   - operation mix: each operation's share of all operations in the table; pass if, for every
+#     operation with at least 1 % of the operations, iobench's share is within 2 % (relative) of
+#     dbench's.
+#
+# Needs root (mount), dbench, mkfs.ext4 and a built iobench. Usage:
+#   bench/dbench_fidelity.sh [-t SECONDS] [-n CLIENTS] [-r ROUNDS] [-l LOADFILE] [-b IOBENCH]
+# Defaults: -t 10 -n 2 -r 3 -l /usr/share/dbench/client.txt -b build/release/apps/iobench/iobench
+# Exit status: 0 all criteria pass, 1 a criterion fails, 2 bad usage or missing tools.
+
+set -euo pipefail
+
+seconds=10
+clients=2
+rounds=3
+loadfile=/usr/share/dbench/client.txt
+iobench=build/release/apps/iobench/iobench
+
+while getopts "t:n:r:l:b:h" opt; do
+  case "$opt" in
+    t) seconds=$OPTARG ;;
+    n) clients=$OPTARG ;;
+    r) rounds=$OPTARG ;;
+    l) loadfile=$OPTARG ;;
+    b) iobench=$OPTARG ;;
+    h) sed -n '2,18p' "$0"; exit 0 ;;
+    *) exit 2 ;;
+  esac
+done
+
+die() { echo "dbench_fidelity: $*" >&2; exit 2; }
+[[ $(id -u) -eq 0 ]] || die "must run as root (it mounts a tmpfs and a loop ext4)"
+command -v dbench >/dev/null || die "dbench is not installed (apt-get install dbench)"
+command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 is missing (e2fsprogs)"
+[[ -x $iobench ]] || die "iobench binary '$iobench' not found; build it or pass -b PATH"
+[[ -r $loadfile ]] || die "loadfile '$loadfile' is not readable"
+iobench=$(realpath "$iobench")
+
+work=$(mktemp -d /tmp/dbench_fidelity.XXXXXX)
+cleanup() {
+  for m in "$work/tmpfs" "$work/ext4"; do
+    mountpoint -q "$m" && umount "$m"
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+mkdir -p "$work/tmpfs" "$work/ext4" "$work/out"
+mount -t tmpfs -o size=4g tmpfs "$work/tmpfs"
+truncate -s 4G "$work/ext4.img"
+mkfs.ext4 -q -F "$work/ext4.img"
+mount -o loop "$work/ext4.img" "$work/ext4"
+
+# Prints "<throughput>" on the first line, then "<op> <count>" per table row.
+parse_dbench() {
+  awk '/^Throughput/ { tp = $2; exit }
+       /^ Operation/ { table = 1; next }
+       table && NF == 4 && $2 ~ /^[0-9]+$/ { rows = rows $1 " " $2 "\n" }
+       END { printf "%s\n%s", tp, rows }' "$1"
+}
+
+run_dbench() {  # dir out
+  (cd "$1" && dbench -D "$1" -c "$loadfile" -t "$seconds" "$clients") >"$2" 2>&1
+  rm -rf "$1/clients"  # dbench leaves its directory skeleton
+}
+
+run_iobench() {  # dir out
+  "$iobench" run dbench -d "$1" "procs=$clients" "time_limit=${seconds}s" "loadfile=$loadfile" \
+    -q >"$2" 2>&1
+}
+
+for fs in tmpfs ext4; do
+  for ((round = 1; round <= rounds; round++)); do
+    if ((round % 2 == 1)); then order="dbench iobench"; else order="iobench dbench"; fi
+    for tool in $order; do
+      out="$work/out/$fs.$tool.$round"
+      echo "round $round on $fs: $tool" >&2
+      "run_$tool" "$work/$fs" "$out" || { cat "$out" >&2; die "$tool failed on $fs"; }
+      parse_dbench "$out" >"$out.parsed"
+      [[ -n $(head -1 "$out.parsed") ]] || { cat "$out" >&2; die "no Throughput line from $tool"; }
+    done
+  done
+done
+
+status=0
+for fs in tmpfs ext4; do
+  echo
+  echo "== $fs: $clients clients, ${seconds} s, $rounds rounds, loadfile $loadfile"
+  for tool in dbench iobench; do
+    printf '%-8s throughput MB/sec:' "$tool"
+    for ((round = 1; round <= rounds; round++)); do
+      printf ' %s' "$(head -1 "$work/out/$fs.$tool.$round.parsed")"
+    done
+    echo
+  done
+  # Mean throughput per tool, then the mix: op shares over all rounds' summed counts.
+  verdict=$(
+    for tool in dbench iobench; do
+      for ((round = 1; round <= rounds; round++)); do
+        awk -v tool="$tool" 'NR == 1 { print "tp", tool, $1; next } { print "op", tool, $1, $2 }' \
+          "$work/out/$fs.$tool.$round.parsed"
+      done
+    done | awk -v rounds="$rounds" '
+      $1 == "tp" { tp[$2] += $3 }
+      $1 == "op" { count[$2, $3] += $4; total[$2] += $4; ops[$3] = 1 }
+      END {
+        d = tp["dbench"] / rounds; i = tp["iobench"] / rounds
+        diff = d > 0 ? (i - d) / d * 100 : 100
+        printf "mean throughput: dbench %.2f MB/sec, iobench %.2f MB/sec (%+.1f %%) -> %s\n",
+               d, i, diff, (diff <= 10 && diff >= -10) ? "PASS" : "FAIL"
+        fail = (diff > 10 || diff < -10)
+        printf "%-12s %9s %9s %8s\n", "op", "dbench%", "iobench%", "rel.diff"
+        worst = 0
+        for (op in ops) {
+          sd = total["dbench"] ? count["dbench", op] / total["dbench"] * 100 : 0
+          si = total["iobench"] ? count["iobench", op] / total["iobench"] * 100 : 0
+          rel = sd > 0 ? (si - sd) / sd * 100 : 0
+          printf "%-12s %9.3f %9.3f %+7.2f%%%s\n", op, sd, si, rel, sd >= 1 ? "" : "  (under 1 %, not judged)"
+          if (sd >= 1 && (rel > worst || -rel > worst)) worst = rel < 0 ? -rel : rel
+        }
+        printf "op mix: largest relative difference of an op share (ops >= 1 %%): %.2f %% -> %s\n",
+               worst, worst <= 2 ? "PASS" : "FAIL"
+        if (worst > 2) fail = 1
+        print fail ? "RESULT FAIL" : "RESULT PASS"
+      }')
+  echo "$verdict" | grep -v '^RESULT'
+  grep -q '^RESULT FAIL' <<<"$verdict" && status=1
+done
+exit $status
