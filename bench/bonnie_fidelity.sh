@@ -11,7 +11,8 @@
 #   sudo bench/bonnie_fidelity.sh [path/to/iobench]
 # Environment: SIZE (MiB[:chunk], default 1536), FILES (bonnie++ -n, default 256), RAM (MiB for
 # the 2x RAM rule, default SIZE/2), RUNS (default 3), SEED (default 42), KEEP_CSV=dir to keep the
-# raw CSV lines, FS="tmpfs ext4" to choose the filesystems.
+# raw CSV lines, FS="tmpfs ext4" to choose the filesystems, NICE (default -10: both tools run at
+# this priority so that other load on a shared machine disturbs them less).
 set -euo pipefail
 
 IOBENCH=${1:-$(dirname "$0")/../build/bonnie-release/apps/iobench/iobench}
@@ -21,6 +22,7 @@ RAM=${RAM:-$(( ${SIZE%%:*} / 2 ))}
 RUNS=${RUNS:-3}
 SEED=${SEED:-42}
 FS=${FS:-"tmpfs ext4"}
+NICE=${NICE:--10}
 
 die() { echo "bonnie_fidelity: $*" >&2; exit 2; }
 [[ $(id -u) -eq 0 ]] || die "must run as root (mount, losetup)"
@@ -42,7 +44,7 @@ trap cleanup EXIT
 size_mib=${SIZE%%:*}
 fs_mib=$(( size_mib + size_mib / 2 + 1024 ))
 
-setup_fs() {  # $1 = tmpfs | ext4; prints the mount point
+setup_fs() {  # $1 = tmpfs | ext4; sets FS_DIR to the mount point
   local kind=$1 dir="$WORK/$1"
   mkdir -p "$dir"
   case $kind in
@@ -60,24 +62,26 @@ setup_fs() {  # $1 = tmpfs | ext4; prints the mount point
     *) die "unknown filesystem $kind" ;;
   esac
   MOUNTS+=("$dir")
-  echo "$dir"
+  FS_DIR=$dir
 }
 
 run_bonnie() {  # $1 = dir; prints one CSV line
-  (cd "$1" && bonnie++ -d "$1" -u root -q -r "$RAM" -s "$SIZE" -n "$FILES" -m fidelity \
+  (cd "$1" && nice -n "$NICE" bonnie++ -d "$1" -u root -q -r "$RAM" -s "$SIZE" -n "$FILES" -m fidelity \
      -z "$SEED" 2>/dev/null) | grep '^1\.98,'
 }
 
 run_iobench() {  # $1 = dir; prints one CSV line
-  "$IOBENCH" run bonnie -d "$1" -q -f csv -o "$WORK/iobench.csv" size="$SIZE" files="$FILES" \
+  nice -n "$NICE" "$IOBENCH" run bonnie -d "$1" -q -f csv -o "$WORK/iobench.csv" size="$SIZE" files="$FILES" \
     ram="$RAM" seed="$SEED" machine=fidelity >/dev/null
   grep '^1\.98,' "$WORK/iobench.csv"
 }
 
 echo "bonnie++ $(dpkg-query -W -f='${Version}' bonnie++ 2>/dev/null || echo '?') vs $IOBENCH"
-echo "size=$SIZE files=$FILES ram=$RAM seed=$SEED runs=$RUNS, $(nproc) CPUs, kernel $(uname -r)"
+echo "size=$SIZE files=$FILES ram=$RAM seed=$SEED runs=$RUNS nice=$NICE, $(nproc) CPUs," \
+  "kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for kind in $FS; do
-  dir=$(setup_fs "$kind")
+  setup_fs "$kind"
+  dir=$FS_DIR
   : >"$WORK/$kind.bonnie" >"$WORK/$kind.iobench"
   for ((run = 1; run <= RUNS; run++)); do
     if ((run % 2 == 1)); then order="bonnie iobench"; else order="iobench bonnie"; fi
@@ -127,7 +131,8 @@ unit = {"seeks": "seeks/s"}
 print(f"\n{kind}: median of {len(bonnie)} bonnie++ and {len(iobench)} iobench runs "
       "(rates KiB/s or files/s; '+++++' = under 0.5 s)")
 print(f"{'phase':<11} {'bonnie++':>10} {'iobench':>10} {'ratio':>6}   {'CPU% b++':>8} "
-      f"{'CPU% iob':>8}   {'max lat b++':>11} {'max lat iob':>11}   runs b++ / iobench")
+      f"{'CPU% iob':>8} {'ratio/CPU':>9}   {'max lat b++':>11} {'max lat iob':>11}   "
+      "runs b++ / iobench")
 for i, name in enumerate(phases):
     b_rates = [number(r[rate_col[i]]) for r in bonnie]
     i_rates = [number(r[rate_col[i]]) for r in iobench]
@@ -141,7 +146,10 @@ for i, name in enumerate(phases):
     i_lat = median(latency_us(r[lat_col[i]]) for r in iobench)
     lat = lambda v: f"{v:9.0f}us" if v is not None else " " * 11
     runs = " ".join(r[rate_col[i]] for r in bonnie) + " / " + " ".join(r[rate_col[i]] for r in iobench)
-    print(f"{name:<11} {fmt(b)} {fmt(io)} {ratio}   {cpu(b_cpu)} {cpu(i_cpu)}   {lat(b_lat)} "
-          f"{lat(i_lat)}   {runs}")
+    # Rate per CPU-second: what the ratio would be if both had had the same CPU share.
+    per_cpu = (f"{(io / i_cpu) / (b / b_cpu):9.2f}" if b and io and b_cpu and i_cpu
+               else "      n/a")
+    print(f"{name:<11} {fmt(b)} {fmt(io)} {ratio}   {cpu(b_cpu)} {cpu(i_cpu)} {per_cpu}   "
+          f"{lat(b_lat)} {lat(i_lat)}   {runs}")
 EOF
 done

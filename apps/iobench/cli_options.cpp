@@ -14,14 +14,17 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: iobench run [WORKLOAD] [-d DIR]... [key=value]... [options]\n"
-    "       iobench validate [WORKLOAD] [-d DIR]... [key=value]...\n"
+    "usage: iobench run [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]... [options]\n"
+    "       iobench validate [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]...\n"
     "       iobench list\n"
     "       iobench --help | --version\n"
     "\n"
-    "Without WORKLOAD, `run` runs the default job (every family at small sizes) on a temporary\n"
-    "directory. Each run works in a fresh directory iobench.<pid>.<random> inside each target and\n"
-    "removes only what it created. `iobench list` shows workloads and their parameters.\n"
+    "Without WORKLOAD, `run` runs the built-in suite `quick` (every family at small sizes, about a\n"
+    "minute) on a temporary directory. A suite (a JSON file, or a built-in one from `iobench\n"
+    "list`) runs its steps in order; key=value then applies to every step whose workload declares\n"
+    "the param, and -d replaces every step's targets. Each run works in a fresh directory\n"
+    "iobench.<pid>.<random> inside each target and removes only what it created. `iobench list`\n"
+    "shows workloads, their parameters and the built-in suites.\n"
     "Exit status: 0 ok, 1 a step failed, 2 bad usage or input (nothing written), 130 interrupted.\n";
 
 po::options_description run_options() {
@@ -127,6 +130,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   }
   if (vm.count("plugin")) cli.plugins = vm["plugin"].as<std::vector<std::string>>();
   cli.engine = vm["engine"].as<std::string>();
+  cli.engine_given = !vm["engine"].defaulted();
   if (vm.count("time")) cli.time_limit = parse_duration(vm["time"].as<std::string>(), "--time");
   if (vm.count("warmup")) cli.warmup = parse_duration(vm["warmup"].as<std::string>(), "--warmup");
   if (vm.count("ops")) cli.ops_limit = parse_size(vm["ops"].as<std::string>(), "--ops");

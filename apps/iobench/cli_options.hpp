@@ -14,7 +14,8 @@ struct CliOptions {
   enum class Command { kHelp, kVersion, kList, kRun, kValidate };
   Command command = Command::kHelp;
   std::string help_text;
-  /// Workload name; empty for the default job.
+  /// Workload name, suite file (ends in .json, or an existing file) or built-in suite name;
+  /// empty for the default job (the built-in suite `quick`).
   std::string workload;
   std::map<std::string, std::string> params;
   std::vector<std::string> targets;
@@ -22,6 +23,7 @@ struct CliOptions {
   std::string output_path;
   std::vector<std::string> plugins;
   std::string engine = "psync";
+  bool engine_given = false;  ///< --engine was on the command line (overrides a suite's engines)
   std::chrono::nanoseconds time_limit{0};
   std::chrono::nanoseconds warmup{0};
   std::uint64_t ops_limit = 0;

@@ -12,9 +12,9 @@
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
+#include <iobench/suite.hpp>
 #include <iobench/version.hpp>
 
-#include "default_job.hpp"
 #include "plugins/builtin_plugins.hpp"
 #include "progress_printer.hpp"
 
@@ -53,6 +53,10 @@ void print_list(const Registry& registry) {
     }
   }
   fmt::print("\nEngines: {}\n", fmt::join(registry.engine_names(), ", "));
+  fmt::print("\nSuites (iobench run SUITE [key=value]..., or a suite file FILE.json):\n");
+  for (const BuiltinSuite& builtin : builtin_suites()) {
+    fmt::print("  {:<14} {}\n", builtin.name, builtin.summary);
+  }
 }
 
 // A temporary directory for the default target; removed at exit unless --keep.
@@ -78,34 +82,62 @@ class DefaultTarget {
   bool keep_;
 };
 
-std::vector<Step> build_steps(const CliOptions& options, const std::filesystem::path& default_dir) {
-  std::vector<std::filesystem::path> targets(options.targets.begin(), options.targets.end());
-  std::vector<Step> steps;
-  if (options.workload.empty()) {
-    if (!options.params.empty()) {
-      throw ConfigError(fmt::format("parameter '{}' given without a workload; name one, e.g. "
-                                    "'iobench run disk bs=4k'",
-                                    options.params.begin()->first));
-    }
-    if (targets.size() > 1) {
-      throw ConfigError("the default job takes one target (-d DIR); name a workload for more");
-    }
-    steps = default_job(targets.empty() ? default_dir : targets.front());
-  } else {
-    steps.push_back(Step{.name = options.workload,
-                         .workload = options.workload,
-                         .params = options.params,
-                         .targets = targets.empty() ? std::vector{default_dir} : targets});
+// What the positional argument names: a suite file (ends in .json or is an existing file), a
+// built-in suite, or a workload. No argument: the built-in `quick` suite.
+std::optional<Suite> suite_for(const std::string& arg) {
+  if (arg.empty()) return builtin_suite("quick");
+  std::error_code ec;
+  if (arg.ends_with(".json") || std::filesystem::is_regular_file(arg, ec)) {
+    return load_suite_file(arg);
   }
-  for (Step& step : steps) {
-    step.engine = options.engine;
-    if (options.time_limit.count() > 0) step.time_limit = options.time_limit;
-    if (options.warmup.count() > 0) step.warmup = options.warmup;
-    if (options.ops_limit > 0) step.ops_limit = options.ops_limit;
-    step.drop_caches = options.drop_caches;
-    step.seed = options.seed;
+  return builtin_suite(arg);
+}
+
+// True if some step of `suite` has no targets of its own or from the suite.
+bool needs_default_target(const Suite& suite) {
+  if (!suite.targets.empty()) return false;
+  for (const SuiteStep& step : suite.steps) {
+    if (step.targets.empty()) return true;
   }
-  return steps;
+  return false;
+}
+
+SuiteOverrides overrides_from(const CliOptions& options, const std::filesystem::path& default_dir) {
+  SuiteOverrides o;
+  o.targets.assign(options.targets.begin(), options.targets.end());
+  o.default_target = default_dir;
+  o.params = options.params;
+  o.engine = options.engine_given ? options.engine : std::string();
+  o.time_limit = options.time_limit;
+  o.warmup = options.warmup;
+  o.ops_limit = options.ops_limit;
+  o.drop_caches = options.drop_caches;
+  o.seed = options.seed;
+  return o;
+}
+
+// A single workload run as a one-step plan, validated by the runner (its own messages).
+SuitePlan workload_plan(const CliOptions& options, const std::filesystem::path& default_dir,
+                        const Runner& runner) {
+  Step step{.name = options.workload,
+            .workload = options.workload,
+            .params = options.params,
+            .targets = {options.targets.begin(), options.targets.end()}};
+  if (step.targets.empty()) step.targets.push_back(default_dir);
+  step.engine = options.engine;
+  step.time_limit = options.time_limit;
+  step.warmup = options.warmup;
+  step.ops_limit = options.ops_limit;
+  step.drop_caches = options.drop_caches;
+  step.seed = options.seed;
+  runner.validate(std::span<const Step>(&step, 1));
+  SuitePlan plan;
+  plan.suite.name = options.workload;
+  plan.suite.source = options.workload;
+  plan.suite.steps.push_back(SuiteStep{.name = step.name, .workload = step.workload,
+                                       .params = step.params});
+  plan.runs.push_back(PlannedRun{.step = std::move(step)});
+  return plan;
 }
 
 int exit_status(Status status) {
@@ -139,45 +171,60 @@ int run_command(const CliOptions& options) {
     return 0;
   }
 
-  const bool needs_default_dir = options.targets.empty();
-  if (!options.workload.empty()) (void)registry.workload(options.workload);  // fail before mkdtemp
+  // Fail on a bad suite file or workload name before creating anything.
+  const std::optional<Suite> suite = suite_for(options.workload);
+  if (!suite) (void)registry.workload(options.workload);
+  const bool needs_default_dir =
+      options.targets.empty() && (!suite || needs_default_target(*suite));
   std::optional<DefaultTarget> default_dir;
   if (needs_default_dir && options.command == Command::kRun) default_dir.emplace(options.keep);
   const std::filesystem::path default_path =
       default_dir ? default_dir->path() : std::filesystem::temp_directory_path();
-  const std::vector<Step> steps = build_steps(options, default_path);
 
-  ProgressPrinter progress(std::cerr, ::isatty(2) != 0);
-  RunOptions run_options{.keep_files = options.keep,
-                         .fail_fast = options.fail_fast,
-                         .progress_interval = options.progress_interval};
-  if (!options.quiet && options.progress_interval.count() > 0) {
-    run_options.on_progress = [&progress](const ProgressSnapshot& s) { progress.update(s); };
-  }
-  Runner runner(registry, run_options);
+  SuiteRunOptions suite_options{.run = RunOptions{.keep_files = options.keep,
+                                                  .fail_fast = options.fail_fast,
+                                                  .progress_interval = options.progress_interval},
+                                .on_progress = {}};
+  const Runner runner(registry, suite_options.run);
+  const SuitePlan plan =
+      suite ? plan_suite(*suite, registry, overrides_from(options, default_path), suite_options.run)
+            : workload_plan(options, default_path, runner);
   if (options.command == Command::kValidate) {
-    runner.validate(steps);
-    fmt::print("ok: {} step(s) valid\n", steps.size());
+    if (suite) {
+      fmt::print("ok: suite '{}': {} step(s), {} run(s) valid\n", plan.suite.name,
+                 plan.suite.steps.size(), plan.runs.size());
+    } else {
+      fmt::print("ok: 1 step(s) valid\n");
+    }
     return 0;
   }
   if (default_dir) fmt::print(stderr, "iobench: target {} (temporary)\n", default_dir->path().string());
+  if (suite) {
+    fmt::print(stderr, "iobench: suite '{}' ({}): {} run(s)\n", plan.suite.name, plan.suite.source,
+               plan.runs.size());
+  }
+
+  ProgressPrinter progress(std::cerr, ::isatty(2) != 0);
+  if (!options.quiet && options.progress_interval.count() > 0) {
+    suite_options.on_progress = [&progress](const SuiteProgress& p) { progress.update(p); };
+  }
 
   // Output files are written only after the run, so bad input leaves nothing behind.
   std::ostringstream file_text;
   ReporterSet reporters;
   const bool to_file = !options.output_path.empty();
-  if (options.format == "text") {
-    reporters.add(make_text_reporter(to_file ? static_cast<std::ostream&>(file_text) : std::cout,
-                                     registry));
-  } else {
-    reporters.add(make_text_reporter(to_file ? std::cout : std::cerr, registry));
-    std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : std::cout;
-    reporters.add(options.format == "json" ? make_json_reporter(machine)
-                                           : make_csv_reporter(machine, registry));
-  }
+  std::ostream& text_out = (options.format == "text" && to_file)
+                               ? static_cast<std::ostream&>(file_text)
+                           : options.format == "text" || to_file ? std::cout
+                                                                 : std::cerr;
+  std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : std::cout;
+  reporters.add(make_text_reporter(text_out, registry));
+  if (options.format == "csv") reporters.add(make_csv_reporter(machine, registry));
   install_stop_signal_handlers();
-  const RunResult result = runner.run(steps, reporters);
+  const SuiteRunResult result = run_suite(plan, registry, suite_options, reporters);
   progress.finish();
+  write_suite_summary_text(result, text_out);
+  if (options.format == "json") machine << suite_to_json(plan, result, 2) << '\n';
   if (to_file) {
     std::ofstream out(options.output_path, std::ios::binary | std::ios::trunc);
     out << file_text.str();
@@ -191,7 +238,7 @@ int run_command(const CliOptions& options) {
   if (options.keep && default_dir) {
     fmt::print(stderr, "iobench: files kept in {}\n", default_dir->path().string());
   }
-  return exit_status(result.status);
+  return exit_status(result.run.status);
 }
 
 }  // namespace iobench::cli

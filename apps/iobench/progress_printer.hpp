@@ -2,7 +2,7 @@
 
 #include <iosfwd>
 
-#include <iobench/runner.hpp>
+#include <iobench/suite.hpp>
 
 namespace iobench::cli {
 
@@ -11,7 +11,8 @@ namespace iobench::cli {
 class ProgressPrinter {
  public:
   ProgressPrinter(std::ostream& out, bool terminal) : out_(out), terminal_(terminal) {}
-  void update(const ProgressSnapshot& snapshot);
+  /// "[i/n STEP] PHASE: 3 s, 12.0 MiB, 4.00 MiB/s, 1024 IOPS, 2 worker(s), ETA 1m05s".
+  void update(const SuiteProgress& progress);
   /// Ends a live line (terminal only).
   void finish();
 

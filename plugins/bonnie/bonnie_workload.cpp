@@ -4,10 +4,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <iobench/error.hpp>
 #include <new>
 #include <system_error>
-
-#include <iobench/error.hpp>
 
 #include "plugins/bonnie/file_workers.hpp"
 #include "plugins/bonnie/io_workers.hpp"
@@ -78,8 +77,9 @@ std::uint64_t BonnieWorkload::planned_bytes(std::size_t target_index) const {
   // Copy c works in target c % targets. Its scratch file is gone before its file tests start, so
   // its peak is the larger of the two.
   const std::uint64_t io_bytes = config_.io.size_mib * kMiB;
-  const std::uint64_t file_bytes =
-      config_.files.kind == FileKind::kRegular ? config_.files.count() * config_.files.max_bytes : 0;
+  const std::uint64_t file_bytes = config_.files.kind == FileKind::kRegular
+                                       ? config_.files.count() * config_.files.max_bytes
+                                       : 0;
   std::uint64_t copies_here = 0;
   for (std::uint32_t c = 0; c < config_.copies; ++c) {
     copies_here += c % config_.target_count == target_index ? 1 : 0;
@@ -101,6 +101,7 @@ void BonnieWorkload::prepare(PrepareContext& ctx) {
   if (memory == MAP_FAILED) throw IoError(errno, "mmap (seek tickets)", "shared memory");
   tickets_ = static_cast<std::atomic<std::uint64_t>*>(memory);
   for (std::size_t i = 0; i < counters; ++i) new (tickets_ + i) std::atomic<std::uint64_t>(0);
+  prepared_ = true;
 }
 
 std::filesystem::path BonnieWorkload::io_file(std::span<const Target> targets,
@@ -127,7 +128,8 @@ std::unique_ptr<PhaseWorker> BonnieWorkload::make_worker(std::size_t phase, Work
         .fsync = config_.fsync,
         .seeks = config_.io.seeks,
         .seed = seed_,
-        .next_ticket = tickets_ + (static_cast<std::size_t>(p.repetition - 1) * config_.copies + copy),
+        .next_ticket =
+            tickets_ + (static_cast<std::size_t>(p.repetition - 1) * config_.copies + copy),
     };
     return make_io_worker(p.id, args);
   }
@@ -142,6 +144,7 @@ std::unique_ptr<PhaseWorker> BonnieWorkload::make_worker(std::size_t phase, Work
 
 void BonnieWorkload::remove_io_files(std::span<const Target> targets) const {
   for (std::uint32_t c = 0; c < config_.copies; ++c) {
+    if (targets[c % targets.size()].run_dir.empty()) continue;  // never a path outside a run dir
     const auto path = io_file(targets, c);
     if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
       throw IoError(errno, "unlink", path.string());
@@ -159,8 +162,10 @@ void BonnieWorkload::after_phase(std::size_t phase, PrepareContext& ctx) {
 
 void BonnieWorkload::finish(PrepareContext& ctx) {
   // Only our own names inside the run directories; the runner removes the directories.
+  if (!prepared_) return;
   remove_io_files(ctx.targets());
   for (std::uint32_t c = 0; c < config_.copies; ++c) {
+    if (ctx.targets()[c % ctx.targets().size()].run_dir.empty()) continue;
     std::error_code ec;
     std::filesystem::remove_all(test_dir(ctx.targets(), c), ec);
     if (ec) throw IoError(ec.value(), "remove", test_dir(ctx.targets(), c).string());

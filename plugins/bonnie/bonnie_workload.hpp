@@ -3,10 +3,9 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <iobench/workload.hpp>
 #include <memory>
 #include <vector>
-
-#include <iobench/workload.hpp>
 
 #include "plugins/bonnie/config.hpp"
 
@@ -60,6 +59,7 @@ class BonnieWorkload final : public Workload {
   /// Shared anonymous mapping of one ticket counter per (repetition, copy).
   std::atomic<std::uint64_t>* tickets_ = nullptr;
   std::size_t tickets_bytes_ = 0;
+  bool prepared_ = false;  ///< prepare() ran: there may be files of ours to remove
 };
 
 }  // namespace iobench::plugins::bonnie

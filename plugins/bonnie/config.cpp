@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
 
@@ -60,8 +59,7 @@ void check_ram_rules(BonnieConfig& config, bool force) {
     }
     config.warnings.push_back(what + " (run anyway: force=true)");
   }
-  if (config.files.num_k > 0 &&
-      config.files.num_k * kBytesPerName * 2 > config.ram_mib * 1024) {
+  if (config.files.num_k > 0 && config.files.num_k * kBytesPerName * 2 > config.ram_mib * 1024) {
     const std::string what = fmt::format(
         "files: testing {}K files in {} MiB of RAM would page bonnie++'s file-name table (37 "
         "bytes per file; its limit is half the RAM) and bonnie++ refuses it",

@@ -23,16 +23,16 @@ enum class ReportFormat {
 /// The workload's parameters as given, before validation (one field per ParamSpec; see
 /// register.cpp for their help texts). Unset optionals take bonnie++'s defaults.
 struct RawOptions {
-  std::optional<std::string> size;     ///< -s size[:chunk[:seeks[:seekers]]]; unset: from RAM
-  std::string files = "16";            ///< -n num[:max[:min[:dirs[:chunk]]]]
+  std::optional<std::string> size;       ///< -s size[:chunk[:seeks[:seekers]]]; unset: from RAM
+  std::string files = "16";              ///< -n num[:max[:min[:dirs[:chunk]]]]
   std::optional<std::uint64_t> ram_mib;  ///< -r; unset: the machine's RAM; 0: no RAM checks
-  bool force = false;                  ///< run even if a RAM rule says the results are suspect
-  std::uint64_t per_char_mib = 3;      ///< -f N; 0 = -f (skip the per-char tests)
-  bool fsync = false;                  ///< -b
-  bool direct = false;                 ///< -D
-  std::uint64_t repetitions = 1;       ///< -x
-  std::optional<std::uint64_t> seed;   ///< -z; unset: the step's seed
-  std::optional<std::string> machine;  ///< -m; unset: the host name
+  bool force = false;                    ///< run even if a RAM rule says the results are suspect
+  std::uint64_t per_char_mib = 3;        ///< -f N; 0 = -f (skip the per-char tests)
+  bool fsync = false;                    ///< -b
+  bool direct = false;                   ///< -D
+  std::uint64_t repetitions = 1;         ///< -x
+  std::optional<std::uint64_t> seed;     ///< -z; unset: the step's seed
+  std::optional<std::string> machine;    ///< -m; unset: the host name
   std::string phases = "all";
   std::optional<std::uint64_t> processes;  ///< copies; unset: one per target
   ReportFormat report_format = ReportFormat::kV200;
@@ -49,8 +49,8 @@ struct HostFacts {
 
 /// The validated configuration of one bonnie workload.
 struct BonnieConfig {
-  IoSpec io;              ///< io.size_mib 0: no I/O tests
-  FileSpec files;         ///< files.num_k 0: no file tests
+  IoSpec io;                       ///< io.size_mib 0: no I/O tests
+  FileSpec files;                  ///< files.num_k 0: no file tests
   std::uint64_t ram_mib = 0;       ///< RAM the checks used (0: checks off)
   std::uint64_t per_char_mib = 0;  ///< effective per-char size: min(per_char, size)
   bool fsync = false;

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <iobench/result.hpp>
 #include <iosfwd>
 #include <string>
-
-#include <iobench/result.hpp>
 
 #include "plugins/bonnie/report_model.hpp"
 

@@ -34,8 +34,8 @@ std::uint64_t stream_value(std::uint64_t seed, std::uint64_t salt, std::uint64_t
   return mix(mix(seed ^ salt) + 0x9e3779b97f4a7c15ULL * (n + 1));
 }
 
-FileNamer::FileNamer(std::uint64_t seed, std::uint64_t count, std::uint32_t dirs,
-                     bool random_names, std::uint64_t min_bytes, std::uint64_t max_bytes) noexcept
+FileNamer::FileNamer(std::uint64_t seed, std::uint64_t count, std::uint32_t dirs, bool random_names,
+                     std::uint64_t min_bytes, std::uint64_t max_bytes) noexcept
     : seed_(seed),
       count_(count),
       dirs_(dirs == 0 ? 1 : dirs),

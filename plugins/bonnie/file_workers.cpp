@@ -2,17 +2,15 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
 #include <cerrno>
-#include <string>
-#include <vector>
-
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <string>
+#include <vector>
 
 #include "plugins/bonnie/file_names.hpp"
 
@@ -61,7 +59,8 @@ void fsync_dir(int fd, const FileArgs& args) {
 void read_file_data(int fd, std::uint64_t size, std::vector<std::byte>& buf, const char* name,
                     const FileArgs& args) {
   for (std::uint64_t done = 0; done < size;) {
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - done));
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - done));
     const ssize_t n = ::read(fd, buf.data(), want);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -77,7 +76,8 @@ void read_file_data(int fd, std::uint64_t size, std::vector<std::byte>& buf, con
 std::uint64_t stat_and_read(int dir_fd, const char* name, std::vector<std::byte>& buf,
                             const FileArgs& args) {
   struct stat st {};
-  if (::fstatat(dir_fd, name, &st, 0) != 0) throw IoError(errno, "stat", where(args.test_dir, name));
+  if (::fstatat(dir_fd, name, &st, 0) != 0)
+    throw IoError(errno, "stat", where(args.test_dir, name));
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size == 0) return 0;
   const int fd = ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
@@ -90,9 +90,9 @@ std::uint64_t stat_and_read(int dir_fd, const char* name, std::vector<std::byte>
 
 void check_count(std::uint64_t found, const FileArgs& args, const char* what) {
   if (found != args.spec.count()) {
-    throw IoError(EIO,
-                  fmt::format("{} (expected {} files but found {})", what, args.spec.count(), found),
-                  args.test_dir.string());
+    throw IoError(
+        EIO, fmt::format("{} (expected {} files but found {})", what, args.spec.count(), found),
+        args.test_dir.string());
   }
 }
 
@@ -139,8 +139,8 @@ class CreateWorker final : public PhaseWorker {
       // that it resolves from every directory.
       NameBuffer first;
       namer_.name_of(0, first);
-      symlink_target_ = args.spec.dirs > 1 ? std::string("../00000/") + first.data()
-                                           : std::string(first.data());
+      symlink_target_ =
+          args.spec.dirs > 1 ? std::string("../00000/") + first.data() : std::string(first.data());
     }
   }
 
@@ -166,8 +166,8 @@ class CreateWorker final : public PhaseWorker {
 
  private:
   void create_file(const char* path, std::uint64_t size, std::uint64_t i) {
-    const int fd = ::openat(test_fd_.get(), path,
-                            O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+    const int fd =
+        ::openat(test_fd_.get(), path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) throw IoError(errno, "create", where(args_.test_dir, path));
     UniqueFd file(fd);
     for (std::uint64_t done = 0; done < size;) {
@@ -210,8 +210,7 @@ class CreateWorker final : public PhaseWorker {
 /// The directory stream of one directory; closedir on destruction.
 class DirStream {
  public:
-  DirStream(int parent, const char* name, const FileArgs& args)
-      : dir_(nullptr) {
+  DirStream(int parent, const char* name, const FileArgs& args) : dir_(nullptr) {
     UniqueFd fd = open_dir_at(parent, name, args.test_dir);
     dir_ = ::fdopendir(fd.get());
     if (dir_ == nullptr) throw IoError(errno, "opendir", where(args.test_dir, name));
@@ -244,7 +243,10 @@ class DirStream {
 class SequentialWorker final : public PhaseWorker {
  public:
   SequentialWorker(const FileArgs& args, bool remove)
-      : args_(args), remove_(remove), test_fd_(open_dir(args.test_dir)), buffer_(args.spec.chunk_bytes) {}
+      : args_(args),
+        remove_(remove),
+        test_fd_(open_dir(args.test_dir)),
+        buffer_(args.spec.chunk_bytes) {}
 
   void run(WorkerContext& ctx) override {
     std::uint64_t found = 0;

@@ -2,9 +2,8 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <memory>
-
 #include <iobench/workload.hpp>
+#include <memory>
 
 #include "plugins/bonnie/phases.hpp"
 #include "plugins/bonnie/spec_parser.hpp"
@@ -17,7 +16,7 @@ struct FileArgs {
   std::filesystem::path test_dir;
   FileSpec spec;
   std::uint64_t seed = 0;  ///< names, sizes and random orders
-  bool fsync = false;      ///< bonnie++ -b: fsync file and directory per create, directory per unlink
+  bool fsync = false;  ///< bonnie++ -b: fsync file and directory per create, directory per unlink
 };
 
 /// Op ids of the file phases: one op per file (create, stat, delete).
@@ -32,7 +31,8 @@ inline constexpr OpId kFileOp = 0;
 ///   chunk pieces, [fsync file and directory], close; links/symlinks to file 0 instead when the
 ///   spec says so; then sync(2). One op per file.
 /// - seq_stat: per directory opendir + readdir; per entry stat(2), and if it has data open,
-///   read it in chunk pieces, close. One op per file, readdir included. Fails if the count is not N.
+///   read it in chunk pieces, close. One op per file, readdir included. Fails if the count is not
+///   N.
 /// - seq_del: per directory readdir + unlink [+ fsync directory]; rmdir the subdirectories and
 ///   the test directory; sync(2). Fails if the count is not N.
 /// - ran_stat / ran_del: the same per file in a pseudo-random order of all N names (a different

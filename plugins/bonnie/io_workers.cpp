@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstring>
-
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
@@ -17,7 +16,8 @@ namespace iobench::plugins::bonnie {
 namespace {
 
 /// write(2) of all `size` bytes at the file position, retrying EINTR and short writes.
-void write_full(int fd, const std::byte* data, std::size_t size, const std::filesystem::path& path) {
+void write_full(int fd, const std::byte* data, std::size_t size,
+                const std::filesystem::path& path) {
   while (size > 0) {
     const ssize_t n = ::write(fd, data, size);
     if (n < 0) {

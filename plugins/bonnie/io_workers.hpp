@@ -3,9 +3,8 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
-
 #include <iobench/workload.hpp>
+#include <memory>
 
 #include "plugins/bonnie/phases.hpp"
 
@@ -13,14 +12,14 @@ namespace iobench::plugins::bonnie {
 
 /// What one copy's I/O-file worker needs.
 struct IoArgs {
-  std::filesystem::path file;       ///< the copy's scratch file ("Bonnie.<copy>" in the run dir)
+  std::filesystem::path file;  ///< the copy's scratch file ("Bonnie.<copy>" in the run dir)
   std::uint32_t chunk_bytes = 8192;
-  std::uint64_t file_bytes = 0;     ///< size the block output writes
-  std::uint64_t per_char_bytes = 0; ///< bytes the per-char phases move
-  bool direct = false;              ///< O_DIRECT on the block output's open (bonnie++ -D)
-  bool fsync = false;               ///< fsync after each seek's rewrite (bonnie++ -b)
-  std::uint64_t seeks = 0;          ///< tickets the copy's seekers share
-  std::uint64_t seed = 0;           ///< the seek tickets' stream
+  std::uint64_t file_bytes = 0;      ///< size the block output writes
+  std::uint64_t per_char_bytes = 0;  ///< bytes the per-char phases move
+  bool direct = false;               ///< O_DIRECT on the block output's open (bonnie++ -D)
+  bool fsync = false;                ///< fsync after each seek's rewrite (bonnie++ -b)
+  std::uint64_t seeks = 0;           ///< tickets the copy's seekers share
+  std::uint64_t seed = 0;            ///< the seek tickets' stream
   /// Next ticket of the copy, shared by its seekers (in memory shared across processes).
   std::atomic<std::uint64_t>* next_ticket = nullptr;
 };

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <charconv>
-
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
 
@@ -11,7 +10,7 @@ namespace iobench::plugins::bonnie {
 namespace {
 
 constexpr std::array<std::string_view, kPhaseCount> kNames{
-    "putc",       "put_block", "rewrite",  "getc",       "get_block", "seeks",
+    "putc",       "put_block", "rewrite", "getc",       "get_block", "seeks",
     "seq_create", "seq_stat",  "seq_del", "ran_create", "ran_stat",  "ran_del"};
 
 PhaseSet group(std::initializer_list<PhaseId> ids) {
@@ -61,10 +60,10 @@ PhaseSelection parse_phase_selection(std::string_view text, std::string_view fie
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty()) {
-      throw ConfigError(fmt::format(
-          "{}: '{}' has an empty item; list phase names separated by commas, e.g. "
-          "put_block,get_block",
-          field, text));
+      throw ConfigError(
+          fmt::format("{}: '{}' has an empty item; list phase names separated by commas, e.g. "
+                      "put_block,get_block",
+                      field, text));
     }
     if (item == "all") {
       selection.phases |= kIoGroup | kFilesGroup;

@@ -12,32 +12,33 @@ namespace iobench::plugins::bonnie {
 
 /// bonnie++'s twelve tests, in its order (also its semaphore numbers 0..11).
 enum class PhaseId : std::uint8_t {
-  kPutc,         ///< "Per Chr" output: one-byte write(2) calls
-  kPutBlock,     ///< "Block" output: chunk-sized write(2) calls
-  kRewrite,      ///< read a chunk, dirty it, seek back, write it
-  kGetc,         ///< "Per Chr" input: one-byte read(2) calls
-  kGetBlock,     ///< "Block" input: chunk-sized read(2) calls
-  kSeeks,        ///< random chunk reads by concurrent seekers, 1 in 10 rewritten
-  kSeqCreate,    ///< create files in name order
-  kSeqStat,      ///< stat (and read) files in readdir order
-  kSeqDelete,    ///< unlink files in readdir order
-  kRandCreate,   ///< create files with random-prefixed names
-  kRandStat,     ///< stat (and read) files in random order
-  kRandDelete,   ///< unlink files in random order
+  kPutc,        ///< "Per Chr" output: one-byte write(2) calls
+  kPutBlock,    ///< "Block" output: chunk-sized write(2) calls
+  kRewrite,     ///< read a chunk, dirty it, seek back, write it
+  kGetc,        ///< "Per Chr" input: one-byte read(2) calls
+  kGetBlock,    ///< "Block" input: chunk-sized read(2) calls
+  kSeeks,       ///< random chunk reads by concurrent seekers, 1 in 10 rewritten
+  kSeqCreate,   ///< create files in name order
+  kSeqStat,     ///< stat (and read) files in readdir order
+  kSeqDelete,   ///< unlink files in readdir order
+  kRandCreate,  ///< create files with random-prefixed names
+  kRandStat,    ///< stat (and read) files in random order
+  kRandDelete,  ///< unlink files in random order
 };
 inline constexpr std::size_t kPhaseCount = 12;
 
 /// Every phase, in bonnie++'s order.
 inline constexpr std::array<PhaseId, kPhaseCount> kAllPhases{
-    PhaseId::kPutc,      PhaseId::kPutBlock,   PhaseId::kRewrite,  PhaseId::kGetc,
+    PhaseId::kPutc,      PhaseId::kPutBlock,   PhaseId::kRewrite,   PhaseId::kGetc,
     PhaseId::kGetBlock,  PhaseId::kSeeks,      PhaseId::kSeqCreate, PhaseId::kSeqStat,
-    PhaseId::kSeqDelete, PhaseId::kRandCreate, PhaseId::kRandStat, PhaseId::kRandDelete};
+    PhaseId::kSeqDelete, PhaseId::kRandCreate, PhaseId::kRandStat,  PhaseId::kRandDelete};
 
 /// Stable phase name, as in bonnie++'s CSV header: "putc", "put_block", "rewrite", "getc",
 /// "get_block", "seeks", "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del".
 [[nodiscard]] std::string_view phase_name(PhaseId id) noexcept;
 /// The phase called `name`, or nullopt.
 [[nodiscard]] std::optional<PhaseId> phase_from_name(std::string_view name) noexcept;
+/// Position of `id` in bonnie++'s order (0..11): an index into kAllPhases and per-phase arrays.
 [[nodiscard]] constexpr std::size_t index_of(PhaseId id) noexcept {
   return static_cast<std::size_t>(id);
 }

@@ -75,7 +75,7 @@ std::vector<ParamSpec> param_specs() {
       {.key = "processes",
        .type = ParamType::kCount,
        .help = "concurrent copies, each a process with its own file, started together before "
-                "each test (bonnie++ -p N with -y s); default: one per target",
+               "each test (bonnie++ -p N with -y s); default: one per target",
        .min = 1,
        .max = 256},
       {.key = "report_format",
@@ -106,10 +106,9 @@ void register_family(PluginRegistrar& registrar) {
       .summary = "bonnie++ 2.00a: per-char and block output, rewrite, per-char and block input, "
                  "random seeks, file create/stat/delete",
       .params = param_specs(),
-      .factory =
-          [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
-        return std::make_unique<BonnieWorkload>(make_config(
-            raw_options_from(setup.params), host_facts(setup.targets.size())));
+      .factory = [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
+        return std::make_unique<BonnieWorkload>(
+            make_config(raw_options_from(setup.params), host_facts(setup.targets.size())));
       },
       .needs_directory_targets = true,
   });

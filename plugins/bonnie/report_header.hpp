@@ -1,11 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/result.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <iobench/result.hpp>
 
 #include "plugins/bonnie/config.hpp"
 #include "plugins/bonnie/spec_parser.hpp"

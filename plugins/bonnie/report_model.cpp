@@ -31,11 +31,10 @@ Cell make_cell(PhaseId id, std::span<const WorkerResult> workers) {
   }
   if (workers.empty() || elapsed_ns == 0) return Cell{};
   const double seconds = static_cast<double>(elapsed_ns) / kNsPerSecond;
-  const double amount = rate_in_kib(id) ? static_cast<double>(bytes) / 1024.0
-                                        : static_cast<double>(ops);
+  const double amount =
+      rate_in_kib(id) ? static_cast<double>(bytes) / 1024.0 : static_cast<double>(ops);
   cell.rate = amount / seconds;
-  cell.cpu_percent =
-      static_cast<int>(static_cast<double>(cpu_ns) / kNsPerSecond / seconds * 100.0);
+  cell.cpu_percent = static_cast<int>(static_cast<double>(cpu_ns) / kNsPerSecond / seconds * 100.0);
   cell.state = elapsed_ns < kMinTimeNs ? Cell::State::kTooFast : Cell::State::kValue;
   return cell;
 }
@@ -91,8 +90,7 @@ Report build_report(const StepResult& step) {
     }
     std::vector<Cell> copy_cells;
     for (std::uint32_t c = 0; c < copies; ++c) {
-      const Cell cell =
-          make_cell(id, workers.subspan(c * per_copy, per_copy));
+      const Cell cell = make_cell(id, workers.subspan(c * per_copy, per_copy));
       copy_cells.push_back(cell);
       report.rows[(planned->repetition - 1) * rows_per_rep + c].cells[index_of(id)] = cell;
     }

@@ -2,10 +2,9 @@
 
 #include <array>
 #include <cstdint>
+#include <iobench/result.hpp>
 #include <string>
 #include <vector>
-
-#include <iobench/result.hpp>
 
 #include "plugins/bonnie/phases.hpp"
 #include "plugins/bonnie/report_header.hpp"

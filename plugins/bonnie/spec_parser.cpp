@@ -5,13 +5,12 @@
 #include <array>
 #include <bit>
 #include <cctype>
+#include <iobench/error.hpp>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <iobench/error.hpp>
 
 namespace iobench::plugins::bonnie {
 namespace {
@@ -46,8 +45,7 @@ std::vector<std::string_view> split_fields(std::string_view text) {
 }
 
 /// Digits with an optional single suffix from `suffixes`; nullopt if malformed or overflowing.
-std::optional<std::uint64_t> parse_number(std::string_view part,
-                                          std::span<const Suffix> suffixes) {
+std::optional<std::uint64_t> parse_number(std::string_view part, std::span<const Suffix> suffixes) {
   if (part.empty()) return std::nullopt;
   std::uint64_t multiplier = 1;
   const char last = part.back();
@@ -88,12 +86,12 @@ void reject_empty_fields(std::string_view field, std::string_view text,
   }
 }
 
-constexpr std::array kSizeSuffixes{Suffix{'m', 1}, Suffix{'g', kKi}, Suffix{'t', kKi * kKi}};
-constexpr std::array kChunkSuffixes{Suffix{'k', kKi}, Suffix{'m', kKi * kKi}};
+constexpr std::array kSizeSuffixes{Suffix{'m', 1}, Suffix{'g', kKi}, Suffix{'t', kKi* kKi}};
+constexpr std::array kChunkSuffixes{Suffix{'k', kKi}, Suffix{'m', kKi* kKi}};
 constexpr std::array kCountKSuffixes{Suffix{'k', kKi}};
 constexpr std::array kNumFilesSuffixes{Suffix{'m', kKi}};
-constexpr std::array kBytesSuffixes{Suffix{'k', kKi}, Suffix{'m', kKi * kKi},
-                                    Suffix{'g', kKi * kKi * kKi}};
+constexpr std::array kBytesSuffixes{Suffix{'k', kKi}, Suffix{'m', kKi* kKi},
+                                    Suffix{'g', kKi* kKi* kKi}};
 constexpr std::span<const Suffix> kNoSuffixes{};
 
 /// Largest I/O file: its size in bytes must fit a signed 64-bit offset.
@@ -229,8 +227,7 @@ FileSpec parse_file_spec(std::string_view text, std::string_view field) {
   if (parts.size() > 4) {
     const auto chunk = parse_number(parts[4], kBytesSuffixes);
     if (!chunk || *chunk == 0 || *chunk > kMaxFileChunkBytes) {
-      fail(field, text,
-           fmt::format("chunk '{}' is not a size from 1 byte to 64m", parts[4]),
+      fail(field, text, fmt::format("chunk '{}' is not a size from 1 byte to 64m", parts[4]),
            "use e.g. 8k (the default)");
     }
     spec.chunk_bytes = static_cast<std::uint32_t>(*chunk);

@@ -48,7 +48,8 @@ struct FileSpec {
 };
 
 /// Parses bonnie++'s `-s` text "size[:chunk[:seeks[:seekers]]]".
-/// - size: MiB, optional suffix m (MiB), g (GiB) or t (TiB), as bonnie++ reads it; "0" turns the I/O
+/// - size: MiB, optional suffix m (MiB), g (GiB) or t (TiB), as bonnie++ reads it; "0" turns the
+/// I/O
 ///   tests off and then takes no other field.
 /// - chunk: bytes with optional suffix k or m; a power of two in [256, 1m] (bonnie++'s limits).
 /// - seeks: count with optional suffix k (x1024); 0 skips the seeks phase.

@@ -9,11 +9,12 @@
 namespace iobench::plugins::bonnie {
 namespace {
 
-constexpr std::array kIoPhases{PhaseId::kPutc,    PhaseId::kPutBlock, PhaseId::kRewrite,
-                               PhaseId::kGetc,    PhaseId::kGetBlock, PhaseId::kSeeks};
+constexpr std::array kIoPhases{PhaseId::kPutc, PhaseId::kPutBlock, PhaseId::kRewrite,
+                               PhaseId::kGetc, PhaseId::kGetBlock, PhaseId::kSeeks};
 constexpr std::array kFilePhases{PhaseId::kSeqCreate,  PhaseId::kSeqStat,  PhaseId::kSeqDelete,
                                  PhaseId::kRandCreate, PhaseId::kRandStat, PhaseId::kRandDelete};
-constexpr std::string_view kRateColumns = " /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP";
+constexpr std::string_view kRateColumns =
+    " /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP";
 
 std::string_view version_text(const ReportHeader& h) {
   return h.format == ReportFormat::kV197 ? kLegacyBonnieVersion : kBonnieVersion;
@@ -36,14 +37,17 @@ void write_cells(std::ostream& out, const ReportRow& row, std::span<const PhaseI
 void write_io_block(std::ostream& out, const Report& report) {
   const ReportHeader& h = report.header;
   const bool legacy = h.format == ReportFormat::kV197;
-  out << fmt::format("Version {:>5}       ------Sequential Output------ --Sequential Input- "
-                     "--Random-\n",
-                     version_text(h));
+  out << fmt::format(
+      "Version {:>5}       ------Sequential Output------ --Sequential Input- "
+      "--Random-\n",
+      version_text(h));
   if (legacy) {
-    out << fmt::format("Concurrency {:3d}     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- "
-                       "--Seeks--\n",
-                       h.copies);
-    out << (h.io_chunk_bytes == kDefaultChunkBytes ? "Machine        Size " : "Machine   Size:chnk ")
+    out << fmt::format(
+        "Concurrency {:3d}     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- "
+        "--Seeks--\n",
+        h.copies);
+    out << (h.io_chunk_bytes == kDefaultChunkBytes ? "Machine        Size "
+                                                   : "Machine   Size:chnk ")
         << "K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n";
   } else {
     out << "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n";
@@ -59,9 +63,10 @@ void write_io_block(std::ostream& out, const Report& report) {
 void write_file_block(std::ostream& out, const Report& report) {
   const ReportHeader& h = report.header;
   const bool legacy = h.format == ReportFormat::kV197;
-  out << fmt::format("Version {:>5}       ------Sequential Create------ --------Random "
-                     "Create--------\n",
-                     version_text(h));
+  out << fmt::format(
+      "Version {:>5}       ------Sequential Create------ --------Random "
+      "Create--------\n",
+      version_text(h));
   out << fmt::format("{:<19.19} -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n",
                      h.machine);
   const bool has_max = h.files.kind != FileKind::kRegular || h.files.max_bytes != 0;

@@ -2,13 +2,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iobench/metrics.hpp>
+#include <iobench/result.hpp>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
-
-#include <iobench/metrics.hpp>
-#include <iobench/result.hpp>
 
 #include "plugins/tiotest/tiotest_config.hpp"
 
@@ -22,7 +21,7 @@ struct PhaseFigures {
   std::uint64_t wall_ns = 0;  ///< the phase's wall time (tiotest: the main thread's timer)
   CpuTimes cpu;               ///< summed over the phase's workers
   double system_busy_percent = 0;
-  OpStats ops;                ///< all ops of the phase, merged over workers
+  OpStats ops;  ///< all ops of the phase, merged over workers
   Status status = Status::kOk;
 
   /// MB moved, MB = 2^20 bytes as tiotest counts (blocks x block size / 2^20).

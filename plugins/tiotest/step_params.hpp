@@ -2,10 +2,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iobench/result.hpp>
 #include <string>
 #include <string_view>
-
-#include <iobench/result.hpp>
 
 namespace iobench::plugins::tiotest {
 

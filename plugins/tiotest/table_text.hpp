@@ -22,9 +22,7 @@ namespace iobench::plugins::tiotest {
 }
 
 /// `count` copies of `c`.
-[[nodiscard]] inline std::string repeat(char c, std::size_t count) {
-  return std::string(count, c);
-}
+[[nodiscard]] inline std::string repeat(char c, std::size_t count) { return std::string(count, c); }
 
 /// Widest of `minimum` and the sizes of the strings selected by `get` over `rows`.
 template <typename Rows, typename Get>

@@ -1,10 +1,10 @@
 #include "plugins/tiotest/tiobench_report.hpp"
 
-#include <algorithm>
-#include <ostream>
-
 #include <fmt/format.h>
 #include <fmt/printf.h>
+
+#include <algorithm>
+#include <ostream>
 
 #include "plugins/tiotest/phase_figures.hpp"
 #include "plugins/tiotest/step_params.hpp"
@@ -118,9 +118,8 @@ std::vector<SweepRow> aggregate_sweep(const StepResult& step) {
     cell.runs += 1;
     cell.bytes += figures->ops.bytes;
     cell.wall_ns += figures->wall_ns;
-    cell.cpu_ns_per_thread +=
-        static_cast<double>(figures->cpu.user_ns + figures->cpu.system_ns) /
-        static_cast<double>(std::max<std::uint64_t>(1, name->point.threads));
+    cell.cpu_ns_per_thread += static_cast<double>(figures->cpu.user_ns + figures->cpu.system_ns) /
+                              static_cast<double>(std::max<std::uint64_t>(1, name->point.threads));
     cell.ops += figures->ops.ops;
     cell.latency_sum_ns += figures->ops.latency.sum();
     cell.latency_max_ns = std::max(cell.latency_max_ns, figures->ops.latency.max());

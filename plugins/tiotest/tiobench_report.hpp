@@ -2,11 +2,10 @@
 
 #include <array>
 #include <cstdint>
+#include <iobench/result.hpp>
 #include <iosfwd>
 #include <string>
 #include <vector>
-
-#include <iobench/result.hpp>
 
 #include "plugins/tiotest/tiobench_sweep.hpp"
 
@@ -54,8 +53,8 @@ struct SweepRow {
 [[nodiscard]] std::vector<SweepRow> aggregate_sweep(const StepResult& step);
 
 /// One row of a tiobench.pl section, formatted with its Perl format
-/// `@<<<...(28) @||||| @||||| @>>  @########.## @>>>>% @####.### @#######.##  @#.##### @#.##### @######`
-/// (a number too wide for its field prints as '#'s, as Perl does).
+/// `@<<<...(28) @||||| @||||| @>>  @########.## @>>>>% @####.### @#######.##  @#.##### @#.#####
+/// @######` (a number too wide for its field prints as '#'s, as Perl does).
 [[nodiscard]] std::string tiobench_row(const std::string& identifier, const SweepPoint& point,
                                        const SweepCell& cell);
 

@@ -1,9 +1,8 @@
 #include "plugins/tiotest/tiobench_sweep.hpp"
 
-#include <charconv>
-
 #include <fmt/format.h>
 
+#include <charconv>
 #include <iobench/error.hpp>
 #include <iobench/units.hpp>
 
@@ -31,8 +30,7 @@ std::vector<std::uint64_t> parse_list(std::string_view text, std::string_view fi
 // Reads "<key>=<digits>[suffix]" at the start of `text`; advances past it and one space.
 std::optional<std::uint64_t> take_field(std::string_view& text, std::string_view key,
                                         std::string_view suffix) {
-  if (text.substr(0, key.size()) != key || text.size() <= key.size() ||
-      text[key.size()] != '=') {
+  if (text.substr(0, key.size()) != key || text.size() <= key.size() || text[key.size()] != '=') {
     return std::nullopt;
   }
   text.remove_prefix(key.size() + 1);

@@ -1,12 +1,11 @@
 #include "plugins/tiotest/tiotest_config.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <iobench/error.hpp>
 
@@ -68,10 +67,10 @@ PhaseMask parse_skip_list(std::string_view text, std::string_view field) {
     } else if (item == "3" || item == "random_read" || item == "rread") {
       kind = PhaseKind::kRandomRead;
     } else {
-      throw ConfigError(fmt::format(
-          "{}: '{}' is not a tiotest phase; use write, random_write, read, random_read "
-          "(or tiotest's -k numbers 0-3), separated by commas",
-          field, item));
+      throw ConfigError(
+          fmt::format("{}: '{}' is not a tiotest phase; use write, random_write, read, random_read "
+                      "(or tiotest's -k numbers 0-3), separated by commas",
+                      field, item));
     }
     run[index_of(kind)] = false;
   }
@@ -166,9 +165,8 @@ void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const Tar
         "block_size",
         size_field, plan.block_size, size_field));
   }
-  const bool any_random =
-      plan.run_phase[index_of(PhaseKind::kRandomWrite)] ||
-      plan.run_phase[index_of(PhaseKind::kRandomRead)];
+  const bool any_random = plan.run_phase[index_of(PhaseKind::kRandomWrite)] ||
+                          plan.run_phase[index_of(PhaseKind::kRandomRead)];
   if (any_random && plan.random_ops < 1) {
     throw ConfigError(
         "random_ops: random phases need at least 1 op per thread; raise random_ops or skip "
@@ -177,8 +175,9 @@ void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const Tar
   bool any_phase = false;
   for (const bool run : plan.run_phase) any_phase = any_phase || run;
   if (!any_phase) {
-    throw ConfigError("skip: every phase is skipped; leave at least one of write, random_write, "
-                      "read, random_read");
+    throw ConfigError(
+        "skip: every phase is skipped; leave at least one of write, random_write, "
+        "read, random_read");
   }
   if (io.direct && plan.block_size % 512 != 0) {
     throw ConfigError(fmt::format(
@@ -187,16 +186,17 @@ void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const Tar
         plan.block_size));
   }
   if (io.direct && io.mmap) {
-    throw ConfigError("mmap: mapped I/O always goes through the page cache; it cannot be combined "
-                      "with direct=true");
+    throw ConfigError(
+        "mmap: mapped I/O always goes through the page cache; it cannot be combined "
+        "with direct=true");
   }
   if (io.raw && io.mmap) {
-    throw ConfigError("mmap: mapped I/O works on files iobench creates; it cannot be combined with "
-                      "raw=true");
+    throw ConfigError(
+        "mmap: mapped I/O works on files iobench creates; it cannot be combined with "
+        "raw=true");
   }
-  const bool writes =
-      plan.run_phase[index_of(PhaseKind::kWrite)] ||
-      plan.run_phase[index_of(PhaseKind::kRandomWrite)];
+  const bool writes = plan.run_phase[index_of(PhaseKind::kWrite)] ||
+                      plan.run_phase[index_of(PhaseKind::kRandomWrite)];
   if (io.raw && writes && !io.raw_overwrite) {
     throw ConfigError(
         "raw_overwrite: the write phases overwrite the raw targets' data; set "
@@ -208,8 +208,9 @@ void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const Tar
         "data; do not skip write");
   }
   if (!io.raw && (io.raw_gap_bytes != 0 || io.raw_offset_first)) {
-    throw ConfigError("raw_gap: region offsets apply to raw targets only; set raw=true or drop "
-                      "raw_gap/raw_offset_first");
+    throw ConfigError(
+        "raw_gap: region offsets apply to raw targets only; set raw=true or drop "
+        "raw_gap/raw_offset_first");
   }
   validate_targets(plan, io, targets);
 }

@@ -14,8 +14,8 @@ namespace iobench::plugins::tiotest {
 /// The four tiotest phases, in the order tiotest runs them (and numbers them for `-k`).
 enum class PhaseKind : std::uint8_t { kWrite = 0, kRandomWrite = 1, kRead = 2, kRandomRead = 3 };
 
-inline constexpr std::array<PhaseKind, 4> kAllPhaseKinds{
-    PhaseKind::kWrite, PhaseKind::kRandomWrite, PhaseKind::kRead, PhaseKind::kRandomRead};
+inline constexpr std::array<PhaseKind, 4> kAllPhaseKinds{PhaseKind::kWrite, PhaseKind::kRandomWrite,
+                                                         PhaseKind::kRead, PhaseKind::kRandomRead};
 
 /// tiotest's row label: "Write", "Random Write", "Read", "Random Read".
 [[nodiscard]] const char* phase_label(PhaseKind kind) noexcept;
@@ -65,16 +65,16 @@ inline constexpr std::uint64_t kMaxThreads = 4096;
 
 /// How the files are opened and driven; shared by every thread of a run (tiotest's flags).
 struct IoOptions {
-  bool sync = false;          ///< -S: O_SYNC on the write phases' opens
-  bool direct = false;        ///< -X: O_DIRECT on every open
-  bool mmap = false;          ///< -M: the mmap engine (memcpy to/from a MAP_SHARED mapping)
-  bool verify = false;        ///< -c: stamp every written block, check every block read
-  bool serial_write = false;  ///< -W: the Write phase runs its threads one after another
-  bool drop_caches = false;   ///< -F: sync + drop the page cache before each phase (root)
-  bool raw = false;           ///< -R: targets are existing block devices or files
+  bool sync = false;                ///< -S: O_SYNC on the write phases' opens
+  bool direct = false;              ///< -X: O_DIRECT on every open
+  bool mmap = false;                ///< -M: the mmap engine (memcpy to/from a MAP_SHARED mapping)
+  bool verify = false;              ///< -c: stamp every written block, check every block read
+  bool serial_write = false;        ///< -W: the Write phase runs its threads one after another
+  bool drop_caches = false;         ///< -F: sync + drop the page cache before each phase (root)
+  bool raw = false;                 ///< -R: targets are existing block devices or files
   std::uint64_t raw_gap_bytes = 0;  ///< -o: gap between thread regions on a raw target
   bool raw_offset_first = false;    ///< -O: the first region also starts after one gap
-  bool raw_overwrite = false;  ///< explicit consent to write into raw targets (destroys data)
+  bool raw_overwrite = false;       ///< explicit consent to write into raw targets (destroys data)
 };
 
 /// One tiotest invocation: `threads` threads, each with its own file (or raw region) of
@@ -82,8 +82,8 @@ struct IoOptions {
 struct RunPlan {
   std::size_t threads = 4;
   std::uint64_t block_size = 4096;
-  std::uint64_t blocks = 0;            ///< per thread: floor(file size / block size)
-  std::uint64_t random_ops = 100000;   ///< per thread, each random phase
+  std::uint64_t blocks = 0;           ///< per thread: floor(file size / block size)
+  std::uint64_t random_ops = 100000;  ///< per thread, each random phase
   PhaseMask run_phase{true, true, true, true};
   /// Appended to the phase names (tiobench sweep points, e.g. " t=4 size=32M bs=4096 run=1");
   /// empty for a plain tiotest run.
@@ -108,6 +108,7 @@ void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const Tar
 /// round-robin; the k-th thread on a target starts at k x (file + gap), plus one gap when
 /// `raw_offset_first` (tiotest -o/-O). 0 when not raw.
 [[nodiscard]] std::uint64_t raw_region_offset(const RunPlan& plan, const IoOptions& io,
-                                              std::size_t thread, std::size_t target_count) noexcept;
+                                              std::size_t thread,
+                                              std::size_t target_count) noexcept;
 
 }  // namespace iobench::plugins::tiotest

@@ -1,14 +1,12 @@
 #include "plugins/tiotest/tiotest_factory.hpp"
 
-#include <sys/utsname.h>
-
-#include <system_error>
-
 #include <fmt/format.h>
+#include <sys/utsname.h>
 
 #include <iobench/error.hpp>
 #include <iobench/sysinfo.hpp>
 #include <iobench/units.hpp>
+#include <system_error>
 
 #include "plugins/tiotest/tiotest_workload.hpp"
 
@@ -54,10 +52,12 @@ void add_io_specs(std::vector<ParamSpec>& specs, bool tiobench_names) {
                                            "fragmentation (tiobench --nofrag)"
                                          : "run the Write phase's threads one after another, less "
                                            "fragmentation (tiotest -W)"));
-  specs.push_back(boolean("drop_caches", "sync and drop the page cache before each phase; needs "
-                                         "root (tiotest -F, tiobench --flushCaches)"));
-  specs.push_back(boolean("direct", "O_DIRECT on every open; block_size must be a multiple of "
-                                    "512 (tiotest -X, tiobench --directio)"));
+  specs.push_back(boolean("drop_caches",
+                          "sync and drop the page cache before each phase; needs "
+                          "root (tiotest -F, tiobench --flushCaches)"));
+  specs.push_back(boolean("direct",
+                          "O_DIRECT on every open; block_size must be a multiple of "
+                          "512 (tiotest -X, tiobench --directio)"));
   specs.push_back(boolean("raw_overwrite",
                           "allow the write phases to overwrite raw targets (devices or files); "
                           "their data is destroyed"));
@@ -106,8 +106,7 @@ std::vector<ParamSpec> tiotest_param_specs() {
   specs.push_back(number("block_size", ParamType::kSize, "4096", "bytes",
                          "bytes per read or write (tiotest -b)", 1, kMaxBlockSize));
   specs.push_back(number("random_ops", ParamType::kCount, "100000", "ops",
-                         "random reads and random writes per thread (tiotest -r)", 1,
-                         UINT64_MAX));
+                         "random reads and random writes per thread (tiotest -r)", 1, UINT64_MAX));
   specs.push_back(text("skip", "",
                        "phases to skip: write, random_write, read, random_read or 0-3, "
                        "comma-separated (tiotest -k)"));
@@ -116,18 +115,20 @@ std::vector<ParamSpec> tiotest_param_specs() {
   specs.push_back(boolean("consistency_check",
                           "verify every block read against what was written (tiotest -c)"));
   add_io_specs(specs, false);
-  specs.push_back(boolean("raw", "targets are existing block devices or files; threads get "
-                                 "regions in them instead of files (tiotest -R)"));
+  specs.push_back(boolean("raw",
+                          "targets are existing block devices or files; threads get "
+                          "regions in them instead of files (tiotest -R)"));
   specs.push_back(number("raw_gap", ParamType::kSize, "0", "bytes",
                          "raw: gap between consecutive thread regions (tiotest -o, MiB there)", 0,
                          UINT64_MAX));
-  specs.push_back(boolean("raw_offset_first", "raw: the first region also starts after one "
-                                              "raw_gap (tiotest -O)"));
+  specs.push_back(boolean("raw_offset_first",
+                          "raw: the first region also starts after one "
+                          "raw_gap (tiotest -O)"));
   specs.push_back(boolean("terse", "print tiotest's five terse lines only (tiotest -T)"));
-  specs.push_back(boolean("latency_table", "print the latency table (tiotest -L hides it)",
-                          "true"));
-  specs.push_back(boolean("percentiles",
-                          "print the latency percentile and system CPU table", "true"));
+  specs.push_back(
+      boolean("latency_table", "print the latency table (tiotest -L hides it)", "true"));
+  specs.push_back(
+      boolean("percentiles", "print the latency percentile and system CPU table", "true"));
   return specs;
 }
 
@@ -137,8 +138,7 @@ std::vector<ParamSpec> tiobench_param_specs() {
   specs.push_back(text("sizes", "",
                        "total file sizes over all threads to sweep, whole MiB, e.g. 256m,1g "
                        "(tiobench --size); default twice the RAM"));
-  specs.push_back(
-      text("block_sizes", "4096", "block sizes in bytes to sweep (tiobench --block)"));
+  specs.push_back(text("block_sizes", "4096", "block sizes in bytes to sweep (tiobench --block)"));
   specs.push_back(number("random_ops", ParamType::kCount, "4000", "ops",
                          "random ops per phase in total over all threads (tiobench --random)", 1,
                          UINT64_MAX));
@@ -214,15 +214,15 @@ std::unique_ptr<Workload> make_tiobench_workload(const WorkloadSetup& setup) {
   sweep.block_sizes = parse_size_list(params.get_string("block_sizes"), "block_sizes");
   for (const std::uint64_t bs : sweep.block_sizes) {
     if (bs > kMaxBlockSize) {
-      throw ConfigError(fmt::format("block_sizes: {} bytes is larger than the largest block of "
-                                    "{} bytes",
-                                    bs, kMaxBlockSize));
+      throw ConfigError(
+          fmt::format("block_sizes: {} bytes is larger than the largest block of "
+                      "{} bytes",
+                      bs, kMaxBlockSize));
     }
   }
   for (const std::uint64_t t : sweep.threads) {
     if (t > kMaxThreads) {
-      throw ConfigError(
-          fmt::format("threads: {} is out of range; use 1 to {}", t, kMaxThreads));
+      throw ConfigError(fmt::format("threads: {} is out of range; use 1 to {}", t, kMaxThreads));
     }
   }
   sweep.random_ops_total = params.get_u64("random_ops");
@@ -233,8 +233,9 @@ std::unique_ptr<Workload> make_tiobench_workload(const WorkloadSetup& setup) {
   for (const TargetProbe& p : probes) directories += p.is_directory ? 1 : 0;
   IoOptions io = io_options_from(params);
   if (directories != 0 && directories != probes.size()) {
-    throw ConfigError("targets: give either only directories or only devices/files, as "
-                      "tiobench.pl requires");
+    throw ConfigError(
+        "targets: give either only directories or only devices/files, as "
+        "tiobench.pl requires");
   }
   io.raw = directories == 0 && !probes.empty();
 

@@ -1,10 +1,9 @@
 #pragma once
 
-#include <memory>
-#include <vector>
-
 #include <iobench/params.hpp>
 #include <iobench/workload.hpp>
+#include <memory>
+#include <vector>
 
 #include "plugins/tiotest/tiobench_sweep.hpp"
 #include "plugins/tiotest/tiotest_config.hpp"

@@ -1,11 +1,11 @@
 #include "plugins/tiotest/tiotest_tables.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "plugins/tiotest/step_params.hpp"
 #include "plugins/tiotest/table_text.hpp"
@@ -34,11 +34,10 @@ struct LatencyRow {
 };
 
 LatencyRow latency_row(std::string label, const OpStats& ops) {
-  const double avg_ms =
-      ops.latency.count() == 0
-          ? 0.0
-          : static_cast<double>(ops.latency.sum()) / static_cast<double>(ops.latency.count()) /
-                kNsPerMs;
+  const double avg_ms = ops.latency.count() == 0
+                            ? 0.0
+                            : static_cast<double>(ops.latency.sum()) /
+                                  static_cast<double>(ops.latency.count()) / kNsPerMs;
   return {std::move(label), fmt::format("{:.3f}", avg_ms),
           fmt::format("{:.3f}", static_cast<double>(ops.latency.max()) / kNsPerMs),
           fmt::format("{:.5f}", percent_of(ops.ops_over_2s, ops.ops)),
@@ -78,7 +77,8 @@ void write_result_table(std::ostream& out, std::span<const PhaseFigures> phases,
   // tiotest's widths: label + MB fill 17 characters ("Write %11.0f", "Random Write %4.0f", ...),
   // time %6.1f, rate %7.3f, CPU %5.1f.
   std::size_t item_inner = 17;
-  for (const ResultRow& r : rows) item_inner = std::max(item_inner, r.label.size() + 1 + r.mb.size());
+  for (const ResultRow& r : rows)
+    item_inner = std::max(item_inner, r.label.size() + 1 + r.mb.size());
   const std::size_t item_w = item_inner + 4;  // + " MBs"
   const std::size_t time_w = column_width(rows, 6, [](const ResultRow& r) { return r.time; });
   const std::size_t rate_w = column_width(rows, 7, [](const ResultRow& r) { return r.rate; });
@@ -138,8 +138,8 @@ void write_latency_table(std::ostream& out, std::span<const PhaseFigures> phases
 void write_percentile_table(std::ostream& out, std::span<const PhaseFigures> phases) {
   std::vector<PercentileRow> all;
   for (const PhaseFigures& p : phases) {
-    all.push_back(percentile_row(phase_label(p.kind), p.ops,
-                                 fmt::format("{:.1f} %", p.system_busy_percent)));
+    all.push_back(
+        percentile_row(phase_label(p.kind), p.ops, fmt::format("{:.1f} %", p.system_busy_percent)));
   }
   all.push_back(percentile_row("Total", pooled_ops(phases), ""));
 
@@ -155,7 +155,8 @@ void write_percentile_table(std::ostream& out, std::span<const PhaseFigures> pha
   inner += "+" + repeat('-', busy_w + 2);
   const auto write_row = [&](const PercentileRow& r) {
     out << "| " << pad_right(r.label, label_w);
-    for (std::size_t i = 0; i < value_w.size(); ++i) out << " | " << pad_left(r.values[i], value_w[i]);
+    for (std::size_t i = 0; i < value_w.size(); ++i)
+      out << " | " << pad_left(r.values[i], value_w[i]);
     out << " | " << pad_left(r.busy, busy_w) << " |\n";
   };
   out << "Latency percentiles (ms) and system CPU busy (% of all CPUs):\n";
@@ -180,23 +181,22 @@ void write_terse(std::ostream& out, std::span<const PhaseFigures> phases, std::s
       if (p.kind == kind) found = &p;
     }
     if (found == nullptr) {
-      out << terse_key(kind) << ":0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000\n";
+      out << terse_key(kind)
+          << ":0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000\n";
       continue;
     }
     const PhaseFigures& p = *found;
     out << fmt::format("{}:{:.5f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n",
                        terse_key(kind), p.megabytes(), p.wall_seconds(),
                        static_cast<double>(p.cpu.user_ns) / 1e9 / per_thread,
-                       static_cast<double>(p.cpu.system_ns) / 1e9 / per_thread,
-                       p.mean_latency_ms(), p.max_latency_ms(), p.percent_over_2s(),
-                       p.percent_over_10s());
+                       static_cast<double>(p.cpu.system_ns) / 1e9 / per_thread, p.mean_latency_ms(),
+                       p.max_latency_ms(), p.percent_over_2s(), p.percent_over_10s());
   }
   const OpStats total = pooled_ops(phases);
-  const double avg_ms =
-      total.latency.count() == 0
-          ? 0.0
-          : static_cast<double>(total.latency.sum()) / static_cast<double>(total.latency.count()) /
-                kNsPerMs;
+  const double avg_ms = total.latency.count() == 0
+                            ? 0.0
+                            : static_cast<double>(total.latency.sum()) /
+                                  static_cast<double>(total.latency.count()) / kNsPerMs;
   out << fmt::format("total:{:.5f},{:.5f},{:.5f},{:.5f}\n", avg_ms,
                      static_cast<double>(total.latency.max()) / kNsPerMs,
                      percent_of(total.ops_over_2s, total.ops),

@@ -1,10 +1,9 @@
 #pragma once
 
 #include <cstddef>
+#include <iobench/result.hpp>
 #include <iosfwd>
 #include <span>
-
-#include <iobench/result.hpp>
 
 #include "plugins/tiotest/phase_figures.hpp"
 

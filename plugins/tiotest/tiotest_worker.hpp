@@ -3,12 +3,11 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <iobench/engine.hpp>
+#include <iobench/workload.hpp>
 #include <memory>
 #include <optional>
 #include <vector>
-
-#include <iobench/engine.hpp>
-#include <iobench/workload.hpp>
 
 #include "plugins/tiotest/block_pattern.hpp"
 #include "plugins/tiotest/random_offsets.hpp"
@@ -40,10 +39,10 @@ struct WorkerSetup {
   std::uint64_t blocks = 0;
   std::uint64_t block_size = 0;
   std::uint64_t random_ops = 0;
-  std::uint64_t generator_seed = 0;         ///< random phases
-  std::optional<BlockPattern> pattern;      ///< consistency check on
+  std::uint64_t generator_seed = 0;     ///< random phases
+  std::optional<BlockPattern> pattern;  ///< consistency check on
   WorkerSlot* slot = nullptr;
-  const TestHooks* hooks = nullptr;         ///< offsets are logged when it has on_random_offsets
+  const TestHooks* hooks = nullptr;  ///< offsets are logged when it has on_random_offsets
 };
 
 /// One tiotest thread in one phase: the timed loop of pwrite/pread (through the engine) of one

@@ -1,14 +1,12 @@
 #include "plugins/tiotest/tiotest_workload.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <iobench/error.hpp>
 #include <system_error>
 #include <utility>
-
-#include <fmt/format.h>
-
-#include <iobench/error.hpp>
 
 namespace iobench::plugins::tiotest {
 
@@ -191,7 +189,8 @@ void TiotestWorkload::report_verification(std::size_t phase, PrepareContext& ctx
 void TiotestWorkload::after_phase(std::size_t phase, PrepareContext& ctx) {
   const PhaseRef& ref = phase_refs_.at(phase);
   if (plan_.io.verify && !is_write(ref.kind)) report_verification(phase, ctx);
-  if (hooks_ != nullptr && hooks_->after_phase) hooks_->after_phase(phase, ref.name, files_[ref.run]);
+  if (hooks_ != nullptr && hooks_->after_phase)
+    hooks_->after_phase(phase, ref.name, files_[ref.run]);
   // A sweep needs the space of a finished run back; the last run's files go with the run
   // directory, which the runner removes (or keeps, when asked to).
   if (ref.last_of_run && ref.run + 1 < plan_.runs.size()) remove_files(ref.run, ctx);

@@ -3,13 +3,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <iobench/engine.hpp>
+#include <iobench/workload.hpp>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <iobench/engine.hpp>
-#include <iobench/workload.hpp>
 
 #include "plugins/tiotest/test_hooks.hpp"
 #include "plugins/tiotest/tiotest_config.hpp"

@@ -1,10 +1,8 @@
-#include <catch2/catch.hpp>
-
-#include <string>
-
-#include <iobench/error.hpp>
-
 #include "plugins/bonnie/config.hpp"
+
+#include <catch2/catch.hpp>
+#include <iobench/error.hpp>
+#include <string>
 
 using iobench::ConfigError;
 using namespace iobench::plugins::bonnie;
@@ -40,10 +38,10 @@ std::vector<PhaseId> ids(const BonnieConfig& config) {
 TEST_CASE("bonnie default size follows bonnie plus plus from the RAM", "[bonnie][config]") {
   CHECK(default_size_mib(0) == 300);
   CHECK(default_size_mib(100) == 300);
-  CHECK(default_size_mib(300) == 1024);    // 600 MiB: 600 % 1024 > 512, up to 1 GiB
-  CHECK(default_size_mib(200) == 400);     // 400 % 1024 <= 512: kept
-  CHECK(default_size_mib(700) == 1400);    // 1400 % 1024 = 376: kept
-  CHECK(default_size_mib(800) == 2048);    // 1600 % 1024 = 576: up to 2 GiB
+  CHECK(default_size_mib(300) == 1024);  // 600 MiB: 600 % 1024 > 512, up to 1 GiB
+  CHECK(default_size_mib(200) == 400);   // 400 % 1024 <= 512: kept
+  CHECK(default_size_mib(700) == 1400);  // 1400 % 1024 = 376: kept
+  CHECK(default_size_mib(800) == 2048);  // 1600 % 1024 = 576: up to 2 GiB
   CHECK(default_size_mib(24105) == 48210);
 }
 

@@ -93,7 +93,8 @@ inline StepBuilder copies_fixture() {
       WorkerFigures{1.0, 0.1, 0, 3000, 10'000}, WorkerFigures{2.0, 0.1, 0, 1000, 10'000},
       WorkerFigures{2.0, 0.1, 0, 1000, 10'000}, WorkerFigures{2.0, 0.1, 0, 1000, 10'000},
       WorkerFigures{2.0, 0.1, 0, 2192, 10'000}};
-  for (int i = 0; i < 5; ++i) seekers.push_back(WorkerFigures{0.2, 0.1, 0, i == 0 ? 8192U : 0U, 10'000});
+  for (int i = 0; i < 5; ++i)
+    seekers.push_back(WorkerFigures{0.2, 0.1, 0, i == 0 ? 8192U : 0U, 10'000});
   b.phase(PhaseId::kSeeks, seekers);
   return b;
 }

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <sstream>

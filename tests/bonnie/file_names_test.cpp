@@ -1,12 +1,11 @@
-#include <catch2/catch.hpp>
+#include "plugins/bonnie/file_names.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <set>
 #include <string>
 #include <vector>
-
-#include "plugins/bonnie/file_names.hpp"
 
 using namespace iobench::plugins::bonnie;
 

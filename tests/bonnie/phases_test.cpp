@@ -1,12 +1,10 @@
-#include <catch2/catch.hpp>
+#include "plugins/bonnie/phases.hpp"
 
+#include <catch2/catch.hpp>
+#include <iobench/error.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <iobench/error.hpp>
-
-#include "plugins/bonnie/phases.hpp"
 
 using iobench::ConfigError;
 using namespace iobench::plugins::bonnie;

@@ -1,10 +1,8 @@
-#include <catch2/catch.hpp>
-
-#include <string>
-
-#include <iobench/error.hpp>
-
 #include "plugins/bonnie/spec_parser.hpp"
+
+#include <catch2/catch.hpp>
+#include <iobench/error.hpp>
+#include <string>
 
 using iobench::ConfigError;
 using namespace iobench::plugins::bonnie;
@@ -29,28 +27,28 @@ TEST_CASE("bonnie size spec takes size chunk seeks and seekers", "[bonnie][parse
 
 TEST_CASE("bonnie size spec rejects every bad form", "[bonnie][parser]") {
   for (const char* bad : {
-           "",            // empty
-           "abc",         // not a number
-           "16x",         // unknown suffix (bonnie++ ignores it)
-           "16K",         // bonnie++ reads 16K as 16 MiB; a KiB size is not a size here
-           "1.5g",        // fraction
-           "-16",         // sign
-           " 16",         // whitespace
-           "16:",         // empty chunk
-           "16::10",      // empty chunk (bonnie++'s tokenizer would make 10 the chunk)
-           "16:100",      // chunk not a power of two
-           "16:128",      // chunk below 256
-           "16:2m",       // chunk above 1 MiB
-           "16:4q",       // bad chunk suffix
-           "16:4k:-1",    // negative seeks
-           "16:4k:1x",    // bad seeks suffix
-           "16:4k:10:2x", // seekers with junk
-           "16:4k:10:2k", // seekers take no suffix
-           "16:4k:10:1025",  // too many seekers
-           "16:4k:10:5:1",   // five fields
-           "0:4k",        // size 0 with more fields
+           "",                      // empty
+           "abc",                   // not a number
+           "16x",                   // unknown suffix (bonnie++ ignores it)
+           "16K",                   // bonnie++ reads 16K as 16 MiB; a KiB size is not a size here
+           "1.5g",                  // fraction
+           "-16",                   // sign
+           " 16",                   // whitespace
+           "16:",                   // empty chunk
+           "16::10",                // empty chunk (bonnie++'s tokenizer would make 10 the chunk)
+           "16:100",                // chunk not a power of two
+           "16:128",                // chunk below 256
+           "16:2m",                 // chunk above 1 MiB
+           "16:4q",                 // bad chunk suffix
+           "16:4k:-1",              // negative seeks
+           "16:4k:1x",              // bad seeks suffix
+           "16:4k:10:2x",           // seekers with junk
+           "16:4k:10:2k",           // seekers take no suffix
+           "16:4k:10:1025",         // too many seekers
+           "16:4k:10:5:1",          // five fields
+           "0:4k",                  // size 0 with more fields
            "99999999999999999999",  // overflow
-           "1:1m:1:1:",   // trailing colon
+           "1:1m:1:1:",             // trailing colon
        }) {
     INFO("size=" << bad);
     CHECK_THROWS_AS(parse_io_spec(bad, "size"), ConfigError);
@@ -103,28 +101,28 @@ TEST_CASE("bonnie files spec takes num max min dirs and chunk", "[bonnie][parser
 
 TEST_CASE("bonnie files spec rejects every bad form", "[bonnie][parser]") {
   for (const char* bad : {
-           "",              // empty
-           "x",             // not a number
-           "1x",            // junk suffix (bonnie++ accepts it)
-           "16k",           // num is already in 1024s; no k
-           "28340",         // more files than bonnie++ can name
-           "28m",           // 28672 x 1024 files
-           "1:",            // empty max
-           "1::2",          // empty max (bonnie++ would read 2 as max)
-           "1:-3",          // unknown negative max
-           "1:4q",          // bad max suffix
-           "1:4k:8k",       // min > max
-           "1:0:1",         // min > max (0)
-           "1:-1:5",        // min with links
-           "1:-2:1",        // min with symlinks
-           "1:4k:1k:0",     // zero dirs
+           "",                // empty
+           "x",               // not a number
+           "1x",              // junk suffix (bonnie++ accepts it)
+           "16k",             // num is already in 1024s; no k
+           "28340",           // more files than bonnie++ can name
+           "28m",             // 28672 x 1024 files
+           "1:",              // empty max
+           "1::2",            // empty max (bonnie++ would read 2 as max)
+           "1:-3",            // unknown negative max
+           "1:4q",            // bad max suffix
+           "1:4k:8k",         // min > max
+           "1:0:1",           // min > max (0)
+           "1:-1:5",          // min with links
+           "1:-2:1",          // min with symlinks
+           "1:4k:1k:0",       // zero dirs
            "1:4k:1k:100000",  // too many dirs
-           "1:4k:1k:98k",   // 100352 dirs
-           "1:4k:1k:3:0",   // zero chunk
-           "1:4k:1k:3:65m", // chunk too large
+           "1:4k:1k:98k",     // 100352 dirs
+           "1:4k:1k:3:0",     // zero chunk
+           "1:4k:1k:3:65m",   // chunk too large
            "1:4k:1k:3:4k:1",  // six fields
-           "0:4k",          // num 0 with more fields
-           "1:4k:1k:3:",    // trailing colon
+           "0:4k",            // num 0 with more fields
+           "1:4k:1k:3:",      // trailing colon
        }) {
     INFO("files=" << bad);
     CHECK_THROWS_AS(parse_file_spec(bad, "files"), ConfigError);

@@ -3,10 +3,9 @@
 // Hand-built bonnie step results with fixed numbers, for the formatter tests.
 
 #include <cstdint>
+#include <iobench/result.hpp>
 #include <string>
 #include <vector>
-
-#include <iobench/result.hpp>
 
 #include "plugins/bonnie/phases.hpp"
 #include "plugins/bonnie/report_header.hpp"
@@ -57,8 +56,8 @@ class StepBuilder {
   StepBuilder& phase(PhaseId id, std::vector<WorkerFigures> figures, std::uint32_t repetition = 1,
                      std::uint32_t repetitions = 1) {
     PhaseResult p;
-    p.name = planned_phase_name(
-        PlannedPhase{.id = id, .measured = true, .repetition = repetition}, repetitions);
+    p.name = planned_phase_name(PlannedPhase{.id = id, .measured = true, .repetition = repetition},
+                                repetitions);
     p.op_names = {"op"};
     for (std::size_t i = 0; i < figures.size(); ++i) {
       p.workers.push_back(make_worker(i, figures[i]));

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <sstream>
 #include <string>
 
@@ -19,7 +18,6 @@ std::string text_of(const iobench::StepResult& step) {
   format_text_step(step, out);
   return out.str();
 }
-
 
 }  // namespace
 
@@ -84,13 +82,13 @@ TEST_CASE("bonnie text table puts copies and their sum in rows", "[bonnie][text]
       "Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-\n"
       "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
       "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
-      "host.1        1G::2" + blank + "  100m  50" + blank + blank + blank + "  4096  25\n" +
-      "Latency          " + blank + "    2000us" + blank + blank + blank + "      10us\n" +
-      "host.2        1G::2" + blank + " 50.0m  10" + blank + blank + blank + " +++++ +++\n" +
-      "Latency          " + blank + "     150ms" + blank + blank + blank + "      10us\n" +
-      "host          1G::2" + blank + "  150m  60" + blank + blank + blank + " +++++ +++\n" +
-      "Latency          " + blank + "     150ms" + blank + blank + blank + "      10us\n" +
-      "\n";
+      "host.1        1G::2" +
+      blank + "  100m  50" + blank + blank + blank + "  4096  25\n" + "Latency          " + blank +
+      "    2000us" + blank + blank + blank + "      10us\n" + "host.2        1G::2" + blank +
+      " 50.0m  10" + blank + blank + blank + " +++++ +++\n" + "Latency          " + blank +
+      "     150ms" + blank + blank + blank + "      10us\n" + "host          1G::2" + blank +
+      "  150m  60" + blank + blank + blank + " +++++ +++\n" + "Latency          " + blank +
+      "     150ms" + blank + blank + blank + "      10us\n" + "\n";
   CHECK(text_of(copies_fixture().step()) == expected);
 }
 
@@ -104,8 +102,8 @@ TEST_CASE("bonnie text table reproduces the 1.97 layout on request", "[bonnie][t
   const double put_s = seconds_for(8196 * 1024, 113486);
   b.one(PhaseId::kPutc, seconds_for(3 * 1024, 446), 6.8, 3 * kMiB, 384, 21'900'000)
       .one(PhaseId::kPutBlock, put_s, put_s * 0.17, 8196 * kMiB, 1, 735'000'000)
-      .phase(PhaseId::kSeeks, std::vector<WorkerFigures>(5, WorkerFigures{6.34, 0.152, 0, 1638,
-                                                                          208'000'000}))
+      .phase(PhaseId::kSeeks,
+             std::vector<WorkerFigures>(5, WorkerFigures{6.34, 0.152, 0, 1638, 208'000'000}))
       .one(PhaseId::kSeqCreate, 0.3, 0.3, 0, 16384, 2'366'000)
       .one(PhaseId::kSeqDelete, del_s, del_s * 0.595, 0, 16384, 718'000);
   const std::string blank(10, ' ');
@@ -113,13 +111,15 @@ TEST_CASE("bonnie text table reproduces the 1.97 layout on request", "[bonnie][t
       "Version  1.97       ------Sequential Output------ --Sequential Input- --Random-\n"
       "Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
       "Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
-      "vm            8196M   446  98 113486  17" + blank + blank + blank + "  1292  11\n" +
-      "Latency             21900us     735ms" + blank + blank + blank + "     208ms\n" +
+      "vm            8196M   446  98 113486  17" +
+      blank + blank + blank + "  1292  11\n" + "Latency             21900us     735ms" + blank +
+      blank + blank + "     208ms\n" +
       "Version  1.97       ------Sequential Create------ --------Random Create--------\n"
       "vm                  -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
       "              files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
-      "                 16 +++++ +++" + blank + " 31949  59" + blank + blank + blank + "\n" +
-      "Latency              2366us" + blank + "     718us" + blank + blank + blank + "\n";
+      "                 16 +++++ +++" +
+      blank + " 31949  59" + blank + blank + blank + "\n" + "Latency              2366us" + blank +
+      "     718us" + blank + blank + blank + "\n";
   CHECK(text_of(b.step()) == expected);
   h.io_chunk_bytes = 4096;
   CHECK(text_of(StepBuilder(h).step()).find("Machine   Size:chnk K/sec") != std::string::npos);
@@ -128,7 +128,7 @@ TEST_CASE("bonnie text table reproduces the 1.97 layout on request", "[bonnie][t
 
 TEST_CASE("bonnie text table leaves failed phases blank", "[bonnie][text]") {
   StepBuilder b = vm_fixture();
-  b.mutable_step().phases[0].status = iobench::Status::kFailed;  // putc
+  b.mutable_step().phases[0].status = iobench::Status::kFailed;                  // putc
   b.mutable_step().phases[3].workers[0].status = iobench::Status::kInterrupted;  // getc
   const std::string text = text_of(b.step());
   CHECK(text.find("vm              64M           +++++ +++ +++++ +++           +++++ +++") !=
@@ -149,7 +149,7 @@ TEST_CASE("bonnie rate cells follow the k m g rule", "[bonnie][text]") {
   CHECK(rate(102348.8) == " 100.0m");  // 99.95 MiB/s: bonnie++'s "%4.1f" rounds up, one wider
   CHECK(rate(102400) == "  100m");
   CHECK(rate(1022976) == "  999m");
-  CHECK(rate(1023999) == " 1000m");   // 999.999 MiB/s rounds to 1000 like bonnie++
+  CHECK(rate(1023999) == " 1000m");  // 999.999 MiB/s rounds to 1000 like bonnie++
   CHECK(rate(1024000) == "  1.0g");
   CHECK(rate(2861782) == "  2.7g");
   CHECK(text_rate(PhaseId::kPutBlock, Cell{.state = Cell::State::kValue, .rate = 364656.9}, true) ==
@@ -160,8 +160,8 @@ TEST_CASE("bonnie rate cells follow the k m g rule", "[bonnie][text]") {
   CHECK(seeks(439.54) == " 439.5");
   CHECK(seeks(1291.6) == "  1292");
   CHECK(seeks(12113.2) == " 12113");
-  CHECK(text_rate(PhaseId::kSeqCreate, Cell{.state = Cell::State::kValue, .rate = 8891.9},
-                  false) == "  8891");
+  CHECK(text_rate(PhaseId::kSeqCreate, Cell{.state = Cell::State::kValue, .rate = 8891.9}, false) ==
+        "  8891");
   CHECK(text_rate(PhaseId::kGetc, Cell{}, false) == "      ");
   CHECK(text_rate(PhaseId::kGetc, Cell{.state = Cell::State::kTooFast}, false) == " +++++");
   CHECK(text_cpu(Cell{}) == "    ");

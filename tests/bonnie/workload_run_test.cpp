@@ -1,14 +1,12 @@
 // Small real runs of the bonnie workload through the runner, in a temp dir under the build tree.
 
 #include <catch2/catch.hpp>
-
+#include <iobench/error.hpp>
+#include <iobench/runner.hpp>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <iobench/error.hpp>
-#include <iobench/runner.hpp>
 
 #include "plugins/bonnie/csv_formatter.hpp"
 #include "plugins/bonnie/file_names.hpp"
@@ -40,7 +38,8 @@ Outcome run_bonnie(std::map<std::string, std::string> params,
   params.emplace("ram", "0");
   params.emplace("machine", "testbox");
   const Registry registry = test::make_full_registry();
-  Step step{.name = "bonnie", .workload = "bonnie", .params = std::move(params), .targets = targets};
+  Step step{
+      .name = "bonnie", .workload = "bonnie", .params = std::move(params), .targets = targets};
   step.seed = kSeed;
   test::CapturingReporter reporter;
   Runner(registry, {}).run(std::span<const Step>(&step, 1), reporter);
@@ -96,8 +95,7 @@ std::size_t field_count(const std::string& line) {
 }  // namespace
 
 TEST_CASE("bonnie run does every phase with exact op counts", "[bonnie][run]") {
-  const Outcome run = run_bonnie(
-      {{"size", "4:8k:200:3"}, {"per_char", "1"}, {"files", "1"}});
+  const Outcome run = run_bonnie({{"size", "4:8k:200:3"}, {"per_char", "1"}, {"files", "1"}});
   const StepResult& step = run.step;
   INFO(step.message);
   REQUIRE(step.status == Status::kOk);
@@ -181,8 +179,8 @@ TEST_CASE("bonnie run makes hard links and symlinks", "[bonnie][run]") {
     INFO(run.step.message);
     REQUIRE(run.step.status == Status::kOk);
     CHECK(run.left_behind.empty());
-    for (const char* name : {"seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat",
-                             "ran_del"}) {
+    for (const char* name :
+         {"seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"}) {
       CHECK(ops_of(phase(run.step, name)) == 1024);
     }
   }
@@ -190,8 +188,7 @@ TEST_CASE("bonnie run makes hard links and symlinks", "[bonnie][run]") {
 
 TEST_CASE("bonnie run with two copies reports each and the sum", "[bonnie][run]") {
   const Outcome run = run_bonnie(
-      {{"size", "2:4k:100:2"}, {"per_char", "0"}, {"files", "0"}, {"processes", "2"}},
-      {"a", "b"});
+      {{"size", "2:4k:100:2"}, {"per_char", "0"}, {"files", "0"}, {"processes", "2"}}, {"a", "b"});
   INFO(run.step.message);
   REQUIRE(run.step.status == Status::kOk);
   CHECK(run.left_behind.empty());
@@ -227,8 +224,8 @@ TEST_CASE("bonnie run measures only the selected phases", "[bonnie][run]") {
 }
 
 TEST_CASE("bonnie run repeats with the same seed", "[bonnie][run]") {
-  const Outcome run = run_bonnie(
-      {{"size", "1:4k:50:1"}, {"per_char", "0"}, {"files", "0"}, {"repetitions", "2"}});
+  const Outcome run =
+      run_bonnie({{"size", "1:4k:50:1"}, {"per_char", "0"}, {"files", "0"}, {"repetitions", "2"}});
   INFO(run.step.message);
   REQUIRE(run.step.status == Status::kOk);
   CHECK(run.left_behind.empty());
@@ -246,11 +243,11 @@ TEST_CASE("bonnie refuses bad parameters before any I/O", "[bonnie][run]") {
   const Registry registry = test::make_full_registry();
   for (const std::map<std::string, std::string>& params :
        std::vector<std::map<std::string, std::string>>{
-           {{"size", "16"}, {"ram", "1024"}},         // under 2 x RAM
-           {{"size", "16:100"}, {"ram", "0"}},        // bad chunk
-           {{"files", "1:4k:8k"}, {"ram", "0"}},      // min > max
+           {{"size", "16"}, {"ram", "1024"}},     // under 2 x RAM
+           {{"size", "16:100"}, {"ram", "0"}},    // bad chunk
+           {{"files", "1:4k:8k"}, {"ram", "0"}},  // min > max
            {{"phases", "seeks"}, {"size", "16:8k:0"}, {"ram", "0"}},
-           {{"sise", "16"}},                          // unknown parameter
+           {{"sise", "16"}},  // unknown parameter
        }) {
     Step step{.name = "bonnie", .workload = "bonnie", .params = params, .targets = {dir.path()}};
     test::CapturingReporter reporter;

@@ -225,3 +225,27 @@ TEST_CASE("bad dbench parameters are refused before any I/O", "[dbench]") {
         "bad.txt:1:7: bad handle for Close 'x'");
   CHECK(dbench_test::fs::is_empty(fx.target()));
 }
+
+TEST_CASE("a failing client stops the others and its files are still removed", "[dbench]") {
+  Fixture fx;
+  const auto failing = fx.loadfile(std::string(kPrologue) +
+                                       "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 2 0x0\n"
+                                       "Close 2 0x0\n"
+                                       "SLEEP 200000\n"
+                                       "Unlink \"\\clients\\client1\\missing\" 0x6 NT_STATUS_OK\n",
+                                   "fail.txt");
+  const auto looping =
+      fx.loadfile(std::string(kPrologue) + "NTCreateX \"\\clients\\client1\\g\" 0x40 0x2 2 0x0\n"
+                                           "Close 2 0x0\nQUERY_FS_INFORMATION 259 0x0\n",
+                  "loop.txt");
+  const auto step = fx.run({{"loadfile", failing + "," + looping},
+                            {"procs", "2"},
+                            {"time_limit", "60s"},
+                            {"warmup", "0s"}});
+  CHECK(step.status == iobench::Status::kFailed);
+  CHECK(step.message.find("dbench client 0: " + failing + " line 7: Unlink") != std::string::npos);
+  const auto& phase = step.phases.front();
+  CHECK(phase.wall_ns < 30'000'000'000);  // the looping client stopped with the failed one
+  CHECK(phase.workers[1].ops[static_cast<std::size_t>(phase.op_index("Qfsinfo"))].ops > 0);
+  CHECK(tree(fx.run_dir()).empty());
+}

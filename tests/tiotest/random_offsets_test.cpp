@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "plugins/tiotest/random_offsets.hpp"
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <set>
 #include <vector>
 
 #include "plugins/tiotest/block_pattern.hpp"
-#include "plugins/tiotest/random_offsets.hpp"
 
 namespace {
 

@@ -3,11 +3,10 @@
 // Hand-built results for the tiotest formatter tests.
 
 #include <cstdint>
+#include <iobench/result.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <iobench/result.hpp>
 
 namespace iobench::plugins::tiotest::test {
 
@@ -37,7 +36,8 @@ inline PhaseResult make_phase(const std::string& name, std::uint64_t block_size,
   return phase;
 }
 
-inline StepResult make_step(std::string workload, std::vector<std::pair<std::string, std::string>> params,
+inline StepResult make_step(std::string workload,
+                            std::vector<std::pair<std::string, std::string>> params,
                             std::vector<PhaseResult> phases) {
   StepResult step;
   step.name = workload;

@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "plugins/tiotest/tiobench_report.hpp"
 
+#include <catch2/catch.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "plugins/tiotest/tiobench_report.hpp"
 #include "tests/tiotest/result_builder.hpp"
 
 namespace {
@@ -21,8 +21,9 @@ using iobench::plugins::tiotest::test::make_step;
 constexpr std::uint64_t kMiB = 1024 * 1024;
 
 // One phase of one sweep point: `megabytes` MiB in 4096-byte ops.
-PhaseResult sweep_phase(const std::string& label, const std::string& suffix, std::uint64_t megabytes,
-                        std::uint64_t latency_ns, std::uint64_t wall_ns, std::uint64_t cpu_ns) {
+PhaseResult sweep_phase(const std::string& label, const std::string& suffix,
+                        std::uint64_t megabytes, std::uint64_t latency_ns, std::uint64_t wall_ns,
+                        std::uint64_t cpu_ns) {
   return make_phase(label + suffix, 4096, {{megabytes * kMiB / 4096, latency_ns}}, wall_ns, cpu_ns,
                     0);
 }
@@ -38,8 +39,8 @@ std::string text_of(const StepResult& step) {
 TEST_CASE("tiobench row matches the tiobench.pl format") {
   // The row of the reference sample: 32 MB, 4096, 1 thread, 690.25 MB/s, 51.25 % CPU,
   // 0.011 ms average and 8.37 ms maximum latency, CPU efficiency 1347.
-  const PhaseResult read = make_phase(" ", 4096, {{8191, 9'979}, {1, 8'370'000}}, 46'360'014,
-                                      23'759'508, 0);
+  const PhaseResult read =
+      make_phase(" ", 4096, {{8191, 9'979}, {1, 8'370'000}}, 46'360'014, 23'759'508, 0);
   SweepCell cell;
   cell.runs = 1;
   cell.bytes = read.ops[0].bytes;
@@ -75,12 +76,13 @@ TEST_CASE("tiobench averages repetitions from summed bytes over summed time") {
   const std::string p2 = " size=8M bs=4096 threads=2 run=2";
   // Run 1: 8 MiB in 0.1 s; run 2: 8 MiB in 0.3 s. tiobench.pl's rate = 16 MiB / 0.4 s = 40 MB/s
   // (the mean of the two rates, 53.3, would be wrong).
-  const StepResult step = make_step(
-      "tiobench", {{"identifier", "x"}},
-      {sweep_phase("Write", p1, 8, 10'000, 100'000'000, 60'000'000),
-       sweep_phase("Write", p2, 8, 30'000, 300'000'000, 20'000'000),
-       make_phase("Random Read" + p2, 4096, {{999, 100'000}, {1, 2'100'000'000}}, 500'000'000, 0, 0),
-       make_phase("Random Read" + p1, 4096, {{1000, 300'000}}, 500'000'000, 0, 0)});
+  const StepResult step =
+      make_step("tiobench", {{"identifier", "x"}},
+                {sweep_phase("Write", p1, 8, 10'000, 100'000'000, 60'000'000),
+                 sweep_phase("Write", p2, 8, 30'000, 300'000'000, 20'000'000),
+                 make_phase("Random Read" + p2, 4096, {{999, 100'000}, {1, 2'100'000'000}},
+                            500'000'000, 0, 0),
+                 make_phase("Random Read" + p1, 4096, {{1000, 300'000}}, 500'000'000, 0, 0)});
   const std::vector<iobench::plugins::tiotest::SweepRow> rows = aggregate_sweep(step);
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].point == SweepPoint{8, 4096, 2});
@@ -98,8 +100,7 @@ TEST_CASE("tiobench averages repetitions from summed bytes over summed time") {
   CHECK(rread.runs == 2);
   CHECK(rread.max_latency_ms() == Approx(2100.0).epsilon(1e-12));
   CHECK(rread.percent_over_2s() == Approx(100.0 / 2000).epsilon(1e-12));
-  CHECK(rread.mean_latency_ms() ==
-        Approx((999 * 0.1 + 2100.0 + 1000 * 0.3) / 2000).epsilon(1e-12));
+  CHECK(rread.mean_latency_ms() == Approx((999 * 0.1 + 2100.0 + 1000 * 0.3) / 2000).epsilon(1e-12));
   CHECK_FALSE(rows[0].present[index_of(PhaseKind::kRead)]);
 }
 
@@ -118,9 +119,11 @@ TEST_CASE("tiobench report has the unit block and four sections in tiobench orde
   with_attribute.attributes.emplace_back("identifier", std::string("6.1.0-test"));
   const std::string text = text_of(with_attribute);
   const std::string header =
-      "                              File   Blk   Num                         Avg      Maximum      "
+      "                              File   Blk   Num                         Avg      Maximum     "
+      " "
       "Lat%     Lat%     CPU\n"
-      "Identifier                    Size   Size  Thr      Rate     (CPU%)  Latency    Latency      "
+      "Identifier                    Size   Size  Thr      Rate     (CPU%)  Latency    Latency     "
+      " "
       ">2s      >10s     Eff\n"
       "---------------------------- ------ ------ ---  ------------ ------ --------- -----------  "
       "-------- -------- -------\n";
@@ -139,17 +142,20 @@ TEST_CASE("tiobench report has the unit block and four sections in tiobench orde
       "   0.00000  0.00000 #######\n"
       "6.1.0-test                     8     4096    2        160.00     0%     0.005        0.01"
       "   0.00000  0.00000 #######\n"
-      "\nRandom Reads\n============\n" + header +
+      "\nRandom Reads\n============\n" +
+      header +
       "6.1.0-test                     8     4096    1         10.00     0%     0.010        0.01"
       "   0.00000  0.00000 1000000\n"
       "6.1.0-test                     8     4096    2         10.00     0%     0.010        0.01"
       "   0.00000  0.00000 1000000\n"
-      "\nSequential Writes\n=================\n" + header +
+      "\nSequential Writes\n=================\n" +
+      header +
       "6.1.0-test                     8     4096    1         80.00    50%     0.010        0.01"
       "   0.00000  0.00000     160\n"
       "6.1.0-test                     8     4096    2         80.00    25%     0.010        0.01"
       "   0.00000  0.00000     320\n"
-      "\nRandom Writes\n=============\n" + header +
+      "\nRandom Writes\n=============\n" +
+      header +
       "6.1.0-test                     8     4096    1         10.00     0%     0.020        0.02"
       "   0.00000  0.00000 1000000\n"
       "6.1.0-test                     8     4096    2         10.00     0%     0.020        0.02"
@@ -159,10 +165,9 @@ TEST_CASE("tiobench report has the unit block and four sections in tiobench orde
 
 TEST_CASE("tiobench csv has one row per point and test") {
   const std::string a = " size=8M bs=4096 threads=1 run=1";
-  const StepResult step =
-      make_step("tiobench", {{"identifier", "id"}},
-                {sweep_phase("Write", a, 8, 10'000, 100'000'000, 50'000'000),
-                 sweep_phase("Read", a, 8, 5'000, 50'000'000, 0)});
+  const StepResult step = make_step("tiobench", {{"identifier", "id"}},
+                                    {sweep_phase("Write", a, 8, 10'000, 100'000'000, 50'000'000),
+                                     sweep_phase("Read", a, 8, 5'000, 50'000'000, 0)});
   std::ostringstream out;
   iobench::plugins::tiotest::format_tiobench_csv(step, out);
   CHECK(out.str() ==

@@ -1,13 +1,11 @@
 #include <catch2/catch.hpp>
-
 #include <filesystem>
+#include <iobench/error.hpp>
+#include <iobench/runner.hpp>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <iobench/error.hpp>
-#include <iobench/runner.hpp>
 
 #include "plugins/tiotest/test_hooks.hpp"
 #include "plugins/tiotest/tiobench_report.hpp"
@@ -40,7 +38,8 @@ TEST_CASE("tiobench runs every sweep point and repetition as phases") {
   std::vector<std::pair<std::string, std::vector<bool>>> existing;
   std::vector<std::vector<fs::path>> run_files;
   iobench::plugins::tiotest::TestHooks hooks;
-  hooks.after_phase = [&](std::size_t, const std::string& name, const std::vector<fs::path>& files) {
+  hooks.after_phase = [&](std::size_t, const std::string& name,
+                          const std::vector<fs::path>& files) {
     if (name.rfind("Write size", 0) == 0) run_files.push_back(files);
     std::vector<bool> exists;
     for (const auto& previous : run_files) {

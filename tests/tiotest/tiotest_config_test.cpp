@@ -1,13 +1,12 @@
-#include <catch2/catch.hpp>
+#include "plugins/tiotest/tiotest_config.hpp"
 
+#include <catch2/catch.hpp>
 #include <fstream>
+#include <iobench/error.hpp>
 #include <string>
 #include <vector>
 
-#include <iobench/error.hpp>
-
 #include "plugins/tiotest/tiobench_sweep.hpp"
-#include "plugins/tiotest/tiotest_config.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace {
@@ -126,7 +125,10 @@ TEST_CASE("tiotest validation table") {
       {"more targets than supported", plan(64, 4096, 10, 1), plain, many,
        "targets: 51 targets given but tiotest takes at most 50"},
       {"missing target", plan(1, 4096, 10, 1), plain, {missing}, "targets: '/nope' does not exist"},
-      {"file target without raw", plan(1, 4096, 10, 1), plain, {device("/dev/x", 1 << 30)},
+      {"file target without raw",
+       plan(1, 4096, 10, 1),
+       plain,
+       {device("/dev/x", 1 << 30)},
        "targets: '/dev/x' is not a directory"},
       {"directory target with raw", plan(1, 4096, 10, 1), raw_write, one_dir,
        "raw: target '/d' is not a block device or regular file"},
@@ -135,24 +137,44 @@ TEST_CASE("tiotest validation table") {
       {"O_DIRECT with 4096", plan(1, 4096, 10, 1), direct, one_dir, ""},
       {"mmap with O_DIRECT", plan(1, 4096, 10, 1), mmap_direct, one_dir,
        "mmap: mapped I/O always goes through the page cache"},
-      {"mmap with raw", plan(1, 4096, 10, 1), mmap_raw, {device("/dev/x", 1 << 30)},
+      {"mmap with raw",
+       plan(1, 4096, 10, 1),
+       mmap_raw,
+       {device("/dev/x", 1 << 30)},
        "mmap: mapped I/O works on files iobench creates"},
-      {"raw write without consent", plan(1, 4096, 10, 1), raw, {device("/dev/x", 1 << 30)},
+      {"raw write without consent",
+       plan(1, 4096, 10, 1),
+       raw,
+       {device("/dev/x", 1 << 30)},
        "raw_overwrite: the write phases overwrite the raw targets' data"},
       {"raw read only needs no consent", read_only, raw, {device("/dev/x", 1 << 30)}, ""},
-      {"raw write with consent", plan(2, 4096, 256, 10), raw_write, {device("/dev/x", 2 << 20)},
+      {"raw write with consent",
+       plan(2, 4096, 256, 10),
+       raw_write,
+       {device("/dev/x", 2 << 20)},
        ""},
-      {"raw regions beyond the device", plan(3, 4096, 256, 10), raw_write,
+      {"raw regions beyond the device",
+       plan(3, 4096, 256, 10),
+       raw_write,
        {device("/dev/x", 2 << 20)},
        "raw: thread 2 needs bytes up to 3145728 of '/dev/x' but it holds only 2097152 bytes"},
-      {"raw gaps beyond the device", plan(2, 4096, 256, 10), raw_gap, {device("/dev/x", 3 << 20)},
+      {"raw gaps beyond the device",
+       plan(2, 4096, 256, 10),
+       raw_gap,
+       {device("/dev/x", 3 << 20)},
        "raw: thread 1 needs bytes up to 4194304"},
-      {"raw gaps on two devices fit", plan(2, 4096, 256, 10), raw_gap,
-       {device("/dev/x", 2 << 20), device("/dev/y", 2 << 20)}, ""},
+      {"raw gaps on two devices fit",
+       plan(2, 4096, 256, 10),
+       raw_gap,
+       {device("/dev/x", 2 << 20), device("/dev/y", 2 << 20)},
+       ""},
       {"gap without raw", plan(1, 4096, 10, 1), gap_without_raw, one_dir,
        "raw_gap: region offsets apply to raw targets only"},
-      {"consistency check on raw needs the write phase", read_only, verify_raw,
-       {device("/dev/x", 1 << 30)}, "consistency_check: on raw targets the check needs the write"},
+      {"consistency check on raw needs the write phase",
+       read_only,
+       verify_raw,
+       {device("/dev/x", 1 << 30)},
+       "consistency_check: on raw targets the check needs the write"},
   };
   for (const Case& c : cases) {
     INFO(c.what);
@@ -265,7 +287,8 @@ TEST_CASE("tiobench list parameters parse and reject bad entries") {
   CHECK(parse_count_list("1 2  16", "threads") == std::vector<std::uint64_t>{1, 2, 16});
   CHECK(parse_size_list("4096,8k", "block_sizes") == std::vector<std::uint64_t>{4096, 8192});
   CHECK(parse_mib_list("32m,1g", "sizes") == std::vector<std::uint64_t>{32, 1024});
-  CHECK_THROWS_WITH(parse_count_list("", "threads"), Catch::StartsWith("threads: the list is empty"));
+  CHECK_THROWS_WITH(parse_count_list("", "threads"),
+                    Catch::StartsWith("threads: the list is empty"));
   CHECK_THROWS_WITH(parse_count_list("1,0", "threads"),
                     Catch::StartsWith("threads: entries must be at least 1"));
   CHECK_THROWS_AS(parse_count_list("1,two", "threads"), ConfigError);

@@ -1,20 +1,18 @@
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iobench/error.hpp>
+#include <iobench/runner.hpp>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <iobench/error.hpp>
-#include <iobench/runner.hpp>
 
 #include "plugins/tiotest/test_hooks.hpp"
 #include "plugins/tiotest/tiotest_tables.hpp"
@@ -36,7 +34,9 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 // Installs hooks for one test and removes them at the end of it.
 class ScopedHooks {
  public:
-  explicit ScopedHooks(const TestHooks& hooks) { iobench::plugins::tiotest::set_test_hooks(&hooks); }
+  explicit ScopedHooks(const TestHooks& hooks) {
+    iobench::plugins::tiotest::set_test_hooks(&hooks);
+  }
   ~ScopedHooks() { iobench::plugins::tiotest::set_test_hooks(nullptr); }
   ScopedHooks(const ScopedHooks&) = delete;
   ScopedHooks& operator=(const ScopedHooks&) = delete;
@@ -58,8 +58,13 @@ struct OffsetRecorder {
   std::vector<Entry> entries;
   void add(const RandomOffsetLog& log) {
     std::lock_guard<std::mutex> lock(mutex);
-    entries.push_back({log.phase_index, log.worker_index, log.kind, log.generator_seed,
-                       log.base_offset, log.blocks, log.block_size,
+    entries.push_back({log.phase_index,
+                       log.worker_index,
+                       log.kind,
+                       log.generator_seed,
+                       log.base_offset,
+                       log.blocks,
+                       log.block_size,
                        {log.offsets.begin(), log.offsets.end()}});
   }
   const Entry* find(PhaseKind kind, std::size_t worker) const {
@@ -117,9 +122,9 @@ void corrupt(const fs::path& path, std::uint64_t offset) {
 
 TEST_CASE("tiotest run moves the planned bytes in each phase and leaves nothing behind") {
   iobench::test::TempDir dir("tiotest-run");
-  const StepResult step = run_one(tiotest_step(
-      {{"threads", "3"}, {"size", "1m"}, {"block_size", "4k"}, {"random_ops", "100"}},
-      {dir.path()}));
+  const StepResult step = run_one(
+      tiotest_step({{"threads", "3"}, {"size", "1m"}, {"block_size", "4k"}, {"random_ops", "100"}},
+                   {dir.path()}));
   REQUIRE(step.status == Status::kOk);
   CHECK(phase_names(step) ==
         std::vector<std::string>{"Write", "Random Write", "Read", "Random Read"});
@@ -149,7 +154,8 @@ TEST_CASE("tiotest gives each thread its own file round robin over the targets")
   std::vector<std::vector<fs::path>> seen;
   std::vector<std::vector<std::uint64_t>> sizes;
   TestHooks hooks;
-  hooks.after_phase = [&](std::size_t, const std::string& name, const std::vector<fs::path>& files) {
+  hooks.after_phase = [&](std::size_t, const std::string& name,
+                          const std::vector<fs::path>& files) {
     if (name != "Write") return;
     seen.push_back(files);
     std::vector<std::uint64_t> s;
@@ -157,9 +163,9 @@ TEST_CASE("tiotest gives each thread its own file round robin over the targets")
     sizes.push_back(s);
   };
   const ScopedHooks scoped(hooks);
-  const StepResult step = run_one(tiotest_step(
-      {{"threads", "3"}, {"size", "256k"}, {"block_size", "4k"}, {"skip", "1,3"}},
-      {a.path(), b.path()}));
+  const StepResult step = run_one(
+      tiotest_step({{"threads", "3"}, {"size", "256k"}, {"block_size", "4k"}, {"skip", "1,3"}},
+                   {a.path(), b.path()}));
   REQUIRE(step.status == Status::kOk);
   CHECK(phase_names(step) == std::vector<std::string>{"Write", "Read"});
   REQUIRE(seen.size() == 1);
@@ -185,9 +191,9 @@ TEST_CASE("tiotest random offsets are block aligned inside each file and seeded 
   TestHooks hooks;
   hooks.on_random_offsets = [&](const RandomOffsetLog& log) { recorder.add(log); };
   const ScopedHooks scoped(hooks);
-  const StepResult step = run_one(tiotest_step(
-      {{"threads", "4"}, {"size", "1m"}, {"block_size", "8k"}, {"random_ops", "500"}},
-      {dir.path()}));
+  const StepResult step = run_one(
+      tiotest_step({{"threads", "4"}, {"size", "1m"}, {"block_size", "8k"}, {"random_ops", "500"}},
+                   {dir.path()}));
   REQUIRE(step.status == Status::kOk);
   REQUIRE(recorder.entries.size() == 8);  // 2 random phases x 4 threads
   std::set<std::uint64_t> seeds;
@@ -260,7 +266,8 @@ TEST_CASE("tiotest consistency check catches a corrupted block") {
   const std::uint64_t bad_offset = 5 * 4096;
   TestHooks hooks;
   hooks.on_random_offsets = [&](const RandomOffsetLog& log) { recorder.add(log); };
-  hooks.after_phase = [&](std::size_t, const std::string& name, const std::vector<fs::path>& files) {
+  hooks.after_phase = [&](std::size_t, const std::string& name,
+                          const std::vector<fs::path>& files) {
     // After the last write phase, damage block 5 of thread 1's file.
     if (name == "Random Write") corrupt(files.at(1), bad_offset);
   };
@@ -326,8 +333,8 @@ TEST_CASE("tiotest serial write runs the threads one after another") {
 
 TEST_CASE("tiotest stops each worker at the step's op limit") {
   iobench::test::TempDir dir("tiotest-limit");
-  Step step = tiotest_step({{"threads", "2"}, {"size", "1m"}, {"random_ops", "1000"}},
-                           {dir.path()});
+  Step step =
+      tiotest_step({{"threads", "2"}, {"size", "1m"}, {"random_ops", "1000"}}, {dir.path()});
   step.ops_limit = 10;
   const StepResult result = run_one(step);
   REQUIRE(result.status == Status::kOk);

@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "plugins/tiotest/tiotest_tables.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "plugins/tiotest/tiotest_tables.hpp"
 #include "tests/tiotest/result_builder.hpp"
 
 namespace {
@@ -84,14 +84,15 @@ TEST_CASE("tiotest tables print rows only for phases that ran") {
   CHECK(text.find("| Write          32 MBs |    1.3 s |  25.397 MB/s |  35.7 %  |  11.9 % |\n") !=
         std::string::npos);
   // The Total row pools only Write and Read: (8191*50us + 8.19ms + 8192*30us) / 16384 ops.
-  CHECK(text.find("| Total        |        0.040 ms |        8.190 ms |  0.00000 |   0.00000 |\n") !=
-        std::string::npos);
+  CHECK(
+      text.find("| Total        |        0.040 ms |        8.190 ms |  0.00000 |   0.00000 |\n") !=
+      std::string::npos);
 }
 
 TEST_CASE("tiotest latency table is hidden with latency_table false") {
-  const StepResult step = make_step(
-      "tiotest", {{"threads", "2"}, {"percentiles", "false"}, {"latency_table", "false"}},
-      four_phases());
+  const StepResult step =
+      make_step("tiotest", {{"threads", "2"}, {"percentiles", "false"}, {"latency_table", "false"}},
+                four_phases());
   const std::string text = text_of(step);
   CHECK(text.find("Tiotest results for 2 concurrent io threads:") == 0);
   CHECK(text.find("Tiotest latency results:") == std::string::npos);
@@ -100,10 +101,10 @@ TEST_CASE("tiotest latency table is hidden with latency_table false") {
 TEST_CASE("tiotest result table widens its columns for rates above 1000 MB/s") {
   // tiotest prints "%7.3f MB/s", which shifts the border for 1770.401 MB/s; here the column
   // widens for every row, borders included.
-  const StepResult step = make_step(
-      "tiotest", {{"threads", "2"}, {"latency_table", "false"}, {"percentiles", "false"}},
-      {make_phase("Write", 4096, {{8192, 2'000}}, 18'075'000, 52'236'750, 72'300),
-       make_phase("Read", 4096, {{8192, 3'000}}, 32'432'000, 0, 41'123'776)});
+  const StepResult step =
+      make_step("tiotest", {{"threads", "2"}, {"latency_table", "false"}, {"percentiles", "false"}},
+                {make_phase("Write", 4096, {{8192, 2'000}}, 18'075'000, 52'236'750, 72'300),
+                 make_phase("Read", 4096, {{8192, 3'000}}, 32'432'000, 0, 41'123'776)});
   CHECK(text_of(step) ==
         "Tiotest results for 2 concurrent io threads:\n"
         ",-----------------------------------------------------------------------.\n"
@@ -153,7 +154,8 @@ TEST_CASE("tiotest tables stay aligned with very large values in every column") 
 }
 
 TEST_CASE("tiotest terse output has five lines with tiotest's fields") {
-  const StepResult step = make_step("tiotest", {{"threads", "2"}, {"terse", "true"}}, four_phases());
+  const StepResult step =
+      make_step("tiotest", {{"threads", "2"}, {"terse", "true"}}, four_phases());
   CHECK(text_of(step) ==
         "write:32.00000,1.26000,0.45000,0.15000,0.05099,8.19000,0.00000,0.00000\n"
         "rwrite:7.81250,20.00000,0.02500,0.75000,8.11982,11000.00000,0.15000,0.05000\n"

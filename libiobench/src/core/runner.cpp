@@ -4,6 +4,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -166,7 +167,11 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
 
   std::vector<std::filesystem::path> all_targets;
   for (const Step& step : steps) {
-    all_targets.insert(all_targets.end(), step.targets.begin(), step.targets.end());
+    for (const auto& target : step.targets) {
+      if (std::find(all_targets.begin(), all_targets.end(), target) == all_targets.end()) {
+        all_targets.push_back(target);
+      }
+    }
   }
   RunResult run;
   run.environment = collect_environment(all_targets);

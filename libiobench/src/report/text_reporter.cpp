@@ -255,7 +255,8 @@ class TextReporter final : public Reporter {
 
   void on_step_end(const StepResult& step) override {
     if (const ResultFormatter* formatter = registry_.formatter(step.workload, "text")) {
-      out_ << '\n';
+      // The family's own output, under one line naming the step (several steps share a run).
+      out_ << fmt::format("\n== {} ({}, seed {})\n", step.name, step.workload, step.seed);
       (*formatter)(step, out_);
       if (step.status != Status::kOk) {
         out_ << fmt::format("step {} ({}): {}\n", step.name, step.workload,

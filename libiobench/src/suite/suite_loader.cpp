@@ -1,0 +1,387 @@
+// Suite files: JSON text -> Suite. Pure; every problem is collected and reported at once with
+// its JSON pointer.
+#include <algorithm>
+#include <fstream>
+#include <iobench/error.hpp>
+#include <iobench/params.hpp>
+#include <iobench/suite.hpp>
+#include <iobench/units.hpp>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace iobench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr unsigned kMaxRepeat = 1000;
+
+const std::vector<std::string> kSuiteKeys{"name",        "description", "targets", "params",
+                                          "drop_caches", "pause",       "steps"};
+const std::vector<std::string> kStepKeys{"name",   "workload", "params", "targets",
+                                         "repeat", "sweep",    "engine", "time",
+                                         "warmup", "ops",      "drop_caches", "seed"};
+const std::vector<std::string> kSweepKeys{"param", "values"};
+
+class Errors {
+ public:
+  explicit Errors(std::string_view source) : source_(source) {}
+  void add(const std::string& pointer, const std::string& message) {
+    lines_.push_back(fmt::format("{}: {}: {}", source_, pointer.empty() ? "/" : pointer, message));
+  }
+  [[nodiscard]] bool empty() const { return lines_.empty(); }
+  void throw_if_any() const {
+    if (!lines_.empty()) throw ConfigError(fmt::format("{}", fmt::join(lines_, "\n")));
+  }
+
+ private:
+  std::string source_;
+  std::vector<std::string> lines_;
+};
+
+std::string escape_pointer_token(const std::string& key) {
+  std::string out;
+  for (const char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string join(const std::string& pointer, const std::string& key) {
+  return pointer + "/" + escape_pointer_token(key);
+}
+std::string join(const std::string& pointer, std::size_t index) {
+  return fmt::format("{}/{}", pointer, index);
+}
+
+const char* kind(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::boolean: return "a boolean";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned: return "an integer";
+    case Json::value_t::number_float: return "a number";
+    default: return "a value";
+  }
+}
+
+void check_keys(const Json& object, const std::vector<std::string>& allowed,
+                const std::string& pointer, Errors& errors) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    const std::string suggestion = closest_match(key, allowed);
+    errors.add(join(pointer, key),
+               suggestion.empty()
+                   ? fmt::format("unknown key '{}'; allowed: {}", key, fmt::join(allowed, ", "))
+                   : fmt::format("unknown key '{}'; did you mean '{}'?", key, suggestion));
+  }
+}
+
+std::optional<std::string> get_string(const Json& object, const char* key,
+                                      const std::string& pointer, Errors& errors) {
+  const auto it = object.find(key);
+  if (it == object.end()) return std::nullopt;
+  if (!it->is_string()) {
+    errors.add(join(pointer, key), fmt::format("'{}' must be a string, not {}", key, kind(*it)));
+    return std::nullopt;
+  }
+  return it->get<std::string>();
+}
+
+std::optional<bool> get_bool(const Json& object, const char* key, const std::string& pointer,
+                             Errors& errors) {
+  const auto it = object.find(key);
+  if (it == object.end()) return std::nullopt;
+  if (!it->is_boolean()) {
+    errors.add(join(pointer, key),
+               fmt::format("'{}' must be true or false, not {}", key, kind(*it)));
+    return std::nullopt;
+  }
+  return it->get<bool>();
+}
+
+// Text of a scalar param or sweep value: strings as is, integers and numbers printed, booleans
+// as true/false. nullopt (with an error) for null, arrays and objects.
+std::optional<std::string> scalar_text(const Json& value, const std::string& pointer,
+                                       const std::string& what, Errors& errors) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_unsigned()) return std::to_string(value.get<std::uint64_t>());
+  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
+  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  errors.add(pointer, fmt::format("{} must be a string, number or boolean, not {}", what,
+                                  kind(value)));
+  return std::nullopt;
+}
+
+std::map<std::string, std::string> get_params(const Json& object, const std::string& pointer,
+                                              Errors& errors) {
+  std::map<std::string, std::string> params;
+  const auto it = object.find("params");
+  if (it == object.end()) return params;
+  const std::string at = join(pointer, "params");
+  if (!it->is_object()) {
+    errors.add(at, fmt::format("'params' must be an object of key: value, not {}", kind(*it)));
+    return params;
+  }
+  for (const auto& [key, value] : it->items()) {
+    if (key.empty()) {
+      errors.add(join(at, key), "a parameter name is empty");
+      continue;
+    }
+    if (auto text = scalar_text(value, join(at, key), fmt::format("parameter '{}'", key), errors)) {
+      params[key] = *text;
+    }
+  }
+  return params;
+}
+
+std::vector<std::filesystem::path> get_targets(const Json& object, const std::string& pointer,
+                                               Errors& errors) {
+  std::vector<std::filesystem::path> targets;
+  const auto it = object.find("targets");
+  if (it == object.end()) return targets;
+  const std::string at = join(pointer, "targets");
+  if (!it->is_array()) {
+    errors.add(at, fmt::format("'targets' must be an array of directories, not {}", kind(*it)));
+    return targets;
+  }
+  if (it->empty()) errors.add(at, "'targets' is empty; list at least one directory or leave it out");
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const Json& t = (*it)[i];
+    if (!t.is_string() || t.get<std::string>().empty()) {
+      errors.add(join(at, i), fmt::format("a target must be a non-empty path string, not {}",
+                                          t.is_string() ? "an empty string" : kind(t)));
+      continue;
+    }
+    targets.emplace_back(t.get<std::string>());
+  }
+  return targets;
+}
+
+std::chrono::nanoseconds get_duration(const Json& object, const char* key,
+                                      const std::string& pointer, Errors& errors) {
+  const auto text = get_string(object, key, pointer, errors);
+  if (!text) return std::chrono::nanoseconds(0);
+  try {
+    return parse_duration(*text, key);
+  } catch (const ConfigError& e) {
+    errors.add(join(pointer, key), e.what());
+    return std::chrono::nanoseconds(0);
+  }
+}
+
+std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer, Errors& errors) {
+  const auto it = step.find("sweep");
+  if (it == step.end()) return std::nullopt;
+  const std::string at = join(pointer, "sweep");
+  if (!it->is_object()) {
+    errors.add(at, fmt::format("'sweep' must be an object {{\"param\": ..., \"values\": [...]}}, "
+                               "not {}",
+                               kind(*it)));
+    return std::nullopt;
+  }
+  check_keys(*it, kSweepKeys, at, errors);
+  SweepSpec sweep;
+  if (const auto param = get_string(*it, "param", at, errors)) {
+    sweep.param = *param;
+    if (sweep.param.empty()) errors.add(join(at, "param"), "'param' is empty; name an integer param");
+  } else if (!it->contains("param")) {
+    errors.add(at, "'sweep' needs 'param', the integer param to vary (e.g. \"threads\")");
+  }
+  const auto values = it->find("values");
+  if (values == it->end()) {
+    errors.add(at, "'sweep' needs 'values', e.g. [1, 2, 4, 8]");
+  } else if (!values->is_array() || values->empty()) {
+    errors.add(join(at, "values"), fmt::format("'values' must be a non-empty array, not {}",
+                                               values->is_array() ? "an empty one" : kind(*values)));
+  } else {
+    std::set<std::uint64_t> seen;
+    for (std::size_t i = 0; i < values->size(); ++i) {
+      const Json& v = (*values)[i];
+      const std::string vp = join(join(at, "values"), i);
+      std::string text;
+      if (v.is_number_unsigned()) {
+        text = std::to_string(v.get<std::uint64_t>());
+      } else if (v.is_string()) {
+        text = v.get<std::string>();
+      } else {
+        errors.add(vp, fmt::format("a sweep value must be a non-negative integer or a size such "
+                                   "as \"64k\", not {}",
+                                   kind(v)));
+        continue;
+      }
+      try {
+        if (!seen.insert(parse_size(text, "sweep value")).second) {
+          errors.add(vp, fmt::format("sweep value '{}' is repeated; give each value once", text));
+          continue;
+        }
+      } catch (const ConfigError& e) {
+        errors.add(vp, e.what());
+        continue;
+      }
+      sweep.values.push_back(text);
+    }
+  }
+  return sweep;
+}
+
+SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
+  const std::string pointer = join("/steps", index);
+  SuiteStep step;
+  if (!j.is_object()) {
+    errors.add(pointer, fmt::format("a step must be an object, not {}", kind(j)));
+    return step;
+  }
+  check_keys(j, kStepKeys, pointer, errors);
+  if (const auto workload = get_string(j, "workload", pointer, errors)) {
+    step.workload = *workload;
+    if (step.workload.empty()) errors.add(join(pointer, "workload"), "'workload' is empty");
+  } else if (!j.contains("workload")) {
+    errors.add(pointer, "step has no 'workload'; name one (see 'iobench list')");
+  }
+  step.name = get_string(j, "name", pointer, errors).value_or("");
+  step.params = get_params(j, pointer, errors);
+  step.targets = get_targets(j, pointer, errors);
+  if (const auto it = j.find("repeat"); it != j.end()) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 1 ||
+        it->get<std::int64_t>() > static_cast<std::int64_t>(kMaxRepeat)) {
+      errors.add(join(pointer, "repeat"),
+                 fmt::format("'repeat' must be an integer from 1 to {}, not {}", kMaxRepeat,
+                             it->dump()));
+    } else {
+      step.repeat = static_cast<unsigned>(it->get<std::int64_t>());
+    }
+  }
+  step.sweep = get_sweep(j, pointer, errors);
+  if (step.sweep && !step.sweep->param.empty() && step.params.count(step.sweep->param) > 0) {
+    errors.add(join(join(pointer, "params"), step.sweep->param),
+               fmt::format("'{}' is swept and also set in params; remove it from params",
+                           step.sweep->param));
+  }
+  step.engine = get_string(j, "engine", pointer, errors).value_or("");
+  step.time_limit = get_duration(j, "time", pointer, errors);
+  step.warmup = get_duration(j, "warmup", pointer, errors);
+  if (const auto ops = get_string(j, "ops", pointer, errors)) {
+    try {
+      step.ops_limit = parse_size(*ops, "ops");
+    } catch (const ConfigError& e) {
+      errors.add(join(pointer, "ops"), e.what());
+    }
+  } else if (const auto it = j.find("ops"); it != j.end() && it->is_number_unsigned()) {
+    step.ops_limit = it->get<std::uint64_t>();
+  }
+  step.drop_caches = get_bool(j, "drop_caches", pointer, errors);
+  if (const auto it = j.find("seed"); it != j.end()) {
+    if (!it->is_number_unsigned()) {
+      errors.add(join(pointer, "seed"), fmt::format("'seed' must be a non-negative integer, not {}",
+                                                    kind(*it)));
+    } else {
+      step.seed = it->get<std::uint64_t>();
+    }
+  }
+  return step;
+}
+
+std::string default_name(std::string_view source) {
+  std::string name(source);
+  if (const auto slash = name.find_last_of('/'); slash != std::string::npos) {
+    name = name.substr(slash + 1);
+  }
+  if (name.size() > 5 && name.ends_with(".json")) name.resize(name.size() - 5);
+  return name;
+}
+
+}  // namespace
+
+Suite parse_suite(std::string_view text, std::string_view source) {
+  Errors errors(source);
+  Json root;
+  try {
+    root = Json::parse(text.begin(), text.end(), nullptr, true, true);
+  } catch (const Json::parse_error& e) {
+    // Line and column of the byte where parsing failed (1-based).
+    const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < at; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
+    std::string what = e.what();
+    if (const auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
+    throw ConfigError(fmt::format("{}: line {} column {}: not valid JSON: {}", source, line,
+                                  column, what));
+  }
+  Suite suite;
+  suite.source = std::string(source);
+  if (!root.is_object()) {
+    errors.add("", fmt::format("a suite must be a JSON object with \"steps\", not {}", kind(root)));
+    errors.throw_if_any();
+  }
+  check_keys(root, kSuiteKeys, "", errors);
+  suite.name = get_string(root, "name", "", errors).value_or(default_name(source));
+  suite.description = get_string(root, "description", "", errors).value_or("");
+  suite.targets = get_targets(root, "", errors);
+  suite.params = get_params(root, "", errors);
+  suite.drop_caches = get_bool(root, "drop_caches", "", errors).value_or(false);
+  suite.pause = get_duration(root, "pause", "", errors);
+  const auto steps = root.find("steps");
+  if (steps == root.end()) {
+    errors.add("", "the suite has no 'steps'; add \"steps\": [{\"workload\": ...}]");
+  } else if (!steps->is_array() || steps->empty()) {
+    errors.add("/steps", fmt::format("'steps' must be a non-empty array, not {}",
+                                     steps->is_array() ? "an empty one" : kind(*steps)));
+  } else {
+    for (std::size_t i = 0; i < steps->size(); ++i) {
+      suite.steps.push_back(parse_step((*steps)[i], i, errors));
+    }
+  }
+  // Names: default to the workload, numbered when a workload appears more than once.
+  std::map<std::string, std::size_t> workload_count;
+  for (const SuiteStep& step : suite.steps) ++workload_count[step.workload];
+  std::map<std::string, std::size_t> workload_seen;
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < suite.steps.size(); ++i) {
+    SuiteStep& step = suite.steps[i];
+    if (step.name.empty()) {
+      const std::size_t n = ++workload_seen[step.workload];
+      step.name = workload_count[step.workload] > 1 ? fmt::format("{} {}", step.workload, n)
+                                                    : step.workload;
+    }
+    if (!names.insert(step.name).second) {
+      errors.add(join(join("/steps", i), "name"),
+                 fmt::format("step name '{}' is used twice; names must be unique", step.name));
+    }
+  }
+  errors.throw_if_any();
+  return suite;
+}
+
+Suite load_suite_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError(fmt::format("cannot read suite file '{}': {}", path.string(),
+                                  std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_suite(text.str(), path.filename().string());
+}
+
+}  // namespace iobench

@@ -1,0 +1,199 @@
+// Suite -> SuitePlan: defaults and command-line overrides applied, sweeps and repetitions
+// expanded, every distinct runner step validated; all problems reported at once.
+#include <algorithm>
+#include <iobench/error.hpp>
+#include <iobench/registry.hpp>
+#include <iobench/suite.hpp>
+
+#include <fmt/format.h>
+
+namespace iobench {
+namespace {
+
+bool is_integer_type(ParamType type) {
+  return type == ParamType::kCount || type == ParamType::kSize || type == ParamType::kInt;
+}
+
+const ParamSpec* find_spec(const WorkloadInfo& info, const std::string& key) {
+  for (const ParamSpec& spec : info.params) {
+    if (spec.key == key) return &spec;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> spec_keys(const WorkloadInfo& info) {
+  std::vector<std::string> keys;
+  for (const ParamSpec& spec : info.params) keys.push_back(spec.key);
+  return keys;
+}
+
+// The runner prefixes target problems with "step 1 (NAME): "; the suite names the step itself.
+std::string strip_runner_label(const std::string& line, const std::string& name) {
+  const std::string prefix = fmt::format("step 1 ({}): ", name);
+  return line.starts_with(prefix) ? line.substr(prefix.size()) : line;
+}
+
+// Where a runner message about params points: the param it names in quotes, if it was given.
+std::string param_pointer(const std::string& message, std::size_t step_index,
+                          const SuiteStep& step, const Suite& suite) {
+  for (const auto& [key, value] : step.params) {
+    if (message.find(fmt::format("'{}'", key)) != std::string::npos) {
+      return fmt::format("/steps/{}/params/{}", step_index, key);
+    }
+  }
+  if (step.sweep && message.find(fmt::format("'{}'", step.sweep->param)) != std::string::npos) {
+    return fmt::format("/steps/{}/sweep", step_index);
+  }
+  for (const auto& [key, value] : suite.params) {
+    if (message.find(fmt::format("'{}'", key)) != std::string::npos) {
+      return fmt::format("/params/{}", key);
+    }
+  }
+  return fmt::format("/steps/{}", step_index);
+}
+
+std::string run_name(const SuiteStep& step, const std::string& point, std::size_t repetition) {
+  std::string name = step.name;
+  if (step.sweep && !point.empty()) name += fmt::format(" [{}={}]", step.sweep->param, point);
+  if (step.repeat > 1) name += fmt::format(" #{}/{}", repetition + 1, step.repeat);
+  return name;
+}
+
+}  // namespace
+
+SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOverrides& overrides,
+                     const RunOptions& options) {
+  std::vector<std::string> errors;
+  auto add = [&errors, &suite](const std::string& pointer, const std::string& message) {
+    errors.push_back(fmt::format("{}: {}: {}", suite.source, pointer, message));
+  };
+  std::map<std::string, bool> suite_param_used;
+  for (const auto& [key, value] : suite.params) suite_param_used[key] = false;
+  std::map<std::string, bool> override_used;
+  for (const auto& [key, value] : overrides.params) override_used[key] = false;
+
+  SuitePlan plan;
+  plan.suite = suite;
+  const Runner runner(registry, options);
+  bool unknown_workload = false;  // its params are unknown: don't call others' unused
+  for (std::size_t i = 0; i < suite.steps.size(); ++i) {
+    const SuiteStep& step = suite.steps[i];
+    const WorkloadInfo* info = nullptr;
+    try {
+      info = &registry.workload(step.workload);
+    } catch (const ConfigError& e) {
+      add(fmt::format("/steps/{}/workload", i), e.what());
+      unknown_workload = true;
+      continue;
+    }
+    std::map<std::string, std::string> params;
+    for (const auto& [key, value] : suite.params) {
+      if (find_spec(*info, key) == nullptr) continue;
+      params[key] = value;
+      suite_param_used[key] = true;
+    }
+    for (const auto& [key, value] : step.params) params[key] = value;
+    std::optional<SweepSpec> sweep = step.sweep;
+    for (const auto& [qualified, value] : overrides.params) {
+      // "key" applies to every workload declaring it; "workload.key" to that workload only.
+      const auto dot = qualified.find('.');
+      if (dot != std::string::npos && qualified.substr(0, dot) != step.workload) continue;
+      const std::string key = dot == std::string::npos ? qualified : qualified.substr(dot + 1);
+      if (find_spec(*info, key) == nullptr) continue;
+      params[key] = value;
+      override_used[qualified] = true;
+      if (sweep && sweep->param == key) sweep.reset();  // one point: the command line's value
+    }
+    if (sweep) {
+      const ParamSpec* spec = find_spec(*info, sweep->param);
+      if (spec == nullptr) {
+        const std::string suggestion = closest_match(sweep->param, spec_keys(*info));
+        add(fmt::format("/steps/{}/sweep/param", i),
+            fmt::format("workload '{}' has no param '{}'{}", step.workload, sweep->param,
+                        suggestion.empty() ? "" : fmt::format("; did you mean '{}'?", suggestion)));
+        continue;
+      }
+      if (!is_integer_type(spec->type)) {
+        add(fmt::format("/steps/{}/sweep/param", i),
+            fmt::format("param '{}' of workload '{}' is not an integer param; sweep a count, "
+                        "size or integer",
+                        sweep->param, step.workload));
+        continue;
+      }
+    }
+    Step base;
+    base.workload = step.workload;
+    base.engine = !overrides.engine.empty() ? overrides.engine
+                  : step.engine.empty()     ? std::string("psync")
+                                            : step.engine;
+    base.time_limit = overrides.time_limit.count() > 0 ? overrides.time_limit : step.time_limit;
+    base.warmup = overrides.warmup.count() > 0 ? overrides.warmup : step.warmup;
+    base.ops_limit = overrides.ops_limit > 0 ? overrides.ops_limit : step.ops_limit;
+    base.drop_caches = overrides.drop_caches || step.drop_caches.value_or(suite.drop_caches);
+    base.seed = overrides.seed != 0 ? overrides.seed : step.seed;
+    base.targets = !overrides.targets.empty() ? overrides.targets
+                   : !step.targets.empty()    ? step.targets
+                   : !suite.targets.empty()   ? suite.targets
+                                              : std::vector{overrides.default_target};
+
+    const std::vector<std::string> points =
+        sweep ? sweep->values : std::vector<std::string>{std::string()};
+    SuiteStep effective = step;
+    effective.sweep = sweep;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      Step point_step = base;
+      point_step.params = params;
+      if (sweep) point_step.params[sweep->param] = points[p];
+      point_step.name = run_name(effective, points[p], 0);
+      try {
+        runner.validate(std::span<const Step>(&point_step, 1));
+      } catch (const ConfigError& e) {
+        const std::string where =
+            sweep ? fmt::format(" [{}={}]", sweep->param, points[p]) : std::string();
+        std::string text = e.what();
+        std::size_t start = 0;
+        while (start <= text.size()) {
+          const std::size_t end = std::min(text.find('\n', start), text.size());
+          const std::string line = strip_runner_label(text.substr(start, end - start),
+                                                      point_step.name);
+          if (!line.empty()) {
+            add(param_pointer(line, i, step, suite) + where, line);
+          }
+          start = end + 1;
+        }
+        continue;
+      }
+      for (unsigned r = 0; r < step.repeat; ++r) {
+        PlannedRun run{.step = point_step, .suite_step = i, .point = p, .repetition = r};
+        run.step.name = run_name(effective, points[p], r);
+        plan.runs.push_back(std::move(run));
+      }
+    }
+    plan.suite.steps[i].sweep = sweep;
+  }
+  for (const auto& [key, used] : suite_param_used) {
+    if (!used && !unknown_workload) {
+      add(fmt::format("/params/{}", key),
+          fmt::format("no step's workload declares param '{}'; remove it or fix its name", key));
+    }
+  }
+  for (const auto& [key, used] : override_used) {
+    // "workload.key" for a workload the suite does not use is not an error (one set of
+    // overrides can serve several suites).
+    const auto dot = key.find('.');
+    const bool absent_workload =
+        dot != std::string::npos &&
+        std::none_of(suite.steps.begin(), suite.steps.end(),
+                     [&](const SuiteStep& s) { return s.workload == key.substr(0, dot); });
+    if (!used && !unknown_workload && !absent_workload) {
+      errors.push_back(fmt::format(
+          "{}: parameter '{}' from the command line is not a param of any step's workload "
+          "(see 'iobench list')",
+          suite.source, key));
+    }
+  }
+  if (!errors.empty()) throw ConfigError(fmt::format("{}", fmt::join(errors, "\n")));
+  return plan;
+}
+
+}  // namespace iobench

@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "tests/support/test_support.hpp"
+
+using iobench::test::run_cli;
+using iobench::test::TempDir;
+
+namespace {
+
+// Tiny sizes for every family, as workload-qualified overrides.
+const std::vector<std::string> kTiny{
+    "disk.size=1m",     "disk.iterations=1",    "bonnie.size=8",
+    "bonnie.files=0",   "bonnie.ram=0",         "tiotest.size=256k",  "tiotest.random_ops=16",
+    "dbench.time_limit=1s", "dbench.warmup=0s"};
+
+// Runs `suite` with the tiny overrides (those its steps declare) on `dir`; returns the JSON.
+nlohmann::json run_tiny(const std::string& suite, const TempDir& dir,
+                        const std::vector<std::string>& extra) {
+  const auto json_path = dir.path().parent_path() / (dir.path().filename().string() + ".json");
+  std::vector<std::string> args{"run", suite, "-d", dir.path().string(), "-q", "--format",
+                                "json", "-o", json_path.string(), "--seed", "5"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const auto result = run_cli(args);
+  INFO(suite << "\n" << result.err << result.out);
+  REQUIRE(result.exit_code == 0);
+  auto doc = nlohmann::json::parse(iobench::test::read_file(json_path));
+  std::filesystem::remove(json_path);
+  CHECK(doc.at("suite").at("complete") == true);
+  CHECK(dir.entries().empty());
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("list shows the built-in suites", "[suite]") {
+  const auto list = run_cli({"list"});
+  REQUIRE(list.exit_code == 0);
+  for (const char* name : {"quick", "bonnie", "tiobench", "dbench", "seed-reports"}) {
+    CHECK_THAT(list.out, Catch::Contains(std::string("  ") + name + " "));
+  }
+}
+
+TEST_CASE("validate reports every suite error with its pointer and writes nothing", "[suite]") {
+  TempDir dir("cli-suite");
+  const auto file = dir.path() / "bad.json";
+  {
+    std::ofstream(file) << R"({"steps": [{"workload": "disk", "params": {"bz": "4k"}},
+                                        {"workload": "disk", "repeat": 0}]})";
+  }
+  const auto result = run_cli({"validate", file.string(), "-d", dir.path().string()});
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("bad.json: /steps/1/repeat:"));
+  const auto run = run_cli({"run", file.string(), "-d", dir.path().string()});
+  CHECK(run.exit_code == 2);
+  CHECK(dir.entries() == std::vector<std::string>{"bad.json"});
+  { std::ofstream(file) << R"({"steps": [{"workload": "disk", "params": {"bz": "4k"}}]})"; }
+  const auto second = run_cli({"validate", file.string(), "-d", dir.path().string()});
+  CHECK(second.exit_code == 2);
+  CHECK_THAT(second.err, Catch::Contains("bad.json: /steps/0/params/bz: ") &&
+                             Catch::Contains("did you mean 'bs'"));
+  const auto ok = run_cli({"validate", "quick", "-d", dir.path().string()});
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("ok: suite 'quick'"));
+}
+
+TEST_CASE("the quick suite runs every family at tiny sizes", "[suite]") {
+  TempDir dir("quick");
+  const auto doc = run_tiny("quick", dir, kTiny);
+  std::set<std::string> workloads;
+  for (const auto& step : doc.at("steps")) {
+    CHECK(step.at("status") == "ok");
+    workloads.insert(step.at("workload").get<std::string>());
+  }
+  CHECK(workloads == std::set<std::string>{"disk", "bonnie", "tiotest", "dbench"});
+}
+
+TEST_CASE("the tiobench and dbench suites sweep at tiny sizes", "[suite]") {
+  TempDir dir("sweeps");
+  const auto tio = run_tiny("tiobench", dir, {"size=256k", "random_ops=16"});
+  CHECK(tio.at("steps").size() == 4);
+  const auto& table = tio.at("suite").at("steps").at(0).at("sweep_table");
+  CHECK(table.size() % 4 == 0);
+  const auto db = run_tiny("dbench", dir, {"time_limit=1s", "warmup=0s", "procs=1"});
+  CHECK(db.at("steps").size() == 1);
+}
+
+TEST_CASE("the bonnie and seed-reports suites run at tiny sizes", "[suite]") {
+  TempDir dir("builtins");
+  const auto bonnie = run_tiny("bonnie", dir, {"size=8", "files=0", "ram=0"});
+  CHECK(bonnie.at("steps").at(0).at("workload") == "bonnie");
+  const auto seeds = run_tiny("seed-reports", dir, {"size=1m", "iterations=1"});
+  CHECK(seeds.at("steps").size() == 5);
+}
+
+TEST_CASE("the example suites validate and run at tiny sizes", "[suite]") {
+  TempDir dir("examples");
+  for (const auto& entry : std::filesystem::directory_iterator(IOBENCH_EXAMPLE_SUITES_DIR)) {
+    if (entry.path().extension() != ".json") continue;
+    INFO(entry.path());
+    const auto doc = run_tiny(entry.path().string(), dir, kTiny);
+    CHECK_FALSE(doc.at("steps").empty());
+  }
+}

@@ -1,0 +1,102 @@
+#include <catch2/catch.hpp>
+#include <iobench/error.hpp>
+#include <iobench/suite.hpp>
+#include <string>
+
+#include "tests/support/test_support.hpp"
+
+using iobench::test::TempDir;
+
+namespace {
+
+iobench::SuitePlan plan(const std::string& text, const std::filesystem::path& dir,
+                        std::map<std::string, std::string> params = {}) {
+  static const iobench::Registry registry = iobench::test::make_full_registry();
+  iobench::SuiteOverrides overrides;
+  overrides.default_target = dir;
+  overrides.params = std::move(params);
+  return iobench::plan_suite(iobench::parse_suite(text, "p.json"), registry, overrides, {});
+}
+
+std::string plan_error(const std::string& text, const std::filesystem::path& dir,
+                       std::map<std::string, std::string> params = {}) {
+  try {
+    (void)plan(text, dir, std::move(params));
+  } catch (const iobench::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a plan expands sweep points and repetitions in order", "[suite]") {
+  TempDir dir("plan");
+  const auto p = plan(R"({"params": {"size": "64k"}, "steps": [
+      {"name": "s", "workload": "disk", "repeat": 2,
+       "sweep": {"param": "bs", "values": ["4k", "8k", "16k"]}},
+      {"name": "one", "workload": "disk", "params": {"size": "32k", "bs": "4k"}, "time": "1s"}]})",
+                      dir.path());
+  REQUIRE(p.runs.size() == 7);
+  CHECK(p.runs[0].step.name == "s [bs=4k] #1/2");
+  CHECK(p.runs[1].step.name == "s [bs=4k] #2/2");
+  CHECK(p.runs[2].step.name == "s [bs=8k] #1/2");
+  CHECK(p.runs[5].step.params.at("bs") == "16k");
+  CHECK(p.runs[5].step.params.at("size") == "64k");  // the suite default
+  CHECK(p.runs[5].point == 2);
+  CHECK(p.runs[5].repetition == 1);
+  CHECK(p.runs[6].step.name == "one");
+  CHECK(p.runs[6].step.params.at("size") == "32k");  // the step's own wins
+  CHECK(p.runs[6].step.time_limit == std::chrono::seconds(1));
+  CHECK(p.runs[6].step.targets == std::vector{dir.path()});
+  CHECK(p.runs[6].suite_step == 1);
+}
+
+TEST_CASE("command line params override steps that declare them and replace a sweep", "[suite]") {
+  TempDir dir("plan");
+  const std::string text = R"({"steps": [
+      {"name": "s", "workload": "disk", "params": {"size": "64k"},
+       "sweep": {"param": "bs", "values": ["4k", "8k"]}},
+      {"name": "d", "workload": "dbench", "params": {"procs": 2}}]})";
+  const auto p = plan(text, dir.path(), {{"bs", "16k"}, {"dbench.procs", "1"}});
+  REQUIRE(p.runs.size() == 2);
+  CHECK(p.runs[0].step.params.at("bs") == "16k");
+  CHECK(p.runs[0].step.name == "s");
+  CHECK(p.runs[1].step.params.at("procs") == "1");
+  CHECK_FALSE(p.suite.steps[0].sweep.has_value());
+  CHECK_THAT(plan_error(text, dir.path(), {{"nosuch", "1"}}),
+             Catch::Contains("p.json: parameter 'nosuch' from the command line is not a param of "
+                             "any step's workload"));
+}
+
+TEST_CASE("plan errors carry JSON pointers and are all reported at once", "[suite]") {
+  TempDir dir("plan");
+  const std::string missing = (dir.path() / "missing").string();
+  const std::string error = plan_error(R"({"params": {"nosuch": "1"}, "steps": [
+      {"workload": "dsk"},
+      {"workload": "disk", "params": {"bs": "4kk"}},
+      {"workload": "disk", "sweep": {"param": "bz", "values": [1]}},
+      {"workload": "disk", "sweep": {"param": "operation", "values": [1]}},
+      {"workload": "disk", "params": {"size": "64k"}, "sweep": {"param": "bs", "values": ["4k", "1m"]}},
+      {"workload": "disk", "targets": [")" + missing + R"("]},
+      {"workload": "disk", "params": {"size": "64t"}}]})",
+                                       dir.path());
+  INFO(error);
+  CHECK_THAT(error, Catch::Contains("p.json: /steps/0/workload: ") &&
+                        Catch::Contains("did you mean 'disk'"));
+  CHECK_THAT(error, Catch::Contains("p.json: /steps/1/params/bs: "));
+  CHECK_THAT(error, Catch::Contains("p.json: /steps/2/sweep/param: workload 'disk' has no param "
+                                    "'bz'; did you mean 'bs'?"));
+  CHECK_THAT(error, Catch::Contains("p.json: /steps/3/sweep/param: param 'operation' of workload "
+                                    "'disk' is not an integer param"));
+  CHECK_THAT(error, Catch::Contains("p.json: /steps/4") && Catch::Contains(" [bs=1m]: ") &&
+                        Catch::Contains("larger than size"));
+  CHECK_THAT(error, Catch::Contains("p.json: /steps/5: target '" + missing + "' does not exist"));
+  CHECK_THAT(error, Catch::Contains("p.json: /steps/6: ") &&
+                        Catch::Contains("not enough free space"));
+  // The unknown workload might have declared 'nosuch': no error for it then.
+  CHECK_THAT(error, !Catch::Contains("nosuch"));
+  CHECK(plan_error(R"({"params": {"nosuch": "1"}, "steps": [{"workload": "disk"}]})", dir.path())
+            .find("p.json: /params/nosuch: no step's workload declares param 'nosuch'") !=
+        std::string::npos);
+}
