@@ -55,7 +55,8 @@ setup_fs() {  # $1 = tmpfs | ext4; sets FS_DIR to the mount point
       mkdir -p "$WORK/image_fs"
       mount -t tmpfs -o size=$(( fs_mib + 256 ))m tmpfs "$WORK/image_fs"
       truncate -s ${fs_mib}M "$WORK/image_fs/ext4.img"
-      mkfs.ext4 -q -F "$WORK/image_fs/ext4.img"
+      # Enough inodes for the file tests (the default ratio gives ~16 KiB per inode).
+      mkfs.ext4 -q -F -N $(( ${FILES%%:*} * 1024 * 2 + 65536 )) "$WORK/image_fs/ext4.img"
       LOOP=$(losetup --find --show "$WORK/image_fs/ext4.img")
       mount -t ext4 "$LOOP" "$dir"
       ;;
@@ -65,15 +66,16 @@ setup_fs() {  # $1 = tmpfs | ext4; sets FS_DIR to the mount point
   FS_DIR=$dir
 }
 
-run_bonnie() {  # $1 = dir; prints one CSV line
+run_bonnie() {  # $1 = dir; prints one CSV line (fails if bonnie++ did not write one)
   (cd "$1" && nice -n "$NICE" bonnie++ -d "$1" -u root -q -r "$RAM" -s "$SIZE" -n "$FILES" -m fidelity \
-     -z "$SEED" 2>/dev/null) | grep '^1\.98,'
+     -z "$SEED" 2>"$WORK/bonnie.err") | grep '^1\.98,' ||
+    die "bonnie++ failed in $1: $(cat "$WORK/bonnie.err")"
 }
 
 run_iobench() {  # $1 = dir; prints one CSV line
   nice -n "$NICE" "$IOBENCH" run bonnie -d "$1" -q -f csv -o "$WORK/iobench.csv" size="$SIZE" files="$FILES" \
     ram="$RAM" seed="$SEED" machine=fidelity >/dev/null
-  grep '^1\.98,' "$WORK/iobench.csv"
+  grep '^1\.98,' "$WORK/iobench.csv" || die "iobench wrote no CSV line in $1"
 }
 
 echo "bonnie++ $(dpkg-query -W -f='${Version}' bonnie++ 2>/dev/null || echo '?') vs $IOBENCH"

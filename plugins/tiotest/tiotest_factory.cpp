@@ -32,7 +32,7 @@ ParamSpec number(std::string key, ParamType type, std::string default_value, std
   spec.unit = std::move(unit);
   spec.help = std::move(help);
   spec.min = min;
-  spec.max = max;
+  if (max != UINT64_MAX) spec.max = max;  // unbounded otherwise
   return spec;
 }
 

@@ -3,7 +3,6 @@
 #include <iobench/statistics.hpp>
 #include <vector>
 
-using Catch::Approx;
 using iobench::jain_fairness;
 using iobench::student_t_975;
 using iobench::summarize_sample;

@@ -36,9 +36,11 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-std::vector<std::string> TempDir::entries() const {
+std::vector<std::string> TempDir::entries() const { return list(path_); }
+
+std::vector<std::string> TempDir::list(const std::filesystem::path& dir) {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(path_)) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());

@@ -20,6 +20,8 @@ class TempDir {
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
   /// Entries directly inside the directory (names only, sorted).
   [[nodiscard]] std::vector<std::string> entries() const;
+  /// Entries directly inside `dir` (names only, sorted).
+  [[nodiscard]] static std::vector<std::string> list(const std::filesystem::path& dir);
 
  private:
   std::filesystem::path path_;
