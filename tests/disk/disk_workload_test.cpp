@@ -1,7 +1,4 @@
 #include <sys/stat.h>
-#include <unistd.h>
-
-#include <cstdlib>
 
 #include <catch2/catch.hpp>
 
@@ -113,11 +110,8 @@ TEST_CASE("direct I/O works or fails with a clear reason", "[disk]") {
 }
 
 TEST_CASE("ENOSPC ends the step cleanly with the errno text and what was completed", "[disk]") {
-  test::TempDir mount_point("enospc");
-  if (::geteuid() != 0 ||
-      std::system(("mount -t tmpfs -o size=4m iobench-test " + mount_point.path().string() +
-                   " 2>/dev/null")
-                      .c_str()) != 0) {
+  const test::ScopedTmpfs small("4m");
+  if (!small.mounted()) {
     WARN("skipped: mounting a 4 MiB tmpfs needs root");
     return;
   }
@@ -128,10 +122,8 @@ TEST_CASE("ENOSPC ends the step cleanly with the errno text and what was complet
       Runner(registry, RunOptions{.skip_space_check = true})
           .run(std::vector<Step>{Step{.workload = "disk",
                                       .params = {{"bs", "64k"}, {"size", "16m"}},
-                                      .targets = {mount_point.path()}}},
+                                      .targets = {small.path()}}},
                reporter);
-  const std::vector<std::string> left = test::TempDir::list(mount_point.path());
-  std::system(("umount " + mount_point.path().string()).c_str());
   REQUIRE(run.status == Status::kFailed);
   const StepResult& step = run.steps.at(0);
   CHECK_THAT(step.message, Catch::Contains("No space left on device"));
@@ -139,28 +131,18 @@ TEST_CASE("ENOSPC ends the step cleanly with the errno text and what was complet
   const OpStats& writes = step.phases.at(0).ops.at(0);
   CHECK(writes.ops > 0);
   CHECK(writes.bytes <= 4 << 20);
-  CHECK(left.empty());
+  CHECK(test::TempDir::list(small.path()).empty());
 }
 
 TEST_CASE("the free-space check refuses a write larger than a small filesystem", "[disk]") {
-  test::TempDir mount_point("space");
-  if (::geteuid() != 0 ||
-      std::system(("mount -t tmpfs -o size=4m iobench-test " + mount_point.path().string() +
-                   " 2>/dev/null")
-                      .c_str()) != 0) {
+  const test::ScopedTmpfs small("4m");
+  if (!small.mounted()) {
     WARN("skipped: mounting a 4 MiB tmpfs needs root");
     return;
   }
   const Registry registry = test::make_full_registry();
   const std::vector<Step> steps{Step{
-      .workload = "disk", .params = {{"bs", "64k"}, {"size", "16m"}}, .targets = {mount_point.path()}}};
-  std::string message;
-  try {
-    Runner(registry, {}).validate(steps);
-  } catch (const ConfigError& e) {
-    message = e.what();
-  }
-  std::system(("umount " + mount_point.path().string()).c_str());
-  CHECK_THAT(message, Catch::Contains("not enough free space"));
-  CHECK_THAT(message, Catch::Contains("writes 16 MiB"));
+      .workload = "disk", .params = {{"bs", "64k"}, {"size", "16m"}}, .targets = {small.path()}}};
+  CHECK_THROWS_WITH(Runner(registry, {}).validate(steps),
+                    Catch::Contains("not enough free space") && Catch::Contains("writes 16 MiB"));
 }

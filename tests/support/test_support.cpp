@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -45,6 +46,16 @@ std::vector<std::string> TempDir::list(const std::filesystem::path& dir) {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+ScopedTmpfs::ScopedTmpfs(const std::string& size) {
+  const std::string command =
+      "mount -t tmpfs -o size=" + size + " iobench-test " + dir_.path().string() + " 2>/dev/null";
+  mounted_ = ::geteuid() == 0 && std::system(command.c_str()) == 0;
+}
+
+ScopedTmpfs::~ScopedTmpfs() {
+  if (mounted_) (void)std::system(("umount " + dir_.path().string()).c_str());
 }
 
 Registry make_full_registry() {

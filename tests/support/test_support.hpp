@@ -27,6 +27,22 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+/// A tmpfs of `size` (e.g. "4m") mounted on a fresh TempDir for the life of the object; root
+/// only. `mounted()` is false where mount(8) is refused (then tests skip with a WARN).
+class ScopedTmpfs {
+ public:
+  explicit ScopedTmpfs(const std::string& size);
+  ~ScopedTmpfs();
+  ScopedTmpfs(const ScopedTmpfs&) = delete;
+  ScopedTmpfs& operator=(const ScopedTmpfs&) = delete;
+  [[nodiscard]] bool mounted() const noexcept { return mounted_; }
+  [[nodiscard]] const std::filesystem::path& path() const noexcept { return dir_.path(); }
+
+ private:
+  TempDir dir_{"tmpfs"};
+  bool mounted_ = false;
+};
+
 /// Keeps every result it is given.
 class CapturingReporter final : public Reporter {
  public:
