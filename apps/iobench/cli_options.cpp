@@ -1,12 +1,11 @@
 #include "cli_options.hpp"
 
-#include <sstream>
-
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <boost/program_options.hpp>
 #include <iobench/error.hpp>
 #include <iobench/units.hpp>
+#include <sstream>
 
 namespace iobench::cli {
 namespace po = boost::program_options;
@@ -19,13 +18,15 @@ constexpr const char* kUsage =
     "       iobench list\n"
     "       iobench --help | --version\n"
     "\n"
-    "Without WORKLOAD, `run` runs the built-in suite `quick` (every family at small sizes, about a\n"
+    "Without WORKLOAD, `run` runs the built-in suite `quick` (every family at small sizes, about "
+    "a\n"
     "minute) on a temporary directory. A suite (a JSON file, or a built-in one from `iobench\n"
     "list`) runs its steps in order; key=value then applies to every step whose workload declares\n"
     "the param, and -d replaces every step's targets. Each run works in a fresh directory\n"
     "iobench.<pid>.<random> inside each target and removes only what it created. `iobench list`\n"
     "shows workloads, their parameters and the built-in suites.\n"
-    "Exit status: 0 ok, 1 a step failed, 2 bad usage or input (nothing written), 130 interrupted.\n";
+    "Exit status: 0 ok, 1 a step failed, 2 bad usage or input (nothing written), 130 "
+    "interrupted.\n";
 
 po::options_description run_options() {
   po::options_description options("Options");
@@ -96,9 +97,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   } else if (command == "help") {
     return cli;
   } else {
-    throw ConfigError(
-        fmt::format("unknown command '{}'; use run, validate or list (see 'iobench --help')",
-                    command));
+    throw ConfigError(fmt::format(
+        "unknown command '{}'; use run, validate or list (see 'iobench --help')", command));
   }
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];

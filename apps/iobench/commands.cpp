@@ -1,19 +1,17 @@
 #include "commands.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
-#include <iostream>
-#include <sstream>
-
-#include <fmt/format.h>
-
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/suite.hpp>
 #include <iobench/version.hpp>
+#include <iostream>
+#include <sstream>
 
 #include "plugins/builtin_plugins.hpp"
 #include "progress_printer.hpp"
@@ -23,14 +21,22 @@ namespace {
 
 const char* type_name(ParamType type) {
   switch (type) {
-    case ParamType::kBool: return "bool";
-    case ParamType::kCount: return "count";
-    case ParamType::kSize: return "size";
-    case ParamType::kInt: return "int";
-    case ParamType::kDouble: return "number";
-    case ParamType::kDuration: return "duration";
-    case ParamType::kEnum: return "choice";
-    case ParamType::kString: return "text";
+    case ParamType::kBool:
+      return "bool";
+    case ParamType::kCount:
+      return "count";
+    case ParamType::kSize:
+      return "size";
+    case ParamType::kInt:
+      return "int";
+    case ParamType::kDouble:
+      return "number";
+    case ParamType::kDuration:
+      return "duration";
+    case ParamType::kEnum:
+      return "choice";
+    case ParamType::kString:
+      return "text";
   }
   return "text";
 }
@@ -47,8 +53,9 @@ void print_list(const Registry& registry) {
         detail += fmt::format(", {}..{}", spec.min ? fmt::format("{}", *spec.min) : "",
                               spec.max ? fmt::format("{}", *spec.max) : "");
       }
-      const std::string default_text =
-          spec.required ? "required" : spec.default_value.empty() ? "unset" : spec.default_value;
+      const std::string default_text = spec.required                ? "required"
+                                       : spec.default_value.empty() ? "unset"
+                                                                    : spec.default_value;
       fmt::print("  {:<16} {:<12} ({})  {}\n", spec.key, default_text, detail, spec.help);
     }
   }
@@ -134,8 +141,8 @@ SuitePlan workload_plan(const CliOptions& options, const std::filesystem::path& 
   SuitePlan plan;
   plan.suite.name = options.workload;
   plan.suite.source = options.workload;
-  plan.suite.steps.push_back(SuiteStep{.name = step.name, .workload = step.workload,
-                                       .params = step.params});
+  plan.suite.steps.push_back(
+      SuiteStep{.name = step.name, .workload = step.workload, .params = step.params});
   plan.runs.push_back(PlannedRun{.step = std::move(step)});
   return plan;
 }
@@ -143,9 +150,12 @@ SuitePlan workload_plan(const CliOptions& options, const std::filesystem::path& 
 int exit_status(Status status) {
   switch (status) {
     case Status::kOk:
-    case Status::kSkipped: return 0;
-    case Status::kFailed: return 1;
-    case Status::kInterrupted: return 130;
+    case Status::kSkipped:
+      return 0;
+    case Status::kFailed:
+      return 1;
+    case Status::kInterrupted:
+      return 130;
   }
   return 1;
 }
@@ -198,7 +208,8 @@ int run_command(const CliOptions& options) {
     }
     return 0;
   }
-  if (default_dir) fmt::print(stderr, "iobench: target {} (temporary)\n", default_dir->path().string());
+  if (default_dir)
+    fmt::print(stderr, "iobench: target {} (temporary)\n", default_dir->path().string());
   if (suite) {
     fmt::print(stderr, "iobench: suite '{}' ({}): {} run(s)\n", plan.suite.name, plan.suite.source,
                plan.runs.size());

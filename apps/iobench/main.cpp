@@ -1,10 +1,9 @@
 // iobench: parse the command line, run, map errors to exit statuses. Everything else is in
 // libiobench and the plugins.
-#include <cstdio>
-#include <exception>
-
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <exception>
 #include <iobench/error.hpp>
 
 #include "cli_options.hpp"

@@ -1,9 +1,9 @@
 #include "progress_printer.hpp"
 
-#include <ostream>
-
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+
+#include <ostream>
 
 namespace iobench::cli {
 namespace {

@@ -1,8 +1,7 @@
 #pragma once
 
-#include <iosfwd>
-
 #include <iobench/suite.hpp>
+#include <iosfwd>
 
 namespace iobench::cli {
 

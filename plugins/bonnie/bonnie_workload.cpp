@@ -66,7 +66,9 @@ std::vector<PhaseSpec> BonnieWorkload::phases() const {
     spec.op_names = op_names(p.id);
     spec.counter_names = counter_names(p.id);
     spec.workers = static_cast<std::size_t>(config_.copies) * config_.workers_per_copy(p.id);
-    spec.mode = config_.copies > 1 ? WorkerMode::kProcesses : WorkerMode::kThreads;
+    // bonnie++ is a single-threaded process in every test but seeks (see the class comment).
+    spec.mode = p.id == PhaseId::kSeeks && config_.copies == 1 ? WorkerMode::kThreads
+                                                               : WorkerMode::kProcesses;
     spec.measured = p.measured;
     specs.push_back(std::move(spec));
   }

@@ -238,17 +238,18 @@ void FileioClient::check_status(const Instruction& ins, int rc, int err, const s
 void FileioClient::xattr_write_hook(const Instruction& ins, int fd, WorkerContext& ctx) {
   char value[kDosAttribBytes];
   (void)::fgetxattr(fd, kDosAttrib, value, sizeof value);
-  int rc = 0;
-  // dbench stores time() two times in ten and a struct timeval otherwise.
+  // dbench stores a zeroed 44-byte buffer starting with time() two times in ten ("some
+  // probability of sharing") and with a struct timeval otherwise.
+  std::memset(value, 0, sizeof value);
   if (next_random() % 10 < 2) {
     const std::time_t now = std::time(nullptr);
-    rc = ::fsetxattr(fd, kDosAttrib, &now, sizeof now, 0);
+    std::memcpy(value, &now, sizeof now);
   } else {
     timeval now{};
     ::gettimeofday(&now, nullptr);
-    rc = ::fsetxattr(fd, kDosAttrib, &now, sizeof now, 0);
+    std::memcpy(value, &now, sizeof now);
   }
-  if (rc == 0) return;
+  if (::fsetxattr(fd, kDosAttrib, value, sizeof value, 0) == 0) return;
   const int err = errno;
   ctx.add_counter(kCounterXattrErrors, 1);
   if (options_.stop_on_mismatch) {
@@ -390,22 +391,29 @@ void FileioClient::op_ntcreatex(const Instruction& ins, const std::array<std::in
   const int err = fd < 0 ? errno : 0;
 
   HandleSlot* slot = ins.b != kNoId ? &handles_[ins.b] : nullptr;
-  if (slot != nullptr && slot->fd >= 0) ::close(slot->fd);  // the trace reuses an open handle
   const Expect expect = ins.expect();
   if (fd < 0 || expect == Expect::kFailure) {
     if (expect == Expect::kOk || fd >= 0) {
       ctx.add_counter(kCounterMismatchNtCreateX, 1);  // dbench only warns here
     }
     if (fd >= 0) ::close(fd);
-    if (slot != nullptr) *slot = HandleSlot{-1, ins.a, ins.line, err};
+    // dbench records nothing for an open that is not kept: a handle of the same number that is
+    // still open stays usable (client.txt does this 5 times per pass).
+    if (slot != nullptr && slot->fd < 0) *slot = HandleSlot{-1, ins.a, ins.line, err};
     return;
   }
   if (slot == nullptr) {  // success on dbench 2's handle -1 cannot happen: it expects failure
     ::close(fd);
     return;
   }
+  // The trace reuses a handle that is still open: dbench would keep both and use the older one
+  // first; here the newer replaces it (client.txt never does this).
+  if (slot->fd >= 0) ::close(slot->fd);
   *slot = HandleSlot{fd, ins.a, 0, 0};
-  if (!directory && options_.xattr) xattr_write_hook(ins, fd, ctx);
+  // dbench fstat()s every kept handle and runs the xattr hook only for non-directories.
+  struct stat st {};
+  const bool is_dir = ::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+  if (!is_dir && options_.xattr) xattr_write_hook(ins, fd, ctx);
 }
 
 void FileioClient::op_rename(const Instruction& ins, WorkerContext& ctx) {
@@ -504,13 +512,14 @@ void FileioClient::op_sfileinfo(const Instruction& ins, int fd, WorkerContext& c
     (void)::fgetxattr(fd, kDosAttrib, value, sizeof value);
   }
   struct stat st {};
-  if (::fstat(fd, &st) == 0) {
+  const bool have_stat = ::fstat(fd, &st) == 0;
+  if (have_stat) {
     timespec times[2]{};
     times[0].tv_sec = st.st_atime - 10;
     times[1].tv_sec = st.st_mtime - 12;
     (void)::utimensat(AT_FDCWD, path(handles_[ins.a].path).c_str(), times, 0);
   }
-  if (options_.xattr) xattr_write_hook(ins, fd, ctx);
+  if (options_.xattr && have_stat && !S_ISDIR(st.st_mode)) xattr_write_hook(ins, fd, ctx);
 }
 
 void FileioClient::op_find(const Instruction& ins, const std::array<std::int64_t, 3>& v) {

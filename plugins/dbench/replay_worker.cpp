@@ -1,8 +1,12 @@
 #include "plugins/dbench/replay_worker.hpp"
 
+#include <fmt/format.h>
+#include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <iobench/clock.hpp>
 
 #include "plugins/dbench/replay_counters.hpp"
@@ -149,6 +153,12 @@ bool ReplayWorker::pace(std::size_t c, const Instruction& ins, WorkerContext& ct
 bool ReplayWorker::run_line(const Instruction& ins, WorkerContext& ctx) {
   std::array<std::int64_t, 3> values{};
   const auto op = static_cast<OpId>(ins.op);
+  if (::kill(parent_pid_, 0) != 0 && errno == ESRCH) {
+    throw ReplayError(fmt::format(
+        "dbench clients {}-{}: the process that started them (pid {}) "
+        "is gone; stopping at {} line {}",
+        clients_.front()->id(), clients_.back()->id(), parent_pid_, loadfile_.name, ins.line));
+  }
   for (std::size_t c = 0; c < clients_.size(); ++c) {
     if (!ctx.keep_going()) return false;
     std::uint64_t intended_ns = 0;

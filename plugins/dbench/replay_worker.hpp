@@ -34,9 +34,14 @@ struct ReplayTiming {
 /// on a timestamped line without a rate it sleeps until the timestamp, measured from the start of
 /// the current pass. When pacing applies, latency is also recorded from the intended start time
 /// (so a late client shows its lateness). Per-call latency excludes the pacing sleep.
+///
+/// Before every line the process checks, as dbench does with kill(getppid(), 0), that the process
+/// which started it is still alive, and stops with a ReplayError if not: orphaned clients never
+/// run on alone.
 class ReplayWorker final : public PhaseWorker {
  public:
-  /// REQUIRES: `loadfile` outlives the worker; `clients` is not empty.
+  /// REQUIRES: `loadfile` outlives the worker; `clients` is not empty. Built in the worker
+  /// process: its parent is the process the liveness check watches.
   ReplayWorker(const Loadfile& loadfile, const ReplayTiming& timing,
                std::vector<std::unique_ptr<FileioClient>> clients);
   void run(WorkerContext& ctx) override;
@@ -66,6 +71,7 @@ class ReplayWorker final : public PhaseWorker {
   std::vector<LoopFrame> loops_;
   std::uint64_t last_ns_ = 0;  ///< end of the previous operation: the start of the next
   bool clock_stale_ = true;    ///< last_ns_ is not the current time (something ran since)
+  int parent_pid_ = 0;         ///< getppid() at construction
   std::uint64_t measure_start_ns_ = 0;
   std::uint64_t tick_end_ns_ = 0;
 };

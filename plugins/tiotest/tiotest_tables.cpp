@@ -34,14 +34,11 @@ struct LatencyRow {
 };
 
 LatencyRow latency_row(std::string label, const OpStats& ops) {
-  const double avg_ms = ops.latency.count() == 0
-                            ? 0.0
-                            : static_cast<double>(ops.latency.sum()) /
-                                  static_cast<double>(ops.latency.count()) / kNsPerMs;
-  return {std::move(label), fmt::format("{:.3f}", avg_ms),
-          fmt::format("{:.3f}", static_cast<double>(ops.latency.max()) / kNsPerMs),
-          fmt::format("{:.5f}", percent_of(ops.ops_over_2s, ops.ops)),
-          fmt::format("{:.5f}", percent_of(ops.ops_over_10s, ops.ops))};
+  PhaseFigures f;
+  f.ops = ops;
+  return {std::move(label), fmt::format("{:.3f}", f.mean_latency_ms()),
+          fmt::format("{:.3f}", f.max_latency_ms()), fmt::format("{:.5f}", f.percent_over_2s()),
+          fmt::format("{:.5f}", f.percent_over_10s())};
 }
 
 constexpr std::array<double, 5> kPercentiles{50.0, 90.0, 99.0, 99.9, 99.99};
@@ -192,15 +189,10 @@ void write_terse(std::ostream& out, std::span<const PhaseFigures> phases, std::s
                        static_cast<double>(p.cpu.system_ns) / 1e9 / per_thread, p.mean_latency_ms(),
                        p.max_latency_ms(), p.percent_over_2s(), p.percent_over_10s());
   }
-  const OpStats total = pooled_ops(phases);
-  const double avg_ms = total.latency.count() == 0
-                            ? 0.0
-                            : static_cast<double>(total.latency.sum()) /
-                                  static_cast<double>(total.latency.count()) / kNsPerMs;
-  out << fmt::format("total:{:.5f},{:.5f},{:.5f},{:.5f}\n", avg_ms,
-                     static_cast<double>(total.latency.max()) / kNsPerMs,
-                     percent_of(total.ops_over_2s, total.ops),
-                     percent_of(total.ops_over_10s, total.ops));
+  PhaseFigures total;
+  total.ops = pooled_ops(phases);
+  out << fmt::format("total:{:.5f},{:.5f},{:.5f},{:.5f}\n", total.mean_latency_ms(),
+                     total.max_latency_ms(), total.percent_over_2s(), total.percent_over_10s());
 }
 
 std::vector<PhaseFigures> tiotest_figures(const StepResult& step, std::size_t threads) {

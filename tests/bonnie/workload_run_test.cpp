@@ -102,6 +102,8 @@ TEST_CASE("bonnie run does every phase with exact op counts", "[bonnie][run]") {
   CHECK(run.left_behind.empty());
   REQUIRE(step.phases.size() == 12);
 
+  CHECK(phase(step, "put_block").mode == WorkerMode::kProcesses);  // single-threaded, as bonnie++
+  CHECK(phase(step, "seeks").mode == WorkerMode::kThreads);
   const PhaseResult& putc = phase(step, "putc");
   REQUIRE(putc.counters.size() == 1);
   CHECK(putc.counters[0] == 1 * kMiB);  // one write(2) per byte

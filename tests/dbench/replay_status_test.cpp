@@ -234,10 +234,10 @@ TEST_CASE("a failing client stops the others and its files are still removed", "
                                        "SLEEP 200000\n"
                                        "Unlink \"\\clients\\client1\\missing\" 0x6 NT_STATUS_OK\n",
                                    "fail.txt");
-  const auto looping =
-      fx.loadfile(std::string(kPrologue) + "NTCreateX \"\\clients\\client1\\g\" 0x40 0x2 2 0x0\n"
-                                           "Close 2 0x0\nQUERY_FS_INFORMATION 259 0x0\n",
-                  "loop.txt");
+  const auto looping = fx.loadfile(std::string(kPrologue) +
+                                       "NTCreateX \"\\clients\\client1\\g\" 0x40 0x2 2 0x0\n"
+                                       "Close 2 0x0\nQUERY_FS_INFORMATION 259 0x0\n",
+                                   "loop.txt");
   const auto step = fx.run({{"loadfile", failing + "," + looping},
                             {"procs", "2"},
                             {"time_limit", "60s"},
@@ -248,4 +248,21 @@ TEST_CASE("a failing client stops the others and its files are still removed", "
   CHECK(phase.wall_ns < 30'000'000'000);  // the looping client stopped with the failed one
   CHECK(phase.workers[1].ops[static_cast<std::size_t>(phase.op_index("Qfsinfo"))].ops > 0);
   CHECK(tree(fx.run_dir()).empty());
+}
+
+TEST_CASE("a failed open leaves an open handle of the same number usable", "[dbench]") {
+  Fixture fx;
+  const auto lf = fx.loadfile(std::string(kPrologue) +
+                              "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 9 NT_STATUS_OK\n"
+                              "NTCreateX \"\\clients\\client1\\g\" 0x40 0x1 9 "
+                              "NT_STATUS_OBJECT_NAME_NOT_FOUND\n"
+                              "WriteX 9 0 100 100 NT_STATUS_OK\n"
+                              "Close 9 NT_STATUS_OK\n");
+  const auto step = fx.run(once(lf, {{"skip_cleanup", "true"}}));
+  INFO(step.message);
+  REQUIRE(step.status == iobench::Status::kOk);
+  CHECK(counter(step, "missing_handle") == 0);
+  CHECK(counter(step, "mismatch.NTCreateX") == 0);
+  CHECK(tree(fx.run_dir()) ==
+        std::vector<std::string>{"d clients", "d clients/client0", "f clients/client0/f 100"});
 }

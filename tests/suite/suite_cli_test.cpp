@@ -9,18 +9,41 @@ using iobench::test::TempDir;
 
 namespace {
 
+// A small NBench loadfile (dbench's client.txt takes seconds to parse in a debug build).
+const std::string& tiny_loadfile() {
+  static const TempDir dir("loadfile");
+  static const std::string path = [] {
+    const auto file = dir.path() / "tiny.txt";
+    std::ofstream(file) << R"(Deltree "\clients\client1" NT_STATUS_OK
+Mkdir "\clients" NT_STATUS_OK
+Mkdir "\clients\client1" NT_STATUS_OK
+NTCreateX "\clients\client1\f.doc" 0x40 0x2 9938 NT_STATUS_OK
+WriteX 9938 0 4096 4096 NT_STATUS_OK
+ReadX 9938 0 4096 4096 NT_STATUS_OK
+Close 9938 NT_STATUS_OK
+Unlink "\clients\client1\f.doc" 0x6 NT_STATUS_OK
+)";
+    return file.string();
+  }();
+  return path;
+}
+
 // Tiny sizes for every family, as workload-qualified overrides.
-const std::vector<std::string> kTiny{
-    "disk.size=1m",     "disk.iterations=1",    "bonnie.size=8",
-    "bonnie.files=0",   "bonnie.ram=0",         "tiotest.size=256k",  "tiotest.random_ops=16",
-    "dbench.time_limit=1s", "dbench.warmup=0s"};
+std::vector<std::string> tiny() {
+  return {"disk.size=1m",          "disk.iterations=1",
+          "bonnie.size=8",         "bonnie.files=0",
+          "bonnie.ram=0",          "tiotest.size=256k",
+          "tiotest.random_ops=16", "dbench.time_limit=1s",
+          "dbench.warmup=0s",      "dbench.loadfile=" + tiny_loadfile()};
+}
 
 // Runs `suite` with the tiny overrides (those its steps declare) on `dir`; returns the JSON.
 nlohmann::json run_tiny(const std::string& suite, const TempDir& dir,
                         const std::vector<std::string>& extra) {
   const auto json_path = dir.path().parent_path() / (dir.path().filename().string() + ".json");
-  std::vector<std::string> args{"run", suite, "-d", dir.path().string(), "-q", "--format",
-                                "json", "-o", json_path.string(), "--seed", "5"};
+  std::vector<std::string> args{"run",      suite,  "-d", dir.path().string(), "-q",
+                                "--format", "json", "-o", json_path.string(),  "--seed",
+                                "5"};
   args.insert(args.end(), extra.begin(), extra.end());
   const auto result = run_cli(args);
   INFO(suite << "\n" << result.err << result.out);
@@ -60,14 +83,15 @@ TEST_CASE("validate reports every suite error with its pointer and writes nothin
   CHECK(second.exit_code == 2);
   CHECK_THAT(second.err, Catch::Contains("bad.json: /steps/0/params/bz: ") &&
                              Catch::Contains("did you mean 'bs'"));
-  const auto ok = run_cli({"validate", "quick", "-d", dir.path().string()});
+  const auto ok = run_cli(
+      {"validate", "quick", "-d", dir.path().string(), "dbench.loadfile=" + tiny_loadfile()});
   CHECK(ok.exit_code == 0);
   CHECK_THAT(ok.out, Catch::Contains("ok: suite 'quick'"));
 }
 
 TEST_CASE("the quick suite runs every family at tiny sizes", "[suite]") {
   TempDir dir("quick");
-  const auto doc = run_tiny("quick", dir, kTiny);
+  const auto doc = run_tiny("quick", dir, tiny());
   std::set<std::string> workloads;
   for (const auto& step : doc.at("steps")) {
     CHECK(step.at("status") == "ok");
@@ -82,7 +106,8 @@ TEST_CASE("the tiobench and dbench suites sweep at tiny sizes", "[suite]") {
   CHECK(tio.at("steps").size() == 4);
   const auto& table = tio.at("suite").at("steps").at(0).at("sweep_table");
   CHECK(table.size() % 4 == 0);
-  const auto db = run_tiny("dbench", dir, {"time_limit=1s", "warmup=0s", "procs=1"});
+  const auto db = run_tiny(
+      "dbench", dir, {"time_limit=1s", "warmup=0s", "procs=1", "loadfile=" + tiny_loadfile()});
   CHECK(db.at("steps").size() == 1);
 }
 
@@ -99,7 +124,7 @@ TEST_CASE("the example suites validate and run at tiny sizes", "[suite]") {
   for (const auto& entry : std::filesystem::directory_iterator(IOBENCH_EXAMPLE_SUITES_DIR)) {
     if (entry.path().extension() != ".json") continue;
     INFO(entry.path());
-    const auto doc = run_tiny(entry.path().string(), dir, kTiny);
+    const auto doc = run_tiny(entry.path().string(), dir, tiny());
     CHECK_FALSE(doc.at("steps").empty());
   }
 }

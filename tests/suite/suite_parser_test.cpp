@@ -49,7 +49,7 @@ TEST_CASE("a suite file with comments parses into steps", "[suite]") {
   CHECK(a.repeat == 3);
   CHECK(a.time_limit == std::chrono::seconds(10));
   CHECK(a.warmup == std::chrono::seconds(1));
-  CHECK(a.ops_limit == 1000);
+  CHECK(a.ops_limit == 1024);  // sizes are binary: 1k = 1024
   CHECK(a.seed == 7);
   CHECK(a.engine == "mmap");
   CHECK_FALSE(a.drop_caches.has_value());
@@ -62,7 +62,8 @@ TEST_CASE("a suite file with comments parses into steps", "[suite]") {
   CHECK(b.targets.at(0) == "/c");
 }
 
-TEST_CASE("default step names number repeated workloads and the suite name is the file name", "[suite]") {
+TEST_CASE("default step names number repeated workloads and the suite name is the file name",
+          "[suite]") {
   const auto suite = parse_suite(
       R"({"steps": [{"workload": "disk"}, {"workload": "disk"}, {"workload": "dbench"}]})",
       "dir/my-suite.json");
@@ -78,8 +79,8 @@ TEST_CASE("every kind of suite error names the file and JSON pointer", "[suite]"
     std::string expected;
   };
   const std::vector<Case> cases{
-      {R"({"steps": [{"workload": "disk"},]})", "t.json: line 1 column 35: not valid JSON"},
-      {"{\n\"steps\": [\n{\"workload\" \"disk\"}]}", "t.json: line 3 column 13: not valid JSON"},
+      {R"({"steps": [{"workload": "disk"},]})", "t.json: line 1 column 33: not valid JSON"},
+      {"{\n\"steps\": [\n{\"workload\" \"disk\"}]}", "t.json: line 3 column 18: not valid JSON"},
       {R"([1, 2])", "t.json: /: a suite must be a JSON object"},
       {R"({})", "t.json: /: the suite has no 'steps'"},
       {R"({"steps": []})", "t.json: /steps: 'steps' must be a non-empty array, not an empty one"},
@@ -100,7 +101,8 @@ TEST_CASE("every kind of suite error names the file and JSON pointer", "[suite]"
        "t.json: /steps/0/params/bs: parameter 'bs' must be a string, number or boolean, not null"},
       {R"({"steps": [{"workload": "disk", "targets": "/tmp"}]})",
        "t.json: /steps/0/targets: 'targets' must be an array"},
-      {R"({"targets": [], "steps": [{"workload": "disk"}]})", "t.json: /targets: 'targets' is empty"},
+      {R"({"targets": [], "steps": [{"workload": "disk"}]})",
+       "t.json: /targets: 'targets' is empty"},
       {R"({"steps": [{"workload": "disk", "targets": [""]}]})",
        "t.json: /steps/0/targets/0: a target must be a non-empty path string"},
       {R"({"steps": [{"workload": "disk", "repeat": 0}]})",

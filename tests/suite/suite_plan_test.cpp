@@ -57,12 +57,12 @@ TEST_CASE("command line params override steps that declare them and replace a sw
   const std::string text = R"({"steps": [
       {"name": "s", "workload": "disk", "params": {"size": "64k"},
        "sweep": {"param": "bs", "values": ["4k", "8k"]}},
-      {"name": "d", "workload": "dbench", "params": {"procs": 2}}]})";
-  const auto p = plan(text, dir.path(), {{"bs", "16k"}, {"dbench.procs", "1"}});
+      {"name": "t", "workload": "tiotest", "params": {"threads": 2, "size": "64k"}}]})";
+  const auto p = plan(text, dir.path(), {{"bs", "16k"}, {"tiotest.threads", "1"}});
   REQUIRE(p.runs.size() == 2);
   CHECK(p.runs[0].step.params.at("bs") == "16k");
   CHECK(p.runs[0].step.name == "s");
-  CHECK(p.runs[1].step.params.at("procs") == "1");
+  CHECK(p.runs[1].step.params.at("threads") == "1");
   CHECK_FALSE(p.suite.steps[0].sweep.has_value());
   CHECK_THAT(plan_error(text, dir.path(), {{"nosuch", "1"}}),
              Catch::Contains("p.json: parameter 'nosuch' from the command line is not a param of "
@@ -78,7 +78,8 @@ TEST_CASE("plan errors carry JSON pointers and are all reported at once", "[suit
       {"workload": "disk", "sweep": {"param": "bz", "values": [1]}},
       {"workload": "disk", "sweep": {"param": "operation", "values": [1]}},
       {"workload": "disk", "params": {"size": "64k"}, "sweep": {"param": "bs", "values": ["4k", "1m"]}},
-      {"workload": "disk", "targets": [")" + missing + R"("]},
+      {"workload": "disk", "targets": [")" +
+                                           missing + R"("]},
       {"workload": "disk", "params": {"size": "64t"}}]})",
                                        dir.path());
   INFO(error);
@@ -89,11 +90,11 @@ TEST_CASE("plan errors carry JSON pointers and are all reported at once", "[suit
                                     "'bz'; did you mean 'bs'?"));
   CHECK_THAT(error, Catch::Contains("p.json: /steps/3/sweep/param: param 'operation' of workload "
                                     "'disk' is not an integer param"));
-  CHECK_THAT(error, Catch::Contains("p.json: /steps/4") && Catch::Contains(" [bs=1m]: ") &&
+  CHECK_THAT(error, Catch::Contains("p.json: /steps/4/sweep/values/1 [bs=1m]: ") &&
                         Catch::Contains("larger than size"));
   CHECK_THAT(error, Catch::Contains("p.json: /steps/5: target '" + missing + "' does not exist"));
-  CHECK_THAT(error, Catch::Contains("p.json: /steps/6: ") &&
-                        Catch::Contains("not enough free space"));
+  CHECK_THAT(error,
+             Catch::Contains("p.json: /steps/6: ") && Catch::Contains("not enough free space"));
   // The unknown workload might have declared 'nosuch': no error for it then.
   CHECK_THAT(error, !Catch::Contains("nosuch"));
   CHECK(plan_error(R"({"params": {"nosuch": "1"}, "steps": [{"workload": "disk"}]})", dir.path())

@@ -94,7 +94,8 @@ TEST_CASE("repetitions keep every value and report statistics", "[suite]") {
   CHECK_THAT(text.str(), Catch::Contains("r: 3 repetitions") && Catch::Contains("95 % CI"));
 }
 
-TEST_CASE("interrupting a suite mid-way leaves valid JSON marked incomplete and no files", "[suite]") {
+TEST_CASE("interrupting a suite mid-way leaves valid JSON marked incomplete and no files",
+          "[suite]") {
   TempDir dir("interrupt");
   { std::ofstream(dir.path() / "precious") << "keep"; }
   // Step 2 reads from the page cache until stopped; the progress callback stops it.

@@ -1,11 +1,10 @@
 #pragma once
 
 #include <cstddef>
+#include <iobench/result.hpp>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <iobench/result.hpp>
 
 namespace iobench {
 
@@ -22,10 +21,10 @@ struct SampleStats {
   double stddev = 0;  ///< sample standard deviation (n - 1 in the denominator); 0 if count < 2
   double min = 0;
   double max = 0;
-  double cv_percent = 0;      ///< stddev / mean * 100; 0 if mean is 0
-  double ci95_half = 0;       ///< t(0.975, n - 1) * stddev / sqrt(n); 0 if count < 2
-  double ci95_low = 0;        ///< mean - ci95_half
-  double ci95_high = 0;       ///< mean + ci95_half
+  double cv_percent = 0;        ///< stddev / mean * 100; 0 if mean is 0
+  double ci95_half = 0;         ///< t(0.975, n - 1) * stddev / sqrt(n); 0 if count < 2
+  double ci95_low = 0;          ///< mean - ci95_half
+  double ci95_high = 0;         ///< mean + ci95_half
   bool high_variation = false;  ///< cv_percent > kHighVariationCvPercent
 };
 
@@ -66,8 +65,8 @@ struct PhaseRepetitions {
 /// the point, every column is the mean over the repetitions.
 struct SweepRow {
   std::string phase;
-  std::string point;                  ///< the swept param's value as given, e.g. "4" or "64k"
-  std::size_t samples = 0;            ///< repetitions averaged (0: the point has no ok result)
+  std::string point;        ///< the swept param's value as given, e.g. "4" or "64k"
+  std::size_t samples = 0;  ///< repetitions averaged (0: the point has no ok result)
   std::size_t workers = 0;
   double throughput_bytes_per_s = 0;  ///< phase bytes / wall time
   double ops_per_s = 0;
@@ -83,7 +82,6 @@ struct SweepRow {
 /// in the order of `points`. `points[i]` names the i-th point and `results[i]` lists its
 /// repetitions' results. Exactly one row per phase is marked `peak` (the first maximum).
 [[nodiscard]] std::vector<SweepRow> sweep_rows(
-    std::span<const std::string> points,
-    std::span<const std::vector<const StepResult*>> results);
+    std::span<const std::string> points, std::span<const std::vector<const StepResult*>> results);
 
 }  // namespace iobench

@@ -5,6 +5,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <iobench/reporter.hpp>
+#include <iobench/runner.hpp>
+#include <iobench/statistics.hpp>
 #include <iosfwd>
 #include <map>
 #include <optional>
@@ -12,10 +15,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <iobench/reporter.hpp>
-#include <iobench/runner.hpp>
-#include <iobench/statistics.hpp>
 
 namespace iobench {
 
@@ -29,29 +28,29 @@ struct SweepSpec {
 
 /// One named step of a suite file, before suite defaults are applied.
 struct SuiteStep {
-  std::string name;      ///< unique in the suite; defaults to the workload name (+ index)
+  std::string name;  ///< unique in the suite; defaults to the workload name (+ index)
   std::string workload;
-  std::map<std::string, std::string> params;     ///< this step's own params (text)
-  std::vector<std::filesystem::path> targets;    ///< empty: the suite's (or the command line's)
-  unsigned repeat = 1;                           ///< runs of each point, 1..1000
+  std::map<std::string, std::string> params;   ///< this step's own params (text)
+  std::vector<std::filesystem::path> targets;  ///< empty: the suite's (or the command line's)
+  unsigned repeat = 1;                         ///< runs of each point, 1..1000
   std::optional<SweepSpec> sweep;
-  std::string engine;                            ///< empty: "psync"
-  std::chrono::nanoseconds time_limit{0};        ///< "time"
-  std::chrono::nanoseconds warmup{0};            ///< "warmup"
-  std::uint64_t ops_limit = 0;                   ///< "ops"
-  std::optional<bool> drop_caches;               ///< unset: the suite's
+  std::string engine;                      ///< empty: "psync"
+  std::chrono::nanoseconds time_limit{0};  ///< "time"
+  std::chrono::nanoseconds warmup{0};      ///< "warmup"
+  std::uint64_t ops_limit = 0;             ///< "ops"
+  std::optional<bool> drop_caches;         ///< unset: the suite's
   std::uint64_t seed = 0;
 };
 
 /// A parsed, syntactically valid suite (see parse_suite for the file format).
 struct Suite {
-  std::string name;         ///< "name", else the file name without ".json"
+  std::string name;  ///< "name", else the file name without ".json"
   std::string description;
-  std::string source;       ///< file name (or "builtin:NAME") used in messages
-  std::vector<std::filesystem::path> targets;    ///< default targets of every step
-  std::map<std::string, std::string> params;     ///< defaults for steps whose workload declares them
-  bool drop_caches = false;                      ///< sync + drop caches before each measured phase
-  std::chrono::nanoseconds pause{0};             ///< idle time between steps
+  std::string source;                          ///< file name (or "builtin:NAME") used in messages
+  std::vector<std::filesystem::path> targets;  ///< default targets of every step
+  std::map<std::string, std::string> params;   ///< defaults for steps whose workload declares them
+  bool drop_caches = false;                    ///< sync + drop caches before each measured phase
+  std::chrono::nanoseconds pause{0};           ///< idle time between steps
   std::vector<SuiteStep> steps;
 };
 
@@ -83,10 +82,10 @@ struct BuiltinSuite {
 
 /// One runner step of a planned suite: a suite step at one sweep point, one repetition.
 struct PlannedRun {
-  Step step;                     ///< name is "STEP" or "STEP [param=value]" (+ " #rep" if repeated)
-  std::size_t suite_step = 0;    ///< index in Suite::steps
-  std::size_t point = 0;         ///< index of the sweep value (0 without a sweep)
-  std::size_t repetition = 0;    ///< 0-based
+  Step step;                   ///< name is "STEP" or "STEP [param=value]" (+ " #rep" if repeated)
+  std::size_t suite_step = 0;  ///< index in Suite::steps
+  std::size_t point = 0;       ///< index of the sweep value (0 without a sweep)
+  std::size_t repetition = 0;  ///< 0-based
 };
 
 /// A suite expanded into runner steps, in run order (points outer, repetitions inner).
@@ -105,12 +104,12 @@ struct SuiteOverrides {
   /// "workload.key=value" only to that workload's steps (ignored if the suite has none).
   /// ConfigError if no step declares the key.
   std::map<std::string, std::string> params;
-  std::string engine;                       ///< empty: keep the steps'
-  std::chrono::nanoseconds time_limit{0};   ///< 0: keep
-  std::chrono::nanoseconds warmup{0};       ///< 0: keep
-  std::uint64_t ops_limit = 0;              ///< 0: keep
-  bool drop_caches = false;                 ///< true: drop caches before every step
-  std::uint64_t seed = 0;                   ///< 0: keep
+  std::string engine;                      ///< empty: keep the steps'
+  std::chrono::nanoseconds time_limit{0};  ///< 0: keep
+  std::chrono::nanoseconds warmup{0};      ///< 0: keep
+  std::uint64_t ops_limit = 0;             ///< 0: keep
+  bool drop_caches = false;                ///< true: drop caches before every step
+  std::uint64_t seed = 0;                  ///< 0: keep
 };
 
 /// Applies suite defaults and `overrides`, checks workload names and that suite-level params and
@@ -123,8 +122,8 @@ struct SuiteOverrides {
 
 /// Progress of a suite run, passed to SuiteRunOptions::on_progress.
 struct SuiteProgress {
-  ProgressSnapshot phase;        ///< step_index/step_count are the suite's runs
-  std::size_t repetition = 0;    ///< 0-based
+  ProgressSnapshot phase;      ///< step_index/step_count are the suite's runs
+  std::size_t repetition = 0;  ///< 0-based
   std::size_t repeat = 1;
   std::uint64_t suite_elapsed_ns = 0;
   /// Estimated time to the end of the suite: the mean duration of the runs finished so far
@@ -141,8 +140,8 @@ struct SuiteRunOptions {
 
 /// The repetition statistics of one sweep point of a suite step.
 struct PointSummary {
-  std::string point;                      ///< sweep value, empty without a sweep
-  std::vector<std::size_t> result_indices;  ///< into RunResult::steps, in repetition order
+  std::string point;                          ///< sweep value, empty without a sweep
+  std::vector<std::size_t> result_indices;    ///< into RunResult::steps, in repetition order
   std::vector<PhaseRepetitions> repetitions;  ///< empty unless the step has repeat > 1
 };
 
@@ -175,8 +174,7 @@ struct SuiteRunResult {
 
 /// Groups `run`'s step results by suite step and point (by position: run.steps[i] is
 /// plan.runs[i]) and computes repetition statistics and sweep rows.
-[[nodiscard]] std::vector<StepSummary> summarize_suite(const SuitePlan& plan,
-                                                       const RunResult& run);
+[[nodiscard]] std::vector<StepSummary> summarize_suite(const SuitePlan& plan, const RunResult& run);
 
 /// The suite run as one JSON document: the "iobench-result/1" document (to_json) plus, on each
 /// step, "suite_step", "sweep_point" and "repetition", and a top-level "suite" object:

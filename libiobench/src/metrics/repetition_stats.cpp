@@ -9,10 +9,10 @@ namespace iobench {
 namespace {
 
 // t(0.975, df) for df 1..30.
-constexpr std::array<double, 30> kT975{
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+constexpr std::array<double, 30> kT975{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                       2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                       2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                       2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
 
 struct TablePoint {
   double df;  // 0 stands for infinity
@@ -60,8 +60,8 @@ SweepRow row_of(const PhaseResult& phase) {
   const OpStats all = phase.all_ops();
   row.max_latency_ns = static_cast<double>(all.latency.max());
   row.p99_latency_ns = static_cast<double>(all.latency.percentile(99.0));
-  row.cpu_percent = cpu_percent(phase.process_cpu.user_ns + phase.process_cpu.system_ns,
-                                phase.wall_ns);
+  row.cpu_percent =
+      cpu_percent(phase.process_cpu.user_ns + phase.process_cpu.system_ns, phase.wall_ns);
   std::vector<double> shares;
   for (const WorkerResult& worker : phase.workers) {
     std::uint64_t worker_bytes = 0;
@@ -162,8 +162,8 @@ std::vector<PhaseRepetitions> repetition_statistics(
 std::vector<SweepRow> sweep_rows(std::span<const std::string> points,
                                  std::span<const std::vector<const StepResult*>> results) {
   std::vector<const StepResult*> all;
-  for (const auto& point_results : results) all.insert(all.end(), point_results.begin(),
-                                                       point_results.end());
+  for (const auto& point_results : results)
+    all.insert(all.end(), point_results.begin(), point_results.end());
   std::vector<SweepRow> rows;
   for (const std::string& name : phase_names(all)) {
     const std::size_t first = rows.size();

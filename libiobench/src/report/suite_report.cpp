@@ -1,11 +1,11 @@
 // A suite run's statistics as text (repetition tables, AIM-style sweep tables) and the suite
 // JSON document. Formats numbers computed in metrics/repetition_stats.cpp; computes nothing.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
 #include <iobench/suite.hpp>
 #include <nlohmann/json.hpp>
 #include <ostream>
-
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 
 namespace iobench {
 namespace {
@@ -29,7 +29,8 @@ MetricDisplay display_of(const std::string& metric) {
 }
 
 void write_repetitions(const StepSummary& step, const PointSummary& point, std::ostream& out) {
-  fmt::print(out, "\n{}{}: {} repetitions (mean, sample stddev, 95 % CI of the mean, Student's t)\n",
+  fmt::print(out,
+             "\n{}{}: {} repetitions (mean, sample stddev, 95 % CI of the mean, Student's t)\n",
              step.name,
              step.sweep ? fmt::format(" [{}={}]", step.sweep->param, point.point) : std::string(),
              step.repeat);
@@ -49,8 +50,9 @@ void write_repetitions(const StepSummary& step, const PointSummary& point, std::
     }
     for (const MetricSamples& m : phase.metrics) {
       if (m.stats.high_variation) {
-        fmt::print(out, "    warning: {} varies by {:.1f} % (CV > {:.0f} %); the mean is not "
-                        "reliable, run more repetitions or steady the system\n",
+        fmt::print(out,
+                   "    warning: {} varies by {:.1f} % (CV > {:.0f} %); the mean is not "
+                   "reliable, run more repetitions or steady the system\n",
                    display_of(m.metric).label, m.stats.cv_percent, kHighVariationCvPercent);
       }
     }
@@ -66,17 +68,18 @@ void write_sweep(const StepSummary& step, std::ostream& out) {
       phase = row.phase;
       fmt::print(out, "  phase {}\n", phase);
       fmt::print(out, "    {:>10} {:>10} {:>12} {:>12} {:>12} {:>12} {:>8} {:>9}\n",
-                 step.sweep->param, "MB/s", "ops/s", "MB/s/worker", "max lat", "p99 lat",
-                 "CPU %", "fairness");
+                 step.sweep->param, "MB/s", "ops/s", "MB/s/worker", "max lat", "p99 lat", "CPU %",
+                 "fairness");
     }
     if (row.samples == 0) {
       fmt::print(out, "    {:>10} {:>10}\n", row.point, "no result");
       continue;
     }
-    fmt::print(out, "    {:>10} {:>10.2f} {:>12.1f} {:>12.2f} {:>12.1f} {:>12.1f} {:>8.1f} {:>9.3f}{}\n",
+    fmt::print(out,
+               "    {:>10} {:>10.2f} {:>12.1f} {:>12.2f} {:>12.1f} {:>12.1f} {:>8.1f} {:>9.3f}{}\n",
                row.point, row.throughput_bytes_per_s / kMB, row.ops_per_s,
-               row.per_worker_bytes_per_s / kMB, row.max_latency_ns / 1e3,
-               row.p99_latency_ns / 1e3, row.cpu_percent, row.fairness, row.peak ? " *" : "");
+               row.per_worker_bytes_per_s / kMB, row.max_latency_ns / 1e3, row.p99_latency_ns / 1e3,
+               row.cpu_percent, row.fairness, row.peak ? " *" : "");
   }
 }
 

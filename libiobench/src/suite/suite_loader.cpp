@@ -1,5 +1,7 @@
 // Suite files: JSON text -> Suite. Pure; every problem is collected and reported at once with
 // its JSON pointer.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iobench/error.hpp>
@@ -10,8 +12,6 @@
 #include <set>
 #include <sstream>
 
-#include <fmt/format.h>
-
 namespace iobench {
 namespace {
 
@@ -21,8 +21,8 @@ constexpr unsigned kMaxRepeat = 1000;
 
 const std::vector<std::string> kSuiteKeys{"name",        "description", "targets", "params",
                                           "drop_caches", "pause",       "steps"};
-const std::vector<std::string> kStepKeys{"name",   "workload", "params", "targets",
-                                         "repeat", "sweep",    "engine", "time",
+const std::vector<std::string> kStepKeys{"name",   "workload", "params",      "targets",
+                                         "repeat", "sweep",    "engine",      "time",
                                          "warmup", "ops",      "drop_caches", "seed"};
 const std::vector<std::string> kSweepKeys{"param", "values"};
 
@@ -65,15 +65,23 @@ std::string join(const std::string& pointer, std::size_t index) {
 
 const char* kind(const Json& j) {
   switch (j.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::boolean: return "a boolean";
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::string:
+      return "a string";
+    case Json::value_t::boolean:
+      return "a boolean";
     case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned: return "an integer";
-    case Json::value_t::number_float: return "a number";
-    default: return "a value";
+    case Json::value_t::number_unsigned:
+      return "an integer";
+    case Json::value_t::number_float:
+      return "a number";
+    default:
+      return "a value";
   }
 }
 
@@ -121,8 +129,8 @@ std::optional<std::string> scalar_text(const Json& value, const std::string& poi
   if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
   if (value.is_number_float()) return fmt::format("{}", value.get<double>());
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
-  errors.add(pointer, fmt::format("{} must be a string, number or boolean, not {}", what,
-                                  kind(value)));
+  errors.add(pointer,
+             fmt::format("{} must be a string, number or boolean, not {}", what, kind(value)));
   return std::nullopt;
 }
 
@@ -158,7 +166,8 @@ std::vector<std::filesystem::path> get_targets(const Json& object, const std::st
     errors.add(at, fmt::format("'targets' must be an array of directories, not {}", kind(*it)));
     return targets;
   }
-  if (it->empty()) errors.add(at, "'targets' is empty; list at least one directory or leave it out");
+  if (it->empty())
+    errors.add(at, "'targets' is empty; list at least one directory or leave it out");
   for (std::size_t i = 0; i < it->size(); ++i) {
     const Json& t = (*it)[i];
     if (!t.is_string() || t.get<std::string>().empty()) {
@@ -197,7 +206,8 @@ std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer,
   SweepSpec sweep;
   if (const auto param = get_string(*it, "param", at, errors)) {
     sweep.param = *param;
-    if (sweep.param.empty()) errors.add(join(at, "param"), "'param' is empty; name an integer param");
+    if (sweep.param.empty())
+      errors.add(join(at, "param"), "'param' is empty; name an integer param");
   } else if (!it->contains("param")) {
     errors.add(at, "'sweep' needs 'param', the integer param to vary (e.g. \"threads\")");
   }
@@ -205,8 +215,9 @@ std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer,
   if (values == it->end()) {
     errors.add(at, "'sweep' needs 'values', e.g. [1, 2, 4, 8]");
   } else if (!values->is_array() || values->empty()) {
-    errors.add(join(at, "values"), fmt::format("'values' must be a non-empty array, not {}",
-                                               values->is_array() ? "an empty one" : kind(*values)));
+    errors.add(join(at, "values"),
+               fmt::format("'values' must be a non-empty array, not {}",
+                           values->is_array() ? "an empty one" : kind(*values)));
   } else {
     std::set<std::uint64_t> seen;
     for (std::size_t i = 0; i < values->size(); ++i) {
@@ -258,9 +269,9 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
   if (const auto it = j.find("repeat"); it != j.end()) {
     if (!it->is_number_integer() || it->get<std::int64_t>() < 1 ||
         it->get<std::int64_t>() > static_cast<std::int64_t>(kMaxRepeat)) {
-      errors.add(join(pointer, "repeat"),
-                 fmt::format("'repeat' must be an integer from 1 to {}, not {}", kMaxRepeat,
-                             it->dump()));
+      errors.add(
+          join(pointer, "repeat"),
+          fmt::format("'repeat' must be an integer from 1 to {}, not {}", kMaxRepeat, it->dump()));
     } else {
       step.repeat = static_cast<unsigned>(it->get<std::int64_t>());
     }
@@ -286,8 +297,8 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
   step.drop_caches = get_bool(j, "drop_caches", pointer, errors);
   if (const auto it = j.find("seed"); it != j.end()) {
     if (!it->is_number_unsigned()) {
-      errors.add(join(pointer, "seed"), fmt::format("'seed' must be a non-negative integer, not {}",
-                                                    kind(*it)));
+      errors.add(join(pointer, "seed"),
+                 fmt::format("'seed' must be a non-negative integer, not {}", kind(*it)));
     } else {
       step.seed = it->get<std::uint64_t>();
     }
@@ -324,9 +335,10 @@ Suite parse_suite(std::string_view text, std::string_view source) {
       }
     }
     std::string what = e.what();
-    if (const auto pos = what.find("syntax error"); pos != std::string::npos) what = what.substr(pos);
-    throw ConfigError(fmt::format("{}: line {} column {}: not valid JSON: {}", source, line,
-                                  column, what));
+    if (const auto pos = what.find("syntax error"); pos != std::string::npos)
+      what = what.substr(pos);
+    throw ConfigError(
+        fmt::format("{}: line {} column {}: not valid JSON: {}", source, line, column, what));
   }
   Suite suite;
   suite.source = std::string(source);
@@ -352,9 +364,11 @@ Suite parse_suite(std::string_view text, std::string_view source) {
       suite.steps.push_back(parse_step((*steps)[i], i, errors));
     }
   }
-  // Names: default to the workload, numbered when a workload appears more than once.
-  std::map<std::string, std::size_t> workload_count;
-  for (const SuiteStep& step : suite.steps) ++workload_count[step.workload];
+  // Names: default to the workload, numbered when several unnamed steps share a workload.
+  std::map<std::string, std::size_t> workload_count;  // of unnamed steps
+  for (const SuiteStep& step : suite.steps) {
+    if (step.name.empty()) ++workload_count[step.workload];
+  }
   std::map<std::string, std::size_t> workload_seen;
   std::set<std::string> names;
   for (std::size_t i = 0; i < suite.steps.size(); ++i) {
@@ -376,8 +390,8 @@ Suite parse_suite(std::string_view text, std::string_view source) {
 Suite load_suite_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw ConfigError(fmt::format("cannot read suite file '{}': {}", path.string(),
-                                  std::strerror(errno)));
+    throw ConfigError(
+        fmt::format("cannot read suite file '{}': {}", path.string(), std::strerror(errno)));
   }
   std::ostringstream text;
   text << in.rdbuf();

@@ -1,11 +1,11 @@
 // Suite -> SuitePlan: defaults and command-line overrides applied, sweeps and repetitions
 // expanded, every distinct runner step validated; all problems reported at once.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/suite.hpp>
-
-#include <fmt/format.h>
 
 namespace iobench {
 namespace {
@@ -33,21 +33,29 @@ std::string strip_runner_label(const std::string& line, const std::string& name)
   return line.starts_with(prefix) ? line.substr(prefix.size()) : line;
 }
 
-// Where a runner message about params points: the param it names in quotes, if it was given.
-std::string param_pointer(const std::string& message, std::size_t step_index,
-                          const SuiteStep& step, const Suite& suite) {
-  for (const auto& [key, value] : step.params) {
-    if (message.find(fmt::format("'{}'", key)) != std::string::npos) {
-      return fmt::format("/steps/{}/params/{}", step_index, key);
-    }
+// True if `message` names param `key`: quoted ('key') or as key=value after a space or ": ".
+bool names_param(const std::string& message, const std::string& key) {
+  if (message.find(fmt::format("'{}'", key)) != std::string::npos) return true;
+  const std::string assign = key + "=";
+  for (std::size_t pos = message.find(assign); pos != std::string::npos;
+       pos = message.find(assign, pos + 1)) {
+    if (pos == 0 || message[pos - 1] == ' ') return true;
   }
-  if (step.sweep && message.find(fmt::format("'{}'", step.sweep->param)) != std::string::npos) {
-    return fmt::format("/steps/{}/sweep", step_index);
+  return false;
+}
+
+// Where a runner message about params points: the param it names, if the suite gave it.
+std::string param_pointer(const std::string& message, std::size_t step_index, const SuiteStep& step,
+                          const Suite& suite, const std::optional<SweepSpec>& sweep,
+                          std::size_t point) {
+  if (sweep && names_param(message, sweep->param)) {
+    return fmt::format("/steps/{}/sweep/values/{}", step_index, point);
+  }
+  for (const auto& [key, value] : step.params) {
+    if (names_param(message, key)) return fmt::format("/steps/{}/params/{}", step_index, key);
   }
   for (const auto& [key, value] : suite.params) {
-    if (message.find(fmt::format("'{}'", key)) != std::string::npos) {
-      return fmt::format("/params/{}", key);
-    }
+    if (names_param(message, key)) return fmt::format("/params/{}", key);
   }
   return fmt::format("/steps/{}", step_index);
 }
@@ -154,10 +162,10 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
         std::size_t start = 0;
         while (start <= text.size()) {
           const std::size_t end = std::min(text.find('\n', start), text.size());
-          const std::string line = strip_runner_label(text.substr(start, end - start),
-                                                      point_step.name);
+          const std::string line =
+              strip_runner_label(text.substr(start, end - start), point_step.name);
           if (!line.empty()) {
-            add(param_pointer(line, i, step, suite) + where, line);
+            add(param_pointer(line, i, step, suite, sweep, p) + where, line);
           }
           start = end + 1;
         }

@@ -1,12 +1,12 @@
 // Runs a SuitePlan through the Runner, one runner step at a time, and groups the results.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/suite.hpp>
 #include <iobench/sysinfo.hpp>
 #include <thread>
-
-#include <fmt/format.h>
 
 namespace iobench {
 namespace {
@@ -15,10 +15,14 @@ using Clock = std::chrono::steady_clock;
 
 int severity(Status s) {
   switch (s) {
-    case Status::kOk: return 0;
-    case Status::kSkipped: return 1;
-    case Status::kInterrupted: return 2;
-    case Status::kFailed: return 3;
+    case Status::kOk:
+      return 0;
+    case Status::kSkipped:
+      return 1;
+    case Status::kInterrupted:
+      return 2;
+    case Status::kFailed:
+      return 3;
   }
   return 0;
 }
@@ -81,8 +85,8 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
         progress.eta_ns = (mean > in_run ? mean - in_run : 0) + mean * left_after;
       } else if (planned.step.time_limit.count() > 0) {
         const auto limit = static_cast<std::uint64_t>(planned.step.time_limit.count());
-        progress.eta_ns = (limit > snapshot.elapsed_ns ? limit - snapshot.elapsed_ns : 0) +
-                          limit * left_after;
+        progress.eta_ns =
+            (limit > snapshot.elapsed_ns ? limit - snapshot.elapsed_ns : 0) + limit * left_after;
       }
       options.on_progress(progress);
     };
@@ -133,8 +137,7 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
     if (status == Status::kFailed && options.run.fail_fast) break;
   }
   if (stop_requested()) out.run.status = worse(out.run.status, Status::kInterrupted);
-  out.complete = out.run.steps.size() == plan.runs.size() &&
-                 out.run.status != Status::kInterrupted;
+  out.complete = out.run.steps.size() == plan.runs.size() && out.run.status != Status::kInterrupted;
   out.summary = summarize_suite(plan, out.run);
   reporter.on_run_end(out.run);
   return out;
