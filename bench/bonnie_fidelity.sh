@@ -4,22 +4,26 @@
 # Runs bonnie++ and `iobench run bonnie` with the same size, chunk, file shape and seed on a fresh
 # tmpfs and on a loop-mounted ext4 (its image lives on a tmpfs too, so no disk noise enters),
 # alternating the tools (and which goes first) RUNS times per filesystem, then prints per phase
-# the median rate and CPU % of each tool over the runs and the ratio iobench / bonnie++.
-# Phases under 0.5 s print "+++++" in both tools and have no ratio.
+# the median rate and CPU % of each tool over the runs and the ratio iobench / bonnie++: the
+# geometric mean of the per-run ratios (each run's two measurements are back to back, so slow
+# drifts of the machine's load cancel, and with an even RUNS each tool goes first equally often,
+# so an advantage of going first cancels too), and the same per CPU-second (rate / CPU %), which
+# also cancels a different share of the CPUs on a busy machine. Phases under 0.5 s print "+++++"
+# and have no ratio.
 #
 # Needs root (mount, losetup) and bonnie++. Usage:
 #   sudo bench/bonnie_fidelity.sh [path/to/iobench]
 # Environment: SIZE (MiB[:chunk], default 1536), FILES (bonnie++ -n, default 256), RAM (MiB for
-# the 2x RAM rule, default SIZE/2), RUNS (default 3), SEED (default 42), KEEP_CSV=dir to keep the
+# the 2x RAM rule, default SIZE/2), RUNS (default 4), SEED (default 42), KEEP_CSV=dir to keep the
 # raw CSV lines, FS="tmpfs ext4" to choose the filesystems, NICE (default -10: both tools run at
 # this priority so that other load on a shared machine disturbs them less).
 set -euo pipefail
 
 IOBENCH=${1:-$(dirname "$0")/../build/bonnie-release/apps/iobench/iobench}
-SIZE=${SIZE:-1536}
+SIZE=${SIZE:-2048}
 FILES=${FILES:-256}
 RAM=${RAM:-$(( ${SIZE%%:*} / 2 ))}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-4}
 SEED=${SEED:-42}
 FS=${FS:-"tmpfs ext4"}
 NICE=${NICE:--10}
@@ -74,7 +78,8 @@ run_bonnie() {  # $1 = dir; prints one CSV line (fails if bonnie++ did not write
 
 run_iobench() {  # $1 = dir; prints one CSV line
   nice -n "$NICE" "$IOBENCH" run bonnie -d "$1" -q -f csv -o "$WORK/iobench.csv" size="$SIZE" files="$FILES" \
-    ram="$RAM" seed="$SEED" machine=fidelity >/dev/null
+    ram="$RAM" seed="$SEED" machine=fidelity >/dev/null 2>"$WORK/iobench.err" ||
+    die "iobench failed in $1: $(cat "$WORK/iobench.err")"
   grep '^1\.98,' "$WORK/iobench.csv" || die "iobench wrote no CSV line in $1"
 }
 
@@ -128,10 +133,14 @@ def median(values):
     values = [v for v in values if v is not None]
     return statistics.median(values) if values else None
 
+def geomean(values):
+    values = [v for v in values if v]
+    return statistics.geometric_mean(values) if values else None
+
 bonnie, iobench = load(bonnie_path), load(iobench_path)
-unit = {"seeks": "seeks/s"}
-print(f"\n{kind}: median of {len(bonnie)} bonnie++ and {len(iobench)} iobench runs "
-      "(rates KiB/s or files/s; '+++++' = under 0.5 s)")
+print(f"\n{kind}: medians of {len(bonnie)} bonnie++ and {len(iobench)} iobench runs; ratio = "
+      "geometric mean of the per-run ratios iobench/bonnie++ (rates KiB/s or files/s; '+++++' "
+      "= under 0.5 s)")
 print(f"{'phase':<11} {'bonnie++':>10} {'iobench':>10} {'ratio':>6}   {'CPU% b++':>8} "
       f"{'CPU% iob':>8} {'ratio/CPU':>9}   {'max lat b++':>11} {'max lat iob':>11}   "
       "runs b++ / iobench")
@@ -141,7 +150,12 @@ for i, name in enumerate(phases):
     b_cpu = median(number(r[rate_col[i] + 1]) for r in bonnie)
     i_cpu = median(number(r[rate_col[i] + 1]) for r in iobench)
     b, io = median(b_rates), median(i_rates)
-    ratio = f"{io / b:6.2f}" if b and io else "   n/a"
+    pairs = [(x, y) for x, y in zip(b_rates, i_rates) if x and y]
+    ratio = f"{geomean(y / x for x, y in pairs):6.2f}" if pairs else "   n/a"
+    b_cpus = [number(r[rate_col[i] + 1]) for r in bonnie]
+    i_cpus = [number(r[rate_col[i] + 1]) for r in iobench]
+    cpu_pairs = [(x / bc, y / ic) for x, y, bc, ic in zip(b_rates, i_rates, b_cpus, i_cpus)
+                 if x and y and bc and ic]
     fmt = lambda v: f"{v:10.1f}" if v is not None else "     +++++"
     cpu = lambda v: f"{v:8.0f}" if v is not None else "     +++"
     b_lat = median(latency_us(r[lat_col[i]]) for r in bonnie)
@@ -149,8 +163,7 @@ for i, name in enumerate(phases):
     lat = lambda v: f"{v:9.0f}us" if v is not None else " " * 11
     runs = " ".join(r[rate_col[i]] for r in bonnie) + " / " + " ".join(r[rate_col[i]] for r in iobench)
     # Rate per CPU-second: what the ratio would be if both had had the same CPU share.
-    per_cpu = (f"{(io / i_cpu) / (b / b_cpu):9.2f}" if b and io and b_cpu and i_cpu
-               else "      n/a")
+    per_cpu = f"{geomean(y / x for x, y in cpu_pairs):9.2f}" if cpu_pairs else "      n/a"
     print(f"{name:<11} {fmt(b)} {fmt(io)} {ratio}   {cpu(b_cpu)} {cpu(i_cpu)} {per_cpu}   "
           f"{lat(b_lat)} {lat(i_lat)}   {runs}")
 EOF

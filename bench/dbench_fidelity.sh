@@ -9,6 +9,9 @@
 #   - operation mix: each operation's share of all operations in the table; pass if, for every
 #     operation with at least 1 % of the operations, iobench's share is within 2 % (relative) of
 #     dbench's.
+# It also prints the CPU time per loadfile line of both tools (user + system), which the load of
+# a shared machine distorts far less than throughput: on a CPU-bound tmpfs the throughput ratio
+# follows the ratio of these costs.
 #
 # Needs root (mount), dbench, mkfs.ext4 and a built iobench. Usage:
 #   bench/dbench_fidelity.sh [-t SECONDS] [-n CLIENTS] [-r ROUNDS] [-l LOADFILE] [-b IOBENCH]
@@ -30,7 +33,7 @@ while getopts "t:n:r:l:b:h" opt; do
     r) rounds=$OPTARG ;;
     l) loadfile=$OPTARG ;;
     b) iobench=$OPTARG ;;
-    h) sed -n '2,18p' "$0"; exit 0 ;;
+    h) sed -n '2,19p' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
 done
@@ -39,6 +42,8 @@ die() { echo "dbench_fidelity: $*" >&2; exit 2; }
 [[ $(id -u) -eq 0 ]] || die "must run as root (it mounts a tmpfs and a loop ext4)"
 command -v dbench >/dev/null || die "dbench is not installed (apt-get install dbench)"
 command -v mkfs.ext4 >/dev/null || die "mkfs.ext4 is missing (e2fsprogs)"
+command -v python3 >/dev/null || die "python3 is missing (reads iobench's JSON)"
+[[ -x /usr/bin/time ]] || die "/usr/bin/time is missing (apt-get install time)"
 [[ -x $iobench ]] || die "iobench binary '$iobench' not found; build it or pass -b PATH"
 [[ -r $loadfile ]] || die "loadfile '$loadfile' is not readable"
 iobench=$(realpath "$iobench")
@@ -58,23 +63,35 @@ truncate -s 4G "$work/ext4.img"
 mkfs.ext4 -q -F "$work/ext4.img"
 mount -o loop "$work/ext4.img" "$work/ext4"
 
-# Prints "<throughput>" on the first line, then "<op> <count>" per table row.
+# Prints "<throughput>" on the first line, then "<op> <count>" per row of the first table.
 parse_dbench() {
   awk '/^Throughput/ { tp = $2; exit }
-       /^ Operation/ { table = 1; next }
+       /^ Operation/ && !seen { table = 1; seen = 1; next }
+       table && NF == 0 { table = 0 }
        table && NF == 4 && $2 ~ /^[0-9]+$/ { rows = rows $1 " " $2 "\n" }
        END { printf "%s\n%s", tp, rows }' "$1"
 }
 
+# Writes "<cpu seconds> <loadfile lines>" of a run to "$out.cpu": a measure of the cost of a line
+# that the load of a shared machine does not distort as it distorts throughput.
 run_dbench() {  # dir out
-  (cd "$1" && dbench -D "$1" -c "$loadfile" -t "$seconds" "$clients") >"$2" 2>&1
+  (cd "$1" && /usr/bin/time -f "%U %S" -o "$2.time" \
+    dbench -D "$1" -c "$loadfile" -t "$seconds" --per-client-results "$clients") >"$2" 2>&1
   rm -rf "$1/clients"  # dbench leaves its directory skeleton
+  # dbench's line counts include the warm-up, as does its CPU time.
+  awk -v t="$(cat "$2.time")" '/^Client [0-9]+ did/ { lines += $4 }
+    END { split(t, c, " "); print c[1] + c[2], lines }' "$2" >"$2.cpu"
 }
 
 run_iobench() {  # dir out
   # dbench's warm-up is whole seconds of -t / 5; give it explicitly (suites may set another).
   "$iobench" run dbench -d "$1" "procs=$clients" "time_limit=${seconds}s" \
-    "warmup=$((seconds / 5))s" "loadfile=$loadfile" -q >"$2" 2>&1
+    "warmup=$((seconds / 5))s" "loadfile=$loadfile" -q -f json -o "$2.json" >"$2" 2>&1
+  # The workers' CPU time and lines of the execute period.
+  python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["steps"][0]["phases"][0]
+cpu = (p["cpu"]["workers_user_ns"] + p["cpu"]["workers_system_ns"]) / 1e9
+print(cpu, sum(w["counters"]["lines"] for w in p["workers"]))' "$2.json" >"$2.cpu"
 }
 
 for fs in tmpfs ext4; do
@@ -98,6 +115,10 @@ for fs in tmpfs ext4; do
     printf '%-8s throughput MB/sec:' "$tool"
     for ((round = 1; round <= rounds; round++)); do
       printf ' %s' "$(head -1 "$work/out/$fs.$tool.$round.parsed")"
+    done
+    printf ';  CPU per loadfile line, us:'
+    for ((round = 1; round <= rounds; round++)); do
+      awk '{ printf " %.2f", ($2 > 0 ? $1 / $2 * 1e6 : 0) }' "$work/out/$fs.$tool.$round.cpu"
     done
     echo
   done

@@ -60,7 +60,9 @@ void print_list(const Registry& registry) {
     }
   }
   fmt::print("\nEngines: {}\n", fmt::join(registry.engine_names(), ", "));
-  fmt::print("\nSuites (iobench run SUITE [key=value]..., or a suite file FILE.json):\n");
+  fmt::print(
+      "\nSuites (iobench run SUITE [key=value]..., suite:SUITE where a workload has the same "
+      "name, or a suite file FILE.json):\n");
   for (const BuiltinSuite& builtin : builtin_suites()) {
     fmt::print("  {:<14} {}\n", builtin.name, builtin.summary);
   }
@@ -89,13 +91,24 @@ class DefaultTarget {
   bool keep_;
 };
 
-// What the positional argument names: a suite file (ends in .json or is an existing file), a
-// built-in suite, or a workload. No argument: the built-in `quick` suite.
-std::optional<Suite> suite_for(const std::string& arg) {
+// What the positional argument names, in this order: a suite file (ends in .json or is an
+// existing file), a workload, a built-in suite (`suite:NAME` reaches a built-in suite whose name
+// is also a workload, e.g. suite:dbench, the client sweep). No argument: the built-in `quick`.
+std::optional<Suite> suite_for(const std::string& arg, const Registry& registry) {
   if (arg.empty()) return builtin_suite("quick");
+  constexpr std::string_view kSuitePrefix = "suite:";
+  if (arg.starts_with(kSuitePrefix)) {
+    const std::string name = arg.substr(kSuitePrefix.size());
+    if (auto suite = builtin_suite(name)) return suite;
+    throw ConfigError(fmt::format("'{}': there is no built-in suite '{}' (see 'iobench list')",
+                                  arg, name));
+  }
   std::error_code ec;
   if (arg.ends_with(".json") || std::filesystem::is_regular_file(arg, ec)) {
     return load_suite_file(arg);
+  }
+  for (const WorkloadInfo* info : registry.workloads()) {
+    if (info->name == arg) return std::nullopt;
   }
   return builtin_suite(arg);
 }
@@ -182,7 +195,7 @@ int run_command(const CliOptions& options) {
   }
 
   // Fail on a bad suite file or workload name before creating anything.
-  const std::optional<Suite> suite = suite_for(options.workload);
+  const std::optional<Suite> suite = suite_for(options.workload, registry);
   if (!suite) (void)registry.workload(options.workload);
   const bool needs_default_dir =
       options.targets.empty() && (!suite || needs_default_target(*suite));

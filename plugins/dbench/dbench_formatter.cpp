@@ -103,7 +103,11 @@ void format_dbench_text(const StepResult& step, std::ostream& out) {
 
   const std::int64_t clients = int_attribute(step, "clients", 0);
   const std::int64_t procs = int_attribute(step, "procs", 0);
-  const std::int64_t tick_seconds = int_attribute(step, "tick_seconds", 0);
+  // dbench prints its last execute line at the last whole second before the end; a run that
+  // ended early (run_once, a failure, an interruption) has fewer whole seconds.
+  const std::int64_t tick_seconds =
+      std::min(int_attribute(step, "tick_seconds", 0),
+               static_cast<std::int64_t>(phase.wall_ns / 1'000'000'000ULL));
   const std::uint64_t tick_bytes = counter(phase, phase.counters, kCounterTickBytes);
   const double dbench_mb_s =
       tick_seconds > 0 ? 1e-6 * static_cast<double>(tick_bytes) / static_cast<double>(tick_seconds)
@@ -167,6 +171,7 @@ void format_dbench_text(const StepResult& step, std::ostream& out) {
                            first + per_process - 1, w.index, lines, client_bytes);
       }
       print_op_table(out, w.ops, 0);
+      out << '\n';  // dbench separates the clients' tables by a blank line
     }
   }
 }

@@ -18,7 +18,9 @@ namespace iobench::plugins::dbench {
 ///   (the Throughput line is one line, wrapped here)
 ///
 /// MB is 10^6 bytes. The first Throughput figure is dbench's: the bytes completed by the last
-/// whole-second tick of the execute period divided by its seconds (0 for periods up to 1 s); the
+/// whole-second tick of the execute period divided by its seconds (0 for periods up to 1 s; a run
+/// that ended early divides by the whole seconds it ran, and then also counts its last fraction
+/// of a second); the
 /// figure in parentheses divides all bytes of the execute period by its measured wall time.
 /// max_latency is the largest latency of any operation (from the intended start when paced).
 /// Then: latency percentiles per operation; latency from the intended start when pacing applied;

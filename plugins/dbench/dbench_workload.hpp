@@ -27,6 +27,13 @@ inline constexpr std::size_t kCleanupPhase = 1;
 ///
 /// Client c works in <run_dir>/clients/client<c> of target (c / clients_per_process) % targets
 /// (for loadfiles that use dbench's \clients\client1 paths).
+///
+/// Differences from dbench 4.00, all deliberate: the warm-up ends at its time even if a client
+/// has moved no byte yet (as later dbench versions do); files are opened with O_NOFOLLOW and paths
+/// cannot leave the run directory; "client1" is rewritten only in the loadfile's part of a path,
+/// not in the base directory; cleanup also removes the directories; the per-client "lines" count
+/// the execute period only; a second successful NTCreateX on a handle that is still open replaces
+/// it (dbench keeps both; client.txt never does this).
 class DbenchWorkload final : public Workload {
  public:
   /// `loadfiles[i]` serves processes i, i + size(), ...

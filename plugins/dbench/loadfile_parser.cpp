@@ -10,35 +10,15 @@
 #include <span>
 #include <unordered_map>
 
+#include "plugins/dbench/loadfile_parser_impl.hpp"
 #include "plugins/dbench/loadfile_tokenizer.hpp"
 #include "plugins/dbench/loadfile_values.hpp"
 
 namespace iobench::plugins::dbench {
 
+namespace detail {
+
 namespace {
-
-/// What one argument of an operation is.
-enum class ArgKind : std::uint8_t {
-  kPath,      ///< a path (the first goes to Instruction::a, the second to b)
-  kHandle,    ///< a handle number (to a; NTCreateX: to b)
-  kNumber,    ///< any integer or modifier expression
-  kUnsigned,  ///< an integer >= 0 or a modifier expression
-  kSize,      ///< like kUnsigned, at most kMaxTransferBytes
-};
-
-struct ArgSpec {
-  ArgKind kind;
-  const char* name;
-};
-
-/// Argument list of one operation. dbench 2 files may omit the trailing optional arguments.
-struct OpSpec {
-  OpCode op;
-  std::uint8_t count;
-  std::uint8_t dbench2_required;
-  std::array<ArgSpec, 4> args;
-  std::array<std::int64_t, 3> dbench2_defaults;  ///< values of omitted numbers, by value slot
-};
 
 constexpr std::int64_t kWholeDirectory = std::numeric_limits<std::int64_t>::max();
 
@@ -105,86 +85,10 @@ std::string describe_args(const OpSpec& spec, bool with_status) {
   return out;
 }
 
-struct StringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const noexcept {
-    return std::hash<std::string_view>{}(s);
-  }
-};
-using InternMap = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
+}  // namespace
 
-class Parser {
- public:
-  Parser(std::string_view text, const ParseOptions& options) : text_(text), options_(options) {
-    out_.name = options.file_name;
-  }
-
-  Loadfile run();
-
- private:
-  struct Directive {
-    std::string_view keyword;
-    void (Parser::*handler)(std::span<const Token>, std::uint32_t);
-  };
-
-  LoadfileFormat detect_format();
-  void parse_line(std::string_view raw, std::uint32_t line);
-  void parse_operation(const OpSpec& spec, std::span<const Token> tokens, std::int64_t timestamp,
-                       std::uint32_t line);
-  bool parse_value(const Token& token, const ArgSpec& arg, std::size_t position, Instruction& ins,
-                   std::size_t slot, std::uint32_t line);
-  std::optional<std::uint32_t> parse_path(const Token& token, std::uint32_t line);
-  void directive_loop(std::span<const Token> tokens, std::uint32_t line);
-  void directive_endloop(std::span<const Token> tokens, std::uint32_t line);
-  void directive_repeat(std::span<const Token> tokens, std::uint32_t line);
-  void directive_sleep(std::span<const Token> tokens, std::uint32_t line);
-  void directive_writepattern(std::span<const Token> tokens, std::uint32_t line);
-  void directive_randomstring(std::span<const Token> tokens, std::uint32_t line);
-  void directive_unsupported(std::span<const Token> tokens, std::uint32_t line);
-  bool expect_args(std::span<const Token> tokens, std::size_t count, std::string_view expected,
-                   std::uint32_t line);
-  std::optional<std::int64_t> count_arg(const Token& token, std::uint32_t line);
-  void emit(Instruction ins);
-  void count_unknown(std::string_view name, std::uint32_t line);
-  std::uint16_t intern_status(std::string_view text, std::uint32_t line, std::uint32_t column);
-  std::uint32_t intern_string(std::string_view text);
-  std::uint32_t intern_handle(std::int64_t number);
-  void error(std::uint32_t line, std::uint32_t column, std::string_view token,
-             std::string_view problem, std::string_view expected);
-  void finish_stats();
-
-  static const std::array<Directive, 8> kDirectives;
-
-  std::string_view text_;
-  const ParseOptions& options_;
-  Loadfile out_;
-  LineTokenizer tokenizer_;
-  std::vector<std::string> errors_;
-  std::size_t error_count_ = 0;
-  InternMap path_ids_;
-  InternMap string_ids_;
-  std::unordered_map<std::int64_t, std::uint32_t> handle_ids_;
-  std::vector<std::uint32_t> handle_path_;  // dense handle id -> path id of its last NTCreateX
-  std::vector<std::uint64_t> path_extent_;  // path id -> largest offset+size written through it
-  std::vector<std::uint32_t> open_loops_;   // indexes of kLoopBegin without ENDLOOP yet
-  std::uint32_t repeat_line_ = 0;           // line of a REPEAT waiting for its operation, or 0
-  std::uint16_t random_slots_ = 0;          // bit n: an earlier RANDOMSTRING defined slot n
-  std::size_t operations_ = 0;
-};
-
-const std::array<Parser::Directive, 8> Parser::kDirectives{{
-    {"LOOP", &Parser::directive_loop},
-    {"ENDLOOP", &Parser::directive_endloop},
-    {"REPEAT", &Parser::directive_repeat},
-    {"SLEEP", &Parser::directive_sleep},
-    {"WRITEPATTERN", &Parser::directive_writepattern},
-    {"RANDOMSTRING", &Parser::directive_randomstring},
-    {"SETSP", &Parser::directive_unsupported},
-    {"WAITSP", &Parser::directive_unsupported},
-}};
-
-void Parser::error(std::uint32_t line, std::uint32_t column, std::string_view token,
-                   std::string_view problem, std::string_view expected) {
+void LoadfileParser::error(std::uint32_t line, std::uint32_t column, std::string_view token,
+                           std::string_view problem, std::string_view expected) {
   ++error_count_;
   if (errors_.size() < options_.max_errors) {
     errors_.push_back(fmt::format("{}:{}:{}: {} '{}'; expected {}", options_.file_name, line,
@@ -192,7 +96,7 @@ void Parser::error(std::uint32_t line, std::uint32_t column, std::string_view to
   }
 }
 
-LoadfileFormat Parser::detect_format() {
+LoadfileFormat LoadfileParser::detect_format() {
   if (options_.format != LoadfileFormat::kAuto) return options_.format;
   std::size_t pos = 0;
   while (pos < text_.size()) {
@@ -220,7 +124,7 @@ LoadfileFormat Parser::detect_format() {
   return LoadfileFormat::kNbench;
 }
 
-Loadfile Parser::run() {
+Loadfile LoadfileParser::run() {
   out_.format = detect_format();
   std::size_t pos = 0;
   std::uint32_t line = 0;
@@ -263,7 +167,7 @@ Loadfile Parser::run() {
   return std::move(out_);
 }
 
-void Parser::parse_line(std::string_view raw, std::uint32_t line) {
+void LoadfileParser::parse_line(std::string_view raw, std::uint32_t line) {
   if (const auto nul = raw.find('\0'); nul != std::string_view::npos) {
     error(line, static_cast<std::uint32_t>(nul + 1), "\\0", "NUL byte in a text line",
           "text (a compressed loadfile must be gzip, read directly)");
@@ -343,7 +247,7 @@ void Parser::parse_line(std::string_view raw, std::uint32_t line) {
   if (error_count_ != errors_before) repeat_line_ = 0;
 }
 
-void Parser::count_unknown(std::string_view name, std::uint32_t line) {
+void LoadfileParser::count_unknown(std::string_view name, std::uint32_t line) {
   ++out_.stats.unknown_lines;
   // A REPEAT before a skipped line repeats nothing: drop it rather than move it to the next line.
   if (repeat_line_ != 0 && !out_.code.empty() && out_.code.back().op == OpCode::kRepeat) {
@@ -359,8 +263,8 @@ void Parser::count_unknown(std::string_view name, std::uint32_t line) {
   out_.stats.unknown_ops.push_back({std::string(name), 1, line});
 }
 
-void Parser::parse_operation(const OpSpec& spec, std::span<const Token> tokens,
-                             std::int64_t timestamp, std::uint32_t line) {
+void LoadfileParser::parse_operation(const OpSpec& spec, std::span<const Token> tokens,
+                                     std::int64_t timestamp, std::uint32_t line) {
   const std::string_view name = loadfile_name(spec.op);
   Instruction ins;
   ins.op = spec.op;
@@ -453,8 +357,8 @@ void Parser::parse_operation(const OpSpec& spec, std::span<const Token> tokens,
   emit(ins);
 }
 
-bool Parser::parse_value(const Token& token, const ArgSpec& arg, std::size_t position,
-                         Instruction& ins, std::size_t slot, std::uint32_t line) {
+bool LoadfileParser::parse_value(const Token& token, const ArgSpec& arg, std::size_t position,
+                                 Instruction& ins, std::size_t slot, std::uint32_t line) {
   const std::string_view name = loadfile_name(ins.op);
   if (!token.text.empty() && (token.text[0] == '*' || token.text[0] == '+')) {
     std::string why;
@@ -497,7 +401,7 @@ bool Parser::parse_value(const Token& token, const ArgSpec& arg, std::size_t pos
   return true;
 }
 
-std::optional<std::uint32_t> Parser::parse_path(const Token& token, std::uint32_t line) {
+std::optional<std::uint32_t> LoadfileParser::parse_path(const Token& token, std::uint32_t line) {
   const std::string_view text = token.text;
   const char* const expected_path =
       out_.format == LoadfileFormat::kNbench
@@ -576,7 +480,7 @@ std::optional<std::uint32_t> Parser::parse_path(const Token& token, std::uint32_
   return id;
 }
 
-void Parser::emit(Instruction ins) {
+void LoadfileParser::emit(Instruction ins) {
   if (is_tabulated(ins.op) || ins.op == OpCode::kSleep) {
     ++operations_;
     repeat_line_ = 0;
@@ -610,8 +514,8 @@ void Parser::emit(Instruction ins) {
   out_.code.push_back(ins);
 }
 
-std::uint16_t Parser::intern_status(std::string_view text, std::uint32_t line,
-                                    std::uint32_t column) {
+std::uint16_t LoadfileParser::intern_status(std::string_view text, std::uint32_t line,
+                                            std::uint32_t column) {
   for (std::size_t i = 0; i < out_.statuses.size(); ++i) {
     if (out_.statuses[i] == text) return static_cast<std::uint16_t>(i);
   }
@@ -623,7 +527,7 @@ std::uint16_t Parser::intern_status(std::string_view text, std::uint32_t line,
   return static_cast<std::uint16_t>(out_.statuses.size() - 1);
 }
 
-std::uint32_t Parser::intern_string(std::string_view text) {
+std::uint32_t LoadfileParser::intern_string(std::string_view text) {
   if (const auto it = string_ids_.find(text); it != string_ids_.end()) return it->second;
   const auto id = static_cast<std::uint32_t>(out_.strings.size());
   out_.strings.emplace_back(text);
@@ -631,7 +535,7 @@ std::uint32_t Parser::intern_string(std::string_view text) {
   return id;
 }
 
-std::uint32_t Parser::intern_handle(std::int64_t number) {
+std::uint32_t LoadfileParser::intern_handle(std::int64_t number) {
   const auto [it, inserted] =
       handle_ids_.emplace(number, static_cast<std::uint32_t>(out_.handles.size()));
   if (inserted) {
@@ -641,175 +545,16 @@ std::uint32_t Parser::intern_handle(std::int64_t number) {
   return it->second;
 }
 
-void Parser::finish_stats() {
+void LoadfileParser::finish_stats() {
   std::uint64_t total = 0;
   for (const std::uint64_t extent : path_extent_) total += extent;
   out_.stats.written_extent_bytes = total;
 }
 
-// --- directives ----------------------------------------------------------------------------------
-
-bool Parser::expect_args(std::span<const Token> tokens, std::size_t count,
-                         std::string_view expected, std::uint32_t line) {
-  if (tokens.size() == count + 1) return true;
-  const Token& at = tokens.size() > count + 1 ? tokens[count + 1] : tokens[0];
-  error(line, at.column, at.text,
-        fmt::format("{} arguments to {}", tokens.size() > count + 1 ? "too many" : "too few",
-                    tokens[0].text),
-        expected);
-  return false;
-}
-
-std::optional<std::int64_t> Parser::count_arg(const Token& token, std::uint32_t line) {
-  const auto n = parse_loadfile_integer(token.text);
-  if (!n || *n < 0) {
-    error(line, token.column, token.text, "bad count", "an integer >= 0");
-    return std::nullopt;
-  }
-  return n;
-}
-
-void Parser::directive_loop(std::span<const Token> tokens, std::uint32_t line) {
-  std::optional<std::int64_t> n;
-  if (expect_args(tokens, 1, "LOOP <count>", line)) n = count_arg(tokens[1], line);
-  if (n && open_loops_.size() >= kMaxLoopDepth) {
-    error(line, tokens[0].column, tokens[0].text, "LOOP nested too deeply",
-          fmt::format("at most {} nested LOOPs", kMaxLoopDepth));
-    n.reset();
-  }
-  if (!n) {
-    open_loops_.push_back(kNoId);
-    return;
-  }
-  Instruction ins;
-  ins.op = OpCode::kLoopBegin;
-  ins.line = line;
-  ins.value[0] = *n;
-  open_loops_.push_back(static_cast<std::uint32_t>(out_.code.size()));
-  out_.code.push_back(ins);
-}
-
-void Parser::directive_endloop(std::span<const Token> tokens, std::uint32_t line) {
-  if (!expect_args(tokens, 0, "ENDLOOP alone on its line", line)) return;
-  if (open_loops_.empty()) {
-    error(line, tokens[0].column, tokens[0].text, "ENDLOOP without LOOP",
-          "a LOOP <count> line before it");
-    return;
-  }
-  if (open_loops_.back() == kNoId) {  // closes a LOOP line that was in error
-    open_loops_.pop_back();
-    return;
-  }
-  Instruction ins;
-  ins.op = OpCode::kLoopEnd;
-  ins.line = line;
-  ins.a = open_loops_.back();
-  out_.code[open_loops_.back()].a = static_cast<std::uint32_t>(out_.code.size());
-  open_loops_.pop_back();
-  out_.code.push_back(ins);
-}
-
-void Parser::directive_repeat(std::span<const Token> tokens, std::uint32_t line) {
-  if (!expect_args(tokens, 1, "REPEAT <count>", line)) return;
-  const auto n = count_arg(tokens[1], line);
-  if (!n) return;
-  Instruction ins;
-  ins.op = OpCode::kRepeat;
-  ins.line = line;
-  ins.value[0] = *n;
-  out_.code.push_back(ins);
-  repeat_line_ = line;
-}
-
-void Parser::directive_sleep(std::span<const Token> tokens, std::uint32_t line) {
-  // SLEEP usec, optionally with a status like the 4.00 "Sleep" operation.
-  if (tokens.size() == 3 && looks_like_status(tokens[2].text)) tokens = tokens.first(2);
-  if (!expect_args(tokens, 1, "SLEEP <microseconds>", line)) return;
-  Instruction ins;
-  ins.op = OpCode::kSleep;
-  ins.line = line;
-  ins.set_expect(Expect::kAny);
-  ins.status = intern_status("(none)", line, 1);
-  if (!parse_value(tokens[1], ArgSpec{ArgKind::kUnsigned, "microseconds"}, 0, ins, 0, line)) {
-    return;
-  }
-  emit(ins);
-}
-
-void Parser::directive_writepattern(std::span<const Token> tokens, std::uint32_t line) {
-  if (!expect_args(tokens, 1, "WRITEPATTERN <text> (quote it if it has spaces)", line)) return;
-  if (tokens[1].text.empty()) {
-    error(line, tokens[1].column, tokens[1].text, "empty WRITEPATTERN", "at least one character");
-    return;
-  }
-  Instruction ins;
-  ins.op = OpCode::kWritePattern;
-  ins.line = line;
-  ins.a = intern_string(tokens[1].text);
-  out_.code.push_back(ins);
-}
-
-void Parser::directive_randomstring(std::span<const Token> tokens, std::uint32_t line) {
-  if (!expect_args(tokens, 2, "RANDOMSTRING <0-9> \"<text with [set] groups>\"", line)) return;
-  const std::string_view slot = tokens[1].text;
-  if (slot.size() != 1 || slot[0] < '0' || slot[0] > '9') {
-    error(line, tokens[1].column, slot, "bad RANDOMSTRING slot", "a digit 0-9");
-    return;
-  }
-  const std::string_view text = tokens[2].text;
-  bool in_set = false;
-  std::size_t set_size = 0;
-  std::size_t length = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    const auto column = tokens[2].column;
-    if (c == '[' && !in_set) {
-      in_set = true;
-      set_size = 0;
-    } else if (c == ']' && in_set) {
-      if (set_size == 0) {
-        error(line, column, text, "empty [] set in RANDOMSTRING", "at least one character in []");
-        return;
-      }
-      in_set = false;
-      ++length;
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == '/' || c == '$') {
-      error(line, column, text, "bad character in RANDOMSTRING",
-            "characters allowed in one file name component (no /, $ or control characters)");
-      return;
-    } else if (in_set) {
-      ++set_size;
-    } else {
-      ++length;
-    }
-  }
-  if (in_set) {
-    error(line, tokens[2].column, text, "unclosed [ in RANDOMSTRING", "a ] closing every set");
-    return;
-  }
-  if (length == 0 || length > 255) {
-    error(line, tokens[2].column, text, "bad RANDOMSTRING length", "1 to 255 characters");
-    return;
-  }
-  Instruction ins;
-  ins.op = OpCode::kRandomString;
-  ins.line = line;
-  ins.a = static_cast<std::uint32_t>(slot[0] - '0');
-  ins.b = intern_string(text);
-  random_slots_ = static_cast<std::uint16_t>(random_slots_ | (1U << ins.a));
-  out_.code.push_back(ins);
-}
-
-void Parser::directive_unsupported(std::span<const Token> tokens, std::uint32_t line) {
-  error(line, tokens[0].column, tokens[0].text,
-        "unsupported directive (SETSP/WAITSP cross-client sequence points)",
-        "a loadfile without SETSP/WAITSP");
-}
-
-}  // namespace
+}  // namespace detail
 
 Loadfile parse_loadfile(std::string_view text, const ParseOptions& options) {
-  return Parser(text, options).run();
+  return detail::LoadfileParser(text, options).run();
 }
 
 }  // namespace iobench::plugins::dbench

@@ -121,11 +121,15 @@ struct Instruction {
   OpCode op = OpCode::kClose;
   std::uint8_t flags = 0;  ///< kValueIsExpr << i, plus the Expect in bits 4-5
 
+  /// Flag bit of value slot 0; slot i uses kValueIsExpr << i.
   static constexpr std::uint8_t kValueIsExpr = 1;
+  /// True if value[i] is an index into Loadfile::exprs rather than the value itself.
   [[nodiscard]] bool value_is_expr(std::size_t i) const noexcept {
     return (flags & (kValueIsExpr << i)) != 0;
   }
+  /// The expected outcome encoded by the status.
   [[nodiscard]] Expect expect() const noexcept { return static_cast<Expect>((flags >> 4) & 3); }
+  /// Stores the expected outcome, keeping the value flags.
   void set_expect(Expect e) noexcept {
     flags = static_cast<std::uint8_t>((flags & 0x0f) | (static_cast<unsigned>(e) << 4));
   }
@@ -139,9 +143,9 @@ struct ValueExpr {
     kPrevious,  ///< "+": the value this argument position had on the previous line (0 at first)
   };
   Base base = Base::kRandom;
-  std::uint8_t position = 0;  ///< argument position (0-based, after the op name) for kPrevious
-  std::uint32_t first_step = 0;
-  std::uint32_t step_count = 0;
+  std::uint8_t position = 0;     ///< argument position (0-based, after the op name) for kPrevious
+  std::uint32_t first_step = 0;  ///< index of its first step in Loadfile::expr_steps
+  std::uint32_t step_count = 0;  ///< number of steps, applied in order
 };
 
 /// One qualifier of a ValueExpr: `/y` align down, `%y` modulo, `+y` add.

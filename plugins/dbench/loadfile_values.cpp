@@ -22,8 +22,9 @@ std::optional<std::uint64_t> parse_digits(std::string_view text, unsigned base) 
   for (const char c : text) {
     const auto d = static_cast<unsigned>(digit_value(c));
     if (d >= base) return std::nullopt;
-    if (value > (std::numeric_limits<std::uint64_t>::max() - d) / base) return std::nullopt;
-    value = value * base + d;
+    if (__builtin_mul_overflow(value, base, &value) || __builtin_add_overflow(value, d, &value)) {
+      return std::nullopt;
+    }
   }
   return value;
 }

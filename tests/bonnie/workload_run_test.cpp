@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <iobench/error.hpp>
+#include <iobench/reporter.hpp>
 #include <iobench/runner.hpp>
 #include <map>
 #include <sstream>
@@ -25,6 +26,7 @@ constexpr std::uint64_t kSeed = 1234;
 struct Outcome {
   StepResult step;
   std::vector<std::string> left_behind;
+  std::string json;  ///< the run as the JSON reporter writes it
 };
 
 Outcome run_bonnie(std::map<std::string, std::string> params,
@@ -44,7 +46,7 @@ Outcome run_bonnie(std::map<std::string, std::string> params,
   test::CapturingReporter reporter;
   Runner(registry, {}).run(std::span<const Step>(&step, 1), reporter);
   REQUIRE(reporter.steps.size() == 1);
-  Outcome outcome{reporter.steps.front(), {}};
+  Outcome outcome{reporter.steps.front(), {}, to_json(reporter.final_run)};
   for (const auto& target : targets) {
     for (const auto& entry : std::filesystem::directory_iterator(target)) {
       outcome.left_behind.push_back(entry.path().string());
@@ -144,6 +146,13 @@ TEST_CASE("bonnie run does every phase with exact op counts", "[bonnie][run]") {
   REQUIRE(lines.size() == 1);
   CHECK(field_count(lines[0]) == 50);
   CHECK(lines[0].rfind("1.98,2.00a,testbox,1,1234,4M,,200,3,", 0) == 0);
+  // JSON (the generic reporter): every phase with its ops, bytes, CPU and latency, and the
+  // report shape as attributes.
+  for (const char* key : {"\"name\": \"seq_create\"", "\"ops_by_kind\"", "\"latency_ns\"",
+                          "\"p99\"", "\"workers_system_ns\"", "\"num_files_k\": 1",
+                          "\"file_size_mib\": 4", "\"seekers\": 3", "\"machine\": \"testbox\""}) {
+    CHECK(run.json.find(key) != std::string::npos);
+  }
   std::ostringstream text;
   format_text_step(step, text);
   CHECK(text.str().find("testbox  4M:::200:3") != std::string::npos);

@@ -96,10 +96,12 @@ TEST_CASE("the dbench table and Throughput line are printed as dbench prints the
         " Operation      Count    AvgLat    MaxLat\n"
         " ----------------------------------------\n"
         " NTCreateX          2     0.012     0.014\n"
+        "\n"
         "Client 1 did 1 lines and 11702000000 bytes\n"
         " Operation      Count    AvgLat    MaxLat\n"
         " ----------------------------------------\n"
-        " ReadX              1     0.003     0.003\n");
+        " ReadX              1     0.003     0.003\n"
+        "\n");
 }
 
 TEST_CASE("paced runs mismatches and grouped clients are shown", "[dbench]") {
@@ -151,4 +153,24 @@ TEST_CASE("a step without an execute phase says so", "[dbench]") {
   CHECK(format(step) ==
         "Running for 5 seconds with load 'x' and minimum warmup 1 secs\n"
         "(no execute period was measured)\n");
+}
+
+TEST_CASE("a run that ended early divides by the whole seconds it ran", "[dbench]") {
+  iobench::StepResult step;
+  step.workload = "dbench";
+  step.attributes = {{"loadfile", std::string("x")},
+                     {"time_limit_s", 10.0},
+                     {"warmup_s", 0.0},
+                     {"clients", std::int64_t{1}},
+                     {"procs", std::int64_t{1}},
+                     {"tick_seconds", std::int64_t{9}},
+                     {"per_client_results", std::int64_t{0}}};
+  auto phase = execute_phase(false);
+  phase.wall_ns = 3'500'000'000;  // run_once finished after 3.5 s
+  phase.ops[static_cast<std::size_t>(dbench::OpCode::kReadX)].record(3'500'000, 1'000);
+  phase.counters[dbench::kCounterTickBytes] = 3'500'000;
+  step.phases = {phase};
+  CHECK(format(step).find("\nThroughput 1.16667 MB/sec  1 clients  1 procs  max_latency=0.001 ms  "
+                          "(whole execute period: 1.00 MB/sec over 3.500 s)\n") !=
+        std::string::npos);
 }

@@ -38,11 +38,11 @@ constexpr std::string_view kBonnie = R"json({
 
 constexpr std::string_view kTiobench = R"json({
   "name": "tiobench",
-  "description": "tiotest swept over 1, 2, 4 and 8 threads (tiobench.pl's default thread counts)",
+  "description": "tiobench.pl: tiotest at 1, 2, 4 and 8 threads, its four report sections",
   "steps": [
-    {"name": "tiotest", "workload": "tiotest",
-     "params": {"size": "64m", "block_size": "4k", "random_ops": 4000},
-     "sweep": {"param": "threads", "values": [1, 2, 4, 8]}}
+    {"name": "tiobench", "workload": "tiobench",
+     "params": {"threads": "1,2,4,8", "sizes": "256m", "block_sizes": "4096",
+                "random_ops": 4000}}
   ]
 })json";
 
@@ -84,7 +84,7 @@ constexpr std::string_view kSeedReports = R"json({
 constexpr std::array<BuiltinSuite, 5> kBuiltins{{
     {"quick", "every family at small sizes, about a minute (the default job)", kQuick},
     {"bonnie", "bonnie++ with its defaults (a file of 2 x RAM)", kBonnie},
-    {"tiobench", "tiotest swept over 1, 2, 4, 8 threads", kTiobench},
+    {"tiobench", "tiobench.pl: tiotest at 1, 2, 4, 8 threads", kTiobench},
     {"dbench", "dbench swept over 1, 2, 4, 8 clients", kDbench},
     {"seed-reports", "the five tests of the large-file ext2 report, one worker per target",
      kSeedReports},

@@ -1,0 +1,113 @@
+#pragma once
+
+// Private to the loadfile parser: the parser's state and the argument lists of the operations,
+// shared by loadfile_parser.cpp (operations, paths, interning) and loadfile_directives.cpp
+// (LOOP, REPEAT, SLEEP, WRITEPATTERN, RANDOMSTRING).
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "plugins/dbench/loadfile_parser.hpp"
+#include "plugins/dbench/loadfile_tokenizer.hpp"
+
+namespace iobench::plugins::dbench::detail {
+
+/// What one argument of an operation is.
+enum class ArgKind : std::uint8_t {
+  kPath,      ///< a path (the first goes to Instruction::a, the second to b)
+  kHandle,    ///< a handle number (to a; NTCreateX: to b)
+  kNumber,    ///< any integer or modifier expression
+  kUnsigned,  ///< an integer >= 0 or a modifier expression
+  kSize,      ///< like kUnsigned, at most kMaxTransferBytes
+};
+
+struct ArgSpec {
+  ArgKind kind;
+  const char* name;
+};
+
+/// Argument list of one operation. dbench 2 files may omit the trailing optional arguments.
+struct OpSpec {
+  OpCode op;
+  std::uint8_t count;
+  std::uint8_t dbench2_required;
+  std::array<ArgSpec, 4> args;
+  std::array<std::int64_t, 3> dbench2_defaults;  ///< values of omitted numbers, by value slot
+};
+
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const noexcept {
+    return std::hash<std::string_view>{}(s);
+  }
+};
+using InternMap = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
+
+/// One parse of one loadfile; see parse_loadfile().
+class LoadfileParser {
+ public:
+  LoadfileParser(std::string_view text, const ParseOptions& options)
+      : text_(text), options_(options) {
+    out_.name = options.file_name;
+  }
+
+  Loadfile run();
+
+ private:
+  struct Directive {
+    std::string_view keyword;
+    void (LoadfileParser::*handler)(std::span<const Token>, std::uint32_t);
+  };
+
+  LoadfileFormat detect_format();
+  void parse_line(std::string_view raw, std::uint32_t line);
+  void parse_operation(const OpSpec& spec, std::span<const Token> tokens, std::int64_t timestamp,
+                       std::uint32_t line);
+  bool parse_value(const Token& token, const ArgSpec& arg, std::size_t position, Instruction& ins,
+                   std::size_t slot, std::uint32_t line);
+  std::optional<std::uint32_t> parse_path(const Token& token, std::uint32_t line);
+  void directive_loop(std::span<const Token> tokens, std::uint32_t line);
+  void directive_endloop(std::span<const Token> tokens, std::uint32_t line);
+  void directive_repeat(std::span<const Token> tokens, std::uint32_t line);
+  void directive_sleep(std::span<const Token> tokens, std::uint32_t line);
+  void directive_writepattern(std::span<const Token> tokens, std::uint32_t line);
+  void directive_randomstring(std::span<const Token> tokens, std::uint32_t line);
+  void directive_unsupported(std::span<const Token> tokens, std::uint32_t line);
+  bool expect_args(std::span<const Token> tokens, std::size_t count, std::string_view expected,
+                   std::uint32_t line);
+  std::optional<std::int64_t> count_arg(const Token& token, std::uint32_t line);
+  void emit(Instruction ins);
+  void count_unknown(std::string_view name, std::uint32_t line);
+  std::uint16_t intern_status(std::string_view text, std::uint32_t line, std::uint32_t column);
+  std::uint32_t intern_string(std::string_view text);
+  std::uint32_t intern_handle(std::int64_t number);
+  void error(std::uint32_t line, std::uint32_t column, std::string_view token,
+             std::string_view problem, std::string_view expected);
+  void finish_stats();
+
+  static const std::array<Directive, 8> kDirectives;
+
+  std::string_view text_;
+  const ParseOptions& options_;
+  Loadfile out_;
+  LineTokenizer tokenizer_;
+  std::vector<std::string> errors_;
+  std::size_t error_count_ = 0;
+  InternMap path_ids_;
+  InternMap string_ids_;
+  std::unordered_map<std::int64_t, std::uint32_t> handle_ids_;
+  std::vector<std::uint32_t> handle_path_;  // dense handle id -> path id of its last NTCreateX
+  std::vector<std::uint64_t> path_extent_;  // path id -> largest offset+size written through it
+  std::vector<std::uint32_t> open_loops_;   // indexes of kLoopBegin without ENDLOOP yet
+  std::uint32_t repeat_line_ = 0;           // line of a REPEAT waiting for its operation, or 0
+  std::uint16_t random_slots_ = 0;          // bit n: an earlier RANDOMSTRING defined slot n
+  std::size_t operations_ = 0;
+};
+
+}  // namespace iobench::plugins::dbench::detail
