@@ -10,7 +10,8 @@ function(iobench_set_warnings target)
   # ASan+UBSan builds check the real thing.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
     target_compile_options(${target} PRIVATE -Wno-array-bounds -Wno-restrict
-                                             -Wno-stringop-overflow -Wno-maybe-uninitialized)
+                                             -Wno-stringop-overflow -Wno-stringop-overread
+                                             -Wno-maybe-uninitialized)
   endif()
   if(IOBENCH_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
