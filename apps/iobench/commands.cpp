@@ -19,34 +19,13 @@
 namespace iobench::cli {
 namespace {
 
-const char* type_name(ParamType type) {
-  switch (type) {
-    case ParamType::kBool:
-      return "bool";
-    case ParamType::kCount:
-      return "count";
-    case ParamType::kSize:
-      return "size";
-    case ParamType::kInt:
-      return "int";
-    case ParamType::kDouble:
-      return "number";
-    case ParamType::kDuration:
-      return "duration";
-    case ParamType::kEnum:
-      return "choice";
-    case ParamType::kString:
-      return "text";
-  }
-  return "text";
-}
 
 void print_list(const Registry& registry) {
   fmt::print("Workloads (iobench run WORKLOAD key=value ...):\n");
   for (const WorkloadInfo* info : registry.workloads()) {
     fmt::print("\n{}: {}\n", info->name, info->summary);
     for (const ParamSpec& spec : info->params) {
-      std::string detail = type_name(spec.type);
+      std::string detail(to_string(spec.type));
       if (!spec.unit.empty()) detail += ", " + spec.unit;
       if (!spec.choices.empty()) detail += ": " + fmt::format("{}", fmt::join(spec.choices, "|"));
       if (spec.min || spec.max) {

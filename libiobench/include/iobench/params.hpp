@@ -23,6 +23,9 @@ enum class ParamType {
   kString,    ///< free text (a path, a name, a list)
 };
 
+/// The type's name as `iobench list` and error messages show it: "bool", "count", "size", ...
+[[nodiscard]] std::string_view to_string(ParamType type) noexcept;
+
 /// Declaration of one workload parameter: drives validation, `iobench list`, and did-you-mean
 /// suggestions for unknown keys. Capabilities are data: the core never branches on a workload name.
 struct ParamSpec {

@@ -16,9 +16,8 @@
 #include "suite/units_detail.hpp"
 
 namespace iobench {
-namespace {
 
-std::string_view type_name(ParamType type) {
+std::string_view to_string(ParamType type) noexcept {
   switch (type) {
     case ParamType::kBool:
       return "bool";
@@ -39,6 +38,8 @@ std::string_view type_name(ParamType type) {
   }
   return "unknown";
 }
+
+namespace {
 
 std::string prefix(std::string_view context) {
   return context.empty() ? std::string() : fmt::format("{}: ", context);
@@ -222,7 +223,7 @@ const Params::Value& Params::find(std::string_view key) const {
 namespace {
 [[noreturn]] void wrong_type(std::string_view key, ParamType actual, std::string_view wanted) {
   throw ConfigError(fmt::format("parameter '{}' is declared as {}, not read as {}", key,
-                                type_name(actual), wanted));
+                                to_string(actual), wanted));
 }
 }  // namespace
 
