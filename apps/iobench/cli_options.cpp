@@ -50,7 +50,7 @@ po::options_description run_options() {
     ("plugin", po::value<std::vector<std::string>>()->composing(), "load a workload plugin (.so)")
     ("drop-caches", "sync and drop the page cache before each phase (root)")
     ("fail-fast", "stop the run at the first failed step")
-    ("quiet,q", "no progress lines");
+    ("quiet,q", "no progress or status lines on stderr (warnings and errors still)");
   // clang-format on
   return options;
 }
@@ -133,8 +133,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   cli.engine_given = !vm["engine"].defaulted();
   if (vm.count("time")) cli.time_limit = parse_duration(vm["time"].as<std::string>(), "--time");
   if (vm.count("warmup")) cli.warmup = parse_duration(vm["warmup"].as<std::string>(), "--warmup");
-  if (vm.count("ops")) cli.ops_limit = parse_size(vm["ops"].as<std::string>(), "--ops");
-  if (vm.count("seed")) cli.seed = parse_size(vm["seed"].as<std::string>(), "--seed");
+  if (vm.count("ops")) cli.ops_limit = parse_count(vm["ops"].as<std::string>(), "--ops");
+  if (vm.count("seed")) cli.seed = parse_count(vm["seed"].as<std::string>(), "--seed");
   cli.progress_interval = parse_duration(vm["progress"].as<std::string>(), "--progress");
   cli.keep = vm.count("keep") > 0;
   cli.drop_caches = vm.count("drop-caches") > 0;

@@ -19,7 +19,6 @@
 namespace iobench::cli {
 namespace {
 
-
 void print_list(const Registry& registry) {
   fmt::print("Workloads (iobench run WORKLOAD key=value ...):\n");
   for (const WorkloadInfo* info : registry.workloads()) {
@@ -79,8 +78,8 @@ std::optional<Suite> suite_for(const std::string& arg, const Registry& registry)
   if (arg.starts_with(kSuitePrefix)) {
     const std::string name = arg.substr(kSuitePrefix.size());
     if (auto suite = builtin_suite(name)) return suite;
-    throw ConfigError(fmt::format("'{}': there is no built-in suite '{}' (see 'iobench list')",
-                                  arg, name));
+    throw ConfigError(
+        fmt::format("'{}': there is no built-in suite '{}' (see 'iobench list')", arg, name));
   }
   std::error_code ec;
   if (arg.ends_with(".json") || std::filesystem::is_regular_file(arg, ec)) {
@@ -200,9 +199,9 @@ int run_command(const CliOptions& options) {
     }
     return 0;
   }
-  if (default_dir)
+  if (default_dir && !options.quiet)
     fmt::print(stderr, "iobench: target {} (temporary)\n", default_dir->path().string());
-  if (suite) {
+  if (suite && !options.quiet) {
     fmt::print(stderr, "iobench: suite '{}' ({}): {} run(s)\n", plan.suite.name, plan.suite.source,
                plan.runs.size());
   }

@@ -1,7 +1,6 @@
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <iobench/version.hpp>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/test_support.hpp"
 
@@ -25,7 +24,8 @@ TEST_CASE("list shows workloads with params defaults and units", "[integration]"
   CHECK_THAT(list.out, Catch::Contains("Engines: mmap, psync"));
 }
 
-TEST_CASE("bad input exits 2 with one message naming the field and writes nothing", "[integration]") {
+TEST_CASE("bad input exits 2 with one message naming the field and writes nothing",
+          "[integration]") {
   TempDir dir("cli");
   const auto out_file = dir.path() / "result.json";
   struct Case {
@@ -50,6 +50,8 @@ TEST_CASE("bad input exits 2 with one message naming the field and writes nothin
       {{"run", "disk", "-d", d, "--time", "-5s"}, "--time"},
       {{"frobnicate"}, "unknown command"},
       {{"run", "disk", "-d", d, "size=64t"}, "not enough free space"},
+      {{"run", "disk", "-d", d, "--ops", "1.5"}, "--ops: '1.5' is not a count"},
+      {{"run", "disk", "-d", d, "size=2*ram/0"}, "size='2*ram/0' divides by zero"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = c.args;
@@ -67,9 +69,9 @@ TEST_CASE("bad input exits 2 with one message naming the field and writes nothin
 TEST_CASE("a disk run prints the seed-style lines and JSON that parses back", "[integration]") {
   TempDir a("cliA"), b("cliB");
   const auto json_path = a.path().parent_path() / (a.path().filename().string() + ".json");
-  const auto result = run_cli({"run", "disk", "-d", a.path().string(), "-d", b.path().string(),
-                               "bs=64k", "blocks=32", "--format", "json", "-o", json_path.string(),
-                               "--seed", "1234"});
+  const auto result =
+      run_cli({"run", "disk", "-d", a.path().string(), "-d", b.path().string(), "bs=64k",
+               "blocks=32", "--format", "json", "-o", json_path.string(), "--seed", "1234"});
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.out,
              Catch::Matches("(.|\n)*Completed writing 4 mbytes across 2 devices using 64 blocks of "

@@ -4,10 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
-#include <thread>
-
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
 
 #include "tests/support/test_support.hpp"
 
@@ -45,14 +46,22 @@ bool wait_for_progress(const std::filesystem::path& err) {
 
 }  // namespace
 
-TEST_CASE("SIGINT stops the run, removes its files and prints the partial result", "[integration]") {
+TEST_CASE("SIGINT stops the run, removes its files and prints the partial result",
+          "[integration]") {
   // One target, and two workers sharing one directory.
   for (const int targets : {1, 2}) {
     TempDir dir("sigint");
     TempDir logs("sigint-logs");
     { std::ofstream(dir.path() / "precious") << "survive"; }
-    std::vector<std::string> args{"run", "disk", "bs=4k", "size=16m", "operation=read",
-                                  "seek=random", "iterations=1000000", "--progress", "100ms"};
+    std::vector<std::string> args{"run",
+                                  "disk",
+                                  "bs=4k",
+                                  "size=16m",
+                                  "operation=read",
+                                  "seek=random",
+                                  "iterations=1000000",
+                                  "--progress",
+                                  "100ms"};
     for (int i = 0; i < targets; ++i) args.insert(args.end(), {"-d", dir.path().string()});
     const pid_t pid = spawn_cli(args, logs.path() / "out", logs.path() / "err");
     REQUIRE(wait_for_progress(logs.path() / "err"));
@@ -67,4 +76,44 @@ TEST_CASE("SIGINT stops the run, removes its files and prints the partial result
     CHECK(dir.entries() == std::vector<std::string>{"precious"});
     CHECK(iobench::test::read_file(dir.path() / "precious") == "survive");
   }
+}
+
+TEST_CASE("SIGTERM mid-suite writes the runs so far as JSON marked incomplete", "[integration]") {
+  TempDir dir("sigterm-suite");
+  TempDir logs("sigterm-suite-logs");
+  { std::ofstream(dir.path() / "precious") << "survive"; }
+  const auto suite = logs.path() / "two.json";
+  std::ofstream(suite) << R"({"steps": [
+      {"name": "short", "workload": "disk", "params": {"size": "1m", "bs": "64k"}},
+      {"name": "long", "workload": "disk", "params": {"bs": "4k", "size": "16m",
+       "operation": "read", "seek": "random", "iterations": 1000000}},
+      {"name": "never", "workload": "disk", "params": {"size": "1m"}}]})";
+  const auto json = logs.path() / "result.json";
+  const pid_t pid = spawn_cli({"run", suite.string(), "-d", dir.path().string(), "--progress",
+                               "100ms", "--format", "json", "-o", json.string()},
+                              logs.path() / "out", logs.path() / "err");
+  // A progress line of the second run ("run 2/3") means the first has finished.
+  bool second_running = false;
+  for (int i = 0; i < 3000 && !second_running; ++i) {
+    const std::string err = iobench::test::read_file(logs.path() / "err");
+    second_running =
+        err.find("2/3") != std::string::npos && err.find(" MiB/s") != std::string::npos;
+    if (!second_running) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(second_running);
+  REQUIRE(::kill(pid, SIGTERM) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 130);
+  INFO(iobench::test::read_file(logs.path() / "err"));
+  const auto doc = nlohmann::json::parse(iobench::test::read_file(json));
+  CHECK(doc.at("suite").at("complete") == false);
+  CHECK(doc.at("suite").at("planned_runs") == 3);
+  CHECK(doc.at("suite").at("completed_runs") == 2);  // runs with a result, the interrupted one too
+  REQUIRE(doc.at("steps").size() == 2);
+  CHECK(doc.at("steps").at(0).at("status") == "ok");
+  CHECK(doc.at("steps").at(1).at("status") == "interrupted");
+  CHECK(dir.entries() == std::vector<std::string>{"precious"});
+  CHECK(iobench::test::read_file(dir.path() / "precious") == "survive");
 }

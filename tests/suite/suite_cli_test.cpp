@@ -48,6 +48,7 @@ nlohmann::json run_tiny(const std::string& suite, const TempDir& dir,
   const auto result = run_cli(args);
   INFO(suite << "\n" << result.err << result.out);
   REQUIRE(result.exit_code == 0);
+  CHECK(result.err.empty());  // -q: no progress or status lines
   auto doc = nlohmann::json::parse(iobench::test::read_file(json_path));
   std::filesystem::remove(json_path);
   CHECK(doc.at("suite").at("complete") == true);
@@ -103,13 +104,13 @@ TEST_CASE("the quick suite runs every family at tiny sizes", "[suite]") {
 TEST_CASE("the tiobench and dbench suites run at tiny sizes", "[suite]") {
   TempDir dir("sweeps");
   // suite:NAME reaches the built-in suites named like a workload.
-  const auto tio =
-      run_tiny("suite:tiobench", dir, {"threads=1,2", "sizes=1m", "random_ops=16"});
+  const auto tio = run_tiny("suite:tiobench", dir, {"threads=1,2", "sizes=1m", "random_ops=16"});
   REQUIRE(tio.at("steps").size() == 1);
   CHECK(tio.at("steps").at(0).at("workload") == "tiobench");
   CHECK(tio.at("steps").at(0).at("phases").size() == 8);  // 2 thread counts x 4 phases
-  const auto db = run_tiny(
-      "suite:dbench", dir, {"time_limit=1s", "warmup=0s", "procs=1", "loadfile=" + tiny_loadfile()});
+  const auto db =
+      run_tiny("suite:dbench", dir,
+               {"time_limit=1s", "warmup=0s", "procs=1", "loadfile=" + tiny_loadfile()});
   CHECK(db.at("steps").size() == 1);
 }
 
@@ -129,4 +130,25 @@ TEST_CASE("the example suites validate and run at tiny sizes", "[suite]") {
     const auto doc = run_tiny(entry.path().string(), dir, tiny());
     CHECK_FALSE(doc.at("steps").empty());
   }
+}
+
+TEST_CASE("a machine-relative size resolves per run and results show the bytes", "[suite]") {
+  TempDir a("sized-a");
+  TempDir b("sized-b");
+  const auto json_path = a.path().parent_path() / (a.path().filename().string() + ".json");
+  const auto result =
+      run_cli({"run", "disk", "-d", a.path().string(), "-d", b.path().string(), "-q", "--format",
+               "json", "-o", json_path.string(), "size=1m*targets", "bs=64k"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.empty());
+  const auto doc = nlohmann::json::parse(iobench::test::read_file(json_path));
+  std::filesystem::remove(json_path);
+  const auto& step = doc.at("steps").at(0);
+  CHECK(step.at("params").at("size") == "2MiB");
+  CHECK(step.at("phases").at(0).at("ops_by_kind").at("write").at("bytes") == 2 * 2 * 1048576);
+  CHECK(a.entries().empty());
+  CHECK(b.entries().empty());
+  const auto bad = run_cli({"run", "disk", "-d", a.path().string(), "size=ram/0"});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err, Catch::Contains("size='ram/0' divides by zero"));
 }

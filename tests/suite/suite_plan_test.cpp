@@ -101,3 +101,29 @@ TEST_CASE("plan errors carry JSON pointers and are all reported at once", "[suit
             .find("p.json: /params/nosuch: no step's workload declares param 'nosuch'") !=
         std::string::npos);
 }
+
+TEST_CASE("with --keep the free-space check counts every run's files together", "[suite]") {
+  const iobench::test::ScopedTmpfs small("64m");
+  if (!small.mounted()) {
+    WARN("skipped: mounting a 64 MiB tmpfs needs root");
+    return;
+  }
+  static const iobench::Registry registry = iobench::test::make_full_registry();
+  const iobench::Suite suite = iobench::parse_suite(
+      R"({"steps": [{"workload": "disk", "repeat": 3, "params": {"size": "24m"}}]})", "k.json");
+  iobench::SuiteOverrides overrides;
+  overrides.default_target = small.path();
+  // Each run's 24 MiB fits; removed after each run, they never add up.
+  CHECK(iobench::plan_suite(suite, registry, overrides, {}).runs.size() == 3);
+  try {
+    (void)iobench::plan_suite(suite, registry, overrides, iobench::RunOptions{.keep_files = true});
+    FAIL("no error");
+  } catch (const iobench::ConfigError& e) {
+    const std::string message = e.what();
+    CHECK_THAT(message, Catch::StartsWith("k.json: step 3 (disk #3/3): not enough free space"));
+    CHECK_THAT(message, Catch::Contains("writes 24 MiB on top of 48 MiB that earlier steps leave "
+                                        "with --keep") &&
+                            Catch::Contains("or run without --keep"));
+    CHECK_THAT(message, !Catch::Contains("step 2"));
+  }
+}

@@ -264,3 +264,50 @@ TEST_CASE("params getters refuse undeclared keys and the wrong type", "[unit][pa
     CHECK(std::string(e.what()) == "bs='0': must be at least 1 (bytes)");
   }
 }
+
+TEST_CASE("size params may be sized to the machine", "[params][units]") {
+  const std::vector<ParamSpec> specs{
+      with_range(spec("size", ParamType::kSize, "64m", "bytes", "file size"), 1, {})};
+  const iobench::SizeContext machine{.ram_bytes = 4ULL << 30, .targets = 2};
+  const auto size_of = [&](const std::string& text) {
+    return Params::validate(specs, {{"size", text}}, "disk", machine).get_u64("size");
+  };
+  CHECK(size_of("2*ram") == 8ULL << 30);
+  CHECK(size_of("ram/2/targets") == 1ULL << 30);  // left to right: (4 GiB / 2) / 2
+  CHECK(size_of("2*ram/targets") == 4ULL << 30);
+  CHECK(size_of("0.25*RAM") == 1ULL << 30);
+  CHECK(size_of(" 1g * targets ") == 2ULL << 30);
+  CHECK(size_of("ram/3") == 1365ULL << 20);  // 1365.33 MiB, rounded down to a whole MiB
+  CHECK(size_of("100m*1.5") == 150ULL << 20);
+  // Reports show the resolved size, not the expression.
+  CHECK(Params::validate(specs, {{"size", "2*ram"}}, "disk", machine).get_string("size") == "8GiB");
+  // Plain sizes are untouched by the context.
+  CHECK(size_of("4k") == 4096);
+}
+
+TEST_CASE("bad size expressions name the param and the fix", "[params][units]") {
+  const std::vector<ParamSpec> specs{
+      with_range(spec("size", ParamType::kSize, "64m", "bytes", "file size"), 1, 1ULL << 40)};
+  const iobench::SizeContext machine{.ram_bytes = 1ULL << 30, .targets = 1};
+  const auto error_of = [&](const std::string& text, const iobench::SizeContext& context) {
+    try {
+      (void)Params::validate(specs, {{"size", text}}, "disk", context);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("ram/0", machine) ==
+        "disk: size='ram/0' divides by zero; use a size (4k, 1g) or a product or quotient of "
+        "numbers, sizes, 'ram' and 'targets', e.g. 2*ram or ram/2/targets");
+  CHECK_THAT(error_of("2**ram", machine), Catch::StartsWith("disk: size='2**ram' is not a size (an "
+                                                            "operand is missing)"));
+  CHECK_THAT(error_of("2*rams", machine), Catch::StartsWith("disk: size='2*rams' is not a size"));
+  CHECK_THAT(error_of("-1*ram", machine), Catch::StartsWith("disk: size='-1*ram' is not a size"));
+  CHECK_THAT(error_of("ram/4096", machine),
+             Catch::Contains("comes to 262144 bytes, less than the 1 MiB"));
+  CHECK_THAT(error_of("1t*1t*1t", machine), Catch::Contains("larger than 2^64 bytes"));
+  CHECK_THAT(error_of("2048*ram", machine), Catch::Contains("must be at most"));
+  CHECK_THAT(error_of("2*ram", iobench::SizeContext{}),
+             Catch::Contains("the machine's RAM is not known here"));
+}

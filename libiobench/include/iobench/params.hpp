@@ -29,15 +29,26 @@ enum class ParamType {
 /// Declaration of one workload parameter: drives validation, `iobench list`, and did-you-mean
 /// suggestions for unknown keys. Capabilities are data: the core never branches on a workload name.
 struct ParamSpec {
-  std::string key;                   ///< e.g. "bs"
+  std::string key;  ///< e.g. "bs"
   ParamType type = ParamType::kString;
-  std::string default_value;         ///< text form; empty with `required` false means "unset"
-  std::string unit;                  ///< shown to the user, e.g. "bytes", "blocks", "s"
-  std::string help;                  ///< one line
-  std::optional<std::uint64_t> min;  ///< inclusive, for kCount/kSize/kInt (as value) and kDuration (ns)
+  std::string default_value;  ///< text form; empty with `required` false means "unset"
+  std::string unit;           ///< shown to the user, e.g. "bytes", "blocks", "s"
+  std::string help;           ///< one line
+  std::optional<std::uint64_t>
+      min;  ///< inclusive, for kCount/kSize/kInt (as value) and kDuration (ns)
   std::optional<std::uint64_t> max;  ///< inclusive, same units as `min`
   std::vector<std::string> choices;  ///< for kEnum
   bool required = false;             ///< no default: the user must give it
+};
+
+/// What machine-relative sizes refer to. A kSize value may be an expression instead of a plain
+/// size: factors joined by '*' and '/' (left to right, spaces allowed around them), each "ram"
+/// (physical memory), "targets" (the step's number of targets), a decimal number or a size, e.g.
+/// "2*ram" (bonnie++'s rule for a file the page cache cannot hold), "ram/2/targets" (half of RAM
+/// shared by the targets), "0.25*ram". The result is rounded down to a whole MiB.
+struct SizeContext {
+  std::uint64_t ram_bytes = 0;  ///< 0: "ram" is refused (unknown here)
+  std::uint64_t targets = 1;
 };
 
 /// Validated parameter values of one workload instance. Values are stored as checked text plus the
@@ -49,12 +60,15 @@ class Params {
   Params() = default;
 
   /// Validates `raw` (key -> text) against `specs` and fills in defaults.
-  /// Throws ConfigError for: an unknown key (with the closest declared key as a suggestion), a value
-  /// that does not parse as its type, a value outside [min, max], an enum value not in `choices`, a
-  /// missing required key. `context` prefixes messages (e.g. the workload name).
+  /// Throws ConfigError for: an unknown key (with the closest declared key as a suggestion), a
+  /// value that does not parse as its type, a value outside [min, max], an enum value not in
+  /// `choices`, a missing required key, a bad size expression. `context` prefixes messages (e.g.
+  /// the workload name); `sizes` resolves size expressions, whose text is then replaced by the
+  /// resolved size
+  /// ("2*ram" -> "48GiB"), so that reports show what was measured.
   [[nodiscard]] static Params validate(std::span<const ParamSpec> specs,
                                        const std::map<std::string, std::string>& raw,
-                                       std::string_view context);
+                                       std::string_view context, const SizeContext& sizes = {});
 
   /// True if the user gave `key` explicitly (not a default).
   [[nodiscard]] bool given(std::string_view key) const;

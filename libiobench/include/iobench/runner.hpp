@@ -4,13 +4,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <iobench/reporter.hpp>
+#include <iobench/result.hpp>
 #include <map>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <iobench/reporter.hpp>
-#include <iobench/result.hpp>
 
 namespace iobench {
 
@@ -18,10 +17,10 @@ class Registry;
 
 /// One step of a run: a workload with its params and targets.
 struct Step {
-  std::string name;      ///< shown in reports; defaults to `workload`
-  std::string workload;  ///< registered workload name
-  std::map<std::string, std::string> params;  ///< raw key -> text, validated against ParamSpecs
-  std::vector<std::filesystem::path> targets; ///< at least one
+  std::string name;                            ///< shown in reports; defaults to `workload`
+  std::string workload;                        ///< registered workload name
+  std::map<std::string, std::string> params;   ///< raw key -> text, validated against ParamSpecs
+  std::vector<std::filesystem::path> targets;  ///< at least one
   std::string engine = "psync";
   /// Applied to every measured phase that does not set its own: stop after this long (0: none).
   std::chrono::nanoseconds time_limit{0};
@@ -42,8 +41,8 @@ struct ProgressSnapshot {
   std::string step_name;
   std::string phase_name;
   std::size_t workers = 0;
-  std::uint64_t elapsed_ns = 0;     ///< since the phase started
-  std::uint64_t bytes = 0;          ///< so far in the phase (warm-up included)
+  std::uint64_t elapsed_ns = 0;  ///< since the phase started
+  std::uint64_t bytes = 0;       ///< so far in the phase (warm-up included)
   std::uint64_t ops = 0;
   double interval_bytes_per_s = 0;  ///< over the last interval
   double interval_ops_per_s = 0;
@@ -75,8 +74,9 @@ class Runner {
 
   /// Checks every step without touching the disk beyond stat(2): the workload exists, params
   /// parse and fit their specs (and the workload's factory accepts them), targets exist and are
-  /// directories (or readable files where allowed). Throws ConfigError with all problems found,
-  /// one per line.
+  /// directories (or readable files where allowed), and each filesystem has room for what the
+  /// step writes (with keep_files: for what all steps so far write, as none is removed). Throws
+  /// ConfigError with all problems found, one per line.
   void validate(std::span<const Step> steps) const;
 
   /// Validates, then runs every step. Reports through `reporter`. Never throws for I/O failures

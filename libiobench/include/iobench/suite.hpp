@@ -115,8 +115,9 @@ struct SuiteOverrides {
 /// Applies suite defaults and `overrides`, checks workload names and that suite-level params and
 /// sweep params are declared, expands sweeps and repetitions, then validates every distinct
 /// runner step with Runner::validate (params against their specs, targets exist and are
-/// writable, free space). Throws ConfigError with every problem found, one per line, each
-/// prefixed "SOURCE: /steps/N..." naming the step (and the sweep value).
+/// writable, free space; with options.keep_files, free space for all runs together). Throws
+/// ConfigError with every problem found, one per line, each prefixed "SOURCE: /steps/N..." naming
+/// the step (and the sweep value).
 [[nodiscard]] SuitePlan plan_suite(const Suite& suite, const Registry& registry,
                                    const SuiteOverrides& overrides, const RunOptions& options);
 

@@ -19,9 +19,15 @@ inline constexpr std::uint64_t kTiB = 1024 * kGiB;
 /// Throws ConfigError ("<field>: '<text>' is not a size; use e.g. 4k, 1m, 2GiB").
 [[nodiscard]] std::uint64_t parse_size(std::string_view text, std::string_view field);
 
+/// Parses a count: "100", "50k" (= 51200), "3m", "1g", "1t" (binary multiples, as the seeds'
+/// tool reads "blocks=3m"). Throws ConfigError ("<field>: '<text>' is not a count; use e.g.
+/// 100, 50k, 3m") for junk, signs, fractions, empty text and overflow.
+[[nodiscard]] std::uint64_t parse_count(std::string_view text, std::string_view field);
+
 /// Parses a duration: "10" (seconds), "500ms", "250us", "100ns", "30s", "5m", "2h". Zero is
 /// allowed; negative, fractional, malformed or overflowing values throw ConfigError naming `field`.
-[[nodiscard]] std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view field);
+[[nodiscard]] std::chrono::nanoseconds parse_duration(std::string_view text,
+                                                      std::string_view field);
 
 /// Parses a boolean: true/false, yes/no, on/off, 1/0 (case-insensitive). Throws ConfigError.
 [[nodiscard]] bool parse_bool(std::string_view text, std::string_view field);

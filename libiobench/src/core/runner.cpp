@@ -1,18 +1,15 @@
-#include <iobench/runner.hpp>
-
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <map>
-#include <random>
-
-#include <fmt/format.h>
-
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
+#include <iobench/runner.hpp>
 #include <iobench/sysinfo.hpp>
+#include <map>
+#include <random>
 
 #include "core/phase_executor.hpp"
 #include "core/run_dirs.hpp"
@@ -45,24 +42,29 @@ void check_targets(const Step& step, const WorkloadInfo& info, std::vector<std::
                                    label, target.string()));
     } else if (S_ISDIR(st.st_mode)) {
       if (::access(target.c_str(), W_OK | X_OK) != 0) {
-        errors.push_back(fmt::format("{}: target directory '{}' is not writable", label,
-                                     target.string()));
+        errors.push_back(
+            fmt::format("{}: target directory '{}' is not writable", label, target.string()));
       }
     } else if (info.needs_directory_targets) {
       errors.push_back(fmt::format(
           "{}: target '{}' is not a directory; workload '{}' creates its files in a directory",
           label, target.string(), info.name));
     } else if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
-      errors.push_back(fmt::format("{}: target '{}' is neither a directory, a regular file nor a "
-                                   "block device",
-                                   label, target.string()));
+      errors.push_back(
+          fmt::format("{}: target '{}' is neither a directory, a regular file nor a "
+                      "block device",
+                      label, target.string()));
     }
   }
 }
 
-// Planned bytes per filesystem (several targets may share one) against what statvfs offers.
+// Bytes per filesystem (dev_t) that earlier steps leave behind under --keep.
+using KeptBytes = std::map<dev_t, std::uint64_t>;
+
+// Planned bytes per filesystem (several targets may share one) against what statvfs offers;
+// `kept` (not null under --keep) holds what earlier steps leave there and gains this step's.
 void check_free_space(const PlannedStep& planned, std::vector<std::string>& errors,
-                      const std::string& label) {
+                      const std::string& label, KeptBytes* kept) {
   std::map<dev_t, std::pair<std::uint64_t, std::string>> need_by_device;
   for (std::size_t i = 0; i < planned.step->targets.size(); ++i) {
     const auto& target = planned.step->targets[i];
@@ -74,24 +76,33 @@ void check_free_space(const PlannedStep& planned, std::vector<std::string>& erro
   }
   for (const auto& [device, need_and_path] : need_by_device) {
     const auto& [need, path] = need_and_path;
+    const std::uint64_t earlier = kept != nullptr ? (*kept)[device] : 0;
+    if (kept != nullptr) (*kept)[device] += need;
     struct statvfs vfs {};
     if (need == 0 || ::statvfs(path.c_str(), &vfs) != 0) continue;
     const std::uint64_t available = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     // Keep a margin for metadata and for what else writes there meanwhile.
     const std::uint64_t margin = std::min<std::uint64_t>(available / 20, 256ULL << 20);
-    if (need + margin > available) {
+    if (earlier + need + margin > available) {
+      const auto mib = [](std::uint64_t bytes) { return (bytes + (1 << 20) - 1) >> 20; };
+      const std::string kept_text =
+          earlier == 0
+              ? std::string()
+              : fmt::format(" on top of {} MiB that earlier steps leave with --keep", mib(earlier));
       errors.push_back(fmt::format(
-          "{}: not enough free space on '{}': the workload writes {} MiB, {} MiB are free; use "
-          "a smaller size or another target",
-          label, path, (need + (1 << 20) - 1) >> 20, available >> 20));
+          "{}: not enough free space on '{}': the workload writes {} MiB{}, {} MiB are free; use "
+          "a smaller size or another target{}",
+          label, path, mib(need), kept_text, available >> 20,
+          earlier == 0 ? "" : ", or run without --keep"));
     }
   }
 }
 
 std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const Step> steps,
-                                    bool check_space) {
+                                    bool check_space, bool keep_files) {
   std::vector<PlannedStep> plan;
   std::vector<std::string> errors;
+  KeptBytes kept;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const Step& step = steps[i];
     const std::string label = step_label(step, i);
@@ -100,11 +111,14 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
     try {
       planned.info = &registry.workload(step.workload);
       (void)registry.create_engine(step.engine);
-      planned.params = Params::validate(planned.info->params, step.params, step.workload);
+      planned.params =
+          Params::validate(planned.info->params, step.params, step.workload,
+                           SizeContext{.ram_bytes = physical_memory_bytes(),
+                                       .targets = std::max<std::uint64_t>(step.targets.size(), 1)});
       check_targets(step, *planned.info, errors, label);
       planned.workload = planned.info->factory(WorkloadSetup{planned.params, step.targets});
       planned.phases = planned.workload->phases();
-      if (check_space) check_free_space(planned, errors, label);
+      if (check_space) check_free_space(planned, errors, label, keep_files ? &kept : nullptr);
     } catch (const ConfigError& e) {
       errors.push_back(steps.size() > 1 ? fmt::format("{}: {}", label, e.what()) : e.what());
       continue;
@@ -143,10 +157,14 @@ class StepContext final : public PrepareContext {
 Status worse(Status a, Status b) {
   auto rank = [](Status s) {
     switch (s) {
-      case Status::kOk: return 0;
-      case Status::kSkipped: return 1;
-      case Status::kInterrupted: return 2;
-      case Status::kFailed: return 3;
+      case Status::kOk:
+        return 0;
+      case Status::kSkipped:
+        return 1;
+      case Status::kInterrupted:
+        return 2;
+      case Status::kFailed:
+        return 3;
     }
     return 0;
   };
@@ -159,11 +177,12 @@ Runner::Runner(const Registry& registry, RunOptions options)
     : registry_(registry), options_(std::move(options)) {}
 
 void Runner::validate(std::span<const Step> steps) const {
-  (void)plan_steps(registry_, steps, !options_.skip_space_check);
+  (void)plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
 }
 
 RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
-  std::vector<PlannedStep> plan = plan_steps(registry_, steps, !options_.skip_space_check);
+  std::vector<PlannedStep> plan =
+      plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
 
   std::vector<std::filesystem::path> all_targets;
   for (const Step& step : steps) {
@@ -186,8 +205,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     result.workload = step.workload;
     result.params = planned.params.as_text();
     for (const auto& t : step.targets) result.targets.push_back(t.string());
-    result.seed = step.seed != 0 ? step.seed
-                                 : (static_cast<std::uint64_t>(entropy()) << 32) | entropy();
+    result.seed =
+        step.seed != 0 ? step.seed : (static_cast<std::uint64_t>(entropy()) << 32) | entropy();
     if (stop_requested()) break;
 
     try {
@@ -218,17 +237,17 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               .engine = *engine,
               .step_seed = result.seed,
               .ops_limit = spec.measured ? step.ops_limit : 0,
-              .time_limit = spec.time_limit.count() > 0 ? spec.time_limit
-                                                         : (spec.measured ? step.time_limit
-                                                                          : std::chrono::nanoseconds(0)),
-              .warmup = spec.warmup.count() > 0 ? spec.warmup
-                                                 : (spec.measured ? step.warmup
-                                                                  : std::chrono::nanoseconds(0)),
+              .time_limit = spec.time_limit.count() > 0
+                                ? spec.time_limit
+                                : (spec.measured ? step.time_limit : std::chrono::nanoseconds(0)),
+              .warmup = spec.warmup.count() > 0
+                            ? spec.warmup
+                            : (spec.measured ? step.warmup : std::chrono::nanoseconds(0)),
               .progress_interval = options_.progress_interval,
               .on_progress = {}};
           if (options_.on_progress) {
-            request.on_progress = [&](std::uint64_t elapsed, std::uint64_t bytes,
-                                      std::uint64_t ops, bool warming_up) {
+            request.on_progress = [&](std::uint64_t elapsed, std::uint64_t bytes, std::uint64_t ops,
+                                      bool warming_up) {
               ProgressSnapshot snapshot = base;
               snapshot.elapsed_ns = elapsed;
               snapshot.bytes = bytes;

@@ -57,26 +57,27 @@ constexpr std::string_view kDbench = R"json({
   ]
 })json";
 
-// The five tests of the large-file ext2 report (seeds/000): give one -d per disk. The report
-// used 12 GB per disk and 8 x 200 MB primed; the sizes here are for a small machine: raise
-// size= for files well beyond RAM. The report's "nocopy" hack (no copy_to_user) has no
-// portable equivalent; its variants here avoid the copy the portable ways: O_DIRECT for
-// sequential reads, a memory mapping for page-cache reads.
+// The five tests of the large-file ext2 report (seeds/000): give one -d per disk. The report's
+// machine had 2 GB of RAM: its 12 GB files could not be cached, its 8 x 200 MB primed set could.
+// Sized to the machine the same way: the sequential files together hold twice the RAM (reads
+// come from the device even without drop_caches), the primed files together half of it. Its
+// "nocopy" hack (no copy_to_user) has no portable equivalent; the variants here avoid the copy
+// the portable ways: O_DIRECT for sequential reads, a memory mapping for page-cache reads.
 constexpr std::string_view kSeedReports = R"json({
   "name": "seed-reports",
   "description": "the five tests of the large-file ext2 report, one worker per target",
   "steps": [
     {"name": "test 1 sequential write 1 MiB", "workload": "disk",
-     "params": {"operation": "write", "bs": "1m", "size": "1g"}},
+     "params": {"operation": "write", "bs": "1m", "size": "2*ram/targets"}},
     {"name": "test 2 sequential read 4 KiB", "workload": "disk",
-     "params": {"operation": "read", "bs": "4k", "size": "1g"}},
+     "params": {"operation": "read", "bs": "4k", "size": "2*ram/targets"}},
     {"name": "test 3 sequential read 4 KiB direct", "workload": "disk",
-     "params": {"operation": "read", "bs": "4k", "size": "1g", "mode": "direct"}},
+     "params": {"operation": "read", "bs": "4k", "size": "2*ram/targets", "mode": "direct"}},
     {"name": "test 4 random read from page cache", "workload": "disk",
-     "params": {"operation": "read", "bs": "4k", "size": "200m", "seek": "random",
+     "params": {"operation": "read", "bs": "4k", "size": "ram/2/targets", "seek": "random",
                 "prime": true, "iterations": 10}},
     {"name": "test 5 random read from page cache mmap", "workload": "disk",
-     "params": {"operation": "read", "bs": "4k", "size": "200m", "seek": "random",
+     "params": {"operation": "read", "bs": "4k", "size": "ram/2/targets", "seek": "random",
                 "prime": true, "iterations": 10, "mode": "mmap"}}
   ]
 })json";

@@ -129,7 +129,8 @@ std::string closest_match(std::string_view word, std::span<const std::string> ca
 }
 
 Params Params::validate(std::span<const ParamSpec> specs,
-                        const std::map<std::string, std::string>& raw, std::string_view context) {
+                        const std::map<std::string, std::string>& raw, std::string_view context,
+                        const SizeContext& sizes) {
   const std::string lead = prefix(context);
 
   for (const auto& [key, text] : raw) {
@@ -174,7 +175,12 @@ Params Params::validate(std::span<const ParamSpec> specs,
         check_unsigned_range(subject, spec, value.u64);
         break;
       case ParamType::kSize:
-        value.u64 = detail::parse_size_as(text, subject);
+        if (detail::is_size_expression(text)) {
+          value.u64 = detail::parse_size_expression_as(text, subject, sizes);
+          value.text = detail::format_size(value.u64);
+        } else {
+          value.u64 = detail::parse_size_as(text, subject);
+        }
         check_unsigned_range(subject, spec, value.u64);
         break;
       case ParamType::kInt:

@@ -6,6 +6,7 @@
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/suite.hpp>
+#include <sstream>
 
 namespace iobench {
 namespace {
@@ -178,6 +179,20 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
       }
     }
     plan.suite.steps[i].sweep = sweep;
+  }
+  if (errors.empty() && options.keep_files && !options.skip_space_check && plan.runs.size() > 1) {
+    // With --keep nothing is removed between runs: every run's files must fit at once.
+    std::vector<Step> all;
+    all.reserve(plan.runs.size());
+    for (const PlannedRun& run : plan.runs) all.push_back(run.step);
+    try {
+      runner.validate(all);
+    } catch (const ConfigError& e) {
+      std::istringstream lines(e.what());
+      for (std::string line; std::getline(lines, line);) {
+        errors.push_back(fmt::format("{}: {}", suite.source, line));
+      }
+    }
   }
   for (const auto& [key, used] : suite_param_used) {
     if (!used && !unknown_workload) {

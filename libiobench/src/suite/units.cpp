@@ -236,6 +236,10 @@ std::uint64_t parse_size(std::string_view text, std::string_view field) {
   return detail::parse_size_as(text, field_subject(field, text));
 }
 
+std::uint64_t parse_count(std::string_view text, std::string_view field) {
+  return detail::parse_count_as(text, field_subject(field, text));
+}
+
 std::chrono::nanoseconds parse_duration(std::string_view text, std::string_view field) {
   return detail::parse_duration_as(text, field_subject(field, text));
 }
