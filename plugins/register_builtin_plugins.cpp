@@ -1,6 +1,5 @@
-#include "plugins/builtin_plugins.hpp"
-
 #include "plugins/bonnie/register.hpp"
+#include "plugins/builtin_plugins.hpp"
 #include "plugins/dbench/register.hpp"
 #include "plugins/disk/register.hpp"
 #include "plugins/tiotest/register.hpp"

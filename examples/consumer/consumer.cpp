@@ -3,7 +3,6 @@
 // Usage: consumer FILE_IN_A_DIRECTORY_YOU_OWN [SIZE]  (creates FILE, reads it, removes it)
 #include <cstdio>
 #include <filesystem>
-
 #include <iobench/iobench.hpp>
 
 int main(int argc, char** argv) {
@@ -28,9 +27,9 @@ int main(int argc, char** argv) {
     }
     file->close();
     std::filesystem::remove(path);
-    std::printf("iobench %s: %llu reads, mean %.0f ns, p99 %llu ns, max %llu ns\n",
-                IOBENCH_VERSION, static_cast<unsigned long long>(histogram.count()),
-                histogram.mean(), static_cast<unsigned long long>(histogram.percentile(99)),
+    std::printf("iobench %s: %llu reads, mean %.0f ns, p99 %llu ns, max %llu ns\n", IOBENCH_VERSION,
+                static_cast<unsigned long long>(histogram.count()), histogram.mean(),
+                static_cast<unsigned long long>(histogram.percentile(99)),
                 static_cast<unsigned long long>(histogram.max()));
     return histogram.count() == size / block.size() ? 0 : 1;
   } catch (const iobench::Error& e) {

@@ -5,11 +5,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <string>
-
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/plugin.hpp>
+#include <string>
 
 namespace {
 
@@ -20,7 +19,8 @@ class HelloWorker final : public iobench::PhaseWorker {
     const auto dir = ctx.target().run_dir;
     iobench::OpTimer timer;
     for (std::uint64_t i = 0; i < files_ && ctx.keep_going(); ++i) {
-      const auto path = dir / ("hello." + std::to_string(ctx.worker_index()) + "." + std::to_string(i));
+      const auto path =
+          dir / ("hello." + std::to_string(ctx.worker_index()) + "." + std::to_string(i));
       iobench::UniqueFd fd = iobench::create_file_exclusive(path, O_WRONLY);
       iobench::write_all_at(fd.get(), buffer_.span(), 0, path);
       if (::fsync(fd.get()) != 0) throw iobench::IoError(errno, "fsync", path.string());
@@ -53,20 +53,34 @@ class HelloWorkload final : public iobench::Workload {
 };
 
 void register_hello(iobench::PluginRegistrar& registrar) {
-  registrar.add_workload({
-      .name = "hello",
-      .summary = "example plugin: each worker creates, writes and fsyncs small files",
-      .params = {{.key = "files", .type = iobench::ParamType::kCount, .default_value = "100",
-                  .unit = "files", .help = "files per worker", .min = 1},
-                 {.key = "size", .type = iobench::ParamType::kSize, .default_value = "4k",
-                  .unit = "bytes", .help = "bytes per file", .min = 1, .max = 1ULL << 30},
-                 {.key = "threads", .type = iobench::ParamType::kCount, .default_value = "1",
-                  .unit = "workers", .help = "workers", .min = 1, .max = 256}},
-      .factory = [](const iobench::WorkloadSetup& setup) -> std::unique_ptr<iobench::Workload> {
-        return std::make_unique<HelloWorkload>(setup.params.get_u64("files"),
-                                               setup.params.get_u64("size"),
-                                               setup.params.get_u64("threads"));
-      }});
+  registrar.add_workload(
+      {.name = "hello",
+       .summary = "example plugin: each worker creates, writes and fsyncs small files",
+       .params = {{.key = "files",
+                   .type = iobench::ParamType::kCount,
+                   .default_value = "100",
+                   .unit = "files",
+                   .help = "files per worker",
+                   .min = 1},
+                  {.key = "size",
+                   .type = iobench::ParamType::kSize,
+                   .default_value = "4k",
+                   .unit = "bytes",
+                   .help = "bytes per file",
+                   .min = 1,
+                   .max = 1ULL << 30},
+                  {.key = "threads",
+                   .type = iobench::ParamType::kCount,
+                   .default_value = "1",
+                   .unit = "workers",
+                   .help = "workers",
+                   .min = 1,
+                   .max = 256}},
+       .factory = [](const iobench::WorkloadSetup& setup) -> std::unique_ptr<iobench::Workload> {
+         return std::make_unique<HelloWorkload>(setup.params.get_u64("files"),
+                                                setup.params.get_u64("size"),
+                                                setup.params.get_u64("threads"));
+       }});
 }
 
 }  // namespace

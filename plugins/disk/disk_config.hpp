@@ -2,11 +2,10 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iobench/params.hpp>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <iobench/params.hpp>
 
 namespace iobench::plugins::disk {
 
@@ -24,9 +23,9 @@ struct DiskConfig {
   std::uint64_t block_size_bytes = 0;
   std::uint64_t blocks = 0;  ///< per target: the working set is blocks * block_size_bytes
   std::uint64_t iterations = 1;
-  bool prime = false;   ///< read the working set untimed first (page-cache reads)
-  bool fsync = true;    ///< writes: fsync before close, timed as op "fsync"
-  std::string sync;     ///< "none", "sync" (O_SYNC) or "dsync" (O_DSYNC)
+  bool prime = false;  ///< read the working set untimed first (page-cache reads)
+  bool fsync = true;   ///< writes: fsync before close, timed as op "fsync"
+  std::string sync;    ///< "none", "sync" (O_SYNC) or "dsync" (O_DSYNC)
   std::string file_name;
   /// Targets that name an existing file or block device (read in place).
   std::vector<bool> existing_file_target;

@@ -1,11 +1,10 @@
 #include "plugins/disk/disk_formatter.hpp"
 
-#include <ostream>
-
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <iobench/units.hpp>
+#include <ostream>
 
 namespace iobench::plugins::disk {
 namespace {
@@ -16,10 +15,14 @@ std::uint64_t usec(double ns) { return static_cast<std::uint64_t>(ns / 1000.0 + 
 
 const char* verb_for(Status status) {
   switch (status) {
-    case Status::kOk: return "Completed";
-    case Status::kInterrupted: return "Interrupted";
-    case Status::kFailed: return "Failed";
-    case Status::kSkipped: return "Skipped";
+    case Status::kOk:
+      return "Completed";
+    case Status::kInterrupted:
+      return "Interrupted";
+    case Status::kFailed:
+      return "Failed";
+    case Status::kSkipped:
+      return "Skipped";
   }
   return "Completed";
 }
@@ -45,8 +48,8 @@ std::string format_size(std::uint64_t bytes, bool short_units) {
     const char* long_name;
     const char* short_name;
   };
-  static constexpr Unit kUnits[] = {{kTiB, "TB", "T"}, {kGiB, "GB", "G"}, {kMiB, "MB", "M"},
-                                    {kKiB, "KB", "k"}};
+  static constexpr Unit kUnits[] = {
+      {kTiB, "TB", "T"}, {kGiB, "GB", "G"}, {kMiB, "MB", "M"}, {kKiB, "KB", "k"}};
   for (const Unit& unit : kUnits) {
     if (bytes < unit.size) continue;
     const char* name = short_units ? unit.short_name : unit.long_name;
@@ -102,8 +105,9 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
                wall > 0 ? 100.0 * static_cast<double>(phase.process_cpu.system_ns) / wall : 0.0,
                phase.system_busy_percent);
   }
-  fmt::print(out, "(mbytes, Mbytes, MB and GB above are binary: MiB = 2^20, GiB = 2^30 bytes; "
-                  "k and m counts are 2^10 and 2^20)\n");
+  fmt::print(out,
+             "(mbytes, Mbytes, MB and GB above are binary: MiB = 2^20, GiB = 2^30 bytes; "
+             "k and m counts are 2^10 and 2^20)\n");
 }
 
 }  // namespace iobench::plugins::disk

@@ -1,10 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/result.hpp>
 #include <iosfwd>
 #include <string>
-
-#include <iobench/result.hpp>
 
 namespace iobench::plugins::disk {
 

@@ -1,11 +1,9 @@
 #include "plugins/disk/disk_workload.hpp"
 
 #include <fcntl.h>
-
-#include <cerrno>
-
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 
@@ -45,7 +43,8 @@ void create_read_file(const std::filesystem::path& path, std::uint64_t size_byte
   UniqueFd fd = create_file_exclusive(path, O_WRONLY);
   AlignedBuffer chunk(kFillChunkBytes);
   for (std::uint64_t offset = 0; offset < size_bytes; offset += kFillChunkBytes) {
-    const std::size_t len = static_cast<std::size_t>(std::min<std::uint64_t>(kFillChunkBytes, size_bytes - offset));
+    const std::size_t len =
+        static_cast<std::size_t>(std::min<std::uint64_t>(kFillChunkBytes, size_bytes - offset));
     write_all_at(fd.get(), chunk.span().first(len), static_cast<off_t>(offset), path);
   }
   if (::fsync(fd.get()) != 0) throw IoError(errno, "fsync", path.string());
@@ -131,8 +130,8 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
   std::vector<PhaseSpec> phases;
   const bool write = config_.operation == Operation::kWrite;
   if (config_.prime) {
-    phases.push_back(PhaseSpec{.name = "prime", .op_names = {"read"},
-                               .workers = target_count_, .measured = false});
+    phases.push_back(PhaseSpec{
+        .name = "prime", .op_names = {"read"}, .workers = target_count_, .measured = false});
   }
   phases.push_back(PhaseSpec{.name = write ? "write" : "read",
                              .op_names = write ? std::vector<std::string>{"write", "fsync"}

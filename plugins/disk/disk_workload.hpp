@@ -1,8 +1,7 @@
 #pragma once
 
-#include <memory>
-
 #include <iobench/workload.hpp>
+#include <memory>
 
 #include "plugins/disk/disk_config.hpp"
 

@@ -12,8 +12,7 @@ void register_family(PluginRegistrar& registrar) {
       .summary = "one worker per target: sequential or random reads/writes of one file each "
                  "(the seeds' multi-disk large-file test)",
       .params = disk_param_specs(),
-      .factory =
-          [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
+      .factory = [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
         return std::make_unique<DiskWorkload>(make_disk_config(setup.params, setup.targets),
                                               setup.targets.size());
       },

@@ -2,15 +2,13 @@
 // pread loop over the same file in the same binary. Both use manual time over the I/O loop only
 // (the workload's time is its phase wall time from the result). Run from a Release-type build:
 //   disk_overhead_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <benchmark/benchmark.h>
-
 #include <filesystem>
-#include <string>
-
 #include <iobench/iobench.hpp>
+#include <string>
 
 #include "plugins/builtin_plugins.hpp"
 #include "plugins/disk/block_order.hpp"
@@ -125,20 +123,21 @@ void BM_WorkerContextPerOp(benchmark::State& state) {
     }
     benchmark::State& state;
   };
-  registry.add_workload({.name = "loop",
-                         .summary = "",
-                         .params = {},
-                         .factory = [&state](const iobench::WorkloadSetup&)
-                             -> std::unique_ptr<iobench::Workload> {
-                           return std::make_unique<LoopWorkload>(state);
-                         }});
+  registry.add_workload(
+      {.name = "loop",
+       .summary = "",
+       .params = {},
+       .factory = [&state](const iobench::WorkloadSetup&) -> std::unique_ptr<iobench::Workload> {
+         return std::make_unique<LoopWorkload>(state);
+       }});
   struct Silent final : iobench::Reporter {
     void on_step_end(const iobench::StepResult&) override {}
   } silent;
-  const auto run = iobench::Runner(registry, {}).run(
-      std::vector<iobench::Step>{
-          iobench::Step{.workload = "loop", .targets = {std::filesystem::temp_directory_path()}}},
-      silent);
+  const auto run =
+      iobench::Runner(registry, {})
+          .run(std::vector<iobench::Step>{iobench::Step{
+                   .workload = "loop", .targets = {std::filesystem::temp_directory_path()}}},
+               silent);
   recorded = run.steps.at(0).phases.at(0).ops.at(0).ops;
   state.counters["recorded"] = static_cast<double>(recorded);
 }

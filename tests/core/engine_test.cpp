@@ -2,7 +2,6 @@
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
-
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
@@ -16,8 +15,8 @@ TEST_CASE("psync and mmap engines round-trip data at offsets", "[core][engine]")
   for (const auto& engine : {make_psync_engine(), make_mmap_engine()}) {
     const auto path = dir.path() / ("f." + engine->name());
     AlignedBuffer out(8192);
-    auto file = engine->open(path, {.read = true, .write = true, .create = true,
-                                    .map_size_bytes = 3 * 8192});
+    auto file = engine->open(
+        path, {.read = true, .write = true, .create = true, .map_size_bytes = 3 * 8192});
     file->write_at(out.span(), 8192);
     file->sync();
     AlignedBuffer in(8192);

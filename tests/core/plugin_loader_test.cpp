@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <iobench/error.hpp>
 #include <iobench/plugin.hpp>
 #include <iobench/runner.hpp>

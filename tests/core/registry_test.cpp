@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 
@@ -34,10 +33,11 @@ TEST_CASE("duplicate registrations are refused", "[core][registry]") {
   Registry registry;
   register_builtins(registry);
   CHECK_THROWS_AS(registry.add_engine("psync", [] { return make_psync_engine(); }), PluginError);
-  WorkloadInfo info{.name = "w", .summary = "", .params = {},
-                    .factory = [](const WorkloadSetup&) -> std::unique_ptr<Workload> {
-                      return nullptr;
-                    }};
+  WorkloadInfo info{
+      .name = "w",
+      .summary = "",
+      .params = {},
+      .factory = [](const WorkloadSetup&) -> std::unique_ptr<Workload> { return nullptr; }};
   registry.add_workload(info);
   CHECK_THROWS_WITH(registry.add_workload(info), Catch::Contains("registered twice"));
   registry.add_formatter("w", "text", [](const StepResult&, std::ostream&) {});

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <iobench/runner.hpp>
 
 #include "tests/support/fake_workload.hpp"
@@ -15,8 +14,8 @@ RunResult run_processes(test::FakeConfig config) {
   register_builtins(registry);
   test::register_fake(registry, config);
   test::CapturingReporter reporter;
-  return Runner(registry, {}).run(
-      std::vector<Step>{Step{.workload = "fake", .targets = {dir.path()}}}, reporter);
+  return Runner(registry, {})
+      .run(std::vector<Step>{Step{.workload = "fake", .targets = {dir.path()}}}, reporter);
 }
 }  // namespace
 

@@ -1,9 +1,7 @@
-#include <thread>
-
 #include <catch2/catch.hpp>
-
 #include <iobench/error.hpp>
 #include <iobench/runner.hpp>
+#include <thread>
 
 #include "tests/support/fake_workload.hpp"
 #include "tests/support/test_support.hpp"

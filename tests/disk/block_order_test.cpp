@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "plugins/disk/block_order.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace iobench::plugins::disk;
 

@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
+#include "plugins/disk/disk_config.hpp"
 
+#include <catch2/catch.hpp>
 #include <iobench/error.hpp>
 
-#include "plugins/disk/disk_config.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -32,8 +32,12 @@ TEST_CASE("disk params take the seeds' forms", "[disk]") {
   CHECK(c.blocks == 3145728);
   CHECK(c.working_set_bytes() == 12ULL << 30);
   CHECK(c.operation == Operation::kRead);
-  const DiskConfig d = config_of({{"bs", "4k"}, {"blocks", "50k"}, {"seek", "random"},
-                                  {"iterations", "10"}, {"operation", "read"}, {"prime", "true"}});
+  const DiskConfig d = config_of({{"bs", "4k"},
+                                  {"blocks", "50k"},
+                                  {"seek", "random"},
+                                  {"iterations", "10"},
+                                  {"operation", "read"},
+                                  {"prime", "true"}});
   CHECK(d.blocks == 51200);
   CHECK(d.iterations == 10);
   CHECK(d.seek == SeekPattern::kRandom);
@@ -55,7 +59,8 @@ TEST_CASE("bad disk params get one clear message each", "[disk]") {
   CHECK_THAT(error_of({{"seek", "rnd"}}), Catch::Contains("seek"));
   CHECK_THAT(error_of({{"file", "../escape"}}), Catch::Contains("plain file name"));
   CHECK_THAT(error_of({{"prime", "true"}}), Catch::Contains("only applies to operation=read"));
-  CHECK_THAT(error_of({{"blocks", "99999999999999999"}, {"bs", "1g"}}), Catch::Contains("overflow"));
+  CHECK_THAT(error_of({{"blocks", "99999999999999999"}, {"bs", "1g"}}),
+             Catch::Contains("overflow"));
 }
 
 TEST_CASE("existing file targets are read in place and never written", "[disk]") {

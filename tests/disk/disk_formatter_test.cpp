@@ -1,8 +1,7 @@
-#include <sstream>
+#include "plugins/disk/disk_formatter.hpp"
 
 #include <catch2/catch.hpp>
-
-#include "plugins/disk/disk_formatter.hpp"
+#include <sstream>
 
 using namespace iobench;
 using namespace iobench::plugins::disk;
@@ -47,12 +46,12 @@ TEST_CASE("disk text matches the seeds' completed and per-target lines", "[disk]
   std::ostringstream out;
   format_disk_text(step, out);
   const std::string text = out.str();
-  CHECK_THAT(text, Catch::StartsWith(
-                       "Completed writing 2048 mbytes across 2 devices using 2048 blocks of "
-                       "1048576 in 2.000000 seconds (1024.00 Mbytes/sec), 30000usec mean\n"
-                       "#0 (/mnt/a/bigfile) 1GB in 2.000000s using 1k writes of 1M "
-                       "(512.00MB/sec), 40000usec\n"
-                       "#1 (/mnt/b/bigfile) 1GB in 1.000000s using 1k writes of 1M "
-                       "(1024.00MB/sec), 20000usec\n"));
+  CHECK_THAT(
+      text, Catch::StartsWith("Completed writing 2048 mbytes across 2 devices using 2048 blocks of "
+                              "1048576 in 2.000000 seconds (1024.00 Mbytes/sec), 30000usec mean\n"
+                              "#0 (/mnt/a/bigfile) 1GB in 2.000000s using 1k writes of 1M "
+                              "(512.00MB/sec), 40000usec\n"
+                              "#1 (/mnt/b/bigfile) 1GB in 1.000000s using 1k writes of 1M "
+                              "(1024.00MB/sec), 20000usec\n"));
   CHECK_THAT(text, Catch::Contains("binary: MiB = 2^20"));
 }

@@ -1,7 +1,6 @@
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
-
 #include <iobench/error.hpp>
 #include <iobench/runner.hpp>
 
@@ -16,8 +15,8 @@ RunResult run_disk(std::map<std::string, std::string> params,
   const Registry registry = test::make_full_registry();
   test::CapturingReporter reporter;
   return Runner(registry, RunOptions{.keep_files = keep})
-      .run(std::vector<Step>{Step{.workload = "disk", .params = std::move(params),
-                                  .targets = std::move(targets)}},
+      .run(std::vector<Step>{Step{
+               .workload = "disk", .params = std::move(params), .targets = std::move(targets)}},
            reporter);
 }
 
@@ -56,8 +55,12 @@ TEST_CASE("disk writes one file per target with exactly the bytes asked", "[disk
 
 TEST_CASE("random reads touch each block once per iteration", "[disk]") {
   test::TempDir dir("disk");
-  const RunResult run = run_disk({{"operation", "read"}, {"bs", "4k"}, {"blocks", "500"},
-                                  {"seek", "random"}, {"iterations", "3"}, {"prime", "true"}},
+  const RunResult run = run_disk({{"operation", "read"},
+                                  {"bs", "4k"},
+                                  {"blocks", "500"},
+                                  {"seek", "random"},
+                                  {"iterations", "3"},
+                                  {"prime", "true"}},
                                  {dir.path()});
   REQUIRE(run.status == Status::kOk);
   const StepResult& step = run.steps.at(0);
@@ -72,8 +75,11 @@ TEST_CASE("random reads touch each block once per iteration", "[disk]") {
 TEST_CASE("uniform random reads and mmap mode move the asked bytes", "[disk]") {
   test::TempDir dir("disk");
   for (const char* mode : {"buffered", "mmap"}) {
-    const RunResult run = run_disk({{"operation", "read"}, {"bs", "8k"}, {"size", "1m"},
-                                    {"seek", "random"}, {"random_order", "uniform"},
+    const RunResult run = run_disk({{"operation", "read"},
+                                    {"bs", "8k"},
+                                    {"size", "1m"},
+                                    {"seek", "random"},
+                                    {"random_order", "uniform"},
                                     {"mode", mode}},
                                    {dir.path()});
     REQUIRE(run.status == Status::kOk);
@@ -118,12 +124,11 @@ TEST_CASE("ENOSPC ends the step cleanly with the errno text and what was complet
   const Registry registry = test::make_full_registry();
   test::CapturingReporter reporter;
   // The free-space check would refuse this run up front; bypass it to hit ENOSPC for real.
-  const RunResult run =
-      Runner(registry, RunOptions{.skip_space_check = true})
-          .run(std::vector<Step>{Step{.workload = "disk",
-                                      .params = {{"bs", "64k"}, {"size", "16m"}},
-                                      .targets = {small.path()}}},
-               reporter);
+  const RunResult run = Runner(registry, RunOptions{.skip_space_check = true})
+                            .run(std::vector<Step>{Step{.workload = "disk",
+                                                        .params = {{"bs", "64k"}, {"size", "16m"}},
+                                                        .targets = {small.path()}}},
+                                 reporter);
   REQUIRE(run.status == Status::kFailed);
   const StepResult& step = run.steps.at(0);
   CHECK_THAT(step.message, Catch::Contains("No space left on device"));

@@ -1,7 +1,6 @@
 // Test plugin: registration throws; the loader must report it with the exception's text.
-#include <stdexcept>
-
 #include <iobench/plugin.hpp>
+#include <stdexcept>
 
 namespace {
 void register_throwing(iobench::PluginRegistrar&) {

@@ -3,12 +3,11 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
-#include <memory>
-#include <vector>
-
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/workload.hpp>
+#include <memory>
+#include <vector>
 
 namespace iobench::test {
 
@@ -21,9 +20,8 @@ enum class FakeBehaviour {
 };
 
 struct FakeConfig {
-  std::vector<PhaseSpec> phases{PhaseSpec{.name = "fake", .op_names = {"op"},
-                                          .counter_names = {"constructed_at_start"},
-                                          .workers = 2}};
+  std::vector<PhaseSpec> phases{PhaseSpec{
+      .name = "fake", .op_names = {"op"}, .counter_names = {"constructed_at_start"}, .workers = 2}};
   FakeBehaviour behaviour = FakeBehaviour::kFixedOps;
   std::uint64_t ops = 1000;
 };
@@ -74,13 +72,13 @@ class FakeWorkload final : public Workload {
 
 /// Registers "fake" into `registry`, built from `config` (which must outlive the registry).
 inline void register_fake(Registry& registry, const FakeConfig& config) {
-  registry.add_workload(WorkloadInfo{
-      .name = "fake",
-      .summary = "test double",
-      .params = {},
-      .factory = [&config](const WorkloadSetup&) -> std::unique_ptr<Workload> {
-        return std::make_unique<FakeWorkload>(config);
-      }});
+  registry.add_workload(
+      WorkloadInfo{.name = "fake",
+                   .summary = "test double",
+                   .params = {},
+                   .factory = [&config](const WorkloadSetup&) -> std::unique_ptr<Workload> {
+                     return std::make_unique<FakeWorkload>(config);
+                   }});
 }
 
 }  // namespace iobench::test

@@ -23,7 +23,8 @@ TempDir::TempDir(const std::string& prefix) {
   const std::filesystem::path root = IOBENCH_TEST_TMP_ROOT;
   std::filesystem::create_directories(root);
   for (int attempt = 0; attempt < 100; ++attempt) {
-    auto candidate = root / (prefix + "." + std::to_string(::getpid()) + "." + std::to_string(rd()));
+    auto candidate =
+        root / (prefix + "." + std::to_string(::getpid()) + "." + std::to_string(rd()));
     if (std::filesystem::create_directory(candidate)) {
       path_ = candidate;
       return;
@@ -64,7 +65,6 @@ Registry make_full_registry() {
   plugins::register_all(registry);
   return registry;
 }
-
 
 CliResult run_cli(const std::vector<std::string>& args) {
   // stdout and stderr go to temp files, so a large output on one cannot block the other.

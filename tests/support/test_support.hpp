@@ -2,11 +2,10 @@
 
 #include <filesystem>
 #include <fstream>
-#include <string>
-#include <vector>
-
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
+#include <string>
+#include <vector>
 
 namespace iobench::test {
 

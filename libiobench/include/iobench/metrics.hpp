@@ -1,10 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/latency_histogram.hpp>
 #include <span>
 #include <string_view>
-
-#include <iobench/latency_histogram.hpp>
 
 namespace iobench {
 
@@ -18,12 +17,12 @@ struct OpStats {
   static constexpr std::uint64_t kSlowThreshold1Ns = 2'000'000'000ULL;   ///< tiotest's "> 2 s"
   static constexpr std::uint64_t kSlowThreshold2Ns = 10'000'000'000ULL;  ///< tiotest's "> 10 s"
 
-  std::uint64_t ops = 0;          ///< completed operations
-  std::uint64_t bytes = 0;        ///< bytes moved by them
-  std::uint64_t errors = 0;       ///< failed operations (not in `latency`)
-  std::uint64_t ops_over_2s = 0;  ///< exact count with latency > 2 s
-  std::uint64_t ops_over_10s = 0; ///< exact count with latency > 10 s
-  LatencyHistogram latency;       ///< per-op latency, ns
+  std::uint64_t ops = 0;           ///< completed operations
+  std::uint64_t bytes = 0;         ///< bytes moved by them
+  std::uint64_t errors = 0;        ///< failed operations (not in `latency`)
+  std::uint64_t ops_over_2s = 0;   ///< exact count with latency > 2 s
+  std::uint64_t ops_over_10s = 0;  ///< exact count with latency > 10 s
+  LatencyHistogram latency;        ///< per-op latency, ns
 
   /// Records one completed op. Never allocates.
   void record(std::uint64_t op_bytes, std::uint64_t latency_ns) noexcept {

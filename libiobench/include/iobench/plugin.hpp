@@ -9,7 +9,6 @@
 /// built for another version is refused at load time with both versions in the message.
 
 #include <cstdint>
-
 #include <iobench/registry.hpp>
 
 /// The plugin ABI this iobench implements.
@@ -30,10 +29,10 @@ using iobench_plugin_entry_fn = const iobench_plugin_descriptor* (*)();
 
 /// Defines the entry point of a plugin named NAME (string), VERSION (string), whose registration
 /// function is REGISTER_FN (void(iobench::PluginRegistrar&)).
-#define IOBENCH_PLUGIN(NAME, VERSION, REGISTER_FN)                                            \
-  extern "C" __attribute__((visibility("default"))) const iobench_plugin_descriptor*          \
-  iobench_plugin_entry() {                                                                    \
-    static const iobench_plugin_descriptor descriptor{IOBENCH_PLUGIN_ABI_VERSION, NAME,       \
-                                                      VERSION, REGISTER_FN};                  \
-    return &descriptor;                                                                       \
+#define IOBENCH_PLUGIN(NAME, VERSION, REGISTER_FN)                                               \
+  extern "C" __attribute__((visibility("default"))) const iobench_plugin_descriptor*             \
+  iobench_plugin_entry() {                                                                       \
+    static const iobench_plugin_descriptor descriptor{IOBENCH_PLUGIN_ABI_VERSION, NAME, VERSION, \
+                                                      REGISTER_FN};                              \
+    return &descriptor;                                                                          \
   }

@@ -1,16 +1,15 @@
 #pragma once
 
 #include <functional>
+#include <iobench/engine.hpp>
+#include <iobench/result.hpp>
+#include <iobench/workload.hpp>
 #include <iosfwd>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <iobench/engine.hpp>
-#include <iobench/result.hpp>
-#include <iobench/workload.hpp>
 
 namespace iobench {
 
@@ -37,8 +36,7 @@ class Registry final : public PluginRegistrar {
  public:
   void add_workload(WorkloadInfo info) override;
   void add_engine(std::string name, EngineFactory factory) override;
-  void add_formatter(std::string workload, std::string format,
-                     ResultFormatter formatter) override;
+  void add_formatter(std::string workload, std::string format, ResultFormatter formatter) override;
 
   /// The workload `name`. Throws ConfigError listing the known names (with a did-you-mean).
   [[nodiscard]] const WorkloadInfo& workload(std::string_view name) const;

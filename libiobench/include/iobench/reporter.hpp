@@ -1,10 +1,9 @@
 #pragma once
 
+#include <iobench/result.hpp>
 #include <iosfwd>
 #include <memory>
 #include <vector>
-
-#include <iobench/result.hpp>
 
 namespace iobench {
 

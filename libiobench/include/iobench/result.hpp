@@ -1,13 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/metrics.hpp>
+#include <iobench/workload.hpp>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <iobench/metrics.hpp>
-#include <iobench/workload.hpp>
 
 namespace iobench {
 
@@ -23,8 +22,8 @@ enum class Status {
 
 /// A target's filesystem as seen at the start of the run.
 struct TargetInfo {
-  std::string path;           ///< as the user gave it
-  std::string fs_type;        ///< e.g. "ext4", "tmpfs" (from /proc/self/mountinfo)
+  std::string path;     ///< as the user gave it
+  std::string fs_type;  ///< e.g. "ext4", "tmpfs" (from /proc/self/mountinfo)
   std::string mount_point;
   std::string mount_options;  ///< per-mount and superblock options
   std::string device;         ///< mount source, e.g. /dev/sda1
@@ -35,10 +34,10 @@ struct TargetInfo {
 /// Where and when a run happened.
 struct Environment {
   std::string hostname;
-  std::string kernel;          ///< uname -s -r -v
-  std::string arch;            ///< uname -m
-  std::string cpu_model;       ///< /proc/cpuinfo "model name"
-  unsigned cpu_count = 0;      ///< online CPUs
+  std::string kernel;      ///< uname -s -r -v
+  std::string arch;        ///< uname -m
+  std::string cpu_model;   ///< /proc/cpuinfo "model name"
+  unsigned cpu_count = 0;  ///< online CPUs
   std::uint64_t memory_bytes = 0;
   std::string iobench_version;
   std::string start_time_utc;  ///< ISO 8601, e.g. 2026-11-30T09:00:00Z
@@ -50,9 +49,9 @@ struct WorkerResult {
   std::size_t index = 0;
   std::size_t target_index = 0;
   std::uint64_t seed = 0;
-  std::uint64_t elapsed_ns = 0;  ///< from the barrier (or warm-up end) to this worker's end
-  CpuTimes cpu;                  ///< this worker's thread (or process) over `elapsed_ns`
-  std::vector<OpStats> ops;      ///< indexed like PhaseResult::op_names
+  std::uint64_t elapsed_ns = 0;         ///< from the barrier (or warm-up end) to this worker's end
+  CpuTimes cpu;                         ///< this worker's thread (or process) over `elapsed_ns`
+  std::vector<OpStats> ops;             ///< indexed like PhaseResult::op_names
   std::vector<std::uint64_t> counters;  ///< indexed like PhaseResult::counter_names
   Status status = Status::kOk;
   std::string message;
@@ -67,11 +66,11 @@ struct PhaseResult {
   std::uint64_t wall_ns = 0;       ///< measure start to the last worker's end
   std::uint64_t stonewall_ns = 0;  ///< measure start to the first worker's end
   std::vector<WorkerResult> workers;
-  std::vector<OpStats> ops;              ///< merged over workers
-  std::vector<std::uint64_t> counters;   ///< summed over workers
-  CpuTimes process_cpu;            ///< whole process (and worker children) over the phase
-  CpuTimes workers_cpu;            ///< sum of the workers' own CPU times
-  double system_busy_percent = 0;  ///< all CPUs, from /proc/stat over the phase
+  std::vector<OpStats> ops;             ///< merged over workers
+  std::vector<std::uint64_t> counters;  ///< summed over workers
+  CpuTimes process_cpu;                 ///< whole process (and worker children) over the phase
+  CpuTimes workers_cpu;                 ///< sum of the workers' own CPU times
+  double system_busy_percent = 0;       ///< all CPUs, from /proc/stat over the phase
   Status status = Status::kOk;
   std::string message;
 
@@ -87,7 +86,7 @@ struct PhaseResult {
 
 /// One step (a workload with its params and targets) of a run.
 struct StepResult {
-  std::string name;      ///< step name (defaults to the workload name)
+  std::string name;  ///< step name (defaults to the workload name)
   std::string workload;
   std::map<std::string, std::string> params;  ///< every param, as validated text
   std::vector<std::string> targets;

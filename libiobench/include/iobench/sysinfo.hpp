@@ -2,10 +2,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iobench/result.hpp>
 #include <span>
 #include <string>
-
-#include <iobench/result.hpp>
 
 namespace iobench {
 

@@ -5,16 +5,15 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <iobench/clock.hpp>
+#include <iobench/engine.hpp>
+#include <iobench/metrics.hpp>
+#include <iobench/params.hpp>
 #include <memory>
 #include <span>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <iobench/clock.hpp>
-#include <iobench/engine.hpp>
-#include <iobench/metrics.hpp>
-#include <iobench/params.hpp>
 
 namespace iobench {
 
@@ -101,7 +100,8 @@ class WorkerContext final {
   /// Call it at least once per op in loops whose length is not fixed.
   [[nodiscard]] bool keep_going() noexcept {
     const std::uint32_t state = state_.load(std::memory_order_relaxed);
-    if (state != seen_state_) [[unlikely]] return on_state_change(state);
+    if (state != seen_state_) [[unlikely]]
+      return on_state_change(state);
     return live_ops_->load(std::memory_order_relaxed) < ops_limit_;
   }
 

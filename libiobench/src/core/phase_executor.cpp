@@ -1,5 +1,6 @@
 #include "core/phase_executor.hpp"
 
+#include <fmt/format.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -8,14 +9,11 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <iobench/clock.hpp>
+#include <iobench/runner.hpp>
 #include <new>
 #include <thread>
 #include <vector>
-
-#include <fmt/format.h>
-
-#include <iobench/clock.hpp>
-#include <iobench/runner.hpp>
 
 #include "core/futex.hpp"
 #include "core/shared_region.hpp"
@@ -51,11 +49,12 @@ class PhaseMemory {
     return *std::launder(reinterpret_cast<PhaseShared*>(region_.data()));
   }
   [[nodiscard]] WorkerSlot* slot(std::size_t i) const {
-    return std::launder(reinterpret_cast<WorkerSlot*>(region_.data() + header_bytes_ + slot_bytes_ * i));
+    return std::launder(
+        reinterpret_cast<WorkerSlot*>(region_.data() + header_bytes_ + slot_bytes_ * i));
   }
   [[nodiscard]] std::span<OpStats> ops(std::size_t i) const {
-    auto* base = region_.data() + header_bytes_ + slot_bytes_ * i +
-                 round_up(sizeof(WorkerSlot), kCacheLine);
+    auto* base =
+        region_.data() + header_bytes_ + slot_bytes_ * i + round_up(sizeof(WorkerSlot), kCacheLine);
     return {std::launder(reinterpret_cast<OpStats*>(base)), op_count_};
   }
 
@@ -208,15 +207,15 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   }
   const bool has_warmup = request.warmup.count() > 0;
   outcome.measure_start_ns = monotonic_ns();
-  const std::uint64_t warmup_end_ns = outcome.measure_start_ns + static_cast<std::uint64_t>(request.warmup.count());
+  const std::uint64_t warmup_end_ns =
+      outcome.measure_start_ns + static_cast<std::uint64_t>(request.warmup.count());
   if (shared.state.load() != kStop) shared.state.store(has_warmup ? kWarmup : kMeasure);
   futex_wake_all(shared.state);
 
-  std::uint64_t deadline_ns =
-      request.time_limit.count() > 0
-          ? (has_warmup ? warmup_end_ns : outcome.measure_start_ns) +
-                static_cast<std::uint64_t>(request.time_limit.count())
-          : UINT64_MAX;
+  std::uint64_t deadline_ns = request.time_limit.count() > 0
+                                  ? (has_warmup ? warmup_end_ns : outcome.measure_start_ns) +
+                                        static_cast<std::uint64_t>(request.time_limit.count())
+                                  : UINT64_MAX;
   const auto interval_ns = static_cast<std::uint64_t>(request.progress_interval.count());
   std::uint64_t next_progress_ns =
       request.on_progress && interval_ns > 0 ? outcome.measure_start_ns + interval_ns : UINT64_MAX;
@@ -248,7 +247,8 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       next_progress_ns += interval_ns;
     }
     if (!children.empty()) reap_children(false);
-    std::uint64_t wake = std::min<std::uint64_t>({deadline_ns, next_progress_ns, now + 50'000'000ULL});
+    std::uint64_t wake =
+        std::min<std::uint64_t>({deadline_ns, next_progress_ns, now + 50'000'000ULL});
     if (shared.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns);
     futex_wait(shared.finished, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
   }
@@ -318,7 +318,8 @@ PhaseResult execute_phase(const PhaseRequest& request) {
     worker.index = i;
     worker.target_index = request.targets.empty() ? 0 : i % request.targets.size();
     worker.seed = worker_seed(request.step_seed, request.phase_index, i);
-    worker.elapsed_ns = slot.end_ns > slot.start_ns && slot.start_ns != 0 ? slot.end_ns - slot.start_ns : 0;
+    worker.elapsed_ns =
+        slot.end_ns > slot.start_ns && slot.start_ns != 0 ? slot.end_ns - slot.start_ns : 0;
     worker.cpu = slot.start_ns != 0 ? slot.cpu : CpuTimes{};
     const auto stats = memory.ops(i);
     worker.ops.assign(stats.begin(), stats.end());
@@ -330,7 +331,8 @@ PhaseResult execute_phase(const PhaseRequest& request) {
       worker.status = Status::kInterrupted;
     }
     for (std::size_t k = 0; k < worker.ops.size(); ++k) result.ops[k].merge(worker.ops[k]);
-    for (std::size_t k = 0; k < worker.counters.size(); ++k) result.counters[k] += worker.counters[k];
+    for (std::size_t k = 0; k < worker.counters.size(); ++k)
+      result.counters[k] += worker.counters[k];
     result.workers_cpu.user_ns += worker.cpu.user_ns;
     result.workers_cpu.system_ns += worker.cpu.system_ns;
     if (worker.status == Status::kFailed && result.status != Status::kFailed) {

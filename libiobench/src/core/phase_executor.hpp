@@ -3,11 +3,10 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <span>
-
 #include <iobench/result.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/workload.hpp>
+#include <span>
 
 namespace iobench::detail {
 
@@ -19,9 +18,9 @@ struct PhaseRequest {
   std::span<const Target> targets;
   const Engine& engine;
   std::uint64_t step_seed;
-  std::uint64_t ops_limit;                  ///< per worker; 0 none
-  std::chrono::nanoseconds time_limit;      ///< 0 none
-  std::chrono::nanoseconds warmup;          ///< 0 none
+  std::uint64_t ops_limit;              ///< per worker; 0 none
+  std::chrono::nanoseconds time_limit;  ///< 0 none
+  std::chrono::nanoseconds warmup;      ///< 0 none
   std::chrono::nanoseconds progress_interval;
   /// Called with elapsed ns, live bytes, live ops, warming up? (empty: no progress).
   std::function<void(std::uint64_t, std::uint64_t, std::uint64_t, bool)> on_progress;

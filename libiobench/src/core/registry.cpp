@@ -1,9 +1,8 @@
-#include <iobench/registry.hpp>
-
 #include <fmt/format.h>
 
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
+#include <iobench/registry.hpp>
 
 namespace iobench {
 namespace {
@@ -45,8 +44,7 @@ void Registry::add_engine(std::string name, EngineFactory factory) {
   }
 }
 
-void Registry::add_formatter(std::string workload, std::string format,
-                             ResultFormatter formatter) {
+void Registry::add_formatter(std::string workload, std::string format, ResultFormatter formatter) {
   if (!formatter) throw PluginError("cannot register an empty formatter");
   auto key = std::make_pair(workload, format);
   if (!formatters_.emplace(std::move(key), std::move(formatter)).second) {

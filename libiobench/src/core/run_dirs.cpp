@@ -1,14 +1,12 @@
 #include "core/run_dirs.hpp"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <random>
-
-#include <fmt/format.h>
-
 #include <iobench/error.hpp>
+#include <random>
 
 namespace iobench::detail {
 

@@ -1,10 +1,9 @@
 #pragma once
 
 #include <filesystem>
+#include <iobench/workload.hpp>
 #include <span>
 #include <vector>
-
-#include <iobench/workload.hpp>
 
 namespace iobench::detail {
 

@@ -4,9 +4,8 @@
 
 #include <cerrno>
 #include <cstddef>
-#include <utility>
-
 #include <iobench/error.hpp>
+#include <utility>
 
 namespace iobench::detail {
 

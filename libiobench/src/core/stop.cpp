@@ -1,7 +1,6 @@
 #include <signal.h>
 
 #include <atomic>
-
 #include <iobench/runner.hpp>
 
 namespace iobench {

@@ -1,5 +1,4 @@
 #include <algorithm>
-
 #include <iobench/workload.hpp>
 
 #include "core/worker_slot.hpp"
@@ -42,7 +41,8 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
     slot_.start_ns = monotonic_ns();
     slot_.cpu_start = thread_cpu_times();
     const std::uint64_t done = live_ops_->load(std::memory_order_relaxed);
-    const std::uint64_t limit = ops_limit_ == UINT64_MAX ? UINT64_MAX : ops_limit_ - slot_.ops_limit_base;
+    const std::uint64_t limit =
+        ops_limit_ == UINT64_MAX ? UINT64_MAX : ops_limit_ - slot_.ops_limit_base;
     slot_.ops_limit_base = done;
     ops_limit_ = limit == UINT64_MAX ? UINT64_MAX : done + limit;
   }

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <cstdint>
-
 #include <iobench/metrics.hpp>
 #include <iobench/workload.hpp>
 
@@ -16,12 +15,12 @@ struct WorkerSlot {
   std::atomic<std::uint64_t> live_ops{0};
   std::uint64_t start_ns = 0;  ///< measure start as this worker saw it
   std::uint64_t end_ns = 0;
-  CpuTimes cpu_start;          ///< thread CPU at start_ns
-  CpuTimes cpu;                ///< thread CPU consumed between start_ns and end_ns
+  CpuTimes cpu_start;                ///< thread CPU at start_ns
+  CpuTimes cpu;                      ///< thread CPU consumed between start_ns and end_ns
   std::uint64_t ops_limit_base = 0;  ///< live_ops at measure start (op limits count from there)
   std::uint64_t counters[kMaxCounters] = {};
-  std::int32_t failed = 0;     ///< 1: the worker's setup or run threw
-  char message[1024] = {};     ///< what() of the failure, NUL-terminated
+  std::int32_t failed = 0;  ///< 1: the worker's setup or run threw
+  char message[1024] = {};  ///< what() of the failure, NUL-terminated
 };
 
 /// State shared by all workers of a phase.

@@ -1,8 +1,7 @@
 #include <cstdlib>
+#include <iobench/engine.hpp>
 #include <new>
 #include <utility>
-
-#include <iobench/engine.hpp>
 
 namespace iobench {
 

@@ -4,7 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 
@@ -79,8 +78,7 @@ class MmapEngine final : public Engine {
     adjusted.direct = false;
     adjusted.read = true;  // a writable shared mapping needs O_RDWR
     const int flags = detail::open_flags(adjusted);
-    UniqueFd fd =
-        options.create ? create_file_exclusive(path, flags) : open_existing(path, flags);
+    UniqueFd fd = options.create ? create_file_exclusive(path, flags) : open_existing(path, flags);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) throw IoError(errno, "fstat", path.string());
     std::uint64_t size = static_cast<std::uint64_t>(st.st_size);

@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 

@@ -1,11 +1,9 @@
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
 #include <exception>
-
-#include <fmt/format.h>
-
 #include <iobench/error.hpp>
 #include <iobench/plugin.hpp>
 #include <iobench/registry.hpp>
@@ -47,7 +45,8 @@ void load_plugin(Registry& registry, const std::string& path) {
         path, descriptor->abi_version, IOBENCH_PLUGIN_ABI_VERSION));
   }
   if (descriptor->register_plugin == nullptr || descriptor->name == nullptr) {
-    throw PluginError(fmt::format("plugin '{}': descriptor has no name or register function", path));
+    throw PluginError(
+        fmt::format("plugin '{}': descriptor has no name or register function", path));
   }
   try {
     descriptor->register_plugin(registry);

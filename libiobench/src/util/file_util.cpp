@@ -1,11 +1,9 @@
-#include <iobench/file_util.hpp>
-
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
-
 #include <iobench/error.hpp>
+#include <iobench/file_util.hpp>
 
 namespace iobench {
 
