@@ -117,3 +117,60 @@ TEST_CASE("SIGTERM mid-suite writes the runs so far as JSON marked incomplete", 
   CHECK(dir.entries() == std::vector<std::string>{"precious"});
   CHECK(iobench::test::read_file(dir.path() / "precious") == "survive");
 }
+
+namespace {
+
+// Child pids of `pid` (from /proc/PID/task/*/children).
+std::vector<pid_t> children_of(pid_t pid) {
+  std::vector<pid_t> children;
+  const auto tasks = std::filesystem::path("/proc") / std::to_string(pid) / "task";
+  for (const auto& task : std::filesystem::directory_iterator(tasks)) {
+    std::ifstream in(task.path() / "children");
+    for (pid_t child = 0; in >> child;) children.push_back(child);
+  }
+  return children;
+}
+
+// True once `pid` is gone or a zombie (it no longer runs).
+bool stopped_running(pid_t pid) {
+  std::ifstream in(std::filesystem::path("/proc") / std::to_string(pid) / "stat");
+  std::string line;
+  if (!std::getline(in, line)) return true;
+  const auto close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
+}  // namespace
+
+TEST_CASE("worker processes end when the runner is killed outright", "[integration]") {
+  TempDir dir("sigkill");
+  TempDir logs("sigkill-logs");
+  const auto loadfile = logs.path() / "load.txt";
+  std::ofstream(loadfile) << R"(Deltree "\clients\client1" NT_STATUS_OK
+Mkdir "\clients" NT_STATUS_OK
+Mkdir "\clients\client1" NT_STATUS_OK
+NTCreateX "\clients\client1\f.doc" 0x40 0x2 9938 NT_STATUS_OK
+WriteX 9938 0 4096 4096 NT_STATUS_OK
+Close 9938 NT_STATUS_OK
+Unlink "\clients\client1\f.doc" 0x6 NT_STATUS_OK
+)";
+  const pid_t pid =
+      spawn_cli({"run", "dbench", "-d", dir.path().string(), "procs=2", "time_limit=60s",
+                 "warmup=0s", "loadfile=" + loadfile.string(), "--progress", "100ms"},
+                logs.path() / "out", logs.path() / "err");
+  REQUIRE(wait_for_progress(logs.path() / "err"));
+  const std::vector<pid_t> workers = children_of(pid);
+  INFO(iobench::test::read_file(logs.path() / "err"));
+  REQUIRE(workers.size() == 2);
+  REQUIRE(::kill(pid, SIGKILL) == 0);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  for (const pid_t worker : workers) {
+    bool gone = false;
+    for (int i = 0; i < 500 && !gone; ++i) {
+      gone = stopped_running(worker);
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(gone);
+  }
+}

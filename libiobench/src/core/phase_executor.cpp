@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -152,12 +153,16 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       threads.emplace_back([&request, &memory, i] { worker_main(request, memory, i); });
     }
   } else {
+    const pid_t parent = ::getpid();
     for (std::size_t i = first; i < first + count; ++i) {
       const pid_t pid = ::fork();
       if (pid == 0) {
         // The parent turns SIGINT/SIGTERM into a stop of the phase; children just follow it.
         ::signal(SIGINT, SIG_IGN);
         ::signal(SIGTERM, SIG_IGN);
+        // If the runner itself dies (SIGKILL, crash), its workers must not go on doing I/O.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(1);
         worker_main(request, memory, i);
         ::_exit(0);
       }
