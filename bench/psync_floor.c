@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   struct worker* workers = calloc((size_t)threads, sizeof *workers);
+  if (workers == NULL) die("calloc");
   char path[4096];
   for (int t = 0; t < threads; ++t) {
     snprintf(path, sizeof path, "%s/floor.%d", argv[1], t);
@@ -96,7 +97,11 @@ int main(int argc, char** argv) {
     if (workers[t].fd < 0) die(path);
     if (ftruncate(workers[t].fd, size_bytes) != 0) die("ftruncate");
     workers[t].rng = 0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1);
-    if (posix_memalign((void**)&workers[t].buffer, 4096, (size_t)block_size) != 0) die("memalign");
+    const int error = posix_memalign((void**)&workers[t].buffer, 4096, (size_t)block_size);
+    if (error != 0) {
+      errno = error;  // posix_memalign returns its error instead of setting errno
+      die("posix_memalign");
+    }
     memset(workers[t].buffer, 0x5a, (size_t)block_size);
   }
   pthread_barrier_init(&start_barrier, NULL, (unsigned)threads + 1);
@@ -110,7 +115,8 @@ int main(int argc, char** argv) {
     pthread_barrier_wait(&end_barrier);
     const double seconds = now_s() - start;
     const int random = phase == 1 || phase == 3;
-    const long long bytes = threads * (random ? random_ops * block_size : size_bytes);
+    // Bytes really moved: whole blocks only, like the tools it is compared with.
+    const long long bytes = threads * (random ? random_ops : size_bytes / block_size) * block_size;
     printf("%s %lld %.6f\n", kPhaseNames[phase], bytes, seconds);
   }
   for (int t = 0; t < threads; ++t) {

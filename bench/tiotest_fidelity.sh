@@ -25,8 +25,9 @@
 # Reported per filesystem and phase: the median rate (MiB/s) of iobench, fio and the floor, and
 # the median of the mean latency (us) of iobench and fio, with ratios. A phase passes when its
 # mean latency is within LATENCY_TOLERANCE (15 %) of fio's and its rate within RATE_TOLERANCE
-# (10 %) of fio's, or, where fio's own per-op cost puts fio further below the floor than that,
-# when iobench's rate lies between fio's and the floor and within RATE_TOLERANCE of the floor.
+# (10 %) of fio's, or, where fio's own per-op cost keeps it further below the floor, when
+# iobench's rate is above fio's and within RATE_TOLERANCE of the floor (on either side of it:
+# the floor's own run-to-run spread on a shared machine is several percent).
 #
 # Needs root (mount, loop device, drop_caches), fio, python3, mkfs.ext4, cc.
 # Usage: bench/tiotest_fidelity.sh [path/to/iobench]   (use a Release build)

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "plan_printer.hpp"
 #include "plugins/builtin_plugins.hpp"
 #include "progress_printer.hpp"
 
@@ -197,6 +198,9 @@ int run_command(const CliOptions& options) {
     } else {
       fmt::print("ok: 1 step(s) valid\n");
     }
+    std::vector<Step> steps;
+    for (const PlannedRun& run : plan.runs) steps.push_back(run.step);
+    print_plan(plan, runner.preview(steps), std::cout);
     return 0;
   }
   if (default_dir && !options.quiet)

@@ -38,6 +38,8 @@ class BonnieWorkload final : public Workload {
 
   [[nodiscard]] std::vector<PhaseSpec> phases() const override;
   [[nodiscard]] std::uint64_t planned_bytes(std::size_t target_index) const override;
+  /// Nothing: bonnie++ deletes its scratch file and the files of its file tests itself.
+  [[nodiscard]] std::uint64_t retained_bytes(std::size_t) const override { return 0; }
   /// Resolves the seed, sets the report attributes (report_header.hpp), adds the config's
   /// warnings, and maps the shared seek-ticket counters.
   void prepare(PrepareContext& ctx) override;

@@ -99,6 +99,10 @@ std::uint64_t DbenchWorkload::planned_bytes(std::size_t target_index) const {
   return bytes;
 }
 
+std::uint64_t DbenchWorkload::retained_bytes(std::size_t target_index) const {
+  return config_.skip_cleanup ? planned_bytes(target_index) : 0;
+}
+
 void DbenchWorkload::prepare(PrepareContext& ctx) {
   if (config_.fileio.xattr) {
     // dbench aborts at the first failed fsetxattr; refuse before any client starts instead.

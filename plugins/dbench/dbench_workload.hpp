@@ -42,6 +42,8 @@ class DbenchWorkload final : public Workload {
 
   [[nodiscard]] std::vector<PhaseSpec> phases() const override;
   [[nodiscard]] std::uint64_t planned_bytes(std::size_t target_index) const override;
+  /// Nothing unless skip_cleanup: the cleanup phase removes the clients' files.
+  [[nodiscard]] std::uint64_t retained_bytes(std::size_t target_index) const override;
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;

@@ -48,8 +48,8 @@ TEST_CASE("each plugin load failure has its own message", "[core][plugin]") {
   CHECK_THAT(load_error(junk.string()), Catch::Contains("dlopen failed"));
   CHECK_THAT(load_error(NO_ENTRY_PLUGIN_PATH), Catch::Contains("no entry point"));
   const std::string abi = load_error(WRONG_ABI_PLUGIN_PATH);
-  CHECK_THAT(abi, Catch::Contains("ABI version 42"));
-  CHECK_THAT(abi, Catch::Contains("implements version 1"));
+  CHECK_THAT(abi, Catch::Contains("ABI version 43"));
+  CHECK_THAT(abi, Catch::Contains("implements version 2"));
   CHECK_THAT(load_error(THROWING_PLUGIN_PATH),
              Catch::Contains("registration threw: database of workloads is on fire"));
 }

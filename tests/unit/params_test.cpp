@@ -279,6 +279,8 @@ TEST_CASE("size params may be sized to the machine", "[params][units]") {
   CHECK(size_of(" 1g * targets ") == 2ULL << 30);
   CHECK(size_of("ram/3") == 1365ULL << 20);  // 1365.33 MiB, rounded down to a whole MiB
   CHECK(size_of("100m*1.5") == 150ULL << 20);
+  CHECK(size_of("0.3*10g") == 3072ULL << 20);  // 0.3 is inexact in binary: no MiB lost
+  CHECK(size_of("0.7*10g") == 7168ULL << 20);
   // Reports show the resolved size, not the expression.
   CHECK(Params::validate(specs, {{"size", "2*ram"}}, "disk", machine).get_string("size") == "8GiB");
   // Plain sizes are untouched by the context.
@@ -302,7 +304,9 @@ TEST_CASE("bad size expressions name the param and the fix", "[params][units]") 
         "numbers, sizes, 'ram' and 'targets', e.g. 2*ram or ram/2/targets");
   CHECK_THAT(error_of("2**ram", machine), Catch::StartsWith("disk: size='2**ram' is not a size (an "
                                                             "operand is missing)"));
-  CHECK_THAT(error_of("2*rams", machine), Catch::StartsWith("disk: size='2*rams' is not a size"));
+  CHECK_THAT(error_of("2*rams", machine),
+             Catch::StartsWith("disk: size='2*rams' is not a size ('rams' is neither a number, a "
+                               "size, 'ram' nor 'targets'); use a size (4k, 1g) or a product"));
   CHECK_THAT(error_of("-1*ram", machine), Catch::StartsWith("disk: size='-1*ram' is not a size"));
   CHECK_THAT(error_of("ram/4096", machine),
              Catch::Contains("comes to 262144 bytes, less than the 1 MiB"));

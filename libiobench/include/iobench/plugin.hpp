@@ -12,7 +12,7 @@
 #include <iobench/registry.hpp>
 
 /// The plugin ABI this iobench implements.
-#define IOBENCH_PLUGIN_ABI_VERSION 1u
+#define IOBENCH_PLUGIN_ABI_VERSION 2u
 
 extern "C" {
 /// What a plugin's entry point returns. All pointers refer to static storage.

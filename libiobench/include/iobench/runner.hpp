@@ -75,9 +75,23 @@ class Runner {
   /// Checks every step without touching the disk beyond stat(2): the workload exists, params
   /// parse and fit their specs (and the workload's factory accepts them), targets exist and are
   /// directories (or readable files where allowed), and each filesystem has room for what the
-  /// step writes (with keep_files: for what all steps so far write, as none is removed). Throws
+  /// step writes at its peak (with keep_files: on top of what the earlier steps leave behind,
+  /// Workload::retained_bytes, as no run directory is removed). Throws
   /// ConfigError with all problems found, one per line.
   void validate(std::span<const Step> steps) const;
+
+  /// What a valid step will do, as validate() resolved it.
+  struct StepPreview {
+    /// Every param with a value (given or default), as text; size expressions ("2*ram")
+    /// resolved to sizes ("48GiB").
+    std::map<std::string, std::string> params;
+    /// Per target, in step order: the bytes the workload writes there at its peak (0 for a
+    /// workload that writes nothing, or does not say).
+    std::vector<std::uint64_t> planned_bytes;
+  };
+  /// validate() that also returns, per step, its resolved params and planned bytes. Throws
+  /// ConfigError like validate().
+  [[nodiscard]] std::vector<StepPreview> preview(std::span<const Step> steps) const;
 
   /// Validates, then runs every step. Reports through `reporter`. Never throws for I/O failures
   /// (they end their step as kFailed); throws ConfigError for invalid steps (before any I/O) and

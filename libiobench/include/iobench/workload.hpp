@@ -199,6 +199,14 @@ class Workload {
   [[nodiscard]] virtual std::uint64_t planned_bytes(std::size_t /*target_index*/) const {
     return 0;
   }
+  /// Bytes the workload's own files still hold in target `target_index` when the step ends
+  /// (before the runner removes its run directory). With --keep nothing else is removed, so the
+  /// free-space check adds this up over the steps. Default: planned_bytes(); a workload that
+  /// deletes its files as part of the benchmark (bonnie++'s delete phases, dbench's cleanup)
+  /// says less.
+  [[nodiscard]] virtual std::uint64_t retained_bytes(std::size_t target_index) const {
+    return planned_bytes(target_index);
+  }
   /// Untimed, once, after the run directories exist.
   virtual void prepare(PrepareContext& /*ctx*/) {}
   /// Untimed, in the worker's thread or process: builds worker `ctx.worker_index()` of phase

@@ -61,30 +61,42 @@ void check_targets(const Step& step, const WorkloadInfo& info, std::vector<std::
 // Bytes per filesystem (dev_t) that earlier steps leave behind under --keep.
 using KeptBytes = std::map<dev_t, std::uint64_t>;
 
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 // Planned bytes per filesystem (several targets may share one) against what statvfs offers;
-// `kept` (not null under --keep) holds what earlier steps leave there and gains this step's.
+// `kept` (not null under --keep) holds what earlier steps leave there and gains what this step
+// leaves (its retained bytes).
 void check_free_space(const PlannedStep& planned, std::vector<std::string>& errors,
                       const std::string& label, KeptBytes* kept) {
-  std::map<dev_t, std::pair<std::uint64_t, std::string>> need_by_device;
+  struct Need {
+    std::uint64_t peak = 0;
+    std::uint64_t retained = 0;
+    std::string path;
+  };
+  std::map<dev_t, Need> need_by_device;
   for (std::size_t i = 0; i < planned.step->targets.size(); ++i) {
     const auto& target = planned.step->targets[i];
     struct stat st {};
     if (::stat(target.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-    auto& [need, path] = need_by_device[st.st_dev];
-    need += planned.workload->planned_bytes(i);
-    path = target.string();
+    Need& need = need_by_device[st.st_dev];
+    need.peak = saturating_add(need.peak, planned.workload->planned_bytes(i));
+    need.retained = saturating_add(need.retained, planned.workload->retained_bytes(i));
+    need.path = target.string();
   }
-  for (const auto& [device, need_and_path] : need_by_device) {
-    const auto& [need, path] = need_and_path;
+  for (const auto& [device, need] : need_by_device) {
     const std::uint64_t earlier = kept != nullptr ? (*kept)[device] : 0;
-    if (kept != nullptr) (*kept)[device] += need;
+    if (kept != nullptr) (*kept)[device] = saturating_add(earlier, need.retained);
     struct statvfs vfs {};
-    if (need == 0 || ::statvfs(path.c_str(), &vfs) != 0) continue;
+    if (need.peak == 0 || ::statvfs(need.path.c_str(), &vfs) != 0) continue;
     const std::uint64_t available = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     // Keep a margin for metadata and for what else writes there meanwhile.
     const std::uint64_t margin = std::min<std::uint64_t>(available / 20, 256ULL << 20);
-    if (earlier + need + margin > available) {
-      const auto mib = [](std::uint64_t bytes) { return (bytes + (1 << 20) - 1) >> 20; };
+    if (saturating_add(saturating_add(earlier, need.peak), margin) > available) {
+      const auto mib = [](std::uint64_t bytes) {
+        return saturating_add(bytes, (1 << 20) - 1) >> 20;
+      };
       const std::string kept_text =
           earlier == 0
               ? std::string()
@@ -92,7 +104,7 @@ void check_free_space(const PlannedStep& planned, std::vector<std::string>& erro
       errors.push_back(fmt::format(
           "{}: not enough free space on '{}': the workload writes {} MiB{}, {} MiB are free; use "
           "a smaller size or another target{}",
-          label, path, mib(need), kept_text, available >> 20,
+          label, need.path, mib(need.peak), kept_text, available >> 20,
           earlier == 0 ? "" : ", or run without --keep"));
     }
   }
@@ -178,6 +190,21 @@ Runner::Runner(const Registry& registry, RunOptions options)
 
 void Runner::validate(std::span<const Step> steps) const {
   (void)plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+}
+
+std::vector<Runner::StepPreview> Runner::preview(std::span<const Step> steps) const {
+  const std::vector<PlannedStep> plan =
+      plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+  std::vector<StepPreview> previews;
+  previews.reserve(plan.size());
+  for (const PlannedStep& planned : plan) {
+    StepPreview preview{.params = planned.params.as_text(), .planned_bytes = {}};
+    for (std::size_t t = 0; t < planned.step->targets.size(); ++t) {
+      preview.planned_bytes.push_back(planned.workload->planned_bytes(t));
+    }
+    previews.push_back(std::move(preview));
+  }
+  return previews;
 }
 
 RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {

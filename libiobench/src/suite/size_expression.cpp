@@ -49,7 +49,14 @@ long double factor_value(std::string_view token, const SizeContext& context,
     throw ConfigError(
         fmt::format("{} is not a size (an operand is missing); {}", subject, kExpressionHelp));
   }
-  return static_cast<long double>(parse_size_as(token, subject));
+  try {
+    return static_cast<long double>(parse_size_as(token, subject));
+  } catch (const ConfigError&) {
+    throw ConfigError(
+        fmt::format("{} is not a size ('{}' is neither a number, a size, 'ram' nor "
+                    "'targets'); {}",
+                    subject, token, kExpressionHelp));
+  }
 }
 
 }  // namespace
@@ -86,10 +93,13 @@ std::uint64_t parse_size_expression_as(std::string_view text, const std::string&
     op = text[end];
     start = end + 1;
   }
+  // To the nearest byte first: decimal factors are inexact in binary (0.3*10g must not come to
+  // a byte short of 3g and so a MiB short after rounding down).
+  value = std::roundl(value);
   if (value >= 18446744073709551615.0L) {
     throw ConfigError(fmt::format("{} is larger than 2^64 bytes; use a smaller size", subject));
   }
-  // Whole MiB, so that the result is a multiple of every usual block size.
+  // Down to a whole MiB: a multiple of every usual block size.
   const std::uint64_t bytes = static_cast<std::uint64_t>(value) / kMiB * kMiB;
   if (bytes == 0) {
     throw ConfigError(

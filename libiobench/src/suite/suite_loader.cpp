@@ -287,7 +287,7 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
   step.warmup = get_duration(j, "warmup", pointer, errors);
   if (const auto ops = get_string(j, "ops", pointer, errors)) {
     try {
-      step.ops_limit = parse_size(*ops, "ops");
+      step.ops_limit = parse_count(*ops, "ops");
     } catch (const ConfigError& e) {
       errors.add(join(pointer, "ops"), e.what());
     }

@@ -188,9 +188,20 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
     try {
       runner.validate(all);
     } catch (const ConfigError& e) {
+      // The runner labels each line "step K (NAME): " with K counting runs; point at the suite
+      // step instead, naming the run.
       std::istringstream lines(e.what());
       for (std::string line; std::getline(lines, line);) {
-        errors.push_back(fmt::format("{}: {}", suite.source, line));
+        std::string pointer = "/steps";
+        for (std::size_t k = 0; k < plan.runs.size(); ++k) {
+          const std::string label = fmt::format("step {} ({}): ", k + 1, plan.runs[k].step.name);
+          if (!line.starts_with(label)) continue;
+          pointer = fmt::format("/steps/{}", plan.runs[k].suite_step);
+          line = fmt::format("run {} ({}): {}", k + 1, plan.runs[k].step.name,
+                             line.substr(label.size()));
+          break;
+        }
+        add(pointer, line);
       }
     }
   }
