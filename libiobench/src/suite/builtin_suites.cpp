@@ -61,8 +61,10 @@ constexpr std::string_view kDbench = R"json({
 // machine had 2 GB of RAM: its 12 GB files could not be cached, its 8 x 200 MB primed set could.
 // Sized to the machine the same way: the sequential files together hold twice the RAM (reads
 // come from the device even without drop_caches), the primed files together half of it. Its
-// "nocopy" hack (no copy_to_user) has no portable equivalent; the variants here avoid the copy
-// the portable ways: O_DIRECT for sequential reads, a memory mapping for page-cache reads.
+// "nocopy" hack (reads that skip copy_to_user) has no portable equivalent (sendfile to
+// /dev/null skips the copy but costs more than a 4 KiB copy does today); the variants here are
+// the portable neighbours: O_DIRECT for the sequential reads (no page cache, no copy through
+// it), a memory mapping for the page-cache reads (no read syscall; a user-space memcpy).
 constexpr std::string_view kSeedReports = R"json({
   "name": "seed-reports",
   "description": "the five tests of the large-file ext2 report, one worker per target",
