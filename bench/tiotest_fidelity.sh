@@ -224,6 +224,7 @@ def floor_figures(path):
 
 
 ok = True
+spread_rows = []
 print(f"{'filesystem':<10} {'phase':<13} {'iobench':>8} {'fio':>8} {'floor':>8} {'io/fio':>6}"
       f" {'io/floor':>8} {'fio/floor':>9} {'iobench us':>10} {'fio us':>7} {'ratio':>6}  verdict")
 for fs in ("tmpfs", "ext4"):
@@ -246,10 +247,20 @@ for fs in ("tmpfs", "ext4"):
         if abs(lat_ratio - 1) > lat_tol:
             verdict = "OUTSIDE"
         ok = ok and good
+        spread = lambda t, i: (min(r[name][i] for r in runs[t]), max(r[name][i] for r in runs[t]))
+        spread_rows.append((fs, name, spread("iobench", 0), spread("fio-rate", 0),
+                            spread("floor", 0), spread("iobench", 1), spread("fio-lat", 1)))
         print(f"{fs:<10} {name:<13} {rate['iobench']:>8.1f} {rate['fio-rate']:>8.1f}"
               f" {rate['floor']:>8.1f} {rate_ratio:>6.3f} {floor_ratio:>8.3f}"
               f" {fio_floor_ratio:>9.3f} {lat['iobench']:>10.2f} {lat['fio-lat']:>7.2f}"
               f" {lat_ratio:>6.3f}  {verdict}")
+print(f"\nrun-to-run spread over the {reps} repetitions (min-max): rate MiB/s, mean latency us")
+print(f"{'filesystem':<10} {'phase':<13} {'iobench rate':>17} {'fio rate':>17} {'floor rate':>17}"
+      f" {'iobench us':>15} {'fio us':>15}")
+for fs, name, io_rate, fio_rate, floor_rate, io_lat, fio_lat in spread_rows:
+    cell = lambda lo_hi, digits: f"{lo_hi[0]:.{digits}f}-{lo_hi[1]:.{digits}f}"
+    print(f"{fs:<10} {name:<13} {cell(io_rate, 0):>17} {cell(fio_rate, 0):>17}"
+          f" {cell(floor_rate, 0):>17} {cell(io_lat, 2):>15} {cell(fio_lat, 2):>15}")
 print(f"rates in MiB/s; tolerances: rate {rate_tol:.0%} (of fio, or of the floor when nearer it"
       f" than fio), mean latency {lat_tol:.0%}; {'all within' if ok else 'some figures outside'}")
 sys.exit(0 if ok else 1)
