@@ -146,6 +146,10 @@ std::vector<ParamSpec> tiobench_param_specs() {
                          "runs of each point, averaged (tiobench --numruns)", 1, 1000));
   specs.push_back(
       text("identifier", "", "label of the report rows (tiobench --identifier); default uname -r"));
+  specs.push_back(number("timeout", ParamType::kDuration, "0", "s",
+                         "skip the later runs once one run took longer than this, set-up "
+                         "included; 0: no limit (tiobench --timeout)",
+                         0, UINT64_MAX));
   add_io_specs(specs, true);
   return specs;
 }
@@ -245,6 +249,7 @@ std::unique_ptr<Workload> make_tiobench_workload(const WorkloadSetup& setup) {
   plan.io = io;
   plan.target_count = probes.size();
   if (io.raw) plan.raw_targets = resolved(probes);
+  plan.run_timeout = params.get_duration("timeout");
   if (optional_text(params, "identifier").empty()) {
     plan.attributes.emplace_back("identifier", kernel_release());
   }

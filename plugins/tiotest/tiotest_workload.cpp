@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <system_error>
 #include <utility>
@@ -105,6 +106,7 @@ void TiotestWorkload::prepare(PrepareContext& ctx) {
     }
   }
   for (const auto& [key, value] : plan_.attributes) ctx.set_attribute(key, value);
+  run_start_ns_ = monotonic_ns();
   if (plan_.runs.size() == 1) {
     const RunPlan& run = plan_.runs.front();
     ctx.set_attribute("file_bytes_per_thread", static_cast<std::int64_t>(run.file_bytes()));
@@ -193,7 +195,18 @@ void TiotestWorkload::after_phase(std::size_t phase, PrepareContext& ctx) {
     hooks_->after_phase(phase, ref.name, files_[ref.run]);
   // A sweep needs the space of a finished run back; the last run's files go with the run
   // directory, which the runner removes (or keeps, when asked to).
-  if (ref.last_of_run && ref.run + 1 < plan_.runs.size()) remove_files(ref.run, ctx);
+  if (ref.last_of_run && ref.run + 1 < plan_.runs.size()) {
+    remove_files(ref.run, ctx);
+    const std::uint64_t now = monotonic_ns();
+    const auto took = std::chrono::nanoseconds(now - run_start_ns_);
+    run_start_ns_ = now;
+    if (plan_.run_timeout.count() > 0 && took > plan_.run_timeout) {
+      ctx.skip_remaining_phases(
+          fmt::format("run {} of {} took {:.1f} s, more than timeout={:.1f} s (tiobench --timeout)",
+                      ref.run + 1, plan_.runs.size(), std::chrono::duration<double>(took).count(),
+                      std::chrono::duration<double>(plan_.run_timeout).count()));
+    }
+  }
 }
 
 void TiotestWorkload::remove_files(std::size_t run, PrepareContext& ctx) {

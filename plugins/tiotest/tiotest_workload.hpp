@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -26,6 +27,9 @@ struct WorkloadPlan {
   std::size_t target_count = 1;
   /// Attached to the step result in prepare() (e.g. tiobench's "identifier").
   std::vector<std::pair<std::string, AttributeValue>> attributes;
+  /// tiobench.pl's --timeout: after a run (one sweep point, one repetition) whose wall time,
+  /// set-up included, exceeds this, the later runs are skipped. 0: no limit.
+  std::chrono::nanoseconds run_timeout{0};
 };
 
 /// Name of the untimed phase that lays down the files when the Write phase is skipped.
@@ -84,6 +88,7 @@ class TiotestWorkload final : public Workload {
   std::vector<std::vector<std::filesystem::path>> files_;  ///< per run, per thread (prepare())
   std::unique_ptr<Engine> mmap_engine_;
   const TestHooks* hooks_;
+  std::uint64_t run_start_ns_ = 0;  ///< when the current run's first phase was set up
 };
 
 }  // namespace iobench::plugins::tiotest

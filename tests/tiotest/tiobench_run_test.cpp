@@ -112,6 +112,38 @@ TEST_CASE("tiobench runs every sweep point and repetition as phases") {
   }
 }
 
+TEST_CASE("tiobench timeout skips the runs after one that took longer") {
+  iobench::test::TempDir dir("tiobench-timeout");
+  const iobench::Registry registry = iobench::test::make_full_registry();
+  const auto run = [&](const std::string& timeout) {
+    iobench::test::CapturingReporter reporter;
+    (void)iobench::Runner(registry, {})
+        .run(
+            std::vector<Step>{tiobench_step(
+                {{"threads", "1,2,4"}, {"sizes", "1m"}, {"random_ops", "16"}, {"timeout", timeout}},
+                {dir.path()})},
+            reporter);
+    REQUIRE(reporter.steps.size() == 1);
+    return reporter.steps.front();
+  };
+  // Every run takes more than 1 ns: the sweep stops after its first run, which is complete.
+  const StepResult stopped = run("1ns");
+  CHECK(stopped.status == Status::kOk);
+  REQUIRE(stopped.phases.size() == 4);
+  CHECK(stopped.phases[3].name == "Random Read size=1M bs=4096 threads=1 run=1");
+  REQUIRE(stopped.warnings.size() == 1);
+  CHECK_THAT(stopped.warnings[0],
+             Catch::StartsWith("phases after 'Random Read size=1M bs=4096 threads=1 run=1' "
+                               "skipped: run 1 of 3 took ") &&
+                 Catch::EndsWith("s, more than timeout=0.0 s (tiobench --timeout)"));
+  const auto rows = iobench::plugins::tiotest::aggregate_sweep(stopped);
+  CHECK(rows.size() == 1);
+  // No limit (the default) and a generous one run all three.
+  CHECK(run("0").phases.size() == 12);
+  CHECK(run("1h").phases.size() == 12);
+  CHECK(dir.entries().empty());
+}
+
 TEST_CASE("tiobench rejects bad sweeps before any I/O") {
   iobench::test::TempDir dir("tiobench-invalid");
   const iobench::Registry registry = iobench::test::make_full_registry();

@@ -184,6 +184,10 @@ class PrepareContext {
   virtual void set_attribute(const std::string& key, AttributeValue value) = 0;
   /// Adds a warning to the step result (e.g. "file smaller than 2x RAM").
   virtual void warn(const std::string& message) = 0;
+  /// From after_phase(): the phases after this one do not run (e.g. tiobench.pl's --timeout
+  /// ending a sweep early). The step still ends ok, with finish() called and a warning
+  /// "phases after 'NAME' skipped: `reason`".
+  virtual void skip_remaining_phases(const std::string& reason) = 0;
 };
 
 /// A workload instance: built from validated params by its factory (which throws ConfigError for

@@ -9,6 +9,7 @@
 #include <iobench/runner.hpp>
 #include <iobench/sysinfo.hpp>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "core/phase_executor.hpp"
@@ -159,11 +160,15 @@ class StepContext final : public PrepareContext {
     result_.attributes.emplace_back(key, std::move(value));
   }
   void warn(const std::string& message) override { result_.warnings.push_back(message); }
+  void skip_remaining_phases(const std::string& reason) override { skip_reason_ = reason; }
+  /// Set by skip_remaining_phases(): why the phases after the current one do not run.
+  [[nodiscard]] const std::optional<std::string>& skip_reason() const { return skip_reason_; }
 
  private:
   std::span<const Target> targets_;
   const Engine& engine_;
   StepResult& result_;
+  std::optional<std::string> skip_reason_;
 };
 
 Status worse(Status a, Status b) {
@@ -301,6 +306,11 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             break;
           }
           planned.workload->after_phase(p, context);
+          if (context.skip_reason() && p + 1 < planned.phases.size()) {
+            context.warn(
+                fmt::format("phases after '{}' skipped: {}", spec.name, *context.skip_reason()));
+            break;
+          }
         }
       } catch (const Error& e) {
         result.status = Status::kFailed;
