@@ -133,8 +133,19 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   cli.engine_given = !vm["engine"].defaulted();
   if (vm.count("time")) cli.time_limit = parse_duration(vm["time"].as<std::string>(), "--time");
   if (vm.count("warmup")) cli.warmup = parse_duration(vm["warmup"].as<std::string>(), "--warmup");
-  if (vm.count("ops")) cli.ops_limit = parse_count(vm["ops"].as<std::string>(), "--ops");
-  if (vm.count("seed")) cli.seed = parse_count(vm["seed"].as<std::string>(), "--seed");
+  if (vm.count("ops")) {
+    cli.ops_limit = parse_count(vm["ops"].as<std::string>(), "--ops");
+    if (cli.ops_limit == 0) {
+      throw ConfigError("--ops: 0 is no limit; give 1 or more, or leave --ops out for no limit");
+    }
+  }
+  if (vm.count("seed")) {
+    cli.seed = parse_count(vm["seed"].as<std::string>(), "--seed");
+    if (cli.seed == 0) {
+      throw ConfigError(
+          "--seed: give 1 or more; leave --seed out for a random seed (the seed used is reported)");
+    }
+  }
   cli.progress_interval = parse_duration(vm["progress"].as<std::string>(), "--progress");
   cli.keep = vm.count("keep") > 0;
   cli.drop_caches = vm.count("drop-caches") > 0;

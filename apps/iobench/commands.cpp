@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iobench/error.hpp>
+#include <iobench/format.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/suite.hpp>
@@ -29,8 +32,13 @@ void print_list(const Registry& registry) {
       if (!spec.unit.empty()) detail += ", " + spec.unit;
       if (!spec.choices.empty()) detail += ": " + fmt::format("{}", fmt::join(spec.choices, "|"));
       if (spec.min || spec.max) {
-        detail += fmt::format(", {}..{}", spec.min ? fmt::format("{}", *spec.min) : "",
-                              spec.max ? fmt::format("{}", *spec.max) : "");
+        // Duration bounds are nanoseconds: show them with a unit.
+        const auto bound = [&spec](std::optional<std::uint64_t> value) {
+          if (!value) return std::string();
+          return spec.type == ParamType::kDuration ? format_duration(*value)
+                                                   : fmt::format("{}", *value);
+        };
+        detail += fmt::format(", {}..{}", bound(spec.min), bound(spec.max));
       }
       const std::string default_text = spec.required                ? "required"
                                        : spec.default_value.empty() ? "unset"
@@ -99,6 +107,27 @@ bool needs_default_target(const Suite& suite) {
     if (step.targets.empty()) return true;
   }
   return false;
+}
+
+// -o is written after the run; refuse a path that cannot be written before any I/O.
+void check_output_path(const std::string& text) {
+  if (text.empty()) return;
+  const std::filesystem::path path(text);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw ConfigError(
+        fmt::format("-o: '{}' is a directory; give a file name, e.g. {}/result.json", text, text));
+  }
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw ConfigError(fmt::format("-o: directory '{}' of '{}' does not exist; create it first",
+                                  dir.string(), text));
+  }
+  const bool exists = std::filesystem::exists(path, ec);
+  if (exists ? ::access(path.c_str(), W_OK) != 0 : ::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw ConfigError(
+        fmt::format("-o: cannot write '{}' ({}); choose another file", text, std::strerror(errno)));
+  }
 }
 
 SuiteOverrides overrides_from(const CliOptions& options, const std::filesystem::path& default_dir) {
@@ -173,6 +202,7 @@ int run_command(const CliOptions& options) {
     return 0;
   }
 
+  check_output_path(options.output_path);
   // Fail on a bad suite file or workload name before creating anything.
   const std::optional<Suite> suite = suite_for(options.workload, registry);
   if (!suite) (void)registry.workload(options.workload);
@@ -236,8 +266,10 @@ int run_command(const CliOptions& options) {
     out << file_text.str();
     out.flush();
     if (!out) {
-      fmt::print(stderr, "iobench: cannot write {}: {}\n", options.output_path,
-                 std::strerror(errno));
+      // Checked before the run, so this is rare (the disk filled up meanwhile): keep the results.
+      fmt::print(stderr, "iobench: cannot write {}: {}; the results follow on stdout\n",
+                 options.output_path, std::strerror(errno));
+      std::cout << file_text.str();
       return 1;
     }
   }

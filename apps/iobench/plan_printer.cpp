@@ -23,9 +23,9 @@ void print_plan(const SuitePlan& plan, std::span<const Runner::StepPreview> prev
       if (!step.params.contains(key)) continue;  // defaults: see `iobench list`
       given += fmt::format(" {}={}", key, value);
     }
-    fmt::print(out, "  run {}/{} '{}': {}, {} target(s), writes {} per target;{}\n", i + 1,
-               plan.runs.size(), step.name, step.workload, step.targets.size(),
-               peak == 0 ? std::string("nothing") : "up to " + format_bytes(peak),
+    fmt::print(out, "  run {}/{} '{}': {}, {} target(s), needs {} of free space per target;{}\n",
+               i + 1, plan.runs.size(), step.name, step.workload, step.targets.size(),
+               peak == 0 ? std::string("no") : "up to " + format_bytes(peak),
                given.empty() ? std::string(" defaults") : given);
   }
 }

@@ -26,7 +26,7 @@ struct Suffix {
 /// Reports a bad field: "<field>: '<text>': <what>; <fix>".
 [[noreturn]] void fail(std::string_view field, std::string_view text, const std::string& what,
                        std::string_view fix) {
-  throw ConfigError(fmt::format("{}: '{}': {}; {}", field, text, what, fix));
+  throw ConfigError(fmt::format("bonnie: {}='{}': {}; {}", field, text, what, fix));
 }
 
 /// Splits on ':' keeping empty parts (so they can be rejected).

@@ -108,6 +108,7 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
   fmt::print(out,
              "(mbytes, Mbytes, MB and GB above are binary: MiB = 2^20, GiB = 2^30 bytes; "
              "k and m counts are 2^10 and 2^20)\n");
+  for (const std::string& warning : step.warnings) fmt::print(out, "WARNING: {}\n", warning);
 }
 
 }  // namespace iobench::plugins::disk

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <iobench/error.hpp>
 
 namespace iobench::plugins::tiotest {
@@ -164,6 +165,12 @@ void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const Tar
         "{}: the file of each thread is smaller than one block of {} bytes; raise {} or lower "
         "block_size",
         size_field, plan.block_size, size_field));
+  }
+  // Files are addressed with off_t, and the free-space check sums them over the threads.
+  if (plan.file_bytes() > static_cast<std::uint64_t>(INT64_MAX) / plan.threads) {
+    throw ConfigError(fmt::format(
+        "{}: {} bytes per thread x {} threads is more than 2^63 bytes; use a smaller {}",
+        size_field, plan.file_bytes(), plan.threads, size_field));
   }
   const bool any_random = plan.run_phase[index_of(PhaseKind::kRandomWrite)] ||
                           plan.run_phase[index_of(PhaseKind::kRandomRead)];

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
+#include <iobench/format.hpp>
 #include <system_error>
 #include <utility>
 
@@ -201,10 +202,10 @@ void TiotestWorkload::after_phase(std::size_t phase, PrepareContext& ctx) {
     const auto took = std::chrono::nanoseconds(now - run_start_ns_);
     run_start_ns_ = now;
     if (plan_.run_timeout.count() > 0 && took > plan_.run_timeout) {
-      ctx.skip_remaining_phases(
-          fmt::format("run {} of {} took {:.1f} s, more than timeout={:.1f} s (tiobench --timeout)",
-                      ref.run + 1, plan_.runs.size(), std::chrono::duration<double>(took).count(),
-                      std::chrono::duration<double>(plan_.run_timeout).count()));
+      ctx.skip_remaining_phases(fmt::format(
+          "run {} of {} took {}, more than timeout={} (tiobench --timeout)", ref.run + 1,
+          plan_.runs.size(), format_duration(static_cast<std::uint64_t>(took.count())),
+          format_duration(static_cast<std::uint64_t>(plan_.run_timeout.count()))));
     }
   }
 }

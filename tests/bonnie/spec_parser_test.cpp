@@ -61,8 +61,7 @@ TEST_CASE("bonnie size spec errors name the field the value and the fix", "[bonn
     FAIL("no error");
   } catch (const ConfigError& e) {
     const std::string message = e.what();
-    CHECK(message.find("size") == 0);
-    CHECK(message.find("'16:100'") != std::string::npos);
+    CHECK(message.find("bonnie: size='16:100': ") == 0);
     CHECK(message.find("power of two") != std::string::npos);
     CHECK(message.find("8k") != std::string::npos);
   }

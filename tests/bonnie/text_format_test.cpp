@@ -35,6 +35,10 @@ TEST_CASE("bonnie text table matches bonnie plus plus 2.00a", "[bonnie][text]") 
       "                  1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++\n"
       "Latency               442us      88us     445us     718us       5us      85us\n";
   CHECK(text_of(vm_fixture().step()) == expected);
+  // Warnings follow the table (the family formatter replaces the generic step section).
+  iobench::StepResult warned = vm_fixture().step();
+  warned.warnings = {"results are suspect"};
+  CHECK(text_of(warned) == expected + "WARNING: results are suspect\n");
 }
 
 TEST_CASE("bonnie text table shows large rates and skipped tests", "[bonnie][text]") {

@@ -43,6 +43,7 @@ TEST_CASE("disk text matches the seeds' completed and per-target lines", "[disk]
   phase.ops.resize(2);
   for (const auto& w : phase.workers) phase.ops[0].merge(w.ops[0]);
   step.phases.push_back(phase);
+  step.warnings = {"page cache not dropped before 'write': not root"};
   std::ostringstream out;
   format_disk_text(step, out);
   const std::string text = out.str();
@@ -54,4 +55,6 @@ TEST_CASE("disk text matches the seeds' completed and per-target lines", "[disk]
                               "#1 (/mnt/b/bigfile) 1GB in 1.000000s using 1k writes of 1M "
                               "(1024.00MB/sec), 20000usec\n"));
   CHECK_THAT(text, Catch::Contains("binary: MiB = 2^20"));
+  // The family formatter replaces the generic section, warnings included.
+  CHECK_THAT(text, Catch::EndsWith("\nWARNING: page cache not dropped before 'write': not root\n"));
 }

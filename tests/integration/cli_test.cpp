@@ -51,6 +51,8 @@ TEST_CASE("bad input exits 2 with one message naming the field and writes nothin
       {{"frobnicate"}, "unknown command"},
       {{"run", "disk", "-d", d, "size=64t"}, "not enough free space"},
       {{"run", "disk", "-d", d, "--ops", "1.5"}, "--ops: '1.5' is not a count"},
+      {{"run", "disk", "-d", d, "--ops", "0"}, "--ops: 0 is no limit"},
+      {{"run", "disk", "-d", d, "--seed", "0"}, "--seed: give 1 or more"},
       {{"run", "disk", "-d", d, "size=2*ram/0"}, "size='2*ram/0' divides by zero"},
   };
   for (const Case& c : cases) {
@@ -62,6 +64,18 @@ TEST_CASE("bad input exits 2 with one message naming the field and writes nothin
     CHECK_THAT(result.err, Catch::StartsWith("iobench: error: "));
     CHECK_THAT(result.err, Catch::Contains(c.expected));
     CHECK(result.out.empty());
+    CHECK(dir.entries().empty());
+  }
+  // An output file that cannot be written is refused before the run, not after it.
+  const std::vector<Case> outputs{
+      {{"run", "disk", "-d", d, "-o", d + "/nodir/r.json"}, "-o: directory '" + d + "/nodir'"},
+      {{"run", "disk", "-d", d, "-o", d}, "-o: '" + d + "' is a directory"},
+  };
+  for (const Case& c : outputs) {
+    const auto result = run_cli(c.args);
+    INFO(c.args.back() << ": " << result.err);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::StartsWith("iobench: error: ") && Catch::Contains(c.expected));
     CHECK(dir.entries().empty());
   }
 }

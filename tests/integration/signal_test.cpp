@@ -109,6 +109,8 @@ TEST_CASE("SIGTERM mid-suite writes the runs so far as JSON marked incomplete", 
   INFO(iobench::test::read_file(logs.path() / "err"));
   const auto doc = nlohmann::json::parse(iobench::test::read_file(json));
   CHECK(doc.at("suite").at("complete") == false);
+  CHECK_THAT(iobench::test::read_file(logs.path() / "out"),
+             Catch::Contains("Suite 'two' incomplete: 1 of 3 runs finished, 1 interrupted"));
   CHECK(doc.at("suite").at("planned_runs") == 3);
   CHECK(doc.at("suite").at("completed_runs") == 2);  // runs with a result, the interrupted one too
   REQUIRE(doc.at("steps").size() == 2);

@@ -148,13 +148,14 @@ TEST_CASE("a machine-relative size resolves per run and results show the bytes",
   CHECK(step.at("phases").at(0).at("ops_by_kind").at("write").at("bytes") == 2 * 2 * 1048576);
   CHECK(a.entries().empty());
   CHECK(b.entries().empty());
-  const auto plan = run_cli({"validate", "disk", "-d", a.path().string(), "-d",
-                             b.path().string(), "size=1m*targets", "bs=64k"});
+  const auto plan = run_cli({"validate", "disk", "-d", a.path().string(), "-d", b.path().string(),
+                             "size=1m*targets", "bs=64k"});
   CHECK(plan.exit_code == 0);
-  CHECK(plan.out ==
-        "ok: 1 step(s) valid\n"
-        "  run 1/1 'disk': disk, 2 target(s), writes up to 2.00 MiB per target; bs=64k "
-        "size=2MiB\n");
+  CHECK(
+      plan.out ==
+      "ok: 1 step(s) valid\n"
+      "  run 1/1 'disk': disk, 2 target(s), needs up to 2.00 MiB of free space per target; bs=64k "
+      "size=2MiB\n");
   const auto bad = run_cli({"run", "disk", "-d", a.path().string(), "size=ram/0"});
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("size='ram/0' divides by zero"));

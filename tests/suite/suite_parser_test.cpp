@@ -50,6 +50,9 @@ TEST_CASE("a suite file with comments parses into steps", "[suite]") {
   CHECK(a.time_limit == std::chrono::seconds(10));
   CHECK(a.warmup == std::chrono::seconds(1));
   CHECK(a.ops_limit == 1024);  // sizes are binary: 1k = 1024
+  CHECK(iobench::parse_suite(R"({"steps": [{"workload": "disk", "ops": 1000}]})", "n.json")
+            .steps[0]
+            .ops_limit == 1000);  // a JSON integer too
   CHECK(a.seed == 7);
   CHECK(a.engine == "mmap");
   CHECK_FALSE(a.drop_caches.has_value());
@@ -116,7 +119,11 @@ TEST_CASE("every kind of suite error names the file and JSON pointer", "[suite]"
       {R"({"steps": [{"workload": "disk", "drop_caches": "yes"}]})",
        "t.json: /steps/0/drop_caches: 'drop_caches' must be true or false, not a string"},
       {R"({"steps": [{"workload": "disk", "seed": -1}]})",
-       "t.json: /steps/0/seed: 'seed' must be a non-negative integer"},
+       "t.json: /steps/0/seed: 'seed' must be an integer of 1 or more (leave it out for a random "
+       "seed, which is reported), not -1"},
+      {R"({"steps": [{"workload": "disk", "seed": 0}]})", "t.json: /steps/0/seed: 'seed' must be"},
+      {R"({"steps": [{"workload": "disk", "ops": 0}]})",
+       "t.json: /steps/0/ops: 'ops' must be at least 1"},
       {R"({"steps": [{"workload": "disk", "sweep": [1, 2]}]})",
        "t.json: /steps/0/sweep: 'sweep' must be an object"},
       {R"({"steps": [{"workload": "disk", "sweep": {"values": [1]}}]})",
@@ -128,7 +135,10 @@ TEST_CASE("every kind of suite error names the file and JSON pointer", "[suite]"
       {R"({"steps": [{"workload": "disk", "sweep": {"param": "bs", "values": [1, -2]}}]})",
        "t.json: /steps/0/sweep/values/1: a sweep value must be a non-negative integer"},
       {R"({"steps": [{"workload": "disk", "sweep": {"param": "bs", "values": [1, "x"]}}]})",
-       "t.json: /steps/0/sweep/values/1:"},
+       "t.json: /steps/0/sweep/values/1: sweep value 'x' is neither an integer, a size (e.g. 64k) "
+       "nor a size expression (e.g. ram/4)"},
+      {R"({"steps": [{"workload": "disk", "sweep": {"param": "size", "values": ["ram/8", "RAM/8"]}}]})",
+       "t.json: /steps/0/sweep/values/1: sweep value 'RAM/8' is repeated"},
       {R"({"steps": [{"workload": "disk", "sweep": {"param": "bs", "values": [1024, "1k"]}}]})",
        "t.json: /steps/0/sweep/values/1: sweep value '1k' is repeated"},
       {R"({"steps": [{"workload": "disk", "sweep": {"param": "bs", "valuez": [1]}}]})",

@@ -135,3 +135,25 @@ TEST_CASE("with --keep the free-space check counts every run's files together", 
   CHECK(iobench::plan_suite(bonnie, registry, overrides, iobench::RunOptions{.keep_files = true})
             .runs.size() == 3);
 }
+
+TEST_CASE("sweep values may be size expressions resolved per run", "[suite]") {
+  TempDir dir("plan");
+  const auto p = plan(R"({"steps": [{"workload": "disk", "params": {"bs": "64k"},
+      "sweep": {"param": "size", "values": ["1m*targets", "2m"]}}]})",
+                      dir.path());
+  REQUIRE(p.runs.size() == 2);
+  CHECK(p.runs[0].step.params.at("size") == "1m*targets");
+  CHECK(p.runs[0].step.name == "disk [size=1m*targets]");
+  // A size expression for a param that is not a size is refused with its pointer.
+  CHECK_THAT(plan_error(R"({"steps": [{"workload": "disk",
+      "sweep": {"param": "iterations", "values": [1, "ram/4"]}}]})",
+                        dir.path()),
+             Catch::Contains("p.json: /steps/0/sweep/values/1 [iterations=ram/4]: ") &&
+                 Catch::Contains("is not a count"));
+  // workload.key must name a workload, even one the suite does not run.
+  CHECK_THAT(plan_error(R"({"steps": [{"workload": "disk"}]})", dir.path(), {{"dsk.size", "1m"}}),
+             Catch::Contains("p.json: parameter 'dsk.size' from the command line: unknown "
+                             "workload 'dsk'; did you mean 'disk'?"));
+  CHECK(plan(R"({"steps": [{"workload": "disk"}]})", dir.path(), {{"dbench.procs", "2"}})
+            .runs.size() == 1);
+}

@@ -131,3 +131,35 @@ TEST_CASE("interrupting a suite mid-way leaves valid JSON marked incomplete and 
   CHECK(doc.at("suite").at("completed_runs") == 2);
   CHECK(dir.entries() == std::vector<std::string>{"precious"});
 }
+
+TEST_CASE("the ETA counts what a time-limited run still has to go", "[suite]") {
+  TempDir dir("eta");
+  // Run 2 reads from the page cache until its 400 ms limit stops it.
+  const auto p = plan(R"({"steps": [
+      {"name": "first", "workload": "disk", "params": {"size": "64k", "bs": "4k"}},
+      {"name": "limited", "workload": "disk", "time": "400ms", "params": {"operation": "read",
+       "size": "1m", "bs": "4k", "seek": "random", "iterations": 100000000}}]})",
+                      dir.path());
+  iobench::SuiteRunOptions options;
+  options.run.progress_interval = std::chrono::milliseconds(20);
+  std::vector<iobench::SuiteProgress> seen;
+  options.on_progress = [&seen](const iobench::SuiteProgress& snapshot) {
+    seen.push_back(snapshot);
+  };
+  iobench::test::CapturingReporter reporter;
+  const auto result = iobench::run_suite(p, registry(), options, reporter);
+  REQUIRE(result.complete);
+  std::size_t checked = 0;
+  for (const auto& progress : seen) {
+    if (progress.phase.step_index != 1 || progress.phase.phase_name != "read") continue;
+    CHECK(progress.phase.time_limit_ns == 400'000'000);
+    REQUIRE(progress.eta_ns.has_value());
+    // Never less than the limit minus the phase's elapsed time, whatever the first run took.
+    const std::uint64_t left =
+        progress.phase.elapsed_ns < 400'000'000 ? 400'000'000 - progress.phase.elapsed_ns : 0;
+    CHECK(*progress.eta_ns >= left);
+    ++checked;
+  }
+  CHECK(checked > 0);
+  CHECK(dir.entries().empty());
+}

@@ -121,6 +121,8 @@ TEST_CASE("tiotest validation table") {
        "random_ops: random phases need at least 1 op per thread"},
       {"no random ops needed when random phases are skipped", no_random, plain, one_dir, ""},
       {"zero threads", plan(0, 4096, 10, 1), plain, one_dir, "threads: 0 is out of range"},
+      {"files that add up past 2^63 bytes", plan(4, 1ULL << 30, 1ULL << 31, 1), plain, one_dir,
+       "size: 2305843009213693952 bytes per thread x 4 threads is more than 2^63 bytes"},
       {"every phase skipped", none, plain, one_dir, "skip: every phase is skipped"},
       {"more targets than supported", plan(64, 4096, 10, 1), plain, many,
        "targets: 51 targets given but tiotest takes at most 50"},

@@ -15,7 +15,9 @@ namespace iobench {
 
 /// Builds an engine instance.
 using EngineFactory = std::function<std::unique_ptr<Engine>()>;
-/// Formats one finished step for a workload family in one format ("text", "csv").
+/// Formats one finished step for a workload family in one format ("text", "csv"). A "text"
+/// formatter replaces the text reporter's generic step section, so it prints everything the user
+/// must see there: the results, failed phases, and each of step.warnings as "WARNING: ...".
 using ResultFormatter = std::function<void(const StepResult& step, std::ostream& out)>;
 
 /// The narrow view plugins get to register what they provide. Every add_* throws PluginError on

@@ -22,9 +22,12 @@ struct Step {
   std::map<std::string, std::string> params;   ///< raw key -> text, validated against ParamSpecs
   std::vector<std::filesystem::path> targets;  ///< at least one
   std::string engine = "psync";
-  /// Applied to every measured phase that does not set its own: stop after this long (0: none).
+  /// Stop after this long (0: none). A workload that declares its own duration param
+  /// "time_limit" (dbench) gets it there unless `params` set it; otherwise it applies to every
+  /// measured phase that does not set its own time limit.
   std::chrono::nanoseconds time_limit{0};
-  /// Applied to every measured phase that does not set its own: discard this long first.
+  /// Discard this long first; goes to a declared duration param "warmup" (dbench) unless
+  /// `params` set it, else to every measured phase that does not set its own warm-up.
   std::chrono::nanoseconds warmup{0};
   /// Stop each worker after this many ops per phase (0: no limit).
   std::uint64_t ops_limit = 0;
@@ -47,6 +50,8 @@ struct ProgressSnapshot {
   double interval_bytes_per_s = 0;  ///< over the last interval
   double interval_ops_per_s = 0;
   bool warming_up = false;
+  std::uint64_t time_limit_ns = 0;  ///< the phase's time limit after warm-up, 0: none
+  std::uint64_t warmup_ns = 0;      ///< the phase's warm-up, 0: none
 };
 
 /// How the runner behaves.

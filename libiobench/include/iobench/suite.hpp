@@ -127,9 +127,10 @@ struct SuiteProgress {
   std::size_t repetition = 0;  ///< 0-based
   std::size_t repeat = 1;
   std::uint64_t suite_elapsed_ns = 0;
-  /// Estimated time to the end of the suite: the mean duration of the runs finished so far
-  /// times the runs left, or the step's phase time limit before the first run ends; nullopt when
-  /// nothing allows an estimate yet.
+  /// Estimated time to the end of the suite: what the current run has left (the longer of the
+  /// mean run so far minus its elapsed time and, for a time-limited phase, its limit minus its
+  /// elapsed time) plus the mean run times the runs after it; before the first run ends, the
+  /// phase's limit stands in for the mean. nullopt when nothing allows an estimate yet.
   std::optional<std::uint64_t> eta_ns;
 };
 

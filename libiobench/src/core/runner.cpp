@@ -14,6 +14,7 @@
 
 #include "core/phase_executor.hpp"
 #include "core/run_dirs.hpp"
+#include "suite/units_detail.hpp"
 
 namespace iobench {
 namespace {
@@ -111,6 +112,22 @@ void check_free_space(const PlannedStep& planned, std::vector<std::string>& erro
   }
 }
 
+// A workload that times itself through its own duration params "time_limit" and "warmup"
+// (dbench) takes the step's --time/--warmup there, unless the step's params set them.
+std::map<std::string, std::string> params_with_limits(const Step& step, const WorkloadInfo& info) {
+  std::map<std::string, std::string> params = step.params;
+  const auto inject = [&](const char* key, std::chrono::nanoseconds value) {
+    if (value.count() <= 0 || params.contains(key)) return;
+    const bool declared = std::any_of(
+        info.params.begin(), info.params.end(),
+        [&](const ParamSpec& s) { return s.key == key && s.type == ParamType::kDuration; });
+    if (declared) params[key] = detail::format_duration(static_cast<std::uint64_t>(value.count()));
+  };
+  inject("time_limit", step.time_limit);
+  inject("warmup", step.warmup);
+  return params;
+}
+
 std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const Step> steps,
                                     bool check_space, bool keep_files) {
   std::vector<PlannedStep> plan;
@@ -124,10 +141,10 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
     try {
       planned.info = &registry.workload(step.workload);
       (void)registry.create_engine(step.engine);
-      planned.params =
-          Params::validate(planned.info->params, step.params, step.workload,
-                           SizeContext{.ram_bytes = physical_memory_bytes(),
-                                       .targets = std::max<std::uint64_t>(step.targets.size(), 1)});
+      planned.params = Params::validate(
+          planned.info->params, params_with_limits(step, *planned.info), step.workload,
+          SizeContext{.ram_bytes = physical_memory_bytes(),
+                      .targets = std::max<std::uint64_t>(step.targets.size(), 1)});
       check_targets(step, *planned.info, errors, label);
       planned.workload = planned.info->factory(WorkloadSetup{planned.params, step.targets});
       planned.phases = planned.workload->phases();
@@ -255,12 +272,6 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               context.warn(fmt::format("page cache not dropped before '{}': {}", spec.name, why));
             }
           }
-          const ProgressSnapshot base{.step_index = step_index,
-                                      .step_count = plan.size(),
-                                      .step_name = result.name,
-                                      .phase_name = spec.name,
-                                      .workers = spec.workers};
-          std::uint64_t last_bytes = 0, last_ops = 0, last_ns = 0;
           detail::PhaseRequest request{
               .workload = *planned.workload,
               .phase_index = p,
@@ -277,6 +288,16 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
                             : (spec.measured ? step.warmup : std::chrono::nanoseconds(0)),
               .progress_interval = options_.progress_interval,
               .on_progress = {}};
+          const ProgressSnapshot base{
+              .step_index = step_index,
+              .step_count = plan.size(),
+              .step_name = result.name,
+              .phase_name = spec.name,
+              .workers = spec.workers,
+              .time_limit_ns = static_cast<std::uint64_t>(request.time_limit.count()),
+              .warmup_ns = static_cast<std::uint64_t>(request.warmup.count())};
+          std::uint64_t last_bytes = 0, last_ops = 0, last_ns = 0;
+
           if (options_.on_progress) {
             request.on_progress = [&](std::uint64_t elapsed, std::uint64_t bytes, std::uint64_t ops,
                                       bool warming_up) {
@@ -285,7 +306,9 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               snapshot.bytes = bytes;
               snapshot.ops = ops;
               snapshot.warming_up = warming_up;
-              const double seconds = static_cast<double>(elapsed - last_ns) / 1e9;
+              // elapsed restarts from 0 when warm-up ends.
+              const double seconds =
+                  static_cast<double>(elapsed >= last_ns ? elapsed - last_ns : elapsed) / 1e9;
               if (seconds > 0) {
                 snapshot.interval_bytes_per_s = static_cast<double>(bytes - last_bytes) / seconds;
                 snapshot.interval_ops_per_s = static_cast<double>(ops - last_ops) / seconds;

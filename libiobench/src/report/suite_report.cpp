@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <iobench/suite.hpp>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -156,8 +157,12 @@ void write_suite_summary_text(const SuiteRunResult& result, std::ostream& out) {
     if (step.sweep && !step.sweep_rows.empty()) write_sweep(step, out);
   }
   if (!result.complete) {
-    fmt::print(out, "\nSuite '{}' incomplete: {} of {} runs finished\n", result.suite_name,
-               result.run.steps.size(), result.planned_runs);
+    const auto interrupted = static_cast<std::size_t>(
+        std::count_if(result.run.steps.begin(), result.run.steps.end(),
+                      [](const StepResult& s) { return s.status == Status::kInterrupted; }));
+    fmt::print(out, "\nSuite '{}' incomplete: {} of {} runs finished{}\n", result.suite_name,
+               result.run.steps.size() - interrupted, result.planned_runs,
+               interrupted == 0 ? std::string() : fmt::format(", {} interrupted", interrupted));
   }
 }
 

@@ -12,6 +12,8 @@
 #include <set>
 #include <sstream>
 
+#include "suite/units_detail.hpp"
+
 namespace iobench {
 namespace {
 
@@ -220,6 +222,7 @@ std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer,
                            values->is_array() ? "an empty one" : kind(*values)));
   } else {
     std::set<std::uint64_t> seen;
+    std::set<std::string> seen_expressions;
     for (std::size_t i = 0; i < values->size(); ++i) {
       const Json& v = (*values)[i];
       const std::string vp = join(join(at, "values"), i);
@@ -234,13 +237,23 @@ std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer,
                                    kind(v)));
         continue;
       }
-      try {
-        if (!seen.insert(parse_size(text, "sweep value")).second) {
-          errors.add(vp, fmt::format("sweep value '{}' is repeated; give each value once", text));
+      // A size expression ("ram/4") resolves per run, on the machine that runs it.
+      const bool expression = detail::is_size_expression(text);
+      bool repeated = false;
+      if (expression) {
+        repeated = !seen_expressions.insert(detail::to_lower(text)).second;
+      } else {
+        try {
+          repeated = !seen.insert(parse_size(text, "sweep value")).second;
+        } catch (const ConfigError&) {
+          errors.add(vp, fmt::format("sweep value '{}' is neither an integer, a size (e.g. 64k) "
+                                     "nor a size expression (e.g. ram/4)",
+                                     text));
           continue;
         }
-      } catch (const ConfigError& e) {
-        errors.add(vp, e.what());
+      }
+      if (repeated) {
+        errors.add(vp, fmt::format("sweep value '{}' is repeated; give each value once", text));
         continue;
       }
       sweep.values.push_back(text);
@@ -285,20 +298,30 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
   step.engine = get_string(j, "engine", pointer, errors).value_or("");
   step.time_limit = get_duration(j, "time", pointer, errors);
   step.warmup = get_duration(j, "warmup", pointer, errors);
-  if (const auto ops = get_string(j, "ops", pointer, errors)) {
-    try {
-      step.ops_limit = parse_count(*ops, "ops");
-    } catch (const ConfigError& e) {
-      errors.add(join(pointer, "ops"), e.what());
+  if (const auto it = j.find("ops"); it != j.end()) {
+    bool parsed = false;
+    if (it->is_number_unsigned()) {
+      step.ops_limit = it->get<std::uint64_t>();
+      parsed = true;
+    } else if (const auto ops = get_string(j, "ops", pointer, errors)) {
+      try {
+        step.ops_limit = parse_count(*ops, "ops");
+        parsed = true;
+      } catch (const ConfigError& e) {
+        errors.add(join(pointer, "ops"), e.what());
+      }
     }
-  } else if (const auto it = j.find("ops"); it != j.end() && it->is_number_unsigned()) {
-    step.ops_limit = it->get<std::uint64_t>();
+    if (parsed && step.ops_limit == 0) {
+      errors.add(join(pointer, "ops"), "'ops' must be at least 1; leave it out for no op limit");
+    }
   }
   step.drop_caches = get_bool(j, "drop_caches", pointer, errors);
   if (const auto it = j.find("seed"); it != j.end()) {
-    if (!it->is_number_unsigned()) {
+    if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0) {
       errors.add(join(pointer, "seed"),
-                 fmt::format("'seed' must be a non-negative integer, not {}", kind(*it)));
+                 fmt::format("'seed' must be an integer of 1 or more (leave it out for a random "
+                             "seed, which is reported), not {}",
+                             it->is_number() ? it->dump() : kind(*it)));
     } else {
       step.seed = it->get<std::uint64_t>();
     }

@@ -8,6 +8,8 @@
 #include <iobench/suite.hpp>
 #include <sstream>
 
+#include "suite/units_detail.hpp"
+
 namespace iobench {
 namespace {
 
@@ -103,6 +105,15 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
     }
     for (const auto& [key, value] : step.params) params[key] = value;
     std::optional<SweepSpec> sweep = step.sweep;
+    // --time/--warmup beat the suite's own "time_limit"/"warmup" params (dbench's), as the
+    // command line's key=value do.
+    for (const auto& [key, value] :
+         {std::pair{"time_limit", overrides.time_limit}, std::pair{"warmup", overrides.warmup}}) {
+      const ParamSpec* spec = find_spec(*info, key);
+      if (value.count() > 0 && spec != nullptr && spec->type == ParamType::kDuration) {
+        params[key] = detail::format_duration(static_cast<std::uint64_t>(value.count()));
+      }
+    }
     for (const auto& [qualified, value] : overrides.params) {
       // "key" applies to every workload declaring it; "workload.key" to that workload only.
       const auto dot = qualified.find('.');
@@ -213,8 +224,17 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
   }
   for (const auto& [key, used] : override_used) {
     // "workload.key" for a workload the suite does not use is not an error (one set of
-    // overrides can serve several suites).
+    // overrides can serve several suites), but it must name a workload.
     const auto dot = key.find('.');
+    if (dot != std::string::npos) {
+      try {
+        (void)registry.workload(key.substr(0, dot));
+      } catch (const ConfigError& e) {
+        errors.push_back(fmt::format("{}: parameter '{}' from the command line: {}", suite.source,
+                                     key, e.what()));
+        continue;
+      }
+    }
     const bool absent_workload =
         dot != std::string::npos &&
         std::none_of(suite.steps.begin(), suite.steps.end(),

@@ -1,11 +1,13 @@
 // Runs a SuitePlan through the Runner, one runner step at a time, and groups the results.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/suite.hpp>
 #include <iobench/sysinfo.hpp>
+#include <optional>
 #include <thread>
 
 namespace iobench {
@@ -80,13 +82,20 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
       progress.suite_elapsed_ns = ns_since(suite_start);
       const std::uint64_t in_run = ns_since(run_start);
       const std::size_t left_after = plan.runs.size() - current - 1;
+      // What a time-limited phase still has to run (its elapsed time restarts after warm-up).
+      std::optional<std::uint64_t> phase_left;
+      if (snapshot.time_limit_ns > 0) {
+        const std::uint64_t total =
+            snapshot.time_limit_ns + (snapshot.warming_up ? snapshot.warmup_ns : 0);
+        phase_left = total > snapshot.elapsed_ns ? total - snapshot.elapsed_ns : 0;
+      }
       if (current > 0) {
         const std::uint64_t mean = finished_ns / current;
-        progress.eta_ns = (mean > in_run ? mean - in_run : 0) + mean * left_after;
-      } else if (planned.step.time_limit.count() > 0) {
-        const auto limit = static_cast<std::uint64_t>(planned.step.time_limit.count());
-        progress.eta_ns =
-            (limit > snapshot.elapsed_ns ? limit - snapshot.elapsed_ns : 0) + limit * left_after;
+        const std::uint64_t current_left =
+            std::max(mean > in_run ? mean - in_run : 0, phase_left.value_or(0));
+        progress.eta_ns = current_left + mean * left_after;
+      } else if (phase_left) {
+        progress.eta_ns = *phase_left + (snapshot.time_limit_ns + snapshot.warmup_ns) * left_after;
       }
       options.on_progress(progress);
     };
