@@ -50,10 +50,12 @@ struct WorkerSetup {
 /// close inside the timed part, as tiotest times them. Reads are checked against the pattern
 /// when the consistency check is on.
 ///
-/// Latency: each op is timed around its single pread/pwrite (two clock reads), as tiotest times
-/// it with gettimeofday and fio with its clat: offset generation, stamping, verification and any
-/// preemption between two calls are not in it (they are in the phase's wall time, hence in the
-/// rate). This costs one clock read more per op than back-to-back timing (about 20 ns).
+/// Latency: back-to-back ops share one clock read (OpTimer::lap), so each op's latency is its
+/// pread/pwrite plus the loop's few ns of offset generation and bookkeeping (tiotest reads
+/// gettimeofday around the call; two clock reads per op would cost ~25 ns more, 2 % of a 4 KiB
+/// page-cache read). Where untimed work sits between ops (stamping or verifying the consistency
+/// pattern, logging offsets for tests) the clock restarts after it, so that work is not in the
+/// latency; it is in the phase's wall time, hence in the rate.
 class TiotestWorker final : public PhaseWorker {
  public:
   /// Allocates the block buffer (aligned for O_DIRECT) and, in test mode, the offset log.
