@@ -148,14 +148,7 @@ TEST_CASE("worker processes end when the runner is killed outright", "[integrati
   TempDir dir("sigkill");
   TempDir logs("sigkill-logs");
   const auto loadfile = logs.path() / "load.txt";
-  std::ofstream(loadfile) << R"(Deltree "\clients\client1" NT_STATUS_OK
-Mkdir "\clients" NT_STATUS_OK
-Mkdir "\clients\client1" NT_STATUS_OK
-NTCreateX "\clients\client1\f.doc" 0x40 0x2 9938 NT_STATUS_OK
-WriteX 9938 0 4096 4096 NT_STATUS_OK
-Close 9938 NT_STATUS_OK
-Unlink "\clients\client1\f.doc" 0x6 NT_STATUS_OK
-)";
+  std::ofstream(loadfile) << iobench::test::kTinyLoadfile;
   const pid_t pid =
       spawn_cli({"run", "dbench", "-d", dir.path().string(), "procs=2", "time_limit=60s",
                  "warmup=0s", "loadfile=" + loadfile.string(), "--progress", "100ms"},

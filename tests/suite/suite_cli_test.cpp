@@ -14,15 +14,7 @@ const std::string& tiny_loadfile() {
   static const TempDir dir("loadfile");
   static const std::string path = [] {
     const auto file = dir.path() / "tiny.txt";
-    std::ofstream(file) << R"(Deltree "\clients\client1" NT_STATUS_OK
-Mkdir "\clients" NT_STATUS_OK
-Mkdir "\clients\client1" NT_STATUS_OK
-NTCreateX "\clients\client1\f.doc" 0x40 0x2 9938 NT_STATUS_OK
-WriteX 9938 0 4096 4096 NT_STATUS_OK
-ReadX 9938 0 4096 4096 NT_STATUS_OK
-Close 9938 NT_STATUS_OK
-Unlink "\clients\client1\f.doc" 0x6 NT_STATUS_OK
-)";
+    std::ofstream(file) << iobench::test::kTinyLoadfile;
     return file.string();
   }();
   return path;

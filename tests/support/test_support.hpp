@@ -5,6 +5,7 @@
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace iobench::test {
@@ -71,5 +72,17 @@ struct CliResult {
 
 /// Reads a whole file.
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);
+
+/// A small NBench loadfile that loops quickly (dbench's client.txt takes seconds to parse in a
+/// debug build): one client's directory, a file written, read and removed.
+inline constexpr std::string_view kTinyLoadfile = R"(Deltree "\clients\client1" NT_STATUS_OK
+Mkdir "\clients" NT_STATUS_OK
+Mkdir "\clients\client1" NT_STATUS_OK
+NTCreateX "\clients\client1\f.doc" 0x40 0x2 9938 NT_STATUS_OK
+WriteX 9938 0 4096 4096 NT_STATUS_OK
+ReadX 9938 0 4096 4096 NT_STATUS_OK
+Close 9938 NT_STATUS_OK
+Unlink "\clients\client1\f.doc" 0x6 NT_STATUS_OK
+)";
 
 }  // namespace iobench::test

@@ -19,6 +19,9 @@ enum class Status {
 };
 /// "ok", "failed", "interrupted", "skipped".
 [[nodiscard]] const char* to_string(Status status) noexcept;
+/// The more severe of `a` and `b` (ok < skipped < interrupted < failed): how a run's status
+/// follows from its steps'.
+[[nodiscard]] Status worse(Status a, Status b) noexcept;
 
 /// A target's filesystem as seen at the start of the run.
 struct TargetInfo {

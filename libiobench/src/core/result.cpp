@@ -16,6 +16,23 @@ const char* to_string(Status status) noexcept {
   return "unknown";
 }
 
+Status worse(Status a, Status b) noexcept {
+  const auto rank = [](Status s) {
+    switch (s) {
+      case Status::kOk:
+        return 0;
+      case Status::kSkipped:
+        return 1;
+      case Status::kInterrupted:
+        return 2;
+      case Status::kFailed:
+        return 3;
+    }
+    return 0;
+  };
+  return rank(b) > rank(a) ? b : a;
+}
+
 std::uint64_t PhaseResult::total_bytes() const noexcept {
   std::uint64_t bytes = 0;
   for (const OpStats& op : ops) bytes += op.bytes;

@@ -188,23 +188,6 @@ class StepContext final : public PrepareContext {
   std::optional<std::string> skip_reason_;
 };
 
-Status worse(Status a, Status b) {
-  auto rank = [](Status s) {
-    switch (s) {
-      case Status::kOk:
-        return 0;
-      case Status::kSkipped:
-        return 1;
-      case Status::kInterrupted:
-        return 2;
-      case Status::kFailed:
-        return 3;
-    }
-    return 0;
-  };
-  return rank(b) > rank(a) ? b : a;
-}
-
 }  // namespace
 
 Runner::Runner(const Registry& registry, RunOptions options)

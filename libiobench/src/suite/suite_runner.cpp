@@ -15,21 +15,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-int severity(Status s) {
-  switch (s) {
-    case Status::kOk:
-      return 0;
-    case Status::kSkipped:
-      return 1;
-    case Status::kInterrupted:
-      return 2;
-    case Status::kFailed:
-      return 3;
-  }
-  return 0;
-}
-Status worse(Status a, Status b) { return severity(b) > severity(a) ? b : a; }
-
 // Passes each step on; the suite calls on_run_start/on_run_end itself, once.
 class StepForwarder final : public Reporter {
  public:
