@@ -30,7 +30,10 @@
 # either side of it: the floor's own run-to-run spread on a shared machine is several percent);
 # and when its mean latency is within LATENCY_TOLERANCE (15 %) of fio's mean clat, or, where
 # fio's clat exceeds the floor's whole time per op (so it counts fio's own completion work, not
-# only the syscall), within LATENCY_TOLERANCE of the floor's time per op.
+# only the syscall), within LATENCY_TOLERANCE of the floor's time per op. iobench times
+# back-to-back ops with one clock read each, so its mean latency is close to its own time per
+# op: that second latency test mostly restates the rate test; the comparison with fio's clat
+# is the independent one.
 #
 # Needs root (mount, loop device, drop_caches), fio, python3, mkfs.ext4, cc.
 # Usage: bench/tiotest_fidelity.sh [path/to/iobench]   (use a Release build)

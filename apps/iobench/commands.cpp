@@ -222,15 +222,17 @@ int run_command(const CliOptions& options) {
       suite ? plan_suite(*suite, registry, overrides_from(options, default_path), suite_options.run)
             : workload_plan(options, default_path, runner);
   if (options.command == Command::kValidate) {
+    std::vector<Step> steps;
+    for (const PlannedRun& run : plan.runs) steps.push_back(run.step);
+    const std::vector<Runner::StepPreview> previews = runner.preview(steps);  // may still throw
     if (suite) {
       fmt::print("ok: suite '{}': {} step(s), {} run(s) valid\n", plan.suite.name,
                  plan.suite.steps.size(), plan.runs.size());
     } else {
       fmt::print("ok: 1 step(s) valid\n");
     }
-    std::vector<Step> steps;
-    for (const PlannedRun& run : plan.runs) steps.push_back(run.step);
-    print_plan(plan, runner.preview(steps), std::cout);
+    std::cout.flush();
+    print_plan(plan, previews, std::cout);
     return 0;
   }
   if (default_dir && !options.quiet)

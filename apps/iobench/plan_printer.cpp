@@ -18,11 +18,8 @@ void print_plan(const SuitePlan& plan, std::span<const Runner::StepPreview> prev
         preview.planned_bytes.empty()
             ? 0
             : *std::max_element(preview.planned_bytes.begin(), preview.planned_bytes.end());
-    std::string given;
-    for (const auto& [key, value] : preview.params) {
-      if (!step.params.contains(key)) continue;  // defaults: see `iobench list`
-      given += fmt::format(" {}={}", key, value);
-    }
+    std::string given;  // defaults are left out: see `iobench list`
+    for (const auto& [key, value] : preview.params) given += fmt::format(" {}={}", key, value);
     fmt::print(out, "  run {}/{} '{}': {}, {} target(s), needs {} of free space per target;{}\n",
                i + 1, plan.runs.size(), step.name, step.workload, step.targets.size(),
                peak == 0 ? std::string("no") : "up to " + format_bytes(peak),

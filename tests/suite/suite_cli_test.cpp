@@ -152,3 +152,25 @@ TEST_CASE("a machine-relative size resolves per run and results show the bytes",
   CHECK(bad.exit_code == 2);
   CHECK_THAT(bad.err, Catch::Contains("size='ram/0' divides by zero"));
 }
+
+TEST_CASE("the command line time and warmup reach the time_limit and warmup of dbench", "[suite]") {
+  TempDir dir("dbench-time");
+  const std::string loadfile = "loadfile=" + tiny_loadfile();
+  // The workload alone: the command line's --time becomes dbench's time_limit.
+  const auto alone = run_cli({"validate", "dbench", "-d", dir.path().string(), loadfile, "--time",
+                              "7s", "--warmup", "1s"});
+  REQUIRE(alone.exit_code == 0);
+  CHECK_THAT(alone.out, Catch::Contains("time_limit=7s") && Catch::Contains("warmup=1s"));
+  // A suite that sets them (the dbench sweep: 60 s, 5 s): the command line wins.
+  const auto sweep = run_cli({"validate", "suite:dbench", "-d", dir.path().string(), loadfile,
+                              "--time", "7s", "--warmup", "1s"});
+  REQUIRE(sweep.exit_code == 0);
+  CHECK_THAT(sweep.out, Catch::Contains("procs=8 time_limit=7s warmup=1s"));
+  CHECK_THAT(sweep.out, !Catch::Contains("60s"));
+  // A run is as long as that, and says so as dbench does.
+  const auto run = run_cli({"run", "dbench", "-d", dir.path().string(), loadfile, "procs=1",
+                            "--time", "1s", "--warmup", "0s", "-q"});
+  REQUIRE(run.exit_code == 0);
+  CHECK_THAT(run.out, Catch::Contains("Running for 1 seconds with load"));
+  CHECK(dir.entries().empty());
+}

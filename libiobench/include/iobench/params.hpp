@@ -48,7 +48,7 @@ struct ParamSpec {
 /// shared by the targets), "0.25*ram". The result is rounded down to a whole MiB.
 struct SizeContext {
   std::uint64_t ram_bytes = 0;  ///< 0: "ram" is refused (unknown here)
-  std::uint64_t targets = 1;
+  std::uint64_t targets = 1;    ///< the step's number of targets (-d), at least 1
 };
 
 /// Validated parameter values of one workload instance. Values are stored as checked text plus the

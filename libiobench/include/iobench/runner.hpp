@@ -23,11 +23,11 @@ struct Step {
   std::vector<std::filesystem::path> targets;  ///< at least one
   std::string engine = "psync";
   /// Stop after this long (0: none). A workload that declares its own duration param
-  /// "time_limit" (dbench) gets it there unless `params` set it; otherwise it applies to every
-  /// measured phase that does not set its own time limit.
+  /// "time_limit" (dbench) gets it there unless `params` set it, and only there; otherwise it
+  /// applies to every measured phase that does not set its own time limit.
   std::chrono::nanoseconds time_limit{0};
   /// Discard this long first; goes to a declared duration param "warmup" (dbench) unless
-  /// `params` set it, else to every measured phase that does not set its own warm-up.
+  /// `params` set it, and only there; else to every measured phase without its own warm-up.
   std::chrono::nanoseconds warmup{0};
   /// Stop each worker after this many ops per phase (0: no limit).
   std::uint64_t ops_limit = 0;
@@ -87,8 +87,8 @@ class Runner {
 
   /// What a valid step will do, as validate() resolved it.
   struct StepPreview {
-    /// Every param with a value (given or default), as text; size expressions ("2*ram")
-    /// resolved to sizes ("48GiB").
+    /// The params the step gives (its own, and --time/--warmup where the workload takes them as
+    /// params), as text; size expressions ("2*ram") resolved to sizes ("48GiB").
     std::map<std::string, std::string> params;
     /// Per target, in step order: the bytes the workload writes there at its peak (0 for a
     /// workload that writes nothing, or does not say).

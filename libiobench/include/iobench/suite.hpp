@@ -129,8 +129,8 @@ struct SuiteProgress {
   std::uint64_t suite_elapsed_ns = 0;
   /// Estimated time to the end of the suite: what the current run has left (the longer of the
   /// mean run so far minus its elapsed time and, for a time-limited phase, its limit minus its
-  /// elapsed time) plus the mean run times the runs after it; before the first run ends, the
-  /// phase's limit stands in for the mean. nullopt when nothing allows an estimate yet.
+  /// elapsed time) plus the mean run times the runs after it. nullopt until the first run has
+  /// ended (how many timed phases a run has is not known before).
   std::optional<std::uint64_t> eta_ns;
 };
 

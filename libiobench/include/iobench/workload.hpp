@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -114,6 +115,9 @@ class WorkerContext final {
   void record_error(OpId op) noexcept { ++ops_[op].errors; }
   /// Adds `value` to this worker's counter `counter`.
   void add_counter(CounterId counter, std::uint64_t value) noexcept;
+  /// Monotonic ns at which the current recording began (warm-up or measurement start, after
+  /// the stats were reset), 0 before: an op started earlier is timed from here (OpTimer).
+  [[nodiscard]] std::uint64_t recording_start_ns() const noexcept { return recording_start_ns_; }
 
  private:
   // Single writer per slot: load+store instead of a locked read-modify-write.
@@ -137,6 +141,7 @@ class WorkerContext final {
   std::atomic<std::uint64_t>* live_ops_;
   std::uint32_t seen_state_;
   std::uint64_t ops_limit_;
+  std::uint64_t recording_start_ns_ = 0;
 };
 
 /// Times back-to-back ops with one clock read each: the end of op N is the start of op N+1.
@@ -144,10 +149,13 @@ class WorkerContext final {
 class OpTimer {
  public:
   OpTimer() noexcept : last_ns_(monotonic_ns()) {}
-  /// Records the time since the previous lap (or construction/restart) as one op.
+  /// Records the time since the previous lap (or construction/restart) as one op; an op that
+  /// began before the recording did (warm-up ending inside keep_going()) counts from its start,
+  /// so the stats reset done there is not in any op's latency.
   void lap(WorkerContext& ctx, OpId op, std::uint64_t bytes) noexcept {
     const std::uint64_t now = monotonic_ns();
-    ctx.record(op, bytes, now - last_ns_);
+    const std::uint64_t start = std::max(last_ns_, ctx.recording_start_ns());
+    ctx.record(op, bytes, now - start);
     last_ns_ = now;
   }
   /// Starts timing afresh (after untimed work between ops).
@@ -185,8 +193,8 @@ class PrepareContext {
   /// Adds a warning to the step result (e.g. "file smaller than 2x RAM").
   virtual void warn(const std::string& message) = 0;
   /// From after_phase(): the phases after this one do not run (e.g. tiobench.pl's --timeout
-  /// ending a sweep early). The step still ends ok, with finish() called and a warning
-  /// "phases after 'NAME' skipped: `reason`".
+  /// ending a sweep early). The step still ends ok, with finish() called and, if any phase was
+  /// left, a warning "phases after 'NAME' skipped: `reason`".
   virtual void skip_remaining_phases(const std::string& reason) = 0;
 };
 

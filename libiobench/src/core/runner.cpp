@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
@@ -112,16 +113,21 @@ void check_free_space(const PlannedStep& planned, std::vector<std::string>& erro
   }
 }
 
-// A workload that times itself through its own duration params "time_limit" and "warmup"
-// (dbench) takes the step's --time/--warmup there, unless the step's params set them.
+// True if the workload times itself through its own duration param `key` (dbench's
+// "time_limit" and "warmup"): the step's --time/--warmup go there, not to its phases.
+bool declares_duration(const WorkloadInfo& info, std::string_view key) {
+  return std::any_of(info.params.begin(), info.params.end(), [&](const ParamSpec& s) {
+    return s.key == key && s.type == ParamType::kDuration;
+  });
+}
+
+// The step's params plus --time/--warmup in the workload's own duration params, unless the
+// step's params set them.
 std::map<std::string, std::string> params_with_limits(const Step& step, const WorkloadInfo& info) {
   std::map<std::string, std::string> params = step.params;
   const auto inject = [&](const char* key, std::chrono::nanoseconds value) {
-    if (value.count() <= 0 || params.contains(key)) return;
-    const bool declared = std::any_of(
-        info.params.begin(), info.params.end(),
-        [&](const ParamSpec& s) { return s.key == key && s.type == ParamType::kDuration; });
-    if (declared) params[key] = detail::format_duration(static_cast<std::uint64_t>(value.count()));
+    if (value.count() <= 0 || params.contains(key) || !declares_duration(info, key)) return;
+    params[key] = detail::format_duration(static_cast<std::uint64_t>(value.count()));
   };
   inject("time_limit", step.time_limit);
   inject("warmup", step.warmup);
@@ -203,7 +209,10 @@ std::vector<Runner::StepPreview> Runner::preview(std::span<const Step> steps) co
   std::vector<StepPreview> previews;
   previews.reserve(plan.size());
   for (const PlannedStep& planned : plan) {
-    StepPreview preview{.params = planned.params.as_text(), .planned_bytes = {}};
+    StepPreview preview;
+    for (auto& [key, value] : planned.params.as_text()) {
+      if (planned.params.given(key)) preview.params.emplace(key, std::move(value));
+    }
     for (std::size_t t = 0; t < planned.step->targets.size(); ++t) {
       preview.planned_bytes.push_back(planned.workload->planned_bytes(t));
     }
@@ -247,6 +256,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
       StepContext context(dirs.targets(), *engine, result);
       try {
         planned.workload->prepare(context);
+        const bool own_time_limit = declares_duration(*planned.info, "time_limit");
+        const bool own_warmup = declares_duration(*planned.info, "warmup");
         for (std::size_t p = 0; p < planned.phases.size(); ++p) {
           const PhaseSpec& spec = planned.phases[p];
           if (spec.drop_caches_before || (step.drop_caches && spec.measured)) {
@@ -263,12 +274,12 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               .engine = *engine,
               .step_seed = result.seed,
               .ops_limit = spec.measured ? step.ops_limit : 0,
-              .time_limit = spec.time_limit.count() > 0
-                                ? spec.time_limit
-                                : (spec.measured ? step.time_limit : std::chrono::nanoseconds(0)),
-              .warmup = spec.warmup.count() > 0
-                            ? spec.warmup
-                            : (spec.measured ? step.warmup : std::chrono::nanoseconds(0)),
+              .time_limit = spec.time_limit.count() > 0        ? spec.time_limit
+                            : spec.measured && !own_time_limit ? step.time_limit
+                                                               : std::chrono::nanoseconds(0),
+              .warmup = spec.warmup.count() > 0        ? spec.warmup
+                        : spec.measured && !own_warmup ? step.warmup
+                                                       : std::chrono::nanoseconds(0),
               .progress_interval = options_.progress_interval,
               .on_progress = {}};
           const ProgressSnapshot base{
@@ -279,7 +290,7 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               .workers = spec.workers,
               .time_limit_ns = static_cast<std::uint64_t>(request.time_limit.count()),
               .warmup_ns = static_cast<std::uint64_t>(request.warmup.count())};
-          std::uint64_t last_bytes = 0, last_ops = 0, last_ns = 0;
+          std::uint64_t last_bytes = 0, last_ops = 0, last_clock_ns = monotonic_ns();
 
           if (options_.on_progress) {
             request.on_progress = [&](std::uint64_t elapsed, std::uint64_t bytes, std::uint64_t ops,
@@ -289,16 +300,16 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               snapshot.bytes = bytes;
               snapshot.ops = ops;
               snapshot.warming_up = warming_up;
-              // elapsed restarts from 0 when warm-up ends.
-              const double seconds =
-                  static_cast<double>(elapsed >= last_ns ? elapsed - last_ns : elapsed) / 1e9;
+              // Intervals on a clock of their own: `elapsed` restarts when warm-up ends.
+              const std::uint64_t now = monotonic_ns();
+              const double seconds = static_cast<double>(now - last_clock_ns) / 1e9;
               if (seconds > 0) {
                 snapshot.interval_bytes_per_s = static_cast<double>(bytes - last_bytes) / seconds;
                 snapshot.interval_ops_per_s = static_cast<double>(ops - last_ops) / seconds;
               }
               last_bytes = bytes;
               last_ops = ops;
-              last_ns = elapsed;
+              last_clock_ns = now;
               options_.on_progress(snapshot);
             };
           }

@@ -45,6 +45,7 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
         ops_limit_ == UINT64_MAX ? UINT64_MAX : ops_limit_ - slot_.ops_limit_base;
     slot_.ops_limit_base = done;
     ops_limit_ = limit == UINT64_MAX ? UINT64_MAX : done + limit;
+    recording_start_ns_ = monotonic_ns();
   }
   return live_ops_->load(std::memory_order_relaxed) < ops_limit_;
 }

@@ -79,8 +79,6 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
         const std::uint64_t current_left =
             std::max(mean > in_run ? mean - in_run : 0, phase_left.value_or(0));
         progress.eta_ns = current_left + mean * left_after;
-      } else if (phase_left) {
-        progress.eta_ns = *phase_left + (snapshot.time_limit_ns + snapshot.warmup_ns) * left_after;
       }
       options.on_progress(progress);
     };
