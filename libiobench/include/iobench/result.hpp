@@ -58,6 +58,10 @@ struct WorkerResult {
   std::vector<std::uint64_t> counters;  ///< indexed like PhaseResult::counter_names
   Status status = Status::kOk;
   std::string message;
+
+  /// Sum over all op kinds of this worker.
+  [[nodiscard]] std::uint64_t total_bytes() const noexcept;
+  [[nodiscard]] std::uint64_t total_ops() const noexcept;
 };
 
 /// One phase's outcome: per worker and merged.

@@ -1,4 +1,5 @@
 #include <iobench/result.hpp>
+#include <span>
 
 namespace iobench {
 
@@ -33,17 +34,26 @@ Status worse(Status a, Status b) noexcept {
   return rank(b) > rank(a) ? b : a;
 }
 
-std::uint64_t PhaseResult::total_bytes() const noexcept {
+namespace {
+
+std::uint64_t sum_bytes(std::span<const OpStats> ops) noexcept {
   std::uint64_t bytes = 0;
   for (const OpStats& op : ops) bytes += op.bytes;
   return bytes;
 }
 
-std::uint64_t PhaseResult::total_ops() const noexcept {
+std::uint64_t sum_ops(std::span<const OpStats> ops) noexcept {
   std::uint64_t count = 0;
   for (const OpStats& op : ops) count += op.ops;
   return count;
 }
+
+}  // namespace
+
+std::uint64_t WorkerResult::total_bytes() const noexcept { return sum_bytes(ops); }
+std::uint64_t WorkerResult::total_ops() const noexcept { return sum_ops(ops); }
+std::uint64_t PhaseResult::total_bytes() const noexcept { return sum_bytes(ops); }
+std::uint64_t PhaseResult::total_ops() const noexcept { return sum_ops(ops); }
 
 OpStats PhaseResult::all_ops() const {
   OpStats all;

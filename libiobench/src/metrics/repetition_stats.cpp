@@ -64,14 +64,8 @@ SweepRow row_of(const PhaseResult& phase) {
       cpu_percent(phase.process_cpu.user_ns + phase.process_cpu.system_ns, phase.wall_ns);
   std::vector<double> shares;
   for (const WorkerResult& worker : phase.workers) {
-    std::uint64_t worker_bytes = 0;
-    std::uint64_t worker_ops = 0;
-    for (const OpStats& op : worker.ops) {
-      worker_bytes += op.bytes;
-      worker_ops += op.ops;
-    }
-    shares.push_back(bytes > 0 ? throughput_bytes_per_s(worker_bytes, worker.elapsed_ns)
-                               : ops_per_s(worker_ops, worker.elapsed_ns));
+    shares.push_back(bytes > 0 ? throughput_bytes_per_s(worker.total_bytes(), worker.elapsed_ns)
+                               : ops_per_s(worker.total_ops(), worker.elapsed_ns));
   }
   row.fairness = jain_fairness(shares);
   return row;

@@ -89,12 +89,8 @@ Json counters_json(const std::vector<std::string>& names,
 }
 
 Json worker_json(const PhaseResult& phase, const WorkerResult& worker) {
-  std::uint64_t bytes = 0;
-  std::uint64_t ops = 0;
-  for (const OpStats& op : worker.ops) {
-    bytes += op.bytes;
-    ops += op.ops;
-  }
+  const std::uint64_t bytes = worker.total_bytes();
+  const std::uint64_t ops = worker.total_ops();
   Json j;
   j["index"] = worker.index;
   j["target_index"] = worker.target_index;

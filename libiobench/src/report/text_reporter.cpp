@@ -176,12 +176,8 @@ void print_worker_table(std::ostream& out, const PhaseResult& phase,
                    {"sys %"},
                    {"status", Align::kLeft}});
   for (const WorkerResult& worker : phase.workers) {
-    std::uint64_t ops = 0;
-    std::uint64_t bytes = 0;
-    for (const OpStats& op : worker.ops) {
-      ops += op.ops;
-      bytes += op.bytes;
-    }
+    const std::uint64_t ops = worker.total_ops();
+    const std::uint64_t bytes = worker.total_bytes();
     table.add_row({
         fmt::format("{}", worker.index),
         worker.target_index < targets.size() ? targets[worker.target_index]
