@@ -77,8 +77,8 @@ run_bonnie() {  # $1 = dir; prints one CSV line (fails if bonnie++ did not write
 }
 
 run_iobench() {  # $1 = dir; prints one CSV line
-  nice -n "$NICE" "$IOBENCH" run bonnie -d "$1" -q -f csv -o "$WORK/iobench.csv" size="$SIZE" files="$FILES" \
-    ram="$RAM" seed="$SEED" machine=fidelity >/dev/null 2>"$WORK/iobench.err" ||
+  nice -n "$NICE" "$IOBENCH" run bonnie -d "$1" -q -f csv -o "$WORK/iobench.csv" bonnie_s="$SIZE" files="$FILES" \
+    ram="${RAM}m" seed="$SEED" machine=fidelity >/dev/null 2>"$WORK/iobench.err" ||
     die "iobench failed in $1: $(cat "$WORK/iobench.err")"
   grep '^1\.98,' "$WORK/iobench.csv" || die "iobench wrote no CSV line in $1"
 }

@@ -2,10 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <boost/program_options.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstring>
 #include <iobench/error.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/units.hpp>
 #include <sstream>
+#include <tuple>
 
 namespace iobench::cli {
 namespace po = boost::program_options;
@@ -14,8 +21,11 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: iobench run [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]... [options]\n"
+    "       iobench run --again RESULT.json [-d DIR]... [--format F] [-o FILE]\n"
     "       iobench validate [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]...\n"
     "       iobench list\n"
+    "       iobench compare BASE.json OTHER.json [MORE.json]... [--format text|markdown|csv|json]\n"
+    "               [--metrics LIST] [--phases LIST] [--fail-if-worse PCT]\n"
     "       iobench --help | --version\n"
     "\n"
     "Without WORKLOAD, `run` runs the built-in suite `quick` (every family at small sizes, about "
@@ -25,8 +35,9 @@ constexpr const char* kUsage =
     "the param, and -d replaces every step's targets. Each run works in a fresh directory\n"
     "iobench.<pid>.<random> inside each target and removes only what it created. `iobench list`\n"
     "shows workloads, their parameters and the built-in suites.\n"
-    "Exit status: 0 ok, 1 a step failed, 2 bad usage or input (nothing written), 130 "
-    "interrupted.\n";
+    "Exit status: 0 ok, 1 a step failed, 2 bad usage or input (nothing written), 3 a phase\n"
+    "measured nothing (it ended inside its warm-up), 130 interrupted; compare: 1 a selected\n"
+    "metric got worse by more than --fail-if-worse PCT (significantly, where n > 1).\n";
 
 po::options_description run_options() {
   po::options_description options("Options");
@@ -36,29 +47,106 @@ po::options_description run_options() {
     ("version", "show the version")
     ("dir,d", po::value<std::vector<std::string>>()->composing(),
      "target directory (repeat for one worker per target); default: a new temporary directory")
-    ("format,f", po::value<std::string>()->default_value("text"), "output format: text, json or csv")
+    ("format,f", po::value<std::string>()->default_value("text"), "output format: text, json or csv (compare: also markdown)")
     ("output,o", po::value<std::string>(),
      "write the --format output to FILE (text still goes to stdout for json/csv)")
     ("keep", "keep the run directories and files for inspection")
     ("time,t", po::value<std::string>(), "time limit per phase, e.g. 30s (default: the workload's)")
     ("warmup", po::value<std::string>(), "warm-up per phase discarded from results, e.g. 5s")
     ("ops", po::value<std::string>(), "op limit per worker per phase, e.g. 100k")
-    ("engine", po::value<std::string>()->default_value("psync"), "I/O engine: psync or mmap")
+    ("engine", po::value<std::string>()->default_value("psync"), "I/O engine NAME[:OPTION,...]: psync, pvsync2, mmap, io_uring, libaio, null (see 'iobench list')")
     ("seed", po::value<std::string>(), "seed of the random generators (default: random, reported)")
     ("progress", po::value<std::string>()->default_value("5s"),
      "interval of the progress lines on stderr (0 turns them off)")
     ("plugin", po::value<std::vector<std::string>>()->composing(), "load a workload plugin (.so)")
     ("drop-caches", "sync and drop the page cache before each phase (root)")
     ("fail-fast", "stop the run at the first failed step")
-    ("quiet,q", "no progress or status lines on stderr (warnings and errors still)");
+    ("again", po::value<std::string>(),
+     "repeat the run RESULT.json records: its steps, params, seeds and options (targets too, "
+     "unless -d is given)")
+    ("quiet,q", "no progress or status lines on stderr (warnings and errors still)")
+    ("metrics", po::value<std::string>(),
+     "compare: metrics to show, comma-separated: throughput, iops, lat_mean, lat_p50, lat_p99, "
+     "lat_p99_9, lat_max, cpu (default: all)")
+    ("phases", po::value<std::string>(), "compare: phases to show, comma-separated (default: all)")
+    ("fail-if-worse", po::value<std::string>(),
+     "compare: exit 1 if a selected metric is worse than the baseline by more than PCT % "
+     "(and significantly, where both sides have repetitions)");
   // clang-format on
   return options;
+}
+
+constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-worse"};
+
+// Items of a comma-separated list; empty items are refused.
+std::vector<std::string> comma_list(const std::string& text, const char* option) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (item.empty()) {
+      throw ConfigError(
+          fmt::format("--{} '{}': an empty name; give NAME[,NAME]...", option, printable(text)));
+    }
+    items.push_back(std::move(item));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
+double parse_percent(const std::string& text) {
+  std::string number = text;
+  if (number.ends_with('%')) number.pop_back();
+  double value = 0;
+  const char* end = number.data() + number.size();
+  const auto [ptr, ec] = std::from_chars(number.data(), end, value);
+  if (number.empty() || ec != std::errc() || ptr != end || !std::isfinite(value) || value < 0) {
+    throw ConfigError(
+        fmt::format("--fail-if-worse '{}' is not a percentage; give a number >= 0, e.g. 5 for 5 %",
+                    printable(text)));
+  }
+  return value;
+}
+
+// `iobench compare FILE...`: only the files and the compare options.
+CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::string>& args,
+                         CliOptions cli) {
+  cli.command = CliOptions::Command::kCompare;
+  cli.compare_files.assign(args.begin() + 1, args.end());
+  if (cli.compare_files.size() < 2) {
+    throw ConfigError(
+        fmt::format("compare needs two or more result files (BASE.json OTHER.json ...), got {}",
+                    cli.compare_files.size()));
+  }
+  for (const char* option : {"dir", "output", "keep", "time", "warmup", "ops", "seed", "plugin",
+                             "drop-caches", "fail-fast", "again"}) {
+    if (vm.count(option)) {
+      throw ConfigError(fmt::format("--{} goes with run or validate, not compare", option));
+    }
+  }
+  if (!vm["engine"].defaulted() || !vm["progress"].defaulted()) {
+    throw ConfigError("--engine and --progress go with run or validate, not compare");
+  }
+  cli.format = vm["format"].as<std::string>();
+  if (cli.format != "text" && cli.format != "markdown" && cli.format != "csv" &&
+      cli.format != "json") {
+    throw ConfigError(fmt::format("--format '{}' is not one of text, markdown, csv, json",
+                                  printable(cli.format)));
+  }
+  if (vm.count("metrics"))
+    cli.compare_metrics = comma_list(vm["metrics"].as<std::string>(), "metrics");
+  if (vm.count("phases")) cli.compare_phases = comma_list(vm["phases"].as<std::string>(), "phases");
+  if (vm.count("fail-if-worse"))
+    cli.fail_if_worse = parse_percent(vm["fail-if-worse"].as<std::string>());
+  return cli;
 }
 
 }  // namespace
 
 CliOptions parse_command_line(int argc, const char* const* argv) {
   CliOptions cli;
+  cli.argv.assign(argv, argv + argc);
   po::options_description visible = run_options();
   po::options_description hidden;
   hidden.add_options()("args", po::value<std::vector<std::string>>(), "");
@@ -75,8 +163,20 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   try {
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
     po::notify(vm);
+  } catch (const po::error_with_option_name& e) {
+    // Boost substitutes the offending token into its message template; a token that holds a
+    // placeholder itself ("%original_token%") makes that substitution loop forever (Boost 1.81,
+    // found by fuzz_cli), so with a '%' in the command line the message is built here.
+    const bool has_percent = std::any_of(argv, argv + argc, [](const char* arg) {
+      return arg != nullptr && std::string_view(arg).find('%') != std::string_view::npos;
+    });
+    if (has_percent) {
+      throw ConfigError(fmt::format("option '{}': not valid as given (see 'iobench --help')",
+                                    printable(e.get_option_name())));
+    }
+    throw ConfigError(fmt::format("{} (see 'iobench --help')", printable(e.what())));
   } catch (const po::error& e) {
-    throw ConfigError(fmt::format("{} (see 'iobench --help')", e.what()));
+    throw ConfigError(fmt::format("{} (see 'iobench --help')", printable(e.what())));
   }
   if (vm.count("help")) return cli;
   if (vm.count("version")) {
@@ -94,45 +194,73 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     cli.command = CliOptions::Command::kRun;
   } else if (command == "validate") {
     cli.command = CliOptions::Command::kValidate;
+  } else if (command == "compare") {
+    return parse_compare(vm, args, std::move(cli));
   } else if (command == "help") {
     return cli;
   } else {
     throw ConfigError(fmt::format(
-        "unknown command '{}'; use run, validate or list (see 'iobench --help')", command));
+        "unknown command '{}'; use run, validate, list or compare (see 'iobench --help')",
+        printable(command)));
   }
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const auto eq = arg.find('=');
     if (eq == std::string::npos) {
       if (!cli.workload.empty() || cli.command == CliOptions::Command::kList) {
-        throw ConfigError(fmt::format(
-            "unexpected argument '{}'; parameters are key=value (see 'iobench list')", arg));
+        throw ConfigError(
+            fmt::format("unexpected argument '{}'; parameters are key=value (see 'iobench list')",
+                        printable(arg)));
       }
       cli.workload = arg;
       continue;
     }
     const std::string key = arg.substr(0, eq);
     if (key.empty()) {
-      throw ConfigError(fmt::format("parameter '{}' has no name; write key=value", arg));
+      throw ConfigError(fmt::format("parameter '{}' has no name; write key=value", printable(arg)));
     }
     if (!cli.params.emplace(key, arg.substr(eq + 1)).second) {
-      throw ConfigError(fmt::format("parameter '{}' given twice; give it once", key));
+      throw ConfigError(fmt::format("parameter '{}' given twice; give it once", printable(key)));
+    }
+  }
+  for (const char* option : kCompareOnly) {
+    if (vm.count(option)) {
+      throw ConfigError(fmt::format("--{} goes with compare, not {}", option, command));
     }
   }
   if (vm.count("dir")) cli.targets = vm["dir"].as<std::vector<std::string>>();
+  for (const std::string& dir : cli.targets) {
+    if (dir.empty()) throw ConfigError("-d: the directory name is empty; give -d DIR");
+  }
   cli.format = vm["format"].as<std::string>();
   if (cli.format != "text" && cli.format != "json" && cli.format != "csv") {
-    throw ConfigError(fmt::format("--format '{}' is not one of text, json, csv", cli.format));
+    throw ConfigError(
+        fmt::format("--format '{}' is not one of text, json, csv", printable(cli.format)));
   }
   if (vm.count("output")) {
     cli.output_path = vm["output"].as<std::string>();
     if (cli.output_path.empty()) throw ConfigError("--output needs a file name");
   }
+  if (vm.count("again")) {
+    cli.again = vm["again"].as<std::string>();
+    if (cli.again.empty()) throw ConfigError("--again needs a result file (RESULT.json)");
+    if (cli.command == CliOptions::Command::kList) {
+      throw ConfigError("--again goes with run or validate, not list");
+    }
+  }
   if (vm.count("plugin")) cli.plugins = vm["plugin"].as<std::vector<std::string>>();
   cli.engine = vm["engine"].as<std::string>();
   cli.engine_given = !vm["engine"].defaulted();
-  if (vm.count("time")) cli.time_limit = parse_duration(vm["time"].as<std::string>(), "--time");
-  if (vm.count("warmup")) cli.warmup = parse_duration(vm["warmup"].as<std::string>(), "--warmup");
+  if (vm.count("time")) {
+    cli.time_limit = parse_duration(vm["time"].as<std::string>(), "--time");
+    if (cli.time_limit.count() == 0) {
+      throw ConfigError("--time: 0 is no limit; leave --time out for the workload's own length");
+    }
+  }
+  if (vm.count("warmup")) {
+    cli.warmup = parse_duration(vm["warmup"].as<std::string>(), "--warmup");
+    cli.warmup_given = true;
+  }
   if (vm.count("ops")) {
     cli.ops_limit = parse_count(vm["ops"].as<std::string>(), "--ops");
     if (cli.ops_limit == 0) {
@@ -147,6 +275,26 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     }
   }
   cli.progress_interval = parse_duration(vm["progress"].as<std::string>(), "--progress");
+  if (vm.count("quiet") && !vm["progress"].defaulted() && cli.progress_interval.count() > 0) {
+    throw ConfigError(fmt::format(
+        "-q and --progress {} contradict: -q turns the progress lines off; give one of them",
+        printable(vm["progress"].as<std::string>())));
+  }
+  // An option and a param that set the same thing: which one was meant is not known.
+  for (const auto& [option, given, param] :
+       {std::tuple{"--time", vm.count("time") > 0, "time_limit"},
+        std::tuple{"--warmup", vm.count("warmup") > 0, "warmup"},
+        std::tuple{"--seed", vm.count("seed") > 0, "seed"}}) {
+    if (!given) continue;
+    for (const auto& [key, value] : cli.params) {
+      const bool same = key == param || (key.size() > std::strlen(param) + 1 &&
+                                         key.ends_with(std::string(".") + param));
+      if (!same) continue;
+      throw ConfigError(fmt::format(
+          "{} {} and {}={} both given: both set the workload's {}; give one of them", option,
+          printable(vm[option + 2].as<std::string>()), printable(key), printable(value), param));
+    }
+  }
   cli.keep = vm.count("keep") > 0;
   cli.drop_caches = vm.count("drop-caches") > 0;
   cli.fail_fast = vm.count("fail-fast") > 0;

@@ -11,9 +11,12 @@ namespace iobench::cli {
 
 /// What the command line asked for, parsed but not yet validated against the registry.
 struct CliOptions {
-  enum class Command { kHelp, kVersion, kList, kRun, kValidate };
+  enum class Command { kHelp, kVersion, kList, kRun, kValidate, kCompare };
   Command command = Command::kHelp;
   std::string help_text;
+  std::vector<std::string> argv;  ///< the command line as given (recorded in results)
+  /// --again FILE: repeat the run a result document records.
+  std::string again;
   /// Workload name, suite file (ends in .json, or an existing file) or built-in suite name;
   /// empty for the default job (the built-in suite `quick`).
   std::string workload;
@@ -26,6 +29,7 @@ struct CliOptions {
   bool engine_given = false;  ///< --engine was on the command line (overrides a suite's engines)
   std::chrono::nanoseconds time_limit{0};
   std::chrono::nanoseconds warmup{0};
+  bool warmup_given = false;  ///< --warmup was given (0 then means: no warm-up at all)
   std::uint64_t ops_limit = 0;
   std::uint64_t seed = 0;
   std::chrono::nanoseconds progress_interval = std::chrono::seconds(5);
@@ -33,6 +37,11 @@ struct CliOptions {
   bool drop_caches = false;
   bool fail_fast = false;
   bool quiet = false;
+  /// compare: the result documents, the first the baseline.
+  std::vector<std::string> compare_files;
+  std::vector<std::string> compare_metrics;  ///< --metrics, split at commas (names unchecked)
+  std::vector<std::string> compare_phases;   ///< --phases, split at commas
+  std::optional<double> fail_if_worse;       ///< --fail-if-worse PCT, >= 0
 };
 
 /// Parses argv. Throws iobench::ConfigError (exit 2) on unknown options, bad values, a param

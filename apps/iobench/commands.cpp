@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -9,15 +10,21 @@
 #include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/format.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/registry.hpp>
+#include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/suite.hpp>
 #include <iobench/version.hpp>
+#include <iobench/workloads.hpp>
 #include <iostream>
 #include <sstream>
 
+#include "again.hpp"
+#include "compare_command.hpp"
+#include "csv_outputs.hpp"
+#include "output_file.hpp"
 #include "plan_printer.hpp"
-#include "plugins/builtin_plugins.hpp"
 #include "progress_printer.hpp"
 
 namespace iobench::cli {
@@ -46,7 +53,13 @@ void print_list(const Registry& registry) {
       fmt::print("  {:<16} {:<12} ({})  {}\n", spec.key, default_text, detail, spec.help);
     }
   }
-  fmt::print("\nEngines: {}\n", fmt::join(registry.engine_names(), ", "));
+  fmt::print("\nEngines (--engine NAME[:OPTION,...], or the engine param of disk and tiotest):\n");
+  for (const EngineInfo* engine : registry.engines()) {
+    fmt::print("  {:<10} {}\n", engine->name, engine->summary);
+    for (const EngineOptionSpec& option : engine->options) {
+      fmt::print("    :{:<14} {}\n", option.name, option.help);
+    }
+  }
   fmt::print(
       "\nSuites (iobench run SUITE [key=value]..., suite:SUITE where a workload has the same "
       "name, or a suite file FILE.json):\n");
@@ -55,12 +68,26 @@ void print_list(const Registry& registry) {
   }
 }
 
+// Where the default target (no -d) is made: $TMPDIR, else /tmp.
+std::filesystem::path temporary_root() {
+  const char* tmp = std::getenv("TMPDIR");
+  return tmp != nullptr && *tmp != '\0' ? std::filesystem::path(tmp) : "/tmp";
+}
+
+// Why `root` cannot hold the default target, or "" if it can.
+std::string temporary_root_problem(const std::filesystem::path& root) {
+  struct stat st {};
+  if (::stat(root.c_str(), &st) != 0) return std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return "Not a directory";
+  if (::access(root.c_str(), W_OK | X_OK) != 0) return std::strerror(errno);
+  return {};
+}
+
 // A temporary directory for the default target; removed at exit unless --keep.
 class DefaultTarget {
  public:
-  explicit DefaultTarget(bool keep) : keep_(keep) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/iobench-target.XXXXXX";
+  DefaultTarget(const std::filesystem::path& root, bool keep) : keep_(keep) {
+    std::string pattern = (root / "iobench-target.XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) throw IoError(errno, "mkdtemp", pattern);
     path_ = pattern;
   }
@@ -87,8 +114,8 @@ std::optional<Suite> suite_for(const std::string& arg, const Registry& registry)
   if (arg.starts_with(kSuitePrefix)) {
     const std::string name = arg.substr(kSuitePrefix.size());
     if (auto suite = builtin_suite(name)) return suite;
-    throw ConfigError(
-        fmt::format("'{}': there is no built-in suite '{}' (see 'iobench list')", arg, name));
+    throw ConfigError(fmt::format("'{}': there is no built-in suite '{}' (see 'iobench list')",
+                                  printable(arg), printable(name)));
   }
   std::error_code ec;
   if (arg.ends_with(".json") || std::filesystem::is_regular_file(arg, ec)) {
@@ -109,25 +136,48 @@ bool needs_default_target(const Suite& suite) {
   return false;
 }
 
-// -o is written after the run; refuse a path that cannot be written before any I/O.
-void check_output_path(const std::string& text) {
-  if (text.empty()) return;
-  const std::filesystem::path path(text);
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw ConfigError(
-        fmt::format("-o: '{}' is a directory; give a file name, e.g. {}/result.json", text, text));
+// Puts the default target, made after validation, into the runs validated against the
+// directory it was made in: those whose step, suite and command line give no targets.
+void use_default_target(SuitePlan& plan, const CliOptions& options,
+                        const std::filesystem::path& dir) {
+  if (!options.targets.empty() || !plan.suite.targets.empty()) return;
+  for (PlannedRun& run : plan.runs) {
+    const bool has_own = run.suite_step < plan.suite.steps.size() &&
+                         !plan.suite.steps[run.suite_step].targets.empty();
+    if (!has_own) run.step.targets = {dir};
   }
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-  if (!std::filesystem::is_directory(dir, ec)) {
-    throw ConfigError(fmt::format("-o: directory '{}' of '{}' does not exist; create it first",
-                                  dir.string(), text));
+}
+
+// True if `workload` times its own warm-up through a duration param "warmup" (as the runner
+// decides where --warmup goes).
+bool declares_warmup(const Registry& registry, const std::string& workload) {
+  const WorkloadInfo* found = nullptr;
+  try {
+    found = &registry.workload(workload);
+  } catch (const ConfigError&) {
+    return false;  // reported with the suite's other problems
   }
-  const bool exists = std::filesystem::exists(path, ec);
-  if (exists ? ::access(path.c_str(), W_OK) != 0 : ::access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw ConfigError(
-        fmt::format("-o: cannot write '{}' ({}); choose another file", text, std::strerror(errno)));
+  const WorkloadInfo& info = *found;
+  return std::any_of(info.params.begin(), info.params.end(), [](const ParamSpec& spec) {
+    return spec.key == "warmup" && spec.type == ParamType::kDuration;
+  });
+}
+
+// An explicit --warmup 0 means no warm-up at all: a step's own warm-up and a workload's default
+// one (dbench: time_limit / 5) included, not "keep what there is" as a 0 in the options does.
+void apply_zero_warmup(const CliOptions& options, const Registry& registry,
+                       std::optional<Suite>& suite, std::map<std::string, std::string>& params) {
+  if (!options.warmup_given || options.warmup.count() != 0) return;
+  bool declared = false;
+  if (suite) {
+    for (SuiteStep& step : suite->steps) {
+      step.warmup = std::chrono::nanoseconds(0);
+      declared = declared || declares_warmup(registry, step.workload);
+    }
+  } else {
+    declared = declares_warmup(registry, options.workload);
   }
+  if (declared) params.emplace("warmup", "0s");
 }
 
 SuiteOverrides overrides_from(const CliOptions& options, const std::filesystem::path& default_dir) {
@@ -152,7 +202,7 @@ SuitePlan workload_plan(const CliOptions& options, const std::filesystem::path& 
             .params = options.params,
             .targets = {options.targets.begin(), options.targets.end()}};
   if (step.targets.empty()) step.targets.push_back(default_dir);
-  step.engine = options.engine;
+  step.engine = options.engine_given ? options.engine : std::string();
   step.time_limit = options.time_limit;
   step.warmup = options.warmup;
   step.ops_limit = options.ops_limit;
@@ -177,6 +227,8 @@ int exit_status(Status status) {
       return 1;
     case Status::kInterrupted:
       return 130;
+    case Status::kNoMeasurement:
+      return 3;
   }
   return 1;
 }
@@ -193,41 +245,60 @@ int run_command(const CliOptions& options) {
     fmt::print("iobench {}\n", IOBENCH_VERSION);
     return 0;
   }
-  Registry registry;
-  register_builtins(registry);
-  plugins::register_all(registry);
+  if (options.command == Command::kCompare) return run_compare(options);
+  Registry registry = make_builtin_registry();
   for (const std::string& plugin : options.plugins) load_plugin(registry, plugin);
   if (options.command == Command::kList) {
     print_list(registry);
     return 0;
   }
 
-  check_output_path(options.output_path);
-  // Fail on a bad suite file or workload name before creating anything.
-  const std::optional<Suite> suite = suite_for(options.workload, registry);
-  if (!suite) (void)registry.workload(options.workload);
+  // All input is checked before anything is created: -o, the suite or workload (or the result
+  // to repeat), every param and target (the default target's checks run against the directory
+  // it will be made in).
+  if (!options.output_path.empty()) OutputFile::check(options.output_path);
+  const bool again = !options.again.empty();
+  std::optional<Suite> suite =
+      again ? std::optional<Suite>() : suite_for(options.workload, registry);
+  if (!suite && !again) (void)registry.workload(options.workload);
+  CliOptions effective = options;
+  if (!again) apply_zero_warmup(options, registry, suite, effective.params);
   const bool needs_default_dir =
-      options.targets.empty() && (!suite || needs_default_target(*suite));
-  std::optional<DefaultTarget> default_dir;
-  if (needs_default_dir && options.command == Command::kRun) default_dir.emplace(options.keep);
-  const std::filesystem::path default_path =
-      default_dir ? default_dir->path() : std::filesystem::temp_directory_path();
+      !again && options.targets.empty() && (!suite || needs_default_target(*suite));
+  const std::filesystem::path tmp_root = temporary_root();
 
   SuiteRunOptions suite_options{.run = RunOptions{.keep_files = options.keep,
                                                   .fail_fast = options.fail_fast,
                                                   .progress_interval = options.progress_interval},
                                 .on_progress = {}};
   const Runner runner(registry, suite_options.run);
-  const SuitePlan plan =
-      suite ? plan_suite(*suite, registry, overrides_from(options, default_path), suite_options.run)
-            : workload_plan(options, default_path, runner);
+  ResultDocument repeated;
+  SuitePlan plan;
+  try {
+    plan = again   ? again_plan(options, runner, repeated)
+           : suite ? plan_suite(*suite, registry, overrides_from(effective, tmp_root),
+                                suite_options.run)
+                   : workload_plan(effective, tmp_root, runner);
+  } catch (const ConfigError& e) {
+    const std::string problem = needs_default_dir ? temporary_root_problem(tmp_root) : "";
+    if (problem.empty()) throw;
+    throw ConfigError(fmt::format(
+        "{}\nno -d given: the target would be a new directory in '{}' (TMPDIR or /tmp), which "
+        "cannot be used: {}; give -d DIR or set TMPDIR",
+        e.what(), printable(tmp_root.string()), problem));
+  }
   if (options.command == Command::kValidate) {
     std::vector<Step> steps;
     for (const PlannedRun& run : plan.runs) steps.push_back(run.step);
     const std::vector<Runner::StepPreview> previews = runner.preview(steps);  // may still throw
-    if (suite) {
-      fmt::print("ok: suite '{}': {} step(s), {} run(s) valid\n", plan.suite.name,
-                 plan.suite.steps.size(), plan.runs.size());
+    if (stop_requested()) {
+      fmt::print(stderr, "iobench: interrupted during validation\n");
+      return exit_status(Status::kInterrupted);
+    }
+    if (suite || again) {
+      fmt::print("ok: {}suite '{}': {} step(s), {} run(s) valid\n",
+                 again ? fmt::format("repeat of {}: ", printable(options.again)) : std::string(),
+                 plan.suite.name, plan.suite.steps.size(), plan.runs.size());
     } else {
       fmt::print("ok: 1 step(s) valid\n");
     }
@@ -235,8 +306,45 @@ int run_command(const CliOptions& options) {
     print_plan(plan, previews, std::cout);
     return 0;
   }
+
+  // Input is valid: now -o (and the family CSV files beside it) are opened for real, then the
+  // default target made.
+  std::optional<OutputFile> output;
+  if (!options.output_path.empty()) output.emplace(options.output_path);
+  std::ostringstream file_text;
+  ReporterSet reporters;
+  const bool to_file = output.has_value();
+  std::ostream& text_out = (options.format == "text" && to_file)
+                               ? static_cast<std::ostream&>(file_text)
+                           : options.format == "text" || to_file ? std::cout
+                                                                 : std::cerr;
+  std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : std::cout;
+  reporters.add(make_text_reporter(text_out, registry));
+  std::optional<CsvOutputs> csv;
+  std::vector<std::unique_ptr<OutputFile>> family_outputs;
+  if (options.format == "csv") {
+    csv.emplace(plan, registry, options.output_path, std::cout, file_text, reporters);
+    for (const std::filesystem::path& path : csv->family_paths()) {
+      family_outputs.push_back(std::make_unique<OutputFile>(path.string()));
+    }
+    if (!csv->left_out().empty()) {
+      fmt::print(stderr,
+                 "iobench: CSV on stdout holds the generic rows of every step; the own CSV of "
+                 "{} is written with -o FILE.csv (as FILE.<workload>.csv)\n",
+                 fmt::join(csv->left_out(), ", "));
+    }
+  }
+  std::optional<DefaultTarget> default_dir;
+  if (needs_default_dir) {
+    default_dir.emplace(tmp_root, options.keep);
+    use_default_target(plan, options, default_dir->path());
+  }
   if (default_dir && !options.quiet)
     fmt::print(stderr, "iobench: target {} (temporary)\n", default_dir->path().string());
+  if (again && !options.quiet) {
+    fmt::print(stderr, "iobench: repeating {} (suite '{}'): {} run(s) with their seeds\n",
+               printable(options.again), plan.suite.name, plan.runs.size());
+  }
   if (suite && !options.quiet) {
     fmt::print(stderr, "iobench: suite '{}' ({}): {} run(s)\n", plan.suite.name, plan.suite.source,
                plan.runs.size());
@@ -247,32 +355,36 @@ int run_command(const CliOptions& options) {
     suite_options.on_progress = [&progress](const SuiteProgress& p) { progress.update(p); };
   }
 
-  // Output files are written only after the run, so bad input leaves nothing behind.
-  std::ostringstream file_text;
-  ReporterSet reporters;
-  const bool to_file = !options.output_path.empty();
-  std::ostream& text_out = (options.format == "text" && to_file)
-                               ? static_cast<std::ostream&>(file_text)
-                           : options.format == "text" || to_file ? std::cout
-                                                                 : std::cerr;
-  std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : std::cout;
-  reporters.add(make_text_reporter(text_out, registry));
-  if (options.format == "csv") reporters.add(make_csv_reporter(machine, registry));
-  install_stop_signal_handlers();
+  // The stop signal handlers were installed first thing in main(): a stop during validation
+  // makes run_suite() return at once with no runs, status interrupted, reported as usual.
   const SuiteRunResult result = run_suite(plan, registry, suite_options, reporters);
   progress.finish();
   write_suite_summary_text(result, text_out);
-  if (options.format == "json") machine << suite_to_json(plan, result, 2) << '\n';
-  if (to_file) {
-    std::ofstream out(options.output_path, std::ios::binary | std::ios::trunc);
-    out << file_text.str();
-    out.flush();
-    if (!out) {
-      // Checked before the run, so this is rare (the disk filled up meanwhile): keep the results.
+  if (options.format == "json") {
+    const Invocation invocation = invocation_of(options, plan, again ? &repeated : nullptr);
+    machine << suite_to_json(plan, result, 2, &invocation) << '\n';
+  }
+  if (output) {
+    try {
+      output->commit(file_text.str());
+    } catch (const Error& e) {
+      // Opened before the run, so this is rare (the disk filled up meanwhile): keep the results.
       fmt::print(stderr, "iobench: cannot write {}: {}; the results follow on stdout\n",
-                 options.output_path, std::strerror(errno));
+                 printable(output->path().string()), printable(e.what()));
       std::cout << file_text.str();
       return 1;
+    }
+  }
+  if (csv) {
+    const auto texts = csv->family_texts();
+    for (std::size_t i = 0; i < family_outputs.size() && i < texts.size(); ++i) {
+      try {
+        family_outputs[i]->commit(texts[i]);
+      } catch (const Error& e) {
+        fmt::print(stderr, "iobench: cannot write {}: {}\n",
+                   printable(family_outputs[i]->path().string()), printable(e.what()));
+        return 1;
+      }
     }
   }
   if (options.keep && default_dir) {

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <iobench/confined_dir.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/plugin.hpp>
@@ -16,12 +17,14 @@ class HelloWorker final : public iobench::PhaseWorker {
  public:
   HelloWorker(std::uint64_t files, std::uint64_t size) : files_(files), buffer_(size) {}
   void run(iobench::WorkerContext& ctx) override {
-    const auto dir = ctx.target().run_dir;
+    // Every name is resolved by the kernel beneath the run directory (no links followed).
+    const iobench::ConfinedDir& dir = ctx.target().run_dir;
     iobench::OpTimer timer;
     for (std::uint64_t i = 0; i < files_ && ctx.keep_going(); ++i) {
-      const auto path =
-          dir / ("hello." + std::to_string(ctx.worker_index()) + "." + std::to_string(i));
-      iobench::UniqueFd fd = iobench::create_file_exclusive(path, O_WRONLY);
+      const std::string name =
+          "hello." + std::to_string(ctx.worker_index()) + "." + std::to_string(i);
+      const auto path = dir.shown(name);
+      iobench::UniqueFd fd = dir.create(name, O_WRONLY);
       iobench::write_all_at(fd.get(), buffer_.span(), 0, path);
       if (::fsync(fd.get()) != 0) throw iobench::IoError(errno, "fsync", path.string());
       fd.close(path);

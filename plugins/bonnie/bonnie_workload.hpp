@@ -13,7 +13,8 @@ namespace iobench::plugins::bonnie {
 
 /// The bonnie++ workload: bonnie++ 1.96-2.00a's twelve tests (see phases.hpp) on `copies`
 /// concurrent copies, each with its own scratch file "Bonnie.<copy>" and test directory
-/// "Bonnie.<copy>.d" in its target's run directory (copy c uses target c % targets).
+/// "Bonnie.<copy>.d" in its target's run directory (copy c uses target target_index_of(c,
+/// targets)).
 ///
 /// Workers: every phase has one worker per copy (worker index = copy), except seeks, which has
 /// `seekers` per copy (worker index = copy x seekers + seeker), all sharing the copy's N seek
@@ -45,26 +46,32 @@ class BonnieWorkload final : public Workload {
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
-  /// Deletes the scratch files after the last I/O phase of a repetition (bonnie++ deletes its
-  /// file before the file tests).
-  void after_phase(std::size_t phase, PrepareContext& ctx) override;
+  /// After a create phase: notes per copy how many files it made (the phase's
+  /// "files_created" counter), which the stat and delete phases after it then expect. Deletes
+  /// the scratch files after the last I/O phase of a repetition (bonnie++ deletes its file
+  /// before the file tests). After a delete phase: removes what a limit left of the test
+  /// directories.
+  void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
   /// Removes whatever a failed or interrupted run left: scratch files and test directories.
   void finish(PrepareContext& ctx) override;
 
   [[nodiscard]] const BonnieConfig& config() const noexcept { return config_; }
 
  private:
-  [[nodiscard]] std::filesystem::path io_file(std::span<const Target> targets,
-                                              std::uint32_t copy) const;
-  [[nodiscard]] std::filesystem::path test_dir(std::span<const Target> targets,
-                                               std::uint32_t copy) const;
+  /// Names, in copy `copy`'s run directory, of its scratch file and its test directory.
+  [[nodiscard]] static std::string io_file_name(std::uint32_t copy);
+  [[nodiscard]] static std::string test_dir_name(std::uint32_t copy);
   void remove_io_files(std::span<const Target> targets) const;
+  /// Removes copy `copy`'s test directory and whatever is left in it (nothing if it is gone).
+  void remove_test_dir(std::span<const Target> targets, std::uint32_t copy) const;
 
   BonnieConfig config_;
   std::uint64_t seed_ = 0;
   /// Shared anonymous mapping of one ticket counter per (repetition, copy).
   std::atomic<std::uint64_t>* tickets_ = nullptr;
   std::size_t tickets_bytes_ = 0;
+  /// Per copy: files the last create phase made (files 0 .. n-1 of its names exist).
+  std::vector<std::uint64_t> files_created_;
   bool prepared_ = false;  ///< prepare() ran: there may be files of ours to remove
 };
 

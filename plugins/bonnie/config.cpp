@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
 
@@ -53,8 +54,8 @@ void check_ram_rules(BonnieConfig& config, bool force) {
         config.io.size_mib, copies_text(config.copies), config.ram_mib);
     if (!force) {
       throw ConfigError(fmt::format(
-          "{}; use size={} or more, ram=<MiB> for the RAM to plan for, ram=0 to turn the RAM "
-          "checks off, or force=true to run anyway",
+          "{}; use size={}m or more, ram=SIZE (e.g. ram=4g) for the RAM to plan for, ram=0 to "
+          "turn the RAM checks off, or force=true to run anyway",
           what, (twice_ram + config.copies - 1) / config.copies));
     }
     config.warnings.push_back(what + " (run anyway: force=true)");
@@ -74,6 +75,58 @@ void check_ram_rules(BonnieConfig& config, bool force) {
   }
 }
 
+// The I/O test shape: bonnie++'s -s text (bonnie_s), or size, chunk_size, seeks and seekers.
+IoSpec io_spec_of(const RawOptions& raw, std::uint64_t ram_mib) {
+  if (raw.size) {
+    if (raw.size_mib || raw.chunk_bytes || raw.seeks || raw.seekers) {
+      throw ConfigError(
+          "bonnie_s: gives the size, chunk, seeks and seekers as bonnie++'s -s text; give "
+          "either bonnie_s or size/chunk_size/seeks/seekers");
+    }
+    return parse_io_spec(*raw.size, "bonnie_s");
+  }
+  IoSpec spec{.size_mib = raw.size_mib.value_or(default_size_mib(ram_mib))};
+  if (raw.chunk_bytes) {
+    const std::uint64_t chunk = *raw.chunk_bytes;
+    if (chunk < kMinChunkBytes || chunk > kMaxChunkBytes || !std::has_single_bit(chunk)) {
+      throw ConfigError(fmt::format(
+          "bonnie: chunk_size={} bytes is not a power of two between 256 and 1m bytes (bonnie++'s "
+          "limits); use e.g. 4k, 8k (the default) or 64k",
+          chunk));
+    }
+    spec.chunk_bytes = static_cast<std::uint32_t>(chunk);
+  }
+  if (raw.seeks) {
+    if (*raw.seeks > kMaxSeeks) {
+      throw ConfigError(fmt::format("bonnie: seeks={} is more than {}", *raw.seeks, kMaxSeeks));
+    }
+    spec.seeks = *raw.seeks;
+  }
+  if (raw.seekers) {
+    if (*raw.seekers > kMaxSeekers) {
+      throw ConfigError(
+          fmt::format("bonnie: seekers={} is more than {}", *raw.seekers, kMaxSeekers));
+    }
+    spec.seekers = static_cast<std::uint32_t>(*raw.seekers);
+  }
+  if (spec.size_mib > 0 && spec.size_mib * kMiB < spec.chunk_bytes) {
+    throw ConfigError("bonnie: size is smaller than one chunk; use a larger size or chunk_size");
+  }
+  return spec;
+}
+
+// A size param in bytes as bonnie++'s MiB; it must be a whole number of them.
+std::uint64_t whole_mib(const Params& params, std::string_view key, std::string_view option) {
+  const std::uint64_t bytes = params.get_u64(key);
+  if (bytes % kMiB != 0) {
+    throw ConfigError(fmt::format(
+        "bonnie: {}={} is {} bytes, not a whole number of MiB, the unit of bonnie++ {}; use e.g. "
+        "{}={}m",
+        key, params.get_string(key), bytes, option, key, std::max<std::uint64_t>(1, bytes / kMiB)));
+  }
+  return bytes / kMiB;
+}
+
 }  // namespace
 
 std::uint64_t default_size_mib(std::uint64_t ram_mib) noexcept {
@@ -86,8 +139,7 @@ std::uint64_t default_size_mib(std::uint64_t ram_mib) noexcept {
 BonnieConfig make_config(const RawOptions& raw, const HostFacts& host) {
   BonnieConfig config;
   config.ram_mib = raw.ram_mib.value_or(host.physical_memory_bytes / kMiB);
-  config.io = raw.size ? parse_io_spec(*raw.size, "size")
-                       : IoSpec{.size_mib = default_size_mib(config.ram_mib)};
+  config.io = io_spec_of(raw, config.ram_mib);
   config.files = parse_file_spec(raw.files, "files");
   if (config.io.size_mib == 0 && config.files.num_k == 0) {
     throw ConfigError(
@@ -121,11 +173,12 @@ BonnieConfig make_config(const RawOptions& raw, const HostFacts& host) {
   config.per_char_mib = std::min(raw.per_char_mib, config.io.size_mib);
   config.fsync = raw.fsync;
   config.direct = raw.direct;
+  config.data = raw.data;
   if (config.direct && config.io.size_mib > 0 && config.io.chunk_bytes % 4096 != 0) {
     throw ConfigError(fmt::format(
-        "direct: O_DIRECT needs a chunk that is a multiple of 4096 bytes, but size gives chunk "
-        "{}; use e.g. size={}:8k",
-        config.io.chunk_bytes, config.io.size_mib));
+        "direct: O_DIRECT needs a chunk that is a multiple of 4096 bytes, but the chunk is {} "
+        "bytes; use e.g. chunk_size=8k",
+        config.io.chunk_bytes));
   }
   if (config.fsync && config.files.num_k > 0 &&
       config.files.dirs + kSpareDescriptors > host.open_files_limit) {
@@ -156,13 +209,18 @@ BonnieConfig make_config(const RawOptions& raw, const HostFacts& host) {
 
 RawOptions raw_options_from(const Params& params) {
   RawOptions raw;
-  if (params.has("size")) raw.size = params.get_string("size");
+  if (params.has("bonnie_s")) raw.size = params.get_string("bonnie_s");
+  if (params.has("size")) raw.size_mib = whole_mib(params, "size", "-s");
+  if (params.has("chunk_size")) raw.chunk_bytes = params.get_u64("chunk_size");
+  if (params.has("seeks")) raw.seeks = params.get_u64("seeks");
+  if (params.has("seekers")) raw.seekers = params.get_u64("seekers");
   raw.files = params.get_string("files");
-  if (params.has("ram")) raw.ram_mib = params.get_u64("ram");
+  if (params.has("ram")) raw.ram_mib = whole_mib(params, "ram", "-r");
   raw.force = params.get_bool("force");
-  raw.per_char_mib = params.get_u64("per_char");
+  raw.per_char_mib = whole_mib(params, "per_char", "-fN");
   raw.fsync = params.get_bool("fsync");
   raw.direct = params.get_bool("direct");
+  raw.data = DataPattern::parse(params.get_string("data"), "data");
   raw.repetitions = params.get_u64("repetitions");
   if (params.has("seed")) raw.seed = params.get_u64("seed");
   if (params.has("machine")) raw.machine = params.get_string("machine");

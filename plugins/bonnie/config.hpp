@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/data_pattern.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,16 +24,22 @@ enum class ReportFormat {
 /// The workload's parameters as given, before validation (one field per ParamSpec; see
 /// register.cpp for their help texts). Unset optionals take bonnie++'s defaults.
 struct RawOptions {
-  std::optional<std::string> size;       ///< -s size[:chunk[:seeks[:seekers]]]; unset: from RAM
-  std::string files = "16";              ///< -n num[:max[:min[:dirs[:chunk]]]]
-  std::optional<std::uint64_t> ram_mib;  ///< -r; unset: the machine's RAM; 0: no RAM checks
-  bool force = false;                    ///< run even if a RAM rule says the results are suspect
-  std::uint64_t per_char_mib = 3;        ///< -f N; 0 = -f (skip the per-char tests)
-  bool fsync = false;                    ///< -b
-  bool direct = false;                   ///< -D
-  std::uint64_t repetitions = 1;         ///< -x
-  std::optional<std::uint64_t> seed;     ///< -z; unset: the step's seed
-  std::optional<std::string> machine;    ///< -m; unset: the host name
+  /// -s size[:chunk[:seeks[:seekers]]] as bonnie++ reads it, size in MiB (param bonnie_s).
+  std::optional<std::string> size;
+  std::optional<std::uint64_t> size_mib;     ///< param size; unset (and no -s): from the RAM
+  std::optional<std::uint64_t> chunk_bytes;  ///< param chunk_size; unset: 8192
+  std::optional<std::uint64_t> seeks;        ///< param seeks; unset: 8192
+  std::optional<std::uint64_t> seekers;      ///< param seekers; unset: 5
+  std::string files = "16";                  ///< -n num[:max[:min[:dirs[:chunk]]]]
+  std::optional<std::uint64_t> ram_mib;      ///< -r; unset: the machine's RAM; 0: no RAM checks
+  bool force = false;                  ///< run even if a RAM rule says the results are suspect
+  std::uint64_t per_char_mib = 3;      ///< -f N; 0 = -f (skip the per-char tests)
+  bool fsync = false;                  ///< -b
+  bool direct = false;  ///< O_DIRECT on every block phase (bonnie++ -D: on the creating opens)
+  DataPattern data{DataPattern::Kind::kBonnie, 0};
+  std::uint64_t repetitions = 1;       ///< -x
+  std::optional<std::uint64_t> seed;   ///< -z; unset: the step's seed
+  std::optional<std::string> machine;  ///< -m; unset: the host name
   std::string phases = "all";
   std::optional<std::uint64_t> processes;  ///< copies; unset: one per target
   ReportFormat report_format = ReportFormat::kV200;
@@ -54,7 +61,10 @@ struct BonnieConfig {
   std::uint64_t ram_mib = 0;       ///< RAM the checks used (0: checks off)
   std::uint64_t per_char_mib = 0;  ///< effective per-char size: min(per_char, size)
   bool fsync = false;
+  /// O_DIRECT on the block phases (put_block, rewrite, get_block, seeks), never the per-char ones.
   bool direct = false;
+  /// Block output's bytes and the file tests' data (DataPattern::Kind::kBonnie: bonnie++'s).
+  DataPattern data{DataPattern::Kind::kBonnie, 0};
   std::uint32_t repetitions = 1;
   std::optional<std::uint64_t> seed;  ///< unset: use the step's seed
   std::string machine;
@@ -85,7 +95,9 @@ struct BonnieConfig {
 /// Pure: no I/O.
 [[nodiscard]] BonnieConfig make_config(const RawOptions& raw, const HostFacts& host);
 
-/// Reads the workload's validated Params into RawOptions.
+/// Reads the workload's validated Params into RawOptions: size, ram and per_char (bytes) must be
+/// whole MiB, bonnie++'s unit; bonnie_s excludes size, chunk_size, seeks and seekers. Throws
+/// ConfigError naming the param and the fix.
 [[nodiscard]] RawOptions raw_options_from(const Params& params);
 
 }  // namespace iobench::plugins::bonnie

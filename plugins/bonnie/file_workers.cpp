@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <iobench/confined_dir.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <string>
@@ -17,38 +18,25 @@
 namespace iobench::plugins::bonnie {
 namespace {
 
-constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW;
-
 std::string where(const std::filesystem::path& dir, const char* name) {
   return (dir / name).string();
 }
 
-UniqueFd open_dir_at(int parent, const char* name, const std::filesystem::path& parent_path) {
-  const int fd = ::openat(parent, name, kDirFlags);
-  if (fd < 0) throw IoError(errno, "open directory", where(parent_path, name));
-  return UniqueFd(fd);
-}
-
-UniqueFd open_dir(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), kDirFlags);
-  if (fd < 0) throw IoError(errno, "open directory", path.string());
-  return UniqueFd(fd);
-}
-
 /// Opens every directory files live in (the test directory itself when there are no
-/// subdirectories), for fsync(2) of directories.
-std::vector<UniqueFd> open_all_dirs(int test_fd, const FileArgs& args) {
-  std::vector<UniqueFd> fds;
+/// subdirectories) beneath the test directory: the per-file calls then act on one name in one of
+/// these (and fsync(2) them with -b).
+std::vector<OwnedConfinedDir> open_all_dirs(const ConfinedDir& test_dir, const FileArgs& args) {
+  std::vector<OwnedConfinedDir> dirs;
   if (args.spec.dirs == 1) {
-    fds.push_back(open_dir_at(test_fd, ".", args.test_dir));
-    return fds;
+    dirs.push_back(test_dir.open_dir("."));
+    return dirs;
   }
   NameBuffer name;
   for (std::uint32_t d = 0; d < args.spec.dirs; ++d) {
     FileNamer::dir_name(d, name);
-    fds.push_back(open_dir_at(test_fd, name.data(), args.test_dir));
+    dirs.push_back(test_dir.open_dir(name.data()));
   }
-  return fds;
+  return dirs;
 }
 
 /// close(2) with the error naming the file; the path is built only on error (this is per file, in
@@ -79,16 +67,17 @@ void read_file_data(int fd, std::uint64_t size, std::vector<std::byte>& buf, con
   }
 }
 
-/// stat(2) the file `name` relative to `dir_fd`, read its data if it has any; returns the bytes
-/// read.
+/// lstat the file `name` (one component) in directory `dir_fd`, read its data if it is a regular
+/// file with any; returns the bytes read. Neither call follows a link.
 std::uint64_t stat_and_read(int dir_fd, const char* name, std::vector<std::byte>& buf,
                             const FileArgs& args) {
   struct stat st {};
-  if (::fstatat(dir_fd, name, &st, 0) != 0)
+  if (::fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
     throw IoError(errno, "stat", where(args.test_dir, name));
-  const auto size = static_cast<std::uint64_t>(st.st_size);
+  // A symlink of the symlink test names the empty file 0: bonnie++ reads nothing either.
+  const auto size = S_ISLNK(st.st_mode) ? 0 : static_cast<std::uint64_t>(st.st_size);
   if (size == 0) return 0;
-  const int fd = ::openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
+  const int fd = ::openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) throw IoError(errno, "open", where(args.test_dir, name));
   UniqueFd file(fd);
   read_file_data(fd, size, buf, name, args);
@@ -97,26 +86,26 @@ std::uint64_t stat_and_read(int dir_fd, const char* name, std::vector<std::byte>
 }
 
 void check_count(std::uint64_t found, const FileArgs& args, const char* what) {
-  if (found != args.spec.count()) {
-    throw IoError(
-        EIO, fmt::format("{} (expected {} files but found {})", what, args.spec.count(), found),
-        args.test_dir.string());
+  if (found != args.existing) {
+    throw IoError(EIO,
+                  fmt::format("{} (expected {} files but found {})", what, args.existing, found),
+                  args.test_dir.string());
   }
 }
 
 /// Removes the subdirectories and the test directory (the delete phases' tail, timed).
-void remove_test_dirs(UniqueFd& test_fd, const FileArgs& args) {
+void remove_test_dirs(OwnedConfinedDir& test_dir, const FileArgs& args) {
   if (args.spec.dirs > 1) {
     NameBuffer name;
     for (std::uint32_t d = 0; d < args.spec.dirs; ++d) {
       FileNamer::dir_name(d, name);
-      if (::unlinkat(test_fd.get(), name.data(), AT_REMOVEDIR) != 0) {
+      if (::unlinkat(test_dir.fd(), name.data(), AT_REMOVEDIR) != 0) {
         throw IoError(errno, "rmdir", where(args.test_dir, name.data()));
       }
     }
   }
-  test_fd.close(args.test_dir);
-  if (::rmdir(args.test_dir.c_str()) != 0) throw IoError(errno, "rmdir", args.test_dir.string());
+  test_dir = OwnedConfinedDir();
+  args.run_dir.rmdir(args.test_name);
 }
 
 FileNamer make_namer(const FileArgs& args, bool random_names) {
@@ -127,21 +116,29 @@ FileNamer make_namer(const FileArgs& args, bool random_names) {
 class CreateWorker final : public PhaseWorker {
  public:
   CreateWorker(const FileArgs& args, bool random_names)
-      : args_(args), namer_(make_namer(args, random_names)), buffer_(args.spec.chunk_bytes) {
-    if (::mkdir(args.test_dir.c_str(), 0700) != 0) {
-      throw IoError(errno, "mkdir", args.test_dir.string());
-    }
-    test_fd_ = open_dir(args.test_dir);
+      : args_(args),
+        namer_(make_namer(args, random_names)),
+        // bonnie++ writes the files from a fresh buffer it never fills: zeros.
+        data_(args.data.kind == DataPattern::Kind::kBonnie
+                  ? DataPattern{DataPattern::Kind::kZeros, 0}
+                  : args.data,
+              std::max<std::size_t>(args.spec.chunk_bytes, 1), args.seed) {
+    args.run_dir.mkdir(args.test_name, 0700);
+    test_dir_ = args.run_dir.open_dir(args.test_name);
     if (args.spec.dirs > 1) {
       NameBuffer name;
       for (std::uint32_t d = 0; d < args.spec.dirs; ++d) {
-        FileNamer::dir_name(d, name);
-        if (::mkdirat(test_fd_.get(), name.data(), 0700) != 0) {
-          throw IoError(errno, "mkdir", where(args.test_dir, name.data()));
+        // Up to 99999 directories: a stop must not wait for them all (the runner removes
+        // what was made with the run directory).
+        if (args.ctx != nullptr && args.ctx->stop_requested()) {
+          stopped_ = true;
+          return;
         }
+        FileNamer::dir_name(d, name);
+        test_dir_.mkdir(name.data(), 0700);
       }
     }
-    if (args.fsync) dir_fds_ = open_all_dirs(test_fd_.get(), args);
+    dirs_ = open_all_dirs(test_dir_, args);
     if (args.spec.kind == FileKind::kSymlink) {
       // The link text: file 0's name, through directory 00000 when there are subdirectories so
       // that it resolves from every directory.
@@ -152,77 +149,105 @@ class CreateWorker final : public PhaseWorker {
     }
   }
 
+  /// The run was stopped during set-up: the worker must not run.
+  [[nodiscard]] bool stopped() const noexcept { return stopped_; }
+
   void run(WorkerContext& ctx) override {
     const std::uint64_t count = namer_.count();
-    NameBuffer path;
+    NameBuffer name;
     NameBuffer first;
-    namer_.path_of(0, first);
+    namer_.name_of(0, first);
     OpTimer timer;
-    for (std::uint64_t i = 0; i < count && ctx.keep_going(); ++i) {
-      namer_.path_of(i, path);
+    std::uint64_t i = 0;
+    for (; i < count && ctx.keep_going(); ++i) {
+      namer_.name_of(i, name);
       std::uint64_t bytes = 0;
       if (args_.spec.kind == FileKind::kRegular || i == 0) {
         bytes = args_.spec.kind == FileKind::kRegular ? namer_.size_of(i) : 0;
-        create_file(path.data(), bytes, i);
+        create_file(name.data(), bytes, i);
       } else {
-        link_file(first.data(), path.data(), i);
+        link_file(first.data(), name.data(), i);
       }
       timer.lap(ctx, kFileOp, bytes);
     }
-    ::sync();
+    if (!ctx.stop_requested()) ::sync();  // not on the way out of a stopped run
+    ctx.add_counter(kFilesCreatedCounter, i);
   }
 
  private:
-  void create_file(const char* path, std::uint64_t size, std::uint64_t i) {
-    const int fd =
-        ::openat(test_fd_.get(), path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) throw IoError(errno, "create", where(args_.test_dir, path));
+  /// The path of file `i` for a message (built only on error).
+  std::string shown(std::uint64_t i) const {
+    NameBuffer path;
+    namer_.path_of(i, path);
+    return where(args_.test_dir, path.data());
+  }
+
+  void create_file(const char* name, std::uint64_t size, std::uint64_t i) {
+    const int fd = ::openat(dirs_[namer_.dir_of(i)].fd(), name,
+                            O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) throw IoError(errno, "create", shown(i));
     UniqueFd file(fd);
     for (std::uint64_t done = 0; done < size;) {
       const std::size_t want =
-          static_cast<std::size_t>(std::min<std::uint64_t>(buffer_.size(), size - done));
-      const ssize_t n = ::write(fd, buffer_.data(), want);
+          static_cast<std::size_t>(std::min<std::uint64_t>(data_.block_bytes(), size - done));
+      const ssize_t n = ::write(fd, data_.block(chunks_written_++).data(), want);
       if (n < 0) {
         if (errno == EINTR) continue;
-        throw IoError(errno, "write", where(args_.test_dir, path));
+        throw IoError(errno, "write", shown(i));
       }
-      if (n == 0) throw IoError(ENOSPC, "write", where(args_.test_dir, path));
+      if (n == 0) throw IoError(ENOSPC, "write", shown(i));
       done += static_cast<std::uint64_t>(n);
     }
     if (args_.fsync) {
-      if (::fsync(fd) != 0) throw IoError(errno, "fsync", where(args_.test_dir, path));
-      fsync_dir(dir_fds_[namer_.dir_of(i)].get(), args_);
+      if (::fsync(fd) != 0) throw IoError(errno, "fsync", shown(i));
+      fsync_dir(dirs_[namer_.dir_of(i)].fd(), args_);
     }
-    close_file(file, path, args_);
+    if (::close(file.release()) != 0 && errno != EINTR) throw IoError(errno, "close", shown(i));
   }
 
-  void link_file(const char* first, const char* path, std::uint64_t i) {
+  // linkat(2) without AT_SYMLINK_FOLLOW and symlinkat(2) follow no link; the link text is never
+  // followed by iobench (the stat phases lstat).
+  void link_file(const char* first, const char* name, std::uint64_t i) {
+    const int dir = dirs_[namer_.dir_of(i)].fd();
     const int rc = args_.spec.kind == FileKind::kHardLink
-                       ? ::linkat(test_fd_.get(), first, test_fd_.get(), path, 0)
-                       : ::symlinkat(symlink_target_.c_str(), test_fd_.get(), path);
+                       ? ::linkat(dirs_[0].fd(), first, dir, name, 0)
+                       : ::symlinkat(symlink_target_.c_str(), dir, name);
     if (rc != 0) {
-      throw IoError(errno, args_.spec.kind == FileKind::kHardLink ? "link" : "symlink",
-                    where(args_.test_dir, path));
+      throw IoError(errno, args_.spec.kind == FileKind::kHardLink ? "link" : "symlink", shown(i));
     }
-    if (args_.fsync) fsync_dir(dir_fds_[namer_.dir_of(i)].get(), args_);
+    if (args_.fsync) fsync_dir(dir, args_);
   }
 
   FileArgs args_;
   FileNamer namer_;
-  std::vector<std::byte> buffer_;
-  UniqueFd test_fd_;
-  std::vector<UniqueFd> dir_fds_;
+  PatternBuffer data_;
+  std::uint64_t chunks_written_ = 0;  ///< over all files: every chunk gets its own block
+  OwnedConfinedDir test_dir_;
+  std::vector<OwnedConfinedDir> dirs_;  ///< the directories files live in, by index
   std::string symlink_target_;
+  bool stopped_ = false;
 };
+
+std::unique_ptr<PhaseWorker> make_create_worker(const FileArgs& args, bool random_names) {
+  auto worker = std::make_unique<CreateWorker>(args, random_names);
+  if (worker->stopped()) return nullptr;
+  return worker;
+}
 
 /// The directory stream of one directory; closedir on destruction.
 class DirStream {
  public:
-  DirStream(int parent, const char* name, const FileArgs& args) : dir_(nullptr) {
-    UniqueFd fd = open_dir_at(parent, name, args.test_dir);
-    dir_ = ::fdopendir(fd.get());
-    if (dir_ == nullptr) throw IoError(errno, "opendir", where(args.test_dir, name));
-    static_cast<void>(fd.release());
+  DirStream(const ConfinedDir& parent, const char* name, const FileArgs& args) : dir_(nullptr) {
+    int fd = -1;
+    if (const int err = parent.try_open_dir(name, fd); err != 0) {
+      throw IoError(err, "open directory", where(args.test_dir, name));
+    }
+    dir_ = ::fdopendir(fd);
+    if (dir_ == nullptr) {
+      const int err = errno;
+      ::close(fd);
+      throw IoError(err, "opendir", where(args.test_dir, name));
+    }
   }
   ~DirStream() {
     if (dir_ != nullptr) ::closedir(dir_);
@@ -253,7 +278,7 @@ class SequentialWorker final : public PhaseWorker {
   SequentialWorker(const FileArgs& args, bool remove)
       : args_(args),
         remove_(remove),
-        test_fd_(open_dir(args.test_dir)),
+        test_dir_(args.run_dir.open_dir(args.test_name)),
         buffer_(args.spec.chunk_bytes) {}
 
   void run(WorkerContext& ctx) override {
@@ -267,7 +292,7 @@ class SequentialWorker final : public PhaseWorker {
       } else {
         FileNamer::dir_name(d, dir_name);
       }
-      DirStream dir(test_fd_.get(), dir_name.data(), args_);
+      DirStream dir(test_dir_, dir_name.data(), args_);
       while (const char* name = dir.next(args_)) {
         std::uint64_t bytes = 0;
         if (remove_) {
@@ -284,9 +309,9 @@ class SequentialWorker final : public PhaseWorker {
       }
     }
     if (remove_) {
-      remove_test_dirs(test_fd_, args_);
+      remove_test_dirs(test_dir_, args_);
       check_count(found, args_, "unlink");
-      ::sync();
+      if (!ctx.stop_requested()) ::sync();  // not on the way out of a stopped run
     } else {
       check_count(found, args_, "stat");
     }
@@ -295,7 +320,7 @@ class SequentialWorker final : public PhaseWorker {
  private:
   FileArgs args_;
   bool remove_;
-  UniqueFd test_fd_;
+  OwnedConfinedDir test_dir_;
   std::vector<std::byte> buffer_;
 };
 
@@ -306,36 +331,39 @@ class RandomOrderWorker final : public PhaseWorker {
       : args_(args),
         remove_(remove),
         namer_(make_namer(args, true)),
-        order_(args.spec.count(),
+        order_(args.existing,
                stream_value(args.seed, remove ? kSaltDeleteOrder : kSaltStatOrder, 0)),
-        test_fd_(open_dir(args.test_dir)),
-        buffer_(args.spec.chunk_bytes) {
-    if (remove_ && args.fsync) dir_fds_ = open_all_dirs(test_fd_.get(), args);
-  }
+        test_dir_(args.run_dir.open_dir(args.test_name)),
+        dirs_(open_all_dirs(test_dir_, args)),
+        buffer_(args.spec.chunk_bytes) {}
 
   void run(WorkerContext& ctx) override {
     const std::uint64_t count = order_.size();
-    NameBuffer path;
+    NameBuffer name;
     OpTimer timer;
     std::uint64_t k = 0;
     for (; k < count && ctx.keep_going(); ++k) {
       const std::uint64_t i = order_.at(k);
-      namer_.path_of(i, path);
+      namer_.name_of(i, name);
+      const int dir = dirs_[namer_.dir_of(i)].fd();
       std::uint64_t bytes = 0;
       if (remove_) {
-        if (::unlinkat(test_fd_.get(), path.data(), 0) != 0) {
-          throw IoError(errno, "unlink", where(args_.test_dir, path.data()));
+        if (::unlinkat(dir, name.data(), 0) != 0) {
+          const int err = errno;
+          NameBuffer path;
+          namer_.path_of(i, path);
+          throw IoError(err, "unlink", where(args_.test_dir, path.data()));
         }
-        if (args_.fsync) fsync_dir(dir_fds_[namer_.dir_of(i)].get(), args_);
+        if (args_.fsync) fsync_dir(dir, args_);
       } else {
-        bytes = stat_and_read(test_fd_.get(), path.data(), buffer_, args_);
+        bytes = stat_and_read(dir, name.data(), buffer_, args_);
       }
       timer.lap(ctx, kFileOp, bytes);
     }
     if (remove_ && k == count) {
-      dir_fds_.clear();
-      remove_test_dirs(test_fd_, args_);
-      ::sync();
+      dirs_.clear();
+      remove_test_dirs(test_dir_, args_);
+      if (!ctx.stop_requested()) ::sync();  // not on the way out of a stopped run
     }
   }
 
@@ -344,9 +372,9 @@ class RandomOrderWorker final : public PhaseWorker {
   bool remove_;
   FileNamer namer_;
   Permutation order_;
-  UniqueFd test_fd_;
+  OwnedConfinedDir test_dir_;
+  std::vector<OwnedConfinedDir> dirs_;  ///< the directories files live in, by index
   std::vector<std::byte> buffer_;
-  std::vector<UniqueFd> dir_fds_;
 };
 
 }  // namespace
@@ -354,9 +382,9 @@ class RandomOrderWorker final : public PhaseWorker {
 std::unique_ptr<PhaseWorker> make_file_worker(PhaseId id, const FileArgs& args) {
   switch (id) {
     case PhaseId::kSeqCreate:
-      return std::make_unique<CreateWorker>(args, false);
+      return make_create_worker(args, false);
     case PhaseId::kRandCreate:
-      return std::make_unique<CreateWorker>(args, true);
+      return make_create_worker(args, true);
     case PhaseId::kSeqStat:
       return std::make_unique<SequentialWorker>(args, false);
     case PhaseId::kSeqDelete:

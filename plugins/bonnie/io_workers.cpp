@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iobench/data_pattern.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
@@ -54,18 +55,44 @@ std::uint64_t file_size(int fd, const std::filesystem::path& path) {
   return static_cast<std::uint64_t>(st.st_size);
 }
 
-/// What every I/O-file worker holds: the open file, a zeroed page-aligned chunk buffer.
+// O_DIRECT where the phase moves whole chunks and `direct` asks for it. Per-char phases never
+// get it: a one-byte transfer cannot meet O_DIRECT's alignment (write(2) fails with EINVAL, as
+// bonnie++ 2.00a -D's per-char output does: "Can't write() - disk full?").
+int direct_flag(const IoArgs& args) { return args.direct ? O_DIRECT : 0; }
+
+// Opens with a message naming O_DIRECT where the filesystem refuses it (tmpfs says EINVAL).
+UniqueFd open_block_file(const IoArgs& args, int flags, bool create) {
+  try {
+    // Beneath the run directory, resolved there by the kernel (never through a link).
+    return create ? args.run_dir.create(args.name, flags) : args.run_dir.open(args.name, flags);
+  } catch (const IoError& e) {
+    if ((flags & O_DIRECT) != 0 && e.error_number() == EINVAL) {
+      throw IoError(EINVAL,
+                    create ? "create with O_DIRECT (direct=true; this filesystem does not "
+                             "support it)"
+                           : "open with O_DIRECT (direct=true; this filesystem does not support "
+                             "it)",
+                    args.file.string());
+    }
+    throw;
+  }
+}
+
+/// What every I/O-file worker holds: the open file, a page-aligned chunk buffer (zeroed; the
+/// readers read into it, rewrite and seeks write back what they read).
 class FileWorker : public PhaseWorker {
  protected:
   FileWorker(const IoArgs& args, UniqueFd fd)
       : args_(args), fd_(std::move(fd)), buffer_(args.chunk_bytes) {
-    // bonnie++ writes a zero-filled buffer (one byte changed per chunk).
     std::memset(buffer_.data(), 0, buffer_.size());
   }
 
-  /// bonnie++'s Close(): fsync + close, inside the timed part.
-  void sync_and_close() {
-    if (::fsync(fd_.get()) != 0) throw IoError(errno, "fsync", args_.file.string());
+  /// bonnie++'s Close(): fsync + close, inside the timed part. A phase being abandoned (the
+  /// run is stopped) skips the fsync, which could hold the stop up for seconds of writeback.
+  void sync_and_close(const WorkerContext& ctx) {
+    if (!ctx.stop_requested() && ::fsync(fd_.get()) != 0) {
+      throw IoError(errno, "fsync", args_.file.string());
+    }
     fd_.close(args_.file);
   }
 
@@ -81,7 +108,7 @@ class FileWorker : public PhaseWorker {
 class PutcWorker final : public FileWorker {
  public:
   explicit PutcWorker(const IoArgs& args)
-      : FileWorker(args, create_file_exclusive(args.file, O_RDWR)) {}
+      : FileWorker(args, args.run_dir.create(args.name, O_RDWR)) {}
 
   void run(WorkerContext& ctx) override {
     const int fd = fd_.get();
@@ -100,42 +127,44 @@ class PutcWorker final : public FileWorker {
       timer.lap(ctx, kIoOp, chunk);
     }
     ctx.add_counter(kCallsCounter, calls);
-    sync_and_close();
+    sync_and_close(ctx);
   }
 };
 
 /// Removes the per-char output's file if it is there, so block output creates the file anew.
 UniqueFd recreate(const IoArgs& args) {
-  if (::unlink(args.file.c_str()) != 0 && errno != ENOENT) {
-    throw IoError(errno, "unlink", args.file.string());
+  if (const int err = args.run_dir.try_unlink(args.name); err != 0 && err != ENOENT) {
+    throw IoError(err, "unlink", args.file.string());
   }
-  return create_file_exclusive(args.file, O_RDWR | (args.direct ? O_DIRECT : 0));
+  return open_block_file(args, O_RDWR | direct_flag(args), true);
 }
 
 class PutBlockWorker final : public FileWorker {
  public:
-  explicit PutBlockWorker(const IoArgs& args) : FileWorker(args, recreate(args)) {}
+  explicit PutBlockWorker(const IoArgs& args)
+      : FileWorker(args, recreate(args)), data_(args.data, args.chunk_bytes, args.seed) {}
 
   void run(WorkerContext& ctx) override {
     const int fd = fd_.get();
     const std::uint32_t chunk = args_.chunk_bytes;
     const std::uint64_t chunks = args_.file_bytes / chunk;
-    std::byte* buf = buffer_.data();
     OpTimer timer;
     for (std::uint64_t i = 0; i < chunks && ctx.keep_going(); ++i) {
-      auto& b = buf[i % chunk];
-      b = static_cast<std::byte>(static_cast<unsigned char>(b) + 1);
-      write_full(fd, buf, chunk, args_.file);
+      write_full(fd, data_.block(i).data(), chunk, args_.file);
       timer.lap(ctx, kIoOp, chunk);
     }
-    sync_and_close();
+    sync_and_close(ctx);
   }
+
+ private:
+  PatternBuffer data_;
 };
 
 class RewriteWorker final : public FileWorker {
  public:
   explicit RewriteWorker(const IoArgs& args)
-      : FileWorker(args, open_existing(args.file, O_RDWR)), chunks_(chunks_in_file()) {}
+      : FileWorker(args, open_block_file(args, O_RDWR | direct_flag(args), false)),
+        chunks_(chunks_in_file()) {}
 
   void run(WorkerContext& ctx) override {
     const int fd = fd_.get();
@@ -150,7 +179,7 @@ class RewriteWorker final : public FileWorker {
       write_full(fd, buf, chunk, args_.file);
       timer.lap(ctx, kIoOp, chunk);
     }
-    sync_and_close();
+    sync_and_close(ctx);
   }
 
  private:
@@ -160,7 +189,7 @@ class RewriteWorker final : public FileWorker {
 class GetcWorker final : public FileWorker {
  public:
   explicit GetcWorker(const IoArgs& args)
-      : FileWorker(args, open_existing(args.file, O_RDWR)),
+      : FileWorker(args, args.run_dir.open(args.name, O_RDWR)),
         chunks_(std::min(args.per_char_bytes / args.chunk_bytes, chunks_in_file())) {}
 
   void run(WorkerContext& ctx) override {
@@ -182,7 +211,7 @@ class GetcWorker final : public FileWorker {
       timer.lap(ctx, kIoOp, chunk);
     }
     ctx.add_counter(kCallsCounter, calls);
-    sync_and_close();
+    sync_and_close(ctx);
   }
 
  private:
@@ -192,7 +221,8 @@ class GetcWorker final : public FileWorker {
 class GetBlockWorker final : public FileWorker {
  public:
   explicit GetBlockWorker(const IoArgs& args)
-      : FileWorker(args, open_existing(args.file, O_RDWR)), chunks_(chunks_in_file()) {}
+      : FileWorker(args, open_block_file(args, O_RDWR | direct_flag(args), false)),
+        chunks_(chunks_in_file()) {}
 
   void run(WorkerContext& ctx) override {
     const int fd = fd_.get();
@@ -203,7 +233,7 @@ class GetBlockWorker final : public FileWorker {
       read_full(fd, buf, chunk, args_.file);
       timer.lap(ctx, kIoOp, chunk);
     }
-    sync_and_close();
+    sync_and_close(ctx);
   }
 
  private:
@@ -213,7 +243,8 @@ class GetBlockWorker final : public FileWorker {
 class SeekWorker final : public FileWorker {
  public:
   explicit SeekWorker(const IoArgs& args)
-      : FileWorker(args, open_existing(args.file, O_RDWR)), chunks_(chunks_in_file()) {
+      : FileWorker(args, open_block_file(args, O_RDWR | direct_flag(args), false)),
+        chunks_(chunks_in_file()) {
     if (chunks_ == 0) throw IoError(EIO, "seek (file shorter than one chunk)", args.file.string());
   }
 
@@ -244,7 +275,7 @@ class SeekWorker final : public FileWorker {
       timer.lap(ctx, kIoOp, bytes);
     }
     ctx.add_counter(kUpdatesCounter, updates);
-    sync_and_close();
+    sync_and_close(ctx);
   }
 
  private:

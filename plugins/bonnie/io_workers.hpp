@@ -3,8 +3,10 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <iobench/data_pattern.hpp>
 #include <iobench/workload.hpp>
 #include <memory>
+#include <string>
 
 #include "plugins/bonnie/phases.hpp"
 
@@ -12,14 +14,18 @@ namespace iobench::plugins::bonnie {
 
 /// What one copy's I/O-file worker needs.
 struct IoArgs {
-  std::filesystem::path file;  ///< the copy's scratch file ("Bonnie.<copy>" in the run dir)
+  ConfinedDir run_dir;         ///< the run directory the copy's scratch file is in
+  std::string name;            ///< the scratch file's name there ("Bonnie.<copy>")
+  std::filesystem::path file;  ///< its path, for messages
   std::uint32_t chunk_bytes = 8192;
   std::uint64_t file_bytes = 0;      ///< size the block output writes
   std::uint64_t per_char_bytes = 0;  ///< bytes the per-char phases move
-  bool direct = false;               ///< O_DIRECT on the block output's open (bonnie++ -D)
-  bool fsync = false;                ///< fsync after each seek's rewrite (bonnie++ -b)
-  std::uint64_t seeks = 0;           ///< tickets the copy's seekers share
-  std::uint64_t seed = 0;            ///< the seek tickets' stream
+  /// O_DIRECT on the block phases' opens (put_block, rewrite, get_block, seeks), not per-char.
+  bool direct = false;
+  DataPattern data{DataPattern::Kind::kBonnie, 0};  ///< block output's bytes
+  bool fsync = false;       ///< fsync after each seek's rewrite (bonnie++ -b)
+  std::uint64_t seeks = 0;  ///< tickets the copy's seekers share
+  std::uint64_t seed = 0;   ///< the seek tickets' stream
   /// Next ticket of the copy, shared by its seekers (in memory shared across processes).
   std::atomic<std::uint64_t>* next_ticket = nullptr;
 };
@@ -31,10 +37,12 @@ inline constexpr CounterId kUpdatesCounter = 0;  ///< seeks: seeks that also rew
 
 /// Builds the worker of I/O phase `id` (putc .. seeks) for one copy, untimed: opens the file
 /// (block output first unlinks the per-char output's file and creates it anew, as bonnie++ does),
-/// allocates a page-aligned zeroed chunk buffer. The timed run() does exactly bonnie++'s
-/// system calls and ends with fsync(2) + close(2), which bonnie++ times too:
+/// with O_DIRECT for the block phases when `direct`, and allocates a page-aligned chunk buffer.
+/// The timed run() does exactly bonnie++'s system calls and ends with fsync(2) + close(2), which
+/// bonnie++ times too:
 /// - putc: write(fd, &c, 1) per byte, c = byte index in the chunk & 0x7f; one op per chunk.
-/// - put_block: write(fd, buf, chunk) per chunk, one byte of buf changed before each.
+/// - put_block: write(fd, buf, chunk) per chunk, buf = block i of `data` (bonnie++'s own: its
+///   zeroed buffer with byte i % chunk incremented before write i).
 /// - rewrite: per chunk read(chunk), change a byte, lseek(-chunk, SEEK_CUR), write(chunk).
 /// - getc: read(fd, &c, 1) per byte; one op per chunk.
 /// - get_block: read(chunk) per chunk.

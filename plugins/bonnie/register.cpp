@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <sys/utsname.h>
 
+#include <iobench/data_pattern.hpp>
 #include <iobench/sysinfo.hpp>
 #include <iobench/workload.hpp>
 
@@ -17,10 +18,34 @@ namespace {
 std::vector<ParamSpec> param_specs() {
   return {
       {.key = "size",
+       .type = ParamType::kSize,
+       .unit = "bytes",
+       .help = "file size per copy, a whole number of MiB (bonnie++ -s; e.g. 2g, 2*ram); default "
+               "max(300 MiB, 2 x RAM); 0 = no I/O tests",
+       .bare_number_was_mib_in =
+           "bonnie++ -s (give its whole size:chunk:seeks:seekers text as bonnie_s=)"},
+      {.key = "chunk_size",
+       .type = ParamType::kSize,
+       .unit = "bytes",
+       .help = "bytes per read and write of the I/O tests, a power of 2 (bonnie++ -s :chunk); "
+               "default 8k",
+       .min = kMinChunkBytes,
+       .max = kMaxChunkBytes},
+      {.key = "seeks",
+       .type = ParamType::kCount,
+       .unit = "seeks",
+       .help = "random seeks per copy (bonnie++ -s ::seeks); default 8192; 0 skips the seeks test",
+       .max = kMaxSeeks},
+      {.key = "seekers",
+       .type = ParamType::kCount,
+       .unit = "workers",
+       .help = "concurrent seekers per copy (bonnie++ -s :::seekers); default 5; 0 skips the "
+               "seeks test",
+       .max = kMaxSeekers},
+      {.key = "bonnie_s",
        .type = ParamType::kString,
-       .help = "bonnie++ -s: size[:chunk[:seeks[:seekers]]]; size in MiB (suffix g, t), chunk "
-               "in bytes (power of 2, 256..1m, default 8k), seeks (default 8192), seekers "
-               "(default 5); default max(300 MiB, 2 x RAM); 0 = no I/O tests"},
+       .help = "bonnie++'s own -s text, size in MiB: size[:chunk[:seeks[:seekers]]], e.g. "
+               "bonnie_s=64:8k (64 MiB); instead of size, chunk_size, seeks and seekers"},
       {.key = "files",
        .type = ParamType::kString,
        .default_value = "16",
@@ -28,21 +53,23 @@ std::vector<ParamSpec> param_specs() {
                "file size in bytes (max -1 = hard links, -2 = symlinks), dirs (1..99999), chunk; "
                "0 = no file tests"},
       {.key = "ram",
-       .type = ParamType::kCount,
-       .unit = "MiB",
-       .help = "bonnie++ -r: RAM to plan for (default: this machine's); 0 turns the RAM checks "
-               "off"},
+       .type = ParamType::kSize,
+       .unit = "bytes",
+       .help = "RAM to plan for, a whole number of MiB (bonnie++ -r; e.g. 16g); default: this "
+               "machine's; 0 turns the RAM checks off",
+       .bare_number_was_mib_in = "bonnie++ -r"},
       {.key = "force",
        .type = ParamType::kBool,
        .default_value = "false",
        .help = "run even when the file is smaller than 2 x RAM or the file count is large for "
                "the RAM (a warning is recorded)"},
       {.key = "per_char",
-       .type = ParamType::kCount,
-       .default_value = "3",
-       .unit = "MiB",
-       .help = "bonnie++ -fN: MiB moved by the per-char tests (one-byte write/read calls); 0 = "
-               "bonnie++ -f, skip them"},
+       .type = ParamType::kSize,
+       .default_value = "3m",
+       .unit = "bytes",
+       .help = "bytes moved by the per-char tests (one-byte write/read calls), a whole number of "
+               "MiB (bonnie++ -fN); 0 = bonnie++ -f, skip them",
+       .bare_number_was_mib_in = "bonnie++ -fN"},
       {.key = "fsync",
        .type = ParamType::kBool,
        .default_value = "false",
@@ -51,8 +78,9 @@ std::vector<ParamSpec> param_specs() {
       {.key = "direct",
        .type = ParamType::kBool,
        .default_value = "false",
-       .help = "bonnie++ -D: O_DIRECT for block output (not per-char output, where one-byte "
-               "O_DIRECT writes fail); chunk must be a multiple of 4k"},
+       .help = "O_DIRECT on block output, rewrite, block input and seeks (bonnie++ 2.00a -D: only "
+               "on creating the file); per-char phases stay buffered; chunk a multiple of 4k"},
+      data_param_spec("bonnie", "block output and file data; default bonnie, as bonnie++ 2.00a"),
       {.key = "repetitions",
        .type = ParamType::kCount,
        .default_value = "1",
@@ -111,6 +139,11 @@ void register_family(PluginRegistrar& registrar) {
             make_config(raw_options_from(setup.params), host_facts(setup.targets.size())));
       },
       .needs_directory_targets = true,
+      .uses_engine = false,
+      .fixed_engine_reason =
+          "it makes the system calls bonnie++ makes (write/read/lseek with its own buffer "
+          "sizes, putc/getc, creat/stat/unlink), so its figures stay comparable with bonnie++'s; "
+          "compare engines with the disk or tiotest workloads",
   });
   registrar.add_formatter("bonnie", "text", format_text_step);
   registrar.add_formatter("bonnie", "csv", format_csv_step);

@@ -96,8 +96,6 @@ constexpr std::span<const Suffix> kNoSuffixes{};
 
 /// Largest I/O file: its size in bytes must fit a signed 64-bit offset.
 constexpr std::uint64_t kMaxSizeMib = std::uint64_t{1} << 42;
-constexpr std::uint64_t kMaxSeeks = std::uint64_t{1} << 40;
-constexpr std::uint32_t kMaxSeekers = 1024;
 constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 40;
 constexpr std::uint32_t kMaxFileChunkBytes = 64 * 1024 * 1024;
 

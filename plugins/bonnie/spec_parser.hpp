@@ -17,6 +17,9 @@ inline constexpr std::uint32_t kMaxDirs = 99999;
 /// I/O chunk limits: a power of two in [256, 1 MiB].
 inline constexpr std::uint32_t kMinChunkBytes = 256;
 inline constexpr std::uint32_t kMaxChunkBytes = 1024 * 1024;
+/// Limits of the seeks and seekers fields.
+inline constexpr std::uint64_t kMaxSeeks = std::uint64_t{1} << 40;
+inline constexpr std::uint32_t kMaxSeekers = 1024;
 
 /// The I/O test shape, bonnie++ `-s size[:chunk[:seeks[:seekers]]]`.
 struct IoSpec {

@@ -142,6 +142,7 @@ void format_text(const Report& report, std::ostream& out) {
 
 void format_text_step(const StepResult& step, std::ostream& out) {
   format_text(build_report(step), out);
+  out << kUnitsNote;
   for (const std::string& warning : step.warnings) out << "WARNING: " << warning << '\n';
 }
 

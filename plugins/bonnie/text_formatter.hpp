@@ -3,6 +3,7 @@
 #include <iobench/result.hpp>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 
 #include "plugins/bonnie/report_model.hpp"
 
@@ -31,8 +32,14 @@ namespace iobench::plugins::bonnie {
 /// rate, as 1.97 and bon_csv2txt do.
 void format_text(const Report& report, std::ostream& out);
 
-/// The registered "text" formatter: build_report(step) then format_text. Phases that failed or
-/// were interrupted print as not run (the text reporter adds the step's status line).
+/// The line after the table that states its units, which are bonnie++'s and binary.
+inline constexpr std::string_view kUnitsNote =
+    "Units as bonnie++ prints them: k, m, g (K, M, G) = 2^10, 2^20, 2^30 bytes (per second in "
+    "the rate columns); file tests in files per second; latency in us, ms or s.\n";
+
+/// The registered "text" formatter: build_report(step), format_text, kUnitsNote, then the step's
+/// warnings. Phases that failed or were interrupted print as not run (the text reporter adds the
+/// step's status line).
 void format_text_step(const StepResult& step, std::ostream& out);
 
 }  // namespace iobench::plugins::bonnie

@@ -50,6 +50,14 @@ std::vector<ParamSpec> dbench_param_specs() {
                 .default_value = "/usr/share/dbench/client.txt",
                 .help = "loadfile (plain or gzip); a comma-separated list is spread over the "
                         "processes (-c)"},
+      ParamSpec{.key = "max_loadfile_size",
+                .type = ParamType::kSize,
+                .default_value = "128m",
+                .unit = "bytes",
+                .help = "largest loadfile text accepted (after gzip decompression); reading "
+                        "stops there, so memory stays bounded",
+                .min = 1,
+                .max = 1ULL << 40},
       ParamSpec{.key = "format",
                 .type = ParamType::kEnum,
                 .default_value = "auto",
@@ -87,6 +95,7 @@ std::vector<ParamSpec> dbench_param_specs() {
       flag("skip_cleanup", "leave the clients' files (--skip-cleanup)"),
       flag("per_client_results", "print a table per client (--per-client-results)"),
       flag("run_once", "stop at the end of the loadfile instead of looping it (--run-once)"),
+      data_param_spec("zeros", "default zeros, as dbench 4.00; a WRITEPATTERN line overrides it"),
   };
 }
 
@@ -122,6 +131,7 @@ DbenchConfig read_dbench_config(const Params& params) {
     c.loadfiles.push_back(name);
     pos = comma + 1;
   }
+  c.max_loadfile_bytes = static_cast<std::size_t>(params.get_u64("max_loadfile_size"));
   const std::string& format = params.get_string("format");
   c.format = format == "nbench"    ? LoadfileFormat::kNbench
              : format == "dbench2" ? LoadfileFormat::kDbench2
@@ -144,6 +154,7 @@ DbenchConfig read_dbench_config(const Params& params) {
   c.fileio.one_byte_write_fix = params.get_bool("one_byte_write_fix");
   c.fileio.fake_io = params.get_bool("fake_io");
   c.fileio.stop_on_mismatch = params.get_string("status_mismatch") == "stop";
+  c.fileio.data = DataPattern::parse(params.get_string("data"), "dbench: data");
   c.skip_cleanup = params.get_bool("skip_cleanup");
   c.per_client_results = params.get_bool("per_client_results");
   c.run_once = params.get_bool("run_once");

@@ -20,7 +20,8 @@ struct DbenchConfig {
   std::size_t clients_per_process = 1;                   ///< --clients-per-process
   std::chrono::nanoseconds time_limit{600'000'000'000};  ///< -t: the execute period
   std::chrono::nanoseconds warmup{120'000'000'000};      ///< default: whole seconds of -t / 5
-  std::vector<std::string> loadfiles;  ///< -c, comma-separated; process i uses i % size()
+  std::vector<std::string> loadfiles;          ///< -c, comma-separated; process i uses i % size()
+  std::size_t max_loadfile_bytes = 128 << 20;  ///< text beyond this refuses a loadfile
   LoadfileFormat format = LoadfileFormat::kAuto;
   UnknownOpPolicy unknown_ops = UnknownOpPolicy::kError;
   double target_rate_mb_s = 0;  ///< -R, MB/s per client (MB = 10^6 bytes)

@@ -129,6 +129,7 @@ void format_dbench_text(const StepResult& step, std::ostream& out) {
       int_attribute(step, "sync_dirs", 0) != 0 ? " (sync dirs)" : "", clients, procs,
       ms(static_cast<double>(max_latency_ns)), whole_mb_s,
       static_cast<double>(phase.wall_ns) / 1e9);
+  out << "(MB = 10^6 bytes, as dbench prints them; latency in ms)\n";
 
   out << "\nLatency percentiles per operation\n";
   print_percentiles(out, phase.ops, 0);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
+#include <iobench/runner.hpp>
 #include <map>
 #include <set>
 
@@ -36,18 +37,27 @@ std::string for_client(std::string_view text, std::size_t id) {
 /// clients, timing each client's removal as one "cleanup" op.
 class CleanupWorker final : public PhaseWorker {
  public:
-  CleanupWorker(std::vector<std::string> roots) : roots_(std::move(roots)) {}
+  CleanupWorker(ConfinedDir run_dir, std::vector<std::string> roots)
+      : run_dir_(std::move(run_dir)), roots_(std::move(roots)) {}
   void run(WorkerContext& ctx) override {
     std::string ignored;
     for (const std::string& root : roots_) {
       const std::uint64_t start = monotonic_ns();
-      (void)remove_tree(root, ignored);  // leftovers are removed and reported after the phase
+      // Leftovers are removed and reported after the phase.
+      (void)remove_tree(run_dir_, root, ignored);
       ctx.record(0, 0, monotonic_ns() - start);
     }
   }
 
  private:
-  std::vector<std::string> roots_;
+  ConfinedDir run_dir_;
+  std::vector<std::string> roots_;  ///< names beneath run_dir_
+};
+
+/// A worker whose set-up saw a stop request: it does nothing (keep_going() is false by then).
+class StoppedWorker final : public PhaseWorker {
+ public:
+  void run(WorkerContext& /*ctx*/) override {}
 };
 
 }  // namespace
@@ -93,8 +103,9 @@ std::vector<PhaseSpec> DbenchWorkload::phases() const {
 std::uint64_t DbenchWorkload::planned_bytes(std::size_t target_index) const {
   if (config_.fileio.fake_io) return 0;
   std::uint64_t bytes = 0;
-  for (std::size_t p = target_index; p < config_.procs; p += target_count_) {
-    bytes += config_.clients_per_process * loadfile_of(p).stats.written_extent_bytes;
+  for (std::size_t p = 0; p < config_.procs; ++p) {
+    if (target_index_of(p, target_count_) != target_index) continue;  // process p = worker p
+    bytes += config_.clients_per_process * loadfile_of(p).stats.written_bytes;
   }
   return bytes;
 }
@@ -108,14 +119,14 @@ void DbenchWorkload::prepare(PrepareContext& ctx) {
     // dbench aborts at the first failed fsetxattr; refuse before any client starts instead.
     for (const Target& target : ctx.targets()) {
       const char* probe = "user.iobench_probe";
-      if (::setxattr(target.run_dir.c_str(), probe, "1", 1, 0) != 0) {
+      if (::fsetxattr(target.run_dir.fd(), probe, "1", 1, 0) != 0) {
         const int err = errno;
         throw ConfigError(fmt::format(
             "dbench: xattr=true but '{}' does not take user extended attributes ({}); mount it "
             "with user_xattr or set xattr=false",
             target.user_path.string(), std::strerror(err)));
       }
-      (void)::removexattr(target.run_dir.c_str(), probe);
+      (void)::fremovexattr(target.run_dir.fd(), probe);
     }
   }
   std::string names;
@@ -123,6 +134,7 @@ void DbenchWorkload::prepare(PrepareContext& ctx) {
     names += (i == 0 ? "" : ",") + config_.loadfiles[i];
   }
   ctx.set_attribute("loadfile", names);
+  ctx.set_attribute("data", config_.fileio.data.to_string());
   ctx.set_attribute(
       "loadfile_format",
       std::string(loadfiles_.front()->format == LoadfileFormat::kDbench2 ? "dbench2" : "nbench"));
@@ -150,24 +162,31 @@ void DbenchWorkload::prepare(PrepareContext& ctx) {
                          lf->stats.unknown_lines, lf->stats.unknown_lines == 1 ? "" : "s", list));
   }
   ctx.set_attribute("unknown_op_lines", skipped);
+  report_ = std::make_unique<ReplayReportMapping>();
 }
 
 std::unique_ptr<PhaseWorker> DbenchWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
   const std::size_t process = ctx.worker_index();
   const Loadfile& lf = loadfile_of(process);
-  const std::string base = ctx.target().run_dir.string();
+  const ConfinedDir& run_dir = ctx.target().run_dir;
   const std::size_t first_client = process * config_.clients_per_process;
   if (phase == kCleanupPhase) {
     std::vector<std::string> roots;
     for (std::size_t c = first_client; c < first_client + config_.clients_per_process; ++c) {
-      for (const std::string& root : lf.client_roots) roots.push_back(base + for_client(root, c));
+      // Roots start with '/': the names beneath the run directory follow it.
+      for (const std::string& root : lf.client_roots)
+        roots.push_back(for_client(root.substr(1), c));
     }
-    return std::make_unique<CleanupWorker>(std::move(roots));
+    return std::make_unique<CleanupWorker>(run_dir, std::move(roots));
   }
   std::vector<std::unique_ptr<FileioClient>> clients;
   for (std::size_t c = first_client; c < first_client + config_.clients_per_process; ++c) {
-    clients.push_back(
-        std::make_unique<FileioClient>(lf, config_.fileio, base, c, config_.clients(), ctx.seed()));
+    // Building a client allocates its buffers and resolves its paths: see a stop request soon.
+    if (stop_requested()) return std::make_unique<StoppedWorker>();
+    clients.push_back(std::make_unique<FileioClient>(lf, config_.fileio, run_dir, c,
+                                                     config_.clients(), ctx.seed(),
+                                                     report_ ? &report_->report() : nullptr));
+    if (!clients.back()->prepare_paths()) return std::make_unique<StoppedWorker>();
   }
   ReplayTiming timing;
   timing.rate_bytes_per_s = config_.target_rate_mb_s * 1e6;
@@ -183,9 +202,10 @@ void DbenchWorkload::remove_client_files(PrepareContext& ctx) {
   std::string first_error;
   const auto targets = ctx.targets();
   for (std::size_t t = 0; t < targets.size(); ++t) {
-    if (targets[t].run_dir.empty()) continue;
+    if (!targets[t].run_dir) continue;
     std::set<std::string> names;
-    for (std::size_t p = t; p < config_.procs; p += targets.size()) {
+    for (std::size_t p = 0; p < config_.procs; ++p) {
+      if (target_index_of(p, targets.size()) != t) continue;
       const std::size_t first_client = p * config_.clients_per_process;
       for (const std::string& top : loadfile_of(p).top_level_names) {
         for (std::size_t c = first_client; c < first_client + config_.clients_per_process; ++c) {
@@ -194,7 +214,7 @@ void DbenchWorkload::remove_client_files(PrepareContext& ctx) {
       }
     }
     for (const std::string& name : names) {
-      failures += remove_tree((targets[t].run_dir / name).string(), first_error);
+      failures += remove_tree(targets[t].run_dir, name, first_error);
     }
   }
   if (failures > 0) {
@@ -203,7 +223,28 @@ void DbenchWorkload::remove_client_files(PrepareContext& ctx) {
   }
 }
 
-void DbenchWorkload::after_phase(std::size_t phase, PrepareContext& ctx) {
+void DbenchWorkload::warn_about_problems(PrepareContext& ctx) const {
+  if (!report_) return;
+  const ReplayReport& report = report_->report();
+  std::uint64_t total = 0;
+  std::string kinds;
+  for (std::size_t c = 0; c < kCounterCount; ++c) {
+    const std::uint64_t n = report.problems[c].load(std::memory_order_relaxed);
+    if (n == 0) continue;
+    total += n;
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", kCounterNames[c], n);
+  }
+  if (total == 0) return;
+  const std::string_view first = report.first_text();
+  ctx.warn(fmt::format(
+      "dbench: {} operation{} did not go as the loadfile expects ({}; warm-up included){}{}; "
+      "the figures count only what was done",
+      total, total == 1 ? "" : "s", kinds, first.empty() ? "" : "; the first: ", first));
+}
+
+void DbenchWorkload::after_phase(std::size_t phase, const PhaseResult& /*result*/,
+                                 PrepareContext& ctx) {
+  if (phase == kExecutePhase) warn_about_problems(ctx);
   if (phase != kCleanupPhase) return;
   remove_client_files(ctx);
   cleaned_ = true;
@@ -226,7 +267,8 @@ std::unique_ptr<Workload> make_dbench_workload(const WorkloadSetup& setup) {
       options.file_name = name;
       options.format = config.format;
       options.unknown_ops = config.unknown_ops;
-      slot = std::make_shared<const Loadfile>(parse_loadfile(read_loadfile_text(name), options));
+      slot = std::make_shared<const Loadfile>(
+          parse_loadfile(read_loadfile_text(name, config.max_loadfile_bytes), options));
     }
     loadfiles.push_back(slot);
   }

@@ -8,6 +8,7 @@
 
 #include "plugins/dbench/dbench_config.hpp"
 #include "plugins/dbench/loadfile_program.hpp"
+#include "plugins/dbench/replay_report.hpp"
 
 namespace iobench::plugins::dbench {
 
@@ -29,11 +30,20 @@ inline constexpr std::size_t kCleanupPhase = 1;
 /// (for loadfiles that use dbench's \clients\client1 paths).
 ///
 /// Differences from dbench 4.00, all deliberate: the warm-up ends at its time even if a client
-/// has moved no byte yet (as later dbench versions do); files are opened with O_NOFOLLOW and paths
-/// cannot leave the run directory; "client1" is rewritten only in the loadfile's part of a path,
-/// not in the base directory; cleanup also removes the directories; the per-client "lines" count
-/// the execute period only; a second successful NTCreateX on a handle that is still open replaces
-/// it (dbench keeps both; client.txt never does this).
+/// has moved no byte yet (as later dbench versions do); every name is resolved beneath the run
+/// directory by the kernel (ConfinedDir: no symbolic link followed, no '..'), and a name that
+/// would leave it or meet a link stops the run with an error naming the loadfile line, whatever
+/// status_mismatch says; "client1" is rewritten only in the loadfile's part of a path, not in the
+/// base directory; cleanup also removes the directories; the per-client "lines" count the execute
+/// period only; a second successful NTCreateX on a handle that is still open replaces it (dbench
+/// keeps both; client.txt never does this); ReadX and WriteX count the bytes really moved (dbench
+/// counts the sizes asked) and a short write is retried, so a full disk names its errno (ENOSPC);
+/// operations that did not go as the loadfile expects (status mismatches, failed or short
+/// transfers, missing handles, Deltree leftovers, xattr failures) end in a step warning with their
+/// counts and the first one, in both status_mismatch modes.
+///
+/// Cost of confinement: each client keeps the descriptors of its recent directories
+/// (ParentCache), so a path operation is one *at(2) call, as dbench's plain path call is.
 class DbenchWorkload final : public Workload {
  public:
   /// `loadfiles[i]` serves processes i, i + size(), ...
@@ -47,7 +57,7 @@ class DbenchWorkload final : public Workload {
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
-  void after_phase(std::size_t phase, PrepareContext& ctx) override;
+  void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
   void finish(PrepareContext& ctx) override;
 
   /// Whether the execute phase records "<op>@intended" latencies (a target rate or timestamps).
@@ -59,11 +69,16 @@ class DbenchWorkload final : public Workload {
   }
   /// Removes what the clients created below every run directory; warns about leftovers.
   void remove_client_files(PrepareContext& ctx);
+  /// After the execute phase: a warning counting the operations that did not go as the loadfile
+  /// expects (status mismatches, failed or short transfers, missing handles...), with the first.
+  void warn_about_problems(PrepareContext& ctx) const;
 
   DbenchConfig config_;
   std::vector<std::shared_ptr<const Loadfile>> loadfiles_;
   std::size_t target_count_;
   bool cleaned_ = false;
+  /// Shared with the forked clients (made in prepare()).
+  std::unique_ptr<ReplayReportMapping> report_;
 };
 
 /// Builds a DbenchWorkload from validated params: reads and parses every loadfile (ConfigError

@@ -81,13 +81,22 @@ DirEntryReader::~DirEntryReader() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-bool DirEntryReader::open(const char* path) noexcept { return open_at(AT_FDCWD, path); }
+int DirEntryReader::open(const ConfinedDir& dir, std::string_view rel) noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  pos_ = end_ = 0;
+  if (const int err = dir.try_open_dir(rel, fd_); err != 0) return err;
+  return checked_open() ? 0 : errno;
+}
 
 bool DirEntryReader::open_at(int dir_fd, const char* name) noexcept {
   if (fd_ >= 0) ::close(fd_);
   pos_ = end_ = 0;
   fd_ = ::openat(dir_fd, name, kDirFlags);
   if (fd_ < 0) return false;
+  return checked_open();
+}
+
+bool DirEntryReader::checked_open() noexcept {
   // opendir(3) checks the descriptor with fstat; doing the same keeps the syscalls of a scan
   // equal to dbench's opendir/readdir/closedir.
   struct stat st {};
@@ -121,41 +130,75 @@ const char* DirEntryReader::next(unsigned char* d_type) noexcept {
   }
 }
 
-bool find_name_case_insensitive(const char* dir_path, std::string_view name,
-                                std::span<std::byte> buffer) noexcept {
+std::string_view parent_of(std::string_view rel) noexcept {
+  const std::size_t slash = rel.rfind('/');
+  return slash == std::string_view::npos ? std::string_view(".") : rel.substr(0, slash);
+}
+
+int find_name_case_insensitive(const ConfinedDir& dir, std::string_view dir_rel,
+                               std::string_view name, std::span<std::byte> buffer) noexcept {
   DirEntryReader reader(buffer);
-  if (!reader.open(dir_path)) return false;
+  if (const int err = reader.open(dir, dir_rel); err != 0) return err;
   while (const char* entry = reader.next()) {
     if (std::strlen(entry) == name.size() && ::strncasecmp(entry, name.data(), name.size()) == 0) {
-      return true;
+      return 0;
     }
   }
-  return false;
+  return ENOENT;
 }
 
-std::int64_t read_dir_entries(const char* dir_path, std::uint64_t max_entries,
-                              std::span<std::byte> buffer) noexcept {
+int read_dir_entries(const ConfinedDir& dir, std::string_view dir_rel, std::uint64_t max_entries,
+                     std::span<std::byte> buffer, std::int64_t& count) noexcept {
+  count = 0;
   DirEntryReader reader(buffer);
-  if (!reader.open(dir_path)) return -1;
-  std::int64_t count = 0;
+  if (const int err = reader.open(dir, dir_rel); err != 0) return err;
   while (static_cast<std::uint64_t>(count) < max_entries && reader.next() != nullptr) ++count;
-  return count;
+  return 0;
 }
 
-std::uint64_t unlink_files_below(const char* path) { return unlink_files_at(AT_FDCWD, path); }
-
-std::uint64_t remove_tree(const std::string& path, std::string& first_error) {
-  return remove_at(AT_FDCWD, path.c_str(), path, first_error);
+std::uint64_t unlink_files_below(const ConfinedDir& dir, std::string_view rel, int& root_error) {
+  LevelBuffer buffer;
+  DirEntryReader reader(buffer.bytes);
+  root_error = reader.open(dir, rel);
+  if (root_error != 0) return 0;
+  std::uint64_t failures = 0;
+  unsigned char type = DT_UNKNOWN;
+  while (const char* entry = reader.next(&type)) {
+    if (is_directory_entry(reader.fd(), entry, type)) {
+      failures += unlink_files_at(reader.fd(), entry);
+    } else if (::unlinkat(reader.fd(), entry, 0) != 0 && errno != ENOENT) {
+      ++failures;
+    }
+  }
+  return failures;
 }
 
-void sync_parent_directory(std::string_view path) noexcept {
-  char parent[4096];
-  const std::size_t slash = path.rfind('/');
-  if (slash == std::string_view::npos || slash == 0 || slash >= sizeof parent) return;
-  std::memcpy(parent, path.data(), slash);
-  parent[slash] = '\0';
-  const int fd = ::open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
+std::uint64_t remove_tree(const ConfinedDir& dir, std::string_view rel, std::string& first_error) {
+  const std::string shown = dir.shown(rel).string();
+  const std::string_view parent = parent_of(rel);
+  const std::size_t slash = rel.rfind('/');
+  const std::string name(slash == std::string_view::npos ? rel : rel.substr(slash + 1));
+  int parent_fd = -1;
+  if (const int err = dir.try_open_dir(parent, parent_fd); err != 0) {
+    if (err == ENOENT) return 0;
+    if (first_error.empty()) {
+      first_error = fmt::format("open {}: {}", dir.shown(parent).string(), std::strerror(err));
+    }
+    return 1;
+  }
+  if (name.empty() || name == "." || name == "..") {
+    ::close(parent_fd);
+    if (first_error.empty()) first_error = fmt::format("remove {}: not a removable name", shown);
+    return 1;
+  }
+  const std::uint64_t failures = remove_at(parent_fd, name.c_str(), shown, first_error);
+  ::close(parent_fd);
+  return failures;
+}
+
+void sync_parent_directory(const ConfinedDir& dir, std::string_view rel) noexcept {
+  int fd = -1;
+  if (dir.try_open_dir(parent_of(rel), fd) != 0) return;
   (void)::fdatasync(fd);
   ::close(fd);
 }

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <iobench/runner.hpp>
 
 #include "plugins/dbench/dir_util.hpp"
 #include "plugins/dbench/replay_counters.hpp"
@@ -25,8 +26,24 @@ constexpr std::size_t kDosAttribBytes = 44;
 constexpr std::size_t kPathMax = 4096;
 /// Buffer size when some transfer size is a modifier expression (dbench HEAD's rw_buf).
 constexpr std::size_t kExprBufferBytes = 16U << 20;
-constexpr int kOpenFlags = O_CLOEXEC | O_NOFOLLOW;
-constexpr int kDirOpenFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW;
+
+/// True if `rel`, read component by component, climbs above where it starts (or is absolute).
+bool leaves_directory(std::string_view rel) noexcept {
+  if (!rel.empty() && rel.front() == '/') return true;
+  std::int64_t depth = 0;
+  for (std::size_t start = 0; start <= rel.size();) {
+    std::size_t end = rel.find('/', start);
+    if (end == std::string_view::npos) end = rel.size();
+    const std::string_view part = rel.substr(start, end - start);
+    if (part == "..") {
+      if (--depth < 0) return true;
+    } else if (!part.empty() && part != ".") {
+      ++depth;
+    }
+    start = end + 1;
+  }
+  return false;
+}
 
 /// Appends loadfile path `text` to `out`, rewriting every "client1" to `client_name`.
 void append_client_path(std::string& out, std::string_view text, std::string_view client_name) {
@@ -52,31 +69,40 @@ std::size_t buffer_bytes(std::uint64_t max_constant, bool has_expressions) {
 }  // namespace
 
 FileioClient::FileioClient(const Loadfile& loadfile, const FileioOptions& options,
-                           std::string base_dir, std::size_t client_id, std::size_t client_count,
-                           std::uint64_t seed)
+                           ConfinedDir run_dir, std::size_t client_id, std::size_t client_count,
+                           std::uint64_t seed, ReplayReport* report)
     : loadfile_(loadfile),
       options_(options),
-      base_dir_(std::move(base_dir)),
+      run_dir_(std::move(run_dir)),
+      parents_(run_dir_),
+      report_(report),
       client_name_("client" + std::to_string(client_id)),
       id_(client_id),
       client_count_(client_count),
       rng_state_(seed ^ (0x9E3779B97F4A7C15ULL * (client_id + 1))),
       handles_(loadfile.handles.size()),
-      write_buffer_(buffer_bytes(loadfile.stats.max_write_bytes, loadfile.stats.has_expr_sizes)),
+      write_data_(options.data,
+                  buffer_bytes(loadfile.stats.max_write_bytes, loadfile.stats.has_expr_sizes),
+                  seed ^ (0xC2B2AE3D27D4EB4FULL * (client_id + 1))),
       read_buffer_(buffer_bytes(loadfile.stats.max_read_bytes, loadfile.stats.has_expr_sizes)),
       dir_buffer_(32 * 1024) {
-  paths_.resize(loadfile.paths.size());
-  for (std::size_t i = 0; i < loadfile.paths.size(); ++i) {
-    if (loadfile.paths[i].is_template) continue;
-    std::string& out = paths_[i];
-    out = base_dir_;
-    append_client_path(out, loadfile.paths[i].text, client_name_);
-    if (out.size() >= kPathMax) throw IoError(ENAMETOOLONG, "dbench path", out);
-  }
   for (auto& s : scratch_) s.reserve(kPathMax);
   template_text_.reserve(kPathMax);
   for (auto& s : random_strings_) s.reserve(256);
-  parent_.reserve(kPathMax);
+}
+
+bool FileioClient::prepare_paths() {
+  constexpr std::size_t kStopCheckEvery = 1024;
+  paths_.resize(loadfile_.paths.size());
+  for (std::size_t i = 0; i < loadfile_.paths.size(); ++i) {
+    if (i % kStopCheckEvery == 0 && stop_requested()) return false;
+    if (loadfile_.paths[i].is_template) continue;
+    std::string& out = paths_[i];
+    out.clear();
+    // Loadfile paths start with '/': the name beneath the run directory is what follows.
+    append_client_path(out, std::string_view(loadfile_.paths[i].text).substr(1), client_name_);
+  }
+  return true;
 }
 
 FileioClient::~FileioClient() {
@@ -145,14 +171,40 @@ const std::string& FileioClient::path(std::uint32_t id, int scratch) {
     }
   }
   std::string& out = scratch_[static_cast<std::size_t>(scratch)];
-  out.assign(base_dir_);
-  append_client_path(out, template_text_, client_name_);
+  out.clear();
+  append_client_path(out, std::string_view(template_text_).substr(1), client_name_);
   return out;
 }
 
+std::string FileioClient::loadfile_spelling(std::uint32_t id) const {
+  std::string out;
+  const std::string& text = loadfile_.paths[id].text;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '/') {
+      out.push_back('\\');
+    } else if (text[i] == kRandomRef && i + 1 < text.size()) {
+      out.push_back('$');
+      out.push_back(text[++i]);
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+std::string FileioClient::shown(std::string_view rel) const { return run_dir_.shown(rel).string(); }
+
+int FileioClient::mkdir(const std::string& rel, mode_t mode) {
+  return parents_.apply(rel, [&](const ConfinedDir& dir, std::string_view leaf) {
+    return dir.try_mkdir(leaf, mode);
+  });
+}
+
 void FileioClient::write_pattern(const std::string& pattern) noexcept {
-  for (std::size_t i = 0; i < write_buffer_.size(); ++i) {
-    write_buffer_[i] = static_cast<std::byte>(pattern[i % pattern.size()]);
+  // Sized once, at the first WRITEPATTERN, like the buffer it replaces (dbench's rw_buf).
+  write_pattern_.resize(write_data_.block_bytes());
+  for (std::size_t i = 0; i < write_pattern_.size(); ++i) {
+    write_pattern_[i] = static_cast<std::byte>(pattern[i % pattern.size()]);
   }
 }
 
@@ -169,70 +221,102 @@ void FileioClient::random_string(std::uint32_t slot, const std::string& templ) n
     out.push_back(templ[i + 1 + next_random() % set_size]);
     i = close;
   }
-  // A drawn ".." would climb out of the client directory: replace it by a harmless name.
-  if (out == "..") out = "_.";
   random_set_[slot] = true;
 }
 
-[[noreturn]] void FileioClient::fail(const Instruction& ins, const std::string& what) const {
-  throw ReplayError(
-      fmt::format("dbench client {}: {} line {}: {}", id_, loadfile_.name, ins.line, what));
+std::string FileioClient::message(const Instruction& ins, const std::string& what) const {
+  return fmt::format("dbench client {}: {} line {}: {}", id_, loadfile_.name, ins.line, what);
 }
 
-FileioClient::NameState FileioClient::resolve_name(const std::string& path) noexcept {
+[[noreturn]] void FileioClient::fail(const Instruction& ins, const std::string& what) const {
+  throw ReplayError(message(ins, what));
+}
+
+[[noreturn]] void FileioClient::refuse(const Instruction& ins, int err, const std::string& rel,
+                                       std::uint32_t id) const {
+  std::string why;
+  if (err == ELOOP) {
+    why = fmt::format(
+        "goes through a symbolic link ({}); links inside the run directory are never followed",
+        shown(rel));
+  } else if (leaves_directory(rel)) {
+    why = fmt::format("resolves outside the run directory (here '{}')", rel);
+  } else if (ConfinedDir::check_name(rel) == EXDEV) {
+    why = fmt::format("has a '..' component (here '{}'); loadfile paths may not climb with '..'",
+                      rel);
+  } else {
+    why = fmt::format("resolves outside the run directory (here '{}'; refused by the kernel)", rel);
+  }
+  fail(ins, fmt::format("{}: '{}' {}", loadfile_name(ins.op), loadfile_spelling(id), why));
+}
+
+FileioClient::NameState FileioClient::resolve_name(const Instruction& ins, const std::string& rel,
+                                                   std::uint32_t id) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) {
+  const int err = parents_.apply(
+      rel, [&](const ConfinedDir& dir, std::string_view leaf) { return dir.try_stat(leaf, st); });
+  if (err == 0) {
     if (options_.xattr) {
-      char value[kDosAttribBytes];
-      (void)::getxattr(path.c_str(), kDosAttrib, value, sizeof value);
+      std::byte value[kDosAttribBytes];
+      std::size_t size = 0;
+      (void)parents_.apply(rel, [&](const ConfinedDir& dir, std::string_view leaf) {
+        return dir.try_get_xattr(leaf, kDosAttrib, value, size);
+      });
     }
     return {true, S_ISDIR(st.st_mode)};
   }
+  guard(ins, err, rel, id);
   if (options_.no_resolve) return {};
   // Samba's name resolution after a miss: scan the parent for a case-insensitive match.
-  const std::size_t slash = path.rfind('/');
-  if (slash == std::string::npos || slash == 0) return {};
-  parent_.assign(path, 0, slash);
-  (void)find_name_case_insensitive(parent_.c_str(), std::string_view(path).substr(slash + 1),
-                                   dir_buffer_);
+  guard(ins,
+        parents_.apply(rel,
+                       [&](const ConfinedDir& dir, std::string_view leaf) {
+                         return find_name_case_insensitive(dir, ".", leaf, dir_buffer_);
+                       }),
+        rel, id);
   return {};
 }
 
 int FileioClient::handle_fd(const Instruction& ins, WorkerContext& ctx) {
   const HandleSlot& slot = handles_[ins.a];
   if (slot.fd >= 0) return slot.fd;
-  ctx.add_counter(kCounterMissingHandle, 1);
-  if (!options_.stop_on_mismatch) return -1;
-  const std::string_view op = loadfile_name(ins.op);
-  const std::int64_t handle = loadfile_.handles[ins.a];
-  if (slot.open_line == 0) {
-    fail(ins, fmt::format("{} on handle {}, which is not open (no NTCreateX opened it, or it was "
-                          "closed)",
-                          op, handle));
-  }
-  if (slot.open_errno != 0) {
-    fail(ins, fmt::format("{} on handle {}, but the NTCreateX of that handle at line {} failed "
-                          "({})",
-                          op, handle, slot.open_line, std::strerror(slot.open_errno)));
-  }
-  fail(ins, fmt::format("{} on handle {}, but the NTCreateX of that handle at line {} succeeded "
-                        "although a failure was expected, so the handle was not kept",
-                        op, handle, slot.open_line));
+  problem(ins, kCounterMissingHandle, 1, true, ctx, [&] {
+    const std::string_view op = loadfile_name(ins.op);
+    const std::int64_t handle = loadfile_.handles[ins.a];
+    if (slot.open_line == 0) {
+      return fmt::format(
+          "{} on handle {}, which is not open (no NTCreateX opened it, or it was closed)", op,
+          handle);
+    }
+    if (slot.open_errno != 0) {
+      return fmt::format("{} on handle {}, but the NTCreateX of that handle at line {} failed ({})",
+                         op, handle, slot.open_line, std::strerror(slot.open_errno));
+    }
+    return fmt::format(
+        "{} on handle {}, but the NTCreateX of that handle at line {} succeeded although a "
+        "failure was expected, so the handle was not kept",
+        op, handle, slot.open_line);
+  });
+  return -1;
 }
 
-void FileioClient::check_status(const Instruction& ins, int rc, int err, const std::string& path,
-                                const std::string* path2, CounterId counter, WorkerContext& ctx) {
+std::string FileioClient::handle_text(const Instruction& ins) {
+  return fmt::format("handle {} ({})", loadfile_.handles[ins.a], shown(path(handles_[ins.a].path)));
+}
+
+void FileioClient::check_status(const Instruction& ins, int err, const std::string& rel,
+                                const std::string* rel2, CounterId counter, WorkerContext& ctx) {
   const Expect expect = ins.expect();
   if (expect == Expect::kAny) return;
-  const bool ok = rc == 0;
+  const bool ok = err == 0;
   if (ok == (expect == Expect::kOk)) return;
-  ctx.add_counter(counter, 1);
-  if (!options_.stop_on_mismatch) return;
-  const std::string& status = loadfile_.statuses[ins.status];
-  const std::string_view op = loadfile_name(ins.op);
-  const std::string shown = path2 != nullptr ? path + " -> " + *path2 : path;
-  if (ok) fail(ins, fmt::format("{} {} succeeded, expected {}", op, shown, status));
-  fail(ins, fmt::format("{} {} failed ({}), expected {}", op, shown, std::strerror(err), status));
+  problem(ins, counter, 1, true, ctx, [&] {
+    const std::string& status = loadfile_.statuses[ins.status];
+    const std::string_view op = loadfile_name(ins.op);
+    const std::string names = rel2 != nullptr ? shown(rel) + " -> " + shown(*rel2) : shown(rel);
+    if (ok) return fmt::format("{} {} succeeded, expected {}", op, names, status);
+    return fmt::format("{} {} failed ({}), expected {}", op, names, std::strerror(err), status);
+  });
 }
 
 void FileioClient::xattr_write_hook(const Instruction& ins, int fd, WorkerContext& ctx) {
@@ -251,11 +335,10 @@ void FileioClient::xattr_write_hook(const Instruction& ins, int fd, WorkerContex
   }
   if (::fsetxattr(fd, kDosAttrib, value, sizeof value, 0) == 0) return;
   const int err = errno;
-  ctx.add_counter(kCounterXattrErrors, 1);
-  if (options_.stop_on_mismatch) {
-    fail(ins, fmt::format("{}: fsetxattr {} failed ({})", loadfile_name(ins.op), kDosAttrib,
-                          std::strerror(err)));
-  }
+  problem(ins, kCounterXattrErrors, 1, true, ctx, [&] {
+    return fmt::format("{}: fsetxattr {} failed ({})", loadfile_name(ins.op), kDosAttrib,
+                       std::strerror(err));
+  });
 }
 
 OpOutcome FileioClient::execute(const Instruction& ins, const std::array<std::int64_t, 3>& v,
@@ -293,35 +376,48 @@ OpOutcome FileioClient::execute(const Instruction& ins, const std::array<std::in
       break;
     case OpCode::kUnlink: {
       const std::string& p = path(ins.a);
-      (void)resolve_name(p);
-      const int rc = ::unlink(p.c_str());
-      const int err = errno;
-      if (options_.sync_dirs) sync_parent_directory(p);
-      check_status(ins, rc, err, p, nullptr, kCounterMismatchUnlink, ctx);
+      (void)resolve_name(ins, p, ins.a);
+      const int err = parents_.apply(
+          p, [](const ConfinedDir& dir, std::string_view leaf) { return dir.try_unlink(leaf); });
+      guard(ins, err, p, ins.a);
+      if (options_.sync_dirs) sync_parent_directory(run_dir_, p);
+      check_status(ins, err, p, nullptr, kCounterMismatchUnlink, ctx);
       break;
     }
-    case OpCode::kDeltree:
-      ctx.add_counter(kCounterDeltreeErrors, unlink_files_below(path(ins.a).c_str()));
+    case OpCode::kDeltree: {
+      const std::string& p = path(ins.a);
+      int root_error = 0;
+      const std::uint64_t failures = unlink_files_below(run_dir_, p, root_error);
+      guard(ins, root_error, p, ins.a);
+      if (failures > 0) {
+        problem(ins, kCounterDeltreeErrors, failures, false, ctx, [&] {
+          return fmt::format("Deltree {}: {} entr{} could not be removed", shown(p), failures,
+                             failures == 1 ? "y" : "ies");
+        });
+      }
       break;
+    }
     case OpCode::kRmdir: {
       const std::string& p = path(ins.a);
-      const NameState name = resolve_name(p);
+      const NameState name = resolve_name(ins, p, ins.a);
       if (options_.stat_check && !name.is_dir) break;  // "pointless" rmdir skipped
-      const int rc = ::rmdir(p.c_str());
-      const int err = errno;
-      if (options_.sync_dirs) sync_parent_directory(p);
-      check_status(ins, rc, err, p, nullptr, kCounterMismatchRmdir, ctx);
+      const int err = parents_.apply(
+          p, [](const ConfinedDir& dir, std::string_view leaf) { return dir.try_rmdir(leaf); });
+      guard(ins, err, p, ins.a);
+      if (err == 0) parents_.clear();  // a cached directory may be the one removed
+      if (options_.sync_dirs) sync_parent_directory(run_dir_, p);
+      check_status(ins, err, p, nullptr, kCounterMismatchRmdir, ctx);
       break;
     }
     case OpCode::kMkdir: {
       const std::string& p = path(ins.a);
-      const NameState name = resolve_name(p);
+      const NameState name = resolve_name(ins, p, ins.a);
       if (options_.stat_check && name.exists) break;
-      (void)::mkdir(p.c_str(), 0777);
+      guard(ins, mkdir(p, 0777), p, ins.a);
       break;
     }
     case OpCode::kQpathinfo:
-      (void)resolve_name(path(ins.a));
+      (void)resolve_name(ins, path(ins.a), ins.a);
       break;
     case OpCode::kQfileinfo: {
       struct stat st {};
@@ -334,7 +430,7 @@ OpOutcome FileioClient::execute(const Instruction& ins, const std::array<std::in
     }
     case OpCode::kQfsinfo: {
       struct statvfs vfs {};
-      (void)::statvfs(base_dir_.c_str(), &vfs);
+      (void)::fstatvfs(run_dir_.fd(), &vfs);
       break;
     }
     case OpCode::kSfileinfo:
@@ -347,7 +443,7 @@ OpOutcome FileioClient::execute(const Instruction& ins, const std::array<std::in
       outcome.bytes = op_writex(ins, fd, v, ctx);
       break;
     case OpCode::kReadX:
-      outcome.bytes = op_readx(fd, v, ctx);
+      outcome.bytes = op_readx(ins, fd, v, ctx);
       break;
     case OpCode::kLockX:
     case OpCode::kUnlockX: {
@@ -372,10 +468,10 @@ OpOutcome FileioClient::execute(const Instruction& ins, const std::array<std::in
 void FileioClient::op_ntcreatex(const Instruction& ins, const std::array<std::int64_t, 3>& v,
                                 WorkerContext& ctx) {
   const std::string& p = path(ins.a);
-  const NameState name = resolve_name(p);
+  const NameState name = resolve_name(ins, p, ins.a);
   const auto create_options = static_cast<std::uint64_t>(v[0]);
   const std::int64_t disposition = v[1];
-  int flags = O_RDWR | kOpenFlags | (options_.sync_open ? O_SYNC : 0);
+  int flags = O_RDWR | (options_.sync_open ? O_SYNC : 0);
   if (disposition == 2) {  // FILE_CREATE, without O_EXCL; with --stat-check an existing file opens
     if (!(options_.stat_check && name.exists)) flags |= O_CREAT;
   } else if (disposition == 4 || disposition == 5) {  // FILE_OVERWRITE(_IF)
@@ -383,18 +479,30 @@ void FileioClient::op_ntcreatex(const Instruction& ins, const std::array<std::in
   }
   const bool directory = (create_options & 0x1) != 0;  // FILE_DIRECTORY_FILE
   if (directory) {
-    if (!(options_.stat_check && name.exists)) (void)::mkdir(p.c_str(), 0700);
-    flags = kDirOpenFlags;
+    if (!(options_.stat_check && name.exists)) guard(ins, mkdir(p, 0700), p, ins.a);
+    flags = O_RDONLY | O_DIRECTORY;
   }
-  int fd = ::open(p.c_str(), flags, 0600);
-  if (fd < 0 && errno == EISDIR) fd = ::open(p.c_str(), kDirOpenFlags);
-  const int err = fd < 0 ? errno : 0;
+  int fd = -1;
+  int err = parents_.apply(p, [&](const ConfinedDir& dir, std::string_view leaf) {
+    return dir.try_open(leaf, flags, 0600, fd);
+  });
+  if (err == EISDIR) {
+    err = parents_.apply(p, [&](const ConfinedDir& dir, std::string_view leaf) {
+      return dir.try_open_dir(leaf, fd);
+    });
+  }
+  guard(ins, err, p, ins.a);
 
   HandleSlot* slot = ins.b != kNoId ? &handles_[ins.b] : nullptr;
   const Expect expect = ins.expect();
   if (fd < 0 || expect == Expect::kFailure) {
     if (expect == Expect::kOk || fd >= 0) {
-      ctx.add_counter(kCounterMismatchNtCreateX, 1);  // dbench only warns here
+      problem(ins, kCounterMismatchNtCreateX, 1, false, ctx, [&] {  // dbench only warns here
+        const std::string& status = loadfile_.statuses[ins.status];
+        if (fd >= 0) return fmt::format("NTCreateX {} succeeded, expected {}", shown(p), status);
+        return fmt::format("NTCreateX {} failed ({}), expected {}", shown(p), std::strerror(err),
+                           status);
+      });
     }
     if (fd >= 0) ::close(fd);
     // dbench records nothing for an open that is not kept: a handle of the same number that is
@@ -419,19 +527,30 @@ void FileioClient::op_ntcreatex(const Instruction& ins, const std::array<std::in
 void FileioClient::op_rename(const Instruction& ins, WorkerContext& ctx) {
   const std::string& from = path(ins.a, 0);
   const std::string& to = path(ins.b, 1);
-  const NameState source = resolve_name(from);
-  (void)resolve_name(to);
+  const NameState source = resolve_name(ins, from, ins.a);
+  (void)resolve_name(ins, to, ins.b);
   if (options_.stat_check && !source.exists && ins.expect() == Expect::kOk) {
-    ctx.add_counter(kCounterMismatchRename, 1);
-    if (options_.stop_on_mismatch) {
-      fail(ins, fmt::format("Rename {} -> {}: the source does not exist (stat-check), expected {}",
-                            from, to, loadfile_.statuses[ins.status]));
-    }
+    problem(ins, kCounterMismatchRename, 1, true, ctx, [&] {
+      return fmt::format("Rename {} -> {}: the source does not exist (stat-check), expected {}",
+                         shown(from), shown(to), loadfile_.statuses[ins.status]);
+    });
   }
-  const int rc = ::rename(from.c_str(), to.c_str());
-  const int err = errno;
-  if (options_.sync_dirs) sync_parent_directory(to);
-  check_status(ins, rc, err, from, &to, kCounterMismatchRename, ctx);
+  const ConfinedDir* from_dir = nullptr;
+  const ConfinedDir* to_dir = nullptr;
+  std::string_view from_name;
+  std::string_view to_name;
+  int err = parents_.find(from, from_dir, from_name);
+  guard(ins, err, from, ins.a);
+  if (err == 0) {
+    // The source's entry was used last, so finding the destination never evicts it.
+    err = parents_.find(to, to_dir, to_name);
+    guard(ins, err, to, ins.b);
+  }
+  if (err == 0) err = from_dir->try_rename(from_name, *to_dir, to_name);
+  if (err == ELOOP) refuse(ins, err, from, ins.a);
+  parents_.clear();  // a renamed directory would stay cached under its old name
+  if (options_.sync_dirs) sync_parent_directory(run_dir_, to);
+  check_status(ins, err, from, &to, kCounterMismatchRename, ctx);
 }
 
 std::uint64_t FileioClient::op_writex(const Instruction& ins, int fd,
@@ -440,70 +559,89 @@ std::uint64_t FileioClient::op_writex(const Instruction& ins, int fd,
   const auto size = static_cast<std::uint64_t>(v[1]);
   const std::int64_t expected = v[2];
   if (options_.fake_io) return static_cast<std::uint64_t>(expected);
+  const std::byte* source = next_write_chunk();
   if (options_.one_byte_write_fix && size == 1) {
     struct stat st {};
     if (::fstat(fd, &st) == 0 && st.st_size > offset) {
       std::byte current{};
-      if (::pread(fd, &current, 1, offset) == 1 && current == write_buffer_[0]) return size;
-    } else if (write_buffer_[0] == std::byte{0}) {
+      if (::pread(fd, &current, 1, offset) == 1 && current == source[0]) return size;
+    } else if (source[0] == std::byte{0}) {
       (void)::ftruncate(fd, offset + 1);
       return size;
     }
   }
-  std::int64_t written = 0;
+  // Short writes are retried, so a full disk names its errno (ENOSPC) instead of only a short
+  // count; dbench itself compares a single pwrite's result with the expected size.
+  std::uint64_t written = 0;
   int err = 0;
-  for (std::uint64_t done = 0; done < size;) {
+  const std::size_t chunk_bytes = write_data_.block_bytes();
+  for (std::uint64_t in_chunk = 0; written < size;) {
+    if (in_chunk == chunk_bytes) {
+      source = next_write_chunk();
+      in_chunk = 0;
+    }
     const std::size_t chunk =
-        static_cast<std::size_t>(std::min<std::uint64_t>(size - done, write_buffer_.size()));
+        static_cast<std::size_t>(std::min<std::uint64_t>(size - written, chunk_bytes - in_chunk));
     const ssize_t n =
-        ::pwrite(fd, write_buffer_.data(), chunk, offset + static_cast<std::int64_t>(done));
+        ::pwrite(fd, source + in_chunk, chunk, offset + static_cast<std::int64_t>(written));
     if (n < 0) {
+      if (errno == EINTR) continue;
       err = errno;
-      written = -1;
       break;
     }
-    written += n;
-    done += static_cast<std::uint64_t>(n);
-    if (static_cast<std::size_t>(n) != chunk) break;
-  }
-  if (written != expected) {
-    ctx.add_counter(kCounterShortWrite, 1);
-    if (options_.stop_on_mismatch) {
-      const std::int64_t handle = loadfile_.handles[ins.a];
-      if (written < 0) {
-        fail(ins, fmt::format("WriteX of {} bytes at offset {} on handle {} ({}) failed ({})", size,
-                              offset, handle, path(handles_[ins.a].path), std::strerror(err)));
-      }
-      fail(ins, fmt::format("WriteX wrote {} bytes, expected {} on handle {} ({})", written,
-                            expected, handle, path(handles_[ins.a].path)));
+    if (n == 0) {
+      err = ENOSPC;
+      break;
     }
+    written += static_cast<std::uint64_t>(n);
+    in_chunk += static_cast<std::uint64_t>(n);
+  }
+  if (err != 0 || static_cast<std::int64_t>(written) != expected) {
+    problem(ins, kCounterShortWrite, 1, true, ctx, [&] {
+      if (err != 0) {
+        return fmt::format("WriteX of {} bytes at offset {} on {} failed after {} bytes: {}", size,
+                           offset, handle_text(ins), written, std::strerror(err));
+      }
+      return fmt::format("WriteX wrote {} bytes, expected {} on {}", written, expected,
+                         handle_text(ins));
+    });
   }
   if (options_.fsync_writes) (void)::fsync(fd);
-  return size;
+  return written;
 }
 
-std::uint64_t FileioClient::op_readx(int fd, const std::array<std::int64_t, 3>& v,
-                                     WorkerContext& ctx) {
+std::uint64_t FileioClient::op_readx(const Instruction& ins, int fd,
+                                     const std::array<std::int64_t, 3>& v, WorkerContext& ctx) {
   const std::int64_t offset = v[0];
   const auto size = static_cast<std::uint64_t>(v[1]);
   const std::int64_t expected = v[2];
   if (options_.fake_io) return static_cast<std::uint64_t>(expected);
-  std::int64_t got = 0;
+  std::uint64_t got = 0;
+  int err = 0;
   for (std::uint64_t done = 0; done < size;) {
     const std::size_t chunk =
         static_cast<std::size_t>(std::min<std::uint64_t>(size - done, read_buffer_.size()));
     const ssize_t n =
         ::pread(fd, read_buffer_.data(), chunk, offset + static_cast<std::int64_t>(done));
     if (n < 0) {
-      got = -1;
+      err = errno;
       break;
     }
-    got += n;
+    got += static_cast<std::uint64_t>(n);
     done += static_cast<std::uint64_t>(n);
     if (static_cast<std::size_t>(n) != chunk) break;
   }
-  if (got != expected) ctx.add_counter(kCounterShortRead, 1);  // dbench only warns
-  return size;                                                 // dbench counts the requested size
+  if (err != 0 || static_cast<std::int64_t>(got) != expected) {
+    problem(ins, kCounterShortRead, 1, false, ctx, [&] {  // dbench only warns
+      if (err != 0) {
+        return fmt::format("ReadX of {} bytes at offset {} on {} failed after {} bytes: {}", size,
+                           offset, handle_text(ins), got, std::strerror(err));
+      }
+      return fmt::format("ReadX of {} bytes at offset {} on {} read {} bytes, expected {}", size,
+                         offset, handle_text(ins), got, expected);
+    });
+  }
+  return got;  // the bytes really read (dbench counts the requested size)
 }
 
 void FileioClient::op_sfileinfo(const Instruction& ins, int fd, WorkerContext& ctx) {
@@ -517,19 +655,28 @@ void FileioClient::op_sfileinfo(const Instruction& ins, int fd, WorkerContext& c
     timespec times[2]{};
     times[0].tv_sec = st.st_atime - 10;
     times[1].tv_sec = st.st_mtime - 12;
-    (void)::utimensat(AT_FDCWD, path(handles_[ins.a].path).c_str(), times, 0);
+    const std::uint32_t id = handles_[ins.a].path;
+    const std::string& p = path(id);
+    guard(ins,
+          parents_.apply(p, [&](const ConfinedDir& dir,
+                                std::string_view leaf) { return dir.try_set_times(leaf, times); }),
+          p, id);
   }
   if (options_.xattr && have_stat && !S_ISDIR(st.st_mode)) xattr_write_hook(ins, fd, ctx);
 }
 
 void FileioClient::op_find(const Instruction& ins, const std::array<std::int64_t, 3>& v) {
   const std::string& pattern = path(ins.a);
-  (void)resolve_name(pattern);
-  if (pattern.find_first_of("<>*?\"", base_dir_.size()) == std::string::npos) return;
-  const std::size_t slash = pattern.rfind('/');
-  parent_.assign(pattern, 0, slash);
-  (void)read_dir_entries(parent_.c_str(),
-                         static_cast<std::uint64_t>(std::max<std::int64_t>(v[1], 0)), dir_buffer_);
+  (void)resolve_name(ins, pattern, ins.a);
+  if (pattern.find_first_of("<>*?\"") == std::string::npos) return;
+  std::int64_t count = 0;
+  const auto max_entries = static_cast<std::uint64_t>(std::max<std::int64_t>(v[1], 0));
+  guard(ins,
+        parents_.apply(pattern,
+                       [&](const ConfinedDir& dir, std::string_view) {
+                         return read_dir_entries(dir, ".", max_entries, dir_buffer_, count);
+                       }),
+        pattern, ins.a);
 }
 
 }  // namespace iobench::plugins::dbench

@@ -164,6 +164,7 @@ void LoadfileParser::directive_randomstring(std::span<const Token> tokens, std::
   ins.a = static_cast<std::uint32_t>(slot[0] - '0');
   ins.b = intern_string(text);
   random_slots_ = static_cast<std::uint16_t>(random_slots_ | (1U << ins.a));
+  random_defs_[ins.a].push_back({line, std::string(text)});
   out_.code.push_back(ins);
 }
 

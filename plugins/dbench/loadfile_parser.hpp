@@ -41,7 +41,9 @@ struct ParseOptions {
 /// Differences from dbench's own reader, all stricter: operations need exactly their argument
 /// count (dbench ignores extra tokens and reads missing ones as 0), numbers must be whole tokens
 /// (dbench's strtol stops at junk), a bad status is an error (dbench skips the line), paths may not
-/// contain ".." components or leave the base directory, and sizes are at most 64 MiB.
+/// contain ".." components or leave the base directory, nor a component that a RANDOMSTRING can
+/// turn into ".." (checked over every definition of the slots, up to 4096 combinations per
+/// component; the replay refuses any such name it meets anyway), and sizes are at most 64 MiB.
 ///
 /// Throws ConfigError listing up to `options.max_errors` problems, one per line, each as
 /// `<file>:<line>:<column>: <problem> '<token>'; expected <what>`.

@@ -90,6 +90,9 @@ class LoadfileParser {
   void error(std::uint32_t line, std::uint32_t column, std::string_view token,
              std::string_view problem, std::string_view expected);
   void finish_stats();
+  /// Errors for template paths a RANDOMSTRING can turn into a '..' component (validate sees
+  /// them; the replay refuses any name that leaves the run directory anyway).
+  void check_templates();
 
   static const std::array<Directive, 8> kDirectives;
 
@@ -103,10 +106,36 @@ class LoadfileParser {
   InternMap string_ids_;
   std::unordered_map<std::int64_t, std::uint32_t> handle_ids_;
   std::vector<std::uint32_t> handle_path_;  // dense handle id -> path id of its last NTCreateX
-  std::vector<std::uint64_t> path_extent_;  // path id -> largest offset+size written through it
-  std::vector<std::uint32_t> open_loops_;   // indexes of kLoopBegin without ENDLOOP yet
-  std::uint32_t repeat_line_ = 0;           // line of a REPEAT waiting for its operation, or 0
-  std::uint16_t random_slots_ = 0;          // bit n: an earlier RANDOMSTRING defined slot n
+  /// Per path id, what the writes through it can occupy: 4 KiB-aligned [begin, end) ranges of
+  /// the writes with a known place (merged in finish_stats), and the summed sizes (times their
+  /// executions per pass) of those without one (unbounded offsets, template paths).
+  struct WrittenSpace {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+    std::uint64_t unplaced_bytes = 0;
+  };
+  std::vector<WrittenSpace> written_;
+  /// Adds what WriteX `ins` (run `repeats` times in a row by a REPEAT) can occupy.
+  void note_write(const Instruction& ins, std::uint64_t repeats);
+  /// Upper bound of value slot `slot` of `ins`; nullopt when it has none known at parse time.
+  [[nodiscard]] std::optional<std::uint64_t> value_max(const Instruction& ins,
+                                                       std::size_t slot) const;
+  /// How many times an instruction about to be emitted runs per pass: `repeats` times the
+  /// enclosing LOOP counts.
+  [[nodiscard]] std::uint64_t executions_per_pass(std::uint64_t repeats) const;
+  std::vector<std::uint32_t> open_loops_;  // indexes of kLoopBegin without ENDLOOP yet
+  std::uint32_t repeat_line_ = 0;          // line of a REPEAT waiting for its operation, or 0
+  std::uint16_t random_slots_ = 0;         // bit n: an earlier RANDOMSTRING defined slot n
+  struct TemplateUse {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    std::string text;  // the path with kRandomRef markers
+  };
+  std::vector<TemplateUse> templates_;  // first use of each template path
+  struct RandomDef {
+    std::uint32_t line = 0;
+    std::string text;  // the RANDOMSTRING template
+  };
+  std::array<std::vector<RandomDef>, 10> random_defs_;  // every definition of each slot
   std::size_t operations_ = 0;
 };
 

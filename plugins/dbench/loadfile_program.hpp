@@ -189,9 +189,13 @@ struct LoadfileStats {
   bool has_expr_sizes = false;        ///< some ReadX/WriteX size is a modifier expression
   std::uint64_t max_write_bytes = 0;  ///< largest constant WriteX size
   std::uint64_t max_read_bytes = 0;   ///< largest constant ReadX size
-  /// Upper bound of the file data one client holds: the sum over written paths of the largest
-  /// offset+size written through a handle opened on that path. Used for the free-space check.
-  std::uint64_t written_extent_bytes = 0;
+  /// Upper bound of the file data one client writes in one pass, for the free-space check: per
+  /// path, the 4 KiB blocks its writes touch (a write at a constant offset touches the same
+  /// blocks every time, so a 16 KiB write at 5 GiB into a sparse file counts 16 KiB, not 5 GiB;
+  /// one at a random offset below a bound counts the blocks up to the bound), plus, for writes
+  /// whose place is unknown before running (a "+n" offset, a template path), their sizes times
+  /// their executions per pass.
+  std::uint64_t written_bytes = 0;
   std::uint64_t unknown_lines = 0;
   std::vector<UnknownOp> unknown_ops;  ///< in order of first appearance
 };

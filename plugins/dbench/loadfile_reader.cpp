@@ -1,15 +1,23 @@
 #include "plugins/dbench/loadfile_reader.hpp"
 
+#include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <iobench/error.hpp>
+#include <iobench/format.hpp>
 #include <memory>
 
 namespace iobench::plugins::dbench {
 
 namespace {
+
+/// `bytes` as a size param value: "128m" for whole MiB, else the byte count.
+std::string size_param(std::uint64_t bytes) {
+  return bytes % (1 << 20) == 0 ? fmt::format("{}m", bytes >> 20) : fmt::format("{}", bytes);
+}
 
 struct GzCloser {
   void operator()(gzFile_s* file) const noexcept { gzclose(file); }
@@ -17,7 +25,7 @@ struct GzCloser {
 
 }  // namespace
 
-std::string read_loadfile_text(const std::filesystem::path& path) {
+std::string read_loadfile_text(const std::filesystem::path& path, std::size_t max_bytes) {
   errno = 0;
   std::unique_ptr<gzFile_s, GzCloser> file(gzopen(path.c_str(), "rb"));
   if (!file) {
@@ -28,15 +36,24 @@ std::string read_loadfile_text(const std::filesystem::path& path) {
   }
   gzbuffer(file.get(), 256 * 1024);
   std::string text;
+  // Room for the whole text up front (up to 256 MiB), so growing never copies it: the memory
+  // used is the text read so far. Pages not written are never touched.
+  text.reserve(std::min<std::size_t>(max_bytes, std::size_t{256} << 20) + 1);
   constexpr std::size_t kChunk = 1 << 20;
   for (;;) {
     const std::size_t old_size = text.size();
-    if (old_size > kMaxLoadfileBytes) {
-      throw ConfigError("loadfile '" + path.string() + "' is larger than 1 GiB of text; " +
-                        "expected a dbench loadfile (client.txt is 25 MiB)");
+    if (old_size > max_bytes) {
+      throw ConfigError(fmt::format(
+          "loadfile '{}' holds more than {} of text (max_loadfile_size={}); give a dbench "
+          "loadfile (client.txt has 25 MiB) or raise max_loadfile_size (e.g. "
+          "max_loadfile_size={})",
+          path.string(), format_bytes(max_bytes), size_param(max_bytes),
+          size_param(std::max<std::uint64_t>(max_bytes * 4, 1 << 30))));
     }
-    text.resize(old_size + kChunk);
-    const int got = gzread(file.get(), text.data() + old_size, static_cast<unsigned>(kChunk));
+    // Never more than one byte past the limit: that byte proves the file is too large.
+    const std::size_t want = std::min(kChunk, max_bytes + 1 - old_size);
+    text.resize(old_size + want);
+    const int got = gzread(file.get(), text.data() + old_size, static_cast<unsigned>(want));
     // A gzip stream cut short ends with a 0 read and Z_BUF_ERROR set, not with -1.
     int zerr = Z_OK;
     const char* what = gzerror(file.get(), &zerr);
@@ -47,10 +64,6 @@ std::string read_loadfile_text(const std::filesystem::path& path) {
     }
     text.resize(old_size + static_cast<std::size_t>(got));
     if (got == 0) break;
-  }
-  if (text.size() > kMaxLoadfileBytes) {
-    throw ConfigError("loadfile '" + path.string() + "' is larger than 1 GiB of text; " +
-                      "expected a dbench loadfile (client.txt is 25 MiB)");
   }
   return text;
 }

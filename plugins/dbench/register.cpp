@@ -13,7 +13,12 @@ void register_family(PluginRegistrar& registrar) {
                  "dbench's fileio semantics",
       .params = dbench_param_specs(),
       .factory = make_dbench_workload,
-      .needs_directory_targets = true});
+      .needs_directory_targets = true,
+      .uses_engine = false,
+      .fixed_engine_reason =
+          "it replays the loadfile with the system calls dbench's fileio backend makes "
+          "(open/pread/pwrite/rename/unlink...), so its figures stay comparable with dbench's; "
+          "compare engines with the disk or tiotest workloads"});
   registrar.add_formatter("dbench", "text", format_dbench_text);
 }
 

@@ -13,25 +13,6 @@
 
 namespace iobench::plugins::dbench {
 
-namespace {
-
-constexpr std::uint64_t kSleepSliceNs = 50'000'000;
-
-}  // namespace
-
-bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns) {
-  for (;;) {
-    if (!ctx.keep_going()) return false;
-    const std::uint64_t now = monotonic_ns();
-    if (now >= deadline_ns) return true;
-    const std::uint64_t until = std::min(deadline_ns, now + kSleepSliceNs);
-    timespec ts{};
-    ts.tv_sec = static_cast<time_t>(until / 1'000'000'000ULL);
-    ts.tv_nsec = static_cast<long>(until % 1'000'000'000ULL);
-    ::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
-  }
-}
-
 ReplayWorker::ReplayWorker(const Loadfile& loadfile, const ReplayTiming& timing,
                            std::vector<std::unique_ptr<FileioClient>> clients)
     : loadfile_(loadfile), timing_(timing), clients_(std::move(clients)), pacing_(clients_.size()) {
@@ -121,23 +102,25 @@ bool ReplayWorker::pace(std::size_t c, const Instruction& ins, WorkerContext& ct
   if (timed_line) {
     intended_ns = p.pass_start_ns + static_cast<std::uint64_t>(ins.timestamp_ns);
   } else if (timing_.rate_bytes_per_s > 0) {
+    // dbench -R: the next op is due when the bytes moved since the previous one fit the rate,
+    // counted from when that one really started (the core's pacer in its closed-loop form).
     const std::uint64_t now = monotonic_ns();
     const std::uint64_t bytes = clients_[c]->bytes();
     if (!p.rate_started) {
       p.rate_started = true;
-      p.last_ns = now;
+      p.rate.emplace(RateLimit{.bytes_per_s = timing_.rate_bytes_per_s}, 1);
+      p.rate->start(now);
       p.last_bytes = bytes;
       return true;
     }
-    const double delay_s = static_cast<double>(bytes - p.last_bytes) / timing_.rate_bytes_per_s;
-    intended_ns = p.last_ns + static_cast<std::uint64_t>(delay_s * 1e9);
+    intended_ns = p.rate->advance(bytes - p.last_bytes);
     p.last_bytes = bytes;
     if (intended_ns > now) {
       if (!sleep_until(ctx, intended_ns)) return false;
-      p.last_ns = monotonic_ns();
+      p.rate->rebase(monotonic_ns());
       clock_stale_ = true;
     } else {
-      p.last_ns = now;
+      p.rate->rebase(now);
     }
     return true;
   } else {

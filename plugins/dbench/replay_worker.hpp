@@ -1,8 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/rate_pacer.hpp>
 #include <iobench/workload.hpp>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "plugins/dbench/fileio_client.hpp"
@@ -49,8 +51,8 @@ class ReplayWorker final : public PhaseWorker {
  private:
   struct Pacing {
     std::uint64_t pass_start_ns = 0;
-    std::uint64_t last_ns = 0;
-    std::uint64_t last_bytes = 0;
+    std::optional<RatePacer> rate;  ///< with a target rate: the client's schedule
+    std::uint64_t last_bytes = 0;   ///< the client's bytes at the previous paced op
     bool rate_started = false;
   };
   struct LoopFrame {
@@ -75,9 +77,5 @@ class ReplayWorker final : public PhaseWorker {
   std::uint64_t measure_start_ns_ = 0;
   std::uint64_t tick_end_ns_ = 0;
 };
-
-/// Sleeps until `deadline_ns` (CLOCK_MONOTONIC) in slices of at most 50 ms, polling keep_going().
-/// Returns false if the run must stop.
-bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns);
 
 }  // namespace iobench::plugins::dbench

@@ -14,8 +14,28 @@ std::vector<ParamSpec> disk_param_specs() {
       {.key = "operation",
        .type = ParamType::kEnum,
        .default_value = "write",
-       .help = "write the file(s), or read them back",
-       .choices = {"read", "write"}},
+       .help = "write the file(s), read them back, or mixed reads and writes (see rwmix)",
+       .choices = {"read", "write", "mixed"}},
+      {.key = "rwmix",
+       .type = ParamType::kCount,
+       .default_value = "50",
+       .unit = "% reads",
+       .help = "operation=mixed: percentage of ops that are reads (fio's rwmixread); giving it "
+               "implies operation=mixed",
+       .min = 0,
+       .max = 100},
+      {.key = "engine",
+       .type = ParamType::kString,
+       .default_value = "psync",
+       .help = "I/O engine: psync, pvsync2, io_uring, libaio, mmap or null, options after ':' "
+               "(io_uring:fixedbufs,registerfiles,sqpoll); see the engines in this list"},
+      {.key = "iodepth",
+       .type = ParamType::kCount,
+       .default_value = "1",
+       .unit = "requests",
+       .help = "requests in flight per worker (asynchronous engines: io_uring, libaio)",
+       .min = 1,
+       .max = 4096},
       {.key = "mode",
        .type = ParamType::kEnum,
        .default_value = "buffered",
@@ -46,11 +66,33 @@ std::vector<ParamSpec> disk_param_specs() {
        .help = "sequential, or random block order",
        .choices = {"sequential", "random"}},
       {.key = "random_order",
-       .type = ParamType::kEnum,
+       .type = ParamType::kString,
        .default_value = "permutation",
-       .help = "with seek=random: each block once per iteration (permutation) or uniform picks "
-               "with repetition",
-       .choices = {"permutation", "uniform"}},
+       .help = "with seek=random: permutation (each block once per iteration), uniform (picks "
+               "with repetition), zipf:THETA or pareto:H (skewed picks, as fio's "
+               "random_distribution; pareto:0.2 = 80 % of ops on 20 % of blocks)"},
+      {.key = "verify",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "write a per-sector pattern stamped with its offset and the run's seed, and check "
+               "every block read (writes add a verify phase reading the file back); a mismatch "
+               "fails the phase, naming the offset"},
+      {.key = "rate_iops",
+       .type = ParamType::kCount,
+       .default_value = "0",
+       .unit = "ops/s",
+       .help = "open loop: issue ops at this rate per worker, latency measured from each op's "
+               "intended time (0: as fast as possible)"},
+      {.key = "rate_bytes",
+       .type = ParamType::kSize,
+       .default_value = "0",
+       .unit = "bytes/s",
+       .help = "open loop: as rate_iops, as bytes per second per worker (e.g. 100m)"},
+      {.key = "arrivals",
+       .type = ParamType::kEnum,
+       .default_value = "uniform",
+       .help = "open loop: evenly spaced ops, or a Poisson process with the same mean rate",
+       .choices = {"uniform", "poisson"}},
       {.key = "iterations",
        .type = ParamType::kCount,
        .default_value = "1",
@@ -74,27 +116,59 @@ std::vector<ParamSpec> disk_param_specs() {
        .type = ParamType::kString,
        .default_value = "bigfile",
        .help = "name of the file created in each target's run directory"},
+      // The seeds' reports do not say what their tool wrote; incompressible data keeps a
+      // compressing or deduplicating filesystem from flattering the run.
+      data_param_spec("random", "default random; also fills the file a read creates"),
   };
 }
 
 DiskConfig make_disk_config(const Params& params, std::span<const std::filesystem::path> targets) {
   DiskConfig config;
-  config.operation =
-      params.get_string("operation") == "read" ? Operation::kRead : Operation::kWrite;
+  const std::string& operation = params.get_string("operation");
+  config.operation = operation == "read"    ? Operation::kRead
+                     : operation == "mixed" ? Operation::kMixed
+                                            : Operation::kWrite;
+  if (params.given("rwmix")) {
+    if (params.given("operation") && config.operation != Operation::kMixed) {
+      throw ConfigError(fmt::format(
+          "disk: rwmix={} mixes reads and writes, but operation={}; drop one of them (rwmix "
+          "alone means operation=mixed)",
+          params.get_string("rwmix"), operation));
+    }
+    config.operation = Operation::kMixed;
+  }
+  config.read_percent = static_cast<std::uint32_t>(params.get_u64("rwmix"));
+  config.iodepth = static_cast<std::uint32_t>(params.get_u64("iodepth"));
+  config.verify = params.get_bool("verify");
+  config.distribution = BlockDistribution::parse(params.get_string("random_order"), "random_order");
+  if (params.get_u64("rate_iops") > 0 && params.get_u64("rate_bytes") > 0) {
+    throw ConfigError(
+        "disk: rate_iops and rate_bytes both given; give one rate per worker (ops or bytes per "
+        "second)");
+  }
+  config.rate = RateLimit{.ops_per_s = static_cast<double>(params.get_u64("rate_iops")),
+                          .bytes_per_s = static_cast<double>(params.get_u64("rate_bytes")),
+                          .arrivals = parse_arrivals(params.get_string("arrivals"), "arrivals")};
   const std::string& mode = params.get_string("mode");
   config.mode = mode == "direct" ? IoMode::kDirect
                 : mode == "mmap" ? IoMode::kMmap
                                  : IoMode::kBuffered;
   config.seek =
       params.get_string("seek") == "random" ? SeekPattern::kRandom : SeekPattern::kSequential;
-  config.random_order = params.get_string("random_order") == "uniform" ? RandomOrder::kUniform
-                                                                       : RandomOrder::kPermutation;
   config.block_size_bytes = params.get_u64("bs");
   config.iterations = params.get_u64("iterations");
   config.prime = params.get_bool("prime");
   config.fsync = params.get_bool("fsync");
   config.sync = params.get_string("sync");
   config.file_name = params.get_string("file");
+  config.data = DataPattern::parse(params.get_string("data"), "disk: data");
+  if (params.get_bool("verify") && params.given("data") &&
+      config.data.kind != DataPattern::Kind::kRandom) {
+    throw ConfigError(fmt::format(
+        "disk: verify=true writes its own random, offset-stamped pattern, so data={} cannot "
+        "be checked; leave data out or set verify=false",
+        params.get_string("data")));
+  }
 
   if (params.given("blocks") && params.given("size")) {
     throw ConfigError(
@@ -131,18 +205,28 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     throw ConfigError(
         fmt::format("disk: file='{}' must be a plain file name without '/'", config.file_name));
   }
-  if (config.prime && config.operation == Operation::kWrite) {
+  if (config.prime && config.operation != Operation::kRead) {
     throw ConfigError("disk: prime=true only applies to operation=read");
+  }
+  if (config.block_size_bytes > UINT32_MAX) {
+    throw ConfigError(fmt::format("disk: bs={} is too large for one request; use at most 1g",
+                                  params.get_string("bs")));
   }
   for (const auto& target : targets) {
     struct stat st {};
     const bool existing_file = ::stat(target.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
     config.existing_file_target.push_back(existing_file);
     if (!existing_file) continue;
-    if (config.operation == Operation::kWrite) {
+    if (config.writes()) {
       throw ConfigError(fmt::format(
           "disk: target '{}' is an existing file; iobench never overwrites existing files, so "
-          "operation=write needs a directory target",
+          "operation={} needs a directory target",
+          target.string(), config.operation == Operation::kMixed ? "mixed" : "write"));
+    }
+    if (config.verify) {
+      throw ConfigError(fmt::format(
+          "disk: verify=true checks what iobench wrote, but target '{}' is an existing file it "
+          "reads in place; drop verify or give a directory target",
           target.string()));
     }
     if (S_ISREG(st.st_mode) &&
@@ -153,6 +237,10 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     }
   }
   return config;
+}
+
+std::string disk_implied_engine(const Params& params) {
+  return params.get_string("mode") == "mmap" ? "mmap" : "";
 }
 
 }  // namespace iobench::plugins::disk

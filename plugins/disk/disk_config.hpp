@@ -2,24 +2,32 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iobench/data_pattern.hpp>
 #include <iobench/params.hpp>
+#include <iobench/rate_pacer.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "plugins/disk/block_distribution.hpp"
+
 namespace iobench::plugins::disk {
 
-enum class Operation { kRead, kWrite };
+enum class Operation { kRead, kWrite, kMixed };
 enum class IoMode { kBuffered, kDirect, kMmap };
 enum class SeekPattern { kSequential, kRandom };
-enum class RandomOrder { kPermutation, kUniform };
 
 /// The disk workload's settings, validated: the seeds' test_disk_performance options.
 struct DiskConfig {
   Operation operation = Operation::kWrite;
   IoMode mode = IoMode::kBuffered;
   SeekPattern seek = SeekPattern::kSequential;
-  RandomOrder random_order = RandomOrder::kPermutation;
+  BlockDistribution distribution;  ///< random_order, with seek=random
+  /// operation=mixed: percentage of ops that are reads (fio's rwmixread); the rest are writes.
+  std::uint32_t read_percent = 50;
+  std::uint32_t iodepth = 1;  ///< requests in flight per worker
+  bool verify = false;        ///< stamp every written block, check every read one
+  RateLimit rate;             ///< per worker; inactive: closed loop
   std::uint64_t block_size_bytes = 0;
   std::uint64_t blocks = 0;  ///< per target: the working set is blocks * block_size_bytes
   std::uint64_t iterations = 1;
@@ -27,12 +35,16 @@ struct DiskConfig {
   bool fsync = true;   ///< writes: fsync before close, timed as op "fsync"
   std::string sync;    ///< "none", "sync" (O_SYNC) or "dsync" (O_DSYNC)
   std::string file_name;
+  /// What writes (and the untimed creation of a file to read) put in the file.
+  DataPattern data;
   /// Targets that name an existing file or block device (read in place).
   std::vector<bool> existing_file_target;
 
   [[nodiscard]] std::uint64_t working_set_bytes() const noexcept {
     return blocks * block_size_bytes;
   }
+  [[nodiscard]] bool writes() const noexcept { return operation != Operation::kRead; }
+  [[nodiscard]] bool reads() const noexcept { return operation != Operation::kWrite; }
 };
 
 /// The parameters the disk workload declares (names as in the seeds' tool).
@@ -41,8 +53,12 @@ struct DiskConfig {
 /// Builds and cross-checks the config. Throws ConfigError naming the parameter: both blocks and
 /// size given, a working set that is not a whole number of blocks, direct I/O with a block size
 /// that is not a multiple of 4096, a write to an existing file target, a read of an existing file
-/// target smaller than the working set.
+/// target smaller than the working set, rwmix with operation read or write, both rate_iops and
+/// rate_bytes, a bad random_order.
 [[nodiscard]] DiskConfig make_disk_config(const Params& params,
                                           std::span<const std::filesystem::path> targets);
+
+/// The engine disk's params imply (WorkloadInfo::implied_engine): mode=mmap maps the file.
+[[nodiscard]] std::string disk_implied_engine(const Params& params);
 
 }  // namespace iobench::plugins::disk

@@ -23,6 +23,8 @@ const char* verb_for(Status status) {
       return "Failed";
     case Status::kSkipped:
       return "Skipped";
+    case Status::kNoMeasurement:
+      return "Measured nothing";
   }
   return "Completed";
 }
@@ -60,42 +62,94 @@ std::string format_size(std::uint64_t bytes, bool short_units) {
   return fmt::format("{}{}", bytes, short_units ? "" : "B");
 }
 
+namespace {
+
+double us(std::uint64_t ns) { return static_cast<double>(ns) / 1e3; }
+
+void print_latency_line(std::ostream& out, const char* label, const LatencyHistogram& h) {
+  fmt::print(out,
+             "{} (usec): min {:.1f}, mean {:.1f}, p50 {:.1f}, p99 {:.1f}, p99.9 {:.1f}, max "
+             "{:.1f}\n",
+             label, us(h.min()), h.mean() / 1e3, us(h.percentile(50)), us(h.percentile(99)),
+             us(h.percentile(99.9)), us(h.max()));
+}
+
+}  // namespace
+
 void format_disk_text(const StepResult& step, std::ostream& out) {
+  if (!step.engine.empty() && step.engine != "psync") {
+    const AttributeValue* depth = step.attribute("iodepth");
+    fmt::print(out, "engine {}, iodepth {}\n", step.engine,
+               depth != nullptr && std::holds_alternative<std::int64_t>(*depth)
+                   ? std::get<std::int64_t>(*depth)
+                   : 1);
+  }
   for (const PhaseResult& phase : step.phases) {
     if (phase.op_names.empty()) continue;
-    const bool write = phase.op_names.front() == "write";
-    const OpStats& io = phase.ops.front();
-    const std::uint64_t block_size = io.ops != 0 ? io.bytes / io.ops : 0;
-    fmt::print(out,
-               "{} {} {} mbytes across {} devices using {} blocks of {} in {:.6f} seconds "
-               "({:.2f} Mbytes/sec), {}usec mean\n",
-               verb_for(phase.status), write ? "writing" : "reading",
-               static_cast<std::uint64_t>(mib(io.bytes) + 0.5), phase.workers.size(), io.ops,
-               block_size, seconds(phase.wall_ns),
-               phase.wall_ns ? mib(io.bytes) / seconds(phase.wall_ns) : 0.0,
-               usec(io.latency.mean()));
-    for (const WorkerResult& worker : phase.workers) {
-      const OpStats& wio = worker.ops.front();
-      fmt::print(out, "#{} ({}) {} in {:.6f}s using {} {} of {} ({:.2f}MB/sec), {}usec\n",
-                 worker.index, attribute_text(step, fmt::format("file.{}", worker.target_index)),
-                 format_size(wio.bytes, false), seconds(worker.elapsed_ns), format_count(wio.ops),
-                 write ? "writes" : "reads", format_size(block_size, true),
-                 worker.elapsed_ns ? mib(wio.bytes) / seconds(worker.elapsed_ns) : 0.0,
-                 usec(wio.latency.mean()));
+    if (phase.status == Status::kNoMeasurement) {
+      const std::string_view doing = phase.name == "write"    ? "writing"
+                                     : phase.name == "read"   ? "reading"
+                                     : phase.name == "verify" ? "verifying"
+                                                              : "mixed reading and writing";
+      fmt::print(out, "{} {}: {}\n", verb_for(phase.status), doing, phase.message);
+      continue;
     }
-    fmt::print(out,
-               "latency per {} (usec): min {:.1f}, mean {:.1f}, p50 {:.1f}, p99 {:.1f}, "
-               "p99.9 {:.1f}, max {:.1f}\n",
-               phase.op_names.front(), static_cast<double>(io.latency.min()) / 1e3,
-               io.latency.mean() / 1e3, static_cast<double>(io.latency.percentile(50)) / 1e3,
-               static_cast<double>(io.latency.percentile(99)) / 1e3,
-               static_cast<double>(io.latency.percentile(99.9)) / 1e3,
-               static_cast<double>(io.latency.max()) / 1e3);
-    if (write && phase.ops.size() > 1 && phase.ops[1].ops > 0) {
-      const OpStats& sync = phase.ops[1];
+    // The data op kinds: "read" and/or "write" (a mixed phase has both); "fsync" is reported
+    // on its own line.
+    for (std::size_t k = 0; k < phase.op_names.size(); ++k) {
+      const std::string& kind = phase.op_names[k];
+      if (kind != "read" && kind != "write") continue;
+      const OpStats& io = phase.ops[k];
+      if (phase.op_names.size() > 2 && io.ops == 0) continue;  // a mixed phase without this kind
+      const bool write = kind == "write";
+      const std::uint64_t block_size = io.ops != 0 ? io.bytes / io.ops : 0;
+      fmt::print(out,
+                 "{} {}{} {} mbytes across {} devices using {} blocks of {} in {:.6f} seconds "
+                 "({:.2f} Mbytes/sec), {}usec mean\n",
+                 verb_for(phase.status), phase.name == "verify" ? "verifying by " : "",
+                 write ? "writing" : "reading", static_cast<std::uint64_t>(mib(io.bytes) + 0.5),
+                 phase.workers.size(), io.ops, block_size, seconds(phase.wall_ns),
+                 phase.wall_ns ? mib(io.bytes) / seconds(phase.wall_ns) : 0.0,
+                 usec(io.latency.mean()));
+      for (const WorkerResult& worker : phase.workers) {
+        const OpStats& wio = worker.ops[k];
+        fmt::print(out, "#{} ({}) {} in {:.6f}s using {} {} of {} ({:.2f}MB/sec), {}usec\n",
+                   worker.index,
+                   attribute_text(step, fmt::format("file.{}", worker.target_index)),
+                   format_size(wio.bytes, false), seconds(worker.elapsed_ns),
+                   format_count(wio.ops), write ? "writes" : "reads",
+                   format_size(block_size, true),
+                   worker.elapsed_ns ? mib(wio.bytes) / seconds(worker.elapsed_ns) : 0.0,
+                   usec(wio.latency.mean()));
+      }
+      const std::string label = fmt::format(
+          "latency per {}{}", kind, phase.pacing.paced ? " from its intended issue time" : "");
+      print_latency_line(out, label.c_str(), io.latency);
+      if (k < phase.latency_parts.size()) {
+        const OpLatencyParts& parts = phase.latency_parts[k];
+        if (phase.latency_parts_kind.submission_completion) {
+          print_latency_line(out, "  submission (slat)", parts.submission);
+          print_latency_line(out, "  completion (clat)", parts.completion);
+        }
+        if (phase.latency_parts_kind.service) {
+          print_latency_line(out, "  service (issue to completion)", parts.service);
+        }
+      }
+      if (io.errors > 0) fmt::print(out, "{} {}s failed (EAGAIN)\n", io.errors, kind);
+    }
+    const std::size_t fsync_index = phase.op_index("fsync");
+    if (fsync_index < phase.ops.size() && phase.ops[fsync_index].ops > 0) {
+      const OpStats& sync = phase.ops[fsync_index];
       fmt::print(out, "fsync before close (usec): mean {:.1f}, max {:.1f}, {} calls\n",
                  sync.latency.mean() / 1e3, static_cast<double>(sync.latency.max()) / 1e3,
                  sync.ops);
+    }
+    if (phase.pacing.paced) {
+      fmt::print(out,
+                 "open loop: {} ops issued over {} ms behind schedule, max lag {:.3f} ms, {} "
+                 "ops due but never issued\n",
+                 phase.pacing.late_ops, PacingStats::kLateThresholdNs / 1'000'000,
+                 static_cast<double>(phase.pacing.max_lag_ns) / 1e6, phase.pacing.backlog_ops);
     }
     const double wall = static_cast<double>(phase.wall_ns);
     fmt::print(out,

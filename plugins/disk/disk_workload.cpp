@@ -2,20 +2,26 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+#include <iobench/data_pattern.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <iobench/io_driver.hpp>
+#include <optional>
 
-#include "plugins/disk/block_order.hpp"
+#include "plugins/disk/block_distribution.hpp"
+#include "plugins/disk/verify_pattern.hpp"
 
 namespace iobench::plugins::disk {
 namespace {
 
 constexpr std::size_t kFillChunkBytes = 1 << 20;
 
-OpenOptions open_options(const DiskConfig& config, bool write, bool create) {
-  return OpenOptions{.read = !write,
+OpenOptions open_options(const DiskConfig& config, bool read, bool write, bool create) {
+  return OpenOptions{.read = read,
                      .write = write,
                      .create = create,
                      .direct = config.mode == IoMode::kDirect,
@@ -25,161 +31,383 @@ OpenOptions open_options(const DiskConfig& config, bool write, bool create) {
 }
 
 // Opens with a clearer message for the classic O_DIRECT failure (tmpfs and others say EINVAL).
-std::unique_ptr<IoFile> open_file(const Engine& engine, const std::filesystem::path& path,
+std::unique_ptr<IoFile> open_file(const Engine& engine, const FileLocation& location,
                                   const OpenOptions& options) {
   try {
-    return engine.open(path, options);
+    return engine.open(location, options);
   } catch (const IoError& e) {
     if (options.direct && e.error_number() == EINVAL) {
       throw IoError(EINVAL, "open with O_DIRECT (mode=direct; this filesystem does not support it)",
-                    path.string());
+                    location.path().string());
     }
     throw;
   }
 }
 
-// Creates the file a read phase reads, untimed, with the same incompressible pattern writes use.
-void create_read_file(const std::filesystem::path& path, std::uint64_t size_bytes) {
-  UniqueFd fd = create_file_exclusive(path, O_WRONLY);
-  AlignedBuffer chunk(kFillChunkBytes);
-  for (std::uint64_t offset = 0; offset < size_bytes; offset += kFillChunkBytes) {
-    const std::size_t len =
-        static_cast<std::size_t>(std::min<std::uint64_t>(kFillChunkBytes, size_bytes - offset));
-    write_all_at(fd.get(), chunk.span().first(len), static_cast<off_t>(offset), path);
+// Chunks of the file being created that may wait for writeback at once (see below).
+constexpr std::uint64_t kWriteBehindChunks = 16;
+
+// Creates the file a read or mixed phase works on, untimed: what a write phase with the same
+// block size, data pattern and seed writes, or with verify the pattern reads check.
+// Returns false, with no file left, if the run is stopped meanwhile: that is checked every chunk
+// (1 MiB or one block), and writeback is kept at most 16 chunks behind (each chunk's writeback
+// starts as it is written; the one 16 chunks back is waited for), so neither the loop nor the
+// closing fsync can hold a stop up for long, however large the file. The file's data is on the
+// device at the end.
+bool create_read_file(const ConfinedDir& dir, const FileLocation& location,
+                      const std::string& name, const DiskConfig& config,
+                      const VerifyPattern* pattern, std::uint64_t seed, const WorkerContext& ctx) {
+  const std::filesystem::path& path = location.path();
+  UniqueFd fd = location.open(O_WRONLY, true);
+  const std::uint64_t size_bytes = config.working_set_bytes();
+  const std::uint64_t bs = config.block_size_bytes;
+  // Whole blocks per chunk, so a verify pattern is stamped block by block.
+  const std::uint64_t chunk_blocks = std::max<std::uint64_t>(1, kFillChunkBytes / bs);
+  const std::uint64_t chunk_bytes = chunk_blocks * bs;
+  AlignedBuffer chunk(static_cast<std::size_t>(chunk_bytes));
+  std::optional<PatternBuffer> data;
+  if (pattern == nullptr) data.emplace(config.data, static_cast<std::size_t>(bs), seed);
+  for (std::uint64_t offset = 0; offset < size_bytes; offset += chunk_bytes) {
+    if (ctx.stop_requested()) {
+      fd.close(path);
+      dir.unlink(name);  // half a file must not pass for the file to read
+      return false;
+    }
+    const std::uint64_t len = std::min<std::uint64_t>(chunk_bytes, size_bytes - offset);
+    for (std::uint64_t at = 0; at < len; at += bs) {
+      const auto block = chunk.span().subspan(static_cast<std::size_t>(at),
+                                              static_cast<std::size_t>(bs));
+      if (pattern != nullptr) {
+        pattern->fill(block, offset + at);
+      } else {
+        const auto bytes = data->block((offset + at) / bs);
+        std::memcpy(block.data(), bytes.data(), bytes.size());
+      }
+    }
+    write_all_at(fd.get(), chunk.span().first(static_cast<std::size_t>(len)),
+                 static_cast<off_t>(offset), path);
+    // Hints only (errors surface in the fsync below): start this chunk's writeback, wait for
+    // the one kWriteBehindChunks back.
+    (void)::sync_file_range(fd.get(), static_cast<off_t>(offset), static_cast<off_t>(len),
+                            SYNC_FILE_RANGE_WRITE);
+    const std::uint64_t behind = kWriteBehindChunks * chunk_bytes;
+    if (offset >= behind) {
+      (void)::sync_file_range(
+          fd.get(), static_cast<off_t>(offset - behind), static_cast<off_t>(chunk_bytes),
+          SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+    }
   }
   if (::fsync(fd.get()) != 0) throw IoError(errno, "fsync", path.string());
   // Written data is clean after fsync, so DONTNEED really evicts it: the timed reads then come
   // from the device, as the seeds' "read back" tests intend.
   (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
   fd.close(path);
+  return true;
 }
 
-// The timed loop, one per target. Block order is computed on the fly (no per-op table).
-class DiskWorker final : public PhaseWorker {
- public:
-  DiskWorker(DiskConfig config, std::unique_ptr<IoFile> file, bool write)
-      : config_(std::move(config)),
-        file_(std::move(file)),
-        buffer_(static_cast<std::size_t>(config_.block_size_bytes)),
-        write_(write) {}
+// What one worker of one phase does, fed to the IoDriver: which block next, read or write, each
+// write's bytes (the `data` pattern, or with verify the verify pattern), and the checking.
+struct PhasePlan {
+  bool sequential = true;
+  BlockDistribution distribution;
+  std::uint64_t blocks = 0;
+  std::uint64_t block_size = 0;
+  std::uint64_t iterations = 1;
+  enum class Ops { kRead, kWrite, kMixed } ops = Ops::kRead;
+  std::uint32_t read_percent = 0;
+  OpId read_op = 0;
+  OpId write_op = 0;
+  /// Writes copy their bytes into the request's slot buffer (queues deeper than one, registered
+  /// buffers); otherwise a write points at its PatternBuffer block, which stays put until the
+  /// request completes.
+  bool copy_writes = false;
+};
 
-  void run(WorkerContext& ctx) override {
-    const std::uint64_t bs = config_.block_size_bytes;
-    std::uint64_t seed = ctx.seed();
-    OpTimer timer;
-    for (std::uint64_t pass = 0; pass < config_.iterations; ++pass) {
-      if (config_.seek == SeekPattern::kSequential) {
-        for (std::uint64_t block = 0; block < config_.blocks; ++block) {
-          if (!ctx.keep_going()) return finish(ctx, timer);
-          io(block * bs);
-          timer.lap(ctx, kOp, bs);
-        }
-      } else if (config_.random_order == RandomOrder::kPermutation) {
-        const BlockPermutation order(config_.blocks, splitmix64(seed));
-        timer.restart();  // building the permutation is not I/O
-        for (std::uint64_t i = 0; i < config_.blocks; ++i) {
-          if (!ctx.keep_going()) return finish(ctx, timer);
-          io(order.at(i) * bs);
-          timer.lap(ctx, kOp, bs);
-        }
-      } else {
-        UniformBlocks picks(config_.blocks, splitmix64(seed));
-        for (std::uint64_t i = 0; i < config_.blocks; ++i) {
-          if (!ctx.keep_going()) return finish(ctx, timer);
-          io(picks.next() * bs);
-          timer.lap(ctx, kOp, bs);
+class DiskSource {
+ public:
+  DiskSource(const PhasePlan& plan, std::uint64_t seed, const VerifyPattern* pattern,
+             PatternBuffer* data, const std::filesystem::path& path)
+      : plan_(plan),
+        seed_(seed),
+        mix_state_(seed ^ 0x6d69786564ULL),
+        pattern_(pattern),
+        data_(data),
+        path_(path) {
+    start_pass();
+  }
+
+  bool next(IoRequest& request, OpId& op) {
+    if (index_ == plan_.blocks) {
+      if (++pass_ == plan_.iterations) return false;
+      start_pass();
+    }
+    const std::uint64_t block = order_->block(index_++);
+    const std::uint64_t offset = block * plan_.block_size;
+    bool read = plan_.ops == PhasePlan::Ops::kRead;
+    if (plan_.ops == PhasePlan::Ops::kMixed) {
+      // Lemire's bound on 64 random bits: read with probability read_percent / 100.
+      read = (splitmix64(mix_state_) >> 32) * 100 < std::uint64_t{plan_.read_percent} << 32;
+    }
+    request.direction = read ? IoDirection::kRead : IoDirection::kWrite;
+    request.length = static_cast<std::uint32_t>(plan_.block_size);
+    request.offset = offset;
+    op = read ? plan_.read_op : plan_.write_op;
+    if (!read) {
+      if (pattern_ != nullptr) {
+        pattern_->stamp({request.buffer, request.length}, offset);  // untimed (see the driver)
+      } else if (data_ != nullptr) {
+        const std::span<const std::byte> bytes = data_->block(block);
+        if (plan_.copy_writes) {
+          std::memcpy(request.buffer, bytes.data(), bytes.size());
+        } else {
+          // Engines only read a write's buffer; IoRequest has one pointer type for both ways.
+          request.buffer = const_cast<std::byte*>(bytes.data());
         }
       }
     }
-    finish(ctx, timer);
+    return true;
   }
 
- private:
-  static constexpr OpId kOp = 0;
-
-  void io(std::uint64_t offset) {
-    if (write_) {
-      file_->write_at(buffer_.span(), offset);
-    } else {
-      file_->read_at(buffer_.span(), offset);
+  void completed(const IoRequest& request, OpId /*op*/) const {
+    if (pattern_ == nullptr || request.direction != IoDirection::kRead) return;
+    const std::uint64_t bad = pattern_->first_mismatch({request.buffer, request.length},
+                                                       request.offset);
+    if (bad != UINT64_MAX) {
+      // Not an errno: the read succeeded and returned the wrong bytes.
+      throw Error(fmt::format(
+          "verify: {}: the {}-byte block at offset {} does not hold what was written (first bad "
+          "sector at offset {})",
+          path_.string(), request.length, request.offset, bad));
     }
   }
 
-  // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.
-  void finish(WorkerContext& ctx, OpTimer& timer) {
-    if (write_ && config_.fsync) {
-      timer.restart();
+ private:
+  void start_pass() {
+    index_ = 0;
+    std::uint64_t state = seed_ + pass_;
+    order_.emplace(plan_.sequential, plan_.distribution, plan_.blocks, splitmix64(state));
+  }
+
+  PhasePlan plan_;
+  std::uint64_t seed_;
+  std::uint64_t mix_state_;
+  const VerifyPattern* pattern_;
+  PatternBuffer* data_;
+  std::filesystem::path path_;
+  std::optional<BlockOrder> order_;
+  std::uint64_t pass_ = 0;
+  std::uint64_t index_ = 0;
+};
+
+// The timed part of one worker: the driver's loop, then (writes) fsync and close.
+class DiskWorker final : public PhaseWorker {
+ public:
+  DiskWorker(const PhasePlan& plan, std::unique_ptr<IoFile> file, std::uint32_t iodepth,
+             const EngineCaps& caps, const RateLimit& rate, std::uint64_t seed,
+             std::optional<VerifyPattern> pattern, const DataPattern& data, bool fsync_at_end,
+             OpId fsync_op)
+      : plan_(plan),
+        file_(std::move(file)),
+        buffers_(static_cast<std::size_t>(plan.block_size) * iodepth),
+        pattern_(std::move(pattern)),
+        fsync_at_end_(fsync_at_end),
+        fsync_op_(fsync_op),
+        seed_(seed) {
+    if (pattern_) {
+      // Each slot's buffer holds the pattern; writes then only restamp it.
+      for (std::uint32_t i = 0; i < iodepth; ++i) {
+        pattern_->fill(buffers_.span().subspan(i * plan.block_size, plan.block_size), 0);
+      }
+    }
+    if (plan_.ops != PhasePlan::Ops::kRead && !pattern_) {
+      data_.emplace(data, static_cast<std::size_t>(plan.block_size), seed);
+      plan_.copy_writes = iodepth > 1 || caps.registered_buffers;
+    }
+    if (rate.active()) pacer_.emplace(rate, seed ^ 0x7061636572ULL);
+    queue_ = file_->make_queue(QueueOptions{.depth = iodepth,
+                                            .buffers = buffers_.span(),
+                                            .buffer_bytes = plan.block_size});
+    driver_.emplace(*file_, *queue_, buffers_.span(), plan.block_size,
+                    IoDriverOptions{.depth = iodepth,
+                                    .async = caps.async,
+                                    .untimed_work_between_ops =
+                                        pattern_.has_value() || plan_.copy_writes,
+                                    .pacer = pacer_ ? &*pacer_ : nullptr});
+  }
+
+  void run(WorkerContext& ctx) override {
+    DiskSource source(plan_, seed_, pattern_ ? &*pattern_ : nullptr, data_ ? &*data_ : nullptr,
+                      file_->path());
+    driver_->run(ctx, source);
+    // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.
+    // A write being abandoned (the run is stopped) skips the fsync: seconds of writeback must
+    // not hold the stop up, and an interrupted result is partial anyway.
+    if (fsync_at_end_ && !ctx.stop_requested()) {
+      OpTimer timer;
       file_->sync();
-      timer.lap(ctx, DiskWorkload::kFsync, 0);
+      timer.lap(ctx, fsync_op_, 0);
     }
     file_->close();
   }
 
-  DiskConfig config_;
+ private:
+  PhasePlan plan_;
   std::unique_ptr<IoFile> file_;
-  AlignedBuffer buffer_;
-  bool write_;
+  AlignedBuffer buffers_;
+  std::optional<VerifyPattern> pattern_;
+  std::optional<PatternBuffer> data_;
+  std::optional<RatePacer> pacer_;
+  std::unique_ptr<IoQueue> queue_;
+  std::optional<IoDriver> driver_;
+  bool fsync_at_end_;
+  OpId fsync_op_;
+  std::uint64_t seed_;
 };
 
 }  // namespace
 
-DiskWorkload::DiskWorkload(DiskConfig config, std::size_t target_count)
-    : config_(std::move(config)), target_count_(target_count) {}
+DiskWorkload::DiskWorkload(DiskConfig config, std::size_t target_count, const Engine& engine)
+    : config_(std::move(config)), target_count_(target_count), caps_(engine.caps()) {}
+
+DiskWorkload::PhaseRole DiskWorkload::role(std::size_t phase) const noexcept {
+  if (config_.prime && phase == 0) return PhaseRole::kPrime;
+  const std::size_t main = config_.prime ? 1 : 0;
+  return phase > main ? PhaseRole::kVerify : PhaseRole::kMain;
+}
 
 std::vector<PhaseSpec> DiskWorkload::phases() const {
+  const LatencyPartsKind parts{.submission_completion = caps_.async,
+                               .service = config_.rate.active()};
   std::vector<PhaseSpec> phases;
-  const bool write = config_.operation == Operation::kWrite;
   if (config_.prime) {
     phases.push_back(PhaseSpec{
         .name = "prime", .op_names = {"read"}, .workers = target_count_, .measured = false});
   }
-  phases.push_back(PhaseSpec{.name = write ? "write" : "read",
-                             .op_names = write ? std::vector<std::string>{"write", "fsync"}
-                                               : std::vector<std::string>{"read"},
-                             .workers = target_count_});
+  switch (config_.operation) {
+    case Operation::kRead:
+      phases.push_back(PhaseSpec{
+          .name = "read", .op_names = {"read"}, .workers = target_count_, .latency_parts = parts});
+      break;
+    case Operation::kWrite:
+      phases.push_back(PhaseSpec{.name = "write",
+                                 .op_names = {"write", "fsync"},
+                                 .workers = target_count_,
+                                 .latency_parts = parts});
+      break;
+    case Operation::kMixed:
+      phases.push_back(PhaseSpec{.name = "mixed",
+                                 .op_names = {"read", "write", "fsync"},
+                                 .workers = target_count_,
+                                 .latency_parts = parts});
+      break;
+  }
+  if (config_.verify && config_.writes()) {
+    // What was written is read back and checked, closed-loop, as fio's verify phase does.
+    phases.push_back(PhaseSpec{.name = "verify",
+                               .op_names = {"read"},
+                               .workers = target_count_,
+                               .latency_parts = {.submission_completion = caps_.async}});
+  }
   return phases;
 }
 
 std::uint64_t DiskWorkload::planned_bytes(std::size_t target_index) const {
-  return target_index < config_.existing_file_target.size() &&
-                 config_.existing_file_target[target_index]
-             ? 0
-             : config_.working_set_bytes();
+  const bool existing = target_index < config_.existing_file_target.size() &&
+                        config_.existing_file_target[target_index];
+  return existing || !caps_.moves_data ? 0 : config_.working_set_bytes();
 }
 
 void DiskWorkload::prepare(PrepareContext& ctx) {
-  if (config_.mode == IoMode::kMmap) mmap_engine_ = make_mmap_engine();
+  step_seed_ = ctx.seed();
   ctx.set_attribute("block_size_bytes", static_cast<std::int64_t>(config_.block_size_bytes));
   ctx.set_attribute("blocks_per_target", static_cast<std::int64_t>(config_.blocks));
   ctx.set_attribute("iterations", static_cast<std::int64_t>(config_.iterations));
+  ctx.set_attribute("iodepth", static_cast<std::int64_t>(config_.iodepth));
+  ctx.set_attribute("data", config_.verify ? std::string("random (verify pattern)")
+                                           : config_.data.to_string());
+  if (config_.seek == SeekPattern::kRandom) {
+    ctx.set_attribute("random_order", config_.distribution.to_string());
+  }
+  if (config_.operation == Operation::kMixed) {
+    ctx.set_attribute("rwmix_read_percent", static_cast<std::int64_t>(config_.read_percent));
+  }
+  if (config_.rate.active()) {
+    ctx.set_attribute("rate_per_worker", config_.rate.ops_per_s > 0
+                                             ? fmt::format("{} ops/s", config_.rate.ops_per_s)
+                                             : fmt::format("{} bytes/s", config_.rate.bytes_per_s));
+    ctx.set_attribute("arrivals", std::string(to_string(config_.rate.arrivals)));
+  }
   for (std::size_t i = 0; i < ctx.targets().size(); ++i) {
-    ctx.set_attribute(fmt::format("file.{}", i), file_path(ctx.targets()[i]).string());
+    ctx.set_attribute(fmt::format("file.{}", i), file_location(ctx.targets()[i]).path().string());
   }
 }
 
-std::filesystem::path DiskWorkload::file_path(const Target& target) const {
-  return target.is_existing_file ? target.user_path : target.run_dir / config_.file_name;
+FileLocation DiskWorkload::file_location(const Target& target) const {
+  return target.is_existing_file ? FileLocation::user_target(target.user_path)
+                                 : FileLocation::beneath(target.run_dir, config_.file_name);
 }
 
 std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
-  const Engine& engine = mmap_engine_ ? *mmap_engine_ : ctx.engine();
+  const Engine& engine = ctx.engine();
   const Target& target = ctx.target();
-  const auto path = file_path(target);
-  const bool priming = config_.prime && phase == 0;
-  const bool write = config_.operation == Operation::kWrite && !priming;
-  if (!write && !target.is_existing_file && !std::filesystem::exists(path)) {
-    create_read_file(path, config_.working_set_bytes());
+  const FileLocation location = file_location(target);
+  const PhaseRole phase_role = role(phase);
+  const std::size_t target_index = ctx.target_index();
+  std::optional<VerifyPattern> pattern;
+  if (config_.verify) {
+    pattern.emplace(step_seed_, target_index, static_cast<std::size_t>(config_.block_size_bytes));
   }
-  OpenOptions options = open_options(config_, write, write);
-  DiskConfig worker_config = config_;
-  if (priming) {
+
+  PhasePlan plan{.sequential = config_.seek == SeekPattern::kSequential,
+                 .distribution = config_.distribution,
+                 .blocks = config_.blocks,
+                 .block_size = config_.block_size_bytes,
+                 .iterations = config_.iterations};
+  bool write_open = false;
+  bool fsync_at_end = false;
+  OpId fsync_op = 0;
+  std::uint32_t iodepth = config_.iodepth;
+  RateLimit rate = config_.rate;
+  OpenOptions options = open_options(config_, true, false, false);
+  if (phase_role == PhaseRole::kMain && config_.operation == Operation::kWrite) {
+    plan.ops = PhasePlan::Ops::kWrite;
+    write_open = true;
+    fsync_at_end = config_.fsync;
+    fsync_op = kFsync;
+    options = open_options(config_, false, true, true);
+  } else if (phase_role == PhaseRole::kMain && config_.operation == Operation::kMixed) {
+    plan.ops = PhasePlan::Ops::kMixed;
+    plan.read_percent = config_.read_percent;
+    plan.read_op = kMixedRead;
+    plan.write_op = kMixedWrite;
+    write_open = true;
+    fsync_at_end = config_.fsync;
+    fsync_op = kMixedFsync;
+    options = open_options(config_, true, true, false);
+  } else if (phase_role == PhaseRole::kPrime) {
     // One sequential pass through the page cache fills it; the measured phase then reads it.
     options.direct = false;
-    worker_config.seek = SeekPattern::kSequential;
-    worker_config.iterations = 1;
+    plan.sequential = true;
+    plan.iterations = 1;
+    iodepth = 1;
+    rate = {};
+  } else if (phase_role == PhaseRole::kVerify) {
+    // Read back what the write phase left, in block order, as fast as the engine goes.
+    plan.sequential = true;
+    plan.iterations = 1;
+    rate = {};
   }
-  return std::make_unique<DiskWorker>(std::move(worker_config), open_file(engine, path, options),
-                                      write);
+  const bool needs_file = !write_open || config_.operation == Operation::kMixed;
+  if (needs_file && !target.is_existing_file && phase_role != PhaseRole::kVerify &&
+      caps_.moves_data && !target.run_dir.exists(config_.file_name) &&
+      !create_read_file(target.run_dir, location, config_.file_name, config_,
+                        pattern ? &*pattern : nullptr, ctx.seed(), ctx)) {
+    return nullptr;  // stopped while creating the file
+  }
+  std::unique_ptr<IoFile> file = open_file(engine, location, options);
+  return std::make_unique<DiskWorker>(plan, std::move(file), iodepth, engine.caps(), rate,
+                                      ctx.seed(), std::move(pattern), config_.data, fsync_at_end,
+                                      fsync_op);
 }
 
 }  // namespace iobench::plugins::disk

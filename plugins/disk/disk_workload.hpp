@@ -7,17 +7,28 @@
 
 namespace iobench::plugins::disk {
 
-/// The seeds' multi-target test (test_disk_performance): one worker per target, each writing or
-/// reading its own file of `blocks` x `bs` sequentially or in random order, `iterations` times.
+/// The seeds' multi-target test (test_disk_performance), grown into a block workload: one worker
+/// per target, each writing, reading or mixing reads and writes on its own file of `blocks` x
+/// `bs`, sequentially or in a random order (permutation, uniform, zipf, pareto), `iterations`
+/// times, through the step's engine at `iodepth`, closed-loop or at a fixed rate (open loop).
 /// A read of a file the run did not write first creates it untimed and evicts it from the page
 /// cache (posix_fadvise DONTNEED after fsync) unless prime=true, which reads it untimed instead.
+/// With verify=true, every written block carries a VerifyPattern and every read block is
+/// checked; a write phase is then followed by a "verify" phase that reads the file back.
 class DiskWorkload final : public Workload {
  public:
+  /// Op ids: a read phase records "read"; a write phase "write" and "fsync"; a mixed phase
+  /// "read", "write" and "fsync".
   static constexpr OpId kRead = 0;
   static constexpr OpId kWrite = 0;
   static constexpr OpId kFsync = 1;
+  static constexpr OpId kMixedRead = 0;
+  static constexpr OpId kMixedWrite = 1;
+  static constexpr OpId kMixedFsync = 2;
 
-  explicit DiskWorkload(DiskConfig config, std::size_t target_count);
+  /// `engine` is the step's: its caps decide the latency parts recorded and whether files hold
+  /// data (the null engine creates none).
+  DiskWorkload(DiskConfig config, std::size_t target_count, const Engine& engine);
 
   [[nodiscard]] std::vector<PhaseSpec> phases() const override;
   [[nodiscard]] std::uint64_t planned_bytes(std::size_t target_index) const override;
@@ -25,13 +36,18 @@ class DiskWorkload final : public Workload {
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
 
-  /// Path of the file worker `target` works on.
-  [[nodiscard]] std::filesystem::path file_path(const Target& target) const;
+  /// The file worker `target` works on: config's file name beneath the run directory, or the
+  /// user's own existing file or device (their symbolic link followed).
+  [[nodiscard]] FileLocation file_location(const Target& target) const;
 
  private:
+  enum class PhaseRole { kPrime, kMain, kVerify };
+  [[nodiscard]] PhaseRole role(std::size_t phase) const noexcept;
+
   DiskConfig config_;
   std::size_t target_count_;
-  std::unique_ptr<Engine> mmap_engine_;
+  EngineCaps caps_;
+  std::uint64_t step_seed_ = 0;
 };
 
 }  // namespace iobench::plugins::disk

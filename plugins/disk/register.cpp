@@ -13,10 +13,14 @@ void register_family(PluginRegistrar& registrar) {
                  "(the seeds' multi-disk large-file test)",
       .params = disk_param_specs(),
       .factory = [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
-        return std::make_unique<DiskWorkload>(make_disk_config(setup.params, setup.targets),
-                                              setup.targets.size());
+        DiskConfig config = make_disk_config(setup.params, setup.targets);
+        check_engine_use(setup.engine, config.mode == IoMode::kDirect, config.iodepth,
+                         "mode=direct");
+        return std::make_unique<DiskWorkload>(std::move(config), setup.targets.size(),
+                                              setup.engine);
       },
-      .needs_directory_targets = false});
+      .needs_directory_targets = false,
+      .implied_engine = disk_implied_engine});
   registrar.add_formatter("disk", "text", format_disk_text);
 }
 

@@ -16,6 +16,7 @@ void register_family(PluginRegistrar& registrar) {
       .params = tiotest_param_specs(),
       .factory = make_tiotest_workload,
       .needs_directory_targets = false,  // raw=true takes existing devices or files
+      .implied_engine = tiotest_implied_engine,
   });
   registrar.add_workload(WorkloadInfo{
       .name = "tiobench",
@@ -26,8 +27,10 @@ void register_family(PluginRegistrar& registrar) {
   });
   registrar.add_formatter("tiotest", "text", format_tiotest_text);
   registrar.add_formatter("tiotest", "csv", format_tiotest_csv);
+  registrar.add_formatter("tiotest", "csv_header", format_tiotest_csv_header);
   registrar.add_formatter("tiobench", "text", format_tiobench_text);
   registrar.add_formatter("tiobench", "csv", format_tiobench_csv);
+  registrar.add_formatter("tiobench", "csv_header", format_tiobench_csv_header);
 }
 
 }  // namespace iobench::plugins::tiotest

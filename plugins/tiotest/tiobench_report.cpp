@@ -4,6 +4,7 @@
 #include <fmt/printf.h>
 
 #include <algorithm>
+#include <iobench/format.hpp>
 #include <ostream>
 
 #include "plugins/tiotest/phase_figures.hpp"
@@ -31,8 +32,11 @@ std::string perl_text(const std::string& text, std::size_t width) {
   return text.substr(0, std::min(text.size(), width));
 }
 
-std::string perl_centered(const std::string& value, std::size_t width) {
-  const std::string text = perl_text(value, width);
+// A number in a centred text field: Perl would cut it to the field, so 8388608 would read
+// 838860; the whole number is printed instead and the rest of the row moves right.
+std::string centered_number(std::uint64_t value, std::size_t width) {
+  const std::string text = fmt::format("{}", value);
+  if (text.size() >= width) return text;
   const std::size_t left = (width - text.size()) / 2;
   return std::string(left, ' ') + text + std::string(width - text.size() - left, ' ');
 }
@@ -81,7 +85,10 @@ double SweepCell::cpu_percent() const noexcept {
   return 100.0 * cpu_ns_per_thread / static_cast<double>(wall_ns);
 }
 
-double SweepCell::cpu_efficiency() const noexcept {
+std::optional<double> SweepCell::cpu_efficiency() const noexcept {
+  // Below 0.005 % the CPU prints as 0.00: dividing by it (plus tiobench.pl's epsilon) would
+  // print rate x 100000, a number that says nothing about the CPU.
+  if (cpu_percent() < kMinCpuPercentForEfficiency) return std::nullopt;
   return rate_mb_per_s() / (cpu_percent() / 100.0 + 0.00001);
 }
 
@@ -132,16 +139,17 @@ std::vector<SweepRow> aggregate_sweep(const StepResult& step) {
 std::string tiobench_row(const std::string& identifier, const SweepPoint& point,
                          const SweepCell& cell) {
   std::string line = pad_right(perl_text(identifier, 28), 28);
-  line += " " + perl_centered(fmt::format("{}", point.size_mb), 6);
-  line += " " + perl_centered(fmt::format("{}", point.block_size), 6);
-  line += " " + pad_left(perl_text(fmt::format("{}", point.threads), 3), 3);
+  line += " " + centered_number(point.size_mb, 6);
+  line += " " + centered_number(point.block_size, 6);
+  line += " " + pad_left(fmt::format("{}", point.threads), 3);
   line += "  " + perl_number(cell.rate_mb_per_s(), 12, 2);
   line += " " + pad_left(perl_text(fmt::sprintf("%.15g", cell.cpu_percent()), 5), 5) + "%";
   line += " " + perl_number(cell.mean_latency_ms(), 9, 3);
   line += " " + perl_number(cell.max_latency_ms(), 11, 2);
   line += "  " + perl_number(cell.percent_over_2s(), 8, 5);
   line += " " + perl_number(cell.percent_over_10s(), 8, 5);
-  line += " " + perl_number(cell.cpu_efficiency(), 7, 0);
+  const std::optional<double> efficiency = cell.cpu_efficiency();
+  line += " " + (efficiency ? perl_number(*efficiency, 7, 0) : pad_left("-", 7));
   // Perl's formats drop trailing spaces from each line.
   line.erase(line.find_last_not_of(' ') + 1);
   return line;
@@ -172,20 +180,26 @@ void format_tiobench_text(const StepResult& step, std::ostream& out) {
   for (const std::string& warning : step.warnings) out << "WARNING: " << warning << "\n";
 }
 
-void format_tiobench_csv(const StepResult& step, std::ostream& out) {
-  const std::string identifier = identifier_of(step);
-  out << "identifier,size_mb,block_bytes,threads,test,runs,rate_mb_per_s,cpu_pct,"
+void format_tiobench_csv_header(const StepResult& /*step*/, std::ostream& out) {
+  out << "step,identifier,size_mib,block_bytes,threads,test,runs,rate_mib_per_s,cpu_pct,"
          "avg_latency_ms,max_latency_ms,pct_over_2s,pct_over_10s,cpu_eff\n";
+}
+
+void format_tiobench_csv(const StepResult& step, std::ostream& out) {
+  const std::string identifier = csv_field(identifier_of(step));
+  const std::string name = csv_field(step.name);
   for (const SweepRow& row : aggregate_sweep(step)) {
     for (const PhaseKind kind : kSectionOrder) {
       const std::size_t k = index_of(kind);
       if (!row.present[k]) continue;
       const SweepCell& c = row.cells[k];
-      out << fmt::format("{},{},{},{},{},{},{:.3f},{:.2f},{:.6f},{:.6f},{:.5f},{:.5f},{:.0f}\n",
-                         identifier, row.point.size_mb, row.point.block_size, row.point.threads,
-                         terse_key(kind), c.runs, c.rate_mb_per_s(), c.cpu_percent(),
-                         c.mean_latency_ms(), c.max_latency_ms(), c.percent_over_2s(),
-                         c.percent_over_10s(), c.cpu_efficiency());
+      const std::optional<double> efficiency = c.cpu_efficiency();
+      out << fmt::format("{},{},{},{},{},{},{},{:.3f},{:.2f},{:.6f},{:.6f},{:.5f},{:.5f},{}\n",
+                         name, identifier, row.point.size_mb, row.point.block_size,
+                         row.point.threads, terse_key(kind), c.runs, c.rate_mb_per_s(),
+                         c.cpu_percent(), c.mean_latency_ms(), c.max_latency_ms(),
+                         c.percent_over_2s(), c.percent_over_10s(),
+                         efficiency ? fmt::format("{:.0f}", *efficiency) : std::string());
     }
   }
 }

@@ -4,12 +4,16 @@
 #include <cstdint>
 #include <iobench/result.hpp>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "plugins/tiotest/tiobench_sweep.hpp"
 
 namespace iobench::plugins::tiotest {
+
+/// CPU % below which the CPU efficiency is not defined: it rounds to 0.00 at the CSV's precision.
+inline constexpr double kMinCpuPercentForEfficiency = 0.005;
 
 /// One phase kind of one sweep point, summed over its repetitions.
 struct SweepCell {
@@ -29,8 +33,10 @@ struct SweepCell {
   [[nodiscard]] double rate_mb_per_s() const noexcept;
   /// 100 x summed CPU / summed time (tiobench.pl).
   [[nodiscard]] double cpu_percent() const noexcept;
-  /// rate / (cpu% / 100 + 0.00001) (tiobench.pl).
-  [[nodiscard]] double cpu_efficiency() const noexcept;
+  /// rate / (cpu% / 100 + 0.00001) (tiobench.pl), or nullopt when the CPU % is below
+  /// kMinCpuPercentForEfficiency (it prints as 0.00): tiobench.pl then prints rate x 100000, a
+  /// figure that is all epsilon; iobench prints "-" (text) or an empty field (CSV).
+  [[nodiscard]] std::optional<double> cpu_efficiency() const noexcept;
   /// Mean over all ops of all repetitions (tiobench.pl prints the SUM of per-run means instead,
   /// which grows with --numruns; iobench averages).
   [[nodiscard]] double mean_latency_ms() const noexcept;
@@ -54,7 +60,10 @@ struct SweepRow {
 
 /// One row of a tiobench.pl section, formatted with its Perl format
 /// `@<<<...(28) @||||| @||||| @>>  @########.## @>>>>% @####.### @#######.##  @#.##### @#.#####
-/// @######` (a number too wide for its field prints as '#'s, as Perl does).
+/// @######` (a number too wide for its field prints as '#'s, as Perl does). Unlike Perl, the
+/// file size, block size and thread count are never cut to their field (Perl shows 8388608 as
+/// 838860): a wider one is printed whole and moves the rest of the row right. A CPU efficiency
+/// that is not defined (SweepCell::cpu_efficiency) prints as "-".
 [[nodiscard]] std::string tiobench_row(const std::string& identifier, const SweepPoint& point,
                                        const SweepCell& cell);
 
@@ -65,9 +74,14 @@ struct SweepRow {
 /// listed after the report, then the warnings.
 void format_tiobench_text(const StepResult& step, std::ostream& out);
 
-/// CSV: header, then one row per sweep point and phase kind: identifier,size_mb,block_bytes,
-/// threads,test,runs,rate_mb_per_s,cpu_pct,avg_latency_ms,max_latency_ms,pct_over_2s,
-/// pct_over_10s,cpu_eff.
+/// The CSV header line (registered as the "csv_header" formatter, written once per file):
+/// step,identifier,size_mib,block_bytes,threads,test,runs,rate_mib_per_s,cpu_pct,avg_latency_ms,
+/// max_latency_ms,pct_over_2s,pct_over_10s,cpu_eff.
+void format_tiobench_csv_header(const StepResult& step, std::ostream& out);
+
+/// CSV rows under format_tiobench_csv_header: one per sweep point and phase kind. Text fields
+/// (step name, identifier) are quoted per RFC 4180 where needed; cpu_eff is empty where it is
+/// not defined.
 void format_tiobench_csv(const StepResult& step, std::ostream& out);
 
 }  // namespace iobench::plugins::tiotest

@@ -53,22 +53,17 @@ std::vector<std::uint64_t> parse_count_list(std::string_view text, std::string_v
   return parse_list(text, field);
 }
 
-std::vector<std::uint64_t> parse_size_list(std::string_view text, std::string_view field) {
-  return parse_list(text, field);
-}
-
-std::vector<std::uint64_t> parse_mib_list(std::string_view text, std::string_view field) {
+std::vector<std::uint64_t> whole_mib_list(std::span<const std::uint64_t> bytes,
+                                          std::string_view field) {
   std::vector<std::uint64_t> mib;
-  const std::vector<std::string> items = split_list(text);
-  const std::vector<std::uint64_t> bytes = parse_list(text, field);
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (bytes[i] % kMiB != 0) {
+  for (const std::uint64_t value : bytes) {
+    if (value == 0 || value % kMiB != 0) {
       throw ConfigError(fmt::format(
-          "{}: '{}' is {} bytes, not a whole number of MiB; tiobench sizes are totals over all "
-          "threads in MiB, e.g. 32m or 1g",
-          field, items[i], bytes[i]));
+          "{}: {} bytes is not a whole number of MiB (at least 1); tiobench sizes are totals over "
+          "all threads in MiB, e.g. 32m or 1g",
+          field, value));
     }
-    mib.push_back(bytes[i] / kMiB);
+    mib.push_back(value / kMiB);
   }
   return mib;
 }

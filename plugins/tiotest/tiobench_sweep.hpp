@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,12 +54,9 @@ struct SweepPhaseName {
 /// Throws ConfigError for an empty list, junk, or a zero.
 [[nodiscard]] std::vector<std::uint64_t> parse_count_list(std::string_view text,
                                                           std::string_view field);
-/// Parses a list of sizes in bytes ("4096,8k"). Throws ConfigError like parse_count_list.
-[[nodiscard]] std::vector<std::uint64_t> parse_size_list(std::string_view text,
-                                                         std::string_view field);
-/// Parses tiobench's total sizes ("32m,1g"), which must be whole MiB; returns MiB. Throws
-/// ConfigError naming `field`, e.g. for "32" (32 bytes: probably meant 32m).
-[[nodiscard]] std::vector<std::uint64_t> parse_mib_list(std::string_view text,
+/// tiobench's total sizes (a kSizeList param, in bytes) as MiB; each must be a whole number of
+/// MiB, as tiobench.pl's --size takes MiB. Throws ConfigError naming `field` and the entry.
+[[nodiscard]] std::vector<std::uint64_t> whole_mib_list(std::span<const std::uint64_t> bytes,
                                                         std::string_view field);
 
 }  // namespace iobench::plugins::tiotest

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <iobench/error.hpp>
+#include <iobench/workload.hpp>
 
 namespace iobench::plugins::tiotest {
 
@@ -139,7 +140,7 @@ void validate_targets(const RunPlan& plan, const IoOptions& io,
   if (!io.raw) return;
   // Every region must fit inside its target.
   for (std::size_t thread = 0; thread < plan.threads; ++thread) {
-    const TargetProbe& t = targets[thread % targets.size()];
+    const TargetProbe& t = targets[target_index_of(thread, targets.size())];
     const std::uint64_t end =
         raw_region_offset(plan, io, thread, targets.size()) + plan.file_bytes();
     if (end > t.size_bytes) {
@@ -154,7 +155,7 @@ void validate_targets(const RunPlan& plan, const IoOptions& io,
 }  // namespace
 
 void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const TargetProbe> targets,
-                   std::string_view size_field) {
+                   std::string_view size_field, bool can_skip) {
   if (plan.threads < 1 || plan.threads > kMaxThreads) {
     throw ConfigError(
         fmt::format("threads: {} is out of range; use 1 to {}", plan.threads, kMaxThreads));
@@ -175,9 +176,9 @@ void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const Tar
   const bool any_random = plan.run_phase[index_of(PhaseKind::kRandomWrite)] ||
                           plan.run_phase[index_of(PhaseKind::kRandomRead)];
   if (any_random && plan.random_ops < 1) {
-    throw ConfigError(
-        "random_ops: random phases need at least 1 op per thread; raise random_ops or skip "
-        "random_write,random_read");
+    throw ConfigError(fmt::format(
+        "random_ops: random phases need at least 1 op per thread; {}",
+        can_skip ? "raise random_ops or skip=random_write,random_read" : "raise random_ops"));
   }
   bool any_phase = false;
   for (const bool run : plan.run_phase) any_phase = any_phase || run;
@@ -205,9 +206,12 @@ void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const Tar
   const bool writes = plan.run_phase[index_of(PhaseKind::kWrite)] ||
                       plan.run_phase[index_of(PhaseKind::kRandomWrite)];
   if (io.raw && writes && !io.raw_overwrite) {
-    throw ConfigError(
-        "raw_overwrite: the write phases overwrite the raw targets' data; set "
-        "raw_overwrite=true to allow it, or skip=write,random_write to only read");
+    throw ConfigError(fmt::format(
+        "raw_overwrite: the write phases overwrite the raw targets' data; set raw_overwrite=true "
+        "to allow it{}",
+        can_skip ? ", or skip=write,random_write to only read"
+                 : " (tiobench.pl always runs its write phases; to only read a device, use the "
+                   "tiotest workload with raw=true skip=write,random_write)"));
   }
   if (io.raw && io.verify && !plan.run_phase[index_of(PhaseKind::kWrite)]) {
     throw ConfigError(

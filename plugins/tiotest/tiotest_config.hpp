@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <iobench/rate_pacer.hpp>
+#include <iobench/data_pattern.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -75,6 +77,12 @@ struct IoOptions {
   std::uint64_t raw_gap_bytes = 0;  ///< -o: gap between thread regions on a raw target
   bool raw_offset_first = false;    ///< -O: the first region also starts after one gap
   bool raw_overwrite = false;       ///< explicit consent to write into raw targets (destroys data)
+  std::uint32_t iodepth = 1;        ///< requests in flight per thread (asynchronous engines)
+  bool async_engine = false;        ///< the step's engine completes asynchronously (slat/clat)
+  RateLimit rate;                   ///< per thread; inactive: closed loop (as tiotest)
+  /// What the write phases write: tiotest writes its zeroed block, or random bytes with -c (the
+  /// consistency check verifies reads against this pattern, so it needs kRandom).
+  DataPattern data{DataPattern::Kind::kZeros, 0};
 };
 
 /// One tiotest invocation: `threads` threads, each with its own file (or raw region) of
@@ -100,9 +108,10 @@ struct RunPlan {
 /// O_DIRECT with a block size that is not a multiple of 512, the consistency check without a
 /// write phase on raw targets, and mmap with O_DIRECT or with raw targets.
 /// `size_field` names the parameter that gave the file size ("size" for tiotest, "sizes" for
-/// tiobench) so the message points at what the user typed.
+/// tiobench) so the message points at what the user typed. `can_skip`: the workload has the
+/// `skip` param (tiotest); tiobench.pl always runs all four phases, so its messages offer no skip.
 void validate_plan(const RunPlan& plan, const IoOptions& io, std::span<const TargetProbe> targets,
-                   std::string_view size_field);
+                   std::string_view size_field, bool can_skip = true);
 
 /// Start of thread `thread`'s region on its raw target: threads are assigned to targets
 /// round-robin; the k-th thread on a target starts at k x (file + gap), plus one gap when

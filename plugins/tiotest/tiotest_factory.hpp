@@ -24,8 +24,9 @@ namespace iobench::plugins::tiotest {
 /// serial_write [--nofrag], drop_caches [--flushCaches], direct [--directio], raw_overwrite.
 [[nodiscard]] std::vector<ParamSpec> tiobench_param_specs();
 
-/// Reads the I/O options shared by both workloads from validated params.
-[[nodiscard]] IoOptions io_options_from(const Params& params);
+/// Reads the I/O options shared by both workloads from validated params, and checks them
+/// against the step's `engine` (check_engine_use). Throws ConfigError.
+[[nodiscard]] IoOptions io_options_from(const Params& params, const Engine& engine);
 
 /// Factory of "tiotest": builds the run plan from the params, probes the targets (stat only) and
 /// validates everything (validate_plan, plus no more targets than threads) before any I/O.
@@ -36,5 +37,8 @@ namespace iobench::plugins::tiotest {
 /// is a device or file (tiobench.pl passes -R when all targets are devices), validates every
 /// run. Throws ConfigError.
 [[nodiscard]] std::unique_ptr<Workload> make_tiobench_workload(const WorkloadSetup& setup);
+
+/// The engine tiotest's params imply (WorkloadInfo::implied_engine): mmap=true (tiotest -M).
+[[nodiscard]] std::string tiotest_implied_engine(const Params& params);
 
 }  // namespace iobench::plugins::tiotest

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <iobench/format.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -223,12 +224,16 @@ void format_tiotest_text(const StepResult& step, std::ostream& out) {
   for (const std::string& warning : step.warnings) out << "WARNING: " << warning << "\n";
 }
 
+void format_tiotest_csv_header(const StepResult& /*step*/, std::ostream& out) {
+  out << "step,item,mib,real_s,usr_cpu_pct,sys_cpu_pct,rate_mib_per_s,avg_latency_ms,"
+         "max_latency_ms,pct_over_2s,pct_over_10s,p50_ms,p90_ms,p99_ms,p99_9_ms,p99_99_ms,"
+         "system_busy_pct\n";
+}
+
 void format_tiotest_csv(const StepResult& step, std::ostream& out) {
   const std::size_t threads = step_threads(step);
   const std::vector<PhaseFigures> figures = tiotest_figures(step, threads);
-  out << "item,megabytes,real_s,usr_cpu_pct,sys_cpu_pct,rate_mb_per_s,avg_latency_ms,"
-         "max_latency_ms,pct_over_2s,pct_over_10s,p50_ms,p90_ms,p99_ms,p99_9_ms,p99_99_ms,"
-         "system_busy_pct\n";
+  const std::string name = csv_field(step.name);
   const auto percentiles = [](const OpStats& ops) {
     std::string text;
     for (const double p : kPercentiles) {
@@ -237,7 +242,7 @@ void format_tiotest_csv(const StepResult& step, std::ostream& out) {
     return text;
   };
   for (const PhaseFigures& p : figures) {
-    out << fmt::format("{},{:.5f},{:.5f},{:.2f},{:.2f},{:.3f},{:.6f},{:.6f},{:.5f},{:.5f}",
+    out << fmt::format("{},{},{:.5f},{:.5f},{:.2f},{:.2f},{:.3f},{:.6f},{:.6f},{:.5f},{:.5f}", name,
                        phase_label(p.kind), p.megabytes(), p.wall_seconds(), p.user_cpu_percent(),
                        p.system_cpu_percent(), p.rate_mb_per_s(), p.mean_latency_ms(),
                        p.max_latency_ms(), p.percent_over_2s(), p.percent_over_10s())
@@ -246,7 +251,7 @@ void format_tiotest_csv(const StepResult& step, std::ostream& out) {
   const OpStats total = pooled_ops(figures);
   PhaseFigures pooled;
   pooled.ops = total;
-  out << fmt::format("Total,,,,,,{:.6f},{:.6f},{:.5f},{:.5f}", pooled.mean_latency_ms(),
+  out << fmt::format("{},Total,,,,,,{:.6f},{:.6f},{:.5f},{:.5f}", name, pooled.mean_latency_ms(),
                      pooled.max_latency_ms(), pooled.percent_over_2s(), pooled.percent_over_10s())
       << percentiles(total) << ",\n";
 }

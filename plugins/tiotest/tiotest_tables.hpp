@@ -41,10 +41,15 @@ void write_terse(std::ostream& out, std::span<const PhaseFigures> phases, std::s
 /// and each warning.
 void format_tiotest_text(const StepResult& step, std::ostream& out);
 
-/// CSV: a header line, then one row per phase and a "Total" row, with tiotest's figures and the
-/// percentiles: item,megabytes,real_s,usr_cpu_pct,sys_cpu_pct,rate_mb_per_s,avg_latency_ms,
+/// The CSV header line (registered as the "csv_header" formatter, written once per file):
+/// step,item,mib,real_s,usr_cpu_pct,sys_cpu_pct,rate_mib_per_s,avg_latency_ms,
 /// max_latency_ms,pct_over_2s,pct_over_10s,p50_ms,p90_ms,p99_ms,p99_9_ms,p99_99_ms,
-/// system_busy_pct.
+/// system_busy_pct. mib: MiB = 2^20 bytes (tiotest's MB).
+void format_tiotest_csv_header(const StepResult& step, std::ostream& out);
+
+/// CSV rows under format_tiotest_csv_header: one per phase and a "Total" row per step, with
+/// tiotest's figures and the percentiles; the step name (quoted per RFC 4180 where needed)
+/// tells the steps of one file apart.
 void format_tiotest_csv(const StepResult& step, std::ostream& out);
 
 /// The figures of every tiotest phase of `step`, in result order.

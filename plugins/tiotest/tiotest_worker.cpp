@@ -1,5 +1,6 @@
 #include "plugins/tiotest/tiotest_worker.hpp"
 
+#include <cstring>
 #include <utility>
 
 namespace iobench::plugins::tiotest {
@@ -8,13 +9,81 @@ namespace {
 constexpr OpId kOp = 0;  // each tiotest phase records one op kind: "write" or "read"
 }  // namespace
 
+/// The ops of one thread's phase, for the IoDriver: sequential or random offsets, each write's
+/// bytes from the thread's PatternBuffer, reads checked against it with the consistency check,
+/// offsets logged for tests.
+///
+/// A write at depth 1 without registered buffers points its request at the PatternBuffer's
+/// block itself (no copy: the request completes before the next block() rewrites it); deeper
+/// queues or registered buffers copy the block into the request's own slot buffer, since
+/// PatternBuffer reuses its memory from block to block.
+class TiotestSource {
+ public:
+  explicit TiotestSource(TiotestWorker& worker)
+      : worker_(worker),
+        setup_(worker.setup_),
+        random_(setup_.generator_seed, setup_.blocks, setup_.block_size, setup_.base_offset),
+        ops_(is_random(setup_.kind) ? setup_.random_ops : setup_.blocks),
+        write_(is_write(setup_.kind)),
+        copy_writes_(setup_.iodepth > 1 || setup_.registered_buffers) {}
+
+  [[nodiscard]] bool copies_writes() const noexcept { return copy_writes_ && write_; }
+
+  bool next(IoRequest& request, OpId& op) {
+    if (done_ == ops_) return false;
+    const std::uint64_t block = is_random(setup_.kind) ? random_.next_block() : done_;
+    const std::uint64_t offset = setup_.base_offset + block * setup_.block_size;
+    ++done_;
+    request.direction = write_ ? IoDirection::kWrite : IoDirection::kRead;
+    request.length = static_cast<std::uint32_t>(setup_.block_size);
+    request.offset = offset;
+    op = kOp;
+    if (worker_.log_offsets_) worker_.offset_log_.push_back(offset);
+    if (write_) {
+      const std::span<const std::byte> bytes = setup_.data->block(block);
+      if (copy_writes_) {
+        std::memcpy(request.buffer, bytes.data(), bytes.size());
+      } else {
+        // Engines only read a write's buffer; IoRequest has one pointer type for both ways.
+        request.buffer = const_cast<std::byte*>(bytes.data());
+      }
+    }
+    return true;
+  }
+
+  void completed(const IoRequest& request, OpId /*op*/) noexcept {
+    if (!write_ && setup_.verify) {
+      worker_.check_block({request.buffer, request.length}, request.offset);
+    }
+  }
+
+ private:
+  TiotestWorker& worker_;
+  WorkerSetup& setup_;
+  RandomOffsets random_;
+  std::uint64_t ops_;
+  std::uint64_t done_ = 0;
+  bool write_;
+  bool copy_writes_;
+};
+
 TiotestWorker::TiotestWorker(WorkerSetup setup)
-    : setup_(std::move(setup)), buffer_(static_cast<std::size_t>(setup_.block_size)) {
-  block_ = buffer_.span().first(static_cast<std::size_t>(setup_.block_size));
-  if (setup_.pattern && is_write(setup_.kind)) setup_.pattern->fill(block_, setup_.base_offset);
+    : setup_(std::move(setup)),
+      buffers_(static_cast<std::size_t>(setup_.block_size) * setup_.iodepth) {
+  const auto bs = static_cast<std::size_t>(setup_.block_size);
   log_offsets_ = is_random(setup_.kind) && setup_.hooks != nullptr &&
                  static_cast<bool>(setup_.hooks->on_random_offsets);
   if (log_offsets_) offset_log_.reserve(static_cast<std::size_t>(setup_.random_ops));
+  if (setup_.rate.active()) pacer_.emplace(setup_.rate, setup_.generator_seed ^ 0x72617465ULL);
+  const bool copies = is_write(setup_.kind) && (setup_.iodepth > 1 || setup_.registered_buffers);
+  queue_ = setup_.file->make_queue(
+      QueueOptions{.depth = setup_.iodepth, .buffers = buffers_.span(), .buffer_bytes = bs});
+  driver_.emplace(*setup_.file, *queue_, buffers_.span(), bs,
+                  IoDriverOptions{.depth = setup_.iodepth,
+                                  .async = setup_.async_engine,
+                                  .untimed_work_between_ops =
+                                      setup_.verify || log_offsets_ || copies,
+                                  .pacer = pacer_ ? &*pacer_ : nullptr});
 }
 
 TiotestWorker::~TiotestWorker() {
@@ -32,24 +101,13 @@ TiotestWorker::~TiotestWorker() {
 }
 
 void TiotestWorker::run(WorkerContext& ctx) {
-  switch (setup_.kind) {
-    case PhaseKind::kWrite:
-      sequential_write(ctx);
-      break;
-    case PhaseKind::kRandomWrite:
-      random_write(ctx);
-      break;
-    case PhaseKind::kRead:
-      sequential_read(ctx);
-      break;
-    case PhaseKind::kRandomRead:
-      random_read(ctx);
-      break;
-  }
-  // tiotest times fsync and close as part of each phase.
-  setup_.file->sync();
+  TiotestSource source(*this);
+  driver_->run(ctx, source);
+  // tiotest times fsync and close as part of each phase; a phase being abandoned (the run is
+  // stopped) skips the fsync, which could hold the stop up for seconds of writeback.
+  if (!ctx.stop_requested()) setup_.file->sync();
   setup_.file->close();
-  if (setup_.pattern && !is_write(setup_.kind)) {
+  if (setup_.verify && !is_write(setup_.kind)) {
     ctx.add_counter(kVerifiedBlocksCounter, verified_);
     ctx.add_counter(kCorruptBlocksCounter, corrupt_);
     if (setup_.slot != nullptr) {
@@ -60,81 +118,16 @@ void TiotestWorker::run(WorkerContext& ctx) {
   }
 }
 
-// Latency: one clock read per op, shared by the end of one op and the start of the next (so an
-// op's latency includes the loop's few ns of bookkeeping), except where untimed work sits
-// between ops (stamping or checking the consistency pattern, logging offsets for tests): then
-// the clock restarts after it, so that only the read or write itself is timed.
-void TiotestWorker::sequential_write(WorkerContext& ctx) {
-  const std::uint64_t bs = setup_.block_size;
-  const BlockPattern* pattern = setup_.pattern ? &*setup_.pattern : nullptr;
-  OpTimer timer;
-  for (std::uint64_t i = 0; i < setup_.blocks && ctx.keep_going(); ++i) {
-    const std::uint64_t offset = setup_.base_offset + i * bs;
-    if (pattern != nullptr) {
-      pattern->stamp(block_, offset);
-      timer.restart();
-    }
-    setup_.file->write_at(block_, offset);
-    timer.lap(ctx, kOp, bs);
-  }
-}
-
-void TiotestWorker::random_write(WorkerContext& ctx) {
-  const std::uint64_t bs = setup_.block_size;
-  const BlockPattern* pattern = setup_.pattern ? &*setup_.pattern : nullptr;
-  RandomOffsets offsets(setup_.generator_seed, setup_.blocks, bs, setup_.base_offset);
-  const bool untimed_between = pattern != nullptr || log_offsets_;
-  OpTimer timer;
-  for (std::uint64_t i = 0; i < setup_.random_ops && ctx.keep_going(); ++i) {
-    const std::uint64_t offset = offsets.next();
-    if (untimed_between) {
-      if (log_offsets_) offset_log_.push_back(offset);
-      if (pattern != nullptr) pattern->stamp(block_, offset);
-      timer.restart();
-    }
-    setup_.file->write_at(block_, offset);
-    timer.lap(ctx, kOp, bs);
-  }
-}
-
-void TiotestWorker::sequential_read(WorkerContext& ctx) {
-  const std::uint64_t bs = setup_.block_size;
-  const bool verify = setup_.pattern.has_value();
-  OpTimer timer;
-  for (std::uint64_t i = 0; i < setup_.blocks && ctx.keep_going(); ++i) {
-    const std::uint64_t offset = setup_.base_offset + i * bs;
-    setup_.file->read_at(block_, offset);
-    timer.lap(ctx, kOp, bs);
-    if (verify) {
-      check_block(offset);
-      timer.restart();
-    }
-  }
-}
-
-void TiotestWorker::random_read(WorkerContext& ctx) {
-  const std::uint64_t bs = setup_.block_size;
-  const bool verify = setup_.pattern.has_value();
-  RandomOffsets offsets(setup_.generator_seed, setup_.blocks, bs, setup_.base_offset);
-  OpTimer timer;
-  for (std::uint64_t i = 0; i < setup_.random_ops && ctx.keep_going(); ++i) {
-    const std::uint64_t offset = offsets.next();
-    if (log_offsets_) {
-      offset_log_.push_back(offset);
-      timer.restart();
-    }
-    setup_.file->read_at(block_, offset);
-    timer.lap(ctx, kOp, bs);
-    if (verify) {
-      check_block(offset);
-      timer.restart();
-    }
-  }
-}
-
-void TiotestWorker::check_block(std::uint64_t offset) noexcept {
+// The block must hold exactly what the writes put there: its random bytes, and the stamps of
+// its own block number and thread (a block from another offset or file does not match).
+void TiotestWorker::check_block(std::span<const std::byte> block, std::uint64_t offset) noexcept {
   ++verified_;
-  if (setup_.pattern->matches(block_, offset)) return;
+  const std::uint64_t n = (offset - setup_.base_offset) / setup_.block_size;
+  const auto expected = setup_.data->block(n);
+  if (expected.size() == block.size() &&
+      std::memcmp(block.data(), expected.data(), expected.size()) == 0) {
+    return;
+  }
   if (corrupt_ == 0) first_corrupt_offset_ = offset;
   ++corrupt_;
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <iobench/format.hpp>
@@ -21,7 +22,7 @@ bool needs_prepare_phase(const RunPlan& run, const IoOptions& io) {
          run.run_phase[index_of(PhaseKind::kRandomRead)];
 }
 
-// A distinct pattern per run and thread: a block from another file never verifies.
+// A distinct data seed per run and thread: a block from another file never verifies.
 std::uint64_t pattern_tag(std::size_t run, std::size_t thread) {
   return (static_cast<std::uint64_t>(run) << 32) ^ static_cast<std::uint64_t>(thread);
 }
@@ -48,7 +49,6 @@ TiotestWorkload::TiotestWorkload(WorkloadPlan plan)
     phase_refs_.insert(phase_refs_.end(), refs.begin(), refs.end());
   }
   slots_ = std::make_unique<WorkerSlot[]>(slot_count);
-  if (plan_.io.mmap) mmap_engine_ = make_mmap_engine();
 }
 
 std::vector<PhaseSpec> TiotestWorkload::phases() const {
@@ -66,6 +66,8 @@ std::vector<PhaseSpec> TiotestWorkload::phases() const {
     spec.serial = ref.measured && ref.kind == PhaseKind::kWrite && plan_.io.serial_write;
     spec.measured = ref.measured;
     spec.drop_caches_before = ref.measured && plan_.io.drop_caches;
+    spec.latency_parts = {.submission_completion = plan_.io.async_engine,
+                          .service = plan_.io.rate.active() && ref.measured};
     specs.push_back(std::move(spec));
   }
   return specs;
@@ -78,14 +80,14 @@ std::uint64_t TiotestWorkload::planned_bytes(std::size_t target_index) const {
   for (const RunPlan& run : plan_.runs) {
     std::uint64_t bytes = 0;
     for (std::size_t t = 0; t < run.threads; ++t) {
-      if (t % plan_.target_count == target_index) bytes += run.file_bytes();
+      if (target_index_of(t, plan_.target_count) == target_index) bytes += run.file_bytes();
     }
     peak = std::max(peak, bytes);
   }
   return peak;
 }
 
-std::filesystem::path TiotestWorkload::file_name(std::size_t run, std::size_t thread) const {
+std::string TiotestWorkload::file_name(std::size_t run, std::size_t thread) const {
   if (plan_.runs.size() == 1) return fmt::format("_tiotest.thr{}", thread);
   return fmt::format("_tiotest.run{}.thr{}", run, thread);
 }
@@ -97,16 +99,20 @@ WorkerSlot& TiotestWorkload::slot(std::size_t run, std::size_t thread) const {
 void TiotestWorkload::prepare(PrepareContext& ctx) {
   const std::span<const Target> targets = ctx.targets();
   files_.assign(plan_.runs.size(), {});
+  locations_.assign(plan_.runs.size(), {});
   for (std::size_t r = 0; r < plan_.runs.size(); ++r) {
     for (std::size_t t = 0; t < plan_.runs[r].threads; ++t) {
-      if (plan_.io.raw) {
-        files_[r].push_back(plan_.raw_targets[t % plan_.raw_targets.size()]);
-      } else {
-        files_[r].push_back(targets[t % targets.size()].run_dir / file_name(r, t));
-      }
+      locations_[r].push_back(
+          plan_.io.raw
+              ? FileLocation::user_target(
+                    plan_.raw_targets[target_index_of(t, plan_.raw_targets.size())])
+              : FileLocation::beneath(targets[target_index_of(t, targets.size())].run_dir,
+                                      file_name(r, t)));
+      files_[r].push_back(locations_[r].back().path());
     }
   }
   for (const auto& [key, value] : plan_.attributes) ctx.set_attribute(key, value);
+  ctx.set_attribute("data", plan_.io.data.to_string());
   run_start_ns_ = monotonic_ns();
   if (plan_.runs.size() == 1) {
     const RunPlan& run = plan_.runs.front();
@@ -116,16 +122,14 @@ void TiotestWorkload::prepare(PrepareContext& ctx) {
 }
 
 std::unique_ptr<PhaseWorker> TiotestWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
+  // Threads are set up one after another before the barrier: once the run is being stopped,
+  // create no more files (and size none).
+  if (ctx.stop_requested()) return nullptr;
   const PhaseRef& ref = phase_refs_.at(phase);
   const RunPlan& run = plan_.runs[ref.run];
   const std::size_t thread = ctx.worker_index();
   const IoOptions& io = plan_.io;
-  const Engine& engine = io.mmap ? *mmap_engine_ : ctx.engine();
-  if (io.direct && !engine.caps().supports_direct) {
-    throw ConfigError(fmt::format(
-        "direct: engine '{}' does not support O_DIRECT; use the psync engine or direct=false",
-        engine.name()));
-  }
+  const Engine& engine = ctx.engine();
   WorkerSlot& worker_slot = slot(ref.run, thread);
 
   WorkerSetup setup;
@@ -138,7 +142,17 @@ std::unique_ptr<PhaseWorker> TiotestWorkload::make_worker(std::size_t phase, Wor
   setup.random_ops = run.random_ops;
   setup.slot = &worker_slot;
   setup.hooks = hooks_;
-  if (io.verify) setup.pattern.emplace(pattern_tag(ref.run, thread), run.block_size);
+  // The untimed prepare phase writes as fast as it can, one request at a time.
+  setup.iodepth = ref.measured ? io.iodepth : 1;
+  setup.async_engine = io.async_engine;
+  setup.registered_buffers = engine.caps().registered_buffers;
+  if (ref.measured) setup.rate = io.rate;
+  // Writes and the reads that verify them build the same blocks (pattern, size, seed).
+  setup.verify = io.verify;
+  if (is_write(ref.kind) || io.verify) {
+    setup.data.emplace(io.data, static_cast<std::size_t>(run.block_size),
+                       pattern_tag(ref.run, thread));
+  }
   // The runner's worker seed already differs per step, phase and worker, and it is reported
   // with each worker's result: using it as is makes a run repeatable from its result.
   setup.generator_seed = ctx.seed();
@@ -151,13 +165,16 @@ std::unique_ptr<PhaseWorker> TiotestWorkload::make_worker(std::size_t phase, Wor
   options.create = creates;
   options.direct = io.direct;
   options.sync = io.sync && is_write(ref.kind);
-  options.map_size_bytes = io.mmap ? setup.base_offset + run.file_bytes() : 0;
-  const std::filesystem::path& path = files_.at(ref.run).at(thread);
-  setup.file = engine.open(path, options);
+  // A mapping engine (mmap=true, or --engine mmap) maps the region and sizes a new file itself.
+  const bool maps = engine.caps().needs_map_size;
+  options.map_size_bytes = maps ? setup.base_offset + run.file_bytes() : 0;
+  const FileLocation& location = locations_.at(ref.run).at(thread);
+  const std::filesystem::path& path = location.path();
+  setup.file = engine.open(location, options);
   if (creates) {
     worker_slot.file_created.store(true, std::memory_order_release);
     // tiotest sizes each file before writing it (a sparse file the write phase fills).
-    if (!io.mmap && ::ftruncate(setup.file->fd(), static_cast<off_t>(run.file_bytes())) != 0) {
+    if (!maps && ::ftruncate(setup.file->fd(), static_cast<off_t>(run.file_bytes())) != 0) {
       throw IoError(errno, "ftruncate", path.string());
     }
   }
@@ -189,7 +206,8 @@ void TiotestWorkload::report_verification(std::size_t phase, PrepareContext& ctx
       first_offset));
 }
 
-void TiotestWorkload::after_phase(std::size_t phase, PrepareContext& ctx) {
+void TiotestWorkload::after_phase(std::size_t phase, const PhaseResult& /*result*/,
+                                  PrepareContext& ctx) {
   const PhaseRef& ref = phase_refs_.at(phase);
   if (plan_.io.verify && !is_write(ref.kind)) report_verification(phase, ctx);
   if (hooks_ != nullptr && hooks_->after_phase)
@@ -215,9 +233,10 @@ void TiotestWorkload::remove_files(std::size_t run, PrepareContext& ctx) {
   for (std::size_t t = 0; t < plan_.runs[run].threads; ++t) {
     WorkerSlot& s = slot(run, t);
     if (!s.file_created.exchange(false, std::memory_order_acq_rel)) continue;
-    std::error_code ec;
-    if (!std::filesystem::remove(files_[run][t], ec) && ec) {
-      ctx.warn(fmt::format("could not remove '{}': {}", files_[run][t].string(), ec.message()));
+    const ConfinedDir& dir = ctx.targets()[t % ctx.targets().size()].run_dir;
+    if (const int err = dir.try_unlink(file_name(run, t)); err != 0 && err != ENOENT) {
+      ctx.warn(
+          fmt::format("could not remove '{}': {}", files_[run][t].string(), std::strerror(err)));
     }
   }
 }

@@ -22,7 +22,8 @@ namespace iobench::plugins::tiotest {
 struct WorkloadPlan {
   std::vector<RunPlan> runs;
   IoOptions io;
-  /// Raw mode: the targets with symlinks resolved (the engine opens with O_NOFOLLOW).
+  /// Raw mode: the targets as the user named them (opened as FileLocation::user_target, which
+  /// follows the user's own symbolic link, e.g. /dev/disk/by-id/...).
   std::vector<std::filesystem::path> raw_targets;
   std::size_t target_count = 1;
   /// Attached to the step result in prepare() (e.g. tiobench's "identifier").
@@ -52,7 +53,8 @@ inline constexpr const char* kPreparePhaseName = "Prepare files";
 /// step seed, the phase and the worker: threads and phases get different sequences, and giving
 /// the step seed again repeats them.
 ///
-/// Consistency check: the read phases compare every block with BlockPattern; mismatches are
+/// Data: the write phases write the `data` pattern (PatternBuffer, seeded per run and thread).
+/// Consistency check: the read phases compare every block with that pattern; mismatches are
 /// counted in the phase's "corrupt_blocks" counter (beside "verified_blocks") and reported by a
 /// warning naming the first bad block.
 class TiotestWorkload final : public Workload {
@@ -65,7 +67,7 @@ class TiotestWorkload final : public Workload {
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
-  void after_phase(std::size_t phase, PrepareContext& ctx) override;
+  void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
  private:
   struct PhaseRef {
@@ -77,7 +79,7 @@ class TiotestWorkload final : public Workload {
   };
 
   [[nodiscard]] WorkerSlot& slot(std::size_t run, std::size_t thread) const;
-  [[nodiscard]] std::filesystem::path file_name(std::size_t run, std::size_t thread) const;
+  [[nodiscard]] std::string file_name(std::size_t run, std::size_t thread) const;
   void remove_files(std::size_t run, PrepareContext& ctx);
   void report_verification(std::size_t phase, PrepareContext& ctx);
 
@@ -85,8 +87,8 @@ class TiotestWorkload final : public Workload {
   std::vector<PhaseRef> phase_refs_;
   std::vector<std::size_t> slot_base_;  ///< first slot of each run
   std::unique_ptr<WorkerSlot[]> slots_;
-  std::vector<std::vector<std::filesystem::path>> files_;  ///< per run, per thread (prepare())
-  std::unique_ptr<Engine> mmap_engine_;
+  std::vector<std::vector<FileLocation>> locations_;       ///< per run, per thread (prepare())
+  std::vector<std::vector<std::filesystem::path>> files_;  ///< their paths, for messages and hooks
   const TestHooks* hooks_;
   std::uint64_t run_start_ns_ = 0;  ///< when the current run's first phase was set up
 };

@@ -10,7 +10,6 @@
 #include <iobench/iobench.hpp>
 #include <string>
 
-#include "plugins/builtin_plugins.hpp"
 #include "plugins/disk/block_order.hpp"
 
 namespace {
@@ -72,7 +71,7 @@ BENCHMARK(BM_BarePread4k)->UseManualTime()->Unit(benchmark::kMillisecond);
 void BM_DiskWorkloadPread4k(benchmark::State& state) {
   iobench::Registry registry;
   iobench::register_builtins(registry);
-  iobench::plugins::register_all(registry);
+  iobench::register_builtin_workloads(registry);
   const std::vector<iobench::Step> steps{
       iobench::Step{.workload = "disk",
                     .params = {{"operation", "read"},

@@ -34,11 +34,11 @@ TEST_CASE("bonnie text table matches bonnie plus plus 2.00a", "[bonnie][text]") 
       "              files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
       "                  1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++\n"
       "Latency               442us      88us     445us     718us       5us      85us\n";
-  CHECK(text_of(vm_fixture().step()) == expected);
+  CHECK(text_of(vm_fixture().step()) == expected + std::string(kUnitsNote));
   // Warnings follow the table (the family formatter replaces the generic step section).
   iobench::StepResult warned = vm_fixture().step();
   warned.warnings = {"results are suspect"};
-  CHECK(text_of(warned) == expected + "WARNING: results are suspect\n");
+  CHECK(text_of(warned) == expected + std::string(kUnitsNote) + "WARNING: results are suspect\n");
 }
 
 TEST_CASE("bonnie text table shows large rates and skipped tests", "[bonnie][text]") {
@@ -52,7 +52,7 @@ TEST_CASE("bonnie text table shows large rates and skipped tests", "[bonnie][tex
       "h      2G:1m::100:2            271m  99  2.7g  99           +++++ +++ +++++ +++\n"
       "Latency                       15395us    3443us               272us    6838us\n"
       "\n";
-  CHECK(text_of(big_io_fixture().step()) == expected);
+  CHECK(text_of(big_io_fixture().step()) == expected + std::string(kUnitsNote));
 }
 
 TEST_CASE("bonnie text table shows file test rates and shapes", "[bonnie][text]") {
@@ -64,7 +64,7 @@ TEST_CASE("bonnie text table shows file test rates and shapes", "[bonnie][text]"
       "files:max:min        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
       "      1:4096:1024/3  1915  97 +++++ +++ +++++ +++  1469  96 +++++ +++ +++++ +++\n"
       "Latency               874us     120us    1828us    1703us     160us    7339us\n";
-  CHECK(text_of(files_fixture().step()) == expected);
+  CHECK(text_of(files_fixture().step()) == expected + std::string(kUnitsNote));
 
   ReportHeader h;
   h.machine = "h";
@@ -93,7 +93,7 @@ TEST_CASE("bonnie text table puts copies and their sum in rows", "[bonnie][text]
       "     150ms" + blank + blank + blank + "      10us\n" + "host          1G::2" + blank +
       "  150m  60" + blank + blank + blank + " +++++ +++\n" + "Latency          " + blank +
       "     150ms" + blank + blank + blank + "      10us\n" + "\n";
-  CHECK(text_of(copies_fixture().step()) == expected);
+  CHECK(text_of(copies_fixture().step()) == expected + std::string(kUnitsNote));
 }
 
 TEST_CASE("bonnie text table reproduces the 1.97 layout on request", "[bonnie][text]") {
@@ -124,7 +124,7 @@ TEST_CASE("bonnie text table reproduces the 1.97 layout on request", "[bonnie][t
       "                 16 +++++ +++" +
       blank + " 31949  59" + blank + blank + blank + "\n" + "Latency              2366us" + blank +
       "     718us" + blank + blank + blank + "\n";
-  CHECK(text_of(b.step()) == expected);
+  CHECK(text_of(b.step()) == expected + std::string(kUnitsNote));
   h.io_chunk_bytes = 4096;
   CHECK(text_of(StepBuilder(h).step()).find("Machine   Size:chnk K/sec") != std::string::npos);
   CHECK(text_of(StepBuilder(h).step()).find("vm         8196M:4k") != std::string::npos);

@@ -1,6 +1,7 @@
 // Small real runs of the bonnie workload through the runner, in a temp dir under the build tree.
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <iobench/error.hpp>
 #include <iobench/reporter.hpp>
 #include <iobench/runner.hpp>
@@ -29,8 +30,15 @@ struct Outcome {
   std::string json;  ///< the run as the JSON reporter writes it
 };
 
+/// The step's own limits (Step::ops_limit, time_limit, warmup), none by default.
+struct Limits {
+  std::uint64_t ops = 0;
+  std::chrono::nanoseconds time{0};
+  std::chrono::nanoseconds warmup{0};
+};
+
 Outcome run_bonnie(std::map<std::string, std::string> params,
-                   const std::vector<std::string>& target_names = {"a"}) {
+                   const std::vector<std::string>& target_names = {"a"}, Limits limits = {}) {
   test::TempDir dir("bonnie_run");
   std::vector<std::filesystem::path> targets;
   for (const auto& name : target_names) {
@@ -43,6 +51,9 @@ Outcome run_bonnie(std::map<std::string, std::string> params,
   Step step{
       .name = "bonnie", .workload = "bonnie", .params = std::move(params), .targets = targets};
   step.seed = kSeed;
+  step.ops_limit = limits.ops;
+  step.time_limit = limits.time;
+  step.warmup = limits.warmup;
   test::CapturingReporter reporter;
   Runner(registry, {}).run(std::span<const Step>(&step, 1), reporter);
   REQUIRE(reporter.steps.size() == 1);
@@ -97,7 +108,7 @@ std::size_t field_count(const std::string& line) {
 }  // namespace
 
 TEST_CASE("bonnie run does every phase with exact op counts", "[bonnie][run]") {
-  const Outcome run = run_bonnie({{"size", "4:8k:200:3"}, {"per_char", "1"}, {"files", "1"}});
+  const Outcome run = run_bonnie({{"bonnie_s", "4:8k:200:3"}, {"per_char", "1m"}, {"files", "1"}});
   const StepResult& step = run.step;
   INFO(step.message);
   REQUIRE(step.status == Status::kOk);
@@ -199,7 +210,8 @@ TEST_CASE("bonnie run makes hard links and symlinks", "[bonnie][run]") {
 
 TEST_CASE("bonnie run with two copies reports each and the sum", "[bonnie][run]") {
   const Outcome run = run_bonnie(
-      {{"size", "2:4k:100:2"}, {"per_char", "0"}, {"files", "0"}, {"processes", "2"}}, {"a", "b"});
+      {{"bonnie_s", "2:4k:100:2"}, {"per_char", "0"}, {"files", "0"}, {"processes", "2"}},
+      {"a", "b"});
   INFO(run.step.message);
   REQUIRE(run.step.status == Status::kOk);
   CHECK(run.left_behind.empty());
@@ -220,7 +232,8 @@ TEST_CASE("bonnie run with two copies reports each and the sum", "[bonnie][run]"
 }
 
 TEST_CASE("bonnie run measures only the selected phases", "[bonnie][run]") {
-  const Outcome run = run_bonnie({{"size", "2"}, {"files", "1"}, {"phases", "get_block,seq_stat"}});
+  const Outcome run =
+      run_bonnie({{"size", "2m"}, {"files", "1"}, {"phases", "get_block,seq_stat"}});
   INFO(run.step.message);
   REQUIRE(run.step.status == Status::kOk);
   CHECK(run.left_behind.empty());
@@ -235,8 +248,13 @@ TEST_CASE("bonnie run measures only the selected phases", "[bonnie][run]") {
 }
 
 TEST_CASE("bonnie run repeats with the same seed", "[bonnie][run]") {
-  const Outcome run =
-      run_bonnie({{"size", "1:4k:50:1"}, {"per_char", "0"}, {"files", "0"}, {"repetitions", "2"}});
+  const Outcome run = run_bonnie({{"size", "1m"},
+                                  {"chunk_size", "4k"},
+                                  {"seeks", "50"},
+                                  {"seekers", "1"},
+                                  {"per_char", "0"},
+                                  {"files", "0"},
+                                  {"repetitions", "2"}});
   INFO(run.step.message);
   REQUIRE(run.step.status == Status::kOk);
   CHECK(run.left_behind.empty());
@@ -254,11 +272,18 @@ TEST_CASE("bonnie refuses bad parameters before any I/O", "[bonnie][run]") {
   const Registry registry = test::make_full_registry();
   for (const std::map<std::string, std::string>& params :
        std::vector<std::map<std::string, std::string>>{
-           {{"size", "16"}, {"ram", "1024"}},     // under 2 x RAM
-           {{"size", "16:100"}, {"ram", "0"}},    // bad chunk
-           {{"files", "1:4k:8k"}, {"ram", "0"}},  // min > max
-           {{"phases", "seeks"}, {"size", "16:8k:0"}, {"ram", "0"}},
-           {{"sise", "16"}},  // unknown parameter
+           {{"size", "16m"}, {"ram", "1g"}},          // under 2 x RAM
+           {{"bonnie_s", "16:100"}, {"ram", "0"}},    // bad chunk
+           {{"size", "16m"}, {"chunk_size", "100"}},  // bad chunk
+           {{"files", "1:4k:8k"}, {"ram", "0"}},      // min > max
+           {{"phases", "seeks"}, {"bonnie_s", "16:8k:0"}, {"ram", "0"}},
+           {{"size", "16"}, {"ram", "0"}},         // bonnie++'s MiB as a bare number
+           {{"size", "16:8k"}, {"ram", "0"}},      // bonnie++'s -s text under size
+           {{"size", "1000000b"}, {"ram", "0"}},   // not a whole MiB
+           {{"bonnie_s", "16"}, {"size", "16m"}},  // both forms
+           {{"size", "16m"}, {"ram", "1024"}},     // -r's MiB as a bare number
+           {{"size", "16m"}, {"per_char", "3"}},   // -f3's MiB as a bare number
+           {{"sise", "16"}},                       // unknown parameter
        }) {
     Step step{.name = "bonnie", .workload = "bonnie", .params = params, .targets = {dir.path()}};
     test::CapturingReporter reporter;
@@ -266,4 +291,67 @@ TEST_CASE("bonnie refuses bad parameters before any I/O", "[bonnie][run]") {
                     ConfigError);
     CHECK(dir.entries().empty());
   }
+}
+
+TEST_CASE("bonnie's stat and delete phases take the files an op-limited create phase made",
+          "[bonnie][run]") {
+  // 1024 files per file test, but the op limit ends each create phase after 100: the phases
+  // after it must work on those 100 (random stat and delete would otherwise look for names never
+  // made, and a delete limited to 100 of 1024 would leave the test directory behind).
+  const Outcome run = run_bonnie({{"size", "0"}, {"files", "1"}}, {"a"}, Limits{.ops = 100});
+  INFO(run.step.message);
+  REQUIRE(run.step.status == Status::kOk);
+  for (const char* name :
+       {"seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del"}) {
+    INFO(name);
+    CHECK(ops_of(phase(run.step, name)) == 100);
+  }
+  const PhaseResult& create = phase(run.step, "ran_create");
+  REQUIRE(create.counter_names == std::vector<std::string>{"files_created"});
+  CHECK(create.counters.at(0) == 100);
+  CHECK(run.left_behind.empty());
+}
+
+TEST_CASE("bonnie's stat phase after a time-limited create phase stats what was made",
+          "[bonnie][run]") {
+  // 65536 files cannot be made in 150 ms; each phase has that limit.
+  constexpr auto kLimit = std::chrono::milliseconds(150);
+  const Outcome run =
+      run_bonnie({{"size", "0"}, {"files", "64"}, {"phases", "seq_create,seq_stat"}}, {"a"},
+                 Limits{.time = kLimit});
+  INFO(run.step.message);
+  REQUIRE(run.step.status == Status::kOk);
+  const PhaseResult& create = phase(run.step, "seq_create");
+  const std::uint64_t made = create.counters.at(0);
+  CHECK(made == ops_of(create));
+  if (made == 64 * 1024) {
+    WARN("all 65536 files were made within 150 ms: the limit did not cut the create phase");
+    return;
+  }
+  const PhaseResult& stat = phase(run.step, "seq_stat");
+  // Every file made is stat'ed, unless the stat phase hit its own time limit first.
+  if (stat.wall_ns < static_cast<std::uint64_t>(std::chrono::nanoseconds(kLimit).count())) {
+    CHECK(ops_of(stat) == made);
+  } else {
+    CHECK(ops_of(stat) <= made);
+  }
+  CHECK(run.left_behind.empty());
+}
+
+TEST_CASE("bonnie counts the files a create phase made during its warm-up too", "[bonnie][run]") {
+  // The warm-up's creates are discarded from the figures but the files exist: the stat phase
+  // must expect them (op counts alone would miss them).
+  const Outcome run = run_bonnie(
+      {{"size", "0"}, {"files", "64"}, {"phases", "seq_create,seq_stat"}}, {"a"},
+      Limits{.time = std::chrono::milliseconds(100), .warmup = std::chrono::milliseconds(50)});
+  INFO(run.step.message);
+  // Stat-ing 64 files takes less than the 50 ms warm-up each phase has, so the stat phase may
+  // measure nothing (and say so); it must never fail on a file the warm-up made.
+  REQUIRE((run.step.status == Status::kOk || run.step.status == Status::kNoMeasurement));
+  const PhaseResult& create = phase(run.step, "seq_create");
+  CHECK(create.status == Status::kOk);
+  CHECK(create.counters.at(0) > ops_of(create));
+  const PhaseResult& stat = phase(run.step, "seq_stat");
+  CHECK((stat.status == Status::kOk || stat.status == Status::kNoMeasurement));
+  CHECK(run.left_behind.empty());
 }

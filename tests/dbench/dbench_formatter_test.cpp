@@ -85,6 +85,7 @@ TEST_CASE("the dbench table and Throughput line are printed as dbench prints the
         "\n"
         "Throughput 1166.97 MB/sec (sync open)  2 clients  2 procs  max_latency=0.014 ms  "
         "(whole execute period: 1170.20 MB/sec over 10.000 s)\n"
+        "(MB = 10^6 bytes, as dbench prints them; latency in ms)\n"
         "\n"
         "Latency percentiles per operation\n"
         " Operation      Count       p50       p90       p99     p99.9       Max   (ms)\n"

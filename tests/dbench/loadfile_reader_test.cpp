@@ -1,5 +1,8 @@
 #include "plugins/dbench/loadfile_reader.hpp"
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
@@ -138,5 +141,87 @@ TEST_CASE("Debian client txt parses with the documented statistics", "[dbench]")
   // The bound on the in-memory form.
   CHECK(lf.memory_bytes() < 64ULL * 1024 * 1024);
   // Peak data per client is about 24 MB; the bound used for the free-space check is above it.
-  CHECK(lf.stats.written_extent_bytes > 23'000'000);
+  CHECK(lf.stats.written_bytes > 23'000'000);
+}
+
+namespace {
+
+/// A gzip bomb: `members` concatenated gzip members (zlib reads them as one stream), each
+/// inflating to 16 MiB of comment lines; a few KiB on disk.
+void write_gzip_bomb(const std::filesystem::path& path, int members) {
+  const std::string member_path = path.string() + ".member";
+  {
+    const std::string line = "# " + std::string(61, 'x') + "\n";  // 64 bytes
+    std::string chunk;
+    for (int i = 0; i < 16384; ++i) chunk += line;  // 1 MiB
+    gzFile file = gzopen(member_path.c_str(), "wb9");
+    REQUIRE(file != nullptr);
+    for (int i = 0; i < 16; ++i) {
+      REQUIRE(gzwrite(file, chunk.data(), static_cast<unsigned>(chunk.size())) ==
+              static_cast<int>(chunk.size()));
+    }
+    REQUIRE(gzclose(file) == Z_OK);
+  }
+  const std::string member = iobench::test::read_file(member_path);
+  std::filesystem::remove(member_path);
+  std::ofstream out(path, std::ios::binary);
+  for (int i = 0; i < members; ++i)
+    out.write(member.data(), static_cast<std::streamsize>(member.size()));
+}
+
+}  // namespace
+
+TEST_CASE("a loadfile past its size limit is refused while reading, in bounded memory",
+          "[dbench]") {
+  iobench::test::TempDir dir("dbbomb");
+  const auto bomb = dir.path() / "bomb.gz";
+  write_gzip_bomb(bomb, 32);  // 512 MiB of text
+  CHECK(std::filesystem::file_size(bomb) < 2 << 20);
+  // Read in a child, whose peak memory is its own: the growth must stay near the 8 MiB limit.
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    rusage before{};
+    ::getrusage(RUSAGE_SELF, &before);
+    int code = 3;
+    try {
+      (void)dbench::read_loadfile_text(bomb, 8 << 20);
+    } catch (const iobench::ConfigError& e) {
+      const std::string what = e.what();
+      code =
+          what.find("holds more than 8.00 MiB of text (max_loadfile_size=8m)") != std::string::npos
+              ? 0
+              : 2;
+    }
+    rusage after{};
+    ::getrusage(RUSAGE_SELF, &after);
+    // ru_maxrss is in KiB; allow the limit plus zlib's buffers and some slack (not under
+    // ThreadSanitizer, whose shadow memory multiplies every allocation's resident size).
+    if (code == 0 && !IOBENCH_TEST_UNDER_TSAN && after.ru_maxrss - before.ru_maxrss > 32 * 1024) {
+      code = 1;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);  // 1: too much memory, 2: wrong message, 3: not refused
+
+  // A plain file one byte past the limit is refused too; one at the limit is read.
+  const std::string text(1 << 20, '\n');
+  write_plain(dir.path() / "plain.txt", text);
+  CHECK(dbench::read_loadfile_text(dir.path() / "plain.txt", 1 << 20).size() == 1 << 20);
+  CHECK_THROWS_WITH(
+      dbench::read_loadfile_text(dir.path() / "plain.txt", (1 << 20) - 1),
+      Catch::Contains("holds more than 1.00 MiB of text (max_loadfile_size=1048575)"));
+
+  // Through the CLI: exit 2, naming the file, the limit and the param that raises it.
+  iobench::test::TempDir target("dbbomb-target");
+  const auto r = iobench::test::run_cli(
+      {"validate", "dbench", "-d", target.path().string(), "loadfile=" + bomb.string()});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("loadfile '" + bomb.string() +
+                                    "' holds more than 128 MiB of text (max_loadfile_size=128m)"));
+  CHECK_THAT(r.err, Catch::Contains("raise max_loadfile_size (e.g. max_loadfile_size=1024m)"));
+  CHECK(target.entries().empty());
 }

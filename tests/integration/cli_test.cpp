@@ -1,6 +1,11 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
+#include <iobench/result_json.hpp>
 #include <iobench/version.hpp>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 
 #include "tests/support/test_support.hpp"
 
@@ -20,8 +25,15 @@ TEST_CASE("list shows workloads with params defaults and units", "[integration]"
   const auto list = run_cli({"list"});
   REQUIRE(list.exit_code == 0);
   CHECK_THAT(list.out, Catch::Contains("disk: one worker per target"));
-  CHECK_THAT(list.out, Catch::Matches("(.|\n)*  bs +1m +\\(size, bytes(.|\n)*"));
-  CHECK_THAT(list.out, Catch::Contains("Engines: mmap, psync"));
+  // One line per param: key, default, (type, unit).
+  const std::size_t bs_line = list.out.find("\n  bs ");
+  REQUIRE(bs_line != std::string::npos);
+  const std::string line = list.out.substr(bs_line + 1, list.out.find('\n', bs_line + 1) - bs_line);
+  CHECK_THAT(line, Catch::Matches(" +bs +1m +\\(size, bytes.*\n"));
+  for (const char* engine : {"psync", "pvsync2", "mmap", "io_uring", "libaio", "null"}) {
+    CHECK_THAT(list.out, Catch::Contains(fmt::format("\n  {} ", engine)));
+  }
+  CHECK_THAT(list.out, Catch::Contains(":fixedbufs"));
 }
 
 TEST_CASE("bad input exits 2 with one message naming the field and writes nothing",
@@ -94,11 +106,11 @@ TEST_CASE("a disk run prints the seed-style lines and JSON that parses back", "[
                             "\\([0-9.]+MB/sec\\), [0-9]+usec\n#1 (.|\n)*"));
   const auto doc = nlohmann::json::parse(iobench::test::read_file(json_path));
   std::filesystem::remove(json_path);
-  CHECK(doc.at("schema") == "iobench-result/1");
+  CHECK(doc.at("schema") == std::string(iobench::kResultSchema));
   CHECK(doc.at("environment").at("targets").size() == 2);
   const auto& step = doc.at("steps").at(0);
   CHECK(step.at("workload") == "disk");
-  CHECK(step.at("seed") == 1234);
+  CHECK(step.at("seed") == "1234");  // decimal text: exact past 2^53
   CHECK(step.at("params").at("bs") == "64k");
   const auto& phase = step.at("phases").at(0);
   CHECK(phase.at("name") == "write");
@@ -127,6 +139,40 @@ TEST_CASE("csv output has a header and one row per worker and op", "[integration
     }
   }
   CHECK(found);
+}
+
+TEST_CASE("the metadata example plugin stats and unlinks exactly the files it created",
+          "[integration]") {
+  TempDir dir("cli");
+  const auto phase_ops = [](const nlohmann::json& doc, std::size_t phase) {
+    return doc.at("steps").at(0).at("phases").at(phase).at("ops").get<std::uint64_t>();
+  };
+  const auto all = run_cli({"--plugin", METADATA_PLUGIN_PATH, "run", "metadata", "-d",
+                            dir.path().string(), "files=50", "threads=2", "--format", "json"});
+  REQUIRE(all.exit_code == 0);
+  const auto doc = nlohmann::json::parse(all.out);
+  for (std::size_t phase = 0; phase < 3; ++phase) CHECK(phase_ops(doc, phase) == 100);
+  CHECK(doc.at("steps").at(0).at("phases").at(0).at("counters").at("files_created") == 100);
+
+  // The create phase's own time limit ends it long before 10^8 files per worker: stat and
+  // unlink (not time-limited) must take exactly the files it made, no fewer and none missing.
+  const auto cut =
+      run_cli({"--plugin", METADATA_PLUGIN_PATH, "run", "metadata", "-d", dir.path().string(),
+               "files=100000000", "threads=2", "create_time=30ms", "--format", "json"});
+  REQUIRE(cut.exit_code == 0);
+  const auto cut_doc = nlohmann::json::parse(cut.out);
+  const auto made = cut_doc.at("steps")
+                        .at(0)
+                        .at("phases")
+                        .at(0)
+                        .at("counters")
+                        .at("files_created")
+                        .get<std::uint64_t>();
+  CHECK(made > 0);
+  CHECK(made == phase_ops(cut_doc, 0));
+  CHECK(phase_ops(cut_doc, 1) == made);
+  CHECK(phase_ops(cut_doc, 2) == made);
+  CHECK(dir.entries().empty());
 }
 
 TEST_CASE("an external plugin runs from the command line", "[integration]") {

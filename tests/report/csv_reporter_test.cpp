@@ -8,63 +8,14 @@
 
 #include "tests/report/golden.hpp"
 #include "tests/report/sample_run.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace iobench {
 namespace {
 
-using Record = std::vector<std::string>;
+using Record = test::CsvRecord;
 
-// RFC 4180 reader: quoted fields may hold commas, doubled quotes and line breaks. Lines end in
-// LF (a CRLF is accepted). Throws on a malformed quote.
-std::vector<Record> parse_csv(const std::string& text) {
-  std::vector<Record> records;
-  Record record;
-  std::string field;
-  bool quoted = false;
-  bool field_started = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-        if (i + 1 < text.size() && text[i + 1] != ',' && text[i + 1] != '\n' &&
-            text[i + 1] != '\r') {
-          throw std::runtime_error("text after a closing quote at offset " + std::to_string(i));
-        }
-      } else {
-        field += c;
-      }
-    } else if (c == '"' && !field_started) {
-      quoted = true;
-      field_started = true;
-    } else if (c == ',') {
-      record.push_back(field);
-      field.clear();
-      field_started = false;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      record.push_back(field);
-      records.push_back(record);
-      record.clear();
-      field.clear();
-      field_started = false;
-    } else if (c == '"') {
-      throw std::runtime_error("quote inside an unquoted field at offset " + std::to_string(i));
-    } else {
-      field += c;
-      field_started = true;
-    }
-  }
-  if (quoted) throw std::runtime_error("unterminated quoted field");
-  if (field_started || !record.empty()) {
-    record.push_back(field);
-    records.push_back(record);
-  }
-  return records;
-}
+using test::parse_csv;
 
 std::string render_csv(const RunResult& run, const Registry& registry) {
   std::ostringstream out;
@@ -149,24 +100,60 @@ TEST_CASE("csv quotes step names with commas quotes and line breaks", "[report]"
   CHECK(records[1][0] == "odd, \"name\"\nhere");
 }
 
-TEST_CASE("csv output uses a registered family formatter", "[report]") {
+TEST_CASE("generic csv holds every step with one header whatever the family", "[report]") {
   Registry registry;
   registry.add_formatter("disk", "csv", [](const StepResult& step, std::ostream& out) {
     out << "disk-csv," << step.name << "\n";
   });
-  registry.add_formatter("custom-meta", "text", [](const StepResult&, std::ostream& out) {
-    out << "text formatter must not appear\n";
-  });
   const std::string text = render_csv(test::make_sample_run(), registry);
   const std::vector<Record> records = parse_csv(text);
-  // disk steps come from the formatter; the generic header appears once, before the meta rows.
-  REQUIRE(records.size() == 1 + 1 + 6 + 1);
-  CHECK(records[0] == Record{"disk-csv", "seqwrite"});
-  CHECK(records[1] == kHeader);
-  CHECK(records[2][0] == "meta");
-  CHECK(records[7][0] == "meta");
-  CHECK(records[8] == Record{"disk-csv", "broken"});
-  CHECK(text.find("must not appear") == std::string::npos);
+  // The family formatter is not mixed in: one header, then the generic rows of all steps.
+  REQUIRE(records.size() == 1 + 3 + 6 + 1);
+  CHECK(records[0] == kHeader);
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    CHECK(records[i].size() == kHeader.size());
+    CHECK(records[i] != kHeader);
+  }
+  CHECK(text.find("disk-csv") == std::string::npos);
+}
+
+TEST_CASE("a family csv holds only its workload's rows under its header once", "[report]") {
+  Registry registry;
+  registry.add_formatter("disk", "csv", [](const StepResult& step, std::ostream& out) {
+    out << step.name << "," << step.phases.size() << "\n";
+  });
+  registry.add_formatter("disk", "csv_header",
+                         [](const StepResult&, std::ostream& out) { out << "name,phases\n"; });
+  const RunResult run = test::make_sample_run();  // disk, custom-meta, disk
+  std::ostringstream out;
+  auto reporter = make_family_csv_reporter(out, registry, "disk");
+  for (const StepResult& step : run.steps) reporter->on_step_end(step);
+  const std::vector<Record> records = parse_csv(out.str());
+  REQUIRE(records.size() == 3);
+  CHECK(records[0] == Record{"name", "phases"});
+  CHECK(records[1] == Record{"seqwrite", "1"});
+  CHECK(records[2] == Record{"broken", "0"});
+
+  // Without a csv_header formatter (bonnie++'s lines): rows only. Without a csv formatter:
+  // nothing.
+  Registry headerless;
+  headerless.add_formatter("disk", "csv",
+                           [](const StepResult& step, std::ostream& o) { o << step.name << "\n"; });
+  std::ostringstream rows;
+  auto plain = make_family_csv_reporter(rows, headerless, "disk");
+  for (const StepResult& step : run.steps) plain->on_step_end(step);
+  CHECK(rows.str() == "seqwrite\nbroken\n");
+  std::ostringstream none;
+  auto empty = make_family_csv_reporter(none, headerless, "custom-meta");
+  for (const StepResult& step : run.steps) empty->on_step_end(step);
+  CHECK(none.str().empty());
+}
+
+TEST_CASE("family csv files are named after the generic one", "[report]") {
+  CHECK(family_csv_path("result.csv", "bonnie") == "result.bonnie.csv");
+  CHECK(family_csv_path("out/r.csv", "tiotest") == "out/r.tiotest.csv");
+  CHECK(family_csv_path("r", "bonnie") == "r.bonnie.csv");
+  CHECK(family_csv_path("d.x/r.txt", "bonnie") == "d.x/r.bonnie.txt");
 }
 
 }  // namespace

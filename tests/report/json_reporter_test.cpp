@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <iobench/reporter.hpp>
+#include <iobench/result_json.hpp>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -67,7 +68,7 @@ TEST_CASE("json document parses back with the values of the run", "[report]") {
   const RunResult run = test::make_sample_run();
   const json doc = json::parse(to_json(run));
 
-  CHECK(doc.at("schema") == "iobench-result/1");
+  CHECK(doc.at("schema") == std::string(kResultSchema));
   CHECK(doc.at("iobench_version") == "0.1.0");
   CHECK(doc.at("status") == "interrupted");
 
@@ -90,8 +91,11 @@ TEST_CASE("json document parses back with the values of the run", "[report]") {
   const json& seqwrite = steps[0];
   CHECK(seqwrite.at("workload") == "disk");
   CHECK(seqwrite.at("status") == "ok");
-  CHECK(seqwrite.at("seed") == 42);
+  CHECK(seqwrite.at("seed") == "42");  // seeds are decimal text: exact past 2^53
+  CHECK(seqwrite.at("engine") == "psync");
+  CHECK(seqwrite.at("time_limit_ns") == 0);
   CHECK(seqwrite.at("params").at("bs") == "1048576");
+  CHECK(seqwrite.at("params_given") == json::array({"blocks", "bs", "operation"}));
   CHECK(seqwrite.at("targets") == json::array({"/mnt/a", "/mnt/b,\"x\""}));
   CHECK(seqwrite.at("attributes").at("file_bytes") == 67'108'864);
   CHECK(seqwrite.at("attributes").at("ram_ratio") == 0.5);
@@ -130,13 +134,24 @@ TEST_CASE("json document parses back with the values of the run", "[report]") {
   CHECK(latency.at("mean").get<double>() == Approx((122.0 * kFastNs + 6.0 * kSlowNs) / 128.0));
   CHECK(latency.at("stddev").get<double>() ==
         Approx(run.steps[0].phases[0].ops[0].latency.stddev()));
+  // The exact moments and the histogram's non-empty buckets: {lowest value in ns: count}.
+  CHECK(latency.at("sum") == std::to_string(122 * kFastNs + 6 * kSlowNs));
+  CHECK(latency.at("sum_squares") ==
+        std::to_string(122 * kFastNs * kFastNs + 6 * kSlowNs * kSlowNs));
+  const json& buckets = latency.at("buckets");
+  REQUIRE(buckets.size() == 2);
+  CHECK(buckets.at(std::to_string(
+            LatencyHistogram::bucket_lower(LatencyHistogram::bucket_index(kFastNs)))) == 122);
+  CHECK(buckets.at(std::to_string(
+            LatencyHistogram::bucket_lower(LatencyHistogram::bucket_index(kSlowNs)))) == 6);
 
   const json& workers = write.at("workers");
   REQUIRE(workers.size() == 2);
   const json& w1 = workers[1];
   CHECK(w1.at("index") == 1);
   CHECK(w1.at("target_index") == 1);
-  CHECK(w1.at("seed") == 1002);
+  CHECK(w1.at("seed") == "18446744073709551557");
+  CHECK_FALSE(w1.at("ops_by_kind").at("write").at("latency_ns").contains("buckets"));
   CHECK(w1.at("elapsed_ns") == 640'000'000);
   CHECK(w1.at("status") == "ok");
   CHECK(w1.at("cpu").at("user_ns") == 64'000'000);
@@ -152,6 +167,11 @@ TEST_CASE("json document parses back with the values of the run", "[report]") {
   const json& meta = steps[1];
   CHECK(meta.at("status") == "interrupted");
   CHECK(meta.at("message") == "stopped by SIGINT");
+  CHECK(meta.at("engine") == "mmap");
+  CHECK(meta.at("time_limit_ns") == 15'000'000'000ULL);
+  CHECK(meta.at("warmup_ns") == 2'000'000'000ULL);
+  CHECK(meta.at("ops_limit") == 1000);
+  CHECK(meta.at("drop_caches") == true);
   const json& phase = meta.at("phases").at(0);
   CHECK(phase.at("mode") == "processes");
   CHECK(phase.at("status") == "interrupted");
@@ -192,7 +212,7 @@ TEST_CASE("json reporter writes one document at the end and nothing else", "[rep
 
 TEST_CASE("json of an empty run is a complete document", "[report]") {
   const json doc = json::parse(to_json(RunResult{}, -1));
-  CHECK(doc.at("schema") == "iobench-result/1");
+  CHECK(doc.at("schema") == std::string(kResultSchema));
   CHECK(doc.at("status") == "ok");
   CHECK(doc.at("steps") == json::array());
   CHECK(doc.at("environment").at("targets") == json::array());

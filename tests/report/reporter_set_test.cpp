@@ -41,5 +41,15 @@ TEST_CASE("reporter set calls every reporter in order", "[report]") {
   CHECK(log == expected);
 }
 
+TEST_CASE("report_run gives a finished run to a reporter as the run did", "[report]") {
+  const RunResult run = test::make_sample_run();
+  std::vector<std::string> log;
+  LoggingReporter reporter("r", log);
+  report_run(run, reporter);
+  const std::vector<std::string> expected = {"r:start bench01", "r:step seqwrite", "r:step meta",
+                                             "r:step broken", "r:end 3"};
+  CHECK(log == expected);
+}
+
 }  // namespace
 }  // namespace iobench

@@ -44,9 +44,12 @@ StepResult make_seqwrite() {
   StepResult step;
   step.name = "seqwrite";
   step.workload = "disk";
+  step.engine = "psync";
   step.params = {{"blocks", "64"}, {"bs", "1048576"}, {"mode", "buffered"}, {"operation", "write"}};
   step.targets = {"/mnt/a", "/mnt/b,\"x\""};
   step.seed = 42;
+  step.given_params = {"blocks", "bs", "operation"};
+  step.engine = "psync";
   step.attributes = {{"file_bytes", std::int64_t{67'108'864}},
                      {"ram_ratio", 0.5},
                      {"note", std::string("primed")}};
@@ -72,7 +75,7 @@ StepResult make_seqwrite() {
   WorkerResult w1;
   w1.index = 1;
   w1.target_index = 1;
-  w1.seed = 1002;
+  w1.seed = 18'446'744'073'709'551'557ULL;  // 2^64 - 59: no double holds it
   w1.elapsed_ns = 640'000'000;
   w1.cpu = {.user_ns = 64'000'000, .system_ns = 240'000'000};
   w1.ops = {fast_and_slow(62, 2, kMiB)};
@@ -93,9 +96,16 @@ StepResult make_meta() {
   StepResult step;
   step.name = "meta";
   step.workload = "custom-meta";
+  step.engine = "psync";
   step.params = {{"files", "253"}};
   step.targets = {"/mnt/a"};
   step.seed = 7;
+  step.given_params = {"files"};
+  step.engine = "mmap";
+  step.time_limit_ns = 15'000'000'000;
+  step.warmup_ns = 2'000'000'000;
+  step.ops_limit = 1000;
+  step.drop_caches = true;
   step.status = Status::kInterrupted;
   step.message = "stopped by SIGINT";
 
@@ -136,6 +146,7 @@ StepResult make_broken() {
   StepResult step;
   step.name = "broken";
   step.workload = "disk";
+  step.engine = "io_uring:fixedbufs";
   step.params = {{"bs", "4096"}};
   step.targets = {"/mnt/a"};
   step.seed = 9;

@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/report/golden.hpp"
 #include "tests/report/sample_run.hpp"
@@ -59,6 +61,61 @@ TEST_CASE("text output of an ok run ends with the last step", "[report]") {
   CHECK(text.find("\nrun ") == std::string::npos);
   CHECK(text.find("INTERRUPTED") == std::string::npos);
   CHECK(text.find("FAILED") == std::string::npos);
+}
+
+// Whitespace-separated words of `line`.
+std::vector<std::string> words_of(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  return words;
+}
+
+TEST_CASE("generic text states one unit convention and its figures parse back in it", "[report]") {
+  const Registry registry;
+  const RunResult run = test::make_sample_run();
+  const std::string text = render_text(run, registry);
+  CHECK(text.find("units     MiB = 2^20 bytes (also in MiB/s), latency in us") !=
+        std::string::npos);
+  CHECK(text.find("MB/s") == std::string::npos);  // no decimal MB beside the MiB
+  const PhaseResult& phase = run.steps[0].phases[0];
+  std::istringstream lines(text);
+  std::vector<std::string> header;
+  bool op_row_seen = false;
+  bool worker_rows_seen = false;
+  for (std::string line; std::getline(lines, line);) {
+    const std::vector<std::string> words = words_of(line);
+    if (words.empty()) continue;
+    if (words[0] == "op" || words[0] == "worker") {
+      header = words;
+      continue;
+    }
+    if (header.empty()) continue;
+    const auto column = [&](const std::string& name) {
+      const auto it = std::find(header.begin(), header.end(), name);
+      REQUIRE(it != header.end());
+      return std::stod(words.at(static_cast<std::size_t>(it - header.begin())));
+    };
+    if (header[0] == "op" && words[0] == "write" && !op_row_seen) {
+      // The first phase's op table: MiB and MiB/s from its bytes and wall time.
+      const double bytes = static_cast<double>(phase.ops[0].bytes);
+      CHECK(column("MiB") == Approx(bytes / 1048576.0).margin(0.005));
+      CHECK(column("MiB/s") ==
+            Approx(bytes / 1048576.0 / (static_cast<double>(phase.wall_ns) / 1e9)).margin(0.005));
+      op_row_seen = true;
+    } else if (header[0] == "worker" && (words[0] == "0" || words[0] == "1") && !worker_rows_seen) {
+      const WorkerResult& worker = phase.workers[words[0] == "0" ? 0 : 1];
+      const double bytes = static_cast<double>(worker.total_bytes());
+      CHECK(
+          column("MiB/s") ==
+          Approx(bytes / 1048576.0 / (static_cast<double>(worker.elapsed_ns) / 1e9)).margin(0.005));
+      worker_rows_seen = words[0] == "1";
+    } else {
+      header.clear();
+    }
+  }
+  CHECK(op_row_seen);
+  CHECK(worker_rows_seen);
 }
 
 }  // namespace

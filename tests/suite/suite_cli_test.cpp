@@ -23,7 +23,7 @@ const std::string& tiny_loadfile() {
 // Tiny sizes for every family, as workload-qualified overrides.
 std::vector<std::string> tiny() {
   return {"disk.size=1m",          "disk.iterations=1",
-          "bonnie.size=8",         "bonnie.files=0",
+          "bonnie.size=8m",        "bonnie.files=0",
           "bonnie.ram=0",          "tiotest.size=256k",
           "tiotest.random_ops=16", "dbench.time_limit=1s",
           "dbench.warmup=0s",      "dbench.loadfile=" + tiny_loadfile()};
@@ -108,7 +108,7 @@ TEST_CASE("the tiobench and dbench suites run at tiny sizes", "[suite]") {
 
 TEST_CASE("the bonnie and seed-reports suites run at tiny sizes", "[suite]") {
   TempDir dir("builtins");
-  const auto bonnie = run_tiny("suite:bonnie", dir, {"size=8", "files=0", "ram=0"});
+  const auto bonnie = run_tiny("suite:bonnie", dir, {"size=8m", "files=0", "ram=0"});
   CHECK(bonnie.at("steps").at(0).at("workload") == "bonnie");
   const auto seeds = run_tiny("seed-reports", dir, {"size=1m", "iterations=1"});
   CHECK(seeds.at("steps").size() == 5);

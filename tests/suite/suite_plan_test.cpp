@@ -130,7 +130,7 @@ TEST_CASE("with --keep the free-space check counts every run's files together", 
   // bonnie++ deletes its own files: under --keep they do not add up.
   const iobench::Suite bonnie = iobench::parse_suite(
       R"({"steps": [{"workload": "bonnie", "repeat": 3,
-                     "params": {"size": "24", "files": "0", "ram": "0"}}]})",
+                     "params": {"size": "24m", "files": "0", "ram": "0"}}]})",
       "b.json");
   CHECK(iobench::plan_suite(bonnie, registry, overrides, iobench::RunOptions{.keep_files = true})
             .runs.size() == 3);
@@ -156,4 +156,47 @@ TEST_CASE("sweep values may be size expressions resolved per run", "[suite]") {
                              "workload 'dsk'; did you mean 'disk'?"));
   CHECK(plan(R"({"steps": [{"workload": "disk"}]})", dir.path(), {{"dbench.procs", "2"}})
             .runs.size() == 1);
+}
+
+TEST_CASE("one size override means one size in every workload", "[suite]") {
+  TempDir dir("plan");
+  const std::string suite = R"({"steps": [
+    {"workload": "disk", "params": {"bs": "1m"}},
+    {"workload": "bonnie", "params": {"files": "0", "ram": "0"}},
+    {"workload": "tiotest", "params": {"threads": 1}}]})";
+  static const iobench::Registry registry = iobench::test::make_full_registry();
+  const iobench::Runner runner(registry, {});
+  const auto planned_bytes = [&](const std::string& size) {
+    const iobench::SuitePlan p = plan(suite, dir.path(), {{"size", size}});
+    std::vector<iobench::Step> steps;
+    for (const iobench::PlannedRun& run : p.runs) steps.push_back(run.step);
+    std::vector<std::uint64_t> bytes;
+    for (const auto& preview : runner.preview(steps)) bytes.push_back(preview.planned_bytes[0]);
+    return bytes;
+  };
+  // disk, bonnie and tiotest each write one file of the size given, whatever the form.
+  CHECK(planned_bytes("8m") == std::vector<std::uint64_t>(3, 8ULL << 20));
+  CHECK(planned_bytes("8MiB") == std::vector<std::uint64_t>(3, 8ULL << 20));
+  // A bare number was MiB to bonnie++ and tiotest -f, bytes to disk: refused, with the fix.
+  const std::string bare = plan_error(suite, dir.path(), {{"size", "8"}});
+  CHECK_THAT(bare, Catch::Contains("bonnie: size='8': a bare number is bytes in iobench, but "
+                                   "bonnie++ -s (give its whole size:chunk:seeks:seekers text "
+                                   "as bonnie_s=) read it as MiB; write 8m for 8 MiB"));
+  CHECK_THAT(bare, Catch::Contains("tiotest: size='8': a bare number is bytes in iobench, but "
+                                   "tiotest -f read it as MiB; write 8m for 8 MiB"));
+  // bonnie++'s own -s text, in MiB, under its own name: the same 8 MiB.
+  const iobench::SuitePlan own = plan(
+      R"({"steps": [{"workload": "bonnie", "params": {"bonnie_s": "8:4k", "files": "0",
+                                                      "ram": "0"}}]})",
+      dir.path());
+  CHECK(runner.preview(std::span<const iobench::Step>(&own.runs[0].step, 1))[0].planned_bytes[0] ==
+        8ULL << 20);
+  CHECK_THAT(plan_error(R"({"steps": [{"workload": "bonnie", "params": {"bonnie_s": "8",
+                        "size": "8m", "files": "0", "ram": "0"}}]})",
+                        dir.path()),
+             Catch::Contains("give either bonnie_s or size/chunk_size/seeks/seekers"));
+  CHECK_THAT(plan_error(R"({"steps": [{"workload": "bonnie", "params": {"size": "1000000b",
+                        "files": "0", "ram": "0"}}]})",
+                        dir.path()),
+             Catch::Contains("bonnie: size=1000000b is 1000000 bytes, not a whole number of MiB"));
 }

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/suite.hpp>
 #include <nlohmann/json.hpp>
@@ -55,14 +56,31 @@ TEST_CASE("a sweep of a tiny step gives one result per point and a sweep table",
     CHECK(row.fairness == Approx(1.0));
   }
   const auto doc = nlohmann::json::parse(iobench::suite_to_json(p, result));
-  CHECK(doc.at("schema") == "iobench-result/1");
+  CHECK(doc.at("schema") == std::string(iobench::kResultSchema));
   CHECK(doc.at("suite").at("complete") == true);
   CHECK(doc.at("steps").size() == 3);
   CHECK(doc.at("steps").at(1).at("sweep_point") == "16k");
   CHECK(doc.at("suite").at("steps").at(0).at("sweep_table").size() == 3);
   std::ostringstream text;
   iobench::write_suite_summary_text(result, text);
-  CHECK_THAT(text.str(), Catch::Contains("w: sweep over bs") && Catch::Contains(" *\n"));
+  CHECK_THAT(text.str(),
+             Catch::Contains("w: sweep over bs (MiB = 2^20 bytes") && Catch::Contains(" *\n"));
+  // The table parses back into the rows' numbers in its stated unit (MiB/s = 2^20 bytes/s).
+  std::istringstream lines(text.str());
+  std::size_t parsed = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string point;
+    double mib_s = 0, ops_s = 0, per_worker = 0;
+    if (!(words >> point >> mib_s >> ops_s >> per_worker)) continue;
+    const auto row =
+        std::find_if(rows.begin(), rows.end(), [&](const auto& r) { return r.point == point; });
+    if (row == rows.end()) continue;
+    CHECK(mib_s == Approx(row->throughput_bytes_per_s / 1048576.0).margin(0.005));
+    CHECK(per_worker == Approx(row->per_worker_bytes_per_s / 1048576.0).margin(0.005));
+    ++parsed;
+  }
+  CHECK(parsed == rows.size());
   CHECK(dir.entries().empty());
 }
 

@@ -6,13 +6,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <iobench/workloads.hpp>
+#include <iobench/error.hpp>
 #include <random>
 #include <sstream>
 #include <stdexcept>
-
-#include "plugins/builtin_plugins.hpp"
 
 extern char** environ;
 
@@ -59,14 +60,9 @@ ScopedTmpfs::~ScopedTmpfs() {
   if (mounted_) (void)std::system(("umount " + dir_.path().string()).c_str());
 }
 
-Registry make_full_registry() {
-  Registry registry;
-  register_builtins(registry);
-  plugins::register_all(registry);
-  return registry;
-}
+Registry make_full_registry() { return make_builtin_registry(); }
 
-CliResult run_cli(const std::vector<std::string>& args) {
+CliResult run_command(const std::vector<std::string>& argv_text) {
   // stdout and stderr go to temp files, so a large output on one cannot block the other.
   TempDir dir("cli");
   const std::string out_path = (dir.path() / "out").string();
@@ -78,15 +74,14 @@ CliResult run_cli(const std::vector<std::string>& args) {
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  std::vector<std::string> argv_text{IOBENCH_CLI_PATH};
-  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<std::string> text = argv_text;
   std::vector<char*> argv;
-  for (auto& a : argv_text) argv.push_back(a.data());
+  for (auto& a : text) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("run_cli: posix_spawn failed");
+  if (rc != 0) return CliResult{127, "", std::string("cannot run ") + argv_text.at(0)};
   int status = 0;
   ::waitpid(pid, &status, 0);
   CliResult result;
@@ -96,11 +91,75 @@ CliResult run_cli(const std::vector<std::string>& args) {
   return result;
 }
 
+CliResult run_cli(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{IOBENCH_CLI_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv);
+}
+
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// RFC 4180 reader: quoted fields may hold commas, doubled quotes and line breaks. Lines end in
+// LF (a CRLF is accepted). Throws on a malformed quote.
+std::vector<CsvRecord> parse_csv(const std::string& text) {
+  std::vector<CsvRecord> records;
+  CsvRecord record;
+  std::string field;
+  bool quoted = false;
+  bool field_started = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+        if (i + 1 < text.size() && text[i + 1] != ',' && text[i + 1] != '\n' &&
+            text[i + 1] != '\r') {
+          throw std::runtime_error("text after a closing quote at offset " + std::to_string(i));
+        }
+      } else {
+        field += c;
+      }
+    } else if (c == '"' && !field_started) {
+      quoted = true;
+      field_started = true;
+    } else if (c == ',') {
+      record.push_back(field);
+      field.clear();
+      field_started = false;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      record.push_back(field);
+      records.push_back(record);
+      record.clear();
+      field.clear();
+      field_started = false;
+    } else if (c == '"') {
+      throw std::runtime_error("quote inside an unquoted field at offset " + std::to_string(i));
+    } else {
+      field += c;
+      field_started = true;
+    }
+  }
+  if (quoted) throw std::runtime_error("unterminated quoted field");
+  if (field_started || !record.empty()) {
+    record.push_back(field);
+    records.push_back(record);
+  }
+  return records;
+}
+
+OwnedConfinedDir open_confined(const std::filesystem::path& dir) {
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd) throw IoError(errno, "open directory", dir.string());
+  return OwnedConfinedDir(std::move(fd), dir);
 }
 
 }  // namespace iobench::test

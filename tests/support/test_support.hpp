@@ -2,11 +2,26 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iobench/confined_dir.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
+
+// True in a ThreadSanitizer build (GCC and clang). Its shadow memory inflates RSS figures, and
+// its interceptors stand between a SIGBUS and the mmap engine's guard: tests of either skip there
+// (with the reason printed); the ASan build runs them.
+#if defined(__SANITIZE_THREAD__)
+#define IOBENCH_TEST_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define IOBENCH_TEST_UNDER_TSAN 1
+#endif
+#endif
+#ifndef IOBENCH_TEST_UNDER_TSAN
+#define IOBENCH_TEST_UNDER_TSAN 0
+#endif
 
 namespace iobench::test {
 
@@ -69,6 +84,19 @@ struct CliResult {
 };
 /// Runs the built `iobench` binary with `args` (no shell), capturing stdout and stderr.
 [[nodiscard]] CliResult run_cli(const std::vector<std::string>& args);
+/// Runs `argv` (argv[0] looked up in PATH, no shell), capturing stdout and stderr; exit code 127
+/// if it cannot be started.
+[[nodiscard]] CliResult run_command(const std::vector<std::string>& argv);
+
+/// Directory `dir` opened O_RDONLY | O_DIRECTORY as a ConfinedDir (as the runner opens a run
+/// directory). Throws IoError.
+[[nodiscard]] OwnedConfinedDir open_confined(const std::filesystem::path& dir);
+
+/// One CSV record: its fields.
+using CsvRecord = std::vector<std::string>;
+/// RFC 4180 reader: quoted fields may hold commas, doubled quotes and line breaks. Lines end in
+/// LF (a CRLF is accepted). Throws std::runtime_error on a malformed quote.
+[[nodiscard]] std::vector<CsvRecord> parse_csv(const std::string& text);
 
 /// Reads a whole file.
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);

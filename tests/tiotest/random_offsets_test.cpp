@@ -5,11 +5,8 @@
 #include <set>
 #include <vector>
 
-#include "plugins/tiotest/block_pattern.hpp"
-
 namespace {
 
-using iobench::plugins::tiotest::BlockPattern;
 using iobench::plugins::tiotest::RandomOffsets;
 
 }  // namespace
@@ -83,43 +80,4 @@ TEST_CASE("random offsets reach blocks beyond 2 to the 32") {
   for (int i = 0; i < 1000; ++i) high += offsets.next_block() >= (1ULL << 33) ? 1 : 0;
   CHECK(high > 400);
   CHECK(high < 600);
-}
-
-TEST_CASE("block pattern verifies what it wrote") {
-  BlockPattern pattern(3, 4096);
-  std::vector<std::byte> block(4096);
-  pattern.fill(block, 8192);
-  CHECK(pattern.matches(block, 8192));
-  pattern.stamp(block, 4096 * 100);
-  CHECK(pattern.matches(block, 4096 * 100));
-  CHECK_FALSE(pattern.matches(block, 8192));
-}
-
-TEST_CASE("block pattern detects a flipped byte anywhere in the block") {
-  BlockPattern pattern(11, 4096);
-  std::vector<std::byte> block(4096);
-  for (const std::size_t at : {std::size_t{0}, std::size_t{7}, std::size_t{8}, std::size_t{4095}}) {
-    pattern.fill(block, 0);
-    block[at] ^= std::byte{0x01};
-    INFO("byte " << at);
-    CHECK_FALSE(pattern.matches(block, 0));
-  }
-}
-
-TEST_CASE("block pattern tells threads and zeroed blocks apart") {
-  BlockPattern a(1, 512);
-  BlockPattern b(2, 512);
-  std::vector<std::byte> block(512);
-  a.fill(block, 0);
-  CHECK_FALSE(b.matches(block, 0));
-  std::vector<std::byte> zeros(512);
-  CHECK_FALSE(a.matches(zeros, 0));
-}
-
-TEST_CASE("block pattern works for blocks shorter than the stamp") {
-  BlockPattern pattern(5, 3);
-  std::vector<std::byte> block(3);
-  pattern.fill(block, 30);
-  CHECK(pattern.matches(block, 30));
-  CHECK_FALSE(pattern.matches(block, 33));
 }

@@ -59,16 +59,70 @@ TEST_CASE("tiobench row fills numbers too wide for their field with hashes as Pe
   cell.runs = 1;
   cell.bytes = 100;
   cell.wall_ns = 1'000'000'000;
+  cell.cpu_ns_per_thread = 1e8;  // 10 %
   cell.ops = 4;
   cell.ops_over_2s = 4;  // 100 % does not fit @#.#####
-  // CPU efficiency: 100 bytes/s over (0 % CPU + 0.00001) = 9.5 -> 10.
   cell.latency_sum_ns = 4 * 3'000'000'000ULL;
   cell.latency_max_ns = 3'000'000'000ULL;
   const std::string row = iobench::plugins::tiotest::tiobench_row(
-      "an identifier longer than twenty-eight characters", SweepPoint{65536, 1048576, 128}, cell);
+      "an identifier longer than twenty-eight characters", SweepPoint{65536, 4096, 128}, cell);
   CHECK(row ==
-        "an identifier longer than tw 65536  104857 128          0.00     0%  3000.000     3000.00"
-        "  ########  0.00000      10");
+        "an identifier longer than tw 65536   4096  128          0.00    10%  3000.000     3000.00"
+        "  ########  0.00000       0");
+}
+
+TEST_CASE("tiobench row prints block sizes sizes and threads whole") {
+  // Perl cuts them to their 6- and 3-character fields (8388608 read 838860); iobench prints
+  // them whole and the rest of the row moves right.
+  SweepCell cell;
+  cell.runs = 1;
+  cell.bytes = 64 * kMiB;
+  cell.wall_ns = 1'000'000'000;
+  cell.cpu_ns_per_thread = 5e8;  // 50 %
+  cell.ops = 8;
+  cell.latency_sum_ns = 8'000'000;
+  cell.latency_max_ns = 1'000'000;
+  const std::string row =
+      iobench::plugins::tiotest::tiobench_row("id", SweepPoint{1048576, 8388608, 4096}, cell);
+  CHECK(
+      row ==
+      "id                           1048576 8388608 4096         64.00    50%     1.000        1.00"
+      "   0.00000  0.00000     128");
+  std::istringstream fields(row);
+  std::string id, size, block, threads;
+  fields >> id >> size >> block >> threads;
+  CHECK(size == "1048576");
+  CHECK(block == "8388608");
+  CHECK(threads == "4096");
+}
+
+TEST_CASE("tiobench cpu efficiency is not shown for a cpu that rounds to 0") {
+  // 1943.8 MiB/s at 0 % CPU: tiobench.pl's rate / (0 + 0.00001) is 194382380, which the text
+  // shows as ####### and the CSV printed in full.
+  SweepCell cell;
+  cell.runs = 1;
+  cell.bytes = static_cast<std::uint64_t>(1943.8 * kMiB);
+  cell.wall_ns = 1'000'000'000;
+  cell.ops = 1;
+  cell.cpu_ns_per_thread = 0;
+  CHECK_FALSE(cell.cpu_efficiency().has_value());
+  cell.cpu_ns_per_thread = 40'000;  // 0.004 %: prints as 0.00
+  CHECK_FALSE(cell.cpu_efficiency().has_value());
+  const std::string row =
+      iobench::plugins::tiotest::tiobench_row("id", SweepPoint{8, 4096, 1}, cell);
+  CHECK(row.substr(row.size() - 8) == "       -");
+  CHECK(row.find('#') == std::string::npos);
+  cell.cpu_ns_per_thread = 1e9;  // 100 %: rate / 1.00001
+  REQUIRE(cell.cpu_efficiency().has_value());
+  CHECK(*cell.cpu_efficiency() == Approx(1943.8 / 1.00001).epsilon(1e-9));
+
+  const std::string a = " size=8M bs=4096 threads=1 run=1";
+  const StepResult step = make_step("tiobench", {{"identifier", "id"}},
+                                    {sweep_phase("Read", a, 8, 5'000, 50'000'000, 0)});
+  std::ostringstream out;
+  iobench::plugins::tiotest::format_tiobench_csv(step, out);
+  CHECK(out.str() ==
+        "tiobench,id,8,4096,1,read,1,160.000,0.00,0.005000,0.005000,0.00000,0.00000,\n");
 }
 
 TEST_CASE("tiobench averages repetitions from summed bytes over summed time") {
@@ -139,15 +193,15 @@ TEST_CASE("tiobench report has the unit block and four sections in tiobench orde
       "\nSequential Reads\n================\n" +
       header +
       "6.1.0-test                     8     4096    1        160.00     0%     0.005        0.01"
-      "   0.00000  0.00000 #######\n"
+      "   0.00000  0.00000       -\n"
       "6.1.0-test                     8     4096    2        160.00     0%     0.005        0.01"
-      "   0.00000  0.00000 #######\n"
+      "   0.00000  0.00000       -\n"
       "\nRandom Reads\n============\n" +
       header +
       "6.1.0-test                     8     4096    1         10.00     0%     0.010        0.01"
-      "   0.00000  0.00000 1000000\n"
+      "   0.00000  0.00000       -\n"
       "6.1.0-test                     8     4096    2         10.00     0%     0.010        0.01"
-      "   0.00000  0.00000 1000000\n"
+      "   0.00000  0.00000       -\n"
       "\nSequential Writes\n=================\n" +
       header +
       "6.1.0-test                     8     4096    1         80.00    50%     0.010        0.01"
@@ -157,22 +211,41 @@ TEST_CASE("tiobench report has the unit block and four sections in tiobench orde
       "\nRandom Writes\n=============\n" +
       header +
       "6.1.0-test                     8     4096    1         10.00     0%     0.020        0.02"
-      "   0.00000  0.00000 1000000\n"
+      "   0.00000  0.00000       -\n"
       "6.1.0-test                     8     4096    2         10.00     0%     0.020        0.02"
-      "   0.00000  0.00000 1000000\n";
+      "   0.00000  0.00000       -\n";
   CHECK(text == expected);
 }
 
 TEST_CASE("tiobench csv has one row per point and test") {
   const std::string a = " size=8M bs=4096 threads=1 run=1";
-  const StepResult step = make_step("tiobench", {{"identifier", "id"}},
+  const StepResult step = make_step("tiobench", {{"identifier", "a,b"}},
                                     {sweep_phase("Write", a, 8, 10'000, 100'000'000, 50'000'000),
                                      sweep_phase("Read", a, 8, 5'000, 50'000'000, 0)});
   std::ostringstream out;
+  iobench::plugins::tiotest::format_tiobench_csv_header(step, out);
   iobench::plugins::tiotest::format_tiobench_csv(step, out);
   CHECK(out.str() ==
-        "identifier,size_mb,block_bytes,threads,test,runs,rate_mb_per_s,cpu_pct,avg_latency_ms,"
-        "max_latency_ms,pct_over_2s,pct_over_10s,cpu_eff\n"
-        "id,8,4096,1,read,1,160.000,0.00,0.005000,0.005000,0.00000,0.00000,16000000\n"
-        "id,8,4096,1,write,1,80.000,50.00,0.010000,0.010000,0.00000,0.00000,160\n");
+        "step,identifier,size_mib,block_bytes,threads,test,runs,rate_mib_per_s,cpu_pct,"
+        "avg_latency_ms,max_latency_ms,pct_over_2s,pct_over_10s,cpu_eff\n"
+        "tiobench,\"a,b\",8,4096,1,read,1,160.000,0.00,0.005000,0.005000,0.00000,0.00000,\n"
+        "tiobench,\"a,b\",8,4096,1,write,1,80.000,50.00,0.010000,0.010000,0.00000,0.00000,160\n");
+  // Parsed back as RFC 4180: 14 fields under 14 names, the identifier whole.
+  std::istringstream lines(out.str());
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (const char c : line) {
+      if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        fields.emplace_back();
+      } else {
+        fields.back() += c;
+      }
+    }
+    CHECK(fields.size() == 14);
+    if (fields[0] != "step") CHECK(fields[1] == "a,b");
+  }
 }

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/runner.hpp>
 #include <map>
@@ -159,10 +160,42 @@ TEST_CASE("tiobench rejects bad sweeps before any I/O") {
   };
   CHECK_THAT(message({{"sizes", "1m"}, {"block_sizes", "2m"}}),
              Catch::Contains("sizes: the file of each thread is smaller than one block"));
-  CHECK_THAT(message({{"sizes", "32"}}), Catch::Contains("sizes: '32' is 32 bytes"));
+  CHECK_THAT(message({{"sizes", "32"}}),
+             Catch::Contains("tiobench.pl --size read it as MiB; write 32m"));
+  CHECK_THAT(message({{"sizes", "1000000b"}}),
+             Catch::Contains("1000000 bytes is not a whole number of MiB"));
+  CHECK(message({{"sizes", "ram/1024,8m"}}).empty());
   CHECK_THAT(message({{"sizes", "8m"}, {"random_ops", "3"}}),
              Catch::Contains("random_ops: 3 random ops in total give none per thread"));
   CHECK_THAT(message({{"sizes", "8m"}, {"threads", "1,x"}}), Catch::Contains("threads"));
   CHECK(message({{"sizes", "8m"}}).empty());
   CHECK(dir.entries().empty());
+}
+
+TEST_CASE("tiobench on a raw target asks for raw_overwrite and offers no skip param") {
+  iobench::test::TempDir dir("tiobench-raw");
+  const fs::path device = dir.path() / "device.img";
+  {
+    std::ofstream out(device, std::ios::binary);
+    out << std::string(4 * kMiB, '\0');
+  }
+  const iobench::Registry registry = iobench::test::make_full_registry();
+  const iobench::Runner runner(registry, {});
+  const auto message = [&](std::map<std::string, std::string> params) -> std::string {
+    const std::vector<Step> steps{tiobench_step(std::move(params), {device})};
+    try {
+      runner.validate(steps);
+    } catch (const iobench::ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string refused = message({{"sizes", "2m"}, {"threads", "1"}});
+  CHECK_THAT(refused, Catch::Contains("set raw_overwrite=true to allow it"));
+  CHECK_THAT(refused, Catch::Contains("use the tiotest workload with raw=true"));
+  CHECK_THAT(refused, !Catch::Contains(", or skip="));
+  // What the message would have offered is indeed not a tiobench param.
+  CHECK_THAT(message({{"sizes", "2m"}, {"threads", "1"}, {"skip", "write,random_write"}}),
+             Catch::Contains("unknown parameter 'skip'"));
+  CHECK(message({{"sizes", "2m"}, {"threads", "1"}, {"raw_overwrite", "true"}}).empty());
 }

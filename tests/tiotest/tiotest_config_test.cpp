@@ -283,17 +283,17 @@ TEST_CASE("tiobench phase names round trip") {
 
 TEST_CASE("tiobench list parameters parse and reject bad entries") {
   using iobench::plugins::tiotest::parse_count_list;
-  using iobench::plugins::tiotest::parse_mib_list;
-  using iobench::plugins::tiotest::parse_size_list;
+  using iobench::plugins::tiotest::whole_mib_list;
   CHECK(parse_count_list("1,2,4,8", "threads") == std::vector<std::uint64_t>{1, 2, 4, 8});
   CHECK(parse_count_list("1 2  16", "threads") == std::vector<std::uint64_t>{1, 2, 16});
-  CHECK(parse_size_list("4096,8k", "block_sizes") == std::vector<std::uint64_t>{4096, 8192});
-  CHECK(parse_mib_list("32m,1g", "sizes") == std::vector<std::uint64_t>{32, 1024});
+  const std::vector<std::uint64_t> sizes{32ULL << 20, 1ULL << 30};
+  CHECK(whole_mib_list(sizes, "sizes") == std::vector<std::uint64_t>{32, 1024});
   CHECK_THROWS_WITH(parse_count_list("", "threads"),
                     Catch::StartsWith("threads: the list is empty"));
   CHECK_THROWS_WITH(parse_count_list("1,0", "threads"),
                     Catch::StartsWith("threads: entries must be at least 1"));
   CHECK_THROWS_AS(parse_count_list("1,two", "threads"), ConfigError);
-  CHECK_THROWS_WITH(parse_mib_list("32", "sizes"),
-                    Catch::StartsWith("sizes: '32' is 32 bytes, not a whole number of MiB"));
+  const std::vector<std::uint64_t> bytes{32};
+  CHECK_THROWS_WITH(whole_mib_list(bytes, "sizes"),
+                    Catch::StartsWith("sizes: 32 bytes is not a whole number of MiB"));
 }

@@ -466,3 +466,55 @@ TEST_CASE("tiotest invalid params are rejected by the runner before any I/O") {
   CHECK(message({}, {dir.path()}).empty());
   CHECK(dir.entries().empty());
 }
+
+TEST_CASE("tiotest through io_uring at depth 8 moves and verifies every block, with slat/clat") {
+  const iobench::Registry registry = iobench::test::make_full_registry();
+  if (const auto why = registry.create_engine("io_uring")->unavailable_reason(); !why.empty()) {
+    WARN("skipping: " << why);
+    return;
+  }
+  iobench::test::TempDir dir("tiotest-uring");
+  const StepResult step = run_one(tiotest_step({{"threads", "2"},
+                                                {"size", "512k"},
+                                                {"block_size", "4k"},
+                                                {"random_ops", "300"},
+                                                {"engine", "io_uring"},
+                                                {"iodepth", "8"},
+                                                {"consistency_check", "true"}},
+                                               {dir.path()}));
+  REQUIRE(step.status == Status::kOk);
+  CHECK(step.engine == "io_uring");
+  CHECK(step.warnings.empty());
+  for (const PhaseResult& phase : step.phases) {
+    INFO(phase.name);
+    const bool random = phase.name.find("Random") == 0;
+    CHECK(phase.ops.at(0).ops == 2 * (random ? 300 : 128));
+    REQUIRE(phase.latency_parts_kind.submission_completion);
+    CHECK(phase.latency_parts.at(0).completion.count() == phase.ops.at(0).ops);
+  }
+  CHECK(counter(step.phases.at(2), "verified_blocks") == 2 * 128);
+  CHECK(counter(step.phases.at(2), "corrupt_blocks") == 0);
+  CHECK(counter(step.phases.at(3), "verified_blocks") == 2 * 300);
+  CHECK(counter(step.phases.at(3), "corrupt_blocks") == 0);
+}
+
+TEST_CASE("tiotest at a fixed rate keeps it and reports response and service times") {
+  iobench::test::TempDir dir("tiotest-rate");
+  const StepResult step = run_one(tiotest_step({{"threads", "2"},
+                                                {"size", "256k"},
+                                                {"block_size", "4k"},
+                                                {"random_ops", "200"},
+                                                {"skip", "write,read,random_write"},
+                                                {"rate_iops", "1000"}},
+                                               {dir.path()}));
+  REQUIRE(step.status == Status::kOk);
+  const PhaseResult& rread = step.phases.at(0);
+  REQUIRE(rread.name == "Random Read");
+  CHECK(rread.ops.at(0).ops == 400);
+  CHECK(rread.pacing.paced);
+  REQUIRE(rread.latency_parts_kind.service);
+  // 200 ops per thread at 1000/s take at least 199 ms: the schedule holds them back.
+  CHECK(rread.wall_ns >= 199'000'000);
+  // Every response time (from the intended issue) is at least the op's service time.
+  CHECK(rread.ops.at(0).latency.sum() >= rread.latency_parts.at(0).service.sum());
+}

@@ -213,17 +213,21 @@ TEST_CASE("tiotest text lists phases that did not end ok") {
 }
 
 TEST_CASE("tiotest csv has a header a row per phase and a total row") {
-  const StepResult step = make_step("tiotest", {{"threads", "2"}}, four_phases());
+  StepResult step = make_step("tiotest", {{"threads", "2"}}, four_phases());
+  step.name = "run, one";  // quoted: the comma must not add a field
   std::ostringstream out;
+  iobench::plugins::tiotest::format_tiotest_csv_header(step, out);
   iobench::plugins::tiotest::format_tiotest_csv(step, out);
   const std::vector<std::string> lines = lines_of(out.str());
   REQUIRE(lines.size() == 6);
-  CHECK(lines[0].rfind("item,megabytes,real_s,usr_cpu_pct,sys_cpu_pct,rate_mb_per_s,", 0) == 0);
+  CHECK(lines[0].rfind("step,item,mib,real_s,usr_cpu_pct,sys_cpu_pct,rate_mib_per_s,", 0) == 0);
   CHECK(lines[3] ==
-        "Read,32.00000,0.40000,12.50,62.50,80.000,0.030000,0.030000,0.00000,0.00000,0.030000,"
-        "0.030000,0.030000,0.030000,0.030000,50.0");
-  CHECK(lines[5].rfind("Total,,,,,,0.848859,11000.000000,0.01472,0.00491,", 0) == 0);
-  for (const std::string& line : lines) {
-    CHECK(std::count(line.begin(), line.end(), ',') == 15);
+        "\"run, one\",Read,32.00000,0.40000,12.50,62.50,80.000,0.030000,0.030000,0.00000,0.00000,"
+        "0.030000,0.030000,0.030000,0.030000,0.030000,50.0");
+  CHECK(lines[5].rfind("\"run, one\",Total,,,,,,0.848859,11000.000000,0.01472,0.00491,", 0) == 0);
+  CHECK(std::count(lines[0].begin(), lines[0].end(), ',') == 16);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    // 16 separators after the quoted name's own comma.
+    CHECK(std::count(lines[i].begin(), lines[i].end(), ',') == 17);
   }
 }

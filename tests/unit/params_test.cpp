@@ -311,7 +311,67 @@ TEST_CASE("bad size expressions name the param and the fix", "[params][units]") 
   CHECK_THAT(error_of("ram/4096", machine),
              Catch::Contains("comes to 262144 bytes, less than the 1 MiB"));
   CHECK_THAT(error_of("1t*1t*1t", machine), Catch::Contains("larger than 2^64 bytes"));
+  // A product past the range of long double, then "*0": refused, not NaN cast to a size (fuzzing
+  // found it; tests/fuzz/corpus/size/regression-nan-product).
+  std::string beyond_range;
+  for (int i = 0; i < 17; ++i) beyond_range += "1" + std::string(308, '0') + "*";
+  CHECK_THAT(error_of(beyond_range + "0", machine), Catch::Contains("larger than 2^64 bytes"));
   CHECK_THAT(error_of("2048*ram", machine), Catch::Contains("must be at most"));
   CHECK_THAT(error_of("2*ram", iobench::SizeContext{}),
              Catch::Contains("the machine's RAM is not known here"));
+}
+
+TEST_CASE("a bare number where the original tool read MiB is refused", "[params][units]") {
+  ParamSpec size = spec("size", ParamType::kSize, "", "bytes", "file size");
+  size.bare_number_was_mib_in = "bonnie++ -s";
+  const std::vector<ParamSpec> specs{size};
+  const auto error_of = [&](const std::string& text) {
+    try {
+      (void)Params::validate(specs, {{"size", text}}, "bonnie");
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("64") ==
+        "bonnie: size='64': a bare number is bytes in iobench, but bonnie++ -s read it as MiB; "
+        "write 64m for 64 MiB (or 64b for 64 bytes)");
+  // The old -s text under the new name: the parse error says where MiB came from.
+  CHECK_THAT(error_of("64:8k"),
+             Catch::StartsWith("bonnie: size='64:8k' is not a size") &&
+                 Catch::EndsWith("; sizes are bytes here, where bonnie++ -s read MiB"));
+  // Forms with a unit, expressions and 0 (which means the same in both) are accepted.
+  CHECK(Params::validate(specs, {{"size", "64m"}}, "").get_u64("size") == 64ULL << 20);
+  CHECK(Params::validate(specs, {{"size", "64b"}}, "").get_u64("size") == 64);
+  CHECK(Params::validate(specs, {{"size", "0"}}, "").get_u64("size") == 0);
+  CHECK(
+      Params::validate(specs, {{"size", "2*ram"}}, "", {.ram_bytes = 1ULL << 30}).get_u64("size") ==
+      2ULL << 30);
+  // Without the flag a bare number is bytes, as in every size param.
+  const std::vector<ParamSpec> plain{spec("size", ParamType::kSize, "", "bytes", "")};
+  CHECK(Params::validate(plain, {{"size", "64"}}, "").get_u64("size") == 64);
+}
+
+TEST_CASE("size lists read each item as a size param does", "[params][units]") {
+  ParamSpec sizes = spec("sizes", ParamType::kSizeList, "4096", "bytes", "block sizes");
+  sizes.min = 1;
+  const std::vector<ParamSpec> specs{sizes};
+  const iobench::SizeContext machine{.ram_bytes = 4ULL << 30, .targets = 2};
+  const auto list_of = [&](const std::string& text) {
+    return Params::validate(specs, {{"sizes", text}}, "tiobench", machine).get_u64_list("sizes");
+  };
+  CHECK(Params::validate(specs, {}, "").get_u64_list("sizes") == std::vector<std::uint64_t>{4096});
+  CHECK(list_of("4k,1m") == std::vector<std::uint64_t>{4096, 1ULL << 20});
+  CHECK(list_of("4k 8k  16k") == std::vector<std::uint64_t>{4096, 8192, 16384});
+  CHECK(list_of("2*ram, ram / targets") == std::vector<std::uint64_t>{8ULL << 30, 2ULL << 30});
+  // Expressions are shown resolved; plain lists as given.
+  CHECK(Params::validate(specs, {{"sizes", "2*ram,64m"}}, "", machine).get_string("sizes") ==
+        "8GiB,64m");
+  CHECK(Params::validate(specs, {{"sizes", "4k 8k"}}, "", machine).get_string("sizes") == "4k 8k");
+  CHECK_THROWS_WITH(list_of("4k,,8k"), Catch::Contains("an item is empty"));
+  CHECK_THROWS_WITH(list_of(""), Catch::Contains("the list is empty"));
+  CHECK_THROWS_WITH(list_of("4k,0"), Catch::Contains("(item '0'): must be at least 1"));
+  CHECK_THROWS_WITH(list_of("4k,4x"), Catch::Contains("sizes='4k,4x' (item '4x') is not a size"));
+  CHECK(iobench::to_string(ParamType::kSizeList) == "size list");
+  CHECK(iobench::parse_size_value("ram/2", "sizes", machine) == 2ULL << 30);
 }

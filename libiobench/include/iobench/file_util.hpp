@@ -31,11 +31,14 @@ class UniqueFd {
 };
 
 /// Creates a new file with O_CREAT|O_EXCL|O_NOFOLLOW|O_CLOEXEC plus `extra_flags` (e.g. O_RDWR,
-/// O_DIRECT) and mode 0644: it never truncates, reuses or follows an existing path.
+/// O_DIRECT) and mode 0644: it never truncates, reuses or follows an existing path. Only its last
+/// component is protected from links: inside a run directory use ConfinedDir::create, which
+/// resolves every component beneath it.
 /// Throws IoError (EEXIST if the path exists).
 [[nodiscard]] UniqueFd create_file_exclusive(const std::filesystem::path& path, int extra_flags);
 
-/// Opens an existing file with O_NOFOLLOW|O_CLOEXEC plus `flags`. Throws IoError.
+/// Opens an existing file with O_NOFOLLOW|O_CLOEXEC plus `flags` (the last component is not
+/// followed; inside a run directory use ConfinedDir::open). Throws IoError.
 [[nodiscard]] UniqueFd open_existing(const std::filesystem::path& path, int flags);
 
 /// pwrite(2) of the whole buffer, retrying short writes and EINTR. Throws IoError naming `path`.

@@ -3,6 +3,12 @@
 /// Small formatting helpers shared by the built-in reporters and family formatters (plugins'
 /// "text"/"csv" ResultFormatters), so that every output states its units the same way.
 /// They only convert and print numbers they are given; they compute no statistics.
+///
+/// iobench's convention: machine outputs (JSON, CSV) carry bytes, bytes per second and ns, the
+/// unit in the key or column name; human outputs of iobench's own (the generic text tables, the
+/// suite tables, progress lines) use binary IEC units, labelled MiB, MiB/s, GiB. Only a family's
+/// classic table prints another unit (dbench's MB = 10^6 bytes, tiotest's MB = 2^20 bytes), as
+/// its original does, and says so next to it.
 
 #include <cstdint>
 #include <string>
@@ -10,11 +16,10 @@
 
 namespace iobench {
 
-inline constexpr double kBytesPerMB = 1e6;         ///< MB as throughput is printed: 10^6 bytes
+inline constexpr double kBytesPerMB = 1e6;         ///< MB, decimal: 10^6 bytes (dbench's MB)
 inline constexpr double kBytesPerMiB = 1048576.0;  ///< MiB: 2^20 bytes
 
-/// Bytes per second as MB/s, MB = 10^6 bytes (what dd, fio's "MB/s" and the seeds'
-/// "Mbytes/sec" lines print).
+/// Bytes per second as MB/s, MB = 10^6 bytes (what dd, fio's "MB/s" and dbench print).
 [[nodiscard]] constexpr double to_mb_per_s(double bytes_per_s) noexcept {
   return bytes_per_s / kBytesPerMB;
 }

@@ -2,7 +2,10 @@
 
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 
 namespace iobench {
 
@@ -26,6 +29,9 @@ namespace iobench {
 /// Thread safety: none; each worker owns one and the runner merges after join.
 class LatencyHistogram {
  public:
+  // __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit integer type.
+  __extension__ typedef unsigned __int128 Uint128;
+
   static constexpr unsigned kSubBits = 7;
   static constexpr std::uint64_t kSubBuckets = 1ULL << kSubBits;
   static constexpr unsigned kMaxExponent = 44;
@@ -90,10 +96,40 @@ class LatencyHistogram {
     return buckets_[index];
   }
 
- private:
-  // __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit integer type.
-  __extension__ typedef unsigned __int128 Uint128;
+  /// The exact state behind count(), min(), max(), mean() and stddev(): what a result file must
+  /// keep to restore the histogram (LatencyHistogram::restore).
+  struct Moments {
+    std::uint64_t count = 0;
+    std::uint64_t min = 0;  ///< 0 when empty
+    std::uint64_t max = 0;
+    Uint128 sum = 0;          ///< ns
+    Uint128 sum_squares = 0;  ///< ns^2
+  };
+  /// One non-empty bucket: its index and count.
+  struct BucketCount {
+    std::size_t index = 0;
+    std::uint64_t count = 0;
+  };
 
+  [[nodiscard]] Moments moments() const noexcept {
+    return Moments{count_, min(), max_, sum_, sum_squares_};
+  }
+  /// A histogram with exactly `moments` and these bucket counts (indices ascending, counts > 0),
+  /// as a saved one is read back; every figure it reports equals the saved histogram's. nullopt
+  /// if they do not fit together: bucket counts not adding up to the count, an index out of
+  /// range or not ascending, min and max not in the first and last non-empty buckets, min > max,
+  /// a sum outside [count x min, count x max], or a sum of squares below sum^2 / count.
+  [[nodiscard]] static std::optional<LatencyHistogram> restore(
+      const Moments& moments, std::span<const BucketCount> buckets) noexcept;
+  /// mean() of a histogram with these moments: sum / count; 0 when count is 0.
+  [[nodiscard]] static double mean_of(std::uint64_t count, Uint128 sum) noexcept;
+  /// stddev() of a histogram with these moments: sample standard deviation, 0 below 2 samples.
+  [[nodiscard]] static double stddev_of(std::uint64_t count, Uint128 sum,
+                                        Uint128 sum_squares) noexcept;
+  /// The 1-based rank percentile(p) reports for `count` samples (nearest rank); 0 if count is 0.
+  [[nodiscard]] static std::uint64_t nearest_rank(double p, std::uint64_t count) noexcept;
+
+ private:
   Uint128 sum_ = 0;  // 128-bit so that mean() stays exact past 2^64 ns in total
   Uint128 sum_squares_ = 0;
   std::uint64_t count_ = 0;

@@ -36,6 +36,40 @@ struct OpStats {
   void merge(const OpStats& other) noexcept;
 };
 
+/// The parts of an op's latency that some phases record besides its total (OpStats::latency),
+/// as fio defines them: for asynchronous engines the submission latency (slat: from the op's
+/// issue to the return of the submit call that carried it) and the completion latency (clat:
+/// from that return to the reap that saw it complete); for open-loop (rate-limited) phases the
+/// service time (from the op's actual issue to its completion), OpStats::latency then being the
+/// response time from its intended issue time, so that stalls are not hidden (coordinated
+/// omission). Fixed-size and trivially copyable, like OpStats.
+struct OpLatencyParts {
+  LatencyHistogram submission{};  ///< slat, ns
+  LatencyHistogram completion{};  ///< clat, ns
+  LatencyHistogram service{};     ///< issue to completion in open-loop phases, ns
+  /// Adds `other` into this.
+  void merge(const OpLatencyParts& other) noexcept;
+};
+
+/// Which OpLatencyParts a phase records (PhaseSpec::latency_parts).
+struct LatencyPartsKind {
+  bool submission_completion = false;  ///< slat and clat (asynchronous engines)
+  bool service = false;                ///< service time (open-loop phases)
+  [[nodiscard]] bool any() const noexcept { return submission_completion || service; }
+};
+
+/// How an open-loop (rate-limited) worker or phase kept to its schedule.
+struct PacingStats {
+  /// An op issued later than this after its intended time counts as late.
+  static constexpr std::uint64_t kLateThresholdNs = 1'000'000;
+  bool paced = false;             ///< the phase was rate-limited (else all zero)
+  std::uint64_t late_ops = 0;     ///< ops issued more than kLateThresholdNs behind schedule
+  std::uint64_t max_lag_ns = 0;   ///< the largest delay of an issue behind its intended time
+  std::uint64_t backlog_ops = 0;  ///< ops due before the worker stopped that were never issued
+  /// Adds `other` (sums, and the larger lag).
+  void merge(const PacingStats& other) noexcept;
+};
+
 /// CPU time consumed, in ns, split as getrusage(2) reports it.
 struct CpuTimes {
   std::uint64_t user_ns = 0;

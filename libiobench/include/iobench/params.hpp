@@ -21,6 +21,7 @@ enum class ParamType {
   kDuration,  ///< "10s", "500ms"; plain numbers are seconds
   kEnum,      ///< one of `choices`
   kString,    ///< free text (a path, a name, a list)
+  kSizeList,  ///< sizes as kSize reads each, separated by commas or spaces: "256m,1g", "2*ram"
 };
 
 /// The type's name as `iobench list` and error messages show it: "bool", "count", "size", ...
@@ -29,16 +30,21 @@ enum class ParamType {
 /// Declaration of one workload parameter: drives validation, `iobench list`, and did-you-mean
 /// suggestions for unknown keys. Capabilities are data: the core never branches on a workload name.
 struct ParamSpec {
-  std::string key;  ///< e.g. "bs"
+  std::string key{};  ///< e.g. "bs"
   ParamType type = ParamType::kString;
-  std::string default_value;  ///< text form; empty with `required` false means "unset"
-  std::string unit;           ///< shown to the user, e.g. "bytes", "blocks", "s"
-  std::string help;           ///< one line
+  std::string default_value{};  ///< text form; empty with `required` false means "unset"
+  std::string unit{};           ///< shown to the user, e.g. "bytes", "blocks", "s"
+  std::string help{};           ///< one line
   std::optional<std::uint64_t>
-      min;  ///< inclusive, for kCount/kSize/kInt (as value) and kDuration (ns)
-  std::optional<std::uint64_t> max;  ///< inclusive, same units as `min`
-  std::vector<std::string> choices;  ///< for kEnum
-  bool required = false;             ///< no default: the user must give it
+      min{};  ///< inclusive, for kCount/kSize/kInt (as value) and kDuration (ns)
+  std::optional<std::uint64_t> max{};  ///< inclusive, same units as `min`
+  std::vector<std::string> choices{};  ///< for kEnum
+  bool required = false;               ///< no default: the user must give it
+  /// kSize, kSizeList: the option of the original tool this param stands for read a bare number
+  /// as MiB (e.g. "bonnie++ -s", "tiotest -f"), where iobench reads bytes. Non-empty: a bare
+  /// number other than 0 ("64") is refused with a message naming this origin and the unit forms
+  /// ("64m" for 64 MiB, "64b" for 64 bytes), because it would silently mean 2^20 times less.
+  std::string bare_number_was_mib_in{};
 };
 
 /// What machine-relative sizes refer to. A kSize value may be an expression instead of a plain
@@ -78,6 +84,8 @@ class Params {
   [[nodiscard]] bool get_bool(std::string_view key) const;
   /// kCount, kSize: the unsigned value (bytes for kSize).
   [[nodiscard]] std::uint64_t get_u64(std::string_view key) const;
+  /// kSizeList: the sizes in bytes, in the order given (at least one).
+  [[nodiscard]] const std::vector<std::uint64_t>& get_u64_list(std::string_view key) const;
   [[nodiscard]] std::int64_t get_int(std::string_view key) const;
   [[nodiscard]] double get_double(std::string_view key) const;
   [[nodiscard]] std::chrono::nanoseconds get_duration(std::string_view key) const;
@@ -94,11 +102,18 @@ class Params {
     std::uint64_t u64 = 0;
     std::int64_t i64 = 0;
     double f64 = 0;
+    std::vector<std::uint64_t> list;
     bool given = false;
   };
   [[nodiscard]] const Value& find(std::string_view key) const;
   std::map<std::string, Value, std::less<>> values_;
 };
+
+/// Parses `text` as a kSize param reads it: a size ("4k", "1GiB") or a size expression over
+/// `sizes` ("2*ram", "ram/2/targets", rounded down to a whole MiB). `field` starts the error
+/// message. Throws ConfigError. For workloads that take sizes inside a text of their own.
+[[nodiscard]] std::uint64_t parse_size_value(std::string_view text, std::string_view field,
+                                             const SizeContext& sizes = {});
 
 /// Levenshtein-closest of `candidates` to `word`, or empty if none is within a third of its length
 /// plus one. Used for "unknown parameter 'bz'; did you mean 'bs'?".

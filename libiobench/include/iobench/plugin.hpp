@@ -12,7 +12,10 @@
 #include <iobench/registry.hpp>
 
 /// The plugin ABI this iobench implements.
-#define IOBENCH_PLUGIN_ABI_VERSION 2u
+/// 3 (iobench 0.2): engines with queues (IoQueue, EngineCaps), FileLocation and ConfinedDir in
+/// Target and the engines' open(), after_phase() with the phase's result, WorkerContext's
+/// constructor private, Status::kNoMeasurement.
+#define IOBENCH_PLUGIN_ABI_VERSION 3u
 
 extern "C" {
 /// What a plugin's entry point returns. All pointers refer to static storage.

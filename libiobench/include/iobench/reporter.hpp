@@ -1,8 +1,11 @@
 #pragma once
 
+#include <filesystem>
 #include <iobench/result.hpp>
 #include <iosfwd>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace iobench {
@@ -34,17 +37,37 @@ class ReporterSet final : public Reporter {
   std::vector<std::unique_ptr<Reporter>> reporters_;
 };
 
+/// Gives a finished run (from Runner::run, or read back from a JSON result) to `reporter` as a
+/// run does: on_run_start(run.environment), on_step_end() for each step in order, on_run_end().
+/// E.g. `report_run(run, *make_text_reporter(std::cout, registry))` prints it as `iobench run`
+/// does, each family's step in its classic form. Exceptions from the reporter propagate.
+void report_run(const RunResult& run, Reporter& reporter);
+
 /// Human-readable text. Uses the workload's registered "text" formatter when it has one (bonnie++
 /// table, tiotest tables, dbench op table, the disk test's "Completed ..." lines), otherwise a
-/// generic per-phase table (MB/s with MB = 10^6 bytes, IOPS, latency mean/p50/p99/p99.9/max).
+/// generic per-phase table (MiB and MiB/s, MiB = 2^20 bytes; IOPS; latency mean/p50/p99/p99.9/max
+/// in us). The header's "units" line states iobench's convention; family tables state theirs.
 [[nodiscard]] std::unique_ptr<Reporter> make_text_reporter(std::ostream& out,
                                                            const Registry& registry);
-/// One JSON document per run at on_run_end, schema "iobench-result/1" (see README for keys).
+/// One JSON document per run at on_run_end (to_json; schema kResultSchema, see README for keys).
 [[nodiscard]] std::unique_ptr<Reporter> make_json_reporter(std::ostream& out);
-/// CSV: the workload's "csv" formatter if registered (bonnie++ 1.98 CSV), else one row per worker
-/// and op kind plus a merged row ("all"), with a header line first.
+/// Generic CSV, one schema for every family: a header line, then for each step and phase one row
+/// per worker and op kind plus merged rows (worker "all"): step,workload,phase,worker,target,op,
+/// ops,bytes,elapsed_ns,throughput_bytes_per_s,iops,lat_mean_ns,lat_p50_ns,lat_p99_ns,
+/// lat_p99_9_ns,lat_max_ns,cpu_user_ns,cpu_system_ns,status (bytes, ns, per second: no MB).
 [[nodiscard]] std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out,
                                                           const Registry& registry);
+/// One family's own CSV, for the steps of `workload` only (others are skipped): its "csv_header"
+/// formatter once before the first row (if it registered one: tiotest and tiobench do; bonnie++'s
+/// lines are headerless by design, as bon_csv2html reads them), then its "csv" formatter per
+/// step. Writes nothing when `workload` has no "csv" formatter.
+[[nodiscard]] std::unique_ptr<Reporter> make_family_csv_reporter(std::ostream& out,
+                                                                 const Registry& registry,
+                                                                 std::string workload);
+/// Where a family's CSV goes beside the generic CSV file `output`: ".<workload>" before the
+/// extension ("r.csv" -> "r.bonnie.csv"; "r" -> "r.bonnie.csv"; "dir/r.txt" -> "dir/r.bonnie.txt").
+[[nodiscard]] std::filesystem::path family_csv_path(const std::filesystem::path& output,
+                                                    std::string_view workload);
 
 /// The JSON document the JSON reporter writes, as text (for tools and tests).
 [[nodiscard]] std::string to_json(const RunResult& run, int indent = 2);

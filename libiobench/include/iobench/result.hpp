@@ -16,11 +16,17 @@ enum class Status {
   kFailed,       ///< an I/O or setup error ended it; `message` has the errno text
   kInterrupted,  ///< SIGINT/SIGTERM; results are partial
   kSkipped,      ///< not run (an earlier failure, or an unmeasured phase)
+  /// Ran, but measured nothing: it ended inside its warm-up (a short phase with a long
+  /// --warmup, a loadfile run once), so what it did was discarded and it has no measured ops.
+  /// `message` says how long it ran and what the warm-up was. For a worker: it ended inside
+  /// the warm-up while others went on (its phase is then ok, with a step warning). A step with
+  /// such a phase goes on with its other phases; `iobench` exits 3, so scripts notice.
+  kNoMeasurement,
 };
-/// "ok", "failed", "interrupted", "skipped".
+/// "ok", "failed", "interrupted", "skipped", "no_measurement".
 [[nodiscard]] const char* to_string(Status status) noexcept;
-/// The more severe of `a` and `b` (ok < skipped < interrupted < failed): how a run's status
-/// follows from its steps'.
+/// The more severe of `a` and `b` (ok < skipped < no_measurement < interrupted < failed): how a
+/// run's status follows from its steps'.
 [[nodiscard]] Status worse(Status a, Status b) noexcept;
 
 /// A target's filesystem as seen at the start of the run.
@@ -52,10 +58,19 @@ struct WorkerResult {
   std::size_t index = 0;
   std::size_t target_index = 0;
   std::uint64_t seed = 0;
-  std::uint64_t elapsed_ns = 0;         ///< from the barrier (or warm-up end) to this worker's end
-  CpuTimes cpu;                         ///< this worker's thread (or process) over `elapsed_ns`
+  /// This worker's measured time: from when it saw the measurement start (barrier release or
+  /// warm-up end) to the end of its run(); 0 if it measured nothing.
+  std::uint64_t elapsed_ns = 0;
+  /// CPU time of this worker's thread (or, for process workers, its process) within
+  /// `elapsed_ns`, never more than `elapsed_ns`: the total is exact (CPU-time clocks, ns), split
+  /// into user/system in the proportion the kernel's tick samples (1/CONFIG_HZ) give.
+  CpuTimes cpu;
   std::vector<OpStats> ops;             ///< indexed like PhaseResult::op_names
   std::vector<std::uint64_t> counters;  ///< indexed like PhaseResult::counter_names
+  /// Per op kind, like `ops`, the latency parts the phase recorded (PhaseResult::latency_parts);
+  /// empty if it recorded none.
+  std::vector<OpLatencyParts> latency_parts{};
+  PacingStats pacing{};  ///< open-loop phases: how this worker kept to its schedule
   Status status = Status::kOk;
   std::string message;
 
@@ -75,9 +90,17 @@ struct PhaseResult {
   std::vector<WorkerResult> workers;
   std::vector<OpStats> ops;             ///< merged over workers
   std::vector<std::uint64_t> counters;  ///< summed over workers
-  CpuTimes process_cpu;                 ///< whole process (and worker children) over the phase
-  CpuTimes workers_cpu;                 ///< sum of the workers' own CPU times
-  double system_busy_percent = 0;       ///< all CPUs, from /proc/stat over the phase
+  LatencyPartsKind latency_parts_kind{};  ///< which latency parts were recorded
+  std::vector<OpLatencyParts> latency_parts{};  ///< merged over workers; empty if none recorded
+  PacingStats pacing{};                         ///< merged over workers (open-loop phases)
+  /// CPU time iobench used in the measured window (never its set-up, warm-up or tear-down):
+  /// `workers_cpu` plus the runner's own thread; at most `wall_ns` x online CPUs (to the ns;
+  /// the wall and CPU clocks may differ in rate by NTP's slew, at most 0.05 %).
+  CpuTimes process_cpu;
+  CpuTimes workers_cpu;  ///< sum of the workers' `cpu` (threads, or worker processes)
+  /// Busy share of all CPUs in the measured window, 0..100, from /proc/stat (whose counters
+  /// advance in USER_HZ ticks, 10 ms: a window much shorter than that reads 0 or 100).
+  double system_busy_percent = 0;
   Status status = Status::kOk;
   std::string message;
 
@@ -95,9 +118,19 @@ struct PhaseResult {
 struct StepResult {
   std::string name;  ///< step name (defaults to the workload name)
   std::string workload;
-  std::map<std::string, std::string> params;  ///< every param, as validated text
+  std::map<std::string, std::string> params;  ///< every param, as validated (resolved) text
+  /// Keys of `params` the step set itself (the others are the workload's defaults), sorted:
+  /// what a repeat of the step must give again (`iobench run --again`).
+  std::vector<std::string> given_params;
   std::vector<std::string> targets;
-  std::uint64_t seed = 0;
+  std::uint64_t seed = 0;  ///< the step's seed (0: the step did not start)
+  /// The step's options as the runner applied them (Step): engine name, time limit, warm-up and
+  /// op limit (0: none), drop caches. Empty engine: not recorded (results of schema 1).
+  std::string engine;
+  std::uint64_t time_limit_ns = 0;
+  std::uint64_t warmup_ns = 0;
+  std::uint64_t ops_limit = 0;
+  bool drop_caches = false;
   std::vector<PhaseResult> phases;  ///< measured phases only
   std::vector<std::pair<std::string, AttributeValue>> attributes;
   std::vector<std::string> warnings;

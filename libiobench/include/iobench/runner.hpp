@@ -8,6 +8,7 @@
 #include <iobench/result.hpp>
 #include <map>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,15 @@ class Registry;
 
 /// One step of a run: a workload with its params and targets.
 struct Step {
-  std::string name;                            ///< shown in reports; defaults to `workload`
-  std::string workload;                        ///< registered workload name
-  std::map<std::string, std::string> params;   ///< raw key -> text, validated against ParamSpecs
-  std::vector<std::filesystem::path> targets;  ///< at least one
-  std::string engine = "psync";
+  std::string name{};                            ///< shown in reports; defaults to `workload`
+  std::string workload{};                        ///< registered workload name
+  std::map<std::string, std::string> params{};   ///< raw key -> text, validated against ParamSpecs
+  std::vector<std::filesystem::path> targets{};  ///< at least one
+  /// Engine spec ("psync", "io_uring:fixedbufs"; see `iobench list`); empty: not asked for. A
+  /// workload that declares an "engine" param (disk, tiotest) gets it there unless `params` set
+  /// it, and the param decides; a workload that makes its original tool's system calls
+  /// (WorkloadInfo::uses_engine false: bonnie, dbench) refuses any engine but psync.
+  std::string engine{};
   /// Stop after this long (0: none). A workload that declares its own duration param
   /// "time_limit" (dbench) gets it there unless `params` set it, and only there; otherwise it
   /// applies to every measured phase that does not set its own time limit.
@@ -61,8 +66,14 @@ struct RunOptions {
   /// Stop the whole run at the first failed step (otherwise later steps still run).
   bool fail_fast = false;
   std::chrono::nanoseconds progress_interval = std::chrono::seconds(5);
-  /// Called from the runner's thread; must not block for long. Empty: no progress.
-  std::function<void(const ProgressSnapshot&)> on_progress;
+  /// Called from the runner's thread every `progress_interval` while a phase runs; must not
+  /// block for long. Empty: no progress.
+  std::function<void(const ProgressSnapshot&)> on_progress{};
+  /// Stops this run (and a suite run with these options) as request_stop() stops every run:
+  /// the current phase ends at its workers' next keep_going(), the step is reported
+  /// kInterrupted with what was done, cleanup runs, no later step starts. Empty: only
+  /// request_stop() (SIGINT/SIGTERM through install_stop_signal_handlers()) stops the run.
+  std::stop_token stop_token{};
   /// Skip the free-space check (for targets whose free space statvfs misreports).
   bool skip_space_check = false;
 };
@@ -71,8 +82,24 @@ struct RunOptions {
 /// directories, prepares the workload, runs each phase with all workers started at a barrier,
 /// merges their metrics, reports, and removes what it created.
 ///
-/// Interruption: request_stop() (from the SIGINT/SIGTERM handler) ends the current phase at the
-/// workers' next keep_going(), cleans up, and the partial results are reported as kInterrupted.
+/// Interruption: request_stop() (from a stop signal's handler) or RunOptions::stop_token ends
+/// the current phase at the workers' next keep_going() (or their set-up), cleans up, and the
+/// partial results are reported as kInterrupted.
+///
+/// The runner prints nothing: results come back as a RunResult, and go to a Reporter only if
+/// one is given. A tool's whole run, with the built-in workloads:
+///
+///   iobench::Registry registry = iobench::make_builtin_registry();
+///   std::stop_source stop;  // stop.request_stop() from any thread ends the run early
+///   iobench::Runner runner(registry, {.progress_interval = std::chrono::seconds(1),
+///                                     .on_progress = [](const iobench::ProgressSnapshot&) {},
+///                                     .stop_token = stop.get_token()});
+///   const std::vector<iobench::Step> steps{
+///       {.workload = "disk", .params = {{"operation", "write"}, {"bs", "64k"}, {"size", "1g"}},
+///        .targets = {"/mnt/a", "/mnt/b"}, .time_limit = std::chrono::seconds(30)}};
+///   runner.validate(steps);  // ConfigError listing every problem, one per line
+///   const iobench::RunResult result = runner.run(steps);
+///   std::cout << iobench::to_json(result);  // the iobench-result document
 class Runner {
  public:
   Runner(const Registry& registry, RunOptions options);
@@ -98,24 +125,42 @@ class Runner {
   /// ConfigError like validate().
   [[nodiscard]] std::vector<StepPreview> preview(std::span<const Step> steps) const;
 
-  /// Validates, then runs every step. Reports through `reporter`. Never throws for I/O failures
-  /// (they end their step as kFailed); throws ConfigError for invalid steps (before any I/O) and
-  /// IoError if a run directory cannot be created or space is short.
+  /// Validates, then runs every step. Reports through `reporter` (on_run_start, on_step_end per
+  /// step, on_run_end), and returns the same results. Never throws for I/O failures (they end
+  /// their step as kFailed, with the errno text in its message); throws ConfigError for invalid
+  /// steps (before any I/O).
   RunResult run(std::span<const Step> steps, Reporter& reporter);
+  /// The same, reporting to no one: nothing is printed or written but the steps' own files.
+  RunResult run(std::span<const Step> steps);
 
  private:
   const Registry& registry_;
   RunOptions options_;
 };
 
-/// Asks the current run to stop: async-signal-safe (sets an atomic flag).
+/// Asks the current run to stop; async-signal-safe (an atomic counter). Every request counts:
+/// the first ends the current phase at the workers' next keep_going(), or their set-up at its
+/// next WorkerContext::stop_requested() check, skips the phases and steps left, and reports
+/// what was measured so far as kInterrupted; a second one hurries that end (worker processes
+/// are killed instead of awaited; thread workers cannot be, they stop at their next check).
+/// No request ever skips the clean-up: finish() runs and the run directories are removed.
+/// To stop one run only, use RunOptions::stop_token.
 void request_stop() noexcept;
 /// True once request_stop() was called (until clear_stop_request()).
 [[nodiscard]] bool stop_requested() noexcept;
+/// How many times request_stop() was called since the last clear_stop_request(): 2 or more
+/// asks for a hurried end.
+[[nodiscard]] unsigned stop_request_count() noexcept;
 /// Clears the stop request (tests, or a new run in the same process).
 void clear_stop_request() noexcept;
-/// Installs SIGINT and SIGTERM handlers: the first signal calls request_stop(); a second one
-/// terminates the process at once with the default action.
+/// The signals that ask a run to stop: SIGINT (Ctrl-C), SIGTERM and SIGHUP (terminal hangup).
+[[nodiscard]] std::span<const int> stop_signals() noexcept;
+/// Installs handlers for stop_signals() that call request_stop() (without SA_RESTART), except
+/// for a signal already ignored (nohup(1) ignores SIGHUP; it stays ignored). They
+/// never terminate the process, so no sequence of them (Ctrl-C twice, timeout(1) signalling the
+/// process and then its group, SIGTERM, a hangup) can leave files behind or lose the results
+/// gathered so far; only SIGKILL ends a run without its clean-up. Install them first thing in
+/// main(), so that a stop during validation (parsing a big loadfile) is seen too.
 void install_stop_signal_handlers();
 
 }  // namespace iobench

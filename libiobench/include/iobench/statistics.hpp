@@ -35,6 +35,38 @@ inline constexpr double kHighVariationCvPercent = 10.0;
 /// interval of the mean with Student's t. An empty sample gives all zeros.
 [[nodiscard]] SampleStats summarize_sample(std::span<const double> values) noexcept;
 
+/// Cumulative distribution function P(T <= t) of Student's t distribution with
+/// `degrees_of_freedom` (> 0, need not be whole, as Welch's test gives), from the regularized
+/// incomplete beta function (continued fraction, Numerical Recipes 6.4); accurate to about 1e-12.
+/// NaN for a NaN `t` or `degrees_of_freedom` <= 0.
+[[nodiscard]] double student_t_cdf(double t, double degrees_of_freedom) noexcept;
+
+/// The quantile (inverse CDF) of Student's t distribution: the t with P(T <= t) = `p`, for `p` in
+/// (0, 1) and `degrees_of_freedom` > 0 (fractional allowed); found by bisection of
+/// student_t_cdf to the resolution of a double. student_t_quantile(0.975, 10) = 2.228139 (the
+/// table value 2.228). NaN outside those ranges.
+[[nodiscard]] double student_t_quantile(double p, double degrees_of_freedom) noexcept;
+
+/// Outcome of Welch's unequal-variance t-test of two means.
+struct WelchTest {
+  bool valid = false;  ///< both samples have count >= 2 (else no noise estimate: all else 0)
+  /// (mean_b - mean_a) / sqrt(s_a^2 / n_a + s_b^2 / n_b); +-infinity when neither sample varies
+  /// but the means differ.
+  double t = 0;
+  double degrees_of_freedom = 0;  ///< Welch-Satterthwaite; n_a + n_b - 2 if neither varies
+  double p_value = 0;             ///< two-sided
+  double t_critical = 0;          ///< two-sided critical |t| at the confidence level
+  bool significant = false;       ///< p_value < 1 - confidence
+};
+
+/// Welch's t-test (unequal variances) of whether the means of `a` and `b` differ, two-sided, at
+/// `confidence` (0.95: a 5 % chance of calling noise a change). Uses count, mean and stddev
+/// (sample, n - 1) only, so summaries do. As R's t.test(x, y) computes it: the sleep data give
+/// t = -1.8608, df = 17.776, p = 0.07939. Not `valid` if either count < 2 or `confidence` is
+/// outside (0, 1).
+[[nodiscard]] WelchTest welch_t_test(const SampleStats& a, const SampleStats& b,
+                                     double confidence = 0.95) noexcept;
+
 /// Jain's fairness index (sum x)^2 / (n * sum x^2) of non-negative shares `x` (e.g. per-worker
 /// throughput): 1 when all are equal, 1/n when one worker gets everything. 1 for an empty or
 /// all-zero input (nothing was shared unfairly).

@@ -22,36 +22,37 @@ class Registry;
 
 /// A sweep: the step runs once per value of one integer param (threads, clients, bs, ...).
 struct SweepSpec {
-  std::string param;
-  std::vector<std::string> values;  ///< as written (integers, or sizes such as "64k"), distinct
+  std::string param{};
+  std::vector<std::string> values{};  ///< as written (integers, or sizes such as "64k"), distinct
 };
 
 /// One named step of a suite file, before suite defaults are applied.
 struct SuiteStep {
-  std::string name;  ///< unique in the suite; defaults to the workload name (+ index)
-  std::string workload;
-  std::map<std::string, std::string> params;   ///< this step's own params (text)
-  std::vector<std::filesystem::path> targets;  ///< empty: the suite's (or the command line's)
-  unsigned repeat = 1;                         ///< runs of each point, 1..1000
-  std::optional<SweepSpec> sweep;
-  std::string engine;                      ///< empty: "psync"
+  std::string name{};  ///< unique in the suite; defaults to the workload name (+ index)
+  std::string workload{};
+  std::map<std::string, std::string> params{};   ///< this step's own params (text)
+  std::vector<std::filesystem::path> targets{};  ///< empty: the suite's (or the command line's)
+  unsigned repeat = 1;                           ///< runs of each point, 1..1000
+  std::optional<SweepSpec> sweep{};
+  std::string engine{};                    ///< empty: "psync"
   std::chrono::nanoseconds time_limit{0};  ///< "time"
   std::chrono::nanoseconds warmup{0};      ///< "warmup"
   std::uint64_t ops_limit = 0;             ///< "ops"
-  std::optional<bool> drop_caches;         ///< unset: the suite's
+  std::optional<bool> drop_caches{};       ///< unset: the suite's
   std::uint64_t seed = 0;
 };
 
 /// A parsed, syntactically valid suite (see parse_suite for the file format).
 struct Suite {
-  std::string name;  ///< "name", else the file name without ".json"
-  std::string description;
-  std::string source;                          ///< file name (or "builtin:NAME") used in messages
-  std::vector<std::filesystem::path> targets;  ///< default targets of every step
-  std::map<std::string, std::string> params;   ///< defaults for steps whose workload declares them
-  bool drop_caches = false;                    ///< sync + drop caches before each measured phase
-  std::chrono::nanoseconds pause{0};           ///< idle time between steps
-  std::vector<SuiteStep> steps;
+  std::string name{};  ///< "name", else the file name without ".json"
+  std::string description{};
+  std::string source{};                          ///< file name (or "builtin:NAME") used in messages
+  std::string text{};                            ///< the JSON text parsed (recorded in results)
+  std::vector<std::filesystem::path> targets{};  ///< default targets of every step
+  std::map<std::string, std::string> params{};  ///< defaults for steps whose workload declares them
+  bool drop_caches = false;                     ///< sync + drop caches before each measured phase
+  std::chrono::nanoseconds pause{0};            ///< idle time between steps
+  std::vector<SuiteStep> steps{};
 };
 
 /// Parses a suite file (JSON, `//` and `/* */` comments allowed). Pure: no file access.
@@ -59,11 +60,11 @@ struct Suite {
 /// Keys: top level {name, description, targets: [dir], params: {key: value}, drop_caches: bool,
 /// pause: "2s", steps: [STEP]}; STEP = {name, workload (required), params: {key: value},
 /// targets: [dir], repeat: 1..1000, sweep: {param, values: [int | "64k"]}, engine, time: "30s",
-/// warmup: "5s", ops: "100k", drop_caches: bool, seed: int}. Param values may be strings, numbers
-/// or booleans. Throws ConfigError listing every problem found, one per line, each as
-/// "SOURCE: /json/pointer: message" (unknown keys with a did-you-mean, wrong types, bad durations
-/// and sizes, missing workload, empty steps, duplicate step names, bad or repeated sweep values,
-/// a swept param also set in params), or "SOURCE: line L column C: ..." for a syntax error.
+/// warmup: "5s", ops: "100k", drop_caches: bool, seed: int or "decimal text"}. Param values may be
+/// strings, numbers or booleans. Throws ConfigError listing every problem found, one per line, each
+/// as "SOURCE: /json/pointer: message" (unknown keys with a did-you-mean, wrong types, bad
+/// durations and sizes, missing workload, empty steps, duplicate step names, bad or repeated sweep
+/// values, a swept param also set in params), or "SOURCE: line L column C: ..." for a syntax error.
 [[nodiscard]] Suite parse_suite(std::string_view text, std::string_view source);
 
 /// Reads and parses a suite file; ConfigError if it cannot be read (naming the path).
@@ -97,14 +98,14 @@ struct SuitePlan {
 /// What the command line adds to a suite.
 struct SuiteOverrides {
   /// Replaces every step's targets (and the suite's) when not empty.
-  std::vector<std::filesystem::path> targets;
+  std::vector<std::filesystem::path> targets{};
   /// Used for steps without targets when neither the step nor the suite nor `targets` has any.
-  std::filesystem::path default_target;
+  std::filesystem::path default_target{};
   /// key=value applied to every step whose workload declares `key` (replacing a sweep of it);
   /// "workload.key=value" only to that workload's steps (ignored if the suite has none).
   /// ConfigError if no step declares the key.
-  std::map<std::string, std::string> params;
-  std::string engine;                      ///< empty: keep the steps'
+  std::map<std::string, std::string> params{};
+  std::string engine{};                    ///< empty: keep the steps'
   std::chrono::nanoseconds time_limit{0};  ///< 0: keep
   std::chrono::nanoseconds warmup{0};      ///< 0: keep
   std::uint64_t ops_limit = 0;             ///< 0: keep
@@ -136,8 +137,8 @@ struct SuiteProgress {
 
 /// How run_suite behaves: the runner's options (its on_progress is ignored) plus suite progress.
 struct SuiteRunOptions {
-  RunOptions run;
-  std::function<void(const SuiteProgress&)> on_progress;
+  RunOptions run{};
+  std::function<void(const SuiteProgress&)> on_progress{};
 };
 
 /// The repetition statistics of one sweep point of a suite step.
@@ -178,8 +179,11 @@ struct SuiteRunResult {
 /// plan.runs[i]) and computes repetition statistics and sweep rows.
 [[nodiscard]] std::vector<StepSummary> summarize_suite(const SuitePlan& plan, const RunResult& run);
 
-/// The suite run as one JSON document: the "iobench-result/1" document (to_json) plus, on each
-/// step, "suite_step", "sweep_point" and "repetition", and a top-level "suite" object:
+struct Invocation;
+
+/// The suite run as one JSON document (to_json of result_document(plan, result, invocation),
+/// without copying the results): the result document plus, on each step, "suite_step",
+/// "sweep_point" and "repetition", the "invocation" if given, and a top-level "suite" object:
 /// {name, source, complete, planned_runs, completed_runs, steps: [{name, workload, repeat,
 /// sweep: {param, values} | null, points: [{point, result_indices, repetitions: [{phase,
 /// metrics: {METRIC: {values, count, mean, stddev, min, max, cv_percent, ci95_low, ci95_high,
@@ -187,12 +191,12 @@ struct SuiteRunResult {
 /// ops_per_s, per_worker_bytes_per_s, max_latency_ns, p99_latency_ns, cpu_percent, fairness,
 /// peak}]}]}.
 [[nodiscard]] std::string suite_to_json(const SuitePlan& plan, const SuiteRunResult& result,
-                                        int indent = 2);
+                                        int indent = 2, const Invocation* invocation = nullptr);
 
 /// Text of the suite's statistics: per repeated step and point a table (metric, mean, stddev,
 /// min, max, CV %, 95 % CI) with a warning line per metric whose CV exceeds 10 %, and per swept
-/// step the AIM-style table (peak marked with '*'). MB = 10^6 bytes. Writes nothing for a suite
-/// without repetitions or sweeps.
+/// step the AIM-style table (peak marked with '*'). Throughput in MiB/s (2^20 bytes). Writes
+/// nothing for a suite without repetitions or sweeps.
 void write_suite_summary_text(const SuiteRunResult& result, std::ostream& out);
 
 }  // namespace iobench

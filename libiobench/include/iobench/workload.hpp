@@ -18,13 +18,18 @@
 
 namespace iobench {
 
+struct PhaseResult;  // result.hpp
+
 /// Where a worker does its I/O: what the user named (-d) and the run's own directory in it.
 struct Target {
   /// As the user gave it.
-  std::filesystem::path user_path;
+  std::filesystem::path user_path{};
   /// The fresh directory `iobench.<pid>.<random>` the run created inside `user_path` and removes at
-  /// the end. Workloads create every file inside it. Empty when `is_existing_file`.
-  std::filesystem::path run_dir;
+  /// the end, as a descriptor opened once when it was made (threads and forked workers share it;
+  /// run_dir.path() is its path, for messages only). Workloads create, open, list and remove
+  /// every file through it, so the kernel resolves all their names beneath it (ConfinedDir).
+  /// Empty (false) when `is_existing_file`.
+  ConfinedDir run_dir{};
   /// `user_path` is an existing regular file or block device: workloads may read it, never write.
   bool is_existing_file = false;
 };
@@ -38,12 +43,12 @@ enum class WorkerMode {
 
 /// One measured part of a workload (bonnie "Block output", tiotest "Random Read").
 struct PhaseSpec {
-  std::string name;
+  std::string name{};
   /// Names of the op kinds workers record, indexed by OpId (e.g. {"write"}, or dbench's ops).
-  std::vector<std::string> op_names;
+  std::vector<std::string> op_names{};
   /// Names of extra per-worker counters (summed over workers), indexed by CounterId. At most
   /// kMaxCounters.
-  std::vector<std::string> counter_names;
+  std::vector<std::string> counter_names{};
   std::size_t workers = 1;
   WorkerMode mode = WorkerMode::kThreads;
   /// Run the workers one after another instead of together (tiotest's serial write). Phase wall
@@ -58,46 +63,60 @@ struct PhaseSpec {
   std::chrono::nanoseconds time_limit{0};
   /// Run this long first and discard what was recorded (stats and CPU times restart).
   std::chrono::nanoseconds warmup{0};
+  /// The latency parts workers record besides each op's total (OpLatencyParts): a workload asks
+  /// for slat/clat when its engine is asynchronous and for service time when it is rate-limited.
+  LatencyPartsKind latency_parts{};
+};
+
+/// One op's latency and, where the phase records them (PhaseSpec::latency_parts), its parts, all
+/// in ns (see OpLatencyParts for what each part spans).
+struct OpTimes {
+  std::uint64_t latency_ns = 0;     ///< total: issue (or, open loop, intended issue) to completion
+  std::uint64_t submission_ns = 0;  ///< slat
+  std::uint64_t completion_ns = 0;  ///< clat
+  std::uint64_t service_ns = 0;     ///< open loop: actual issue to completion
 };
 
 using CounterId = std::uint16_t;
 inline constexpr std::size_t kMaxCounters = 16;
 
-namespace detail {
-struct WorkerSlot;
-/// Phase states the runner publishes to workers through one shared atomic word.
-enum PhaseState : std::uint32_t { kWaiting = 0, kWarmup = 1, kMeasure = 2, kStop = 3 };
-}  // namespace detail
+/// The index of the target worker `worker_index` of a phase works in, among `target_count`
+/// targets (at least 1): workers are spread over the targets in turn, worker i in target
+/// i % target_count, as the seeds' test runs one worker per disk. WorkerContext::target_index()
+/// and WorkerResult::target_index follow this rule; use it where a workload plans per target
+/// (planned_bytes(), prepare()) without a WorkerContext.
+[[nodiscard]] constexpr std::size_t target_index_of(std::size_t worker_index,
+                                                    std::size_t target_count) noexcept {
+  return target_count == 0 ? 0 : worker_index % target_count;
+}
 
 /// Per-worker view handed to a workload's workers. Owned by the runner; lives in the worker's
 /// thread (or process). record() and keep_going() are inline and allocation-free: one relaxed
 /// atomic load and a few adds per op.
+///
+/// Only the runner builds one; to unit-test a workload's workers without the runner, use
+/// testing::WorkerHarness (<iobench/testing.hpp>).
 class WorkerContext final {
  public:
-  /// Built by the runner (and by tests of workloads).
-  /// `state` is the phase's shared state word; `slot` this worker's shared slot; `ops` its
-  /// OpStats (one per op name); `ops_limit` 0 for none.
-  WorkerContext(std::size_t phase_index, std::size_t worker_index, std::size_t worker_count,
-                std::span<const Target> targets, const Engine& engine, std::uint64_t seed,
-                const std::atomic<std::uint32_t>& state, detail::WorkerSlot& slot,
-                std::span<OpStats> ops, std::uint64_t ops_limit);
-
   [[nodiscard]] std::size_t phase_index() const noexcept { return phase_index_; }
   [[nodiscard]] std::size_t worker_index() const noexcept { return worker_index_; }
   [[nodiscard]] std::size_t worker_count() const noexcept { return worker_count_; }
   /// All targets of the step, in the order the user gave them.
   [[nodiscard]] std::span<const Target> targets() const noexcept { return targets_; }
-  /// This worker's target: targets()[worker_index() % targets().size()].
-  [[nodiscard]] const Target& target() const noexcept {
-    return targets_[worker_index_ % targets_.size()];
+  /// Index of this worker's target in targets(): target_index_of(worker_index(), targets().size()).
+  [[nodiscard]] std::size_t target_index() const noexcept {
+    return target_index_of(worker_index_, targets_.size());
   }
+  /// This worker's target: targets()[target_index()]. REQUIRES: targets() is not empty.
+  [[nodiscard]] const Target& target() const noexcept { return targets_[target_index()]; }
   [[nodiscard]] const Engine& engine() const noexcept { return engine_; }
   /// Seed for this worker's random generator: the step seed mixed with the worker index (and
   /// reported in results, so a run can be repeated).
   [[nodiscard]] std::uint64_t seed() const noexcept { return seed_; }
 
   /// False once the phase must end: time limit reached, op limit reached, or stop requested
-  /// (SIGINT/SIGTERM, another worker failed). Also ends the warm-up (resetting stats) when due.
+  /// (SIGINT/SIGTERM, the run's stop token, another worker failed). Also ends the warm-up
+  /// (resetting stats) when due.
   /// Call it at least once per op in loops whose length is not fixed.
   [[nodiscard]] bool keep_going() noexcept {
     const std::uint32_t state = state_.load(std::memory_order_relaxed);
@@ -105,14 +124,48 @@ class WorkerContext final {
       return on_state_change(state);
     return live_ops_->load(std::memory_order_relaxed) < ops_limit_;
   }
+  /// keep_going() for a worker with `pending_ops` issued and not yet recorded (a queue's
+  /// requests in flight): they count against the op limit, so it is not overshot.
+  [[nodiscard]] bool keep_going(std::uint64_t pending_ops) noexcept {
+    const std::uint32_t state = state_.load(std::memory_order_relaxed);
+    if (state != seen_state_) [[unlikely]] {
+      if (!on_state_change(state)) return false;
+    }
+    return live_ops_->load(std::memory_order_relaxed) + pending_ops < ops_limit_;
+  }
+
+  /// True once the phase is being abandoned: a stop was requested (SIGINT/SIGTERM/SIGHUP) or
+  /// another worker failed; not at a normal end such as the time limit. For long untimed loops
+  /// in make_worker() (e.g. creating the file a read phase reads), which should then stop and
+  /// return nullptr (the worker does not run), and for work after the loop that only makes the
+  /// result complete (a closing fsync) and may be skipped on the way out. Works in worker
+  /// threads and worker processes; costs an atomic load and a call, so check it per chunk of
+  /// work (a MiB written, a directory made), not per byte. run() loops use keep_going().
+  [[nodiscard]] bool stop_requested() const noexcept;
 
   /// Records one completed op of kind `op` that moved `bytes` in `latency_ns`.
   void record(OpId op, std::uint64_t bytes, std::uint64_t latency_ns) noexcept {
     ops_[op].record(bytes, latency_ns);
     bump_live(bytes);
   }
+  /// Records one completed op with its latency parts (OpTimes); the parts the phase does not
+  /// record (PhaseSpec::latency_parts) are ignored. As cheap as record() plus one histogram
+  /// update per recorded part.
+  void record(OpId op, std::uint64_t bytes, const OpTimes& times) noexcept {
+    ops_[op].record(bytes, times.latency_ns);
+    bump_live(bytes);
+    if (parts_kind_.submission_completion) {
+      parts_[op].submission.record(times.submission_ns);
+      parts_[op].completion.record(times.completion_ns);
+    }
+    if (parts_kind_.service) parts_[op].service.record(times.service_ns);
+  }
   /// Counts a failed op of kind `op` (the workload decides whether to go on).
   void record_error(OpId op) noexcept { ++ops_[op].errors; }
+  /// Open loop: an op was issued `lag_ns` after its intended time (0 if on time).
+  void record_issue_lag(std::uint64_t lag_ns) noexcept;
+  /// Open loop: when the worker stops, `ops` were due and never issued.
+  void record_backlog(std::uint64_t ops) noexcept;
   /// Adds `value` to this worker's counter `counter`.
   void add_counter(CounterId counter, std::uint64_t value) noexcept;
   /// Monotonic ns at which the current recording began (warm-up or measurement start, after
@@ -120,6 +173,18 @@ class WorkerContext final {
   [[nodiscard]] std::uint64_t recording_start_ns() const noexcept { return recording_start_ns_; }
 
  private:
+  friend struct WorkerContextAccess;  // the runner's (and testing::WorkerHarness's) constructor
+  /// The runner's record of this worker in memory shared with worker processes (opaque here).
+  struct Slot;
+  /// `state` is the phase's shared state word; `slot` this worker's shared slot; `ops` its
+  /// OpStats (one per op name); `ops_limit` 0 for none; `parts` one OpLatencyParts per op name
+  /// when `parts_kind.any()` (else empty).
+  WorkerContext(std::size_t phase_index, std::size_t worker_index, std::size_t worker_count,
+                std::span<const Target> targets, const Engine& engine, std::uint64_t seed,
+                const std::atomic<std::uint32_t>& state, Slot& slot, std::span<OpStats> ops,
+                std::uint64_t ops_limit, std::span<OpLatencyParts> parts = {},
+                LatencyPartsKind parts_kind = {});
+
   // Single writer per slot: load+store instead of a locked read-modify-write.
   void bump_live(std::uint64_t bytes) noexcept {
     live_bytes_->store(live_bytes_->load(std::memory_order_relaxed) + bytes,
@@ -135,8 +200,10 @@ class WorkerContext final {
   const Engine& engine_;
   std::uint64_t seed_;
   const std::atomic<std::uint32_t>& state_;
-  detail::WorkerSlot& slot_;
+  Slot& slot_;
   std::span<OpStats> ops_;
+  std::span<OpLatencyParts> parts_;
+  LatencyPartsKind parts_kind_;
   std::atomic<std::uint64_t>* live_bytes_;
   std::atomic<std::uint64_t>* live_ops_;
   std::uint32_t seen_state_;
@@ -196,6 +263,10 @@ class PrepareContext {
   /// ending a sweep early). The step still ends ok, with finish() called and, if any phase was
   /// left, a warning "phases after 'NAME' skipped: `reason`".
   virtual void skip_remaining_phases(const std::string& reason) = 0;
+  /// True once the run is being stopped (SIGINT/SIGTERM/SIGHUP): long loops in prepare(),
+  /// after_phase() or finish() that are not clean-up should end early (the runner then skips
+  /// the phases left). Cheap: one atomic load.
+  [[nodiscard]] bool stop_requested() const noexcept;
 };
 
 /// A workload instance: built from validated params by its factory (which throws ConfigError for
@@ -222,11 +293,16 @@ class Workload {
   /// Untimed, once, after the run directories exist.
   virtual void prepare(PrepareContext& /*ctx*/) {}
   /// Untimed, in the worker's thread or process: builds worker `ctx.worker_index()` of phase
-  /// `phase`. Throws IoError (setup failed) or ConfigError.
+  /// `phase`. Throws IoError (setup failed) or ConfigError. Long set-up loops check
+  /// ctx.stop_requested() and return nullptr once it is true (the run is being stopped).
   [[nodiscard]] virtual std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                                  WorkerContext& ctx) = 0;
-  /// Untimed, in the runner's process, after all workers of `phase` ended.
-  virtual void after_phase(std::size_t /*phase*/, PrepareContext& /*ctx*/) {}
+  /// Untimed, in the runner's process, after all workers of `phase` ended and the phase ended
+  /// ok (measured or not): `result` is what they did (per worker in result.workers, indexed by
+  /// worker index), e.g. how many files a time- or op-limited create phase really made, for the
+  /// phases after it. Not called for a phase that failed or was interrupted.
+  virtual void after_phase(std::size_t /*phase*/, const PhaseResult& /*result*/,
+                           PrepareContext& /*ctx*/) {}
   /// Untimed, once, after the last phase (also after a failure or interruption).
   virtual void finish(PrepareContext& /*ctx*/) {}
 };
@@ -236,20 +312,38 @@ struct WorkloadSetup {
   const Params& params;
   /// Targets as the user named them; at least one.
   std::span<const std::filesystem::path> targets;
+  /// The step's engine (its caps decide what the workload may ask of it: check_engine_use()).
+  const Engine& engine;
 };
+
+/// Checks that `engine` can do what a workload asks, before any I/O: O_DIRECT (`direct`), buffered
+/// I/O on an engine that is asynchronous only with O_DIRECT (libaio), polled completions without
+/// O_DIRECT, a queue depth above EngineCaps::max_depth. Throws ConfigError naming the engine, the
+/// param that asks (`direct_param`, e.g. "mode=direct") and the fix.
+void check_engine_use(const Engine& engine, bool direct, std::uint32_t iodepth,
+                      std::string_view direct_param);
 
 /// Builds a workload; throws ConfigError naming the parameter for invalid combinations.
 using WorkloadFactory = std::function<std::unique_ptr<Workload>(const WorkloadSetup&)>;
 
 /// A registered workload: name, one-line summary, declared parameters and factory.
 struct WorkloadInfo {
-  std::string name;     ///< e.g. "disk"
-  std::string summary;  ///< one line for `iobench list`
-  std::vector<ParamSpec> params;
-  WorkloadFactory factory;
+  std::string name{};     ///< e.g. "disk"
+  std::string summary{};  ///< one line for `iobench list`
+  std::vector<ParamSpec> params{};
+  WorkloadFactory factory{};
   /// true: every target must be a directory (the workload creates files); false: existing files
   /// or block devices are accepted too, for reading.
   bool needs_directory_targets = true;
+  /// true: the workload moves its bytes through the step's engine (WorkerContext::engine()).
+  /// false: it makes the system calls of the tool it reproduces (bonnie++, dbench), so any
+  /// engine but psync is refused, with `fixed_engine_reason` as the why.
+  bool uses_engine = true;
+  std::string fixed_engine_reason{};
+  /// The engine the workload's own params select, if any (disk's mode=mmap and tiotest's
+  /// mmap=true select "mmap"); empty result: none. An engine asked for otherwise (an "engine"
+  /// param, --engine) must then be that one or psync (the default), else the step is refused.
+  std::function<std::string(const Params& params)> implied_engine{};
 };
 
 }  // namespace iobench

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <exception>
 #include <iobench/clock.hpp>
+#include <iobench/format.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/runner.hpp>
 #include <new>
 #include <thread>
@@ -30,20 +32,25 @@ constexpr std::size_t kCacheLine = 64;
 constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
 // Layout of a phase's shared memory: PhaseShared, then per worker a WorkerSlot followed by its
-// OpStats array, each cache-line aligned so workers never share a line.
+// OpStats array and, if the phase records latency parts, its OpLatencyParts array, each
+// cache-line aligned so workers never share a line.
 class PhaseMemory {
  public:
-  PhaseMemory(std::size_t workers, std::size_t op_count)
+  PhaseMemory(std::size_t workers, std::size_t op_count, bool with_parts)
       : op_count_(op_count),
+        parts_count_(with_parts ? op_count : 0),
         header_bytes_(round_up(sizeof(PhaseShared), kCacheLine)),
-        slot_bytes_(round_up(sizeof(WorkerSlot), kCacheLine) +
-                    round_up(sizeof(OpStats) * std::max<std::size_t>(op_count, 1), kCacheLine)),
+        stats_bytes_(round_up(sizeof(OpStats) * std::max<std::size_t>(op_count, 1), kCacheLine)),
+        slot_bytes_(round_up(sizeof(WorkerSlot), kCacheLine) + stats_bytes_ +
+                    round_up(sizeof(OpLatencyParts) * parts_count_, kCacheLine)),
         region_(header_bytes_ + slot_bytes_ * workers) {
     new (region_.data()) PhaseShared();
     for (std::size_t i = 0; i < workers; ++i) {
       new (slot(i)) WorkerSlot();
       OpStats* stats = ops(i).data();
       for (std::size_t k = 0; k < op_count_; ++k) new (stats + k) OpStats();
+      OpLatencyParts* split = parts(i).data();
+      for (std::size_t k = 0; k < parts_count_; ++k) new (split + k) OpLatencyParts();
     }
   }
   [[nodiscard]] PhaseShared& shared() const {
@@ -58,22 +65,63 @@ class PhaseMemory {
         region_.data() + header_bytes_ + slot_bytes_ * i + round_up(sizeof(WorkerSlot), kCacheLine);
     return {std::launder(reinterpret_cast<OpStats*>(base)), op_count_};
   }
+  [[nodiscard]] std::span<OpLatencyParts> parts(std::size_t i) const {
+    auto* base = region_.data() + header_bytes_ + slot_bytes_ * i +
+                 round_up(sizeof(WorkerSlot), kCacheLine) + stats_bytes_;
+    return {std::launder(reinterpret_cast<OpLatencyParts*>(base)), parts_count_};
+  }
 
  private:
   std::size_t op_count_;
+  std::size_t parts_count_;
   std::size_t header_bytes_;
+  std::size_t stats_bytes_;
   std::size_t slot_bytes_;
   SharedRegion region_;
 };
 
+// Keeps the failure's message in the slot's fixed buffer. A message too long for it (a path of
+// thousands of bytes) is cut in the middle, never at its end, where the errno text is.
 void store_failure(WorkerSlot& slot, const char* what) noexcept {
   slot.failed = 1;
-  std::strncpy(slot.message, what, sizeof slot.message - 1);
+  try {
+    const std::string text = printable(what, sizeof slot.message - 1);
+    std::memcpy(slot.message, text.c_str(), text.size() + 1);
+  } catch (...) {  // no memory for the copy: a plain cut is better than nothing
+    std::strncpy(slot.message, what, sizeof slot.message - 1);
+  }
 }
 
-void mark_finished(PhaseShared& shared) noexcept {
-  shared.finished.fetch_add(1);
-  futex_wake_all(shared.finished);
+// Moves the phase state forward to `to` (never back: a stop is not undone by a late warm-up
+// end) and wakes the workers. False if it was already there or beyond.
+bool advance_state(std::atomic<std::uint32_t>& state, std::uint32_t to) noexcept {
+  for (std::uint32_t s = state.load(); s < to;) {
+    if (state.compare_exchange_weak(s, to)) {
+      futex_wake_all(state);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Blocks the stop signals in the calling thread (the runner's thread handles them).
+void block_stop_signals() noexcept {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int signo : stop_signals()) sigaddset(&set, signo);
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+// Moves `slot` to `stage`, bumping the shared counter of every stage it passes (once each).
+void advance(PhaseShared& shared, WorkerSlot& slot, WorkerStage stage) noexcept {
+  for (std::uint32_t s = slot.stage.load(); s < stage; s = slot.stage.load()) {
+    if (!slot.stage.compare_exchange_strong(s, s + 1)) continue;
+    std::atomic<std::uint32_t>& counter = s + 1 == kReady   ? shared.ready
+                                          : s + 1 == kEnded ? shared.ended
+                                                            : shared.finished;
+    counter.fetch_add(1);
+    futex_wake_all(counter);
+  }
 }
 
 // The life of one worker, the same in a thread and in a forked child: untimed set-up, barrier,
@@ -81,85 +129,101 @@ void mark_finished(PhaseShared& shared) noexcept {
 void worker_main(const PhaseRequest& request, const PhaseMemory& memory, std::size_t index) {
   PhaseShared& shared = memory.shared();
   WorkerSlot& slot = *memory.slot(index);
-  WorkerContext ctx(request.phase_index, index, request.spec.workers, request.targets,
-                    request.engine, worker_seed(request.step_seed, request.phase_index, index),
-                    shared.state, slot, memory.ops(index), request.ops_limit);
+  WorkerContext ctx = WorkerContextAccess::make(
+      request.phase_index, index, request.spec.workers, request.targets, request.engine,
+      worker_seed(request.step_seed, request.phase_index, index), shared.state, slot,
+      memory.ops(index), request.ops_limit, memory.parts(index), request.spec.latency_parts);
   std::unique_ptr<PhaseWorker> worker;
   try {
     worker = request.workload.make_worker(request.phase_index, ctx);
   } catch (const std::exception& e) {
     store_failure(slot, e.what());
   }
-  shared.ready.fetch_add(1);
-  futex_wake_all(shared.ready);
+  advance(shared, slot, kReady);
   for (std::uint32_t s; (s = shared.state.load()) == kWaiting;) futex_wait(shared.state, s, 100ms);
 
-  if (worker && !slot.failed) {
+  // A phase abandoned before it began (stop request, another worker failed) runs nothing.
+  if (worker && !slot.failed && shared.state.load() != kAbort) {
     (void)ctx.keep_going();  // takes the measure start (clock and CPU baseline)
     try {
       worker->run(ctx);
     } catch (const std::exception& e) {
       store_failure(slot, e.what());
     }
+    // CPU first, clock second: the CPU window lies inside [start_ns, end_ns].
+    slot.cpu_end = slot.whole_process != 0 ? read_process_cpu() : read_thread_cpu();
+    slot.end_ns = monotonic_ns();
   }
-  slot.end_ns = monotonic_ns();
-  const CpuTimes now = thread_cpu_times();
-  slot.cpu = {now.user_ns - slot.cpu_start.user_ns, now.system_ns - slot.cpu_start.system_ns};
   if (slot.failed) {
     // One worker failing ends the phase for all: the others see keep_going() turn false.
-    shared.state.store(kStop);
-    futex_wake_all(shared.state);
+    advance_state(shared.state, kAbort);
   }
+  advance(shared, slot, kEnded);
   try {
     worker.reset();  // untimed tear-down
   } catch (...) {
   }
-  mark_finished(shared);
+  advance(shared, slot, kFinished);
 }
 
-CpuTimes children_cpu_times() noexcept {
-  rusage usage{};
-  ::getrusage(RUSAGE_CHILDREN, &usage);
-  auto ns = [](const timeval& tv) {
-    return static_cast<std::uint64_t>(tv.tv_sec) * 1'000'000'000ULL +
-           static_cast<std::uint64_t>(tv.tv_usec) * 1000ULL;
-  };
-  return {ns(usage.ru_utime), ns(usage.ru_stime)};
-}
-
-CpuTimes operator-(const CpuTimes& a, const CpuTimes& b) noexcept {
-  return {a.user_ns - b.user_ns, a.system_ns - b.system_ns};
-}
-
-// Starts workers [first, first + count) and drives the phase until they all finish. Returns the
-// measure start (ns) and leaves the results in `memory`.
+// What the runner saw of one group of workers (all of a phase, or one of a serial phase).
 struct GroupOutcome {
+  /// The measurement began (the barrier released the workers, or their warm-up ended, before
+  /// the phase ended): the fields below describe its window.
+  bool measured = false;
+  std::uint64_t released_ns = 0;  ///< barrier release (0: stopped before it)
   std::uint64_t measure_start_ns = 0;
+  CpuReading runner_start;          ///< the runner's own thread, right after measure_start_ns
+  CpuReading runner_end;            ///< ... after the last worker's run() ended
+  std::uint64_t runner_end_ns = 0;  ///< clock right after runner_end
+  SystemCpuSample system_begin;
+  SystemCpuSample system_end;
   bool interrupted = false;
 };
 
+// Starts workers [first, first + count) and drives them until they all finish. The measured
+// window runs from the measure start (barrier release, or the end of the warm-up) until the
+// last worker's run() ends; the runner reads its own CPU time and /proc/stat at both ends.
+// Results are left in `memory`.
 GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, std::size_t first,
                        std::size_t count) {
   PhaseShared& shared = memory.shared();
   shared.state.store(kWaiting);
   shared.ready.store(0);
+  shared.ended.store(0);
   shared.finished.store(0);
+  const bool processes = request.spec.mode == WorkerMode::kProcesses;
+  for (std::size_t i = first; i < first + count; ++i) memory.slot(i)->whole_process = processes;
   GroupOutcome outcome;
 
+  const auto stop_workers = [&] { advance_state(shared.state, kAbort); };
   std::vector<std::thread> threads;
   std::vector<pid_t> children;
-  if (request.spec.mode == WorkerMode::kThreads) {
+  if (!processes) {
     for (std::size_t i = first; i < first + count; ++i) {
-      threads.emplace_back([&request, &memory, i] { worker_main(request, memory, i); });
+      threads.emplace_back([&request, &memory, i] {
+        // Stop signals go to the runner's thread: a worker's I/O call is never cut short by one.
+        block_stop_signals();
+        worker_main(request, memory, i);
+      });
     }
   } else {
     const pid_t parent = ::getpid();
     for (std::size_t i = first; i < first + count; ++i) {
+      if (stop_requested()) {
+        // Forking hundreds of processes takes seconds: a stop ends it; the workers not yet
+        // started never run (and did nothing).
+        stop_workers();
+        for (std::size_t rest = i; rest < first + count; ++rest) {
+          advance(shared, *memory.slot(rest), kFinished);
+          children.push_back(0);
+        }
+        break;
+      }
       const pid_t pid = ::fork();
       if (pid == 0) {
-        // The parent turns SIGINT/SIGTERM into a stop of the phase; children just follow it.
-        ::signal(SIGINT, SIG_IGN);
-        ::signal(SIGTERM, SIG_IGN);
+        // The parent turns the stop signals into a stop of the phase; children just follow it.
+        for (const int signo : stop_signals()) ::signal(signo, SIG_IGN);
         // If the runner itself dies (SIGKILL, crash), its workers must not go on doing I/O.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) ::_exit(1);
@@ -168,78 +232,115 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       }
       if (pid < 0) {
         store_failure(*memory.slot(i), fmt::format("fork: {}", std::strerror(errno)).c_str());
-        shared.ready.fetch_add(1);
-        shared.finished.fetch_add(1);
+        advance(shared, *memory.slot(i), kFinished);
+        children.push_back(0);
         continue;
       }
       children.push_back(pid);
     }
   }
 
+  // A second stop request hurries the end: worker processes still running are killed rather
+  // than awaited (the run's files are removed all the same, after they are gone).
+  bool hurried = false;
+  const auto hurry_if_asked = [&] {
+    if (hurried || !processes || stop_request_count() < 2) return;
+    hurried = true;
+    stop_workers();
+    for (const pid_t pid : children) {
+      if (pid > 0) ::kill(pid, SIGKILL);
+    }
+  };
   auto reap_children = [&](bool block) {
+    hurry_if_asked();
     for (pid_t& pid : children) {
       if (pid <= 0) continue;
       int status = 0;
       const pid_t r = ::waitpid(pid, &status, block ? 0 : WNOHANG);
       if (r != pid) continue;
       pid = -pid;  // reaped
+      const std::size_t index = first + static_cast<std::size_t>(&pid - children.data());
+      WorkerSlot& slot = *memory.slot(index);
       const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-      if (!clean) {
-        // Died without reaching mark_finished (killed, crashed): count it and stop the others.
-        const std::size_t index = first + static_cast<std::size_t>(&pid - children.data());
-        WorkerSlot& slot = *memory.slot(index);
-        if (!slot.failed) {
+      if (!clean && hurried && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+          slot.stage.load() < kFinished) {
+        // Killed by us on the second stop request: interrupted, not failed.
+        slot.hurried = 1;
+        if (slot.start_ns != 0 && slot.end_ns == 0) {
+          slot.cpu_end = slot.cpu_start;  // its CPU time since is unknown: none is counted
+          slot.end_ns = monotonic_ns();
+        }
+      } else if (!clean) {
+        // Died before finishing (killed, crashed): count it and stop the others.
+        if (!slot.failed && slot.stage.load() < kFinished) {
           const std::string why =
               WIFSIGNALED(status) ? fmt::format("worker process {} killed by signal {} ({})", -pid,
                                                 WTERMSIG(status), ::strsignal(WTERMSIG(status)))
                                   : fmt::format("worker process {} exited with status {}", -pid,
                                                 WEXITSTATUS(status));
           store_failure(slot, why.c_str());
-          slot.end_ns = monotonic_ns();
-          shared.ready.fetch_add(1);
-          shared.finished.fetch_add(1);
+          if (slot.start_ns != 0 && slot.end_ns == 0) {
+            slot.cpu_end = slot.cpu_start;  // its CPU time since is unknown: none is counted
+            slot.end_ns = monotonic_ns();
+          }
         }
-        shared.state.store(kStop);
-        futex_wake_all(shared.state);
+        stop_workers();
       }
+      advance(shared, slot, kFinished);
     }
   };
 
-  // Barrier: wait until every worker finished its untimed set-up.
+  // Barrier: wait until every worker finished its untimed set-up; a stop request ends the
+  // set-up of all (they see it through WorkerContext::stop_requested()).
   for (std::uint32_t r; (r = shared.ready.load()) < count;) {
+    if (stop_requested() && shared.state.load() != kAbort) {
+      outcome.interrupted = true;
+      stop_workers();
+    }
     futex_wait(shared.ready, r, 20ms);
-    if (!children.empty()) reap_children(false);
+    if (processes) reap_children(false);
   }
-  const bool has_warmup = request.warmup.count() > 0;
-  outcome.measure_start_ns = monotonic_ns();
-  const std::uint64_t warmup_end_ns =
-      outcome.measure_start_ns + static_cast<std::uint64_t>(request.warmup.count());
-  if (shared.state.load() != kStop) shared.state.store(has_warmup ? kWarmup : kMeasure);
-  futex_wake_all(shared.state);
 
-  std::uint64_t deadline_ns = request.time_limit.count() > 0
-                                  ? (has_warmup ? warmup_end_ns : outcome.measure_start_ns) +
-                                        static_cast<std::uint64_t>(request.time_limit.count())
-                                  : UINT64_MAX;
+  // The measurement window opens here, or when the warm-up ends. Clock first, then the system
+  // sample, then the runner's CPU reading (so that reading /proc/stat is not in its CPU time).
+  // The time limit counts from the measurement's real start, however late the runner saw the
+  // warm-up end on a loaded machine.
+  std::uint64_t deadline_ns = UINT64_MAX;
+  const auto begin_measurement = [&] {
+    const std::uint64_t now = monotonic_ns();
+    if (!advance_state(shared.state, kMeasure)) return;  // stopped meanwhile
+    if (request.time_limit.count() > 0) {
+      deadline_ns = now + static_cast<std::uint64_t>(request.time_limit.count());
+    }
+    outcome.measured = true;
+    outcome.measure_start_ns = now;
+    outcome.system_begin = sample_system_cpu();
+    outcome.runner_start = read_thread_cpu();
+  };
+  const bool has_warmup = request.warmup.count() > 0;
+  const std::uint64_t released_ns = monotonic_ns();
+  const std::uint64_t warmup_end_ns =
+      released_ns + static_cast<std::uint64_t>(request.warmup.count());
+  if (shared.state.load() < kStop) {
+    outcome.released_ns = released_ns;
+    if (has_warmup) {
+      advance_state(shared.state, kWarmup);
+    } else {
+      begin_measurement();
+    }
+  }
+
   const auto interval_ns = static_cast<std::uint64_t>(request.progress_interval.count());
   std::uint64_t next_progress_ns =
-      request.on_progress && interval_ns > 0 ? outcome.measure_start_ns + interval_ns : UINT64_MAX;
+      request.on_progress && interval_ns > 0 ? released_ns + interval_ns : UINT64_MAX;
 
-  for (std::uint32_t done; (done = shared.finished.load()) < count;) {
+  for (std::uint32_t done; (done = shared.ended.load()) < count;) {
     const std::uint64_t now = monotonic_ns();
-    if (shared.state.load() == kWarmup && now >= warmup_end_ns) {
-      outcome.measure_start_ns = now;
-      shared.state.store(kMeasure);
-      futex_wake_all(shared.state);
-    }
-    if (now >= deadline_ns && shared.state.load() != kStop) {
-      shared.state.store(kStop);
-      futex_wake_all(shared.state);
-    }
-    if (stop_requested() && shared.state.load() != kStop) {
+    if (shared.state.load() == kWarmup && now >= warmup_end_ns) begin_measurement();
+    if (now >= deadline_ns) advance_state(shared.state, kStop);
+    if (stop_wanted(request.stop) && shared.state.load() != kAbort) {
       outcome.interrupted = true;
-      shared.state.store(kStop);
-      futex_wake_all(shared.state);
+      stop_workers();
     }
     if (now >= next_progress_ns) {
       std::uint64_t bytes = 0, ops = 0;
@@ -247,20 +348,58 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
         bytes += memory.slot(i)->live_bytes.load(std::memory_order_relaxed);
         ops += memory.slot(i)->live_ops.load(std::memory_order_relaxed);
       }
-      request.on_progress(now - outcome.measure_start_ns, bytes, ops,
-                          shared.state.load() == kWarmup);
+      const bool warming_up = shared.state.load() == kWarmup;
+      const std::uint64_t since =
+          warming_up || !outcome.measured ? released_ns : outcome.measure_start_ns;
+      request.on_progress(now - since, bytes, ops, warming_up);
       next_progress_ns += interval_ns;
     }
-    if (!children.empty()) reap_children(false);
+    if (processes) reap_children(false);
     std::uint64_t wake =
-        std::min<std::uint64_t>({deadline_ns, next_progress_ns, now + 50'000'000ULL});
+        std::min<std::uint64_t>({deadline_ns, next_progress_ns, now + 20'000'000ULL});
     if (shared.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns);
-    futex_wait(shared.finished, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
+    futex_wait(shared.ended, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
+  }
+  // The last worker's run() has ended: the window closes (CPU first, then /proc/stat).
+  if (outcome.measured) {
+    outcome.runner_end = read_thread_cpu();
+    outcome.runner_end_ns = monotonic_ns();
+    outcome.system_end = sample_system_cpu();
+  }
+  // Untimed tear-down.
+  for (std::uint32_t done; (done = shared.finished.load()) < count;) {
+    if (processes) reap_children(false);
+    futex_wait(shared.finished, done, 20ms);
   }
   for (auto& t : threads) t.join();
   reap_children(true);
-  if (stop_requested()) outcome.interrupted = true;
+  if (stop_wanted(request.stop)) outcome.interrupted = true;
   return outcome;
+}
+
+// A worker measured something: it was recording when the measurement began, and its run ended.
+bool measured(const WorkerSlot& slot) noexcept {
+  return slot.measuring != 0 && slot.start_ns != 0 && slot.end_ns >= slot.start_ns;
+}
+
+CpuTimes operator+(const CpuTimes& a, const CpuTimes& b) noexcept {
+  return {a.user_ns + b.user_ns, a.system_ns + b.system_ns};
+}
+
+// The runner's CPU time inside a window that closed at `window_end_ns`. Its last reading comes
+// a little after (it wakes up when the last worker ends); a thread uses at most the wall time
+// that passed, so that much is taken off, keeping the figure a lower bound of what it used in
+// the window and every sum of CPU times within wall time x CPUs.
+CpuTimes runner_cpu_in_window(const GroupOutcome& outcome, std::uint64_t window_end_ns) noexcept {
+  const CpuTimes cpu = cpu_between(outcome.runner_start, outcome.runner_end);
+  const std::uint64_t total = cpu.user_ns + cpu.system_ns;
+  const std::uint64_t late =
+      outcome.runner_end_ns > window_end_ns ? outcome.runner_end_ns - window_end_ns : 0;
+  if (late >= total) return {};
+  const std::uint64_t kept = total - late;
+  const auto user = static_cast<std::uint64_t>(static_cast<long double>(cpu.user_ns) * kept /
+                                               static_cast<long double>(total));
+  return {user, kept - user};
 }
 
 }  // namespace
@@ -274,7 +413,7 @@ std::uint64_t worker_seed(std::uint64_t step_seed, std::size_t phase, std::size_
 
 PhaseResult execute_phase(const PhaseRequest& request) {
   const PhaseSpec& spec = request.spec;
-  PhaseMemory memory(spec.workers, spec.op_names.size());
+  PhaseMemory memory(spec.workers, spec.op_names.size(), spec.latency_parts.any());
 
   PhaseResult result;
   result.name = spec.name;
@@ -282,73 +421,129 @@ PhaseResult execute_phase(const PhaseRequest& request) {
   result.counter_names = spec.counter_names;
   result.mode = spec.mode;
 
-  const SystemCpuSample system_begin = sample_system_cpu();
-  const CpuTimes self_begin = process_cpu_times();
-  const CpuTimes children_begin = children_cpu_times();
-
   std::uint64_t wall_ns = 0;
   std::uint64_t stonewall_ns = UINT64_MAX;
+  CpuTimes runner_cpu;
+  SystemCpuSample system_busy;  // summed over the groups' windows
   bool interrupted = false;
   // Serial phases run one worker at a time (tiotest's -W); their wall time is the sum.
   const std::size_t group = spec.serial ? 1 : spec.workers;
   for (std::size_t first = 0; first < spec.workers; first += group) {
     const std::size_t count = std::min(group, spec.workers - first);
     const GroupOutcome outcome = run_group(request, memory, first, count);
-    std::uint64_t group_end = outcome.measure_start_ns;
-    for (std::size_t i = first; i < first + count; ++i) {
-      const WorkerSlot& slot = *memory.slot(i);
-      const std::uint64_t end = std::max(slot.end_ns, outcome.measure_start_ns);
-      group_end = std::max(group_end, end);
-      stonewall_ns = std::min(stonewall_ns, wall_ns + (end - outcome.measure_start_ns));
-    }
-    wall_ns += group_end - outcome.measure_start_ns;
     interrupted = interrupted || outcome.interrupted;
     bool group_failed = false;
     for (std::size_t i = first; i < first + count; ++i) group_failed |= memory.slot(i)->failed != 0;
+    if (outcome.measured) {
+      std::uint64_t group_end = outcome.measure_start_ns;
+      for (std::size_t i = first; i < first + count; ++i) {
+        const WorkerSlot& slot = *memory.slot(i);
+        if (!measured(slot)) continue;
+        const std::uint64_t end = std::max(slot.end_ns, outcome.measure_start_ns);
+        group_end = std::max(group_end, end);
+        stonewall_ns = std::min(stonewall_ns, wall_ns + (end - outcome.measure_start_ns));
+      }
+      wall_ns += group_end - outcome.measure_start_ns;
+      runner_cpu = runner_cpu + runner_cpu_in_window(outcome, group_end);
+      if (outcome.system_end.total_ticks >= outcome.system_begin.total_ticks &&
+          outcome.system_end.busy_ticks >= outcome.system_begin.busy_ticks) {
+        system_busy.busy_ticks += outcome.system_end.busy_ticks - outcome.system_begin.busy_ticks;
+        system_busy.total_ticks +=
+            outcome.system_end.total_ticks - outcome.system_begin.total_ticks;
+      }
+    }
     if (interrupted || group_failed) break;
   }
 
   result.wall_ns = wall_ns;
   result.stonewall_ns = stonewall_ns == UINT64_MAX ? wall_ns : stonewall_ns;
-  const CpuTimes self = process_cpu_times() - self_begin;
-  const CpuTimes children = children_cpu_times() - children_begin;
-  result.process_cpu = {self.user_ns + children.user_ns, self.system_ns + children.system_ns};
-  result.system_busy_percent = system_busy_percent(system_begin, sample_system_cpu());
+  result.system_busy_percent = system_busy_percent(SystemCpuSample{}, system_busy);
   result.ops.resize(spec.op_names.size());
+  result.latency_parts_kind = spec.latency_parts;
+  if (spec.latency_parts.any()) result.latency_parts.resize(spec.op_names.size());
   result.counters.assign(spec.counter_names.size(), 0);
 
+  bool any_measured = false;
+  bool any_warmup = false;          // some worker recorded warm-up ops
+  std::uint64_t warmup_ran_ns = 0;  // the longest a worker ran in a warm-up it never left
   for (std::size_t i = 0; i < spec.workers; ++i) {
     const WorkerSlot& slot = *memory.slot(i);
     WorkerResult worker;
     worker.index = i;
-    worker.target_index = request.targets.empty() ? 0 : i % request.targets.size();
+    worker.target_index = target_index_of(i, request.targets.size());
     worker.seed = worker_seed(request.step_seed, request.phase_index, i);
-    worker.elapsed_ns =
-        slot.end_ns > slot.start_ns && slot.start_ns != 0 ? slot.end_ns - slot.start_ns : 0;
-    worker.cpu = slot.start_ns != 0 ? slot.cpu : CpuTimes{};
     const auto stats = memory.ops(i);
     worker.ops.assign(stats.begin(), stats.end());
     worker.counters.assign(slot.counters, slot.counters + spec.counter_names.size());
+    const auto parts = memory.parts(i);
+    worker.latency_parts.assign(parts.begin(), parts.end());
+    worker.pacing = slot.pacing;
+    const bool ran_warmup_only = !measured(slot) && slot.start_ns != 0 && slot.end_ns != 0;
+    if (measured(slot)) {
+      any_measured = true;
+      worker.elapsed_ns = slot.end_ns - slot.start_ns;
+      worker.cpu = cpu_between(slot.cpu_start, slot.cpu_end);
+    } else {
+      // What it recorded (if anything) was warm-up: discarded, like every warm-up.
+      worker.ops.assign(spec.op_names.size(), OpStats{});
+      worker.counters.assign(spec.counter_names.size(), 0);
+      worker.latency_parts.assign(worker.latency_parts.size(), OpLatencyParts{});
+      worker.pacing = PacingStats{};
+      if (ran_warmup_only) {
+        any_warmup = true;
+        warmup_ran_ns = std::max(warmup_ran_ns, slot.end_ns - slot.start_ns);
+      }
+    }
+    result.pacing.merge(worker.pacing);
+    for (std::size_t k = 0; k < worker.latency_parts.size(); ++k) {
+      result.latency_parts[k].merge(worker.latency_parts[k]);
+    }
     if (slot.failed) {
       worker.status = Status::kFailed;
       worker.message = slot.message;
+    } else if (slot.hurried != 0) {
+      worker.status = Status::kInterrupted;
+      worker.message =
+          "worker process killed on a second stop request: its CPU time is not known and its "
+          "last op may be partly recorded";
     } else if (interrupted) {
       worker.status = Status::kInterrupted;
+    } else if (ran_warmup_only) {
+      worker.status = Status::kNoMeasurement;
+      worker.message =
+          fmt::format("ended {} into its {} warm-up: none of its ops are measured",
+                      format_duration(slot.end_ns - slot.start_ns),
+                      format_duration(static_cast<std::uint64_t>(request.warmup.count())));
     }
     for (std::size_t k = 0; k < worker.ops.size(); ++k) result.ops[k].merge(worker.ops[k]);
     for (std::size_t k = 0; k < worker.counters.size(); ++k)
       result.counters[k] += worker.counters[k];
-    result.workers_cpu.user_ns += worker.cpu.user_ns;
-    result.workers_cpu.system_ns += worker.cpu.system_ns;
+    result.workers_cpu = result.workers_cpu + worker.cpu;
     if (worker.status == Status::kFailed && result.status != Status::kFailed) {
       result.status = Status::kFailed;
       result.message = fmt::format("worker {}: {}", i, worker.message);
     }
     result.workers.push_back(std::move(worker));
   }
+  // The process's CPU in the window: its runner thread plus every worker (thread, or worker
+  // process over its own measured time; not RUSAGE_CHILDREN, which counts whole lives).
+  result.process_cpu = runner_cpu + result.workers_cpu;
   if (result.status == Status::kOk && interrupted) {
     result.status = Status::kInterrupted;
-    result.message = "interrupted by a stop request (SIGINT/SIGTERM)";
+    result.message =
+        any_measured ? "interrupted by a stop request (SIGINT/SIGTERM/SIGHUP)"
+        : any_warmup
+            ? "interrupted by a stop request (SIGINT/SIGTERM/SIGHUP) during the warm-up: no "
+              "measured ops"
+            : "interrupted by a stop request (SIGINT/SIGTERM/SIGHUP) before the measurement "
+              "started: no measured ops";
+  } else if (result.status == Status::kOk && !any_measured && spec.workers > 0) {
+    result.status = Status::kNoMeasurement;
+    result.message = fmt::format(
+        "ended {} into its {} warm-up, so it has no measured ops (the warm-up's are "
+        "discarded); shorten the warm-up (--warmup) or make the phase longer",
+        format_duration(warmup_ran_ns),
+        format_duration(static_cast<std::uint64_t>(request.warmup.count())));
   }
   return result;
 }

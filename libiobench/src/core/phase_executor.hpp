@@ -7,6 +7,9 @@
 #include <iobench/runner.hpp>
 #include <iobench/workload.hpp>
 #include <span>
+#include <stop_token>
+
+#include "core/run_stop.hpp"
 
 namespace iobench::detail {
 
@@ -23,7 +26,10 @@ struct PhaseRequest {
   std::chrono::nanoseconds warmup;      ///< 0 none
   std::chrono::nanoseconds progress_interval;
   /// Called with elapsed ns, live bytes, live ops, warming up? (empty: no progress).
-  std::function<void(std::uint64_t, std::uint64_t, std::uint64_t, bool)> on_progress;
+  std::function<void(std::uint64_t, std::uint64_t, std::uint64_t, bool)>
+      on_progress;  /// This run's own stop (RunOptions::stop_token), besides the process-wide
+                    /// request_stop().
+  std::stop_token stop;
 };
 
 /// Runs all workers of a phase (threads or forked processes), started together at a barrier,

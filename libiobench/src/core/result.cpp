@@ -13,6 +13,8 @@ const char* to_string(Status status) noexcept {
       return "interrupted";
     case Status::kSkipped:
       return "skipped";
+    case Status::kNoMeasurement:
+      return "no_measurement";
   }
   return "unknown";
 }
@@ -24,10 +26,12 @@ Status worse(Status a, Status b) noexcept {
         return 0;
       case Status::kSkipped:
         return 1;
-      case Status::kInterrupted:
+      case Status::kNoMeasurement:
         return 2;
-      case Status::kFailed:
+      case Status::kInterrupted:
         return 3;
+      case Status::kFailed:
+        return 4;
     }
     return 0;
   };

@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/sysinfo.hpp>
@@ -15,6 +18,7 @@
 
 #include "core/phase_executor.hpp"
 #include "core/run_dirs.hpp"
+#include "core/step_options.hpp"
 #include "suite/units_detail.hpp"
 
 namespace iobench {
@@ -25,6 +29,8 @@ struct PlannedStep {
   const Step* step = nullptr;
   const WorkloadInfo* info = nullptr;
   Params params;
+  std::unique_ptr<Engine> engine;  ///< built from the step's engine spec
+  std::string engine_spec;         ///< as results record it ("io_uring:fixedbufs")
   std::unique_ptr<Workload> workload;
   std::vector<PhaseSpec> phases;
 };
@@ -39,24 +45,32 @@ void check_targets(const Step& step, const WorkloadInfo& info, std::vector<std::
     errors.push_back(fmt::format("{}: no target; give a directory with -d DIR", label));
   }
   for (const auto& target : step.targets) {
+    const std::string shown = printable(target.string());
     struct stat st {};
-    if (::stat(target.c_str(), &st) != 0) {
-      errors.push_back(fmt::format("{}: target '{}' does not exist; create the directory first",
-                                   label, target.string()));
+    if (target.empty()) {
+      errors.push_back(fmt::format("{}: a target is empty; give a directory with -d DIR", label));
+    } else if (::stat(target.c_str(), &st) != 0) {
+      // Name the real cause: a missing path is not the same as one that cannot be reached.
+      const int err = errno;
+      errors.push_back(
+          err == ENOENT ? fmt::format("{}: target '{}' does not exist; create the directory first",
+                                      label, shown)
+                        : fmt::format("{}: target '{}' cannot be used: {}", label, shown,
+                                      std::strerror(err)));
     } else if (S_ISDIR(st.st_mode)) {
       if (::access(target.c_str(), W_OK | X_OK) != 0) {
-        errors.push_back(
-            fmt::format("{}: target directory '{}' is not writable", label, target.string()));
+        errors.push_back(fmt::format("{}: target directory '{}' is not writable: {}", label, shown,
+                                     std::strerror(errno)));
       }
     } else if (info.needs_directory_targets) {
       errors.push_back(fmt::format(
           "{}: target '{}' is not a directory; workload '{}' creates its files in a directory",
-          label, target.string(), info.name));
+          label, shown, info.name));
     } else if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
       errors.push_back(
           fmt::format("{}: target '{}' is neither a directory, a regular file nor a "
                       "block device",
-                      label, target.string()));
+                      label, shown));
     }
   }
 }
@@ -107,7 +121,7 @@ void check_free_space(const PlannedStep& planned, std::vector<std::string>& erro
       errors.push_back(fmt::format(
           "{}: not enough free space on '{}': the workload writes {} MiB{}, {} MiB are free; use "
           "a smaller size or another target{}",
-          label, need.path, mib(need.peak), kept_text, available >> 20,
+          label, printable(need.path), mib(need.peak), kept_text, available >> 20,
           earlier == 0 ? "" : ", or run without --keep"));
     }
   }
@@ -121,10 +135,19 @@ bool declares_duration(const WorkloadInfo& info, std::string_view key) {
   });
 }
 
-// The step's params plus --time/--warmup in the workload's own duration params, unless the
-// step's params set them.
+// True if the workload declares a param `key`.
+bool declares_param(const WorkloadInfo& info, std::string_view key) {
+  return std::any_of(info.params.begin(), info.params.end(),
+                     [&](const ParamSpec& s) { return s.key == key; });
+}
+
+// The step's params plus --time/--warmup in the workload's own duration params and --engine in
+// its "engine" param, unless the step's params set them.
 std::map<std::string, std::string> params_with_limits(const Step& step, const WorkloadInfo& info) {
   std::map<std::string, std::string> params = step.params;
+  if (!step.engine.empty() && !params.contains("engine") && declares_param(info, "engine")) {
+    params["engine"] = step.engine;
+  }
   const auto inject = [&](const char* key, std::chrono::nanoseconds value) {
     if (value.count() <= 0 || params.contains(key) || !declares_duration(info, key)) return;
     params[key] = detail::format_duration(static_cast<std::uint64_t>(value.count()));
@@ -132,6 +155,41 @@ std::map<std::string, std::string> params_with_limits(const Step& step, const Wo
   inject("time_limit", step.time_limit);
   inject("warmup", step.warmup);
   return params;
+}
+
+// The engine a step asks for: the workload's own "engine" param where it declares one (the step's
+// engine went there), else the step's, else psync; where the workload's params imply an engine
+// (mode=mmap), that one, if what was asked does not contradict it.
+std::string engine_spec_text(const Step& step, const WorkloadInfo& info, const Params& params) {
+  std::string asked = step.engine;
+  if (declares_param(info, "engine")) asked = params.get_string("engine");
+  const std::string implied = info.implied_engine ? info.implied_engine(params) : std::string();
+  if (implied.empty()) return asked.empty() ? std::string("psync") : asked;
+  if (!asked.empty() && asked != "psync" && EngineSpec::parse(asked).name != implied) {
+    throw ConfigError(fmt::format(
+        "engine {} contradicts the workload's params, which select engine {} (e.g. mode=mmap); "
+        "drop one of them",
+        asked, implied));
+  }
+  return asked.empty() || asked == "psync" ? implied : asked;
+}
+
+// Builds the step's engine, refusing one the workload cannot use or the machine does not offer.
+std::unique_ptr<Engine> plan_engine(const Registry& registry, const Step& step,
+                                    const WorkloadInfo& info, const Params& params) {
+  const std::string text = engine_spec_text(step, info, params);
+  std::unique_ptr<Engine> engine = registry.create_engine(text);
+  if (!info.uses_engine && (engine->name() != "psync" || text != "psync")) {
+    throw ConfigError(fmt::format("--engine {}: workload '{}' does not take an engine: {}", text,
+                                  info.name,
+                                  info.fixed_engine_reason.empty()
+                                      ? "it makes its own system calls"
+                                      : info.fixed_engine_reason));
+  }
+  if (const std::string why = engine->unavailable_reason(); !why.empty()) {
+    throw ConfigError(fmt::format("engine {} is not available here: {}", text, why));
+  }
+  return engine;
 }
 
 std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const Step> steps,
@@ -146,13 +204,17 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
     planned.step = &step;
     try {
       planned.info = &registry.workload(step.workload);
-      (void)registry.create_engine(step.engine);
       planned.params = Params::validate(
           planned.info->params, params_with_limits(step, *planned.info), step.workload,
           SizeContext{.ram_bytes = physical_memory_bytes(),
                       .targets = std::max<std::uint64_t>(step.targets.size(), 1)});
+      planned.engine = plan_engine(registry, step, *planned.info, planned.params);
+      planned.engine_spec = EngineSpec::parse(engine_spec_text(step, *planned.info,
+                                                               planned.params))
+                                .to_string();
       check_targets(step, *planned.info, errors, label);
-      planned.workload = planned.info->factory(WorkloadSetup{planned.params, step.targets});
+      planned.workload = planned.info->factory(
+          WorkloadSetup{planned.params, step.targets, *planned.engine});
       planned.phases = planned.workload->phases();
       if (check_space) check_free_space(planned, errors, label, keep_files ? &kept : nullptr);
     } catch (const ConfigError& e) {
@@ -194,7 +256,30 @@ class StepContext final : public PrepareContext {
   std::optional<std::string> skip_reason_;
 };
 
+// What run() without a reporter reports to.
+class NullReporter final : public Reporter {
+ public:
+  void on_step_end(const StepResult& /*step*/) override {}
+};
+// An ok phase some of whose workers ended inside the warm-up: say so in the step's warnings.
+void warn_unmeasured_workers(const PhaseResult& phase, PrepareContext& context) {
+  if (phase.status != Status::kOk) return;
+  for (const WorkerResult& worker : phase.workers) {
+    if (worker.status != Status::kNoMeasurement) continue;
+    context.warn(fmt::format("phase '{}': worker {} {}", phase.name, worker.index, worker.message));
+  }
+}
+
 }  // namespace
+
+void detail::record_options(const Step& step, StepResult& result) {
+  result.engine = step.engine;
+  result.time_limit_ns =
+      static_cast<std::uint64_t>(std::max<std::int64_t>(0, step.time_limit.count()));
+  result.warmup_ns = static_cast<std::uint64_t>(std::max<std::int64_t>(0, step.warmup.count()));
+  result.ops_limit = step.ops_limit;
+  result.drop_caches = step.drop_caches;
+}
 
 Runner::Runner(const Registry& registry, RunOptions options)
     : registry_(registry), options_(std::move(options)) {}
@@ -221,6 +306,11 @@ std::vector<Runner::StepPreview> Runner::preview(std::span<const Step> steps) co
   return previews;
 }
 
+RunResult Runner::run(std::span<const Step> steps) {
+  NullReporter quiet;
+  return run(steps, quiet);
+}
+
 RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
   std::vector<PlannedStep> plan =
       plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
@@ -245,20 +335,32 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     result.name = step.name.empty() ? step.workload : step.name;
     result.workload = step.workload;
     result.params = planned.params.as_text();
+    for (const auto& [key, value] : result.params) {
+      if (planned.params.given(key)) result.given_params.push_back(key);
+    }
+    detail::record_options(step, result);
+    // The engine that moved the bytes, as resolved (mode=mmap: "mmap"; bonnie: "psync").
+    result.engine = planned.engine_spec;
     for (const auto& t : step.targets) result.targets.push_back(t.string());
     result.seed =
         step.seed != 0 ? step.seed : (static_cast<std::uint64_t>(entropy()) << 32) | entropy();
-    if (stop_requested()) break;
+    if (detail::stop_wanted(options_.stop_token)) break;
 
     try {
       detail::RunDirs dirs(step.targets, options_.keep_files);
-      const std::unique_ptr<Engine> engine = registry_.create_engine(step.engine);
+      const Engine* engine = planned.engine.get();
       StepContext context(dirs.targets(), *engine, result);
+      if (!planned.info->uses_engine && step.engine != Step{}.engine) {
+        context.warn(fmt::format(
+            "engine '{}' not used: workload '{}' does its own I/O, not through an engine",
+            printable(step.engine), planned.info->name));
+      }
       try {
         planned.workload->prepare(context);
         const bool own_time_limit = declares_duration(*planned.info, "time_limit");
         const bool own_warmup = declares_duration(*planned.info, "warmup");
         for (std::size_t p = 0; p < planned.phases.size(); ++p) {
+          if (stop_requested()) break;  // reported as interrupted below; clean-up still runs
           const PhaseSpec& spec = planned.phases[p];
           if (spec.drop_caches_before || (step.drop_caches && spec.measured)) {
             std::string why;
@@ -281,7 +383,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
                         : spec.measured && !own_warmup ? step.warmup
                                                        : std::chrono::nanoseconds(0),
               .progress_interval = options_.progress_interval,
-              .on_progress = {}};
+              .on_progress = {},
+              .stop = options_.stop_token};
           const ProgressSnapshot base{
               .step_index = step_index,
               .step_count = plan.size(),
@@ -314,15 +417,29 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             };
           }
           PhaseResult phase = detail::execute_phase(request);
-          const Status phase_status = phase.status;
-          const std::string phase_message = phase.message;
-          if (spec.measured) result.phases.push_back(std::move(phase));
-          if (phase_status != Status::kOk) {
-            result.status = phase_status;
-            result.message = fmt::format("phase '{}': {}", spec.name, phase_message);
-            break;
+          if (phase.status == Status::kOk) {
+            // Files open in a run directory someone removed take writes unnoticed to the end.
+            try {
+              dirs.check_intact();
+            } catch (const IoError& e) {
+              phase.status = Status::kFailed;
+              phase.message = e.what();
+            }
           }
-          planned.workload->after_phase(p, context);
+          if (spec.measured) warn_unmeasured_workers(phase, context);
+          // The step's result keeps measured phases; after_phase() sees every phase's result.
+          const PhaseResult& done =
+              spec.measured ? result.phases.emplace_back(std::move(phase)) : phase;
+          if (done.status != Status::kOk) {
+            if (worse(result.status, done.status) != result.status) {
+              result.status = done.status;
+              result.message = fmt::format("phase '{}': {}", spec.name, done.message);
+            }
+            // A phase that measured nothing (it ended inside its warm-up) did no harm: the
+            // step's other phases still run.
+            if (done.status != Status::kNoMeasurement) break;
+          }
+          planned.workload->after_phase(p, done, context);
           if (context.skip_reason() && p + 1 < planned.phases.size()) {
             context.warn(
                 fmt::format("phases after '{}' skipped: {}", spec.name, *context.skip_reason()));
@@ -347,7 +464,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
       result.status = Status::kFailed;
       result.message = e.what();
     }
-    if (result.status == Status::kOk && stop_requested()) result.status = Status::kInterrupted;
+    if (result.status == Status::kOk && detail::stop_wanted(options_.stop_token))
+      result.status = Status::kInterrupted;
     run.status = worse(run.status, result.status);
     reporter.on_step_end(result);
     const Status step_status = result.status;
@@ -355,7 +473,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     if (step_status == Status::kInterrupted) break;
     if (step_status == Status::kFailed && options_.fail_fast) break;
   }
-  if (stop_requested()) run.status = worse(run.status, Status::kInterrupted);
+  if (detail::stop_wanted(options_.stop_token))
+    run.status = worse(run.status, Status::kInterrupted);
   reporter.on_run_end(run);
   return run;
 }

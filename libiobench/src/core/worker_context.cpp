@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <iobench/runner.hpp>
 #include <iobench/workload.hpp>
 
 #include "core/worker_slot.hpp"
@@ -8,8 +9,9 @@ namespace iobench {
 WorkerContext::WorkerContext(std::size_t phase_index, std::size_t worker_index,
                              std::size_t worker_count, std::span<const Target> targets,
                              const Engine& engine, std::uint64_t seed,
-                             const std::atomic<std::uint32_t>& state, detail::WorkerSlot& slot,
-                             std::span<OpStats> ops, std::uint64_t ops_limit)
+                             const std::atomic<std::uint32_t>& state, Slot& slot,
+                             std::span<OpStats> ops, std::uint64_t ops_limit,
+                             std::span<OpLatencyParts> parts, LatencyPartsKind parts_kind)
     : phase_index_(phase_index),
       worker_index_(worker_index),
       worker_count_(worker_count),
@@ -19,15 +21,19 @@ WorkerContext::WorkerContext(std::size_t phase_index, std::size_t worker_index,
       state_(state),
       slot_(slot),
       ops_(ops),
+      parts_(parts),
+      parts_kind_(parts.size() >= ops.size() ? parts_kind : LatencyPartsKind{}),
       live_bytes_(&slot.live_bytes),
       live_ops_(&slot.live_ops),
       seen_state_(detail::kWaiting),
-      ops_limit_(ops_limit == 0 ? UINT64_MAX : ops_limit) {}
+      ops_limit_(ops_limit == 0 ? UINT64_MAX : ops_limit) {
+  slot_.ops_limit = ops_limit_;
+}
 
 bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
   const std::uint32_t previous = seen_state_;
   seen_state_ = state;
-  if (state == detail::kStop) {
+  if (state >= detail::kStop) {
     ops_limit_ = 0;  // the inline fast path now answers false too
     return false;
   }
@@ -37,18 +43,40 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
     // Entering warm-up or measurement: whatever was recorded before is discarded, and the clock
     // and CPU baseline restart here.
     for (OpStats& stats : ops_) stats = OpStats{};
+    for (OpLatencyParts& parts : parts_) parts = OpLatencyParts{};
+    slot_.pacing = PacingStats{.paced = slot_.pacing.paced};
     std::fill(std::begin(slot_.counters), std::end(slot_.counters), 0);
+    slot_.measuring = state == detail::kMeasure ? 1 : 0;
+    // Clock first, CPU second: the CPU window then lies inside the wall window.
     slot_.start_ns = monotonic_ns();
-    slot_.cpu_start = thread_cpu_times();
+    slot_.cpu_start =
+        slot_.whole_process != 0 ? detail::read_process_cpu() : detail::read_thread_cpu();
+    // The op limit counts measured ops only: a warm-up runs for its time, unlimited.
     const std::uint64_t done = live_ops_->load(std::memory_order_relaxed);
-    const std::uint64_t limit =
-        ops_limit_ == UINT64_MAX ? UINT64_MAX : ops_limit_ - slot_.ops_limit_base;
-    slot_.ops_limit_base = done;
-    ops_limit_ = limit == UINT64_MAX ? UINT64_MAX : done + limit;
-    recording_start_ns_ = monotonic_ns();
+    const std::uint64_t limit = slot_.ops_limit;
+    ops_limit_ = state == detail::kWarmup || limit == UINT64_MAX ? UINT64_MAX : done + limit;
+    recording_start_ns_ = slot_.start_ns;
   }
   return live_ops_->load(std::memory_order_relaxed) < ops_limit_;
 }
+
+void WorkerContext::record_issue_lag(std::uint64_t lag_ns) noexcept {
+  PacingStats& pacing = slot_.pacing;
+  pacing.paced = true;
+  pacing.late_ops += lag_ns > PacingStats::kLateThresholdNs;
+  pacing.max_lag_ns = std::max(pacing.max_lag_ns, lag_ns);
+}
+
+void WorkerContext::record_backlog(std::uint64_t ops) noexcept {
+  slot_.pacing.paced = true;
+  slot_.pacing.backlog_ops += ops;
+}
+bool WorkerContext::stop_requested() const noexcept {
+  // In a worker process the stop signals are ignored: the runner turns them into kAbort.
+  return state_.load(std::memory_order_relaxed) == detail::kAbort || iobench::stop_requested();
+}
+
+bool PrepareContext::stop_requested() const noexcept { return iobench::stop_requested(); }
 
 void WorkerContext::add_counter(CounterId counter, std::uint64_t value) noexcept {
   if (counter < kMaxCounters) slot_.counters[counter] += value;

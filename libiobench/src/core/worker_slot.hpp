@@ -5,29 +5,67 @@
 #include <iobench/metrics.hpp>
 #include <iobench/workload.hpp>
 
-namespace iobench::detail {
+#include "metrics/cpu_reading.hpp"
+
+namespace iobench {
+
+/// How far a worker got; each stage bumps the PhaseShared counter of the same name once. A
+/// worker process that dies is brought to kFinished by the runner, which bumps what it missed.
+enum WorkerStage : std::uint32_t { kStarted = 0, kReady = 1, kEnded = 2, kFinished = 3 };
 
 /// What one worker publishes, in shared memory (threads and forked processes alike). The worker
 /// is the only writer of everything but nothing here is read by it from others; the runner reads
 /// the live counters while it runs and the rest after `finished` was bumped.
-struct WorkerSlot {
+struct WorkerContext::Slot {
   std::atomic<std::uint64_t> live_bytes{0};
   std::atomic<std::uint64_t> live_ops{0};
-  std::uint64_t start_ns = 0;  ///< measure start as this worker saw it
-  std::uint64_t end_ns = 0;
-  CpuTimes cpu_start;                ///< thread CPU at start_ns
-  CpuTimes cpu;                      ///< thread CPU consumed between start_ns and end_ns
-  std::uint64_t ops_limit_base = 0;  ///< live_ops at measure start (op limits count from there)
+  /// Start of the current recording (warm-up or measurement) as this worker saw it; 0 before.
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;  ///< when run() returned or threw (0: it never ran)
+  detail::CpuReading cpu_start;      ///< right after start_ns
+  detail::CpuReading cpu_end;        ///< right before end_ns
+  /// Measured ops this worker may do (UINT64_MAX: no limit); counted from the measure start.
+  std::uint64_t ops_limit = UINT64_MAX;
   std::uint64_t counters[kMaxCounters] = {};
+  PacingStats pacing;  ///< open-loop phases: how the worker kept to its schedule
+  /// 1: the worker is a forked process, so its CPU is its whole process's (set by the runner).
+  std::uint32_t whole_process = 0;
+  /// 1: the current recording is the measurement (the warm-up, if any, had ended when it
+  /// began). A worker that ends while this is 0 measured nothing.
+  std::uint32_t measuring = 0;
+  std::atomic<std::uint32_t> stage{kStarted};  ///< WorkerStage
+  /// 1: the runner killed this worker process on a second stop request (set by the runner).
+  std::uint32_t hurried = 0;
   std::int32_t failed = 0;  ///< 1: the worker's setup or run threw
   char message[1024] = {};  ///< what() of the failure, NUL-terminated
 };
+
+/// The one way to build a WorkerContext (its constructor is private): the phase executor and
+/// testing::WorkerHarness.
+struct WorkerContextAccess {
+  using Slot = WorkerContext::Slot;
+  template <typename... Args>
+  [[nodiscard]] static WorkerContext make(Args&&... args) {
+    return WorkerContext(std::forward<Args>(args)...);
+  }
+};
+
+namespace detail {
+
+using WorkerSlot = WorkerContextAccess::Slot;
+
+/// Phase states the runner publishes to workers through one shared atomic word. The state only
+/// moves forward; kStop ends a phase normally (time limit), kAbort abandons it (stop request,
+/// a worker failed).
+enum PhaseState : std::uint32_t { kWaiting = 0, kWarmup = 1, kMeasure = 2, kStop = 3, kAbort = 4 };
 
 /// State shared by all workers of a phase.
 struct PhaseShared {
   std::atomic<std::uint32_t> state{kWaiting};  ///< PhaseState
   std::atomic<std::uint32_t> ready{0};         ///< workers past make_worker()
-  std::atomic<std::uint32_t> finished{0};      ///< workers whose run() returned or threw
+  std::atomic<std::uint32_t> ended{0};         ///< workers whose run() returned or threw
+  std::atomic<std::uint32_t> finished{0};      ///< workers past their untimed tear-down
 };
 
-}  // namespace iobench::detail
+}  // namespace detail
+}  // namespace iobench

@@ -15,26 +15,91 @@ void LatencyHistogram::merge(const LatencyHistogram& other) noexcept {
   for (std::size_t i = 0; i < kBucketCount; ++i) buckets_[i] += other.buckets_[i];
 }
 
-double LatencyHistogram::mean() const noexcept {
-  if (count_ == 0) return 0.0;
-  return static_cast<double>(static_cast<long double>(sum_) / static_cast<long double>(count_));
+double LatencyHistogram::mean() const noexcept { return mean_of(count_, sum_); }
+
+double LatencyHistogram::mean_of(std::uint64_t count, Uint128 sum) noexcept {
+  if (count == 0) return 0.0;
+  return static_cast<double>(static_cast<long double>(sum) / static_cast<long double>(count));
 }
+
+double LatencyHistogram::stddev() const noexcept { return stddev_of(count_, sum_, sum_squares_); }
 
 // Sample variance without cancellation. With S1 = sum, S2 = sum of squares and S1 = q*n + r
 // (integer division), the sum of squared deviations is
 //   M2 = S2 - S1^2/n = (S2 - q^2*n - 2*q*r) - r^2/n.
 // The bracket is an exact 128-bit integer (q^2*n <= S2 by Cauchy-Schwarz, so nothing overflows)
 // and r^2/n < n, so the only rounding left is one conversion to long double.
-double LatencyHistogram::stddev() const noexcept {
-  if (count_ < 2) return 0.0;
-  const Uint128 n = count_;
-  const Uint128 q = sum_ / n;
-  const Uint128 r = sum_ % n;
-  const Uint128 integer_part = sum_squares_ - q * q * n - 2 * q * r;
+double LatencyHistogram::stddev_of(std::uint64_t count, Uint128 sum, Uint128 sum_squares) noexcept {
+  if (count < 2) return 0.0;
+  const Uint128 n = count;
+  const Uint128 q = sum / n;
+  const Uint128 r = sum % n;
+  const Uint128 integer_part = sum_squares - q * q * n - 2 * q * r;
   const long double fraction =
       static_cast<long double>(r) * static_cast<long double>(r) / static_cast<long double>(n);
   const long double m2 = std::max(0.0L, static_cast<long double>(integer_part) - fraction);
-  return static_cast<double>(std::sqrt(m2 / static_cast<long double>(count_ - 1)));
+  return static_cast<double>(std::sqrt(m2 / static_cast<long double>(count - 1)));
+}
+
+std::uint64_t LatencyHistogram::nearest_rank(double p, std::uint64_t count) noexcept {
+  if (count == 0) return 0;
+  if (!(p > 0.0)) return 1;  // also NaN
+  if (p >= 100.0) return count;
+  // Nearest rank: the smallest rank k with k >= p/100 * n. A p written in decimal (99.9) is not
+  // exact in binary, so p/100 * n can land a hair above a whole number it is meant to equal
+  // (999.0000000000001 for 99.9 % of 1000); values within the rounding error of the inputs are
+  // taken as that whole number.
+  const long double exact = static_cast<long double>(p) * static_cast<long double>(count) / 100.0L;
+  const long double nearest = std::nearbyint(exact);
+  long double rank = std::fabs(exact - nearest) <= exact * 1e-15L ? nearest : std::ceil(exact);
+  rank = std::clamp(rank, 1.0L, static_cast<long double>(count));
+  return static_cast<std::uint64_t>(rank);
+}
+
+std::optional<LatencyHistogram> LatencyHistogram::restore(
+    const Moments& m, std::span<const BucketCount> buckets) noexcept {
+  LatencyHistogram h;
+  if (m.count == 0) {
+    if (m.min != 0 || m.max != 0 || m.sum != 0 || m.sum_squares != 0 || !buckets.empty()) {
+      return std::nullopt;
+    }
+    return h;
+  }
+  if (m.min > m.max || buckets.empty()) return std::nullopt;
+  std::uint64_t total = 0;
+  std::size_t previous = 0;
+  for (std::size_t i = 0; i < buckets.size(); ++i) {
+    const BucketCount& b = buckets[i];
+    if (b.index >= kBucketCount || b.count == 0 || (i > 0 && b.index <= previous)) {
+      return std::nullopt;
+    }
+    if (b.count > UINT64_MAX - total) return std::nullopt;
+    total += b.count;
+    h.buckets_[b.index] = b.count;
+    previous = b.index;
+  }
+  if (total != m.count || buckets.front().index != bucket_index(m.min) ||
+      buckets.back().index != bucket_index(m.max)) {
+    return std::nullopt;
+  }
+  const Uint128 n = m.count;
+  if (m.sum < n * m.min || m.sum > n * m.max) return std::nullopt;
+  // Cauchy-Schwarz: n * S2 >= S1^2, i.e. with S1 = q*n + r, S2 >= q^2*n + 2*q*r (+ r^2/n), the
+  // integer part stddev_of() subtracts; computed with overflow checks (no real S2 overflows it).
+  const Uint128 q = m.sum / n;
+  const Uint128 r = m.sum % n;
+  Uint128 q2 = 0, q2n = 0, qr2 = 0, floor_s2 = 0;
+  if (__builtin_mul_overflow(q, q, &q2) || __builtin_mul_overflow(q2, n, &q2n) ||
+      __builtin_mul_overflow(q, 2 * r, &qr2) || __builtin_add_overflow(q2n, qr2, &floor_s2) ||
+      m.sum_squares < floor_s2) {
+    return std::nullopt;
+  }
+  h.count_ = m.count;
+  h.min_ = m.min;
+  h.max_ = m.max;
+  h.sum_ = m.sum;
+  h.sum_squares_ = m.sum_squares;
+  return h;
 }
 
 std::uint64_t LatencyHistogram::percentile(double p) const noexcept {
@@ -42,15 +107,7 @@ std::uint64_t LatencyHistogram::percentile(double p) const noexcept {
   if (!(p > 0.0)) return min_;  // also NaN
   if (p >= 100.0) return max_;
 
-  // Nearest rank: the smallest rank k with k >= p/100 * n. A p written in decimal (99.9) is not
-  // exact in binary, so p/100 * n can land a hair above a whole number it is meant to equal
-  // (999.0000000000001 for 99.9 % of 1000); values within the rounding error of the inputs are
-  // taken as that whole number.
-  const long double exact = static_cast<long double>(p) * static_cast<long double>(count_) / 100.0L;
-  const long double nearest = std::nearbyint(exact);
-  long double rank = std::fabs(exact - nearest) <= exact * 1e-15L ? nearest : std::ceil(exact);
-  rank = std::clamp(rank, 1.0L, static_cast<long double>(count_));
-  const auto target = static_cast<std::uint64_t>(rank);
+  const std::uint64_t target = nearest_rank(p, count_);
 
   std::uint64_t cumulative = 0;
   std::size_t index = 0;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -41,6 +42,19 @@ void OpStats::merge(const OpStats& other) noexcept {
   ops_over_2s += other.ops_over_2s;
   ops_over_10s += other.ops_over_10s;
   latency.merge(other.latency);
+}
+
+void OpLatencyParts::merge(const OpLatencyParts& other) noexcept {
+  submission.merge(other.submission);
+  completion.merge(other.completion);
+  service.merge(other.service);
+}
+
+void PacingStats::merge(const PacingStats& other) noexcept {
+  paced = paced || other.paced;
+  late_ops += other.late_ops;
+  max_lag_ns = std::max(max_lag_ns, other.max_lag_ns);
+  backlog_ops += other.backlog_ops;
 }
 
 SystemCpuSample parse_proc_stat_cpu(std::string_view text) noexcept {

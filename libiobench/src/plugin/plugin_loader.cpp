@@ -6,15 +6,18 @@
 #include <exception>
 #include <iobench/error.hpp>
 #include <iobench/plugin.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/registry.hpp>
 
 #include "plugin/shared_library.hpp"
 
 namespace iobench {
 
-void load_plugin(Registry& registry, const std::string& path) {
+void load_plugin(Registry& registry, const std::string& given_path) {
+  // Messages below echo the path: shown escaped and bounded.
+  const std::string path = printable(given_path);
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
+  if (::stat(given_path.c_str(), &st) != 0) {
     throw PluginError(fmt::format("plugin '{}': cannot load: {}", path, std::strerror(errno)));
   }
   if (!S_ISREG(st.st_mode)) {
@@ -22,7 +25,8 @@ void load_plugin(Registry& registry, const std::string& path) {
   }
   std::string dl_error;
   // A path without '/' would make dlopen search the library path: pin it to the given file.
-  const std::string dl_path = path.find('/') == std::string::npos ? "./" + path : path;
+  const std::string dl_path =
+      given_path.find('/') == std::string::npos ? "./" + given_path : given_path;
   detail::SharedLibrary library = detail::SharedLibrary::open(dl_path, dl_error);
   if (!library) {
     throw PluginError(fmt::format("plugin '{}': dlopen failed: {}", path, dl_error));

@@ -1,6 +1,9 @@
-// The CSV reporter: a family's "csv" formatter when the workload has one (e.g. bonnie++'s CSV
-// line), otherwise one header line, then per phase one row per worker and op kind followed by
-// the merged rows (worker "all"). Fields are quoted per RFC 4180 when needed; lines end in LF.
+// The CSV reporters: one schema per stream. The generic one writes one header line, then for
+// every step (whatever its family) per phase one row per worker and op kind followed by the
+// merged rows (worker "all"). The family one writes one workload's own CSV (its "csv_header"
+// formatter once, if it has one, then its "csv" formatter per step of that workload; e.g.
+// bonnie++'s headerless lines that bon_csv2html reads). Fields are quoted per RFC 4180 when
+// needed; lines end in LF.
 //
 // Row semantics: elapsed_ns is the worker's elapsed time (the phase's wall time in merged rows)
 // and the rates divide by it; cpu_*_ns are the worker's CPU times (the whole process's in merged
@@ -81,14 +84,9 @@ void write_phase(std::ostream& out, const StepResult& step, const PhaseResult& p
 
 class CsvReporter final : public Reporter {
  public:
-  CsvReporter(std::ostream& out, const Registry& registry) : out_(out), registry_(registry) {}
+  explicit CsvReporter(std::ostream& out) : out_(out) {}
 
   void on_step_end(const StepResult& step) override {
-    if (const ResultFormatter* formatter = registry_.formatter(step.workload, "csv")) {
-      (*formatter)(step, out_);
-      out_.flush();
-      return;
-    }
     if (!header_written_) {
       out_ << kHeader << '\n';
       header_written_ = true;
@@ -102,14 +100,50 @@ class CsvReporter final : public Reporter {
 
  private:
   std::ostream& out_;
-  const Registry& registry_;
+  bool header_written_ = false;
+};
+
+class FamilyCsvReporter final : public Reporter {
+ public:
+  FamilyCsvReporter(std::ostream& out, const Registry& registry, std::string workload)
+      : out_(out),
+        rows_(registry.formatter(workload, "csv")),
+        header_(registry.formatter(workload, "csv_header")),
+        workload_(std::move(workload)) {}
+
+  void on_step_end(const StepResult& step) override {
+    if (rows_ == nullptr || step.workload != workload_) return;
+    if (!header_written_ && header_ != nullptr) (*header_)(step, out_);
+    header_written_ = true;
+    (*rows_)(step, out_);
+    out_.flush();
+  }
+
+ private:
+  std::ostream& out_;
+  const ResultFormatter* rows_;
+  const ResultFormatter* header_;
+  std::string workload_;
   bool header_written_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out, const Registry& registry) {
-  return std::make_unique<CsvReporter>(out, registry);
+std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out, const Registry& /*registry*/) {
+  return std::make_unique<CsvReporter>(out);
+}
+
+std::unique_ptr<Reporter> make_family_csv_reporter(std::ostream& out, const Registry& registry,
+                                                   std::string workload) {
+  return std::make_unique<FamilyCsvReporter>(out, registry, std::move(workload));
+}
+
+std::filesystem::path family_csv_path(const std::filesystem::path& output,
+                                      std::string_view workload) {
+  std::filesystem::path path = output;
+  const std::string extension = output.has_extension() ? output.extension().string() : ".csv";
+  path.replace_filename(output.stem().string() + "." + std::string(workload) + extension);
+  return path;
 }
 
 }  // namespace iobench

@@ -1,48 +1,65 @@
-// The JSON reporter: one document per run, schema "iobench-result/1".
+// The JSON writer and reporter: one document per run (README "Results" lists the keys).
 //
 // Keys are stable and carry their unit (_ns, _bytes, _per_s, _percent); objects keep the order
 // written here (nlohmann::ordered_json), so documents diff well. Rates of a merged phase divide by
 // the phase's wall_ns; a worker's rates divide by that worker's elapsed_ns. Strings that are not
 // valid UTF-8 (file names are bytes) have the bad bytes replaced by U+FFFD instead of failing.
 // Latency percentiles are nearest-rank values of the LatencyHistogram (<= 0.39 % relative error);
-// min, max, mean and stddev are exact. Status strings: ok, failed, interrupted, skipped.
+// min, max, mean and stddev are exact, and "sum"/"sum_squares" (decimal strings: 128-bit) keep
+// the exact moments; merged op kinds of a phase also keep their histogram's non-empty buckets as
+// {"lowest value in the bucket (ns)": count}, so json_reader.cpp restores them exactly.
+// Seeds are decimal strings: a 64-bit seed is not exact as a double (jq, JavaScript).
 //
 //   schema, iobench_version, status,
+//   invocation (if recorded): {argv, working_directory, suite_source, suite_text, targets,
+//               params, engine, time_limit_ns, warmup_ns, ops_limit, drop_caches, seed,
+//               repeated_from},
 //   environment: {hostname, kernel, arch, cpu_model, cpu_count, memory_bytes, start_time_utc,
 //                 targets: [{path, fs_type, mount_point, mount_options, device, size_bytes,
 //                            free_bytes}]},
-//   steps: [{name, workload, status, message, seed, params: {key: "text"}, targets: [path],
+//   steps: [{name, workload, status, message, seed, engine, time_limit_ns, warmup_ns, ops_limit,
+//            drop_caches, params: {key: "text"}, params_given: [key], targets: [path],
 //            attributes: {key: int | float | "text"}, warnings: ["text"],
 //            phases: [{name, status, message, mode ("threads" | "processes"), wall_ns,
 //                      stonewall_ns, bytes, ops, throughput_bytes_per_s, ops_per_s,
 //                      cpu: {process_user_ns, process_system_ns, workers_user_ns,
 //                            workers_system_ns, system_busy_percent},
-//                      counters: {name: value}, ops_by_kind: {op: OPS},
+//                      counters: {name: value}, ops_by_kind: {op: OPS + buckets},
 //                      workers: [{index, target_index, seed, elapsed_ns, status, message,
 //                                 cpu: {user_ns, system_ns}, bytes, ops,
 //                                 throughput_bytes_per_s, ops_per_s, counters: {name: value},
-//                                 ops_by_kind: {op: OPS}}]}]}]
+//                                 ops_by_kind: {op: OPS}}]}]
+//            (+ suite_step, sweep_point, repetition in a suite document)}],
+//   suite (a suite document): {name, source, complete, planned_runs, completed_runs, steps}
 //   OPS = {ops, bytes, errors, ops_over_2s, ops_over_10s, throughput_bytes_per_s, ops_per_s,
-//          latency_ns: {min, max, mean, stddev, p50, p90, p99, p99_9, p99_99}}
+//          latency_ns: {min, max, mean, stddev, p50, p90, p99, p99_9, p99_99, sum, sum_squares
+//                       (, buckets: {"lower_ns": count})}}
+//   and, where recorded: [slat_ns: LAT, clat_ns: LAT] (asynchronous engines),
+//          [service_ns: LAT] (open-loop phases, whose latency_ns runs from the intended issue)}
+//   LAT = a latency object like latency_ns (with buckets where latency_ns has them)
+//   phases and workers of open-loop phases also carry
+//   pacing: {late_ops, late_threshold_ns, max_lag_ns, backlog_ops}
 
 #include <iobench/reporter.hpp>
+#include <iobench/result_json.hpp>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <variant>
 
+#include "report/json_shape.hpp"
+
 namespace iobench {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-constexpr const char* kSchema = "iobench-result/1";
+using detail::json::decimal_text;
 
 const char* mode_name(WorkerMode mode) {
   return mode == WorkerMode::kProcesses ? "processes" : "threads";
 }
 
-Json latency_json(const LatencyHistogram& latency) {
+Json latency_json(const LatencyHistogram& latency, bool with_buckets) {
   Json j;
   j["min"] = latency.min();
   j["max"] = latency.max();
@@ -53,10 +70,25 @@ Json latency_json(const LatencyHistogram& latency) {
   j["p99"] = latency.percentile(99.0);
   j["p99_9"] = latency.percentile(99.9);
   j["p99_99"] = latency.percentile(99.99);
+  const LatencyHistogram::Moments moments = latency.moments();
+  j["sum"] = decimal_text(moments.sum);
+  j["sum_squares"] = decimal_text(moments.sum_squares);
+  if (with_buckets) {
+    Json buckets = Json::object();
+    if (latency.count() > 0) {
+      for (std::size_t i = LatencyHistogram::bucket_index(latency.min());
+           i <= LatencyHistogram::bucket_index(latency.max()); ++i) {
+        if (const std::uint64_t n = latency.bucket_count(i); n > 0) {
+          buckets[std::to_string(LatencyHistogram::bucket_lower(i))] = n;
+        }
+      }
+    }
+    j["buckets"] = std::move(buckets);
+  }
   return j;
 }
 
-Json op_json(const OpStats& op, std::uint64_t elapsed_ns) {
+Json op_json(const OpStats& op, std::uint64_t elapsed_ns, bool with_buckets) {
   Json j;
   j["ops"] = op.ops;
   j["bytes"] = op.bytes;
@@ -65,18 +97,38 @@ Json op_json(const OpStats& op, std::uint64_t elapsed_ns) {
   j["ops_over_10s"] = op.ops_over_10s;
   j["throughput_bytes_per_s"] = throughput_bytes_per_s(op.bytes, elapsed_ns);
   j["ops_per_s"] = ops_per_s(op.ops, elapsed_ns);
-  j["latency_ns"] = latency_json(op.latency);
+  j["latency_ns"] = latency_json(op.latency, with_buckets);
   return j;
 }
 
-// {op name: stats}; `ops` is indexed like `names` (a shorter vector leaves the rest out).
+// {op name: stats}; `ops` is indexed like `names` (a shorter vector leaves the rest out), and so
+// is `parts` where the phase recorded latency parts (slat_ns and clat_ns for asynchronous
+// engines, service_ns for open-loop phases, whose latency_ns is then the response time).
 Json ops_by_kind_json(const std::vector<std::string>& names, const std::vector<OpStats>& ops,
-                      std::uint64_t elapsed_ns) {
+                      const std::vector<OpLatencyParts>& parts, LatencyPartsKind kind,
+                      std::uint64_t elapsed_ns, bool with_buckets) {
   Json j = Json::object();
   for (std::size_t i = 0; i < names.size() && i < ops.size(); ++i) {
-    j[names[i]] = op_json(ops[i], elapsed_ns);
+    Json op = op_json(ops[i], elapsed_ns, with_buckets);
+    if (i < parts.size()) {
+      if (kind.submission_completion) {
+        op["slat_ns"] = latency_json(parts[i].submission, with_buckets);
+        op["clat_ns"] = latency_json(parts[i].completion, with_buckets);
+      }
+      if (kind.service) op["service_ns"] = latency_json(parts[i].service, with_buckets);
+    }
+    j[names[i]] = std::move(op);
   }
   return j;
+}
+
+// Open-loop phases: how the schedule was kept; absent otherwise.
+void add_pacing(Json& j, const PacingStats& pacing) {
+  if (!pacing.paced) return;
+  j["pacing"] = {{"late_ops", pacing.late_ops},
+                 {"late_threshold_ns", PacingStats::kLateThresholdNs},
+                 {"max_lag_ns", pacing.max_lag_ns},
+                 {"backlog_ops", pacing.backlog_ops}};
 }
 
 Json counters_json(const std::vector<std::string>& names,
@@ -94,7 +146,7 @@ Json worker_json(const PhaseResult& phase, const WorkerResult& worker) {
   Json j;
   j["index"] = worker.index;
   j["target_index"] = worker.target_index;
-  j["seed"] = worker.seed;
+  j["seed"] = decimal_text(worker.seed);
   j["elapsed_ns"] = worker.elapsed_ns;
   j["status"] = to_string(worker.status);
   j["message"] = worker.message;
@@ -104,7 +156,9 @@ Json worker_json(const PhaseResult& phase, const WorkerResult& worker) {
   j["throughput_bytes_per_s"] = throughput_bytes_per_s(bytes, worker.elapsed_ns);
   j["ops_per_s"] = ops_per_s(ops, worker.elapsed_ns);
   j["counters"] = counters_json(phase.counter_names, worker.counters);
-  j["ops_by_kind"] = ops_by_kind_json(phase.op_names, worker.ops, worker.elapsed_ns);
+  j["ops_by_kind"] = ops_by_kind_json(phase.op_names, worker.ops, worker.latency_parts,
+                                      phase.latency_parts_kind, worker.elapsed_ns, false);
+  add_pacing(j, worker.pacing);
   return j;
 }
 
@@ -126,7 +180,9 @@ Json phase_json(const PhaseResult& phase) {
               {"workers_system_ns", phase.workers_cpu.system_ns},
               {"system_busy_percent", phase.system_busy_percent}};
   j["counters"] = counters_json(phase.counter_names, phase.counters);
-  j["ops_by_kind"] = ops_by_kind_json(phase.op_names, phase.ops, phase.wall_ns);
+  j["ops_by_kind"] = ops_by_kind_json(phase.op_names, phase.ops, phase.latency_parts,
+                                      phase.latency_parts_kind, phase.wall_ns, true);
+  add_pacing(j, phase.pacing);
   Json workers = Json::array();
   for (const WorkerResult& worker : phase.workers) workers.push_back(worker_json(phase, worker));
   j["workers"] = std::move(workers);
@@ -139,14 +195,21 @@ Json step_json(const StepResult& step) {
   j["workload"] = step.workload;
   j["status"] = to_string(step.status);
   j["message"] = step.message;
-  j["seed"] = step.seed;
+  j["seed"] = decimal_text(step.seed);
+  j["engine"] = step.engine;
+  j["time_limit_ns"] = step.time_limit_ns;
+  j["warmup_ns"] = step.warmup_ns;
+  j["ops_limit"] = step.ops_limit;
+  j["drop_caches"] = step.drop_caches;
   Json params = Json::object();
   for (const auto& [key, value] : step.params) params[key] = value;
   j["params"] = std::move(params);
+  j["params_given"] = step.given_params;
   j["targets"] = step.targets;
   Json attributes = Json::object();
   for (const auto& [key, value] : step.attributes) {
-    std::visit([&attributes, &key](const auto& v) { attributes[key] = v; }, value);
+    // An init-capture: clang before 16 cannot capture a structured binding (the fuzz build).
+    std::visit([&attributes, &name = key](const auto& v) { attributes[name] = v; }, value);
   }
   j["attributes"] = std::move(attributes);
   j["warnings"] = step.warnings;
@@ -181,6 +244,100 @@ Json environment_json(const Environment& env) {
   return j;
 }
 
+Json invocation_json(const Invocation& inv) {
+  Json j;
+  j["argv"] = inv.argv;
+  j["working_directory"] = inv.working_directory;
+  j["suite_source"] = inv.suite_source;
+  j["suite_text"] = inv.suite_text;
+  j["targets"] = inv.targets;
+  Json params = Json::object();
+  for (const auto& [key, value] : inv.params) params[key] = value;
+  j["params"] = std::move(params);
+  j["engine"] = inv.engine;
+  j["time_limit_ns"] = inv.time_limit_ns;
+  j["warmup_ns"] = inv.warmup_ns;
+  j["ops_limit"] = inv.ops_limit;
+  j["drop_caches"] = inv.drop_caches;
+  j["seed"] = decimal_text(inv.seed);
+  j["repeated_from"] = inv.repeated_from;
+  return j;
+}
+
+Json stats_json(const MetricSamples& m) {
+  Json j;
+  j["values"] = m.values;
+  j["count"] = m.stats.count;
+  j["mean"] = m.stats.mean;
+  j["stddev"] = m.stats.stddev;
+  j["min"] = m.stats.min;
+  j["max"] = m.stats.max;
+  j["cv_percent"] = m.stats.cv_percent;
+  j["ci95_low"] = m.stats.ci95_low;
+  j["ci95_high"] = m.stats.ci95_high;
+  j["high_variation"] = m.stats.high_variation;
+  return j;
+}
+
+Json step_summary_json(const StepSummary& step) {
+  Json j;
+  j["name"] = step.name;
+  j["workload"] = step.workload;
+  j["repeat"] = step.repeat;
+  if (step.sweep) {
+    j["sweep"] = {{"param", step.sweep->param}, {"values", step.sweep->values}};
+  } else {
+    j["sweep"] = nullptr;
+  }
+  Json points = Json::array();
+  for (const PointSummary& point : step.points) {
+    Json p;
+    p["point"] = point.point;
+    p["result_indices"] = point.result_indices;
+    Json phases = Json::array();
+    for (const PhaseRepetitions& phase : point.repetitions) {
+      Json metrics = Json::object();
+      for (const MetricSamples& m : phase.metrics) metrics[m.metric] = stats_json(m);
+      phases.push_back({{"phase", phase.phase}, {"metrics", std::move(metrics)}});
+    }
+    p["repetitions"] = std::move(phases);
+    points.push_back(std::move(p));
+  }
+  j["points"] = std::move(points);
+  Json table = Json::array();
+  for (const SweepRow& row : step.sweep_rows) {
+    Json r;
+    r["phase"] = row.phase;
+    r["point"] = row.point;
+    r["samples"] = row.samples;
+    r["workers"] = row.workers;
+    r["throughput_bytes_per_s"] = row.throughput_bytes_per_s;
+    r["ops_per_s"] = row.ops_per_s;
+    r["per_worker_bytes_per_s"] = row.per_worker_bytes_per_s;
+    r["max_latency_ns"] = row.max_latency_ns;
+    r["p99_latency_ns"] = row.p99_latency_ns;
+    r["cpu_percent"] = row.cpu_percent;
+    r["fairness"] = row.fairness;
+    r["peak"] = row.peak;
+    table.push_back(std::move(r));
+  }
+  j["sweep_table"] = std::move(table);
+  return j;
+}
+
+Json suite_json(const SuiteRecord& suite, std::size_t completed_runs) {
+  Json j;
+  j["name"] = suite.name;
+  j["source"] = suite.source;
+  j["complete"] = suite.complete;
+  j["planned_runs"] = suite.planned_runs;
+  j["completed_runs"] = completed_runs;
+  Json steps = Json::array();
+  for (const StepSummary& step : suite.summary) steps.push_back(step_summary_json(step));
+  j["steps"] = std::move(steps);
+  return j;
+}
+
 class JsonReporter final : public Reporter {
  public:
   explicit JsonReporter(std::ostream& out) : out_(out) {}
@@ -197,17 +354,69 @@ class JsonReporter final : public Reporter {
 
 }  // namespace
 
+namespace detail::json {
+
+std::string decimal_text(LatencyHistogram::Uint128 value) {
+  if (value == 0) return "0";
+  std::string digits;
+  while (value != 0) {
+    digits.push_back(static_cast<char>('0' + static_cast<int>(value % 10)));
+    value /= 10;
+  }
+  return std::string(digits.rbegin(), digits.rend());
+}
+
+std::optional<LatencyHistogram::Uint128> parse_decimal(std::string_view text) {
+  if (text.empty() || text.size() > 39 || (text.size() > 1 && text.front() == '0')) {
+    return std::nullopt;
+  }
+  constexpr LatencyHistogram::Uint128 kMax = ~LatencyHistogram::Uint128{0};
+  LatencyHistogram::Uint128 value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const auto digit = static_cast<unsigned>(c - '0');
+    if (value > (kMax - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
 // `indent` spaces per level; a negative indent writes the document on one line.
-std::string to_json(const RunResult& run, int indent) {
+std::string write_document(const RunResult& run, const Invocation* invocation,
+                           std::span<const StepPlacement> placements, const SuiteRecord* suite,
+                           int indent) {
   Json j;
-  j["schema"] = kSchema;
+  j["schema"] = kResultSchema;
   j["iobench_version"] = run.environment.iobench_version;
   j["status"] = to_string(run.status);
+  if (invocation != nullptr) j["invocation"] = invocation_json(*invocation);
   j["environment"] = environment_json(run.environment);
   Json steps = Json::array();
-  for (const StepResult& step : run.steps) steps.push_back(step_json(step));
+  for (std::size_t i = 0; i < run.steps.size(); ++i) {
+    Json step = step_json(run.steps[i]);
+    if (i < placements.size()) {
+      const StepPlacement& placement = placements[i];
+      step["suite_step"] = placement.suite_step;
+      step["sweep_point"] = placement.sweep_point ? Json(*placement.sweep_point) : Json(nullptr);
+      step["repetition"] = placement.repetition;
+    }
+    steps.push_back(std::move(step));
+  }
   j["steps"] = std::move(steps);
+  if (suite != nullptr) j["suite"] = suite_json(*suite, run.steps.size());
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace detail::json
+
+std::string to_json(const ResultDocument& document, int indent) {
+  return detail::json::write_document(
+      document.run, document.invocation ? &*document.invocation : nullptr, document.placements,
+      document.suite ? &*document.suite : nullptr, indent);
+}
+
+std::string to_json(const RunResult& run, int indent) {
+  return detail::json::write_document(run, nullptr, {}, nullptr, indent);
 }
 
 std::unique_ptr<Reporter> make_json_reporter(std::ostream& out) {

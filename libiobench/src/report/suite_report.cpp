@@ -4,16 +4,17 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <iobench/result_json.hpp>
 #include <iobench/suite.hpp>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
+
+#include "report/json_shape.hpp"
 
 namespace iobench {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-constexpr double kMB = 1e6;
+constexpr double kMiB = 1048576.0;
 
 // How a metric is shown in text: its label and the factor to its display unit.
 struct MetricDisplay {
@@ -22,7 +23,7 @@ struct MetricDisplay {
 };
 
 MetricDisplay display_of(const std::string& metric) {
-  if (metric == "throughput_bytes_per_s") return {"throughput MB/s", kMB};
+  if (metric == "throughput_bytes_per_s") return {"throughput MiB/s", kMiB};
   if (metric == "ops_per_s") return {"ops/s", 1};
   if (metric == "latency_mean_ns") return {"latency mean us", 1e3};
   if (metric == "latency_p99_ns") return {"latency p99 us", 1e3};
@@ -61,7 +62,7 @@ void write_repetitions(const StepSummary& step, const PointSummary& point, std::
 }
 
 void write_sweep(const StepSummary& step, std::ostream& out) {
-  fmt::print(out, "\n{}: sweep over {} (MB = 10^6 bytes; latency in us; * = peak throughput)\n",
+  fmt::print(out, "\n{}: sweep over {} (MiB = 2^20 bytes; latency in us; * = peak throughput)\n",
              step.name, step.sweep->param);
   std::string phase;
   for (const SweepRow& row : step.sweep_rows) {
@@ -69,7 +70,7 @@ void write_sweep(const StepSummary& step, std::ostream& out) {
       phase = row.phase;
       fmt::print(out, "  phase {}\n", phase);
       fmt::print(out, "    {:>10} {:>10} {:>12} {:>12} {:>12} {:>12} {:>8} {:>9}\n",
-                 step.sweep->param, "MB/s", "ops/s", "MB/s/worker", "max lat", "p99 lat", "CPU %",
+                 step.sweep->param, "MiB/s", "ops/s", "MiB/s/worker", "max lat", "p99 lat", "CPU %",
                  "fairness");
     }
     if (row.samples == 0) {
@@ -78,71 +79,33 @@ void write_sweep(const StepSummary& step, std::ostream& out) {
     }
     fmt::print(out,
                "    {:>10} {:>10.2f} {:>12.1f} {:>12.2f} {:>12.1f} {:>12.1f} {:>8.1f} {:>9.3f}{}\n",
-               row.point, row.throughput_bytes_per_s / kMB, row.ops_per_s,
-               row.per_worker_bytes_per_s / kMB, row.max_latency_ns / 1e3, row.p99_latency_ns / 1e3,
-               row.cpu_percent, row.fairness, row.peak ? " *" : "");
+               row.point, row.throughput_bytes_per_s / kMiB, row.ops_per_s,
+               row.per_worker_bytes_per_s / kMiB, row.max_latency_ns / 1e3,
+               row.p99_latency_ns / 1e3, row.cpu_percent, row.fairness, row.peak ? " *" : "");
   }
 }
 
-Json stats_json(const MetricSamples& m) {
-  Json j;
-  j["values"] = m.values;
-  j["count"] = m.stats.count;
-  j["mean"] = m.stats.mean;
-  j["stddev"] = m.stats.stddev;
-  j["min"] = m.stats.min;
-  j["max"] = m.stats.max;
-  j["cv_percent"] = m.stats.cv_percent;
-  j["ci95_low"] = m.stats.ci95_low;
-  j["ci95_high"] = m.stats.ci95_high;
-  j["high_variation"] = m.stats.high_variation;
-  return j;
+// Where each run of the plan sits in its suite, and the suite record, of a suite run.
+std::vector<StepPlacement> placements_of(const SuitePlan& plan, std::size_t steps) {
+  std::vector<StepPlacement> placements;
+  for (std::size_t i = 0; i < steps && i < plan.runs.size(); ++i) {
+    const PlannedRun& planned = plan.runs[i];
+    const SuiteStep& step = plan.suite.steps[planned.suite_step];
+    placements.push_back(StepPlacement{
+        .suite_step = step.name,
+        .sweep_point = step.sweep ? std::optional<std::string>(step.sweep->values[planned.point])
+                                  : std::nullopt,
+        .repetition = planned.repetition + 1});
+  }
+  return placements;
 }
 
-Json step_summary_json(const StepSummary& step) {
-  Json j;
-  j["name"] = step.name;
-  j["workload"] = step.workload;
-  j["repeat"] = step.repeat;
-  if (step.sweep) {
-    j["sweep"] = {{"param", step.sweep->param}, {"values", step.sweep->values}};
-  } else {
-    j["sweep"] = nullptr;
-  }
-  Json points = Json::array();
-  for (const PointSummary& point : step.points) {
-    Json p;
-    p["point"] = point.point;
-    p["result_indices"] = point.result_indices;
-    Json phases = Json::array();
-    for (const PhaseRepetitions& phase : point.repetitions) {
-      Json metrics = Json::object();
-      for (const MetricSamples& m : phase.metrics) metrics[m.metric] = stats_json(m);
-      phases.push_back({{"phase", phase.phase}, {"metrics", std::move(metrics)}});
-    }
-    p["repetitions"] = std::move(phases);
-    points.push_back(std::move(p));
-  }
-  j["points"] = std::move(points);
-  Json table = Json::array();
-  for (const SweepRow& row : step.sweep_rows) {
-    Json r;
-    r["phase"] = row.phase;
-    r["point"] = row.point;
-    r["samples"] = row.samples;
-    r["workers"] = row.workers;
-    r["throughput_bytes_per_s"] = row.throughput_bytes_per_s;
-    r["ops_per_s"] = row.ops_per_s;
-    r["per_worker_bytes_per_s"] = row.per_worker_bytes_per_s;
-    r["max_latency_ns"] = row.max_latency_ns;
-    r["p99_latency_ns"] = row.p99_latency_ns;
-    r["cpu_percent"] = row.cpu_percent;
-    r["fairness"] = row.fairness;
-    r["peak"] = row.peak;
-    table.push_back(std::move(r));
-  }
-  j["sweep_table"] = std::move(table);
-  return j;
+SuiteRecord record_of(const SuiteRunResult& result) {
+  return SuiteRecord{.name = result.suite_name,
+                     .source = result.source,
+                     .complete = result.complete,
+                     .planned_runs = result.planned_runs,
+                     .summary = result.summary};
 }
 
 }  // namespace
@@ -166,27 +129,22 @@ void write_suite_summary_text(const SuiteRunResult& result, std::ostream& out) {
   }
 }
 
-std::string suite_to_json(const SuitePlan& plan, const SuiteRunResult& result, int indent) {
-  Json doc = Json::parse(to_json(result.run, -1));
-  Json& steps = doc["steps"];
-  for (std::size_t i = 0; i < steps.size() && i < plan.runs.size(); ++i) {
-    const PlannedRun& planned = plan.runs[i];
-    const SuiteStep& step = plan.suite.steps[planned.suite_step];
-    steps[i]["suite_step"] = step.name;
-    steps[i]["sweep_point"] = step.sweep ? Json(step.sweep->values[planned.point]) : Json(nullptr);
-    steps[i]["repetition"] = planned.repetition + 1;
-  }
-  Json suite;
-  suite["name"] = result.suite_name;
-  suite["source"] = result.source;
-  suite["complete"] = result.complete;
-  suite["planned_runs"] = result.planned_runs;
-  suite["completed_runs"] = result.run.steps.size();
-  Json summary = Json::array();
-  for (const StepSummary& step : result.summary) summary.push_back(step_summary_json(step));
-  suite["steps"] = std::move(summary);
-  doc["suite"] = std::move(suite);
-  return doc.dump(indent, ' ', false, Json::error_handler_t::replace);
+std::string suite_to_json(const SuitePlan& plan, const SuiteRunResult& result, int indent,
+                          const Invocation* invocation) {
+  const std::vector<StepPlacement> placements = placements_of(plan, result.run.steps.size());
+  const SuiteRecord suite = record_of(result);
+  return detail::json::write_document(result.run, invocation, placements, &suite, indent);
+}
+
+ResultDocument result_document(const SuitePlan& plan, const SuiteRunResult& result,
+                               std::optional<Invocation> invocation) {
+  ResultDocument document;
+  document.schema = std::string(kResultSchema);
+  document.run = result.run;
+  document.invocation = std::move(invocation);
+  document.placements = placements_of(plan, result.run.steps.size());
+  document.suite = record_of(result);
+  return document;
 }
 
 }  // namespace iobench

@@ -1,11 +1,13 @@
 // The text reporter: an environment header, then each step through its family's "text" formatter
-// or, for workloads without one, a generic per-phase table. Units are stated in the header
-// (MB = 10^6 bytes, MiB = 2^20 bytes, latency in microseconds).
+// or, for workloads without one, a generic per-phase table. iobench's own figures use one
+// convention, stated in the header: binary IEC units (MiB = 2^20 bytes, MiB/s), latency in
+// microseconds; a family's classic table keeps its original's units and says which.
 
 #include <fmt/format.h>
 
 #include <cctype>
 #include <iobench/format.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
 #include <ostream>
@@ -20,13 +22,17 @@ namespace {
 using detail::TextTable;
 using Align = TextTable::Align;
 
+constexpr std::string_view kUnitsLine =
+    "MiB = 2^20 bytes (also in MiB/s), latency in us; family tables keep their originals' units "
+    "and state them";
+
 // "ok", or the status in capitals with its message ("INTERRUPTED: stopped by SIGINT"), so a
 // failure stands out in a long listing.
 std::string status_text(Status status, const std::string& message) {
   if (status == Status::kOk) return "ok";
   std::string text = to_string(status);
   for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (!message.empty()) text += ": " + message;
+  if (!message.empty()) text += ": " + printable_message(message);
   return text;
 }
 
@@ -73,7 +79,7 @@ void print_environment(std::ostream& out, const Environment& env) {
   for (std::size_t i = 0; i < env.targets.size(); ++i) {
     print_labelled(out, fmt::format("target {}", i), target_text(env.targets[i]));
   }
-  print_labelled(out, "units", "MB = 10^6 bytes, MiB = 2^20 bytes, latency in us (microseconds)");
+  print_labelled(out, "units", kUnitsLine);
 }
 
 void add_op_row(TextTable& table, const std::string& name, const OpStats& op,
@@ -83,7 +89,6 @@ void add_op_row(TextTable& table, const std::string& name, const OpStats& op,
       name,
       fmt::format("{}", op.ops),
       fmt::format("{:.2f}", static_cast<double>(op.bytes) / kBytesPerMiB),
-      fmt::format("{:.2f}", to_mb_per_s(rate)),
       fmt::format("{:.2f}", to_mib_per_s(rate)),
       fmt::format("{:.1f}", ops_per_s(op.ops, elapsed_ns)),
   };
@@ -104,7 +109,6 @@ void print_op_table(std::ostream& out, const PhaseResult& phase) {
   TextTable table({{"op", Align::kLeft},
                    {"ops"},
                    {"MiB"},
-                   {"MB/s"},
                    {"MiB/s"},
                    {"IOPS"},
                    {"mean us"},
@@ -170,7 +174,7 @@ void print_worker_table(std::ostream& out, const PhaseResult& phase,
                    {"target", Align::kLeft},
                    {"ops"},
                    {"MiB"},
-                   {"MB/s"},
+                   {"MiB/s"},
                    {"elapsed"},
                    {"usr %"},
                    {"sys %"},
@@ -184,7 +188,7 @@ void print_worker_table(std::ostream& out, const PhaseResult& phase,
                                              : fmt::format("#{}", worker.target_index),
         fmt::format("{}", ops),
         fmt::format("{:.2f}", static_cast<double>(bytes) / kBytesPerMiB),
-        fmt::format("{:.2f}", to_mb_per_s(throughput_bytes_per_s(bytes, worker.elapsed_ns))),
+        fmt::format("{:.2f}", to_mib_per_s(throughput_bytes_per_s(bytes, worker.elapsed_ns))),
         seconds_text(worker.elapsed_ns),
         fmt::format("{:.1f}", cpu_percent(worker.cpu.user_ns, worker.elapsed_ns)),
         fmt::format("{:.1f}", cpu_percent(worker.cpu.system_ns, worker.elapsed_ns)),
@@ -235,7 +239,9 @@ void print_generic_step(std::ostream& out, const StepResult& step) {
     }
     print_labelled(out, "attrs", attributes);
   }
-  for (const std::string& warning : step.warnings) print_labelled(out, "WARNING", warning);
+  for (const std::string& warning : step.warnings) {
+    print_labelled(out, "WARNING", printable_message(warning));
+  }
   for (const PhaseResult& phase : step.phases) print_phase(out, phase, step.targets);
   if (step.phases.empty() && step.status == Status::kOk) out << "(no measured phases)\n";
 }
@@ -251,8 +257,12 @@ class TextReporter final : public Reporter {
 
   void on_step_end(const StepResult& step) override {
     if (const ResultFormatter* formatter = registry_.formatter(step.workload, "text")) {
-      // The family's own output, under one line naming the step (several steps share a run).
-      out_ << fmt::format("\n== {} ({}, seed {})\n", step.name, step.workload, step.seed);
+      // The family's own output, under one line naming the step (several steps share a run)
+      // and what it wrote: a compressing filesystem writes zeros faster than random data.
+      const AttributeValue* data = step.attribute("data");
+      const std::string* data_text = data != nullptr ? std::get_if<std::string>(data) : nullptr;
+      out_ << fmt::format("\n== {} ({}, seed {}{})\n", step.name, step.workload, step.seed,
+                          data_text != nullptr ? ", data " + *data_text : std::string());
       (*formatter)(step, out_);
       if (step.status != Status::kOk) {
         out_ << fmt::format("step {} ({}): {}\n", step.name, step.workload,
@@ -266,9 +276,11 @@ class TextReporter final : public Reporter {
 
   void on_run_end(const RunResult& run) override {
     if (run.status != Status::kOk) {
-      out_ << fmt::format(
-          "\nrun {}{}\n", status_text(run.status, std::string()),
-          run.status == Status::kInterrupted ? ": the results above are partial" : "");
+      const char* why = run.status == Status::kInterrupted ? ": the results above are partial"
+                        : run.status == Status::kNoMeasurement
+                            ? ": a phase ended inside its warm-up and measured nothing (see above)"
+                            : "";
+      out_ << fmt::format("\nrun {}{}\n", status_text(run.status, std::string()), why);
     }
     out_.flush();
   }

@@ -20,7 +20,7 @@ constexpr std::string_view kQuick = R"json({
                 "prime": true, "iterations": 2}},
     // bonnie++ at 64 MiB: far below 2 x RAM, so the page cache serves much of it (force).
     {"name": "bonnie", "workload": "bonnie",
-     "params": {"size": "64", "files": "1", "force": true}},
+     "params": {"size": "64m", "files": "1", "force": true}},
     {"name": "tiotest", "workload": "tiotest",
      "params": {"threads": 2, "size": "16m", "random_ops": 1000}},
     {"name": "dbench", "workload": "dbench",

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/units.hpp>
 #include <map>
 #include <numeric>
@@ -35,6 +36,8 @@ std::string_view to_string(ParamType type) noexcept {
       return "enum";
     case ParamType::kString:
       return "string";
+    case ParamType::kSizeList:
+      return "size list";
   }
   return "unknown";
 }
@@ -48,7 +51,68 @@ std::string prefix(std::string_view context) {
 // The unit shown in range messages: the spec's own, else what the type implies.
 std::string unit_of(const ParamSpec& spec) {
   if (!spec.unit.empty()) return spec.unit;
-  return spec.type == ParamType::kSize ? "bytes" : "";
+  return spec.type == ParamType::kSize || spec.type == ParamType::kSizeList ? "bytes" : "";
+}
+
+bool is_bare_number(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// A bare number where the original tool read MiB: refused, since here it would be bytes.
+void check_bare_number(const std::string& subject, const ParamSpec& spec, std::string_view item) {
+  if (spec.bare_number_was_mib_in.empty() || !is_bare_number(item)) return;
+  if (item.find_first_not_of('0') == std::string_view::npos) return;  // 0 means the same
+  throw ConfigError(fmt::format(
+      "{}: a bare number is bytes in iobench, but {} read it as MiB; write {}m for {} MiB (or {}b "
+      "for {} bytes)",
+      subject, spec.bare_number_was_mib_in, item, item, item, item));
+}
+
+// One kSize value: a plain size, or an expression resolved against `sizes`. `resolved` gets the
+// text reports should show (the expression's result, else the text as given).
+std::uint64_t size_value(std::string_view text, const std::string& subject, const ParamSpec* spec,
+                         const SizeContext& sizes, std::string& resolved) {
+  if (spec != nullptr) check_bare_number(subject, *spec, text);
+  if (detail::is_size_expression(text)) {
+    const std::uint64_t bytes = detail::parse_size_expression_as(text, subject, sizes);
+    resolved = detail::format_size(bytes);
+    return bytes;
+  }
+  resolved = std::string(text);
+  if (spec == nullptr || spec->bare_number_was_mib_in.empty()) {
+    return detail::parse_size_as(text, subject);
+  }
+  try {
+    return detail::parse_size_as(text, subject);
+  } catch (const ConfigError& e) {
+    // Name the original's form too: "size=64:8k" is most likely bonnie++'s -s text.
+    throw ConfigError(fmt::format("{}; sizes are bytes here, where {} read MiB", e.what(),
+                                  spec->bare_number_was_mib_in));
+  }
+}
+
+std::string_view trim_blanks(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// Items of a kSizeList: separated by commas, or by blanks when there is neither a comma nor an
+// expression operator (so "2 * ram" stays one item).
+std::vector<std::string_view> size_list_items(std::string_view text) {
+  std::vector<std::string_view> items;
+  const bool by_comma = text.find_first_of(",*/") != std::string_view::npos;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = by_comma ? text.find(',', start) : text.find_first_of(" \t", start);
+    const std::string_view item =
+        trim_blanks(text.substr(start, end == std::string_view::npos ? text.npos : end - start));
+    if (!item.empty() || by_comma) items.push_back(item);
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return items;
 }
 
 // "1 (bytes)", "1073741824 (bytes, 1GiB)", "8", "10s".
@@ -113,6 +177,12 @@ std::size_t levenshtein(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+std::uint64_t parse_size_value(std::string_view text, std::string_view field,
+                               const SizeContext& sizes) {
+  std::string resolved;
+  return size_value(text, std::string(field), nullptr, sizes, resolved);
+}
+
 std::string closest_match(std::string_view word, std::span<const std::string> candidates) {
   const std::string needle = detail::to_lower(word);
   const std::size_t limit = needle.size() / 3 + 1;
@@ -134,19 +204,21 @@ Params Params::validate(std::span<const ParamSpec> specs,
   const std::string lead = prefix(context);
 
   for (const auto& [key, text] : raw) {
-    const bool known = std::any_of(specs.begin(), specs.end(),
-                                   [&](const ParamSpec& spec) { return spec.key == key; });
+    const bool known =
+        std::any_of(specs.begin(), specs.end(),
+                    [&name = key](const ParamSpec& spec) { return spec.key == name; });
     if (known) continue;
     std::vector<std::string> keys;
     keys.reserve(specs.size());
     for (const ParamSpec& spec : specs) keys.push_back(spec.key);
     const std::string suggestion = closest_match(key, keys);
     if (suggestion.empty()) {
-      throw ConfigError(fmt::format("{}unknown parameter '{}' (see 'iobench list')", lead, key));
+      throw ConfigError(
+          fmt::format("{}unknown parameter '{}' (see 'iobench list')", lead, printable(key)));
     }
     throw ConfigError(
-        fmt::format("{}unknown parameter '{}'; did you mean '{}'? (see 'iobench list')", lead, key,
-                    suggestion));
+        fmt::format("{}unknown parameter '{}'; did you mean '{}'? (see 'iobench list')", lead,
+                    printable(key), suggestion));
   }
 
   Params params;
@@ -162,8 +234,8 @@ Params Params::validate(std::span<const ParamSpec> specs,
       continue;  // optional and unset: has() is false
     }
     const std::string& text = is_given ? given->second : spec.default_value;
-    const std::string subject =
-        fmt::format("{}{}='{}'{}", lead, spec.key, text, is_given ? "" : " (the default)");
+    const std::string subject = fmt::format("{}{}='{}'{}", lead, spec.key, printable(text),
+                                            is_given ? "" : " (the default)");
 
     Value value{.type = spec.type, .text = text, .given = is_given};
     switch (spec.type) {
@@ -174,15 +246,33 @@ Params Params::validate(std::span<const ParamSpec> specs,
         value.u64 = detail::parse_count_as(text, subject);
         check_unsigned_range(subject, spec, value.u64);
         break;
-      case ParamType::kSize:
-        if (detail::is_size_expression(text)) {
-          value.u64 = detail::parse_size_expression_as(text, subject, sizes);
-          value.text = detail::format_size(value.u64);
-        } else {
-          value.u64 = detail::parse_size_as(text, subject);
-        }
+      case ParamType::kSize: {
+        std::string resolved;
+        value.u64 = size_value(text, subject, &spec, sizes, resolved);
+        value.text = std::move(resolved);
         check_unsigned_range(subject, spec, value.u64);
         break;
+      }
+      case ParamType::kSizeList: {
+        const std::vector<std::string_view> items = size_list_items(text);
+        if (items.empty()) {
+          throw ConfigError(fmt::format("{}: the list is empty; give at least one size", subject));
+        }
+        std::vector<std::string> texts;
+        for (const std::string_view item : items) {
+          if (item.empty()) {
+            throw ConfigError(
+                fmt::format("{}: an item is empty; separate sizes by one comma", subject));
+          }
+          std::string resolved;
+          const std::string item_subject = fmt::format("{} (item '{}')", subject, item);
+          value.list.push_back(size_value(item, item_subject, &spec, sizes, resolved));
+          check_unsigned_range(item_subject, spec, value.list.back());
+          texts.push_back(std::move(resolved));
+        }
+        if (detail::is_size_expression(text)) value.text = fmt::format("{}", fmt::join(texts, ","));
+        break;
+      }
       case ParamType::kInt:
         value.i64 = detail::parse_int_as(text, subject);
         check_signed_range(subject, spec, value.i64);
@@ -258,6 +348,12 @@ std::int64_t Params::get_int(std::string_view key) const {
   const Value& value = find(key);
   if (value.type != ParamType::kInt) wrong_type(key, value.type, "int");
   return value.i64;
+}
+
+const std::vector<std::uint64_t>& Params::get_u64_list(std::string_view key) const {
+  const Value& value = find(key);
+  if (value.type != ParamType::kSizeList) wrong_type(key, value.type, "size list");
+  return value.list;
 }
 
 double Params::get_double(std::string_view key) const {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/units.hpp>
 #include <string>
 #include <string_view>
@@ -55,7 +56,7 @@ long double factor_value(std::string_view token, const SizeContext& context,
     throw ConfigError(
         fmt::format("{} is not a size ('{}' is neither a number, a size, 'ram' nor "
                     "'targets'); {}",
-                    subject, token, kExpressionHelp));
+                    subject, printable(token), kExpressionHelp));
   }
 }
 
@@ -88,6 +89,10 @@ std::uint64_t parse_size_expression_as(std::string_view text, const std::string&
         throw ConfigError(fmt::format("{} divides by zero; {}", subject, kExpressionHelp));
       }
       value /= operand;
+    }
+    // Past the range of long double a later "*0" would make NaN, which has no size.
+    if (std::isinf(value)) {
+      throw ConfigError(fmt::format("{} is larger than 2^64 bytes; use a smaller size", subject));
     }
     if (end == std::string_view::npos) break;
     op = text[end];

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/suite.hpp>
 #include <iobench/units.hpp>
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include <sstream>
 
 #include "suite/units_detail.hpp"
+#include "util/json_pointer.hpp"
 
 namespace iobench {
 namespace {
@@ -44,25 +47,11 @@ class Errors {
   std::vector<std::string> lines_;
 };
 
-std::string escape_pointer_token(const std::string& key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string join(const std::string& pointer, const std::string& key) {
-  return pointer + "/" + escape_pointer_token(key);
+  return detail::json_pointer_child(pointer, key);
 }
 std::string join(const std::string& pointer, std::size_t index) {
-  return fmt::format("{}/{}", pointer, index);
+  return detail::json_pointer_child(pointer, index);
 }
 
 const char* kind(const Json& j) {
@@ -92,10 +81,11 @@ void check_keys(const Json& object, const std::vector<std::string>& allowed,
   for (const auto& [key, value] : object.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     const std::string suggestion = closest_match(key, allowed);
-    errors.add(join(pointer, key),
-               suggestion.empty()
-                   ? fmt::format("unknown key '{}'; allowed: {}", key, fmt::join(allowed, ", "))
-                   : fmt::format("unknown key '{}'; did you mean '{}'?", key, suggestion));
+    errors.add(
+        join(pointer, key),
+        suggestion.empty()
+            ? fmt::format("unknown key '{}'; allowed: {}", printable(key), fmt::join(allowed, ", "))
+            : fmt::format("unknown key '{}'; did you mean '{}'?", printable(key), suggestion));
   }
 }
 
@@ -317,13 +307,23 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
   }
   step.drop_caches = get_bool(j, "drop_caches", pointer, errors);
   if (const auto it = j.find("seed"); it != j.end()) {
-    if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0) {
+    // A number, or its decimal text as results write seeds (a 64-bit seed loses digits as a JSON
+    // number in jq or JavaScript).
+    std::uint64_t seed = 0;
+    if (it->is_number_unsigned()) {
+      seed = it->get<std::uint64_t>();
+    } else if (it->is_string()) {
+      const std::string& digits = it->get_ref<const std::string&>();
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
+      if (ec != std::errc() || end != digits.data() + digits.size()) seed = 0;
+    }
+    if (seed == 0) {
       errors.add(join(pointer, "seed"),
-                 fmt::format("'seed' must be an integer of 1 or more (leave it out for a random "
-                             "seed, which is reported), not {}",
-                             it->is_number() ? it->dump() : kind(*it)));
+                 fmt::format("'seed' must be an integer of 1 or more, as a number or its decimal "
+                             "text (leave it out for a random seed, which is reported), not {}",
+                             it->is_number() || it->is_string() ? it->dump() : kind(*it)));
     } else {
-      step.seed = it->get<std::uint64_t>();
+      step.seed = seed;
     }
   }
   return step;
@@ -362,9 +362,16 @@ Suite parse_suite(std::string_view text, std::string_view source) {
       what = what.substr(pos);
     throw ConfigError(
         fmt::format("{}: line {} column {}: not valid JSON: {}", source, line, column, what));
+  } catch (const Json::out_of_range& e) {
+    // A number beyond a double (1e400) is out_of_range, not a parse_error, and has no position.
+    std::string what = e.what();
+    if (const auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    throw ConfigError(
+        fmt::format("{}: not valid JSON: {}; numbers must be within +-1.7e308", source, what));
   }
   Suite suite;
   suite.source = std::string(source);
+  suite.text = std::string(text);
   if (!root.is_object()) {
     errors.add("", fmt::format("a suite must be a JSON object with \"steps\", not {}", kind(root)));
     errors.throw_if_any();
@@ -402,8 +409,9 @@ Suite parse_suite(std::string_view text, std::string_view source) {
                                                     : step.workload;
     }
     if (!names.insert(step.name).second) {
-      errors.add(join(join("/steps", i), "name"),
-                 fmt::format("step name '{}' is used twice; names must be unique", step.name));
+      errors.add(
+          join(join("/steps", i), "name"),
+          fmt::format("step name '{}' is used twice; names must be unique", printable(step.name)));
     }
   }
   errors.throw_if_any();
@@ -413,8 +421,8 @@ Suite parse_suite(std::string_view text, std::string_view source) {
 Suite load_suite_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw ConfigError(
-        fmt::format("cannot read suite file '{}': {}", path.string(), std::strerror(errno)));
+    throw ConfigError(fmt::format("cannot read suite file '{}': {}", printable(path.string()),
+                                  std::strerror(errno)));
   }
   std::ostringstream text;
   text << in.rdbuf();

@@ -70,6 +70,20 @@ std::string run_name(const SuiteStep& step, const std::string& point, std::size_
   return name;
 }
 
+// A suite that plans more runs than this is a mistake (a sweep of a million values, say),
+// refused before its runs are built: they would take all memory and never end.
+constexpr std::uint64_t kMaxPlannedRuns = 10'000;
+// Nor may the time known in advance (--time/"time" and warm-ups of every run, and the pauses
+// between runs) exceed a year.
+constexpr std::uint64_t kMaxPlannedNs = 365ULL * 24 * 3600 * 1'000'000'000ULL;
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 }  // namespace
 
 SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOverrides& overrides,
@@ -86,6 +100,9 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
   SuitePlan plan;
   plan.suite = suite;
   const Runner runner(registry, options);
+  std::uint64_t planned_runs = 0;
+  std::uint64_t planned_ns = 0;  // time limits and warm-ups known in advance
+  bool too_large = false;
   bool unknown_workload = false;  // its params are unknown: don't call others' unused
   for (std::size_t i = 0; i < suite.steps.size(); ++i) {
     const SuiteStep& step = suite.steps[i];
@@ -143,9 +160,8 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
     }
     Step base;
     base.workload = step.workload;
-    base.engine = !overrides.engine.empty() ? overrides.engine
-                  : step.engine.empty()     ? std::string("psync")
-                                            : step.engine;
+    // Empty: not asked for; the runner then uses the workload's own engine param or psync.
+    base.engine = !overrides.engine.empty() ? overrides.engine : step.engine;
     base.time_limit = overrides.time_limit.count() > 0 ? overrides.time_limit : step.time_limit;
     base.warmup = overrides.warmup.count() > 0 ? overrides.warmup : step.warmup;
     base.ops_limit = overrides.ops_limit > 0 ? overrides.ops_limit : step.ops_limit;
@@ -158,6 +174,22 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
 
     const std::vector<std::string> points =
         sweep ? sweep->values : std::vector<std::string>{std::string()};
+    const std::uint64_t step_runs = saturating_mul(points.size(), step.repeat);
+    planned_runs = saturating_add(planned_runs, step_runs);
+    const auto ns = [](std::chrono::nanoseconds d) {
+      return d.count() > 0 ? static_cast<std::uint64_t>(d.count()) : 0;
+    };
+    planned_ns = saturating_add(
+        planned_ns,
+        saturating_mul(step_runs, saturating_add(ns(base.time_limit), ns(base.warmup))));
+    if (planned_runs > kMaxPlannedRuns) {
+      add(fmt::format("/steps/{}", i),
+          fmt::format("the suite plans more than {} runs ({} from this step: {} point(s) x repeat "
+                      "{}); sweep fewer values or repeat less",
+                      kMaxPlannedRuns, step_runs, points.size(), step.repeat));
+      too_large = true;
+      break;
+    }
     SuiteStep effective = step;
     effective.sweep = sweep;
     for (std::size_t p = 0; p < points.size(); ++p) {
@@ -190,6 +222,18 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
       }
     }
     plan.suite.steps[i].sweep = sweep;
+  }
+  if (!too_large && planned_runs > 1) {
+    planned_ns = saturating_add(
+        planned_ns,
+        saturating_mul(planned_runs - 1,
+                       static_cast<std::uint64_t>(std::max<std::int64_t>(0, suite.pause.count()))));
+  }
+  if (!too_large && planned_ns > kMaxPlannedNs) {
+    add("/steps", fmt::format("the suite's time limits, warm-ups and pauses alone come to {} "
+                              "days over {} runs, more than a year; shorten them or plan fewer "
+                              "runs",
+                              planned_ns / (24 * 3600 * 1'000'000'000ULL), planned_runs));
   }
   if (errors.empty() && options.keep_files && !options.skip_space_check && plan.runs.size() > 1) {
     // With --keep nothing is removed between runs: every run's files must fit at once.
@@ -237,8 +281,9 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
     }
     const bool absent_workload =
         dot != std::string::npos &&
-        std::none_of(suite.steps.begin(), suite.steps.end(),
-                     [&](const SuiteStep& s) { return s.workload == key.substr(0, dot); });
+        std::none_of(suite.steps.begin(), suite.steps.end(), [&, &name = key](const SuiteStep& s) {
+          return s.workload == name.substr(0, dot);
+        });
     if (!used && !unknown_workload && !absent_workload) {
       errors.push_back(fmt::format(
           "{}: parameter '{}' from the command line is not a param of any step's workload "

@@ -10,6 +10,9 @@
 #include <optional>
 #include <thread>
 
+#include "core/run_stop.hpp"
+#include "core/step_options.hpp"
+
 namespace iobench {
 namespace {
 
@@ -31,9 +34,9 @@ std::uint64_t ns_since(Clock::time_point start) {
 }
 
 // Idles for `pause`, returning early when a stop is requested.
-void pause_between_runs(std::chrono::nanoseconds pause) {
+void pause_between_runs(std::chrono::nanoseconds pause, const std::stop_token& stop) {
   const auto end = Clock::now() + pause;
-  while (!stop_requested() && Clock::now() < end) {
+  while (!detail::stop_wanted(stop) && Clock::now() < end) {
     std::this_thread::sleep_for(
         std::min<Clock::duration>(std::chrono::milliseconds(50), end - Clock::now()));
   }
@@ -98,10 +101,10 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
   Runner runner(registry, run_options);
   StepForwarder forwarder(reporter);
   for (current = 0; current < plan.runs.size(); ++current) {
-    if (stop_requested()) break;
+    if (detail::stop_wanted(options.run.stop_token)) break;
     if (current > 0 && plan.suite.pause.count() > 0) {
-      pause_between_runs(plan.suite.pause);
-      if (stop_requested()) break;
+      pause_between_runs(plan.suite.pause, options.run.stop_token);
+      if (detail::stop_wanted(options.run.stop_token)) break;
     }
     const PlannedRun& planned = plan.runs[current];
     run_start = Clock::now();
@@ -116,6 +119,8 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
       failed.name = planned.step.name;
       failed.workload = planned.step.workload;
       failed.params = planned.step.params;
+      for (const auto& [key, value] : failed.params) failed.given_params.push_back(key);
+      detail::record_options(planned.step, failed);
       for (const auto& t : planned.step.targets) failed.targets.push_back(t.string());
       failed.status = Status::kFailed;
       failed.message = e.what();
@@ -128,7 +133,8 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
     if (status == Status::kInterrupted) break;
     if (status == Status::kFailed && options.run.fail_fast) break;
   }
-  if (stop_requested()) out.run.status = worse(out.run.status, Status::kInterrupted);
+  if (detail::stop_wanted(options.run.stop_token))
+    out.run.status = worse(out.run.status, Status::kInterrupted);
   out.complete = out.run.steps.size() == plan.runs.size() && out.run.status != Status::kInterrupted;
   out.summary = summarize_suite(plan, out.run);
   reporter.on_run_end(out.run);

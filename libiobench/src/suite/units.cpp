@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iobench/error.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/units.hpp>
 #include <limits>
 #include <optional>
@@ -228,7 +229,7 @@ std::string format_duration(std::uint64_t ns) {
 
 namespace {
 std::string field_subject(std::string_view field, std::string_view text) {
-  return fmt::format("{}: '{}'", field, text);
+  return fmt::format("{}: '{}'", field, printable(text));
 }
 }  // namespace
 

@@ -1,0 +1,75 @@
+#include "compare_command.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iobench/compare.hpp>
+#include <iobench/error.hpp>
+#include <iobench/printable.hpp>
+#include <iobench/result_json.hpp>
+#include <iostream>
+
+namespace iobench::cli {
+namespace {
+
+ResultDocument load(const std::string& path) {
+  std::error_code error;
+  // An ifstream opens a directory and then reads nothing: say what it is instead.
+  if (std::filesystem::is_directory(path, error)) {
+    throw ConfigError(fmt::format("cannot read result file '{}': Is a directory", printable(path)));
+  }
+  return load_result_file(path);
+}
+
+}  // namespace
+
+int run_compare(const CliOptions& options) {
+  CompareOptions compare_options;
+  for (const std::string& name : options.compare_metrics) {
+    try {
+      compare_options.metrics.push_back(parse_compare_metric(name));
+    } catch (const ConfigError& e) {
+      throw ConfigError(fmt::format("--metrics: {}", e.what()));
+    }
+  }
+  compare_options.phases = options.compare_phases;
+  std::vector<CompareInput> inputs;
+  for (const std::string& path : options.compare_files) {
+    inputs.push_back(CompareInput{.label = path, .document = load(path)});
+  }
+  Comparison comparison;
+  try {
+    comparison = compare_results(inputs, compare_options);
+  } catch (const ConfigError& e) {
+    throw ConfigError(fmt::format("--phases: {}", e.what()));
+  }
+
+  if (options.format == "markdown") {
+    write_comparison_markdown(comparison, std::cout);
+  } else if (options.format == "csv") {
+    write_comparison_csv(comparison, std::cout);
+  } else if (options.format == "json") {
+    std::cout << comparison_to_json(comparison) << '\n';
+  } else {
+    write_comparison_text(comparison, std::cout);
+  }
+  std::cout.flush();
+  if (!options.fail_if_worse) return 0;
+  const std::vector<Regression> found = regressions(comparison, *options.fail_if_worse);
+  for (const Regression& regression : found) {
+    const PhaseComparison& phase = comparison.phases[regression.phase];
+    const MetricRow& row = phase.metrics[regression.metric];
+    const MetricChange& change = *row.changes[regression.input - 1];
+    fmt::print(stderr,
+               "iobench: compare: {} is worse in #{} ({}) than in the baseline: step {}{}, phase "
+               "{}: {:.2f}% > {}% ({})\n",
+               compare_metric_info(row.metric).title, regression.input,
+               printable(comparison.labels[regression.input]), printable(phase.step),
+               phase.sweep_point ? fmt::format(" point {}", printable(*phase.sweep_point)) : "",
+               printable(phase.phase), regression.worse_percent, *options.fail_if_worse,
+               to_string(change.noise));
+  }
+  return found.empty() ? 0 : 1;
+}
+
+}  // namespace iobench::cli

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <filesystem>
+#include <iobench/registry.hpp>
+#include <iobench/reporter.hpp>
+#include <iobench/suite.hpp>
+#include <iosfwd>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace iobench::cli {
+
+/// Where `--format csv` goes: one schema per file or stream, never a mix.
+/// - With -o FILE: FILE holds the generic rows of every step (one header); each workload of the
+///   plan that has a CSV of its own also gets FILE.<workload>.csv (family_csv_path): bonnie++'s
+///   headerless lines for bon_csv2html, tiotest's and tiobench's tables with one header each.
+/// - On stdout: a plan of one workload with its own CSV prints that CSV (`iobench run bonnie -f
+///   csv | bon_csv2html` works as with bonnie++); any other plan prints the generic rows.
+class CsvOutputs {
+ public:
+  /// `output` empty: stdout (`stdout_stream`). Adds the reporters to `reporters`.
+  CsvOutputs(const SuitePlan& plan, const Registry& registry, const std::string& output,
+             std::ostream& stdout_stream, std::ostream& generic_file, ReporterSet& reporters);
+
+  /// The family files (beside -o) to open before the run and write after it, in a fixed order.
+  [[nodiscard]] std::vector<std::filesystem::path> family_paths() const;
+  /// Workloads whose own CSV is not written because the output is stdout with several workloads.
+  [[nodiscard]] const std::vector<std::string>& left_out() const noexcept { return left_out_; }
+  /// What each family file holds once the run has ended, in the order of family_paths().
+  [[nodiscard]] std::vector<std::string> family_texts() const;
+
+ private:
+  std::map<std::filesystem::path, std::ostringstream> family_text_;
+  std::vector<std::string> left_out_;
+};
+
+/// The distinct workloads of `plan`, in first-run order, that registered a "csv" formatter.
+[[nodiscard]] std::vector<std::string> family_csv_workloads(const SuitePlan& plan,
+                                                            const Registry& registry);
+
+}  // namespace iobench::cli

@@ -1,0 +1,54 @@
+// The floor for engine_proof.py: BS-byte preads at uniform random block-aligned offsets of FILE,
+// OPS of them, with no clock read, statistics or bookkeeping per op beyond the offset's random
+// number: the rate a tool with zero overhead of its own would report.
+//
+// Build: cc -O2 -o pread_loop pread_loop.c
+// Usage: pread_loop FILE BS OPS
+// Output: "OPS SECONDS"
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    fprintf(stderr, "usage: pread_loop FILE BS OPS\n");
+    return 2;
+  }
+  const long long bs = atoll(argv[2]);
+  const long long ops = atoll(argv[3]);
+  const int fd = open(argv[1], O_RDONLY);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || bs <= 0 || ops <= 0) {
+    fprintf(stderr, "pread_loop: %s: %s\n", argv[1], strerror(errno));
+    return 2;
+  }
+  const uint64_t blocks = (uint64_t)st.st_size / (uint64_t)bs;
+  char* buffer = aligned_alloc(4096, (size_t)bs);
+  uint64_t x = 0x9E3779B97F4A7C15ULL;
+  const double start = now();
+  for (long long i = 0; i < ops; ++i) {
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    const uint64_t block = (uint64_t)(((unsigned __int128)(x * 0x2545F4914F6CDD1DULL) * blocks) >> 64);
+    if (pread(fd, buffer, (size_t)bs, (off_t)(block * (uint64_t)bs)) != bs) {
+      fprintf(stderr, "pread_loop: short read: %s\n", strerror(errno));
+      return 1;
+    }
+  }
+  printf("%lld %.6f\n", ops, now() - start);
+  return 0;
+}

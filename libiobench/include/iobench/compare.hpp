@@ -1,0 +1,217 @@
+#pragma once
+
+/// Side-by-side comparison of result documents (`iobench compare`): two kernels, filesystems,
+/// mount options or devices, aligned by step, sweep point, phase and metric, with the change
+/// against the first document (the baseline), each change marked better or worse by the
+/// metric's direction and, where both sides have repetitions, significant or within noise
+/// (Welch's t-test at 95 %). Environment differences and the parts that only some documents have
+/// are listed, never dropped. Computing (compare_results) and printing (write_comparison_*,
+/// comparison_to_json) are separate, so a tool can do either.
+
+#include <cstddef>
+#include <cstdint>
+#include <iobench/result.hpp>
+#include <iobench/result_json.hpp>
+#include <iobench/statistics.hpp>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iobench {
+
+/// A metric of one phase that `compare` aligns. All op kinds of the phase merged.
+enum class CompareMetric : std::uint8_t {
+  kThroughput,   ///< phase bytes / wall time, bytes/s (printed MiB/s)
+  kIops,         ///< phase ops / wall time, ops/s
+  kLatencyMean,  ///< exact mean latency, ns (printed us)
+  kLatencyP50,   ///< nearest-rank percentiles of the merged histogram, ns (printed us)
+  kLatencyP99,
+  kLatencyP99_9,
+  kLatencyMax,  ///< exact maximum, ns (printed us)
+  kCpu,         ///< process user + system CPU over wall time, % of one CPU
+};
+
+/// Which way a metric improves.
+enum class Better : std::uint8_t { kHigher, kLower };
+
+/// The fixed facts of a CompareMetric.
+struct CompareMetricInfo {
+  CompareMetric metric;
+  std::string_view name;  ///< as --metrics takes it: throughput, iops, lat_mean, lat_p50, ...
+  std::string_view unit;  ///< of the values in a Comparison: "bytes/s", "ops/s", "ns", "%"
+  Better better;
+  std::string_view title;  ///< for people, e.g. "p99 latency"
+};
+
+/// Every metric, in report order: throughput, iops, lat_mean, lat_p50, lat_p99, lat_p99_9,
+/// lat_max, cpu.
+[[nodiscard]] std::span<const CompareMetricInfo> compare_metrics() noexcept;
+/// The facts of `metric`.
+[[nodiscard]] const CompareMetricInfo& compare_metric_info(CompareMetric metric) noexcept;
+/// The metric named `name` (CompareMetricInfo::name). Throws ConfigError naming `name` and the
+/// valid names.
+[[nodiscard]] CompareMetric parse_compare_metric(std::string_view name);
+
+/// `metric` of `phase`, in CompareMetricInfo::unit; 0 when the phase's wall time is 0. IOPS and
+/// latency count the op kinds that move data (reads, writes) when the phase has any, so a write
+/// phase's closing fsync is not averaged into its write latency; a metadata phase (creates,
+/// stats) counts all its ops. Throughput is every byte over the wall time.
+[[nodiscard]] double phase_metric(const PhaseResult& phase, CompareMetric metric);
+
+/// One document to compare and what to call it (typically the file name as given).
+struct CompareInput {
+  std::string label;
+  ResultDocument document;
+};
+
+/// What to compare.
+struct CompareOptions {
+  std::vector<CompareMetric> metrics;  ///< empty: all of compare_metrics(), in that order
+  std::vector<std::string> phases;     ///< phase names; empty: every phase
+};
+
+/// An environment field whose value is not the same in every input.
+struct EnvironmentDifference {
+  /// What differs: "kernel", "cpu_model", "memory_bytes", "target 0 mount_options", or for a
+  /// step "step NAME: param KEY", "step NAME: engine", ...
+  std::string field;
+  std::vector<std::string> values;  ///< one per input; "(none)" where an input has no value
+};
+
+/// Which way a value moved against the baseline, by the metric's direction.
+enum class ChangeDirection : std::uint8_t { kBetter, kWorse, kUnchanged };
+/// "better", "worse", "unchanged".
+[[nodiscard]] const char* to_string(ChangeDirection direction) noexcept;
+
+/// Whether a change can be told from run-to-run noise.
+enum class Noise : std::uint8_t {
+  kSignificant,  ///< Welch's t-test at 95 %: the means differ
+  kWithinNoise,  ///< Welch's t-test at 95 %: no evidence the means differ
+  kNoEstimate,   ///< a side has a single run (n = 1): no noise estimate, nothing is guessed
+};
+/// "significant", "within noise", "n=1: no noise estimate".
+[[nodiscard]] const char* to_string(Noise noise) noexcept;
+
+/// One input's values of one metric: one per repetition whose phase ended ok.
+struct MetricValues {
+  std::vector<double> values;  ///< in run order; empty: the input lacks this phase
+  SampleStats stats;           ///< of `values`
+};
+
+/// One input's change against the baseline for one metric.
+struct MetricChange {
+  /// (mean - baseline mean) / baseline mean x 100; nullopt when the baseline mean is 0.
+  std::optional<double> change_percent;
+  /// The change in the worse direction, %: -change for higher-is-better metrics, +change for
+  /// lower-is-better ones (positive: a regression); nullopt with change_percent.
+  std::optional<double> worse_percent;
+  ChangeDirection direction = ChangeDirection::kUnchanged;
+  Noise noise = Noise::kNoEstimate;
+  WelchTest welch;  ///< valid when both sides have n >= 2
+};
+
+/// One metric of one aligned phase across the inputs.
+struct MetricRow {
+  CompareMetric metric = CompareMetric::kThroughput;
+  std::vector<MetricValues> inputs;  ///< one per input, inputs[0] the baseline
+  /// One per input after the baseline: changes[i] is inputs[i + 1] against inputs[0]; nullopt
+  /// where that input lacks the phase.
+  std::vector<std::optional<MetricChange>> changes;
+};
+
+/// One phase of one step (and sweep point) found in the baseline and in at least one other input.
+struct PhaseComparison {
+  std::string step;  ///< the suite step's name (its "suite_step"), else the step's name
+  std::string workload;
+  std::optional<std::string> sweep_point;
+  std::string phase;
+  std::vector<MetricRow> metrics;  ///< in the order of CompareOptions::metrics; throughput left
+                                   ///< out when no input moved any bytes (metadata phases)
+};
+
+/// A step (sweep point) or phase that not every input has: compared where the baseline and
+/// another input have it, listed here for the inputs that lack it.
+struct UnmatchedPart {
+  std::string step;
+  std::string workload;
+  std::optional<std::string> sweep_point;
+  std::string phase;                 ///< empty: the whole step (sweep point)
+  std::vector<std::size_t> present;  ///< indices of the inputs that have it
+  std::vector<std::size_t> missing;  ///< indices of the inputs that lack it
+};
+
+/// A result that gave no values because it did not end ok (failed, interrupted, skipped, no
+/// measurement): left out of the statistics, and said so.
+struct LeftOutResult {
+  std::size_t input = 0;
+  std::string step;
+  std::optional<std::string> sweep_point;
+  std::size_t repetition = 1;
+  std::string phase;  ///< empty: the whole step
+  Status status = Status::kOk;
+  std::string message;
+};
+
+/// The whole comparison.
+struct Comparison {
+  std::vector<std::string> labels;     ///< one per input, labels[0] the baseline
+  std::vector<CompareMetric> metrics;  ///< the metrics compared
+  std::vector<EnvironmentDifference> environment;
+  std::vector<PhaseComparison> phases;  ///< in the baseline's order
+  std::vector<UnmatchedPart> unmatched;
+  std::vector<LeftOutResult> left_out;
+};
+
+/// Compares `inputs` (at least two) against inputs[0]. Step results are grouped into repetitions
+/// by their suite placement (suite step and sweep point; a document without placements has one
+/// repetition per step, a repeated step name counting as "NAME (2)", ...) and aligned by step
+/// name, workload, sweep point and phase name. Environment differences: hostname, kernel, arch,
+/// cpu_model, cpu_count, memory_bytes, iobench_version, each target's path, fs_type,
+/// mount_point, mount_options, device and size_bytes (by index), and per aligned step its
+/// params, engine, time limit, warm-up, op limit, drop-caches and targets. The start time and
+/// free space, which always differ, are not listed.
+/// Throws ConfigError for fewer than two inputs or a `phases` name that no input has.
+[[nodiscard]] Comparison compare_results(std::span<const CompareInput> inputs,
+                                         const CompareOptions& options = {});
+
+/// A metric change beyond a threshold (`iobench compare --fail-if-worse PCT`).
+struct Regression {
+  std::size_t phase = 0;   ///< index into Comparison::phases
+  std::size_t metric = 0;  ///< index into PhaseComparison::metrics
+  std::size_t input = 0;   ///< the input (>= 1) that regressed
+  double worse_percent = 0;
+};
+
+/// Every change whose worse_percent exceeds `threshold_percent` and whose noise is not
+/// kWithinNoise (so where both sides have n >= 2 the change must be significant; with n = 1 the
+/// change alone counts).
+[[nodiscard]] std::vector<Regression> regressions(const Comparison& comparison,
+                                                  double threshold_percent);
+
+/// The comparison for people: the inputs, environment differences first, then per step, point
+/// and phase a table of metric, direction, each input's mean (+- sample stddev and n with
+/// repetitions), change % and mark; then the unmatched parts and left-out results. Throughput
+/// in MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
+void write_comparison_text(const Comparison& comparison, std::ostream& out);
+
+/// The same as Markdown (for a mailing list or a pull request): headings, pipe tables.
+void write_comparison_markdown(const Comparison& comparison, std::ostream& out);
+
+/// One CSV row (RFC 4180) per phase, metric and input after the baseline, in the metrics' own
+/// units (bytes/s, ops/s, ns, %): step, workload, sweep_point, phase, metric, unit, better,
+/// baseline, input, base_n, base_mean, base_stddev, n, mean, stddev, change_percent, direction,
+/// noise, welch_t, welch_df, p_value. An input lacking the phase gets an empty n onwards.
+void write_comparison_csv(const Comparison& comparison, std::ostream& out);
+
+/// The comparison as JSON: {inputs: [label], metrics: [{name, unit, better}], environment:
+/// [{field, values}], phases: [{step, workload, sweep_point, phase, metrics: [{metric, unit,
+/// better, inputs: [{n, mean, stddev, values}], changes: [null | {change_percent, direction,
+/// noise, welch: null | {t, df, p_value, t_critical}}]}]}], unmatched: [{step, workload,
+/// sweep_point, phase, present, missing}], left_out: [{input, step, sweep_point, repetition,
+/// phase, status, message}]}. Units as in `metrics`; an infinite t is null.
+[[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
+
+}  // namespace iobench

@@ -1,0 +1,237 @@
+#pragma once
+
+/// The one I/O loop of block workloads (disk, tiotest, and plugins): keeps an engine's queue at
+/// its depth, times every op, and records it. The same loop serves synchronous engines (depth 1:
+/// the I/O happens inside submit) and asynchronous ones (io_uring, libaio), closed-loop and
+/// open-loop (rate-limited) phases.
+///
+/// Timing, in CLOCK_MONOTONIC ns (fio's definitions, ../reference fio §1.2):
+/// - latency (OpStats::latency): from the op's issue to the reap that saw it complete; in an
+///   open-loop phase from its intended issue time instead (response time), so a stall shows in
+///   every op it delays.
+/// - submission (slat) and completion (clat), asynchronous engines only: issue to the return of
+///   the submit call; that return to the reap.
+/// - service, open-loop phases only: actual issue to completion.
+/// Clock reads are shared: the completion time of one reap is the issue time of the requests
+/// submitted right after it, so a synchronous op costs one clock read and an asynchronous batch
+/// two (after submit, after reap). Work a source does between ops that must not be timed
+/// (stamping or checking a verify pattern) makes the driver read the clock afresh before the
+/// next issue (IoDriverOptions::untimed_work_between_ops).
+
+#include <algorithm>
+#include <cstdint>
+#include <fmt/format.h>
+#include <iobench/clock.hpp>
+#include <iobench/engine.hpp>
+#include <iobench/error.hpp>
+#include <iobench/rate_pacer.hpp>
+#include <iobench/workload.hpp>
+#include <span>
+#include <vector>
+
+namespace iobench {
+
+/// How an IoDriver runs.
+struct IoDriverOptions {
+  /// Requests in flight at most (the queue's depth).
+  std::uint32_t depth = 1;
+  /// The engine completes requests asynchronously (EngineCaps::async): record slat and clat.
+  bool async = false;
+  /// The source does untimed work in next()/completed(): read the clock afresh before issuing.
+  bool untimed_work_between_ops = false;
+  /// Open loop: issue each op at its intended time from this schedule (nullptr: closed loop).
+  RatePacer* pacer = nullptr;
+};
+
+/// Drives one IoQueue. Built untimed (it allocates its per-slot tables); run() is the timed loop
+/// and does not allocate.
+///
+/// A Source supplies the ops and is called inline (a template, no virtual call):
+/// - `bool next(IoRequest& request, OpId& op)`: sets request.direction, .length and .offset (the
+///   buffer, buffer_index and tag are already set: the request's slot) and the op kind to record
+///   it under; false when the workload has no more ops. A write may point request.buffer at
+///   other memory holding its data (saving a copy), if that memory stays unchanged until the
+///   request completes and the engine does not use registered buffers
+///   (EngineCaps::registered_buffers).
+/// - `void completed(const IoRequest& request, OpId op)`: after a request completed in full and
+///   was recorded (e.g. to verify what a read returned); may throw IoError to fail the worker.
+///
+/// A failed request throws IoError naming the call, offset, errno and file, except EAGAIN (only
+/// pvsync2:nowait produces it), which is counted as an error op of its kind. A short transfer is
+/// finished synchronously (so a full disk reports ENOSPC, not "short write").
+class IoDriver {
+ public:
+  /// `buffers` holds options.depth buffers of `buffer_bytes` each, back to back (slot i uses
+  /// the i-th). REQUIRES: options.depth == queue.depth(); buffers.size() >= depth * buffer_bytes.
+  IoDriver(IoFile& file, IoQueue& queue, std::span<std::byte> buffers, std::size_t buffer_bytes,
+           const IoDriverOptions& options)
+      : file_(file),
+        queue_(queue),
+        buffers_(buffers),
+        buffer_bytes_(buffer_bytes),
+        options_(options),
+        slots_(options.depth),
+        batch_(options.depth),
+        completions_(options.depth) {
+    free_.reserve(options.depth);
+    for (std::uint32_t i = options.depth; i > 0; --i) free_.push_back(i - 1);
+  }
+
+  /// Runs until the source has no more ops or ctx.keep_going() turns false, then waits for the
+  /// requests in flight (they are recorded). Throws IoError as described above.
+  template <class Source>
+  void run(WorkerContext& ctx, Source& source) {
+    std::uint64_t now = monotonic_ns();
+    RatePacer* const pacer = options_.pacer;
+    if (pacer != nullptr) pacer->start(now);
+    bool more = true;   // the source may have more ops and the phase goes on
+    bool held = false;  // slots_[held_] holds a built request not issued yet (open loop: not due)
+    while (true) {
+      // Fill the queue with requests that are due.
+      std::size_t batch = 0;
+      while (queue_.in_flight() + batch < options_.depth) {
+        if (held && !more) {
+          free_.push_back(held_);  // the phase ended while it waited for its time
+          held = false;
+        }
+        if (!held) {
+          if (!more || !ctx.keep_going(queue_.in_flight() + batch)) {
+            more = false;
+            break;
+          }
+          const std::uint32_t slot = free_.back();
+          Slot& s = slots_[slot];
+          s.request.buffer = buffers_.data() + std::size_t{slot} * buffer_bytes_;
+          s.request.buffer_index = slot;
+          s.request.tag = slot;
+          if (!source.next(s.request, s.op)) {
+            more = false;
+            break;
+          }
+          free_.pop_back();
+          if (options_.untimed_work_between_ops) now = monotonic_ns();
+          if (pacer != nullptr) s.intended_ns = pacer->next(s.request.length);
+          held = true;
+          held_ = slot;
+        }
+        Slot& s = slots_[held_];
+        if (pacer != nullptr && s.intended_ns > now) {
+          // Not due: submit what is, and collect completions while waiting (below).
+          if (batch > 0 || queue_.in_flight() > 0) break;
+          if (!sleep_until(ctx, s.intended_ns)) {
+            free_.push_back(held_);
+            held = more = false;
+            break;
+          }
+          now = monotonic_ns();
+        }
+        if (pacer != nullptr) ctx.record_issue_lag(now - std::min(now, s.intended_ns));
+        s.issue_ns = now;
+        batch_[batch++] = s.request;
+        held = false;
+      }
+      if (batch > 0) {
+        queue_.submit(std::span<const IoRequest>(batch_.data(), batch));
+        if (options_.async) {
+          now = monotonic_ns();
+          for (std::size_t i = 0; i < batch; ++i) slots_[batch_[i].tag].submit_ns = now;
+        }
+      }
+      if (queue_.in_flight() == 0) {
+        if (!more && !held) break;
+        continue;  // an open loop with its next op not due: the fill loop sleeps until it is
+      }
+      // Reap: block for a completion unless the next op falls due first (open loop), in which
+      // case poll in short sleeps so that completions are still timed within a few us.
+      const bool next_due_later = held && slots_[held_].intended_ns > now;
+      const std::size_t n =
+          queue_.reap(completions_, next_due_later && queue_.in_flight() < options_.depth ? 0 : 1);
+      if (n == 0) {
+        now = monotonic_ns();
+        const std::uint64_t until =
+            std::min<std::uint64_t>(slots_[held_].intended_ns, now + kPollWhilePacedNs);
+        if (until > now && !sleep_until(ctx, until)) more = false;
+        now = monotonic_ns();
+        continue;
+      }
+      now = monotonic_ns();
+      for (std::size_t i = 0; i < n; ++i) complete(ctx, source, completions_[i], now);
+      if (options_.untimed_work_between_ops) now = monotonic_ns();
+    }
+    if (held) free_.push_back(held_);
+    if (pacer != nullptr) ctx.record_backlog(pacer->due_by(monotonic_ns(), buffer_bytes_));
+  }
+
+ private:
+  static constexpr std::uint64_t kPollWhilePacedNs = 20'000;
+
+  struct Slot {
+    IoRequest request{};
+    OpId op = 0;
+    std::uint64_t intended_ns = 0;
+    std::uint64_t issue_ns = 0;
+    std::uint64_t submit_ns = 0;
+  };
+
+  template <class Source>
+  void complete(WorkerContext& ctx, Source& source, const IoCompletion& completion,
+                std::uint64_t now) {
+    const auto slot = static_cast<std::uint32_t>(completion.tag);
+    Slot& s = slots_[slot];
+    free_.push_back(slot);
+    if (completion.result < 0) {
+      const int err = static_cast<int>(-completion.result);
+      if (err == EAGAIN) {
+        ctx.record_error(s.op);
+        return;
+      }
+      throw IoError(err, call_text(s.request), file_.path().string());
+    }
+    if (static_cast<std::uint64_t>(completion.result) < s.request.length) finish_short(s, completion);
+    // An op that began before the recording did (warm-up ending meanwhile) counts from there.
+    const std::uint64_t from = std::max(ctx.recording_start_ns(), s.issue_ns);
+    OpTimes times;
+    times.latency_ns = now - from;
+    if (options_.async) {
+      const std::uint64_t submitted = std::max(from, s.submit_ns);
+      times.submission_ns = submitted - from;
+      times.completion_ns = now - submitted;
+    }
+    if (options_.pacer != nullptr) {
+      times.service_ns = times.latency_ns;
+      times.latency_ns = now - std::max(ctx.recording_start_ns(), std::min(s.intended_ns, from));
+    }
+    ctx.record(s.op, s.request.length, times);
+    source.completed(s.request, s.op);
+  }
+
+  // A short transfer (a full disk, a signal): finish it with a blocking call, which either moves
+  // the rest or throws the failure's own errno.
+  void finish_short(const Slot& s, const IoCompletion& completion) {
+    const auto done = static_cast<std::size_t>(completion.result);
+    const std::size_t rest = s.request.length - done;
+    if (s.request.direction == IoDirection::kRead) {
+      file_.read_at({s.request.buffer + done, rest}, s.request.offset + done);
+    } else {
+      file_.write_at({s.request.buffer + done, rest}, s.request.offset + done);
+    }
+  }
+
+  static std::string call_text(const IoRequest& r) {
+    return fmt::format("{} of {} bytes at offset {} in",
+                       r.direction == IoDirection::kRead ? "read" : "write", r.length, r.offset);
+  }
+
+  IoFile& file_;
+  IoQueue& queue_;
+  std::span<std::byte> buffers_;
+  std::size_t buffer_bytes_;
+  IoDriverOptions options_;
+  std::vector<Slot> slots_;
+  std::vector<IoRequest> batch_;
+  std::vector<IoCompletion> completions_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t held_ = 0;
+};
+
+}  // namespace iobench

@@ -1,0 +1,503 @@
+// Aligning result documents for `iobench compare`: repetitions grouped by suite placement, steps
+// matched by name, workload and sweep point, phases by name; per metric the change against the
+// baseline and Welch's t-test where both sides have repetitions; environment differences.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <iobench/compare.hpp>
+#include <iobench/error.hpp>
+#include <iobench/format.hpp>
+#include <iobench/printable.hpp>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace iobench {
+namespace {
+
+constexpr std::array<CompareMetricInfo, 8> kMetrics{{
+    {CompareMetric::kThroughput, "throughput", "bytes/s", Better::kHigher, "throughput"},
+    {CompareMetric::kIops, "iops", "ops/s", Better::kHigher, "IOPS"},
+    {CompareMetric::kLatencyMean, "lat_mean", "ns", Better::kLower, "mean latency"},
+    {CompareMetric::kLatencyP50, "lat_p50", "ns", Better::kLower, "p50 latency"},
+    {CompareMetric::kLatencyP99, "lat_p99", "ns", Better::kLower, "p99 latency"},
+    {CompareMetric::kLatencyP99_9, "lat_p99_9", "ns", Better::kLower, "p99.9 latency"},
+    {CompareMetric::kLatencyMax, "lat_max", "ns", Better::kLower, "max latency"},
+    {CompareMetric::kCpu, "cpu", "%", Better::kLower, "CPU (usr+sys)"},
+}};
+
+// The step results of one input that are repetitions of one step (and sweep point).
+struct Group {
+  std::string step;
+  std::string workload;
+  std::optional<std::string> point;
+  std::vector<std::pair<std::size_t, const StepResult*>> repetitions;  // (repetition, result)
+};
+
+using GroupKey = std::tuple<std::string, std::string, std::optional<std::string>>;
+
+GroupKey key_of(const Group& group) { return {group.step, group.workload, group.point}; }
+
+std::vector<Group> groups_of(const ResultDocument& document) {
+  std::vector<Group> groups;
+  std::map<GroupKey, std::size_t> index;
+  std::map<std::string, std::size_t> name_uses;  // documents without placements
+  const bool placed = document.placements.size() == document.run.steps.size();
+  for (std::size_t i = 0; i < document.run.steps.size(); ++i) {
+    const StepResult& step = document.run.steps[i];
+    Group probe{.step = step.name, .workload = step.workload, .point = {}, .repetitions = {}};
+    std::size_t repetition = 1;
+    if (placed) {
+      probe.step = document.placements[i].suite_step;
+      probe.point = document.placements[i].sweep_point;
+      repetition = document.placements[i].repetition;
+    } else if (const std::size_t uses = ++name_uses[step.name]; uses > 1) {
+      // Steps of one run are different steps even when named alike: never repetitions.
+      probe.step = fmt::format("{} ({})", step.name, uses);
+    }
+    const auto [it, inserted] = index.emplace(key_of(probe), groups.size());
+    if (inserted) groups.push_back(std::move(probe));
+    groups[it->second].repetitions.emplace_back(repetition, &step);
+  }
+  return groups;
+}
+
+const PhaseResult* find_phase(const StepResult& step, std::string_view name) {
+  for (const PhaseResult& phase : step.phases) {
+    if (phase.name == name) return &phase;
+  }
+  return nullptr;
+}
+
+std::string point_suffix(const std::optional<std::string>& point) {
+  return point ? fmt::format(" point {}", *point) : std::string();
+}
+
+// Appends `field` unless every present value is the same; `present[i]` false means the input
+// has no such field (its value shows as "(none)").
+void add_difference(std::vector<EnvironmentDifference>& out, std::string field,
+                    std::vector<std::optional<std::string>> values) {
+  std::set<std::string> distinct;
+  for (const auto& value : values) distinct.insert(value.value_or("(none)"));
+  if (distinct.size() < 2) return;
+  EnvironmentDifference difference{.field = std::move(field), .values = {}};
+  for (const auto& value : values) difference.values.push_back(value.value_or("(none)"));
+  // A step field already listed with the same values (another sweep point) is not repeated.
+  for (const EnvironmentDifference& existing : out) {
+    if (existing.field == difference.field && existing.values == difference.values) return;
+  }
+  out.push_back(std::move(difference));
+}
+
+void environment_differences(std::span<const CompareInput> inputs,
+                             std::vector<EnvironmentDifference>& out) {
+  const auto field = [&](const char* name, auto get) {
+    std::vector<std::optional<std::string>> values;
+    for (const CompareInput& input : inputs)
+      values.emplace_back(get(input.document.run.environment));
+    add_difference(out, name, std::move(values));
+  };
+  field("hostname", [](const Environment& e) { return e.hostname; });
+  field("kernel", [](const Environment& e) { return e.kernel; });
+  field("arch", [](const Environment& e) { return e.arch; });
+  field("cpu_model", [](const Environment& e) { return e.cpu_model; });
+  field("cpu_count", [](const Environment& e) { return std::to_string(e.cpu_count); });
+  field("memory_bytes", [](const Environment& e) {
+    return fmt::format("{} ({})", e.memory_bytes, format_bytes(e.memory_bytes));
+  });
+  field("iobench_version", [](const Environment& e) { return e.iobench_version; });
+  std::size_t targets = 0;
+  for (const CompareInput& input : inputs) {
+    targets = std::max(targets, input.document.run.environment.targets.size());
+  }
+  for (std::size_t t = 0; t < targets; ++t) {
+    const auto target_field = [&](const char* name, auto get) {
+      std::vector<std::optional<std::string>> values;
+      for (const CompareInput& input : inputs) {
+        const auto& list = input.document.run.environment.targets;
+        values.push_back(t < list.size() ? std::optional<std::string>(get(list[t])) : std::nullopt);
+      }
+      add_difference(out, fmt::format("target {} {}", t, name), std::move(values));
+    };
+    target_field("path", [](const TargetInfo& i) { return i.path; });
+    target_field("fs_type", [](const TargetInfo& i) { return i.fs_type; });
+    target_field("mount_point", [](const TargetInfo& i) { return i.mount_point; });
+    target_field("mount_options", [](const TargetInfo& i) { return i.mount_options; });
+    target_field("device", [](const TargetInfo& i) { return i.device; });
+    target_field("size_bytes", [](const TargetInfo& i) {
+      return fmt::format("{} ({})", i.size_bytes, format_bytes(i.size_bytes));
+    });
+  }
+}
+
+// Differences of the step options of one aligned group: `steps[i]` is input i's first
+// repetition, nullptr where the input lacks the step.
+void step_differences(const Group& group, const std::vector<const StepResult*>& steps,
+                      std::vector<EnvironmentDifference>& out) {
+  const auto step_field = [&](const std::string& name, auto get) {
+    std::vector<std::optional<std::string>> values;
+    for (const StepResult* step : steps) {
+      values.push_back(step != nullptr ? get(*step) : std::optional<std::string>());
+    }
+    // Only the inputs that have the step are compared; the others show "(none)".
+    std::set<std::string> distinct;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (steps[i] != nullptr) distinct.insert(values[i].value_or("(none)"));
+    }
+    if (distinct.size() < 2) return;
+    std::string field = fmt::format("step {}: {}", group.step, name);
+    for (const EnvironmentDifference& existing : out) {
+      if (existing.field != field) continue;
+      std::vector<std::string> shown;
+      for (const auto& value : values) shown.push_back(value.value_or("(none)"));
+      if (existing.values == shown) return;
+      field = fmt::format("step {}{}: {}", group.step, point_suffix(group.point), name);
+    }
+    add_difference(out, std::move(field), std::move(values));
+  };
+  std::set<std::string> keys;
+  for (const StepResult* step : steps) {
+    if (step == nullptr) continue;
+    for (const auto& [key, value] : step->params) keys.insert(key);
+  }
+  for (const std::string& key : keys) {
+    step_field("param " + key, [&key](const StepResult& s) -> std::optional<std::string> {
+      const auto it = s.params.find(key);
+      if (it == s.params.end()) return std::nullopt;
+      return it->second;
+    });
+  }
+  using Text = std::optional<std::string>;
+  step_field("engine", [](const StepResult& s) -> Text { return s.engine; });
+  step_field("time_limit", [](const StepResult& s) -> Text {
+    return s.time_limit_ns == 0 ? "none" : format_duration(s.time_limit_ns);
+  });
+  step_field("warmup", [](const StepResult& s) -> Text {
+    return s.warmup_ns == 0 ? "none" : format_duration(s.warmup_ns);
+  });
+  step_field("ops_limit", [](const StepResult& s) -> Text {
+    return s.ops_limit == 0 ? "none" : std::to_string(s.ops_limit);
+  });
+  step_field("drop_caches",
+             [](const StepResult& s) -> Text { return s.drop_caches ? "true" : "false"; });
+  step_field("targets", [](const StepResult& s) -> Text {
+    return fmt::format("{}", fmt::join(s.targets, ", "));
+  });
+}
+
+MetricChange change_of(const MetricValues& base, const MetricValues& other, Better better) {
+  MetricChange change;
+  const double b = base.stats.mean;
+  const double o = other.stats.mean;
+  if (b != 0) {
+    change.change_percent = (o - b) / b * 100.0;
+    change.worse_percent =
+        better == Better::kHigher ? -*change.change_percent : *change.change_percent;
+  }
+  if (o != b) {
+    change.direction =
+        (o > b) == (better == Better::kHigher) ? ChangeDirection::kBetter : ChangeDirection::kWorse;
+  }
+  change.welch = welch_t_test(base.stats, other.stats);
+  if (change.welch.valid) {
+    change.noise = change.welch.significant ? Noise::kSignificant : Noise::kWithinNoise;
+  }
+  return change;
+}
+
+// The phase names of `groups` (one per input, nullptr where absent), in first-seen order.
+std::vector<std::string> phase_names(const std::vector<const Group*>& groups) {
+  std::vector<std::string> names;
+  for (const Group* group : groups) {
+    if (group == nullptr) continue;
+    for (const auto& [repetition, step] : group->repetitions) {
+      for (const PhaseResult& phase : step->phases) {
+        if (std::find(names.begin(), names.end(), phase.name) == names.end()) {
+          names.push_back(phase.name);
+        }
+      }
+    }
+  }
+  return names;
+}
+
+std::vector<std::size_t> indices_where(const std::vector<bool>& flags, bool value) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (flags[i] == value) out.push_back(i);
+  }
+  return out;
+}
+
+void check_selected_phases(std::span<const CompareInput> inputs,
+                           const std::vector<std::string>& selected) {
+  std::vector<std::string> known;
+  for (const CompareInput& input : inputs) {
+    for (const StepResult& step : input.document.run.steps) {
+      for (const PhaseResult& phase : step.phases) {
+        if (std::find(known.begin(), known.end(), phase.name) == known.end()) {
+          known.push_back(phase.name);
+        }
+      }
+    }
+  }
+  for (const std::string& name : selected) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    throw ConfigError(fmt::format("phase '{}' is in none of the inputs; their phases: {}",
+                                  printable(name),
+                                  printable(fmt::format("{}", fmt::join(known, ", ")))));
+  }
+}
+
+}  // namespace
+
+std::span<const CompareMetricInfo> compare_metrics() noexcept { return kMetrics; }
+
+const CompareMetricInfo& compare_metric_info(CompareMetric metric) noexcept {
+  return kMetrics[static_cast<std::size_t>(metric)];
+}
+
+CompareMetric parse_compare_metric(std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const CompareMetricInfo& info : kMetrics) {
+    if (info.name == name) return info.metric;
+    names.push_back(info.name);
+  }
+  throw ConfigError(
+      fmt::format("unknown metric '{}'; metrics: {}", printable(name), fmt::join(names, ", ")));
+}
+
+namespace {
+
+// The op kinds that move data merged (all kinds when none does): what IOPS and latency describe.
+OpStats data_ops(const PhaseResult& phase) {
+  OpStats data;
+  bool any = false;
+  for (const OpStats& op : phase.ops) {
+    if (op.bytes == 0) continue;
+    data.merge(op);
+    any = true;
+  }
+  return any ? data : phase.all_ops();
+}
+
+}  // namespace
+
+double phase_metric(const PhaseResult& phase, CompareMetric metric) {
+  switch (metric) {
+    case CompareMetric::kThroughput:
+      return throughput_bytes_per_s(phase.total_bytes(), phase.wall_ns);
+    case CompareMetric::kIops:
+      return ops_per_s(data_ops(phase).ops, phase.wall_ns);
+    case CompareMetric::kCpu:
+      return cpu_percent(phase.process_cpu.user_ns + phase.process_cpu.system_ns, phase.wall_ns);
+    default:
+      break;
+  }
+  if (phase.wall_ns == 0) return 0;
+  const LatencyHistogram latency = data_ops(phase).latency;
+  switch (metric) {
+    case CompareMetric::kLatencyMean:
+      return latency.mean();
+    case CompareMetric::kLatencyP50:
+      return static_cast<double>(latency.percentile(50.0));
+    case CompareMetric::kLatencyP99:
+      return static_cast<double>(latency.percentile(99.0));
+    case CompareMetric::kLatencyP99_9:
+      return static_cast<double>(latency.percentile(99.9));
+    case CompareMetric::kLatencyMax:
+      return static_cast<double>(latency.max());
+    default:
+      return 0;
+  }
+}
+
+const char* to_string(ChangeDirection direction) noexcept {
+  switch (direction) {
+    case ChangeDirection::kBetter:
+      return "better";
+    case ChangeDirection::kWorse:
+      return "worse";
+    case ChangeDirection::kUnchanged:
+      return "unchanged";
+  }
+  return "unchanged";
+}
+
+const char* to_string(Noise noise) noexcept {
+  switch (noise) {
+    case Noise::kSignificant:
+      return "significant";
+    case Noise::kWithinNoise:
+      return "within noise";
+    case Noise::kNoEstimate:
+      return "n=1: no noise estimate";
+  }
+  return "n=1: no noise estimate";
+}
+
+Comparison compare_results(std::span<const CompareInput> inputs, const CompareOptions& options) {
+  if (inputs.size() < 2) {
+    throw ConfigError(
+        fmt::format("compare needs two or more result documents, got {}", inputs.size()));
+  }
+  check_selected_phases(inputs, options.phases);
+  Comparison out;
+  for (const CompareInput& input : inputs) out.labels.push_back(input.label);
+  out.metrics = options.metrics;
+  if (out.metrics.empty()) {
+    for (const CompareMetricInfo& info : kMetrics) out.metrics.push_back(info.metric);
+  }
+  environment_differences(inputs, out.environment);
+
+  const std::size_t n = inputs.size();
+  std::vector<std::vector<Group>> groups;
+  for (const CompareInput& input : inputs) groups.push_back(groups_of(input.document));
+  // Every group key, the baseline's first, then those only other inputs have.
+  std::vector<GroupKey> keys;
+  std::set<GroupKey> seen;
+  for (const auto& list : groups) {
+    for (const Group& group : list) {
+      if (seen.insert(key_of(group)).second) keys.push_back(key_of(group));
+    }
+  }
+  const auto selected = [&options](const std::string& phase) {
+    return options.phases.empty() ||
+           std::find(options.phases.begin(), options.phases.end(), phase) != options.phases.end();
+  };
+
+  for (const GroupKey& key : keys) {
+    std::vector<const Group*> present(n, nullptr);
+    std::vector<const StepResult*> first(n, nullptr);
+    std::vector<bool> has(n, false);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (const Group& group : groups[i]) {
+        if (key_of(group) != key) continue;
+        present[i] = &group;
+        first[i] = group.repetitions.front().second;
+        has[i] = true;
+      }
+    }
+    const auto& [step_name, workload, point] = key;
+    if (std::count(has.begin(), has.end(), true) < static_cast<long>(n)) {
+      out.unmatched.push_back(UnmatchedPart{.step = step_name,
+                                            .workload = workload,
+                                            .sweep_point = point,
+                                            .phase = {},
+                                            .present = indices_where(has, true),
+                                            .missing = indices_where(has, false)});
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (present[i] == nullptr) continue;
+      for (const auto& [repetition, step] : present[i]->repetitions) {
+        if (step->status == Status::kOk) continue;
+        out.left_out.push_back(LeftOutResult{.input = i,
+                                             .step = step_name,
+                                             .sweep_point = point,
+                                             .repetition = repetition,
+                                             .phase = {},
+                                             .status = step->status,
+                                             .message = step->message});
+      }
+    }
+    if (!has[0] || std::count(has.begin(), has.end(), true) < 2) continue;
+    step_differences(*present[0], first, out.environment);
+
+    for (const std::string& phase_name : phase_names(present)) {
+      if (!selected(phase_name)) continue;
+      // Per input the ok results of this phase.
+      std::vector<std::vector<const PhaseResult*>> results(n);
+      std::vector<bool> measured(n, false);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (present[i] == nullptr) continue;
+        for (const auto& [repetition, step] : present[i]->repetitions) {
+          const PhaseResult* phase = find_phase(*step, phase_name);
+          if (phase == nullptr) continue;
+          if (phase->status != Status::kOk) {
+            out.left_out.push_back(LeftOutResult{.input = i,
+                                                 .step = step_name,
+                                                 .sweep_point = point,
+                                                 .repetition = repetition,
+                                                 .phase = phase_name,
+                                                 .status = phase->status,
+                                                 .message = phase->message});
+            continue;
+          }
+          results[i].push_back(phase);
+        }
+        measured[i] = !results[i].empty();
+      }
+      const auto measured_count = std::count(measured.begin(), measured.end(), true);
+      // A phase missing where its step is present (a whole missing step is listed above).
+      std::vector<bool> lacking(n, false);
+      bool any_lacking = false;
+      for (std::size_t i = 0; i < n; ++i) {
+        lacking[i] = has[i] && !measured[i];
+        any_lacking = any_lacking || lacking[i];
+      }
+      if (any_lacking) {
+        std::vector<bool> with(n);
+        for (std::size_t i = 0; i < n; ++i) with[i] = measured[i];
+        out.unmatched.push_back(UnmatchedPart{.step = step_name,
+                                              .workload = workload,
+                                              .sweep_point = point,
+                                              .phase = phase_name,
+                                              .present = indices_where(with, true),
+                                              .missing = indices_where(lacking, true)});
+      }
+      if (!measured[0] || measured_count < 2) continue;
+
+      PhaseComparison phase_out{.step = step_name,
+                                .workload = workload,
+                                .sweep_point = point,
+                                .phase = phase_name,
+                                .metrics = {}};
+      for (const CompareMetric metric : out.metrics) {
+        MetricRow row{.metric = metric, .inputs = std::vector<MetricValues>(n), .changes = {}};
+        bool nonzero = false;
+        for (std::size_t i = 0; i < n; ++i) {
+          for (const PhaseResult* phase : results[i]) {
+            const double value = phase_metric(*phase, metric);
+            nonzero = nonzero || value != 0;
+            row.inputs[i].values.push_back(value);
+          }
+          row.inputs[i].stats = summarize_sample(row.inputs[i].values);
+        }
+        // A phase that moves no bytes (metadata ops) has no throughput to compare.
+        if (metric == CompareMetric::kThroughput && !nonzero) continue;
+        const Better better = compare_metric_info(metric).better;
+        for (std::size_t i = 1; i < n; ++i) {
+          if (!measured[i]) {
+            row.changes.emplace_back();
+            continue;
+          }
+          row.changes.emplace_back(change_of(row.inputs[0], row.inputs[i], better));
+        }
+        phase_out.metrics.push_back(std::move(row));
+      }
+      out.phases.push_back(std::move(phase_out));
+    }
+  }
+  return out;
+}
+
+std::vector<Regression> regressions(const Comparison& comparison, double threshold_percent) {
+  std::vector<Regression> out;
+  for (std::size_t p = 0; p < comparison.phases.size(); ++p) {
+    const PhaseComparison& phase = comparison.phases[p];
+    for (std::size_t m = 0; m < phase.metrics.size(); ++m) {
+      const MetricRow& row = phase.metrics[m];
+      for (std::size_t c = 0; c < row.changes.size(); ++c) {
+        const auto& change = row.changes[c];
+        if (!change || !change->worse_percent || change->noise == Noise::kWithinNoise) continue;
+        if (*change->worse_percent <= threshold_percent) continue;
+        out.push_back(Regression{
+            .phase = p, .metric = m, .input = c + 1, .worse_percent = *change->worse_percent});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace iobench

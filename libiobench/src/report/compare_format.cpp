@@ -1,0 +1,413 @@
+// Printing a Comparison: text and Markdown for people, CSV and JSON for tools. Only formats;
+// every figure comes from compare_results().
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iobench/compare.hpp>
+#include <iobench/format.hpp>
+#include <iobench/printable.hpp>
+#include <nlohmann/json.hpp>
+
+#include "report/text_table.hpp"
+
+namespace iobench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The printed unit of a metric and the value in it.
+struct Shown {
+  const char* unit;
+  double scale;
+  int decimals;
+};
+
+Shown shown(CompareMetric metric) {
+  switch (metric) {
+    case CompareMetric::kThroughput:
+      return {"MiB/s", 1.0 / kBytesPerMiB, 2};
+    case CompareMetric::kIops:
+      return {"ops/s", 1.0, 1};
+    case CompareMetric::kCpu:
+      return {"%", 1.0, 1};
+    default:
+      return {"us", 1e-3, 3};  // latency, ns
+  }
+}
+
+std::string metric_title(CompareMetric metric) {
+  return fmt::format("{} ({})", compare_metric_info(metric).title, shown(metric).unit);
+}
+
+const char* better_text(CompareMetric metric) {
+  return compare_metric_info(metric).better == Better::kHigher ? "higher" : "lower";
+}
+
+std::string input_name(std::size_t i) { return fmt::format("#{}", i); }
+
+bool row_has_repetitions(const MetricRow& row) {
+  for (const MetricValues& values : row.inputs) {
+    if (values.stats.count > 1) return true;
+  }
+  return false;
+}
+
+// "95.37", or with repetitions "95.37 +- 1.20 (n=3)"; "-" for an input without the phase.
+std::string value_cell(const MetricRow& row, std::size_t input) {
+  const MetricValues& values = row.inputs[input];
+  if (values.stats.count == 0) return "-";
+  const Shown unit = shown(row.metric);
+  std::string cell = fmt::format("{:.{}f}", values.stats.mean * unit.scale, unit.decimals);
+  if (row_has_repetitions(row)) {
+    cell += fmt::format(" +- {:.{}f} (n={})", values.stats.stddev * unit.scale, unit.decimals,
+                        values.stats.count);
+  }
+  return cell;
+}
+
+std::string change_cell(const std::optional<MetricChange>& change) {
+  if (!change) return "-";
+  if (!change->change_percent) return "n/a (baseline 0)";
+  return fmt::format("{:+.2f}%", *change->change_percent);
+}
+
+std::string mark_cell(const std::optional<MetricChange>& change, std::size_t input) {
+  if (!change) return fmt::format("not in {}", input_name(input));
+  if (change->direction == ChangeDirection::kUnchanged && change->noise != Noise::kSignificant) {
+    return "unchanged";
+  }
+  std::string mark = fmt::format("{}, {}", to_string(change->direction), to_string(change->noise));
+  if (change->welch.valid) {
+    const double p = change->welch.p_value;
+    mark += fmt::format(" ({}, df={:.1f})",
+                        p < 1e-4 ? std::string("p<0.0001") : fmt::format("p={:.4f}", p),
+                        change->welch.degrees_of_freedom);
+  }
+  return mark;
+}
+
+std::string where(const std::string& step, const std::string& workload,
+                  const std::optional<std::string>& point, const std::string& phase) {
+  std::string text = fmt::format("step {} ({})", printable(step), printable(workload));
+  if (point) text += fmt::format(", point {}", printable(*point));
+  if (!phase.empty()) text += fmt::format(", phase {}", printable(phase));
+  return text;
+}
+
+std::string inputs_list(const std::vector<std::size_t>& inputs) {
+  std::vector<std::string> names;
+  for (const std::size_t i : inputs) names.push_back(input_name(i));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::string left_out_line(const LeftOutResult& left) {
+  std::string text = fmt::format("{} step {}", input_name(left.input), printable(left.step));
+  if (left.sweep_point) text += fmt::format(", point {}", printable(*left.sweep_point));
+  text += fmt::format(", repetition {}", left.repetition);
+  if (!left.phase.empty()) text += fmt::format(", phase {}", printable(left.phase));
+  text += fmt::format(": {}", to_string(left.status));
+  if (!left.message.empty()) text += fmt::format(" ({})", printable_message(left.message));
+  return text;
+}
+
+constexpr const char* kMarksLegend =
+    "Change is against the baseline #0, in %. 'better' and 'worse' follow each metric's direction "
+    "(higher or lower is better), so 'worse' is a regression whichever way the number moved. "
+    "'significant' / 'within noise': Welch's t-test at 95 % over the repetitions (n per side, p, "
+    "df); 'n=1: no noise estimate': a side has one run, so noise cannot be told from change.";
+
+// `text` broken into lines of at most `width` bytes at spaces.
+std::string wrapped(std::string_view text, std::size_t width) {
+  std::string out;
+  std::size_t line = 0;
+  while (!text.empty()) {
+    const std::size_t space = text.find(' ');
+    const std::string_view word = text.substr(0, space);
+    if (line > 0 && line + 1 + word.size() > width) {
+      out += '\n';
+      line = 0;
+    } else if (line > 0) {
+      out += ' ';
+      ++line;
+    }
+    out += word;
+    line += word.size();
+    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+  }
+  return out;
+}
+
+std::vector<std::string> row_cells(const MetricRow& row) {
+  std::vector<std::string> cells{metric_title(row.metric), better_text(row.metric),
+                                 value_cell(row, 0)};
+  for (std::size_t i = 1; i < row.inputs.size(); ++i) {
+    cells.push_back(value_cell(row, i));
+    cells.push_back(change_cell(row.changes[i - 1]));
+    cells.push_back(mark_cell(row.changes[i - 1], i));
+  }
+  return cells;
+}
+
+std::vector<std::string> row_titles(std::size_t inputs) {
+  std::vector<std::string> titles{"metric", "better", "#0"};
+  for (std::size_t i = 1; i < inputs; ++i) {
+    titles.push_back(input_name(i));
+    titles.push_back(inputs > 2 ? fmt::format("change {}", input_name(i)) : "change");
+    titles.push_back(inputs > 2 ? fmt::format("mark {}", input_name(i)) : "mark");
+  }
+  return titles;
+}
+
+std::string markdown_cell(std::string text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void markdown_row(std::ostream& out, const std::vector<std::string>& cells) {
+  out << '|';
+  for (const std::string& cell : cells) out << ' ' << markdown_cell(cell) << " |";
+  out << '\n';
+}
+
+Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
+
+Json optional_text(const std::optional<std::string>& text) {
+  return text ? Json(*text) : Json(nullptr);
+}
+
+}  // namespace
+
+void write_comparison_text(const Comparison& comparison, std::ostream& out) {
+  const std::size_t n = comparison.labels.size();
+  out << fmt::format("Comparing {} result documents against the baseline #0:\n", n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out << fmt::format("  {}  {}{}\n", input_name(i), printable(comparison.labels[i]),
+                       i == 0 ? " (baseline)" : "");
+  }
+  out << '\n';
+  if (comparison.environment.empty()) {
+    out << "Environment: no differences (kernel, CPU, RAM, targets, iobench version, params, "
+           "engine)\n";
+  } else {
+    out << "Environment differences (what is being compared):\n";
+    for (const EnvironmentDifference& difference : comparison.environment) {
+      out << fmt::format("  {}\n", printable(difference.field));
+      for (std::size_t i = 0; i < difference.values.size(); ++i) {
+        out << fmt::format("    {}  {}\n", input_name(i), printable(difference.values[i]));
+      }
+    }
+  }
+  out << '\n' << wrapped(kMarksLegend, 100) << '\n';
+  for (const PhaseComparison& phase : comparison.phases) {
+    out << fmt::format("\n== {}\n",
+                       where(phase.step, phase.workload, phase.sweep_point, phase.phase));
+    std::vector<detail::TextTable::Column> columns;
+    for (const std::string& title : row_titles(n)) {
+      const bool left = title == "metric" || title == "better" || title.starts_with("mark");
+      columns.push_back(
+          {title, left ? detail::TextTable::Align::kLeft : detail::TextTable::Align::kRight});
+    }
+    detail::TextTable table(std::move(columns));
+    for (const MetricRow& row : phase.metrics) table.add_row(row_cells(row));
+    table.print(out, "  ");
+  }
+  if (comparison.phases.empty()) out << "\nNo phase is in the baseline and another input.\n";
+  if (!comparison.unmatched.empty()) {
+    out << "\nNot compared (not in every input):\n";
+    for (const UnmatchedPart& part : comparison.unmatched) {
+      out << fmt::format("  {}: in {}; missing in {}\n",
+                         where(part.step, part.workload, part.sweep_point, part.phase),
+                         part.present.empty() ? std::string("none") : inputs_list(part.present),
+                         inputs_list(part.missing));
+    }
+  }
+  if (!comparison.left_out.empty()) {
+    out << "\nLeft out (did not end ok):\n";
+    for (const LeftOutResult& left : comparison.left_out)
+      out << "  " << left_out_line(left) << '\n';
+  }
+}
+
+void write_comparison_markdown(const Comparison& comparison, std::ostream& out) {
+  const std::size_t n = comparison.labels.size();
+  out << "## iobench compare\n\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    out << fmt::format("- `{}`: {}{}\n", input_name(i),
+                       markdown_cell(printable(comparison.labels[i])), i == 0 ? " (baseline)" : "");
+  }
+  out << "\n### Environment differences\n\n";
+  if (comparison.environment.empty()) {
+    out << "None (kernel, CPU, RAM, targets, iobench version, params, engine).\n";
+  } else {
+    std::vector<std::string> titles{"field"};
+    for (std::size_t i = 0; i < n; ++i) titles.push_back(input_name(i));
+    markdown_row(out, titles);
+    markdown_row(out, std::vector<std::string>(titles.size(), "---"));
+    for (const EnvironmentDifference& difference : comparison.environment) {
+      std::vector<std::string> cells{printable(difference.field)};
+      for (const std::string& value : difference.values) cells.push_back(printable(value));
+      markdown_row(out, cells);
+    }
+  }
+  out << "\n### Results\n\n" << kMarksLegend << '\n';
+  for (const PhaseComparison& phase : comparison.phases) {
+    out << fmt::format("\n#### {}\n\n",
+                       where(phase.step, phase.workload, phase.sweep_point, phase.phase));
+    const std::vector<std::string> titles = row_titles(n);
+    markdown_row(out, titles);
+    std::vector<std::string> rule;
+    for (const std::string& title : titles) {
+      const bool left = title == "metric" || title == "better" || title.starts_with("mark");
+      rule.push_back(left ? "---" : "--:");
+    }
+    markdown_row(out, rule);
+    for (const MetricRow& row : phase.metrics) markdown_row(out, row_cells(row));
+  }
+  if (!comparison.unmatched.empty()) {
+    out << "\n### Not compared (not in every input)\n\n";
+    for (const UnmatchedPart& part : comparison.unmatched) {
+      out << fmt::format(
+          "- {}: in {}; missing in {}\n",
+          markdown_cell(where(part.step, part.workload, part.sweep_point, part.phase)),
+          part.present.empty() ? std::string("none") : inputs_list(part.present),
+          inputs_list(part.missing));
+    }
+  }
+  if (!comparison.left_out.empty()) {
+    out << "\n### Left out (did not end ok)\n\n";
+    for (const LeftOutResult& left : comparison.left_out) {
+      out << "- " << markdown_cell(left_out_line(left)) << '\n';
+    }
+  }
+}
+
+void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
+  out << "step,workload,sweep_point,phase,metric,unit,better,baseline,input,base_n,base_mean,"
+         "base_stddev,n,mean,stddev,change_percent,direction,noise,welch_t,welch_df,p_value\n";
+  const auto number = [](double value) {
+    return std::isfinite(value) ? fmt::format("{}", value) : std::string();
+  };
+  for (const PhaseComparison& phase : comparison.phases) {
+    for (const MetricRow& row : phase.metrics) {
+      const CompareMetricInfo& info = compare_metric_info(row.metric);
+      const SampleStats& base = row.inputs[0].stats;
+      for (std::size_t i = 1; i < row.inputs.size(); ++i) {
+        std::vector<std::string> cells{csv_field(phase.step),
+                                       csv_field(phase.workload),
+                                       csv_field(phase.sweep_point.value_or("")),
+                                       csv_field(phase.phase),
+                                       std::string(info.name),
+                                       std::string(info.unit),
+                                       better_text(row.metric),
+                                       csv_field(comparison.labels[0]),
+                                       csv_field(comparison.labels[i]),
+                                       std::to_string(base.count),
+                                       number(base.mean),
+                                       number(base.stddev)};
+        const auto& change = row.changes[i - 1];
+        if (change) {
+          const SampleStats& stats = row.inputs[i].stats;
+          const WelchTest& welch = change->welch;
+          cells.insert(cells.end(),
+                       {std::to_string(stats.count), number(stats.mean), number(stats.stddev),
+                        change->change_percent ? number(*change->change_percent) : "",
+                        to_string(change->direction), to_string(change->noise),
+                        welch.valid ? number(welch.t) : "",
+                        welch.valid ? number(welch.degrees_of_freedom) : "",
+                        welch.valid ? number(welch.p_value) : ""});
+        } else {
+          cells.resize(cells.size() + 9);
+        }
+        out << fmt::format("{}\n", fmt::join(cells, ","));
+      }
+    }
+  }
+}
+
+std::string comparison_to_json(const Comparison& comparison, int indent) {
+  Json j;
+  j["inputs"] = comparison.labels;
+  Json metrics = Json::array();
+  for (const CompareMetric metric : comparison.metrics) {
+    const CompareMetricInfo& info = compare_metric_info(metric);
+    metrics.push_back({{"name", info.name}, {"unit", info.unit}, {"better", better_text(metric)}});
+  }
+  j["metrics"] = std::move(metrics);
+  Json environment = Json::array();
+  for (const EnvironmentDifference& difference : comparison.environment) {
+    environment.push_back({{"field", difference.field}, {"values", difference.values}});
+  }
+  j["environment"] = std::move(environment);
+  Json phases = Json::array();
+  for (const PhaseComparison& phase : comparison.phases) {
+    Json rows = Json::array();
+    for (const MetricRow& row : phase.metrics) {
+      const CompareMetricInfo& info = compare_metric_info(row.metric);
+      Json inputs = Json::array();
+      for (const MetricValues& values : row.inputs) {
+        inputs.push_back({{"n", values.stats.count},
+                          {"mean", values.stats.mean},
+                          {"stddev", values.stats.stddev},
+                          {"values", values.values}});
+      }
+      Json changes = Json::array();
+      for (const auto& change : row.changes) {
+        if (!change) {
+          changes.push_back(nullptr);
+          continue;
+        }
+        Json welch = nullptr;
+        if (change->welch.valid) {
+          welch = {{"t", number_or_null(change->welch.t)},
+                   {"df", change->welch.degrees_of_freedom},
+                   {"p_value", change->welch.p_value},
+                   {"t_critical", change->welch.t_critical}};
+        }
+        changes.push_back({{"change_percent",
+                            change->change_percent ? Json(*change->change_percent) : Json(nullptr)},
+                           {"direction", to_string(change->direction)},
+                           {"noise", to_string(change->noise)},
+                           {"welch", std::move(welch)}});
+      }
+      rows.push_back({{"metric", info.name},
+                      {"unit", info.unit},
+                      {"better", better_text(row.metric)},
+                      {"inputs", std::move(inputs)},
+                      {"changes", std::move(changes)}});
+    }
+    phases.push_back({{"step", phase.step},
+                      {"workload", phase.workload},
+                      {"sweep_point", optional_text(phase.sweep_point)},
+                      {"phase", phase.phase},
+                      {"metrics", std::move(rows)}});
+  }
+  j["phases"] = std::move(phases);
+  Json unmatched = Json::array();
+  for (const UnmatchedPart& part : comparison.unmatched) {
+    unmatched.push_back({{"step", part.step},
+                         {"workload", part.workload},
+                         {"sweep_point", optional_text(part.sweep_point)},
+                         {"phase", part.phase},
+                         {"present", part.present},
+                         {"missing", part.missing}});
+  }
+  j["unmatched"] = std::move(unmatched);
+  Json left_out = Json::array();
+  for (const LeftOutResult& left : comparison.left_out) {
+    left_out.push_back({{"input", left.input},
+                        {"step", left.step},
+                        {"sweep_point", optional_text(left.sweep_point)},
+                        {"repetition", left.repetition},
+                        {"phase", left.phase},
+                        {"status", to_string(left.status)},
+                        {"message", left.message}});
+  }
+  j["left_out"] = std::move(left_out);
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace iobench

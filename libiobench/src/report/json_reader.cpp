@@ -1,0 +1,672 @@
+// The JSON result reader: a result document's text back into a ResultDocument, the inverse of
+// json_reporter.cpp. Pure (text in, data out); every error names the JSON pointer of the field.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iobench/result_json.hpp>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "report/json_shape.hpp"
+#include "report/latency_rebuild.hpp"
+#include "util/json_pointer.hpp"
+
+namespace iobench {
+
+ResultFormatError::ResultFormatError(std::string pointer, const std::string& message)
+    : ConfigError(fmt::format("{}: {}", pointer.empty() ? "/" : pointer, message)),
+      pointer_(std::move(pointer)) {}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Uint128 = LatencyHistogram::Uint128;
+
+// Deeper nesting than any result document has is refused before parsing (bounded work).
+constexpr std::size_t kMaxDepth = 64;
+
+[[noreturn]] void fail(const std::string& pointer, const std::string& what) {
+  throw ResultFormatError(pointer, what);
+}
+
+std::string child(const std::string& pointer, std::string_view key) {
+  return detail::json_pointer_child(pointer, key);
+}
+std::string child(const std::string& pointer, std::size_t index) {
+  return detail::json_pointer_child(pointer, index);
+}
+
+const char* kind(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::object:
+      return "an object";
+    case Json::value_t::array:
+      return "an array";
+    case Json::value_t::string:
+      return "a string";
+    case Json::value_t::boolean:
+      return "a boolean";
+    case Json::value_t::number_float:
+      return "a fractional number";
+    case Json::value_t::number_integer:
+      return "a negative number";
+    case Json::value_t::number_unsigned:
+      return "a number";
+    default:
+      return "something else";
+  }
+}
+
+[[noreturn]] void wrong_type(const std::string& pointer, const Json& j, std::string_view wanted) {
+  fail(pointer, fmt::format("must be {}, not {}", wanted, kind(j)));
+}
+
+// A member of an object, which must be there.
+struct Field {
+  const Json& value;
+  std::string pointer;
+};
+
+Field member(const Field& object, std::string_view key) {
+  if (!object.value.is_object()) wrong_type(object.pointer, object.value, "an object");
+  const auto it = object.value.find(key);
+  if (it == object.value.end()) fail(object.pointer, fmt::format("the key \"{}\" is missing", key));
+  return Field{*it, child(object.pointer, key)};
+}
+
+std::optional<Field> optional_member(const Field& object, std::string_view key) {
+  if (!object.value.is_object()) wrong_type(object.pointer, object.value, "an object");
+  const auto it = object.value.find(key);
+  if (it == object.value.end()) return std::nullopt;
+  return Field{*it, child(object.pointer, key)};
+}
+
+std::uint64_t u64(const Field& f) {
+  if (!f.value.is_number_unsigned()) wrong_type(f.pointer, f.value, "a whole number of 0 or more");
+  return f.value.get<std::uint64_t>();
+}
+std::uint64_t u64(const Field& object, std::string_view key) { return u64(member(object, key)); }
+
+// Numbers the writer writes as doubles; null is how a NaN was written.
+double number(const Field& f) {
+  if (f.value.is_null()) return std::numeric_limits<double>::quiet_NaN();
+  if (!f.value.is_number()) wrong_type(f.pointer, f.value, "a number");
+  return f.value.get<double>();
+}
+double number(const Field& object, std::string_view key) { return number(member(object, key)); }
+
+const std::string& text(const Field& f) {
+  if (!f.value.is_string()) wrong_type(f.pointer, f.value, "a string");
+  return f.value.get_ref<const std::string&>();
+}
+const std::string& text(const Field& object, std::string_view key) {
+  return text(member(object, key));
+}
+
+bool boolean(const Field& object, std::string_view key) {
+  const Field f = member(object, key);
+  if (!f.value.is_boolean()) wrong_type(f.pointer, f.value, "true or false");
+  return f.value.get<bool>();
+}
+
+std::vector<std::string> strings(const Field& f) {
+  if (!f.value.is_array()) wrong_type(f.pointer, f.value, "an array of strings");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < f.value.size(); ++i) {
+    out.push_back(text(Field{f.value[i], child(f.pointer, i)}));
+  }
+  return out;
+}
+
+// Calls fn(Field) for each element of the array `f`.
+template <typename Fn>
+void each(const Field& f, Fn&& fn) {
+  if (!f.value.is_array()) wrong_type(f.pointer, f.value, "an array");
+  for (std::size_t i = 0; i < f.value.size(); ++i) fn(Field{f.value[i], child(f.pointer, i)});
+}
+
+// Calls fn(key, Field) for each member of the object `f`, in document order.
+template <typename Fn>
+void each_member(const Field& f, Fn&& fn) {
+  if (!f.value.is_object()) wrong_type(f.pointer, f.value, "an object");
+  for (auto it = f.value.begin(); it != f.value.end(); ++it) {
+    fn(it.key(), Field{it.value(), child(f.pointer, it.key())});
+  }
+}
+
+// A seed: decimal text (schema 2) or a JSON number (schema 1).
+std::uint64_t seed(const Field& f) {
+  if (f.value.is_number_unsigned()) return f.value.get<std::uint64_t>();
+  if (f.value.is_string()) {
+    const auto value = detail::json::parse_decimal(f.value.get_ref<const std::string&>());
+    if (value && *value <= std::numeric_limits<std::uint64_t>::max()) {
+      return static_cast<std::uint64_t>(*value);
+    }
+  }
+  fail(f.pointer, fmt::format("must be a seed: decimal digits (\"42\") or a whole number, not {}",
+                              f.value.is_string() ? f.value.dump() : kind(f.value)));
+}
+
+Uint128 decimal(const Field& f) {
+  if (f.value.is_string()) {
+    if (const auto value = detail::json::parse_decimal(f.value.get_ref<const std::string&>())) {
+      return *value;
+    }
+  }
+  fail(f.pointer, fmt::format("must be decimal digits in a string (up to 2^128), not {}",
+                              f.value.is_string() ? f.value.dump() : kind(f.value)));
+}
+
+Status status(const Field& object) {
+  const Field f = member(object, "status");
+  const std::string& s = text(f);
+  for (const Status st : {Status::kOk, Status::kFailed, Status::kInterrupted, Status::kSkipped}) {
+    if (s == to_string(st)) return st;
+  }
+  fail(f.pointer, fmt::format("\"{}\" is not a status; use ok, failed, interrupted or skipped", s));
+}
+
+std::size_t size_of(const Field& f) {
+  const std::uint64_t value = u64(f);
+  if (value > std::numeric_limits<std::size_t>::max()) fail(f.pointer, "is too large");
+  return static_cast<std::size_t>(value);
+}
+
+std::map<std::string, std::string> string_map(const Field& f) {
+  std::map<std::string, std::string> out;
+  each_member(f, [&](const std::string& key, const Field& value) { out[key] = text(value); });
+  return out;
+}
+
+// --- results ----------------------------------------------------------------------------------
+
+LatencyHistogram histogram(const Field& latency, std::uint64_t count, bool buckets_expected);
+
+OpStats op_stats(const Field& f, bool buckets_expected) {
+  OpStats op;
+  op.ops = u64(f, "ops");
+  op.bytes = u64(f, "bytes");
+  op.errors = u64(f, "errors");
+  op.ops_over_2s = u64(f, "ops_over_2s");
+  op.ops_over_10s = u64(f, "ops_over_10s");
+  if (op.ops_over_10s > op.ops_over_2s || op.ops_over_2s > op.ops) {
+    fail(child(f.pointer, "ops_over_2s"),
+         "ops over 10 s <= ops over 2 s <= ops must hold; the counts contradict each other");
+  }
+  op.latency = histogram(member(f, "latency_ns"), op.ops, buckets_expected);
+  return op;
+}
+
+// One latency object ({min, max, mean, ..., sum, sum_squares, buckets}) of `count` samples.
+LatencyHistogram histogram(const Field& latency, std::uint64_t samples, bool buckets_expected) {
+  detail::LatencySummary summary;
+  summary.count = samples;
+  summary.pointer = latency.pointer;
+  summary.min = u64(latency, "min");
+  summary.max = u64(latency, "max");
+  summary.mean = number(latency, "mean");
+  summary.stddev = number(latency, "stddev");
+  for (std::size_t i = 0; i < detail::kSavedPercentiles.size(); ++i) {
+    summary.percentiles[i] = u64(latency, detail::kSavedPercentiles[i].key);
+  }
+  if (const auto sum = optional_member(latency, "sum")) summary.sum = decimal(*sum);
+  if (const auto squares = optional_member(latency, "sum_squares")) {
+    summary.sum_squares = decimal(*squares);
+  }
+  if (const auto buckets = optional_member(latency, "buckets")) {
+    std::vector<LatencyHistogram::BucketCount> counts;
+    each_member(*buckets, [&](const std::string& key, const Field& count) {
+      const auto lower = detail::json::parse_decimal(key);
+      const std::size_t index =
+          lower && *lower <= std::numeric_limits<std::uint64_t>::max()
+              ? LatencyHistogram::bucket_index(static_cast<std::uint64_t>(*lower))
+              : 0;
+      if (!lower || LatencyHistogram::bucket_lower(index) != *lower) {
+        fail(count.pointer, fmt::format("\"{}\" is not the lowest value (ns) of a histogram "
+                                        "bucket",
+                                        key));
+      }
+      counts.push_back({index, u64(count)});
+    });
+    // In value order whatever order a tool (jq -S, Python's sort_keys) left the keys in.
+    std::sort(counts.begin(), counts.end(),
+              [](const auto& a, const auto& b) { return a.index < b.index; });
+    summary.buckets = std::move(counts);
+  } else if (buckets_expected && summary.sum) {
+    // A schema-2 phase always has its buckets next to its sums.
+    fail(latency.pointer, "the key \"buckets\" is missing");
+  }
+  return detail::rebuild_histogram(summary);
+}
+
+// The latency parts of an op kind where its phase recorded them (slat/clat, service time);
+// every part holds one sample per op.
+void latency_parts(const Field& f, const OpStats& op, OpLatencyParts& parts, LatencyPartsKind& kind,
+                   bool buckets_expected) {
+  const auto slat = optional_member(f, "slat_ns");
+  const auto clat = optional_member(f, "clat_ns");
+  if (slat.has_value() != clat.has_value()) {
+    fail(f.pointer, "slat_ns and clat_ns come together (asynchronous engines) or not at all");
+  }
+  if (slat) {
+    kind.submission_completion = true;
+    parts.submission = histogram(*slat, op.ops, buckets_expected);
+    parts.completion = histogram(*clat, op.ops, buckets_expected);
+  }
+  if (const auto service = optional_member(f, "service_ns")) {
+    kind.service = true;
+    parts.service = histogram(*service, op.ops, buckets_expected);
+  }
+}
+
+// {op: OPS} into names and stats; `names` is the phase's (a worker's keys must follow them).
+std::vector<OpStats> ops_by_kind(const Field& f, std::vector<std::string>& names, bool is_phase,
+                                 std::vector<OpLatencyParts>& parts, LatencyPartsKind& kind) {
+  std::vector<OpStats> ops;
+  std::size_t i = 0;
+  each_member(f, [&](const std::string& key, const Field& value) {
+    if (i < names.size()) {
+      if (names[i] != key) {
+        fail(value.pointer,
+             fmt::format("op kind \"{}\" where the phase has \"{}\" in this place", key, names[i]));
+      }
+    } else {
+      names.push_back(key);
+    }
+    ops.push_back(op_stats(value, is_phase));
+    LatencyPartsKind found;
+    OpLatencyParts op_parts;
+    latency_parts(value, ops.back(), op_parts, found, is_phase);
+    if (i == 0) {
+      kind = found;
+    } else if (found.submission_completion != kind.submission_completion ||
+               found.service != kind.service) {
+      fail(value.pointer, "every op kind of a phase has the same latency parts");
+    }
+    if (kind.any()) parts.push_back(op_parts);
+    ++i;
+  });
+  return ops;
+}
+
+std::vector<std::uint64_t> counters(const Field& f, std::vector<std::string>& names,
+                                    bool define_names) {
+  std::vector<std::uint64_t> values;
+  each_member(f, [&](const std::string& key, const Field& value) {
+    if (define_names) {
+      names.push_back(key);
+    } else if (values.size() >= names.size() || names[values.size()] != key) {
+      fail(value.pointer, "a worker's counters must be the phase's, in the same order");
+    }
+    values.push_back(u64(value));
+  });
+  if (values.size() != names.size()) {
+    fail(f.pointer, "a worker's counters must be the phase's, in the same order");
+  }
+  return values;
+}
+
+void check_total(const Field& object, std::string_view key, std::uint64_t expected) {
+  const Field f = member(object, key);
+  if (u64(f) != expected) {
+    fail(f.pointer,
+         fmt::format("{} does not match the op kinds, which add up to {}", u64(f), expected));
+  }
+}
+
+PacingStats pacing_stats(const Field& f) {
+  PacingStats pacing;
+  pacing.paced = true;
+  pacing.late_ops = u64(f, "late_ops");
+  pacing.max_lag_ns = u64(f, "max_lag_ns");
+  pacing.backlog_ops = u64(f, "backlog_ops");
+  return pacing;
+}
+
+WorkerResult worker(const Field& f, PhaseResult& phase) {
+  WorkerResult w;
+  w.index = size_of(member(f, "index"));
+  w.target_index = size_of(member(f, "target_index"));
+  w.seed = seed(member(f, "seed"));
+  w.elapsed_ns = u64(f, "elapsed_ns");
+  w.status = status(f);
+  w.message = text(f, "message");
+  const Field cpu = member(f, "cpu");
+  w.cpu.user_ns = u64(cpu, "user_ns");
+  w.cpu.system_ns = u64(cpu, "system_ns");
+  w.counters = counters(member(f, "counters"), phase.counter_names, false);
+  LatencyPartsKind kind;
+  w.ops = ops_by_kind(member(f, "ops_by_kind"), phase.op_names, false, w.latency_parts, kind);
+  if (kind.submission_completion != phase.latency_parts_kind.submission_completion ||
+      kind.service != phase.latency_parts_kind.service) {
+    fail(member(f, "ops_by_kind").pointer, "a worker's latency parts must be its phase's");
+  }
+  if (const auto pacing = optional_member(f, "pacing")) w.pacing = pacing_stats(*pacing);
+  check_total(f, "bytes", w.total_bytes());
+  check_total(f, "ops", w.total_ops());
+  return w;
+}
+
+PhaseResult phase(const Field& f) {
+  PhaseResult p;
+  p.name = text(f, "name");
+  p.status = status(f);
+  p.message = text(f, "message");
+  const Field mode = member(f, "mode");
+  if (text(mode) == "threads") {
+    p.mode = WorkerMode::kThreads;
+  } else if (text(mode) == "processes") {
+    p.mode = WorkerMode::kProcesses;
+  } else {
+    fail(mode.pointer,
+         fmt::format("\"{}\" is not a worker mode; use threads or processes", text(mode)));
+  }
+  p.wall_ns = u64(f, "wall_ns");
+  p.stonewall_ns = u64(f, "stonewall_ns");
+  const Field cpu = member(f, "cpu");
+  p.process_cpu.user_ns = u64(cpu, "process_user_ns");
+  p.process_cpu.system_ns = u64(cpu, "process_system_ns");
+  p.workers_cpu.user_ns = u64(cpu, "workers_user_ns");
+  p.workers_cpu.system_ns = u64(cpu, "workers_system_ns");
+  p.system_busy_percent = number(cpu, "system_busy_percent");
+  p.counters = counters(member(f, "counters"), p.counter_names, true);
+  p.ops = ops_by_kind(member(f, "ops_by_kind"), p.op_names, true, p.latency_parts,
+                      p.latency_parts_kind);
+  if (const auto pacing = optional_member(f, "pacing")) p.pacing = pacing_stats(*pacing);
+  check_total(f, "bytes", p.total_bytes());
+  check_total(f, "ops", p.total_ops());
+  each(member(f, "workers"), [&](const Field& w) { p.workers.push_back(worker(w, p)); });
+  return p;
+}
+
+AttributeValue attribute(const Field& f) {
+  if (f.value.is_number_unsigned()) {
+    const auto value = f.value.get<std::uint64_t>();
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      fail(f.pointer, "is larger than an attribute's integer (2^63 - 1)");
+    }
+    return static_cast<std::int64_t>(value);
+  }
+  if (f.value.is_number_integer()) return f.value.get<std::int64_t>();
+  if (f.value.is_number_float()) return f.value.get<double>();
+  if (f.value.is_null()) return std::numeric_limits<double>::quiet_NaN();
+  if (f.value.is_string()) return f.value.get<std::string>();
+  wrong_type(f.pointer, f.value, "a number or a string");
+}
+
+StepResult step(const Field& f) {
+  StepResult s;
+  s.name = text(f, "name");
+  s.workload = text(f, "workload");
+  s.status = status(f);
+  s.message = text(f, "message");
+  s.seed = seed(member(f, "seed"));
+  // The step's options (schema 2; absent in schema 1).
+  if (const auto engine = optional_member(f, "engine")) {
+    s.engine = text(*engine);
+    s.time_limit_ns = u64(f, "time_limit_ns");
+    s.warmup_ns = u64(f, "warmup_ns");
+    s.ops_limit = u64(f, "ops_limit");
+    s.drop_caches = boolean(f, "drop_caches");
+  }
+  s.params = string_map(member(f, "params"));
+  if (const auto given = optional_member(f, "params_given")) {
+    s.given_params = strings(*given);
+    for (std::size_t i = 0; i < s.given_params.size(); ++i) {
+      if (!s.params.contains(s.given_params[i])) {
+        fail(child(given->pointer, i),
+             fmt::format("\"{}\" is not one of the step's params", s.given_params[i]));
+      }
+    }
+  }
+  s.targets = strings(member(f, "targets"));
+  each_member(member(f, "attributes"), [&](const std::string& key, const Field& value) {
+    s.attributes.emplace_back(key, attribute(value));
+  });
+  s.warnings = strings(member(f, "warnings"));
+  each(member(f, "phases"), [&](const Field& p) { s.phases.push_back(phase(p)); });
+  return s;
+}
+
+std::optional<StepPlacement> placement(const Field& f) {
+  const auto suite_step = optional_member(f, "suite_step");
+  if (!suite_step) return std::nullopt;
+  StepPlacement p;
+  p.suite_step = text(*suite_step);
+  const Field point = member(f, "sweep_point");
+  if (!point.value.is_null()) p.sweep_point = text(point);
+  const Field repetition = member(f, "repetition");
+  p.repetition = size_of(repetition);
+  if (p.repetition == 0) fail(repetition.pointer, "repetitions count from 1");
+  return p;
+}
+
+Environment environment(const Field& f, std::string version) {
+  Environment env;
+  env.iobench_version = std::move(version);
+  env.hostname = text(f, "hostname");
+  env.kernel = text(f, "kernel");
+  env.arch = text(f, "arch");
+  env.cpu_model = text(f, "cpu_model");
+  const Field cpus = member(f, "cpu_count");
+  if (u64(cpus) > std::numeric_limits<unsigned>::max()) fail(cpus.pointer, "is too large");
+  env.cpu_count = static_cast<unsigned>(u64(cpus));
+  env.memory_bytes = u64(f, "memory_bytes");
+  env.start_time_utc = text(f, "start_time_utc");
+  each(member(f, "targets"), [&](const Field& t) {
+    TargetInfo target;
+    target.path = text(t, "path");
+    target.fs_type = text(t, "fs_type");
+    target.mount_point = text(t, "mount_point");
+    target.mount_options = text(t, "mount_options");
+    target.device = text(t, "device");
+    target.size_bytes = u64(t, "size_bytes");
+    target.free_bytes = u64(t, "free_bytes");
+    env.targets.push_back(std::move(target));
+  });
+  return env;
+}
+
+Invocation invocation(const Field& f) {
+  Invocation inv;
+  inv.argv = strings(member(f, "argv"));
+  inv.working_directory = text(f, "working_directory");
+  inv.suite_source = text(f, "suite_source");
+  inv.suite_text = text(f, "suite_text");
+  inv.targets = strings(member(f, "targets"));
+  inv.params = string_map(member(f, "params"));
+  inv.engine = text(f, "engine");
+  inv.time_limit_ns = u64(f, "time_limit_ns");
+  inv.warmup_ns = u64(f, "warmup_ns");
+  inv.ops_limit = u64(f, "ops_limit");
+  inv.drop_caches = boolean(f, "drop_caches");
+  inv.seed = seed(member(f, "seed"));
+  inv.repeated_from = text(f, "repeated_from");
+  return inv;
+}
+
+// --- the suite record -------------------------------------------------------------------------
+
+MetricSamples metric(const std::string& name, const Field& f) {
+  MetricSamples m;
+  m.metric = name;
+  each(member(f, "values"), [&](const Field& v) { m.values.push_back(number(v)); });
+  m.stats.count = size_of(member(f, "count"));
+  m.stats.mean = number(f, "mean");
+  m.stats.stddev = number(f, "stddev");
+  m.stats.min = number(f, "min");
+  m.stats.max = number(f, "max");
+  m.stats.cv_percent = number(f, "cv_percent");
+  m.stats.ci95_low = number(f, "ci95_low");
+  m.stats.ci95_high = number(f, "ci95_high");
+  m.stats.ci95_half = m.stats.ci95_high - m.stats.mean;
+  m.stats.high_variation = boolean(f, "high_variation");
+  return m;
+}
+
+SweepRow sweep_row(const Field& f) {
+  SweepRow r;
+  r.phase = text(f, "phase");
+  r.point = text(f, "point");
+  r.samples = size_of(member(f, "samples"));
+  r.workers = size_of(member(f, "workers"));
+  r.throughput_bytes_per_s = number(f, "throughput_bytes_per_s");
+  r.ops_per_s = number(f, "ops_per_s");
+  r.per_worker_bytes_per_s = number(f, "per_worker_bytes_per_s");
+  r.max_latency_ns = number(f, "max_latency_ns");
+  r.p99_latency_ns = number(f, "p99_latency_ns");
+  r.cpu_percent = number(f, "cpu_percent");
+  r.fairness = number(f, "fairness");
+  r.peak = boolean(f, "peak");
+  return r;
+}
+
+StepSummary step_summary(const Field& f, std::size_t results) {
+  StepSummary s;
+  s.name = text(f, "name");
+  s.workload = text(f, "workload");
+  const Field repeat = member(f, "repeat");
+  if (u64(repeat) == 0 || u64(repeat) > std::numeric_limits<unsigned>::max()) {
+    fail(repeat.pointer, "must be 1 or more");
+  }
+  s.repeat = static_cast<unsigned>(u64(repeat));
+  const Field sweep = member(f, "sweep");
+  if (!sweep.value.is_null()) {
+    s.sweep = SweepSpec{.param = text(sweep, "param"), .values = strings(member(sweep, "values"))};
+  }
+  each(member(f, "points"), [&](const Field& p) {
+    PointSummary point;
+    point.point = text(p, "point");
+    each(member(p, "result_indices"), [&](const Field& i) {
+      const std::size_t index = size_of(i);
+      if (index >= results) fail(i.pointer, fmt::format("there is no step {}", index));
+      point.result_indices.push_back(index);
+    });
+    each(member(p, "repetitions"), [&](const Field& r) {
+      PhaseRepetitions phase{.phase = text(r, "phase"), .metrics = {}};
+      each_member(member(r, "metrics"), [&](const std::string& name, const Field& m) {
+        phase.metrics.push_back(metric(name, m));
+      });
+      point.repetitions.push_back(std::move(phase));
+    });
+    s.points.push_back(std::move(point));
+  });
+  each(member(f, "sweep_table"), [&](const Field& r) { s.sweep_rows.push_back(sweep_row(r)); });
+  return s;
+}
+
+SuiteRecord suite(const Field& f, std::size_t results) {
+  SuiteRecord s;
+  s.name = text(f, "name");
+  s.source = text(f, "source");
+  s.complete = boolean(f, "complete");
+  s.planned_runs = size_of(member(f, "planned_runs"));
+  const Field completed = member(f, "completed_runs");
+  if (size_of(completed) != results) {
+    fail(completed.pointer,
+         fmt::format("{} runs, but the document has {} steps", size_of(completed), results));
+  }
+  each(member(f, "steps"),
+       [&](const Field& step) { s.summary.push_back(step_summary(step, results)); });
+  return s;
+}
+
+// Refuses nesting deeper than kMaxDepth before nlohmann parses (strings skipped).
+void check_depth(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) {
+        fail("", fmt::format("byte {}: nested deeper than {} levels; this is no result document", i,
+                             kMaxDepth));
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
+}  // namespace
+
+ResultDocument parse_result_json(std::string_view text_in) {
+  check_depth(text_in);
+  Json root;
+  try {
+    root = Json::parse(text_in.begin(), text_in.end());
+  } catch (const Json::parse_error& e) {
+    std::string what = e.what();
+    if (const auto pos = what.find("syntax error"); pos != std::string::npos) {
+      what = what.substr(pos);
+    }
+    fail("", fmt::format("byte {}: not valid JSON: {}", e.byte, what));
+  } catch (const Json::out_of_range& e) {
+    // A number beyond a double (1e400): nlohmann's error 406, thrown while parsing.
+    std::string what = e.what();
+    if (const auto pos = what.find("number overflow"); pos != std::string::npos) {
+      what = what.substr(pos);
+    }
+    fail("", fmt::format("not a usable JSON document: {}", what));
+  }
+  const Field doc{root, ""};
+  if (!root.is_object()) wrong_type("", root, "a JSON object (a result document)");
+  ResultDocument out;
+  const Field schema = member(doc, "schema");
+  out.schema = text(schema);
+  if (out.schema != kResultSchemaV1 && out.schema != kResultSchemaV2 &&
+      out.schema != kResultSchema) {
+    fail(schema.pointer, fmt::format("\"{}\" is not a result schema this iobench reads ({}, {})",
+                                     out.schema, kResultSchemaV1, kResultSchemaV2));
+  }
+  out.run.environment = environment(member(doc, "environment"), text(doc, "iobench_version"));
+  out.run.status = status(doc);
+  if (const auto inv = optional_member(doc, "invocation")) out.invocation = invocation(*inv);
+  const Field steps = member(doc, "steps");
+  bool placed = false;
+  each(steps, [&](const Field& s) {
+    out.run.steps.push_back(step(s));
+    std::optional<StepPlacement> p = placement(s);
+    if (out.run.steps.size() == 1) placed = p.has_value();
+    if (p.has_value() != placed) {
+      fail(s.pointer,
+           "either every step has \"suite_step\", \"sweep_point\" and \"repetition\" "
+           "or none has");
+    }
+    if (p) out.placements.push_back(std::move(*p));
+  });
+  if (const auto s = optional_member(doc, "suite")) out.suite = suite(*s, out.run.steps.size());
+  return out;
+}
+
+ResultDocument load_result_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError(
+        fmt::format("cannot read result file '{}': {}", path.string(), std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return parse_result_json(text.str());
+  } catch (const ResultFormatError& e) {
+    throw ConfigError(fmt::format("{}: {}", path.string(), e.what()));
+  }
+}
+
+}  // namespace iobench

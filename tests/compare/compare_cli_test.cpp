@@ -1,0 +1,242 @@
+// `iobench compare` end to end: output equal to the library's, --fail-if-worse exit codes, bad
+// input refused with exit 2 and one message naming the file and field, and real result files of
+// tiny runs (single runs and a suite with repetitions).
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <iobench/compare.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/compare/compare_fixtures.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace iobench::test;
+using Catch::Matchers::Contains;
+using Json = nlohmann::json;
+
+namespace {
+
+constexpr std::uint64_t kSecond = 1'000'000'000;
+
+std::string write_document(const TempDir& dir, const std::string& name,
+                           const ResultDocument& document) {
+  const std::string path = (dir.path() / name).string();
+  std::ofstream(path) << to_json(document) << '\n';
+  return path;
+}
+
+std::string write_text(const TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string path = (dir.path() / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Base: write 1 s, read 1 s. Other: write 0.5 s (+100 %), read 1.25 s (-20 % throughput).
+struct Pair {
+  TempDir dir{"compare-cli"};
+  std::string base;
+  std::string other;
+  Pair() {
+    base = write_document(
+        dir, "base.json",
+        single_run_document(
+            compare_environment(),
+            {compare_step("seq", {compare_phase("write", kSecond, 100, 4096, 1000),
+                                  compare_phase("read", kSecond, 100, 4096, 1000)})}));
+    other = write_document(
+        dir, "other.json",
+        single_run_document(
+            compare_environment(),
+            {compare_step("seq", {compare_phase("write", kSecond / 2, 100, 4096, 1000),
+                                  compare_phase("read", kSecond * 5 / 4, 100, 4096, 1000)})}));
+  }
+};
+
+void require_bad_input(const CliResult& result, const std::string& expected) {
+  INFO(result.err);
+  CHECK(result.exit_code == 2);
+  CHECK(result.out.empty());
+  CHECK_THAT(result.err, Contains(expected));
+  // One message: one line.
+  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+}
+
+}  // namespace
+
+TEST_CASE("compare prints what the library prints, in every format", "[compare][cli]") {
+  const Pair pair;
+  const std::vector<CompareInput> inputs{{pair.base, load_result_file(pair.base)},
+                                         {pair.other, load_result_file(pair.other)}};
+  const Comparison c = compare_results(inputs);
+  std::ostringstream text;
+  write_comparison_text(c, text);
+  const CliResult plain = run_cli({"compare", pair.base, pair.other});
+  INFO(plain.err);
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.err.empty());
+  CHECK(plain.out == text.str());
+  std::ostringstream markdown;
+  write_comparison_markdown(c, markdown);
+  CHECK(run_cli({"compare", pair.base, pair.other, "--format", "markdown"}).out == markdown.str());
+  std::ostringstream csv;
+  write_comparison_csv(c, csv);
+  CHECK(run_cli({"compare", pair.base, pair.other, "-f", "csv"}).out == csv.str());
+  const CliResult json = run_cli({"compare", pair.base, pair.other, "--format", "json", "--metrics",
+                                  "iops,lat_max", "--phases", "read"});
+  REQUIRE(json.exit_code == 0);
+  const Json j = Json::parse(json.out);
+  REQUIRE(j.at("phases").size() == 1);
+  CHECK(j.at("phases").at(0).at("phase") == "read");
+  REQUIRE(j.at("phases").at(0).at("metrics").size() == 2);
+  CHECK(j.at("phases").at(0).at("metrics").at(0).at("metric") == "iops");
+  CHECK(j.at("phases").at(0).at("metrics").at(0).at("changes").at(0).at("change_percent") == -20.0);
+}
+
+TEST_CASE("compare --fail-if-worse exit codes", "[compare][cli]") {
+  const Pair pair;
+  // The read lost 20 % of its throughput and IOPS (n = 1: the change alone counts).
+  CHECK(run_cli({"compare", pair.base, pair.other, "--fail-if-worse", "25"}).exit_code == 0);
+  CHECK(run_cli({"compare", pair.base, pair.other, "--fail-if-worse", "20"}).exit_code == 0);
+  const CliResult worse = run_cli({"compare", pair.base, pair.other, "--fail-if-worse", "19.5%"});
+  CHECK(worse.exit_code == 1);
+  CHECK_THAT(worse.err, Contains("throughput is worse in #1 (" + pair.other +
+                                 ") than in the baseline: step seq, phase read: 20.00% > 19.5% "
+                                 "(n=1: no noise estimate)"));
+  CHECK_FALSE(worse.out.empty());  // the comparison is printed all the same
+  // Only the write selected, which improved; only latency selected, which did not move.
+  CHECK(run_cli({"compare", pair.base, pair.other, "--fail-if-worse", "0", "--phases", "write"})
+            .exit_code == 0);
+  CHECK(run_cli({"compare", pair.base, pair.other, "--fail-if-worse", "0", "--metrics",
+                 "lat_mean,lat_p99"})
+            .exit_code == 0);
+  // Swapped, the write regressed by 50 %.
+  CHECK(run_cli({"compare", pair.other, pair.base, "--fail-if-worse", "49", "--phases", "write"})
+            .exit_code == 1);
+
+  // With repetitions: a 2 % slower write within noise never fails; a 20 % slower read does.
+  TempDir dir("compare-reps");
+  const auto phases = [](std::uint64_t write_ns, std::uint64_t read_ns) {
+    return std::vector<PhaseResult>{compare_phase("write", write_ns, 100, 4096, 1000),
+                                    compare_phase("read", read_ns, 100, 4096, 1000)};
+  };
+  const std::string base =
+      write_document(dir, "base.json",
+                     repeated_document(compare_environment(), {phases(1'000'000'000, 1'000'000'000),
+                                                               phases(1'020'000'000, 1'010'000'000),
+                                                               phases(980'000'000, 990'000'000)}));
+  const std::string other = write_document(
+      dir, "other.json",
+      repeated_document(compare_environment(),
+                        {phases(1'010'000'000, 1'250'000'000), phases(1'030'000'000, 1'240'000'000),
+                         phases(1'020'000'000, 1'260'000'000)}));
+  CHECK(
+      run_cli({"compare", base, other, "--fail-if-worse", "0.5", "--phases", "write"}).exit_code ==
+      0);
+  const CliResult read = run_cli({"compare", base, other, "--fail-if-worse", "5"});
+  CHECK(read.exit_code == 1);
+  CHECK_THAT(read.err, Contains("phase read: "));
+  CHECK_THAT(read.err, Contains("(significant)"));
+  CHECK_THAT(read.err, !Contains("phase write"));
+}
+
+TEST_CASE("compare refuses bad input with exit 2", "[compare][cli]") {
+  const Pair pair;
+  const std::string missing = (pair.dir.path() / "missing.json").string();
+  require_bad_input(run_cli({"compare", pair.base, missing}),
+                    "cannot read result file '" + missing + "': No such file or directory");
+  require_bad_input(run_cli({"compare", pair.base, pair.dir.path().string()}),
+                    "cannot read result file '" + pair.dir.path().string() + "': Is a directory");
+  const std::string text = write_text(pair.dir, "notes.txt", "Completed writing 512 mbytes\n");
+  require_bad_input(run_cli({"compare", text, pair.base}), text + ": /: byte 1: not valid JSON");
+  const std::string not_result = write_text(pair.dir, "other.json.bak", R"({"name": "x"})");
+  require_bad_input(run_cli({"compare", pair.base, not_result}), not_result + ": ");
+  Json broken = Json::parse(read_file(pair.other));
+  broken["steps"][0]["phases"][0]["wall_ns"] = "fast";
+  const std::string bad_field = write_text(pair.dir, "broken.json", broken.dump());
+  require_bad_input(run_cli({"compare", pair.base, bad_field}),
+                    bad_field + ": /steps/0/phases/0/wall_ns: ");
+  require_bad_input(run_cli({"compare", pair.base, pair.other, "--metrics", "iops,p99"}),
+                    "--metrics: unknown metric 'p99'; metrics: throughput, iops, lat_mean");
+  require_bad_input(run_cli({"compare", pair.base, pair.other, "--metrics", "iops,"}),
+                    "--metrics 'iops,': an empty name");
+  require_bad_input(
+      run_cli({"compare", pair.base, pair.other, "--phases", "rewrite"}),
+      "--phases: phase 'rewrite' is in none of the inputs; their phases: write, read");
+  require_bad_input(run_cli({"compare", pair.base}), "compare needs two or more result files");
+  require_bad_input(run_cli({"compare", pair.base, pair.other, "--fail-if-worse", "-3"}),
+                    "--fail-if-worse '-3' is not a percentage");
+  require_bad_input(run_cli({"compare", pair.base, pair.other, "--format", "html"}),
+                    "--format 'html' is not one of text, markdown, csv, json");
+  require_bad_input(run_cli({"compare", pair.base, pair.other, "-d", "/tmp"}),
+                    "--dir goes with run or validate, not compare");
+  require_bad_input(run_cli({"run", "disk", "--fail-if-worse", "5"}),
+                    "--fail-if-worse goes with compare, not run");
+  require_bad_input(run_cli({"run", "disk", "--format", "markdown"}),
+                    "--format 'markdown' is not one of text, json, csv");
+}
+
+TEST_CASE("compare reads real results: single runs and a suite with repetitions",
+          "[compare][cli]") {
+  TempDir target("compare-target");
+  TempDir out("compare-out");
+  const auto run = [&](const std::string& name, std::vector<std::string> extra) {
+    const std::string path = (out.path() / name).string();
+    std::vector<std::string> args{"run", "-d", target.path().string(), "-q", "--format", "json",
+                                  "-o",  path};
+    args.insert(args.begin() + 1, extra.begin(), extra.end());
+    const CliResult result = run_cli(args);
+    INFO(result.err);
+    REQUIRE(result.exit_code == 0);
+    return path;
+  };
+  const std::string a = run("a.json", {"disk", "operation=write", "size=256k", "bs=4k"});
+  const std::string b = run("b.json", {"disk", "operation=write", "size=256k", "bs=64k"});
+  const CliResult single = run_cli({"compare", a, b, "--format", "json"});
+  INFO(single.err);
+  REQUIRE(single.exit_code == 0);
+  const Json cj = Json::parse(single.out);
+  const Json da = Json::parse(read_file(a));
+  const Json db = Json::parse(read_file(b));
+  // The block size is what differs; the write phase is aligned and its throughput is the one
+  // each document records.
+  bool bs_listed = false;
+  for (const Json& difference : cj.at("environment")) {
+    if (difference.at("field") == "step disk: param bs") {
+      bs_listed = true;
+      CHECK(difference.at("values") == Json::array({"4k", "64k"}));
+    }
+  }
+  CHECK(bs_listed);
+  REQUIRE(cj.at("phases").size() == da.at("steps").at(0).at("phases").size());
+  const Json& throughput = cj.at("phases").at(0).at("metrics").at(0);
+  CHECK(throughput.at("metric") == "throughput");
+  CHECK(throughput.at("inputs").at(0).at("mean").get<double>() ==
+        da.at("steps").at(0).at("phases").at(0).at("throughput_bytes_per_s").get<double>());
+  CHECK(throughput.at("inputs").at(1).at("mean").get<double>() ==
+        db.at("steps").at(0).at("phases").at(0).at("throughput_bytes_per_s").get<double>());
+
+  const std::string suite = write_text(out, "reps.json", R"({"name": "reps", "steps": [
+      {"name": "w", "workload": "disk", "repeat": 3,
+       "params": {"operation": "write", "size": "128k", "bs": "4k"}}]})");
+  const std::string r1 = run("r1.json", {suite});
+  const std::string r2 = run("r2.json", {suite});
+  const CliResult repeated = run_cli({"compare", r1, r2, "--format", "json", "--phases", "write"});
+  INFO(repeated.err);
+  REQUIRE(repeated.exit_code == 0);
+  const Json rj = Json::parse(repeated.out);
+  REQUIRE(rj.at("phases").size() == 1);
+  CHECK(rj.at("phases").at(0).at("step") == "w");
+  for (const Json& metric : rj.at("phases").at(0).at("metrics")) {
+    CHECK(metric.at("inputs").at(0).at("n") == 3);
+    CHECK(metric.at("inputs").at(1).at("n") == 3);
+    const Json& change = metric.at("changes").at(0);
+    CHECK(change.at("welch").is_object());
+    CHECK((change.at("noise") == "significant" || change.at("noise") == "within noise"));
+  }
+  CHECK(rj.at("unmatched").empty());
+  CHECK(rj.at("left_out").empty());
+  // Text: the n per side is printed.
+  const CliResult text = run_cli({"compare", r1, r2, "--phases", "write"});
+  CHECK_THAT(text.out, Contains("(n=3)"));
+}

@@ -1,0 +1,84 @@
+#include "tests/compare/compare_fixtures.hpp"
+
+namespace iobench::test {
+
+PhaseResult compare_phase(const std::string& name, std::uint64_t wall_ns, std::uint64_t ops,
+                          std::uint64_t op_bytes, std::uint64_t latency_ns) {
+  PhaseResult phase;
+  phase.name = name;
+  phase.op_names = {name == "read" ? "read" : "write"};
+  phase.wall_ns = wall_ns;
+  phase.stonewall_ns = wall_ns;
+  OpStats op;
+  for (std::uint64_t i = 0; i + 1 < ops; ++i) op.record(op_bytes, latency_ns);
+  op.record(op_bytes, 10 * latency_ns);
+  WorkerResult worker;
+  worker.seed = 11;
+  worker.elapsed_ns = wall_ns;
+  worker.cpu = {.user_ns = wall_ns / 10, .system_ns = wall_ns / 5};
+  worker.ops = {op};
+  phase.ops = {op};
+  phase.workers = {worker};
+  phase.process_cpu = worker.cpu;
+  phase.workers_cpu = worker.cpu;
+  phase.system_busy_percent = 12.5;
+  return phase;
+}
+
+StepResult compare_step(const std::string& name, std::vector<PhaseResult> phases) {
+  StepResult step;
+  step.name = name;
+  step.workload = "disk";
+  step.engine = "psync";
+  step.params = {{"bs", "4096"}, {"operation", "write"}};
+  step.given_params = {"bs", "operation"};
+  step.targets = {"/mnt/a"};
+  step.seed = 1;
+  step.phases = std::move(phases);
+  return step;
+}
+
+Environment compare_environment() {
+  Environment env;
+  env.hostname = "bench01";
+  env.kernel = "Linux 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)";
+  env.arch = "x86_64";
+  env.cpu_model = "Intel(R) Xeon(R) CPU E5-2620 v4 @ 2.10GHz";
+  env.cpu_count = 16;
+  env.memory_bytes = 64ULL << 30;
+  env.iobench_version = "0.1.0";
+  env.start_time_utc = "2026-01-15T09:30:00Z";
+  env.targets.push_back(TargetInfo{.path = "/mnt/a",
+                                   .fs_type = "ext4",
+                                   .mount_point = "/mnt/a",
+                                   .mount_options = "rw,relatime",
+                                   .device = "/dev/sdb1",
+                                   .size_bytes = 1'000'204'886'016,
+                                   .free_bytes = 900'184'397'414});
+  return env;
+}
+
+ResultDocument single_run_document(Environment environment, std::vector<StepResult> steps) {
+  ResultDocument document;
+  document.schema = std::string(kResultSchema);
+  document.run.environment = std::move(environment);
+  document.run.steps = std::move(steps);
+  return document;
+}
+
+ResultDocument repeated_document(Environment environment,
+                                 const std::vector<std::vector<PhaseResult>>& repetitions) {
+  ResultDocument document = single_run_document(std::move(environment), {});
+  for (std::size_t i = 0; i < repetitions.size(); ++i) {
+    document.run.steps.push_back(compare_step("seq", repetitions[i]));
+    document.placements.push_back(
+        StepPlacement{.suite_step = "seq", .sweep_point = std::nullopt, .repetition = i + 1});
+  }
+  return document;
+}
+
+ResultDocument through_json(const ResultDocument& document) {
+  return parse_result_json(to_json(document));
+}
+
+}  // namespace iobench::test

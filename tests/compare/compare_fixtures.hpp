@@ -1,0 +1,40 @@
+#pragma once
+
+// Hand-built result documents with fixed figures for the compare tests: each goes through
+// to_json and parse_result_json, as a saved file would.
+
+#include <cstdint>
+#include <iobench/compare.hpp>
+#include <iobench/result_json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace iobench::test {
+
+/// A phase of `ops` ops of `op_bytes` each in `wall_ns`: ops - 1 of them take `latency_ns`, the
+/// last 10 x `latency_ns`. Process CPU: user wall / 10, system wall / 5; one worker.
+[[nodiscard]] PhaseResult compare_phase(const std::string& name, std::uint64_t wall_ns,
+                                        std::uint64_t ops, std::uint64_t op_bytes,
+                                        std::uint64_t latency_ns);
+
+/// A disk step `name` with `phases`, params bs=4096 and operation=write, engine psync, target
+/// /mnt/a.
+[[nodiscard]] StepResult compare_step(const std::string& name, std::vector<PhaseResult> phases);
+
+/// The environment of bench01 (kernel 6.1, ext4 on /dev/sdb1 at /mnt/a, rw,relatime).
+[[nodiscard]] Environment compare_environment();
+
+/// A single-run document of `steps`.
+[[nodiscard]] ResultDocument single_run_document(Environment environment,
+                                                 std::vector<StepResult> steps);
+
+/// A suite document: step "seq" repeated once per entry of `repetitions` (each entry the
+/// step's phases of that repetition), placed as suite step "seq" without a sweep.
+[[nodiscard]] ResultDocument repeated_document(
+    Environment environment, const std::vector<std::vector<PhaseResult>>& repetitions);
+
+/// `document` written by to_json and read back by parse_result_json.
+[[nodiscard]] ResultDocument through_json(const ResultDocument& document);
+
+}  // namespace iobench::test

@@ -1,0 +1,308 @@
+// compare_results: alignment, changes and their marks, repetitions, partial matches, environment
+// differences, selection and --fail-if-worse's regressions, on crafted documents read back from
+// JSON.
+#include <catch2/catch.hpp>
+#include <iobench/compare.hpp>
+#include <iobench/error.hpp>
+
+#include "tests/compare/compare_fixtures.hpp"
+
+using namespace iobench;
+using namespace iobench::test;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+constexpr std::uint64_t kSecond = 1'000'000'000;
+
+const MetricRow& row_of(const PhaseComparison& phase, CompareMetric metric) {
+  for (const MetricRow& row : phase.metrics) {
+    if (row.metric == metric) return row;
+  }
+  FAIL("no row for metric " << compare_metric_info(metric).name);
+  throw std::logic_error("unreachable");
+}
+
+std::vector<CompareInput> two(const ResultDocument& a, const ResultDocument& b) {
+  return {{"base.json", through_json(a)}, {"other.json", through_json(b)}};
+}
+
+// 1000 writes of 1 MiB: the write phase of `wall_ns`, 100 us each (one 1 ms).
+PhaseResult write_phase(std::uint64_t wall_ns) {
+  return compare_phase("write", wall_ns, 1000, 1 << 20, 100'000);
+}
+PhaseResult read_phase(std::uint64_t wall_ns, std::uint64_t latency_ns = 50'000) {
+  return compare_phase("read", wall_ns, 1000, 1 << 20, latency_ns);
+}
+
+}  // namespace
+
+TEST_CASE("metric names and directions", "[compare]") {
+  REQUIRE(compare_metrics().size() == 8);
+  CHECK(parse_compare_metric("throughput") == CompareMetric::kThroughput);
+  CHECK(parse_compare_metric("lat_p99_9") == CompareMetric::kLatencyP99_9);
+  CHECK(compare_metric_info(CompareMetric::kIops).better == Better::kHigher);
+  CHECK(compare_metric_info(CompareMetric::kLatencyMax).better == Better::kLower);
+  CHECK(compare_metric_info(CompareMetric::kCpu).better == Better::kLower);
+  CHECK_THROWS_WITH(parse_compare_metric("p99"),
+                    "unknown metric 'p99'; metrics: throughput, iops, lat_mean, lat_p50, lat_p99, "
+                    "lat_p99_9, lat_max, cpu");
+}
+
+TEST_CASE("a faster write and a slower read read as better and worse", "[compare]") {
+  const auto base = single_run_document(
+      compare_environment(), {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)})});
+  const auto other = single_run_document(
+      compare_environment(),
+      {compare_step("seq", {write_phase(kSecond / 2), read_phase(2 * kSecond, 75'000)})});
+  const Comparison c = compare_results(two(base, other));
+  CHECK(c.environment.empty());
+  CHECK(c.unmatched.empty());
+  CHECK(c.left_out.empty());
+  REQUIRE(c.phases.size() == 2);
+  const PhaseComparison& write = c.phases[0];
+  CHECK(write.step == "seq");
+  CHECK(write.workload == "disk");
+  CHECK(write.phase == "write");
+  CHECK_FALSE(write.sweep_point);
+  REQUIRE(write.metrics.size() == 8);
+
+  // 1000 MiB in 1 s against 0.5 s: +100 % throughput (better), CPU % unchanged (both wall-based).
+  const MetricRow& throughput = row_of(write, CompareMetric::kThroughput);
+  CHECK(throughput.inputs[0].values == std::vector<double>{1000.0 * (1 << 20)});
+  CHECK(throughput.inputs[1].values == std::vector<double>{2000.0 * (1 << 20)});
+  REQUIRE(throughput.changes[0]);
+  CHECK_THAT(*throughput.changes[0]->change_percent, WithinAbs(100.0, 1e-9));
+  CHECK_THAT(*throughput.changes[0]->worse_percent, WithinAbs(-100.0, 1e-9));
+  CHECK(throughput.changes[0]->direction == ChangeDirection::kBetter);
+  CHECK(throughput.changes[0]->noise == Noise::kNoEstimate);
+  CHECK_FALSE(throughput.changes[0]->welch.valid);
+  CHECK(row_of(write, CompareMetric::kCpu).changes[0]->direction == ChangeDirection::kUnchanged);
+  CHECK(row_of(write, CompareMetric::kLatencyMean).changes[0]->direction ==
+        ChangeDirection::kUnchanged);
+
+  // Read: half the throughput and 1.5 x the latency; both are worse, whichever way they moved.
+  const PhaseComparison& read = c.phases[1];
+  const MetricRow& iops = row_of(read, CompareMetric::kIops);
+  CHECK_THAT(*iops.changes[0]->change_percent, WithinAbs(-50.0, 1e-9));
+  CHECK(iops.changes[0]->direction == ChangeDirection::kWorse);
+  const MetricRow& mean = row_of(read, CompareMetric::kLatencyMean);
+  // Means are exact: (999 x 50 us + 500 us) / 1000 against the same with 75 us.
+  CHECK(mean.inputs[0].values[0] == 50'450.0);
+  CHECK(mean.inputs[1].values[0] == 75'675.0);
+  CHECK_THAT(*mean.changes[0]->change_percent, WithinAbs(50.0, 1e-9));
+  CHECK_THAT(*mean.changes[0]->worse_percent, WithinAbs(50.0, 1e-9));
+  CHECK(mean.changes[0]->direction == ChangeDirection::kWorse);
+  CHECK(row_of(read, CompareMetric::kLatencyMax).inputs[1].values[0] == 750'000.0);
+
+  // --fail-if-worse: the read regressed by 50 % (IOPS, throughput, latencies); n = 1 counts.
+  CHECK(regressions(c, 50.0).empty());  // "by more than"
+  const std::vector<Regression> found = regressions(c, 49.0);
+  REQUIRE_FALSE(found.empty());
+  for (const Regression& r : found) {
+    CHECK(r.phase == 1);
+    CHECK(r.input == 1);
+    CHECK(r.worse_percent > 49.0);
+  }
+}
+
+TEST_CASE("repetitions: Welch's test tells noise from change", "[compare]") {
+  // Write: walls 1.00/1.02/0.98 s against 1.01/0.99/1.03 s, noise. Read: 1.00/1.01/0.99 s against
+  // 1.25/1.24/1.26 s, a 20 % loss far beyond its spread.
+  const auto base = repeated_document(compare_environment(),
+                                      {{write_phase(1'000'000'000), read_phase(1'000'000'000)},
+                                       {write_phase(1'020'000'000), read_phase(1'010'000'000)},
+                                       {write_phase(980'000'000), read_phase(990'000'000)}});
+  const auto other = repeated_document(compare_environment(),
+                                       {{write_phase(1'010'000'000), read_phase(1'250'000'000)},
+                                        {write_phase(990'000'000), read_phase(1'240'000'000)},
+                                        {write_phase(1'030'000'000), read_phase(1'260'000'000)}});
+  const Comparison c = compare_results(two(base, other));
+  REQUIRE(c.phases.size() == 2);
+  const MetricRow& write = row_of(c.phases[0], CompareMetric::kThroughput);
+  CHECK(write.inputs[0].stats.count == 3);
+  CHECK(write.inputs[1].stats.count == 3);
+  REQUIRE(write.changes[0]);
+  CHECK(write.changes[0]->welch.valid);
+  CHECK(write.changes[0]->noise == Noise::kWithinNoise);
+  CHECK(write.changes[0]->welch.p_value > 0.05);
+  const MetricRow& read = row_of(c.phases[1], CompareMetric::kThroughput);
+  CHECK(read.changes[0]->noise == Noise::kSignificant);
+  CHECK(read.changes[0]->direction == ChangeDirection::kWorse);
+  CHECK(read.changes[0]->welch.p_value < 0.001);
+  // The test statistic from the summaries, by hand: t = (m_b - m_a) / sqrt(s_a^2/3 + s_b^2/3).
+  const SampleStats& a = read.inputs[0].stats;
+  const SampleStats& b = read.inputs[1].stats;
+  CHECK_THAT(
+      read.changes[0]->welch.t,
+      WithinRel((b.mean - a.mean) / std::sqrt(a.stddev * a.stddev / 3 + b.stddev * b.stddev / 3),
+                1e-12));
+  // Latency did not move at all: unchanged, no spread, not significant.
+  const MetricRow& mean = row_of(c.phases[0], CompareMetric::kLatencyMean);
+  CHECK(mean.changes[0]->direction == ChangeDirection::kUnchanged);
+  CHECK(mean.changes[0]->noise == Noise::kWithinNoise);
+
+  // The write is worse on average but within noise: never a regression, however small PCT.
+  const std::vector<Regression> found = regressions(c, 5.0);
+  REQUIRE_FALSE(found.empty());
+  for (const Regression& r : found) CHECK(c.phases[r.phase].phase == "read");
+  CompareOptions writes_only;
+  writes_only.phases = {"write"};
+  const Comparison w = compare_results(two(base, other), writes_only);
+  REQUIRE(w.phases.size() == 1);
+  CHECK(regressions(w, 0.0).empty());
+}
+
+TEST_CASE("a single run against repetitions has no noise estimate", "[compare]") {
+  const auto base =
+      single_run_document(compare_environment(), {compare_step("seq", {write_phase(kSecond)})});
+  const auto other = repeated_document(compare_environment(),
+                                       {{write_phase(kSecond)}, {write_phase(2 * kSecond)}});
+  const Comparison c = compare_results(two(base, other));
+  REQUIRE(c.phases.size() == 1);
+  const MetricRow& throughput = row_of(c.phases[0], CompareMetric::kThroughput);
+  CHECK(throughput.inputs[0].stats.count == 1);
+  CHECK(throughput.inputs[1].stats.count == 2);
+  CHECK(throughput.changes[0]->noise == Noise::kNoEstimate);
+  CHECK_THAT(*throughput.changes[0]->change_percent, WithinAbs(-25.0, 1e-9));
+  CHECK(regressions(c, 20.0).size() >= 1);  // n = 1 on one side: the change alone counts
+}
+
+TEST_CASE("steps and phases in only some inputs are listed, the rest compared", "[compare]") {
+  const auto base = single_run_document(
+      compare_environment(),
+      {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)}),
+       compare_step("meta", {compare_phase("create", kSecond, 100, 0, 20'000)})});
+  StepResult failed = compare_step("rand", {});
+  failed.status = Status::kFailed;
+  failed.message = "pwrite: No space left on device";
+  const auto other = single_run_document(compare_environment(),
+                                         {compare_step("seq", {write_phase(kSecond)}), failed});
+  const Comparison c = compare_results(two(base, other));
+  REQUIRE(c.phases.size() == 1);
+  CHECK(c.phases[0].phase == "write");
+  REQUIRE(c.unmatched.size() == 3);
+  CHECK(c.unmatched[0].step == "seq");
+  CHECK(c.unmatched[0].phase == "read");
+  CHECK(c.unmatched[0].present == std::vector<std::size_t>{0});
+  CHECK(c.unmatched[0].missing == std::vector<std::size_t>{1});
+  CHECK(c.unmatched[1].step == "meta");
+  CHECK(c.unmatched[1].phase.empty());
+  CHECK(c.unmatched[2].step == "rand");
+  CHECK(c.unmatched[2].present == std::vector<std::size_t>{1});
+  REQUIRE(c.left_out.size() == 1);
+  CHECK(c.left_out[0].input == 1);
+  CHECK(c.left_out[0].step == "rand");
+  CHECK(c.left_out[0].status == Status::kFailed);
+  CHECK(c.left_out[0].message == "pwrite: No space left on device");
+}
+
+TEST_CASE("environment differences: system, targets and step options", "[compare]") {
+  Environment changed = compare_environment();
+  changed.kernel = "Linux 6.8.0";
+  changed.targets[0].mount_options = "rw,noatime";
+  changed.targets[0].fs_type = "xfs";
+  changed.start_time_utc = "2026-02-01T00:00:00Z";  // always differs: not listed
+  changed.targets[0].free_bytes = 1;                // likewise
+  StepResult step = compare_step("seq", {write_phase(kSecond)});
+  step.params["bs"] = "65536";
+  step.engine = "io_uring";
+  const auto base =
+      single_run_document(compare_environment(), {compare_step("seq", {write_phase(kSecond)})});
+  const auto other = single_run_document(changed, {step});
+  const Comparison c = compare_results(two(base, other));
+  std::vector<std::string> fields;
+  for (const EnvironmentDifference& d : c.environment) fields.push_back(d.field);
+  CHECK(fields == std::vector<std::string>{"kernel", "target 0 fs_type", "target 0 mount_options",
+                                           "step seq: param bs", "step seq: engine"});
+  CHECK(c.environment[3].values == std::vector<std::string>{"4096", "65536"});
+}
+
+TEST_CASE("selection: metrics in the order given, unknown phases refused", "[compare]") {
+  const auto doc = single_run_document(
+      compare_environment(), {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)})});
+  CompareOptions options;
+  options.metrics = {CompareMetric::kLatencyP99, CompareMetric::kThroughput};
+  options.phases = {"read"};
+  const Comparison c = compare_results(two(doc, doc), options);
+  REQUIRE(c.phases.size() == 1);
+  CHECK(c.phases[0].phase == "read");
+  REQUIRE(c.phases[0].metrics.size() == 2);
+  CHECK(c.phases[0].metrics[0].metric == CompareMetric::kLatencyP99);
+  CHECK(c.phases[0].metrics[1].metric == CompareMetric::kThroughput);
+  CHECK(c.phases[0].metrics[0].changes[0]->direction == ChangeDirection::kUnchanged);
+  options.phases = {"rewrite"};
+  CHECK_THROWS_WITH(compare_results(two(doc, doc), options),
+                    "phase 'rewrite' is in none of the inputs; their phases: write, read");
+  CHECK_THROWS_AS(compare_results(std::vector<CompareInput>{{"a", doc}}), ConfigError);
+}
+
+TEST_CASE("a phase without bytes has no throughput row", "[compare]") {
+  const auto doc = single_run_document(
+      compare_environment(),
+      {compare_step("meta", {compare_phase("create", kSecond, 100, 0, 20'000)})});
+  const Comparison c = compare_results(two(doc, doc));
+  REQUIRE(c.phases.size() == 1);
+  CHECK(c.phases[0].metrics.size() == 7);
+  CHECK(c.phases[0].metrics[0].metric == CompareMetric::kIops);
+}
+
+TEST_CASE("sweep points align by value; unmatched points are listed", "[compare]") {
+  const auto swept = [](const std::vector<std::pair<std::string, std::uint64_t>>& points) {
+    ResultDocument document = single_run_document(compare_environment(), {});
+    for (const auto& [point, wall_ns] : points) {
+      document.run.steps.push_back(compare_step("sweep", {write_phase(wall_ns)}));
+      document.placements.push_back(
+          StepPlacement{.suite_step = "threads", .sweep_point = point, .repetition = 1});
+    }
+    return document;
+  };
+  const auto base = swept({{"1", kSecond}, {"2", kSecond}});
+  const auto other = swept({{"1", kSecond / 4}, {"4", kSecond}});
+  const Comparison c = compare_results(two(base, other));
+  REQUIRE(c.phases.size() == 1);
+  CHECK(c.phases[0].step == "threads");
+  CHECK(c.phases[0].sweep_point == "1");
+  CHECK_THAT(*row_of(c.phases[0], CompareMetric::kThroughput).changes[0]->change_percent,
+             WithinAbs(300.0, 1e-9));
+  REQUIRE(c.unmatched.size() == 2);
+  CHECK(c.unmatched[0].sweep_point == "2");
+  CHECK(c.unmatched[0].missing == std::vector<std::size_t>{1});
+  CHECK(c.unmatched[1].sweep_point == "4");
+  CHECK(c.unmatched[1].missing == std::vector<std::size_t>{0});
+}
+
+TEST_CASE("steps of one run named alike are different steps, not repetitions", "[compare]") {
+  const auto doc =
+      single_run_document(compare_environment(), {compare_step("seq", {write_phase(kSecond)}),
+                                                  compare_step("seq", {write_phase(2 * kSecond)})});
+  const Comparison c = compare_results(two(doc, doc));
+  REQUIRE(c.phases.size() == 2);
+  CHECK(c.phases[0].step == "seq");
+  CHECK(c.phases[1].step == "seq (2)");
+  CHECK(row_of(c.phases[1], CompareMetric::kThroughput).inputs[0].values ==
+        std::vector<double>{500.0 * (1 << 20)});
+}
+
+TEST_CASE("IOPS and latency describe the ops that move data, not a closing fsync", "[compare]") {
+  PhaseResult phase;
+  phase.name = "write";
+  phase.op_names = {"write", "fsync"};
+  phase.wall_ns = 1'000'000'000;
+  phase.ops.resize(2);
+  for (int i = 0; i < 100; ++i) phase.ops[0].record(4096, 1'000);
+  phase.ops[1].record(0, 5'000'000);  // one fsync of 5 ms
+  CHECK(phase_metric(phase, CompareMetric::kIops) == Approx(100.0));
+  CHECK(phase_metric(phase, CompareMetric::kLatencyMean) == Approx(1'000.0));
+  CHECK(phase_metric(phase, CompareMetric::kLatencyMax) == Approx(1'000.0).epsilon(0.004));
+  CHECK(phase_metric(phase, CompareMetric::kThroughput) == Approx(409'600.0));
+  // A phase without data ops (creates, stats) counts all of them.
+  PhaseResult meta;
+  meta.op_names = {"create"};
+  meta.wall_ns = 1'000'000'000;
+  meta.ops.resize(1);
+  for (int i = 0; i < 10; ++i) meta.ops[0].record(0, 2'000);
+  CHECK(phase_metric(meta, CompareMetric::kIops) == Approx(10.0));
+  CHECK(phase_metric(meta, CompareMetric::kLatencyMean) == Approx(2'000.0));
+}

@@ -1,0 +1,187 @@
+// The run API a tool uses: a run's own stop token, a run without a reporter, after_phase() seeing
+// each phase's result.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <iobench/runner.hpp>
+#include <iobench/suite.hpp>
+#include <stop_token>
+#include <thread>
+
+#include "tests/support/fake_workload.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace std::chrono_literals;
+
+namespace {
+
+Registry fake_registry(const test::FakeConfig& config) {
+  Registry registry;
+  register_builtins(registry);
+  test::register_fake(registry, config);
+  return registry;
+}
+
+// Each phase's workers record `ops` ops; after_phase() notes what it was given.
+class PhaseResultProbe final : public Workload {
+ public:
+  struct Seen {
+    std::size_t phase;
+    std::string name;
+    std::uint64_t ops;
+    std::size_t workers;
+  };
+  explicit PhaseResultProbe(std::vector<Seen>& seen) : seen_(seen) {}
+  [[nodiscard]] std::vector<PhaseSpec> phases() const override {
+    return {{.name = "unmeasured", .op_names = {"op"}, .workers = 2, .measured = false},
+            {.name = "measured", .op_names = {"op"}, .workers = 3}};
+  }
+  std::unique_ptr<PhaseWorker> make_worker(std::size_t phase, WorkerContext&) override {
+    return std::make_unique<Worker>(phase == 0 ? 7 : 11);
+  }
+  void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext&) override {
+    seen_.push_back({phase, result.name, result.total_ops(), result.workers.size()});
+  }
+
+ private:
+  class Worker final : public PhaseWorker {
+   public:
+    explicit Worker(std::uint64_t ops) : ops_(ops) {}
+    void run(WorkerContext& ctx) override {
+      for (std::uint64_t i = 0; i < ops_; ++i) ctx.record(0, 1, 1);
+    }
+
+   private:
+    std::uint64_t ops_;
+  };
+  std::vector<Seen>& seen_;
+};
+
+// Runs `run` with fd 1 redirected to a file; returns what was written there.
+template <typename Fn>
+std::string stdout_of(Fn&& run) {
+  test::TempDir dir("stdout");
+  const std::string path = (dir.path() / "out").string();
+  std::fflush(stdout);
+  const int saved = ::dup(1);
+  const int file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(file >= 0);
+  ::dup2(file, 1);
+  ::close(file);
+  run();
+  std::fflush(stdout);
+  ::dup2(saved, 1);
+  ::close(saved);
+  return test::read_file(path);
+}
+
+}  // namespace
+
+TEST_CASE("a run's stop token interrupts that run, not the process", "[core][run_api]") {
+  test::TempDir dir("run_api");
+  test::FakeConfig config;
+  config.behaviour = test::FakeBehaviour::kUntilStopped;
+  for (const WorkerMode mode : {WorkerMode::kThreads, WorkerMode::kProcesses}) {
+    config.phases[0].mode = mode;
+    const Registry registry = fake_registry(config);
+    std::stop_source stop;
+    Runner runner(registry, RunOptions{.stop_token = stop.get_token()});
+    const std::vector<Step> steps{Step{.workload = "fake", .targets = {dir.path()}},
+                                  Step{.workload = "fake", .targets = {dir.path()}}};
+    std::jthread stopper([&stop] {
+      std::this_thread::sleep_for(100ms);
+      stop.request_stop();
+    });
+    const RunResult run = runner.run(steps);
+    stopper.join();
+    CHECK_FALSE(stop_requested());  // the process-wide flag was never set
+    CHECK(run.status == Status::kInterrupted);
+    REQUIRE(run.steps.size() == 1);  // the second step never started
+    CHECK(run.steps[0].status == Status::kInterrupted);
+    CHECK(run.steps[0].phases.at(0).status == Status::kInterrupted);
+    CHECK(run.steps[0].phases.at(0).total_ops() > 0);
+    CHECK(dir.entries().empty());
+  }
+  // Another run with its own (unstopped) token runs to its end.
+  test::FakeConfig fixed;
+  const Registry registry = fake_registry(fixed);
+  const RunResult again =
+      Runner(registry, {})
+          .run(std::vector<Step>{Step{.workload = "fake", .targets = {dir.path()}}});
+  CHECK(again.status == Status::kOk);
+  CHECK(again.steps.at(0).phases.at(0).total_ops() == 2 * fixed.ops);
+}
+
+TEST_CASE("a suite run stops at its stop token before the next run", "[core][run_api]") {
+  test::TempDir dir("run_api");
+  test::FakeConfig config;
+  const Registry registry = fake_registry(config);
+  Suite suite{.name = "s", .source = "test", .targets = {dir.path()}};
+  suite.steps.push_back(SuiteStep{.name = "a", .workload = "fake", .repeat = 3});
+  std::stop_source stop;
+  SuiteRunOptions options{.run = RunOptions{.stop_token = stop.get_token()}, .on_progress = {}};
+  const SuitePlan plan = plan_suite(suite, registry, {}, options.run);
+  REQUIRE(plan.runs.size() == 3);
+  stop.request_stop();
+  test::CapturingReporter reporter;
+  const SuiteRunResult result = run_suite(plan, registry, options, reporter);
+  CHECK(result.run.steps.empty());
+  CHECK_FALSE(result.complete);
+  CHECK(result.run.status == Status::kInterrupted);
+  CHECK_FALSE(stop_requested());
+}
+
+TEST_CASE("a run without a reporter prints nothing and returns the results", "[core][run_api]") {
+  test::TempDir dir("run_api");
+  test::FakeConfig config;
+  config.phases[0].workers = 2;
+  config.ops = 500;
+  const Registry registry = fake_registry(config);
+  std::vector<ProgressSnapshot> progress;
+  RunResult run;
+  const std::string printed = stdout_of([&] {
+    run =
+        Runner(registry,
+               RunOptions{.progress_interval = 1ms,
+                          .on_progress = [&](const ProgressSnapshot& p) { progress.push_back(p); }})
+            .run(std::vector<Step>{Step{.workload = "fake", .targets = {dir.path()}}});
+  });
+  CHECK(printed.empty());
+  REQUIRE(run.status == Status::kOk);
+  REQUIRE(run.steps.size() == 1);
+  CHECK(run.steps[0].phases.at(0).total_ops() == 1000);
+  CHECK(run.steps[0].phases.at(0).total_bytes() == 1000 * 4096);
+  for (const ProgressSnapshot& p : progress) {
+    CHECK(p.step_name == "fake");
+    CHECK(p.phase_name == "fake");
+    CHECK(p.ops <= 1000);
+  }
+}
+
+TEST_CASE("after_phase gets each phase's result, measured or not", "[core][run_api]") {
+  test::TempDir dir("run_api");
+  std::vector<PhaseResultProbe::Seen> seen;
+  Registry registry;
+  register_builtins(registry);
+  registry.add_workload(WorkloadInfo{
+      .name = "probe", .summary = "test", .params = {}, .factory = [&seen](const WorkloadSetup&) {
+        return std::make_unique<PhaseResultProbe>(seen);
+      }});
+  const RunResult run =
+      Runner(registry, {})
+          .run(std::vector<Step>{Step{.workload = "probe", .targets = {dir.path()}}});
+  REQUIRE(run.status == Status::kOk);
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].phase == 0);
+  CHECK(seen[0].name == "unmeasured");
+  CHECK(seen[0].ops == 2 * 7);
+  CHECK(seen[0].workers == 2);
+  CHECK(seen[1].phase == 1);
+  CHECK(seen[1].name == "measured");
+  CHECK(seen[1].ops == 3 * 11);
+  CHECK(seen[1].workers == 3);
+  REQUIRE(run.steps.at(0).phases.size() == 1);  // only the measured one is reported
+  CHECK(run.steps[0].phases[0].total_ops() == 3 * 11);
+}

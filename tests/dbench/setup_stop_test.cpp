@@ -1,0 +1,73 @@
+// dbench's untimed per-client set-up (make_worker) sees a stop request: a worker built after
+// one does nothing, however many clients and paths it was asked to prepare.
+
+#include <array>
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <iobench/engine.hpp>
+#include <iobench/params.hpp>
+#include <iobench/registry.hpp>
+#include <iobench/runner.hpp>
+#include <iobench/testing.hpp>
+#include <memory>
+
+#include "tests/support/test_support.hpp"
+
+namespace {
+
+struct StopScope {
+  StopScope() { iobench::request_stop(); }
+  ~StopScope() { iobench::clear_stop_request(); }
+  StopScope(const StopScope&) = delete;
+  StopScope& operator=(const StopScope&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("a stop request during dbench's set-up leaves a worker that does nothing", "[dbench]") {
+  iobench::test::TempDir files("dbstop");
+  const auto lf = files.path() / "load.txt";
+  {
+    std::ofstream out(lf);
+    out << "Mkdir \"\\clients\" NT_STATUS_OK\nMkdir \"\\clients\\client1\" NT_STATUS_OK\n";
+    for (int i = 0; i < 300; ++i) {
+      out << "NTCreateX \"\\clients\\client1\\f" << i << "\" 0x40 0x5 1 NT_STATUS_OK\n"
+          << "Close 1 NT_STATUS_OK\n";
+    }
+  }
+  const iobench::Registry registry = iobench::test::make_full_registry();
+  const iobench::WorkloadInfo& info = registry.workload("dbench");
+  const iobench::Params params = iobench::Params::validate(
+      info.params, {{"loadfile", lf.string()}, {"run_once", "true"}, {"clients_per_process", "8"}},
+      "dbench");
+  iobench::test::TempDir target("dbstop-target");
+  const std::vector<std::filesystem::path> paths{target.path()};
+  const auto engine = iobench::make_psync_engine();
+  auto workload = info.factory(iobench::WorkloadSetup{params, paths, *engine});
+  const iobench::OwnedConfinedDir run_dir = iobench::test::open_confined(target.path());
+  std::vector<iobench::Target> targets(1);
+  targets[0].user_path = target.path();
+  targets[0].run_dir = run_dir;
+  const auto phases = workload->phases();
+  iobench::testing::WorkerHarness harness(phases[0], targets, *engine);
+  harness.start_measuring();
+  iobench::WorkerContext& ctx = harness.context();
+  std::unique_ptr<iobench::PhaseWorker> worker;
+  {
+    const StopScope stop;
+    worker = workload->make_worker(0, ctx);
+  }
+  REQUIRE(worker);
+  // The phase itself would run (its state says measure): only the set-up's check stops it.
+  worker->run(ctx);
+  std::uint64_t recorded = 0;
+  for (const auto& s : harness.ops()) recorded += s.ops;
+  CHECK(recorded == 0);
+  CHECK(target.entries().empty());
+  // Without a stop request the same worker replays the file.
+  worker = workload->make_worker(0, ctx);
+  worker->run(ctx);
+  for (const auto& s : harness.ops()) recorded += s.ops;
+  CHECK(recorded == 8 * (2 + 2 * 300));
+}

@@ -1,0 +1,226 @@
+// The disk workload through every engine and depth: bytes exact (files checked by verify), the
+// null engine moving nothing, mixed reads and writes in their ratio, refused combinations.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <iobench/error.hpp>
+#include <iobench/runner.hpp>
+
+#include "plugins/disk/verify_pattern.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+
+namespace {
+
+RunResult run_disk(const Registry& registry, std::map<std::string, std::string> params,
+                   const std::filesystem::path& target, std::uint64_t ops_limit = 0,
+                   bool keep = false) {
+  test::CapturingReporter reporter;
+  return Runner(registry, RunOptions{.keep_files = keep})
+      .run(std::vector<Step>{Step{.workload = "disk",
+                                  .params = std::move(params),
+                                  .targets = {target},
+                                  .ops_limit = ops_limit}},
+           reporter);
+}
+
+// True if `dir` takes O_DIRECT opens (tmpfs before 6.6 and some others refuse them).
+bool supports_direct(const std::filesystem::path& dir) {
+  const auto probe = dir / ".direct-probe";
+  const int fd = ::open(probe.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_DIRECT, 0600);
+  if (fd >= 0) ::close(fd);
+  std::filesystem::remove(probe);
+  return fd >= 0;
+}
+
+}  // namespace
+
+TEST_CASE("every engine writes and reads back exactly the blocks asked, at each depth",
+          "[disk][engine]") {
+  const Registry registry = test::make_full_registry();
+  test::TempDir dir("disk-engines");
+  const bool direct_ok = supports_direct(dir.path());
+  struct Case {
+    std::string engine;
+    std::string mode;
+    std::vector<std::string> depths;
+  };
+  const std::vector<Case> cases{
+      {"psync", "buffered", {"1"}},        {"psync", "direct", {"1"}},
+      {"pvsync2", "buffered", {"1"}},      {"mmap", "buffered", {"1"}},
+      {"io_uring", "buffered", {"1", "8"}}, {"io_uring", "direct", {"1", "4", "32"}},
+      {"io_uring:fixedbufs,registerfiles", "direct", {"16"}},
+      {"libaio", "direct", {"1", "4", "32"}},
+  };
+  for (const Case& c : cases) {
+    if (c.mode == "direct" && !direct_ok) {
+      WARN("skipping O_DIRECT cases: " << dir.path() << " refuses O_DIRECT");
+      continue;
+    }
+    if (const auto why = registry.create_engine(c.engine)->unavailable_reason(); !why.empty()) {
+      WARN("skipping " << c.engine << ": " << why);
+      continue;
+    }
+    for (const std::string& depth : c.depths) {
+      for (const char* seek : {"sequential", "random"}) {
+        INFO(c.engine << " mode=" << c.mode << " iodepth=" << depth << " seek=" << seek);
+        const RunResult run = run_disk(registry,
+                                       {{"engine", c.engine},
+                                        {"mode", c.mode},
+                                        {"iodepth", depth},
+                                        {"seek", seek},
+                                        {"bs", "4k"},
+                                        {"blocks", "300"},
+                                        {"verify", "true"}},
+                                       dir.path(), 0, true);
+        REQUIRE(run.status == Status::kOk);
+        const StepResult& step = run.steps.at(0);
+        CHECK(step.engine == EngineSpec::parse(c.engine).to_string());
+        REQUIRE(step.phases.size() == 2);
+        CHECK(step.phases[0].name == "write");
+        CHECK(step.phases[0].ops[0].ops == 300);
+        CHECK(step.phases[0].ops[0].bytes == 300 * 4096);
+        CHECK(step.phases[1].name == "verify");
+        CHECK(step.phases[1].ops[0].ops == 300);
+        CHECK(step.phases[1].status == Status::kOk);
+        // The file holds exactly the blocks written.
+        std::vector<std::filesystem::path> runs;
+        for (const auto& e : std::filesystem::directory_iterator(dir.path())) runs.push_back(e);
+        REQUIRE(runs.size() == 1);
+        CHECK(std::filesystem::file_size(runs[0] / "bigfile") == 300 * 4096);
+        std::filesystem::remove_all(runs[0]);
+      }
+    }
+  }
+}
+
+TEST_CASE("the verify pattern finds flipped bytes, misplaced blocks and other runs' data",
+          "[disk][engine]") {
+  constexpr std::size_t kBs = 4096;
+  const plugins::disk::VerifyPattern pattern(42, 0, kBs);
+  std::vector<std::byte> block(kBs);
+  pattern.fill(block, 8 * kBs);
+  CHECK(pattern.first_mismatch(block, 8 * kBs) == UINT64_MAX);
+  // Restamping for another offset is what a write does: then it matches there only.
+  pattern.stamp(block, 3 * kBs);
+  CHECK(pattern.first_mismatch(block, 3 * kBs) == UINT64_MAX);
+  CHECK(pattern.first_mismatch(block, 8 * kBs) == 8 * kBs);
+  // One flipped byte names its sector.
+  block[2 * 512 + 100] ^= std::byte{1};
+  CHECK(pattern.first_mismatch(block, 3 * kBs) == 3 * kBs + 2 * 512);
+  // A torn write: the second half from another offset.
+  pattern.fill(block, 3 * kBs);
+  std::vector<std::byte> other(kBs);
+  pattern.fill(other, 4 * kBs);
+  std::copy(other.begin() + kBs / 2, other.end(), block.begin() + kBs / 2);
+  CHECK(pattern.first_mismatch(block, 3 * kBs) == 3 * kBs + kBs / 2);
+  // Another run's seed, or another target, never matches.
+  pattern.fill(block, 0);
+  CHECK(plugins::disk::VerifyPattern(43, 0, kBs).first_mismatch(block, 0) == 0);
+  CHECK(plugins::disk::VerifyPattern(42, 1, kBs).first_mismatch(block, 0) == 0);
+}
+
+TEST_CASE("the null engine records every op and creates no file", "[disk][engine]") {
+  const Registry registry = test::make_full_registry();
+  test::TempDir dir("disk-null");
+  const RunResult run = run_disk(registry,
+                                 {{"engine", "null"},
+                                  {"operation", "read"},
+                                  {"seek", "random"},
+                                  {"iodepth", "8"},
+                                  {"bs", "4k"},
+                                  {"size", "1g"},
+                                  {"iterations", "2"}},
+                                 dir.path(), 0, true);
+  REQUIRE(run.status == Status::kOk);
+  const PhaseResult& phase = run.steps.at(0).phases.at(0);
+  CHECK(phase.ops[0].ops == 2 * 262'144);
+  CHECK(phase.ops[0].bytes == 2ULL << 30);
+  std::vector<std::filesystem::path> runs;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) runs.push_back(e);
+  REQUIRE(runs.size() == 1);
+  CHECK(test::TempDir::list(runs[0]).empty());  // a run directory and nothing in it
+}
+
+TEST_CASE("rwmix splits ops between reads and writes in its ratio", "[disk][engine]") {
+  const Registry registry = test::make_full_registry();
+  test::TempDir dir("disk-mix");
+  const RunResult run = run_disk(registry,
+                                 {{"engine", "null"},
+                                  {"rwmix", "70"},
+                                  {"seek", "random"},
+                                  {"bs", "4k"},
+                                  {"blocks", "100000"}},
+                                 dir.path());
+  REQUIRE(run.status == Status::kOk);
+  const PhaseResult& phase = run.steps.at(0).phases.at(0);
+  CHECK(phase.name == "mixed");
+  REQUIRE(phase.op_names == std::vector<std::string>{"read", "write", "fsync"});
+  const std::uint64_t reads = phase.ops[0].ops;
+  const std::uint64_t writes = phase.ops[1].ops;
+  CHECK(reads + writes == 100'000);
+  // Binomial: the standard deviation of the read share is 0.15 %; 1 % is far outside it.
+  CHECK(static_cast<double>(reads) / 100'000.0 == Approx(0.70).margin(0.01));
+  CHECK(phase.ops[2].ops == 1);  // fsync before close
+}
+
+TEST_CASE("mixed reads and writes with verify check every read block", "[disk][engine]") {
+  const Registry registry = test::make_full_registry();
+  test::TempDir dir("disk-mixv");
+  const RunResult run = run_disk(registry,
+                                 {{"rwmix", "50"},
+                                  {"seek", "random"},
+                                  {"random_order", "zipf:1.1"},
+                                  {"bs", "4k"},
+                                  {"blocks", "500"},
+                                  {"iterations", "4"},
+                                  {"verify", "true"}},
+                                 dir.path());
+  REQUIRE(run.status == Status::kOk);
+  REQUIRE(run.steps.at(0).phases.size() == 2);
+  const PhaseResult& mixed = run.steps.at(0).phases[0];
+  CHECK(mixed.ops[0].ops + mixed.ops[1].ops == 2000);
+  CHECK(run.steps.at(0).phases[1].name == "verify");
+  CHECK(run.steps.at(0).phases[1].ops[0].ops == 500);
+}
+
+TEST_CASE("engine and option combinations that cannot work are refused before any I/O",
+          "[disk][engine]") {
+  test::TempDir dir("disk-refuse");
+  const std::string d = dir.path().string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  const std::vector<Case> cases{
+      {{"run", "disk", "-d", d, "engine=libaio", "iodepth=8"}, "would not be asynchronous"},
+      {{"run", "disk", "-d", d, "engine=mmap", "mode=direct"}, "cannot do O_DIRECT"},
+      {{"run", "disk", "-d", d, "--engine", "mmap", "mode=direct"}, "cannot do O_DIRECT"},
+      {{"run", "disk", "-d", d, "iodepth=8"}, "does one I/O at a time"},
+      {{"run", "disk", "-d", d, "engine=io_uring", "iodepth=5000"}, "iodepth"},
+      {{"run", "disk", "-d", d, "engine=pvsync2:hipri"}, "need O_DIRECT"},
+      {{"run", "disk", "-d", d, "engine=io_uring:turbo"}, "has no option 'turbo'"},
+      {{"run", "disk", "-d", d, "engine=uring"}, "unknown engine 'uring'"},
+      {{"run", "disk", "-d", d, "mode=mmap", "engine=io_uring"}, "contradicts"},
+      {{"run", "disk", "-d", d, "rwmix=70", "operation=write"}, "rwmix"},
+      {{"run", "disk", "-d", d, "rate_iops=10", "rate_bytes=1m"}, "rate_iops and rate_bytes"},
+      {{"run", "disk", "-d", d, "random_order=zipf:0"}, "theta > 0"},
+      {{"run", "bonnie", "-d", d, "--engine", "io_uring"}, "bonnie++"},
+      {{"run", "dbench", "-d", d, "--engine", "libaio"}, "dbench"},
+      {{"run", "tiotest", "-d", d, "iodepth=4"}, "does one I/O at a time"},
+      {{"run", "tiotest", "-d", d, "engine=libaio", "iodepth=4"}, "would not be asynchronous"},
+  };
+  for (const Case& c : cases) {
+    INFO(fmt::format("{}", fmt::join(c.args, " ")));
+    const test::CliResult result = test::run_cli(c.args);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains(c.expected));
+    CHECK(dir.entries().empty());
+  }
+}
+

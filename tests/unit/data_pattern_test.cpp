@@ -1,0 +1,133 @@
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <iobench/data_pattern.hpp>
+#include <iobench/engine.hpp>
+#include <iobench/error.hpp>
+#include <vector>
+
+#include "tests/support/compression.hpp"
+
+using iobench::DataPattern;
+using iobench::PatternBuffer;
+using Kind = iobench::DataPattern::Kind;
+
+namespace {
+
+// `blocks` consecutive blocks 0, 1, 2... as a file written with the buffer would hold them.
+std::vector<std::byte> file_of(PatternBuffer& buffer, std::size_t blocks) {
+  std::vector<std::byte> file;
+  for (std::size_t n = 0; n < blocks; ++n) {
+    const auto block = buffer.block(n);
+    file.insert(file.end(), block.begin(), block.end());
+  }
+  return file;
+}
+
+std::vector<std::byte> copy(std::span<const std::byte> block) {
+  return {block.begin(), block.end()};
+}
+
+}  // namespace
+
+TEST_CASE("data patterns parse and print their text form", "[unit][data]") {
+  CHECK(DataPattern::parse("random", "data") == DataPattern{Kind::kRandom, 0});
+  CHECK(DataPattern::parse("zeros", "data") == DataPattern{Kind::kZeros, 0});
+  CHECK(DataPattern::parse("bonnie", "data") == DataPattern{Kind::kBonnie, 0});
+  CHECK(DataPattern::parse("compressible:50", "data") == DataPattern{Kind::kCompressible, 50});
+  for (const char* text : {"random", "zeros", "bonnie", "compressible:1", "compressible:99"}) {
+    CHECK(DataPattern::parse(text, "data").to_string() == text);
+  }
+  CHECK_THROWS_WITH(DataPattern::parse("zero", "data"),
+                    Catch::StartsWith("data: 'zero' is not a data pattern; use random, zeros, "
+                                      "compressible:PCT"));
+  CHECK_THROWS_WITH(DataPattern::parse("compressible:", "d"), Catch::Contains("no whole percent"));
+  CHECK_THROWS_WITH(DataPattern::parse("compressible:5x", "d"),
+                    Catch::Contains("no whole percent"));
+  CHECK_THROWS_WITH(DataPattern::parse("compressible:0", "d"), Catch::Contains("use random"));
+  CHECK_THROWS_WITH(DataPattern::parse("compressible:100", "d"), Catch::Contains("use zeros"));
+  CHECK_THROWS_WITH(DataPattern::parse("compressible:150", "d"), Catch::Contains("more than 100"));
+  CHECK_THROWS_AS(DataPattern::parse("compressible:-5", "d"), iobench::ConfigError);
+}
+
+TEST_CASE("zeros are zero", "[unit][data]") {
+  PatternBuffer buffer({Kind::kZeros, 0}, 10000, 1);
+  for (std::uint64_t n : {0, 1, 77}) {
+    const auto block = buffer.block(n);
+    REQUIRE(block.size() == 10000);
+    CHECK(std::all_of(block.begin(), block.end(), [](std::byte b) { return b == std::byte{0}; }));
+  }
+  CHECK(buffer.allocated_bytes() == 12288);  // one block, page-rounded
+}
+
+TEST_CASE("random blocks differ block to block and do not compress", "[unit][data]") {
+  for (const std::size_t bs : {std::size_t{512}, std::size_t{4096}, std::size_t{65536},
+                               std::size_t{3000}, std::size_t{2} << 20}) {
+    INFO("block size " << bs);
+    PatternBuffer buffer({Kind::kRandom, 0}, bs, 42);
+    const std::size_t blocks = std::max<std::size_t>(4, (4 << 20) / bs);
+    const auto file = file_of(buffer, blocks);
+    CHECK(iobench::test::zlib_ratio(file) > 0.999);
+    // Every block differs from every other one (no two equal blocks to deduplicate).
+    std::vector<std::vector<std::byte>> seen;
+    for (std::size_t n = 0; n < blocks; ++n) {
+      seen.emplace_back(file.begin() + static_cast<std::ptrdiff_t>(n * bs),
+                        file.begin() + static_cast<std::ptrdiff_t>((n + 1) * bs));
+    }
+    std::sort(seen.begin(), seen.end());
+    CHECK(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
+  }
+}
+
+TEST_CASE("random blocks are a function of the seed and the block number", "[unit][data]") {
+  PatternBuffer a({Kind::kRandom, 0}, 8192, 7);
+  PatternBuffer b({Kind::kRandom, 0}, 8192, 7);
+  PatternBuffer other({Kind::kRandom, 0}, 8192, 8);
+  const auto a5 = copy(a.block(5));
+  (void)a.block(5 + 128);  // the same window, restamped
+  CHECK(copy(a.block(5)) == a5);
+  CHECK(copy(b.block(5)) == a5);
+  CHECK(copy(other.block(5)) != a5);
+  // Blocks sharing a window differ in their stamps, one per 4 KiB, and nowhere else.
+  const auto a133 = copy(a.block(5 + 128));
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < a5.size(); ++i) differing += a5[i] != a133[i] ? 1 : 0;
+  CHECK(differing > 0);
+  CHECK(differing <= 16);
+  // The ring: 1 MiB of 8 KiB windows.
+  CHECK(a.allocated_bytes() == (1 << 20));
+}
+
+TEST_CASE("compressible:PCT compresses by about PCT percent with zlib", "[unit][data]") {
+  for (const std::uint32_t percent : {25U, 50U, 90U}) {
+    for (const std::size_t bs : {std::size_t{4096}, std::size_t{65536}, std::size_t{1000}}) {
+      INFO("compressible:" << percent << ", block size " << bs);
+      PatternBuffer buffer({Kind::kCompressible, percent}, bs, 3);
+      const auto file = file_of(buffer, (4 << 20) / bs);
+      const double expected = (100.0 - percent) / 100.0;
+      CHECK(iobench::test::zlib_ratio(file) == Approx(expected).margin(0.03));
+    }
+  }
+}
+
+TEST_CASE("bonnie blocks are bonnie++'s zero buffer with one byte bumped per write",
+          "[unit][data]") {
+  PatternBuffer buffer({Kind::kBonnie, 0}, 8192, 1);
+  (void)buffer.block(0);
+  (void)buffer.block(1);
+  const auto block = copy(buffer.block(8192 + 1));  // bonnie++: buf[i % chunk]++ per chunk i
+  CHECK(block[0] == std::byte{1});
+  CHECK(block[1] == std::byte{2});
+  CHECK(std::all_of(block.begin() + 2, block.end(), [](std::byte b) { return b == std::byte{0}; }));
+}
+
+TEST_CASE("pattern buffers are aligned for O_DIRECT", "[unit][data]") {
+  for (const auto& pattern : {DataPattern{Kind::kRandom, 0}, DataPattern{Kind::kCompressible, 40},
+                              DataPattern{Kind::kZeros, 0}, DataPattern{Kind::kBonnie, 0}}) {
+    PatternBuffer buffer(pattern, 12288, 9);
+    for (std::uint64_t n = 0; n < 200; ++n) {
+      CHECK(reinterpret_cast<std::uintptr_t>(buffer.block(n).data()) %
+                iobench::AlignedBuffer::kAlignment ==
+            0);
+    }
+  }
+}
