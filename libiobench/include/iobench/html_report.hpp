@@ -34,9 +34,9 @@ struct ReportInput {
 /// page shows is prepared here and embedded as JSON (strings escaped so that no value can end
 /// the <script> element: '<', '>', '&', U+2028 and U+2029 are written as \u escapes); the page
 /// renders it with DOM text nodes only. Several inputs are aligned with compare_results (first
-/// input the baseline). Throws ConfigError (ResultFormatError naming the JSON pointer, prefixed
-/// with the input's label) for a "time_series" that does not have the documented shape;
-/// nothing is written to `out` then.
+/// input the baseline). Throws ConfigError ("LABEL: POINTER: message", the JSON pointer of the
+/// field) for a "time_series" that does not have the agreed shape; nothing is written to `out`
+/// then.
 void write_html_report(std::span<const ReportInput> inputs, std::ostream& out);
 
 }  // namespace iobench
