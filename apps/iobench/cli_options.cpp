@@ -26,6 +26,7 @@ constexpr const char* kUsage =
     "       iobench list\n"
     "       iobench compare BASE.json OTHER.json [MORE.json]... [--format text|markdown|csv|json]\n"
     "               [--metrics LIST] [--phases LIST] [--fail-if-worse PCT]\n"
+    "       iobench report RUN.json [MORE.json]... -o REPORT.html|-\n"
     "       iobench --help | --version\n"
     "\n"
     "Without WORKLOAD, `run` runs the built-in suite `quick` (every family at small sizes, about "
@@ -37,7 +38,9 @@ constexpr const char* kUsage =
     "shows workloads, their parameters and the built-in suites.\n"
     "Exit status: 0 ok, 1 a step failed, 2 bad usage or input (nothing written), 3 a phase\n"
     "measured nothing (it ended inside its warm-up), 130 interrupted; compare: 1 a selected\n"
-    "metric got worse by more than --fail-if-worse PCT (significantly, where n > 1).\n";
+    "metric got worse by more than --fail-if-worse PCT (significantly, where n > 1).\n"
+    "`report` writes one self-contained HTML page (charts inline, nothing fetched) of the runs;\n"
+    "`run ... --html FILE` writes the same page of the run it makes.\n";
 
 po::options_description run_options() {
   po::options_description options("Options");
@@ -50,6 +53,8 @@ po::options_description run_options() {
     ("format,f", po::value<std::string>()->default_value("text"), "output format: text, json or csv (compare: also markdown)")
     ("output,o", po::value<std::string>(),
      "write the --format output to FILE (text still goes to stdout for json/csv)")
+    ("html", po::value<std::string>(),
+     "run: also write the HTML report of the run to FILE (replaced once the run has ended)")
     ("keep", "keep the run directories and files for inspection")
     ("time,t", po::value<std::string>(), "time limit per phase, e.g. 30s (default: the workload's)")
     ("warmup", po::value<std::string>(), "warm-up per phase discarded from results, e.g. 5s")
@@ -77,6 +82,11 @@ po::options_description run_options() {
 }
 
 constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-worse"};
+
+// Options of run and validate that compare and report refuse.
+constexpr std::array<const char*, 11> kRunOnly{"dir",       "keep",  "time",   "warmup",
+                                               "ops",       "seed",  "plugin", "drop-caches",
+                                               "fail-fast", "again", "html"};
 
 // Items of a comma-separated list; empty items are refused.
 std::vector<std::string> comma_list(const std::string& text, const char* option) {
@@ -119,12 +129,13 @@ CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::str
         fmt::format("compare needs two or more result files (BASE.json OTHER.json ...), got {}",
                     cli.compare_files.size()));
   }
-  for (const char* option : {"dir", "output", "keep", "time", "warmup", "ops", "seed", "plugin",
-                             "drop-caches", "fail-fast", "again"}) {
+  for (const char* option : kRunOnly) {
     if (vm.count(option)) {
       throw ConfigError(fmt::format("--{} goes with run or validate, not compare", option));
     }
   }
+  if (vm.count("output"))
+    throw ConfigError("--output goes with run, validate or report, not compare");
   if (!vm["engine"].defaulted() || !vm["progress"].defaulted()) {
     throw ConfigError("--engine and --progress go with run or validate, not compare");
   }
@@ -139,6 +150,38 @@ CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::str
   if (vm.count("phases")) cli.compare_phases = comma_list(vm["phases"].as<std::string>(), "phases");
   if (vm.count("fail-if-worse"))
     cli.fail_if_worse = parse_percent(vm["fail-if-worse"].as<std::string>());
+  return cli;
+}
+
+// `iobench report FILE... -o OUT`: the files and -o only.
+CliOptions parse_report(const po::variables_map& vm, const std::vector<std::string>& args,
+                        CliOptions cli) {
+  cli.command = CliOptions::Command::kReport;
+  cli.report_files.assign(args.begin() + 1, args.end());
+  if (cli.report_files.empty()) {
+    throw ConfigError(
+        "report needs one or more result files: iobench report RUN.json -o "
+        "report.html");
+  }
+  for (const char* option : kRunOnly) {
+    if (vm.count(option)) {
+      throw ConfigError(fmt::format("--{} goes with run or validate, not report", option));
+    }
+  }
+  for (const char* option : kCompareOnly) {
+    if (vm.count(option))
+      throw ConfigError(fmt::format("--{} goes with compare, not report", option));
+  }
+  if (!vm["engine"].defaulted() || !vm["progress"].defaulted() || !vm["format"].defaulted()) {
+    throw ConfigError(
+        "--engine, --progress and --format go with run or compare, not report "
+        "(a report is HTML)");
+  }
+  if (!vm.count("output")) {
+    throw ConfigError("report: give -o REPORT.html (or -o - for stdout)");
+  }
+  cli.output_path = vm["output"].as<std::string>();
+  if (cli.output_path.empty()) throw ConfigError("-o: the file name is empty; give a file name");
   return cli;
 }
 
@@ -196,11 +239,13 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     cli.command = CliOptions::Command::kValidate;
   } else if (command == "compare") {
     return parse_compare(vm, args, std::move(cli));
+  } else if (command == "report") {
+    return parse_report(vm, args, std::move(cli));
   } else if (command == "help") {
     return cli;
   } else {
     throw ConfigError(fmt::format(
-        "unknown command '{}'; use run, validate, list or compare (see 'iobench --help')",
+        "unknown command '{}'; use run, validate, list, compare or report (see 'iobench --help')",
         printable(command)));
   }
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -240,6 +285,13 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (vm.count("output")) {
     cli.output_path = vm["output"].as<std::string>();
     if (cli.output_path.empty()) throw ConfigError("--output needs a file name");
+  }
+  if (vm.count("html")) {
+    if (cli.command != CliOptions::Command::kRun) {
+      throw ConfigError(fmt::format("--html goes with run, not {}", command));
+    }
+    cli.html_path = vm["html"].as<std::string>();
+    if (cli.html_path.empty()) throw ConfigError("--html needs a file name");
   }
   if (vm.count("again")) {
     cli.again = vm["again"].as<std::string>();

@@ -11,7 +11,7 @@ namespace iobench::cli {
 
 /// What the command line asked for, parsed but not yet validated against the registry.
 struct CliOptions {
-  enum class Command { kHelp, kVersion, kList, kRun, kValidate, kCompare };
+  enum class Command { kHelp, kVersion, kList, kRun, kValidate, kCompare, kReport };
   Command command = Command::kHelp;
   std::string help_text;
   std::vector<std::string> argv;  ///< the command line as given (recorded in results)
@@ -42,6 +42,10 @@ struct CliOptions {
   std::vector<std::string> compare_metrics;  ///< --metrics, split at commas (names unchecked)
   std::vector<std::string> compare_phases;   ///< --phases, split at commas
   std::optional<double> fail_if_worse;       ///< --fail-if-worse PCT, >= 0
+  /// report: the result documents, in the order given (the first the baseline of the bars).
+  std::vector<std::string> report_files;
+  /// run: --html FILE, the HTML report of the run (empty: none).
+  std::string html_path;
 };
 
 /// Parses argv. Throws iobench::ConfigError (exit 2) on unknown options, bad values, a param

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/format.hpp>
+#include <iobench/html_report.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/result_json.hpp>
@@ -26,6 +27,7 @@
 #include "output_file.hpp"
 #include "plan_printer.hpp"
 #include "progress_printer.hpp"
+#include "report_command.hpp"
 
 namespace iobench::cli {
 namespace {
@@ -246,6 +248,7 @@ int run_command(const CliOptions& options) {
     return 0;
   }
   if (options.command == Command::kCompare) return run_compare(options);
+  if (options.command == Command::kReport) return run_report(options);
   Registry registry = make_builtin_registry();
   for (const std::string& plugin : options.plugins) load_plugin(registry, plugin);
   if (options.command == Command::kList) {
@@ -257,6 +260,7 @@ int run_command(const CliOptions& options) {
   // to repeat), every param and target (the default target's checks run against the directory
   // it will be made in).
   if (!options.output_path.empty()) OutputFile::check(options.output_path);
+  if (!options.html_path.empty()) OutputFile::check(options.html_path);
   const bool again = !options.again.empty();
   std::optional<Suite> suite =
       again ? std::optional<Suite>() : suite_for(options.workload, registry);
@@ -311,6 +315,8 @@ int run_command(const CliOptions& options) {
   // default target made.
   std::optional<OutputFile> output;
   if (!options.output_path.empty()) output.emplace(options.output_path);
+  std::optional<OutputFile> html;
+  if (!options.html_path.empty()) html.emplace(options.html_path);
   std::ostringstream file_text;
   ReporterSet reporters;
   const bool to_file = output.has_value();
@@ -364,6 +370,23 @@ int run_command(const CliOptions& options) {
     const Invocation invocation = invocation_of(options, plan, again ? &repeated : nullptr);
     machine << suite_to_json(plan, result, 2, &invocation) << '\n';
   }
+  // The HTML page fails alone: the results of -o are still written.
+  bool html_failed = false;
+  if (html) {
+    const ReportInput input{
+        .label = plan.suite.name,
+        .document = result_document(plan, result,
+                                    invocation_of(options, plan, again ? &repeated : nullptr))};
+    std::ostringstream page;
+    write_html_report(std::span<const ReportInput>(&input, 1), page);
+    try {
+      html->commit(page.str());
+    } catch (const Error& e) {
+      fmt::print(stderr, "iobench: cannot write {}: {}\n", printable(html->path().string()),
+                 printable(e.what()));
+      html_failed = true;
+    }
+  }
   if (output) {
     try {
       output->commit(file_text.str());
@@ -390,7 +413,8 @@ int run_command(const CliOptions& options) {
   if (options.keep && default_dir) {
     fmt::print(stderr, "iobench: files kept in {}\n", default_dir->path().string());
   }
-  return exit_status(result.run.status);
+  const int status = exit_status(result.run.status);
+  return status == 0 && html_failed ? 1 : status;
 }
 
 }  // namespace iobench::cli

@@ -11,6 +11,7 @@
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/format.hpp>
+#include <iobench/html_report.hpp>
 #include <iobench/io_driver.hpp>
 #include <iobench/latency_histogram.hpp>
 #include <iobench/metrics.hpp>

@@ -1,0 +1,29 @@
+#include "report_command.hpp"
+
+#include <iobench/html_report.hpp>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "output_file.hpp"
+
+namespace iobench::cli {
+
+int run_report(const CliOptions& options) {
+  const bool to_stdout = options.output_path == "-";
+  if (!to_stdout) OutputFile::check(options.output_path);
+  std::vector<ReportInput> inputs;
+  for (const std::string& path : options.report_files) inputs.push_back(load_report_input(path));
+  std::ostringstream page;
+  write_html_report(inputs, page);
+  if (to_stdout) {
+    std::cout << page.str();
+    std::cout.flush();
+    return 0;
+  }
+  OutputFile output(options.output_path);
+  output.commit(page.str());
+  return 0;
+}
+
+}  // namespace iobench::cli

@@ -1,0 +1,458 @@
+// The HTML report's page script: renders the model that report_model.cpp prepared (embedded as
+// JSON in #iobench-data) with DOM text nodes only (no innerHTML: result strings stay text).
+// Time series, latency curves, sweeps and repetitions are dygraphs charts; bars are SVG drawn
+// here. At the end the page writes its self-check into #iobench-selfcheck: per chart the rows
+// the model holds and the rows dygraphs drew (numRows()), and every script error.
+(function () {
+  'use strict';
+  var errors = [];
+  var checks = [];
+
+  function recordError(message) {
+    errors.push(String(message));
+    var box = document.getElementById('iobench-errors');
+    if (box) {
+      box.textContent = errors.join('\n');
+      box.hidden = false;
+    }
+  }
+  window.addEventListener('error', function (event) {
+    recordError(event.message || 'script error');
+  });
+
+  var SVG_NS = 'http://www.w3.org/2000/svg';
+
+  function append(node, children) {
+    (Array.isArray(children) ? children : [children]).forEach(function (child) {
+      if (child === null || child === undefined) return;
+      node.appendChild(typeof child === 'string' || typeof child === 'number'
+        ? document.createTextNode(String(child)) : child);
+    });
+    return node;
+  }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      if (attrs[key] !== null && attrs[key] !== undefined) node.setAttribute(key, String(attrs[key]));
+    });
+    return append(node, children === undefined ? [] : children);
+  }
+
+  function svg(tag, attrs, children) {
+    var node = document.createElementNS(SVG_NS, tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      node.setAttribute(key, String(attrs[key]));
+    });
+    return append(node, children === undefined ? [] : children);
+  }
+
+  // A number for people: 3 significant digits, thousands kept whole.
+  function num(value) {
+    if (value === null || value === undefined || !isFinite(value)) return '-';
+    var abs = Math.abs(value);
+    if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
+    if (abs >= 100) return value.toFixed(1);
+    if (abs >= 1) return value.toFixed(2);
+    if (abs === 0) return '0';
+    return value.toPrecision(3);
+  }
+
+  function table(headers, rows, className) {
+    var head = headers ? el('tr', {}, headers.map(function (h) { return el('th', {}, h); })) : null;
+    var body = rows.map(function (row) {
+      return el('tr', {}, row.map(function (cell) { return el('td', {}, cell); }));
+    });
+    return el('table', {class: className || 'facts'}, [el('thead', {}, head), el('tbody', {}, body)]);
+  }
+
+  function note(text) { return el('p', {class: 'note'}, text); }
+
+  // One dygraphs chart; its self-check entry records the model's rows and the rows drawn.
+  function chart(container, data, options, meta) {
+    var box = container.appendChild(el('div', {class: 'chart'}));
+    var legend = container.appendChild(el('div', {class: 'legend'}));
+    var check = {meta: meta, expected: data.rows.length, drawn: -1};
+    checks.push(check);
+    var opts = {labels: data.labels, legend: 'always', labelsDiv: legend,
+                labelsSeparateLines: false, labelsKMB: true, animatedZooms: false};
+    Object.keys(options).forEach(function (key) { opts[key] = options[key]; });
+    try {
+      var g = new Dygraph(box, data.rows, opts);
+      check.drawn = g.numRows();
+      return g;
+    } catch (e) {
+      recordError('chart ' + JSON.stringify(meta) + ': ' + e);
+      return null;
+    }
+  }
+
+  function shadeWarmup(ranges) {
+    return function (canvas, area, g) {
+      canvas.fillStyle = 'rgba(255, 190, 60, 0.28)';
+      ranges.forEach(function (range) {
+        var left = g.toDomXCoord(range[0]);
+        var right = g.toDomXCoord(range[1]);
+        canvas.fillRect(left, area.y, right - left, area.h);
+      });
+    };
+  }
+
+  function seconds(x) { return num(x) + ' s'; }
+
+  function timeSeries(container, series, meta) {
+    var p99 = 'p99 latency (us)';
+    var secondAxis = {};
+    secondAxis[p99] = {axis: 'y2', strokePattern: [6, 3], strokeWidth: 1.5, color: '#b00'};
+    var resolution = 'one point per ' + num(series.interval_ns / 1e6) + ' ms' +
+      (series.merged_intervals > 1 ? ' (' + series.merged_intervals +
+        ' recorded intervals merged per point to bound memory)' : '');
+    container.appendChild(note(series.points + ' points, ' + resolution +
+      (series.warmup.length ? '; warm-up shaded' : '') +
+      (series.workers > 1 && !series.per_worker ? '; ' + series.workers +
+        ' workers: total only' : '') + '. Drag to zoom, double-click to reset.'));
+    [['throughput', 'MiB/s'], ['iops', 'ops/s']].forEach(function (kind) {
+      chart(container, series[kind[0]], {
+        stepPlot: true, series: secondAxis, ylabel: kind[1], y2label: p99,
+        xlabel: 'seconds since the phase started', includeZero: true,
+        axes: {y2: {independentTicks: true, drawGrid: false},
+               x: {axisLabelFormatter: seconds, valueFormatter: seconds}},
+        underlayCallback: shadeWarmup(series.warmup), showRangeSelector: true,
+        rangeSelectorHeight: 24, height: 260
+      }, Object.assign({kind: 'time_series_' + kind[0]}, meta));
+    });
+  }
+
+  function latencyCurve(container, cdf, meta) {
+    if (!cdf.rows.length) {
+      container.appendChild(note('no latency samples'));
+      return;
+    }
+    chart(container, cdf, {
+      axes: {x: {logscale: true}}, xlabel: 'latency (us), log scale',
+      ylabel: '% of ops faster', drawPoints: true, pointSize: 2, valueRange: [0, 100.5],
+      height: 220
+    }, Object.assign({kind: 'latency_cdf'}, meta));
+  }
+
+  // Horizontal bars, one per worker, with Jain's fairness index.
+  function workerBars(container, workers) {
+    var rows = workers.rows;
+    var width = 560;
+    var barHeight = 16;
+    var left = 80;
+    var max = workers.max > 0 ? workers.max : 1;
+    var height = rows.length * (barHeight + 4) + 8;
+    var picture = svg('svg', {width: width, height: height, class: 'bars',
+                              viewBox: '0 0 ' + width + ' ' + height});
+    rows.forEach(function (row, i) {
+      var y = 4 + i * (barHeight + 4);
+      var w = Math.max(1, (width - left - 110) * row.value / max);
+      picture.appendChild(svg('text', {x: 4, y: y + 12, class: 'label'}, 'worker ' + row.index));
+      picture.appendChild(svg('rect', {x: left, y: y, width: w, height: barHeight,
+                                       class: row.status === 'ok' ? 'bar' : 'bar bad'},
+                              svg('title', {}, 'target ' + row.target_index + ', p99 ' +
+                                  num(row.p99_us) + ' us')));
+      picture.appendChild(svg('text', {x: left + w + 4, y: y + 12, class: 'value'},
+                              num(row.value) + ' ' + workers.unit));
+    });
+    container.appendChild(el('div', {class: 'workers'}, [
+      el('p', {}, 'Per-worker ' + workers.metric + ': Jain\'s fairness index ' +
+         workers.fairness.toFixed(3) + ' (1 = equal shares), min ' + num(workers.min) +
+         ', max ' + num(workers.max) + ' ' + workers.unit + ', spread ' +
+         num(workers.spread_percent) + ' % of the mean'),
+      picture]));
+  }
+
+  function phaseSection(parent, step, phase, runIndex) {
+    var meta = {run: runIndex, step: step.index, phase: phase.index};
+    var box = parent.appendChild(el('section', {class: 'phase'}));
+    box.appendChild(el('h4', {}, ['phase ', el('q', {}, phase.name), ' ',
+                                  el('span', {class: 'status ' + phase.status}, phase.status)]));
+    if (phase.message) box.appendChild(note(phase.message));
+    var lat = phase.latency_us;
+    box.appendChild(table(
+      ['throughput', 'IOPS', 'ops', 'wall time', 'mean', 'p50', 'p99', 'p99.9', 'max'],
+      [[num(phase.throughput_mib_s) + ' MiB/s', num(phase.ops_per_s), num(phase.ops),
+        num(phase.wall_ns / 1e9) + ' s', num(lat.mean) + ' us', num(lat.p50) + ' us',
+        num(lat.p99) + ' us', num(lat.p99_9) + ' us', num(lat.max) + ' us']]));
+    if (phase.time_series) {
+      timeSeries(box, phase.time_series, meta);
+    } else {
+      box.appendChild(note('No time series in this result (the document has no ' +
+                           '"time_series" for this phase).'));
+    }
+    latencyCurve(box, phase.latency_cdf, meta);
+    if (phase.workers.rows.length > 1) workerBars(box, phase.workers);
+  }
+
+  function stepSection(parent, step, runIndex) {
+    var title = 'step ' + (step.index + 1) + ': ' + step.name + ' (' + step.workload + ')';
+    if (step.sweep_point !== null) title += ', point ' + step.sweep_point;
+    if (step.repetition > 1) title += ', repetition ' + step.repetition;
+    var box = parent.appendChild(el('details', {class: 'step', open: ''}));
+    box.appendChild(el('summary', {}, [title, ' ',
+                                       el('span', {class: 'status ' + step.status}, step.status)]));
+    if (step.message) box.appendChild(note(step.message));
+    box.appendChild(el('p', {class: 'params'}, ['engine ', el('code', {}, step.engine || 'psync'),
+      '; params: ', el('code', {}, step.params.map(function (p) {
+        return p[0] + '=' + p[1];
+      }).join(' '))]));
+    step.warnings.forEach(function (w) { box.appendChild(el('p', {class: 'warning'}, w)); });
+    step.phases.forEach(function (phase) { phaseSection(box, step, phase, runIndex); });
+  }
+
+  function sweepSection(parent, sweep, runIndex, sweepIndex) {
+    var box = parent.appendChild(el('section', {class: 'sweep'}));
+    box.appendChild(el('h3', {}, 'Sweep of ' + sweep.param + ': step ' + sweep.step +
+                              (sweep.repeat > 1 ? ' (' + sweep.repeat +
+                                ' repetitions per point: mean and 95 % confidence band)' : '')));
+    sweep.phases.forEach(function (phase) {
+      box.appendChild(el('h4', {}, ['phase ', el('q', {}, phase.phase)]));
+      var rateLabel = phase.labels[1];
+      var p99 = phase.labels[2];
+      var series = {};
+      series[p99] = {axis: 'y2', strokePattern: [6, 3], color: '#b00'};
+      var opts = {
+        customBars: true, drawPoints: true, pointSize: 3, series: series,
+        xlabel: sweep.param, ylabel: rateLabel, y2label: p99, includeZero: true,
+        axes: {y2: {independentTicks: true, drawGrid: false},
+               x: {pixelsPerLabel: 40}}, xRangePad: 24, height: 260
+      };
+      if (!sweep.numeric) {
+        var label = function (x) { return sweep.values[Math.round(x) - 1] || ''; };
+        opts.axes.x.axisLabelFormatter = label;
+        opts.axes.x.valueFormatter = label;
+      }
+      var g = chart(box, phase, opts, {kind: 'sweep', run: runIndex, sweep: sweepIndex,
+                                      step: sweep.step, phase: phase.phase});
+      if (g && phase.peak) {
+        g.setAnnotations([{series: rateLabel, x: phase.peak.x, shortText: 'peak',
+                           text: 'peak at ' + sweep.param + ' = ' + phase.peak.point,
+                           width: 36, height: 16, cssClass: 'peak'}]);
+      }
+      box.appendChild(table(
+        [sweep.param, 'runs', 'workers', 'MiB/s', 'IOPS', 'p99 (us)', 'CPU %', 'fairness', ''],
+        phase.table.map(function (r) {
+          return [r.point, String(r.samples), String(r.workers), num(r.throughput_mib_s),
+                  num(r.ops_per_s), num(r.p99_us), num(r.cpu_percent), r.fairness.toFixed(3),
+                  r.peak ? 'peak' : ''];
+        })));
+    });
+  }
+
+  function repetitionSection(parent, rep, runIndex, repIndex) {
+    var box = parent.appendChild(el('section', {class: 'repetitions'}));
+    box.appendChild(el('h4', {}, ['step ' + rep.step + (rep.point !== null ? ', point ' +
+                                  rep.point : '') + ', phase ', el('q', {}, rep.phase)]));
+    box.appendChild(table(['metric', 'n', 'mean', '95 % CI', 'stddev', 'CV', 'values'],
+      rep.metrics.map(function (m) {
+        return [m.metric, String(m.n), num(m.mean) + ' ' + m.unit,
+                num(m.ci95_low) + ' .. ' + num(m.ci95_high), num(m.stddev),
+                num(m.cv_percent) + ' %' + (m.high_variation ? ' (high)' : ''),
+                m.values.map(num).join(', ')];
+      })));
+    if (rep.chart.rows.length) {
+      var series = {};
+      series[rep.chart.labels[1]] = {drawPoints: true, pointSize: 4, strokeWidth: 0};
+      series[rep.chart.labels[2]] = {strokePattern: [4, 2]};
+      chart(box, rep.chart, {customBars: true, series: series, xlabel: 'repetition',
+                             ylabel: rep.chart.labels[1], includeZero: true, height: 200,
+                             axes: {x: {pixelsPerLabel: 30}}},
+            {kind: 'repetitions', run: runIndex, repetition: repIndex, step: rep.step, point: rep.point,
+             phase: rep.phase});
+    }
+  }
+
+  function bonnieSection(tables) {
+    var box = el('section', {class: 'bonnie'});
+    box.appendChild(el('h3', {}, 'bonnie++'));
+    box.appendChild(note('As bon_csv2html shows bonnie++\'s CSV; each column shaded from red ' +
+      '(worst) to green (best); "too fast to measure": bonnie++ printed +++++ (the test took ' +
+      'under 0.5 s), not zero.'));
+    tables.forEach(function (t) {
+      var groups = el('tr', {}, t.groups.map(function (g) {
+        return el('th', {colspan: g.span}, g.title);
+      }));
+      var columns = el('tr', {}, t.columns.map(function (c) { return el('th', {}, c); }));
+      var rows = t.rows.map(function (row) {
+        return el('tr', {}, row.cells.map(function (cell) {
+          var td = el('td', {class: 'bonnie-' + cell.kind}, cell.text);
+          if (cell.shade !== null) {
+            td.style.backgroundColor = 'hsl(' + Math.round(cell.shade * 120) + ', 70%, 80%)';
+          }
+          return td;
+        }));
+      });
+      box.appendChild(el('h4', {}, t.title));
+      box.appendChild(el('table', {class: 'bonnie-table'},
+                         [el('thead', {}, [groups, columns]), el('tbody', {}, rows)]));
+    });
+    return box;
+  }
+
+  function runSection(parent, run, runIndex) {
+    var box = parent.appendChild(el('section', {class: 'run', id: 'run-' + runIndex}));
+    box.appendChild(el('h2', {}, ['Run ' + (runIndex + 1) + ': ', el('code', {}, run.label), ' ',
+                                  el('span', {class: 'status ' + run.status}, run.status)]));
+    var env = run.environment.slice();
+    env.push(['schema', run.schema]);
+    if (run.suite) {
+      env.push(['suite', run.suite.name + ' (' + run.suite.source + ')' +
+                (run.suite.complete ? '' : ', incomplete')]);
+    }
+    box.appendChild(el('h3', {}, 'Environment'));
+    box.appendChild(table(null, env.map(function (r) { return [r[0], r[1]]; })));
+    if (run.targets.length) {
+      box.appendChild(table(['target', 'fs', 'mount point', 'options', 'device', 'size'],
+        run.targets.map(function (t) {
+          return [t.path, t.fs_type, t.mount_point, t.mount_options, t.device,
+                  num(t.size_bytes / 1073741824) + ' GiB'];
+        })));
+    }
+    box.appendChild(el('h3', {}, 'Invocation'));
+    if (run.invocation) {
+      box.appendChild(el('pre', {class: 'command'}, run.invocation.command));
+      box.appendChild(note('in ' + run.invocation.working_directory +
+                           (run.invocation.repeated_from ? '; repeat of ' +
+                            run.invocation.repeated_from : '')));
+    } else {
+      box.appendChild(note('not recorded (a result of schema iobench-result/1)'));
+    }
+    if (run.bonnie.length) box.appendChild(bonnieSection(run.bonnie));
+    run.sweeps.forEach(function (sweep, i) { sweepSection(box, sweep, runIndex, i); });
+    if (run.repetitions.length) {
+      box.appendChild(el('h3', {}, 'Repetitions: mean and 95 % confidence interval ' +
+                                   '(Student\'s t)'));
+      run.repetitions.forEach(function (rep, i) { repetitionSection(box, rep, runIndex, i); });
+    }
+    box.appendChild(el('h3', {}, 'Steps'));
+    run.steps.forEach(function (step) { stepSection(box, step, runIndex); });
+  }
+
+  // Grouped bars: one group per metric, one bar per run, 95 % CI whiskers where n >= 2.
+  function comparisonBars(metric, labels) {
+    var width = 520;
+    var height = 28 * labels.length + 30;
+    var left = 150;
+    var max = 0;
+    metric.inputs.forEach(function (v) {
+      if (v) max = Math.max(max, v.n >= 2 ? v.ci95_high : v.mean);
+    });
+    if (max <= 0) max = 1;
+    var scale = (width - left - 120) / max;
+    var picture = svg('svg', {width: width, height: height, class: 'bars',
+                              viewBox: '0 0 ' + width + ' ' + height});
+    metric.inputs.forEach(function (v, i) {
+      var y = 6 + i * 28;
+      picture.appendChild(svg('text', {x: 4, y: y + 14, class: 'label'},
+                              '#' + (i + 1) + ' ' + labels[i].slice(-18)));
+      if (!v) {
+        picture.appendChild(svg('text', {x: left, y: y + 14, class: 'value'}, 'not in this run'));
+        return;
+      }
+      var w = Math.max(1, v.mean * scale);
+      picture.appendChild(svg('rect', {x: left, y: y, width: w, height: 20,
+                                       class: 'bar run' + (i % 6)}));
+      if (v.n >= 2) {
+        picture.appendChild(svg('line', {x1: left + v.ci95_low * scale, x2: left +
+                                         v.ci95_high * scale, y1: y + 10, y2: y + 10,
+                                         class: 'whisker'}));
+      }
+      var change = i > 0 ? metric.changes[i - 1] : null;
+      var text = num(v.mean) + ' ' + metric.unit + (v.n >= 2 ? ' (n=' + v.n + ')' : '');
+      if (change && change.change_percent !== null) {
+        text += ' ' + (change.change_percent >= 0 ? '+' : '') +
+          change.change_percent.toFixed(1) + ' % ' + change.direction;
+      }
+      picture.appendChild(svg('text', {x: left + w + 4, y: y + 14, class: 'value'}, text));
+    });
+    return picture;
+  }
+
+  function comparisonSection(comparison) {
+    var box = el('section', {class: 'comparison', id: 'comparison'});
+    box.appendChild(el('h2', {}, 'Runs side by side (against #1, the baseline)'));
+    if (comparison.environment.length) {
+      box.appendChild(el('h3', {}, 'What differs'));
+      box.appendChild(table(['field'].concat(comparison.labels.map(function (l, i) {
+        return '#' + (i + 1) + ' ' + l;
+      })), comparison.environment.map(function (d) { return [d.field].concat(d.values); })));
+    }
+    comparison.phases.forEach(function (phase) {
+      var section = el('section', {class: 'compare-phase'});
+      section.appendChild(el('h4', {}, ['step ' + phase.step + (phase.sweep_point !== null ?
+        ', point ' + phase.sweep_point : '') + ', phase ', el('q', {}, phase.phase)]));
+      phase.metrics.forEach(function (metric) {
+        section.appendChild(el('div', {class: 'compare-metric'}, [
+          el('p', {}, metric.title + ' (' + metric.unit + ', ' + metric.better +
+             ' is better)'),
+          comparisonBars(metric, comparison.labels)]));
+      });
+      box.appendChild(section);
+    });
+    if (comparison.unmatched.length) {
+      box.appendChild(el('h3', {}, 'Not in every run'));
+      box.appendChild(table(['part', 'missing in'], comparison.unmatched.map(function (u) {
+        return [u.what, u.missing_in.join(', ')];
+      })));
+    }
+    if (comparison.left_out.length) {
+      box.appendChild(el('h3', {}, 'Left out (did not end ok)'));
+      box.appendChild(table(['run', 'part', 'status', 'message'],
+        comparison.left_out.map(function (l) {
+          return [l.input, l.what, l.status, l.message];
+        })));
+    }
+    return box;
+  }
+
+  function selfCheck() {
+    var ok = errors.length === 0 && checks.every(function (c) {
+      return c.drawn === c.expected;
+    });
+    var box = el('div', {id: 'iobench-selfcheck', 'data-status': ok ? 'ok' : 'fail',
+                         'data-charts': checks.length, 'data-errors': errors.length});
+    checks.forEach(function (c) {
+      var attrs = {class: 'check', 'data-expected': c.expected, 'data-drawn': c.drawn};
+      Object.keys(c.meta).forEach(function (key) { attrs['data-' + key] = c.meta[key]; });
+      box.appendChild(el('span', attrs, c.meta.kind + ' ' + c.drawn + '/' + c.expected + ' '));
+    });
+    var details = el('details', {class: 'selfcheck'}, [
+      el('summary', {}, 'page self-check: ' + checks.length + ' charts, ' +
+         (ok ? 'all drawn with every point' : 'PROBLEMS')), box]);
+    document.body.appendChild(details);
+  }
+
+  function main() {
+    var model = JSON.parse(document.getElementById('iobench-data').textContent);
+    var root = document.getElementById('iobench-report');
+    root.appendChild(el('h1', {}, model.title));
+    var toc = el('ul', {class: 'toc'});
+    model.runs.forEach(function (run, i) {
+      toc.appendChild(el('li', {}, el('a', {href: '#run-' + i}, 'Run ' + (i + 1) + ': ' +
+                                       run.label)));
+    });
+    if (model.comparison) {
+      toc.appendChild(el('li', {}, el('a', {href: '#comparison'}, 'Runs side by side')));
+    }
+    root.appendChild(toc);
+    if (model.comparison) root.appendChild(comparisonSection(model.comparison));
+    model.runs.forEach(function (run, i) {
+      try {
+        runSection(root, run, i);
+      } catch (e) {
+        recordError('run ' + (i + 1) + ': ' + e);
+      }
+    });
+  }
+
+  try {
+    if (typeof Dygraph === 'undefined') throw new Error('dygraphs did not load');
+    main();
+  } catch (e) {
+    recordError(e && e.stack ? e.stack : e);
+  }
+  selfCheck();
+  if (errors.length) console.error('iobench report: ' + errors.join('; '));
+})();
