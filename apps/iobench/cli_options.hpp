@@ -42,6 +42,8 @@ struct CliOptions {
   std::vector<std::string> compare_metrics;  ///< --metrics, split at commas (names unchecked)
   std::vector<std::string> compare_phases;   ///< --phases, split at commas
   std::optional<double> fail_if_worse;       ///< --fail-if-worse PCT, >= 0
+  /// --from: one format name for every file, or one per file (checked names); empty: auto.
+  std::vector<std::string> compare_from;
 };
 
 /// Parses argv. Throws iobench::ConfigError (exit 2) on unknown options, bad values, a param
