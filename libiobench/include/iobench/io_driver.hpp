@@ -18,9 +18,10 @@
 /// (stamping or checking a verify pattern) makes the driver read the clock afresh before the
 /// next issue (IoDriverOptions::untimed_work_between_ops).
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
-#include <fmt/format.h>
 #include <iobench/clock.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
@@ -187,7 +188,8 @@ class IoDriver {
       }
       throw IoError(err, call_text(s.request), file_.path().string());
     }
-    if (static_cast<std::uint64_t>(completion.result) < s.request.length) finish_short(s, completion);
+    if (static_cast<std::uint64_t>(completion.result) < s.request.length)
+      finish_short(s, completion);
     // An op that began before the recording did (warm-up ending meanwhile) counts from there.
     const std::uint64_t from = std::max(ctx.recording_start_ns(), s.issue_ns);
     OpTimes times;

@@ -260,6 +260,11 @@ void note_unavailable(std::vector<NotAvailable>& out, std::size_t input, Compare
   out.push_back(NotAvailable{.input = input, .metric = metric, .why = why, .phases = {phase}});
 }
 
+bool too_fast_row(const MetricRow& row) {
+  return std::any_of(row.inputs.begin(), row.inputs.end(),
+                     [](const MetricValues& v) { return v.unavailable == Unavailable::kTooFast; });
+}
+
 std::vector<std::size_t> indices_where(const std::vector<bool>& flags, bool value) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < flags.size(); ++i) {
@@ -546,7 +551,7 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
       for (const CompareMetric metric : out.metrics) {
         MetricRow row{.metric = metric, .inputs = std::vector<MetricValues>(n), .changes = {}};
         bool nonzero = false;
-        bool any_value = false;
+        bool any_value = false;  // or a "+++++" to show
         for (std::size_t i = 0; i < n; ++i) {
           std::optional<Unavailable> why_none;
           for (const PhaseResult* phase : results[i]) {
@@ -560,7 +565,8 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
             row.inputs[i].values.push_back(*value);
           }
           row.inputs[i].stats = summarize_sample(row.inputs[i].values);
-          any_value = any_value || !row.inputs[i].values.empty();
+          any_value =
+              any_value || !row.inputs[i].values.empty() || why_none == Unavailable::kTooFast;
           if (row.inputs[i].values.empty() && why_none) {
             row.inputs[i].unavailable = why_none;
             note_unavailable(out.not_available, i, metric, *why_none,
@@ -569,7 +575,10 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
         }
         // A phase that moves no bytes (metadata ops) has no throughput to compare; a figure no
         // input has gets no row (it is listed as not available).
-        if ((metric == CompareMetric::kThroughput && !nonzero) || !any_value) continue;
+        if ((metric == CompareMetric::kThroughput && !nonzero && !too_fast_row(row)) ||
+            !any_value) {
+          continue;
+        }
         const Better better = compare_metric_info(metric).better;
         for (std::size_t i = 1; i < n; ++i) {
           if (!measured[i] || row.inputs[i].values.empty() || row.inputs[0].values.empty()) {

@@ -158,9 +158,14 @@ std::vector<std::string> row_cells(const MetricRow& row) {
     cells.push_back(value_cell(row, i));
     cells.push_back(change_cell(row.changes[i - 1]));
     if (!row.changes[i - 1] && (row.inputs[i].unavailable || row.inputs[0].unavailable)) {
-      const std::size_t lacking = row.inputs[i].unavailable ? i : 0;
-      cells.push_back(fmt::format("n/a in {}: {}", input_name(lacking),
-                                  to_string(*row.inputs[lacking].unavailable)));
+      const auto& mine = row.inputs[i].unavailable;
+      const auto& base = row.inputs[0].unavailable;
+      if (mine && base) {
+        cells.push_back(fmt::format("n/a: {}", to_string(*mine)));
+      } else {
+        cells.push_back(fmt::format("n/a in {}: {}", input_name(mine ? i : 0),
+                                    to_string(mine ? *mine : *base)));
+      }
     } else {
       cells.push_back(mark_cell(row.changes[i - 1], i));
     }
@@ -350,8 +355,8 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
                                        csv_field(comparison.labels[0]),
                                        csv_field(comparison.labels[i]),
                                        std::to_string(base.count),
-                                       number(base.mean),
-                                       number(base.stddev)};
+                                       base.count > 0 ? number(base.mean) : "",
+                                       base.count > 0 ? number(base.stddev) : ""};
         const auto& change = row.changes[i - 1];
         if (change) {
           const SampleStats& stats = row.inputs[i].stats;

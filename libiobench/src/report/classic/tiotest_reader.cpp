@@ -158,7 +158,7 @@ ResultDocument read_tiotest(std::string_view text, std::string_view source) {
                  "latency table's '% >2 sec' and '% >10 sec' columns not mapped");
       continue;
     }
-    if (step == nullptr || !t.starts_with("|")) continue;
+    if (step == nullptr || !t.starts_with("|") || t.starts_with("|-")) continue;  // rules
     const std::size_t first = i;
     const std::string row = joined_row(lines, i);
     const std::vector<std::string_view> cells = cells_of(row);
