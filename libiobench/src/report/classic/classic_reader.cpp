@@ -106,6 +106,12 @@ PhaseResult& add_phase(StepResult& step, std::string name) {
 
 ReportedFigures& figures(PhaseResult& phase) { return *phase.reported; }
 
+std::uint64_t ns_of_seconds(double seconds) {
+  const double ns = seconds * 1e9;
+  if (!(ns >= 0) || ns >= 1.8e19) return 0;
+  return static_cast<std::uint64_t>(ns);
+}
+
 ReportedFigure figure(double value) { return ReportedFigure{.value = value, .too_fast = false}; }
 
 void not_mapped(ResultDocument& document, std::size_t line, const std::string& what) {

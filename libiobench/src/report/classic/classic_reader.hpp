@@ -5,6 +5,7 @@
 // skeleton every reader fills.
 
 #include <cstddef>
+#include <cstdint>
 #include <iobench/classic_results.hpp>
 #include <optional>
 #include <string>
@@ -40,6 +41,8 @@ StepResult& add_step(ResultDocument& document, std::string name, std::string wor
 PhaseResult& add_phase(StepResult& step, std::string name);
 /// The phase's figures (add_phase made them).
 [[nodiscard]] ReportedFigures& figures(PhaseResult& phase);
+/// `seconds` in ns; 0 (not known) for a negative, non-finite or out-of-range figure.
+[[nodiscard]] std::uint64_t ns_of_seconds(double seconds);
 /// A reported value.
 [[nodiscard]] ReportedFigure figure(double value);
 /// Notes `what` (of line `line`; 0: the whole input) as not mapped.

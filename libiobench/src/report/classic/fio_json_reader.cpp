@@ -117,7 +117,7 @@ ResultDocument read_fio_json(std::string_view text, std::string_view source) {
       const double ios = r.number(*d, at, "total_ios");
       if (ios == 0 && r.number(*d, at, "io_bytes") == 0) continue;
       PhaseResult& phase = add_phase(step, std::string(direction));
-      phase.wall_ns = static_cast<std::uint64_t>(r.number(*d, at, "runtime") * 1e6);  // ms
+      phase.wall_ns = ns_of_seconds(r.number(*d, at, "runtime") / 1e3);  // ms
       ReportedFigures& f = figures(phase);
       f.throughput_bytes_per_s = figure(r.number(*d, at, "bw_bytes"));
       f.iops = figure(r.number(*d, at, "iops"));

@@ -86,7 +86,7 @@ ResultDocument read_seed_lines(std::string_view text, std::string_view source) {
     step.params["blocks"] = std::string(t[8]);
     step.params["block_size"] = std::string(t[11]);
     PhaseResult& phase = add_phase(step, t[1] == "writing" ? "write" : "read");
-    phase.wall_ns = static_cast<std::uint64_t>(*seconds * 1e9);
+    phase.wall_ns = ns_of_seconds(*seconds);
     ReportedFigures& f = figures(phase);
     f.throughput_bytes_per_s = figure(*rate * 1024.0 * 1024.0);
     f.iops = figure(*blocks / *seconds);

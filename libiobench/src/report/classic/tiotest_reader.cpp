@@ -123,7 +123,7 @@ void read_terse(ResultDocument& document, const std::vector<Line>& lines, std::s
       continue;
     }
     PhaseResult& phase = add_phase(*step, std::string(it->second));
-    phase.wall_ns = static_cast<std::uint64_t>(real_s * 1e9);
+    phase.wall_ns = ns_of_seconds(real_s);
     ReportedFigures& f = figures(phase);
     if (real_s > 0) {
       // Terse usr/sys are the threads' CPU seconds over the thread count: over the wall time
@@ -177,8 +177,7 @@ ResultDocument read_tiotest(std::string_view text, std::string_view source) {
     const std::size_t n = lines[first].number;
     if (!latency_table) {
       PhaseResult& phase = add_phase(*step, std::string(label));
-      phase.wall_ns =
-          static_cast<std::uint64_t>(value_with_unit(cells[1], "s", source, n, "Time") * 1e9);
+      phase.wall_ns = ns_of_seconds(value_with_unit(cells[1], "s", source, n, "Time"));
       ReportedFigures& f = figures(phase);
       f.throughput_bytes_per_s =
           figure(value_with_unit(cells[2], "MB/s", source, n, "Rate") * kMiB);
