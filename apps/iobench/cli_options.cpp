@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <iobench/classic_results.hpp>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/units.hpp>
@@ -25,7 +26,7 @@ constexpr const char* kUsage =
     "       iobench validate [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]...\n"
     "       iobench list\n"
     "       iobench compare BASE.json OTHER.json [MORE.json]... [--format text|markdown|csv|json]\n"
-    "               [--metrics LIST] [--phases LIST] [--fail-if-worse PCT]\n"
+    "               [--metrics LIST] [--phases LIST] [--fail-if-worse PCT] [--from FORMAT[,...]]\n"
     "       iobench report RUN.json [MORE.json]... -o REPORT.html|-\n"
     "       iobench --help | --version\n"
     "\n"
@@ -40,7 +41,10 @@ constexpr const char* kUsage =
     "measured nothing (it ended inside its warm-up), 130 interrupted; compare: 1 a selected\n"
     "metric got worse by more than --fail-if-worse PCT (significantly, where n > 1).\n"
     "`report` writes one self-contained HTML page (charts inline, nothing fetched) of the runs;\n"
-    "`run ... --html FILE` writes the same page of the run it makes.\n";
+    "`run ... --html FILE` writes the same page of the run it makes.\n"
+    "compare also reads the classic tools' own results: bonnie++ CSV and text tables, tiotest\n"
+    "tables and terse lines, tiobench.pl tables, dbench's final output, fio JSON and the seeds'\n"
+    "\"Completed writing ...\" lines; the format is detected, or named with --from.\n";
 
 po::options_description run_options() {
   po::options_description options("Options");
@@ -76,12 +80,16 @@ po::options_description run_options() {
     ("phases", po::value<std::string>(), "compare: phases to show, comma-separated (default: all)")
     ("fail-if-worse", po::value<std::string>(),
      "compare: exit 1 if a selected metric is worse than the baseline by more than PCT % "
-     "(and significantly, where both sides have repetitions)");
+     "(and significantly, where both sides have repetitions)")
+    ("from", po::value<std::string>(),
+     "compare: the inputs' format, one for all or one per file in order (comma-separated): auto, "
+     "iobench-json, bonnie-csv, bonnie-text, tiotest, tiobench, dbench, fio-json, seed-lines "
+     "(default: auto, detected per file)");
   // clang-format on
   return options;
 }
 
-constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-worse"};
+constexpr std::array<const char*, 4> kCompareOnly{"metrics", "phases", "fail-if-worse", "from"};
 
 // Options of run and validate that compare and report refuse.
 constexpr std::array<const char*, 11> kRunOnly{"dir",       "keep",  "time",   "warmup",
@@ -150,6 +158,21 @@ CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::str
   if (vm.count("phases")) cli.compare_phases = comma_list(vm["phases"].as<std::string>(), "phases");
   if (vm.count("fail-if-worse"))
     cli.fail_if_worse = parse_percent(vm["fail-if-worse"].as<std::string>());
+  if (vm.count("from")) {
+    cli.compare_from = comma_list(vm["from"].as<std::string>(), "from");
+    for (const std::string& name : cli.compare_from) {
+      try {
+        (void)parse_result_format(name);
+      } catch (const ConfigError& e) {
+        throw ConfigError(fmt::format("--from: {}", e.what()));
+      }
+    }
+    if (cli.compare_from.size() != 1 && cli.compare_from.size() != cli.compare_files.size()) {
+      throw ConfigError(fmt::format(
+          "--from names {} formats for {} files; give one format for all or one per file",
+          cli.compare_from.size(), cli.compare_files.size()));
+    }
+  }
   return cli;
 }
 

@@ -46,6 +46,8 @@ struct CliOptions {
   std::vector<std::string> report_files;
   /// run: --html FILE, the HTML report of the run (empty: none).
   std::string html_path;
+  /// --from: one format name for every file, or one per file (checked names); empty: auto.
+  std::vector<std::string> compare_from;
 };
 
 /// Parses argv. Throws iobench::ConfigError (exit 2) on unknown options, bad values, a param

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <iobench/classic_results.hpp>
 #include <iobench/compare.hpp>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
@@ -12,13 +13,10 @@
 namespace iobench::cli {
 namespace {
 
-ResultDocument load(const std::string& path) {
-  std::error_code error;
-  // An ifstream opens a directory and then reads nothing: say what it is instead.
-  if (std::filesystem::is_directory(path, error)) {
-    throw ConfigError(fmt::format("cannot read result file '{}': Is a directory", printable(path)));
-  }
-  return load_result_file(path);
+// The --from format of input `index` (one name for all, or one per file; none: detected).
+ResultFormat format_of(const CliOptions& options, std::size_t index) {
+  if (options.compare_from.empty()) return ResultFormat::kAuto;
+  return parse_result_format(options.compare_from[options.compare_from.size() == 1 ? 0 : index]);
 }
 
 }  // namespace
@@ -34,8 +32,10 @@ int run_compare(const CliOptions& options) {
   }
   compare_options.phases = options.compare_phases;
   std::vector<CompareInput> inputs;
-  for (const std::string& path : options.compare_files) {
-    inputs.push_back(CompareInput{.label = path, .document = load(path)});
+  for (std::size_t i = 0; i < options.compare_files.size(); ++i) {
+    const std::string& path = options.compare_files[i];
+    inputs.push_back(
+        CompareInput{.label = path, .document = read_result_file(path, format_of(options, i))});
   }
   Comparison comparison;
   try {

@@ -148,7 +148,18 @@ TEST_CASE("compare refuses bad input with exit 2", "[compare][cli]") {
   require_bad_input(run_cli({"compare", pair.base, pair.dir.path().string()}),
                     "cannot read result file '" + pair.dir.path().string() + "': Is a directory");
   const std::string text = write_text(pair.dir, "notes.txt", "Completed writing 512 mbytes\n");
-  require_bad_input(run_cli({"compare", text, pair.base}), text + ": /: byte 1: not valid JSON");
+  // Read as the seeds' lines it starts like: where it stops being one, with file:line.
+  require_bad_input(run_cli({"compare", text, pair.base}),
+                    text + ":1: expected 'Completed writing|reading M mbytes across D devices");
+  const std::string junk = write_text(pair.dir, "junk.txt", "hello\n");
+  require_bad_input(run_cli({"compare", junk, pair.base}),
+                    junk + ":1: expected a result this iobench reads");
+  require_bad_input(run_cli({"compare", text, pair.base, "--from", "iobench-json"}),
+                    text + ": /: byte 1: not valid JSON");
+  require_bad_input(run_cli({"compare", text, pair.base, "--from", "bonnie"}),
+                    "--from: unknown result format 'bonnie'");
+  require_bad_input(run_cli({"compare", text, pair.base, "--from", "auto,auto,auto"}),
+                    "--from names 3 formats for 2 files");
   const std::string not_result = write_text(pair.dir, "other.json.bak", R"({"name": "x"})");
   require_bad_input(run_cli({"compare", pair.base, not_result}), not_result + ": ");
   Json broken = Json::parse(read_file(pair.other));

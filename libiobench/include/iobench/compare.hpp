@@ -61,6 +61,21 @@ struct CompareMetricInfo {
 /// stats) counts all its ops. Throughput is every byte over the wall time.
 [[nodiscard]] double phase_metric(const PhaseResult& phase, CompareMetric metric);
 
+/// Why an input that has a phase has no value of a metric for it (a classic tool's result).
+enum class Unavailable : std::uint8_t {
+  kNotReported,  ///< the source does not give this figure (e.g. bonnie++ 1.0x has no latency)
+  kTooFast,      ///< bonnie++ printed "+++++" / "+++": the test took under 0.5 s
+};
+/// "not reported", "too fast to measure (+++++)".
+[[nodiscard]] const char* to_string(Unavailable why) noexcept;
+
+/// `metric` of `phase` as compare takes it: phase_metric for iobench's own phases; for a phase
+/// read from a classic tool's output (PhaseResult::reported) the figure the tool printed, in
+/// CompareMetricInfo::unit, or nullopt where it printed none (`*why` then says why, when given).
+[[nodiscard]] std::optional<double> phase_metric_value(const PhaseResult& phase,
+                                                       CompareMetric metric,
+                                                       Unavailable* why = nullptr);
+
 /// One document to compare and what to call it (typically the file name as given).
 struct CompareInput {
   std::string label;
@@ -97,8 +112,11 @@ enum class Noise : std::uint8_t {
 
 /// One input's values of one metric: one per repetition whose phase ended ok.
 struct MetricValues {
-  std::vector<double> values;  ///< in run order; empty: the input lacks this phase
+  std::vector<double> values;  ///< in run order; empty: the input lacks this phase or figure
   SampleStats stats;           ///< of `values`
+  /// Set when the input has the phase but no value of this metric (a classic tool's result
+  /// without the figure): shown as not available, never as 0.
+  std::optional<Unavailable> unavailable;
 };
 
 /// One input's change against the baseline for one metric.
@@ -118,7 +136,7 @@ struct MetricRow {
   CompareMetric metric = CompareMetric::kThroughput;
   std::vector<MetricValues> inputs;  ///< one per input, inputs[0] the baseline
   /// One per input after the baseline: changes[i] is inputs[i + 1] against inputs[0]; nullopt
-  /// where that input lacks the phase.
+  /// where that input lacks the phase, or it or the baseline lacks the figure.
   std::vector<std::optional<MetricChange>> changes;
 };
 
@@ -155,6 +173,23 @@ struct LeftOutResult {
   std::string message;
 };
 
+/// A metric an input has no value of in phases it has (MetricValues::unavailable), listed once
+/// per input, metric and reason.
+struct NotAvailable {
+  std::size_t input = 0;
+  CompareMetric metric = CompareMetric::kThroughput;
+  Unavailable why = Unavailable::kNotReported;
+  std::vector<std::string> phases;  ///< "STEP: PHASE" (with " point P" after STEP in a sweep)
+};
+
+/// What of a classic input could not be mapped onto phases and metrics
+/// (ResultSource::not_mapped), with the input it belongs to.
+struct NotMapped {
+  std::size_t input = 0;
+  std::string format;  ///< ResultSource::format
+  std::string what;
+};
+
 /// The whole comparison.
 struct Comparison {
   std::vector<std::string> labels;     ///< one per input, labels[0] the baseline
@@ -163,6 +198,8 @@ struct Comparison {
   std::vector<PhaseComparison> phases;  ///< in the baseline's order
   std::vector<UnmatchedPart> unmatched;
   std::vector<LeftOutResult> left_out;
+  std::vector<NotAvailable> not_available;
+  std::vector<NotMapped> not_mapped;
 };
 
 /// Compares `inputs` (at least two) against inputs[0]. Step results are grouped into repetitions
@@ -170,7 +207,9 @@ struct Comparison {
 /// repetition per step, a repeated step name counting as "NAME (2)", ...) and aligned by step
 /// name, workload, sweep point and phase name. Environment differences: hostname, kernel, arch,
 /// cpu_model, cpu_count, memory_bytes, iobench_version, each target's path, fs_type,
-/// mount_point, mount_options, device and size_bytes (by index), and per aligned step its
+/// mount_point, mount_options, device and size_bytes (by index), "source" (the format a classic
+/// input was read from, with its tool version; "iobench-json" for iobench's own; a classic
+/// input's unknown fields show as "(none)"), and per aligned step its
 /// params, engine, time limit, warm-up, op limit, drop-caches and targets. The start time and
 /// free space, which always differ, are not listed.
 /// Throws ConfigError for fewer than two inputs or a `phases` name that no input has.
@@ -193,7 +232,8 @@ struct Regression {
 
 /// The comparison for people: the inputs, environment differences first, then per step, point
 /// and phase a table of metric, direction, each input's mean (+- sample stddev and n with
-/// repetitions), change % and mark; then the unmatched parts and left-out results. Throughput
+/// repetitions, "n/a" or "+++++" where an input lacks the figure), change % and mark; then the
+/// unmatched parts, left-out results, figures not available and what was not mapped. Throughput
 /// in MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
 
@@ -211,7 +251,9 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// better, inputs: [{n, mean, stddev, values}], changes: [null | {change_percent, direction,
 /// noise, welch: null | {t, df, p_value, t_critical}}]}]}], unmatched: [{step, workload,
 /// sweep_point, phase, present, missing}], left_out: [{input, step, sweep_point, repetition,
-/// phase, status, message}]}. Units as in `metrics`; an infinite t is null.
+/// phase, status, message}]}, and only when not empty: not_available: [{input, metric, reason,
+/// phases}], not_mapped: [{input, format, what}]; an input without a figure has "unavailable":
+/// reason in its metric entry. Units as in `metrics`; an infinite t is null.
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

@@ -80,11 +80,11 @@ enum class IoDirection : std::uint8_t { kRead, kWrite };
 /// One read or write handed to an IoQueue. Trivially copyable; the queue copies what it needs.
 struct IoRequest {
   IoDirection direction = IoDirection::kRead;
-  std::uint32_t length = 0;      ///< bytes; with O_DIRECT a multiple of the device's block size
-  std::byte* buffer = nullptr;   ///< `length` bytes; aligned to AlignedBuffer::kAlignment for
-                                 ///< O_DIRECT; must stay valid until the request's completion
-  std::uint64_t offset = 0;      ///< bytes from the start of the file
-  std::uint64_t tag = 0;         ///< the caller's; returned in the request's IoCompletion
+  std::uint32_t length = 0;        ///< bytes; with O_DIRECT a multiple of the device's block size
+  std::byte* buffer = nullptr;     ///< `length` bytes; aligned to AlignedBuffer::kAlignment for
+                                   ///< O_DIRECT; must stay valid until the request's completion
+  std::uint64_t offset = 0;        ///< bytes from the start of the file
+  std::uint64_t tag = 0;           ///< the caller's; returned in the request's IoCompletion
   std::uint32_t buffer_index = 0;  ///< which of QueueOptions' registered buffers `buffer` lies in
 };
 

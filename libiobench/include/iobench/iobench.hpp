@@ -3,6 +3,7 @@
 /// Umbrella header: every public header of iobench, for a program that links iobench::iobench
 /// (CMake) or `pkg-config --cflags --libs iobench`. A test (tests/headers) checks that it names
 /// every installed header and that each compiles on its own.
+#include <iobench/classic_results.hpp>
 #include <iobench/clock.hpp>
 #include <iobench/compare.hpp>
 #include <iobench/confined_dir.hpp>

@@ -4,6 +4,7 @@
 #include <iobench/metrics.hpp>
 #include <iobench/workload.hpp>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -79,6 +80,30 @@ struct WorkerResult {
   [[nodiscard]] std::uint64_t total_ops() const noexcept;
 };
 
+/// One figure a classic tool printed for a phase (ReportedFigures).
+struct ReportedFigure {
+  double value = 0;  ///< in the unit its ReportedFigures field names; 0 when `too_fast`
+  /// bonnie++'s "+++++" (rate) or "+++" (CPU): the test took under 0.5 s and bonnie++ printed no
+  /// figure because it would be inaccurate. Not a value: compare shows it as not available.
+  bool too_fast = false;
+};
+
+/// The figures a classic tool's own output gave for a phase (bonnie++, tiotest, tiobench.pl,
+/// dbench, fio, the seeds' "Completed ..." lines), as read_result_file reads them: only what
+/// the source printed, units converted; a figure the source does not give is nullopt, never 0.
+/// A phase with these has no ops of its own (its op kinds are empty): compare takes its metrics
+/// from here (phase_metric_value).
+struct ReportedFigures {
+  std::optional<ReportedFigure> throughput_bytes_per_s;
+  std::optional<ReportedFigure> iops;  ///< ops/s: seeks/s, files/s, fio's iops, blocks/s
+  std::optional<ReportedFigure> latency_mean_ns;
+  std::optional<ReportedFigure> latency_p50_ns;
+  std::optional<ReportedFigure> latency_p99_ns;
+  std::optional<ReportedFigure> latency_p99_9_ns;
+  std::optional<ReportedFigure> latency_max_ns;
+  std::optional<ReportedFigure> cpu_percent;  ///< user + system, % of one CPU
+};
+
 /// One phase's outcome: per worker and merged.
 struct PhaseResult {
   std::string name;
@@ -88,9 +113,9 @@ struct PhaseResult {
   std::uint64_t wall_ns = 0;       ///< measure start to the last worker's end
   std::uint64_t stonewall_ns = 0;  ///< measure start to the first worker's end
   std::vector<WorkerResult> workers;
-  std::vector<OpStats> ops;             ///< merged over workers
-  std::vector<std::uint64_t> counters;  ///< summed over workers
-  LatencyPartsKind latency_parts_kind{};  ///< which latency parts were recorded
+  std::vector<OpStats> ops;                     ///< merged over workers
+  std::vector<std::uint64_t> counters;          ///< summed over workers
+  LatencyPartsKind latency_parts_kind{};        ///< which latency parts were recorded
   std::vector<OpLatencyParts> latency_parts{};  ///< merged over workers; empty if none recorded
   PacingStats pacing{};                         ///< merged over workers (open-loop phases)
   /// CPU time iobench used in the measured window (never its set-up, warm-up or tear-down):
@@ -103,6 +128,9 @@ struct PhaseResult {
   double system_busy_percent = 0;
   Status status = Status::kOk;
   std::string message;
+  /// Set only for a phase read from a classic tool's output (read_result_file): the figures
+  /// that tool printed. JSON key "reported" (absent when nullopt).
+  std::optional<ReportedFigures> reported{};
 
   /// Bytes over all op kinds.
   [[nodiscard]] std::uint64_t total_bytes() const noexcept;

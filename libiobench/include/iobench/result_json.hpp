@@ -65,6 +65,16 @@ struct SuiteRecord {
   std::vector<StepSummary> summary;  ///< "steps": statistics per suite step, as written
 };
 
+/// Where a document read from a classic tool's output came from (read_result_file): the
+/// format, the tool's version where the source names it, and what of the source was not mapped
+/// onto phases and metrics (one line each, e.g. "line 12: tiotest's Total latency row (pools
+/// every phase) not mapped"). JSON key "source" (absent for iobench's own results).
+struct ResultSource {
+  std::string format;        ///< as --from names it: "bonnie-csv", "fio-json", ...
+  std::string tool_version;  ///< e.g. "1.97" (bonnie++), "fio-3.33"; empty: not in the source
+  std::vector<std::string> not_mapped;
+};
+
 /// A whole result document.
 struct ResultDocument {
   std::string schema;  ///< as read; the writer always writes kResultSchema
@@ -72,6 +82,7 @@ struct ResultDocument {
   std::optional<Invocation> invocation;
   std::vector<StepPlacement> placements;  ///< empty, or one per run.steps entry
   std::optional<SuiteRecord> suite;
+  std::optional<ResultSource> source;  ///< set for a classic tool's result (read_result_file)
 };
 
 /// The document of a suite run: the run, each step's placement from `plan` (plan.runs[i] made

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <iobench/compare.hpp>
 #include <iobench/error.hpp>
 #include <iobench/format.hpp>
@@ -94,10 +95,33 @@ void environment_differences(std::span<const CompareInput> inputs,
                              std::vector<EnvironmentDifference>& out) {
   const auto field = [&](const char* name, auto get) {
     std::vector<std::optional<std::string>> values;
-    for (const CompareInput& input : inputs)
-      values.emplace_back(get(input.document.run.environment));
+    for (const CompareInput& input : inputs) {
+      const Environment& e = input.document.run.environment;
+      // A classic tool's result knows only what its source states: the rest is "(none)".
+      const bool unknown = input.document.source &&
+                           ((std::string_view(name) == "cpu_count" && e.cpu_count == 0) ||
+                            (std::string_view(name) == "memory_bytes" && e.memory_bytes == 0));
+      std::optional<std::string> value;
+      if (!unknown) value = get(e);
+      if (input.document.source && value && value->empty()) value.reset();
+      values.push_back(std::move(value));
+    }
     add_difference(out, name, std::move(values));
   };
+  {
+    std::vector<std::optional<std::string>> values;
+    for (const CompareInput& input : inputs) {
+      const auto& source = input.document.source;
+      if (!source) {
+        values.emplace_back("iobench-json");
+      } else {
+        values.emplace_back(source->tool_version.empty()
+                                ? source->format
+                                : fmt::format("{} ({})", source->format, source->tool_version));
+      }
+    }
+    add_difference(out, "source", std::move(values));
+  }
   field("hostname", [](const Environment& e) { return e.hostname; });
   field("kernel", [](const Environment& e) { return e.kernel; });
   field("arch", [](const Environment& e) { return e.arch; });
@@ -222,6 +246,25 @@ std::vector<std::string> phase_names(const std::vector<const Group*>& groups) {
   return names;
 }
 
+// Lists `phase` of input `input` as lacking `metric` for `why` (one entry per input, metric and
+// reason).
+void note_unavailable(std::vector<NotAvailable>& out, std::size_t input, CompareMetric metric,
+                      Unavailable why, std::string phase) {
+  for (NotAvailable& entry : out) {
+    if (entry.input != input || entry.metric != metric || entry.why != why) continue;
+    if (std::find(entry.phases.begin(), entry.phases.end(), phase) == entry.phases.end()) {
+      entry.phases.push_back(std::move(phase));
+    }
+    return;
+  }
+  out.push_back(NotAvailable{.input = input, .metric = metric, .why = why, .phases = {phase}});
+}
+
+bool too_fast_row(const MetricRow& row) {
+  return std::any_of(row.inputs.begin(), row.inputs.end(),
+                     [](const MetricValues& v) { return v.unavailable == Unavailable::kTooFast; });
+}
+
 std::vector<std::size_t> indices_where(const std::vector<bool>& flags, bool value) {
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < flags.size(); ++i) {
@@ -283,6 +326,51 @@ OpStats data_ops(const PhaseResult& phase) {
 }
 
 }  // namespace
+
+const char* to_string(Unavailable why) noexcept {
+  return why == Unavailable::kTooFast ? "too fast to measure (+++++)" : "not reported";
+}
+
+std::optional<double> phase_metric_value(const PhaseResult& phase, CompareMetric metric,
+                                         Unavailable* why) {
+  if (!phase.reported) return phase_metric(phase, metric);
+  const ReportedFigures& f = *phase.reported;
+  const std::optional<ReportedFigure>* figure = nullptr;
+  switch (metric) {
+    case CompareMetric::kThroughput:
+      figure = &f.throughput_bytes_per_s;
+      break;
+    case CompareMetric::kIops:
+      figure = &f.iops;
+      break;
+    case CompareMetric::kLatencyMean:
+      figure = &f.latency_mean_ns;
+      break;
+    case CompareMetric::kLatencyP50:
+      figure = &f.latency_p50_ns;
+      break;
+    case CompareMetric::kLatencyP99:
+      figure = &f.latency_p99_ns;
+      break;
+    case CompareMetric::kLatencyP99_9:
+      figure = &f.latency_p99_9_ns;
+      break;
+    case CompareMetric::kLatencyMax:
+      figure = &f.latency_max_ns;
+      break;
+    case CompareMetric::kCpu:
+      figure = &f.cpu_percent;
+      break;
+  }
+  if (figure == nullptr || !*figure || (*figure)->too_fast || !std::isfinite((*figure)->value)) {
+    if (why != nullptr) {
+      *why = figure != nullptr && *figure && (*figure)->too_fast ? Unavailable::kTooFast
+                                                                 : Unavailable::kNotReported;
+    }
+    return std::nullopt;
+  }
+  return (*figure)->value;
+}
 
 double phase_metric(const PhaseResult& phase, CompareMetric metric) {
   switch (metric) {
@@ -350,6 +438,13 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
     for (const CompareMetricInfo& info : kMetrics) out.metrics.push_back(info.metric);
   }
   environment_differences(inputs, out.environment);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& source = inputs[i].document.source;
+    if (!source) continue;
+    for (const std::string& what : source->not_mapped) {
+      out.not_mapped.push_back(NotMapped{.input = i, .format = source->format, .what = what});
+    }
+  }
 
   const std::size_t n = inputs.size();
   std::vector<std::vector<Group>> groups;
@@ -456,19 +551,37 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
       for (const CompareMetric metric : out.metrics) {
         MetricRow row{.metric = metric, .inputs = std::vector<MetricValues>(n), .changes = {}};
         bool nonzero = false;
+        bool any_value = false;  // or a "+++++" to show
         for (std::size_t i = 0; i < n; ++i) {
+          std::optional<Unavailable> why_none;
           for (const PhaseResult* phase : results[i]) {
-            const double value = phase_metric(*phase, metric);
-            nonzero = nonzero || value != 0;
-            row.inputs[i].values.push_back(value);
+            Unavailable why = Unavailable::kNotReported;
+            const std::optional<double> value = phase_metric_value(*phase, metric, &why);
+            if (!value) {
+              if (!why_none || why == Unavailable::kTooFast) why_none = why;
+              continue;
+            }
+            nonzero = nonzero || *value != 0;
+            row.inputs[i].values.push_back(*value);
           }
           row.inputs[i].stats = summarize_sample(row.inputs[i].values);
+          any_value =
+              any_value || !row.inputs[i].values.empty() || why_none == Unavailable::kTooFast;
+          if (row.inputs[i].values.empty() && why_none) {
+            row.inputs[i].unavailable = why_none;
+            note_unavailable(out.not_available, i, metric, *why_none,
+                             fmt::format("{}{}: {}", step_name, point_suffix(point), phase_name));
+          }
         }
-        // A phase that moves no bytes (metadata ops) has no throughput to compare.
-        if (metric == CompareMetric::kThroughput && !nonzero) continue;
+        // A phase that moves no bytes (metadata ops) has no throughput to compare; a figure no
+        // input has gets no row (it is listed as not available).
+        if ((metric == CompareMetric::kThroughput && !nonzero && !too_fast_row(row)) ||
+            !any_value) {
+          continue;
+        }
         const Better better = compare_metric_info(metric).better;
         for (std::size_t i = 1; i < n; ++i) {
-          if (!measured[i]) {
+          if (!measured[i] || row.inputs[i].values.empty() || row.inputs[0].values.empty()) {
             row.changes.emplace_back();
             continue;
           }

@@ -55,6 +55,9 @@ bool row_has_repetitions(const MetricRow& row) {
 // "95.37", or with repetitions "95.37 +- 1.20 (n=3)"; "-" for an input without the phase.
 std::string value_cell(const MetricRow& row, std::size_t input) {
   const MetricValues& values = row.inputs[input];
+  if (values.stats.count == 0 && values.unavailable) {
+    return *values.unavailable == Unavailable::kTooFast ? "+++++" : "n/a";
+  }
   if (values.stats.count == 0) return "-";
   const Shown unit = shown(row.metric);
   std::string cell = fmt::format("{:.{}f}", values.stats.mean * unit.scale, unit.decimals);
@@ -110,6 +113,17 @@ std::string left_out_line(const LeftOutResult& left) {
   return text;
 }
 
+std::string not_available_line(const NotAvailable& entry) {
+  return fmt::format("{} {}: {} in {}", input_name(entry.input),
+                     compare_metric_info(entry.metric).name, to_string(entry.why),
+                     printable(fmt::format("{}", fmt::join(entry.phases, ", "))));
+}
+
+std::string not_mapped_line(const NotMapped& entry) {
+  return fmt::format("{} ({}): {}", input_name(entry.input), entry.format,
+                     printable_message(entry.what));
+}
+
 constexpr const char* kMarksLegend =
     "Change is against the baseline #0, in %. 'better' and 'worse' follow each metric's direction "
     "(higher or lower is better), so 'worse' is a regression whichever way the number moved. "
@@ -143,7 +157,18 @@ std::vector<std::string> row_cells(const MetricRow& row) {
   for (std::size_t i = 1; i < row.inputs.size(); ++i) {
     cells.push_back(value_cell(row, i));
     cells.push_back(change_cell(row.changes[i - 1]));
-    cells.push_back(mark_cell(row.changes[i - 1], i));
+    if (!row.changes[i - 1] && (row.inputs[i].unavailable || row.inputs[0].unavailable)) {
+      const auto& mine = row.inputs[i].unavailable;
+      const auto& base = row.inputs[0].unavailable;
+      if (mine && base) {
+        cells.push_back(fmt::format("n/a: {}", to_string(*mine)));
+      } else {
+        cells.push_back(fmt::format("n/a in {}: {}", input_name(mine ? i : 0),
+                                    to_string(mine ? *mine : *base)));
+      }
+    } else {
+      cells.push_back(mark_cell(row.changes[i - 1], i));
+    }
   }
   return cells;
 }
@@ -230,6 +255,18 @@ void write_comparison_text(const Comparison& comparison, std::ostream& out) {
     for (const LeftOutResult& left : comparison.left_out)
       out << "  " << left_out_line(left) << '\n';
   }
+  if (!comparison.not_available.empty()) {
+    out << "\nNot available (the input has the phase, its source not the figure):\n";
+    for (const NotAvailable& entry : comparison.not_available) {
+      out << "  " << not_available_line(entry) << '\n';
+    }
+  }
+  if (!comparison.not_mapped.empty()) {
+    out << "\nNot mapped (in a classic input, not compared):\n";
+    for (const NotMapped& entry : comparison.not_mapped) {
+      out << "  " << not_mapped_line(entry) << '\n';
+    }
+  }
 }
 
 void write_comparison_markdown(const Comparison& comparison, std::ostream& out) {
@@ -283,6 +320,18 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out) 
       out << "- " << markdown_cell(left_out_line(left)) << '\n';
     }
   }
+  if (!comparison.not_available.empty()) {
+    out << "\n### Not available (the input has the phase, its source not the figure)\n\n";
+    for (const NotAvailable& entry : comparison.not_available) {
+      out << "- " << markdown_cell(not_available_line(entry)) << '\n';
+    }
+  }
+  if (!comparison.not_mapped.empty()) {
+    out << "\n### Not mapped (in a classic input, not compared)\n\n";
+    for (const NotMapped& entry : comparison.not_mapped) {
+      out << "- " << markdown_cell(not_mapped_line(entry)) << '\n';
+    }
+  }
 }
 
 void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
@@ -306,8 +355,8 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
                                        csv_field(comparison.labels[0]),
                                        csv_field(comparison.labels[i]),
                                        std::to_string(base.count),
-                                       number(base.mean),
-                                       number(base.stddev)};
+                                       base.count > 0 ? number(base.mean) : "",
+                                       base.count > 0 ? number(base.stddev) : ""};
         const auto& change = row.changes[i - 1];
         if (change) {
           const SampleStats& stats = row.inputs[i].stats;
@@ -349,10 +398,12 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
       const CompareMetricInfo& info = compare_metric_info(row.metric);
       Json inputs = Json::array();
       for (const MetricValues& values : row.inputs) {
-        inputs.push_back({{"n", values.stats.count},
-                          {"mean", values.stats.mean},
-                          {"stddev", values.stats.stddev},
-                          {"values", values.values}});
+        Json entry = {{"n", values.stats.count},
+                      {"mean", values.stats.mean},
+                      {"stddev", values.stats.stddev},
+                      {"values", values.values}};
+        if (values.unavailable) entry["unavailable"] = to_string(*values.unavailable);
+        inputs.push_back(std::move(entry));
       }
       Json changes = Json::array();
       for (const auto& change : row.changes) {
@@ -407,6 +458,23 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
                         {"message", left.message}});
   }
   j["left_out"] = std::move(left_out);
+  if (!comparison.not_available.empty()) {
+    Json list = Json::array();
+    for (const NotAvailable& entry : comparison.not_available) {
+      list.push_back({{"input", entry.input},
+                      {"metric", compare_metric_info(entry.metric).name},
+                      {"reason", to_string(entry.why)},
+                      {"phases", entry.phases}});
+    }
+    j["not_available"] = std::move(list);
+  }
+  if (!comparison.not_mapped.empty()) {
+    Json list = Json::array();
+    for (const NotMapped& entry : comparison.not_mapped) {
+      list.push_back({{"input", entry.input}, {"format", entry.format}, {"what", entry.what}});
+    }
+    j["not_mapped"] = std::move(list);
+  }
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 

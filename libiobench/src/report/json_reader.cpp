@@ -354,6 +354,24 @@ WorkerResult worker(const Field& f, PhaseResult& phase) {
   return w;
 }
 
+// A classic tool's figures (json_reporter.cpp's reported_json): a number, or "too_fast".
+ReportedFigures reported(const Field& f) {
+  ReportedFigures figures;
+  for (const auto& [key, slot] : detail::json::reported_fields(figures)) {
+    const auto value = optional_member(f, key);
+    if (!value) continue;
+    if (value->value.is_string()) {
+      if (text(*value) != "too_fast") {
+        fail(value->pointer, "must be a number or \"too_fast\" (bonnie++'s +++++)");
+      }
+      *slot = ReportedFigure{.value = 0, .too_fast = true};
+    } else {
+      *slot = ReportedFigure{.value = number(*value), .too_fast = false};
+    }
+  }
+  return figures;
+}
+
 PhaseResult phase(const Field& f) {
   PhaseResult p;
   p.name = text(f, "name");
@@ -383,6 +401,7 @@ PhaseResult phase(const Field& f) {
   check_total(f, "bytes", p.total_bytes());
   check_total(f, "ops", p.total_ops());
   each(member(f, "workers"), [&](const Field& w) { p.workers.push_back(worker(w, p)); });
+  if (const auto figures = optional_member(f, "reported")) p.reported = reported(*figures);
   return p;
 }
 
@@ -651,6 +670,11 @@ ResultDocument parse_result_json(std::string_view text_in) {
     if (p) out.placements.push_back(std::move(*p));
   });
   if (const auto s = optional_member(doc, "suite")) out.suite = suite(*s, out.run.steps.size());
+  if (const auto s = optional_member(doc, "source")) {
+    out.source = ResultSource{.format = text(*s, "format"),
+                              .tool_version = text(*s, "tool_version"),
+                              .not_mapped = strings(member(*s, "not_mapped"))};
+  }
   return out;
 }
 

@@ -162,6 +162,17 @@ Json worker_json(const PhaseResult& phase, const WorkerResult& worker) {
   return j;
 }
 
+// A classic tool's figures: each one it gave, as a number in the key's unit, or "too_fast" for
+// bonnie++'s "+++++"; a figure it did not give has no key.
+Json reported_json(const ReportedFigures& figures) {
+  Json j = Json::object();
+  for (const auto& [key, figure] : detail::json::reported_fields(figures)) {
+    if (!*figure) continue;
+    j[std::string(key)] = (*figure)->too_fast ? Json("too_fast") : Json((*figure)->value);
+  }
+  return j;
+}
+
 Json phase_json(const PhaseResult& phase) {
   Json j;
   j["name"] = phase.name;
@@ -186,6 +197,7 @@ Json phase_json(const PhaseResult& phase) {
   Json workers = Json::array();
   for (const WorkerResult& worker : phase.workers) workers.push_back(worker_json(phase, worker));
   j["workers"] = std::move(workers);
+  if (phase.reported) j["reported"] = reported_json(*phase.reported);
   return j;
 }
 
@@ -384,7 +396,7 @@ std::optional<LatencyHistogram::Uint128> parse_decimal(std::string_view text) {
 // `indent` spaces per level; a negative indent writes the document on one line.
 std::string write_document(const RunResult& run, const Invocation* invocation,
                            std::span<const StepPlacement> placements, const SuiteRecord* suite,
-                           int indent) {
+                           const ResultSource* source, int indent) {
   Json j;
   j["schema"] = kResultSchema;
   j["iobench_version"] = run.environment.iobench_version;
@@ -404,6 +416,11 @@ std::string write_document(const RunResult& run, const Invocation* invocation,
   }
   j["steps"] = std::move(steps);
   if (suite != nullptr) j["suite"] = suite_json(*suite, run.steps.size());
+  if (source != nullptr) {
+    j["source"] = {{"format", source->format},
+                   {"tool_version", source->tool_version},
+                   {"not_mapped", source->not_mapped}};
+  }
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -412,11 +429,12 @@ std::string write_document(const RunResult& run, const Invocation* invocation,
 std::string to_json(const ResultDocument& document, int indent) {
   return detail::json::write_document(
       document.run, document.invocation ? &*document.invocation : nullptr, document.placements,
-      document.suite ? &*document.suite : nullptr, indent);
+      document.suite ? &*document.suite : nullptr, document.source ? &*document.source : nullptr,
+      indent);
 }
 
 std::string to_json(const RunResult& run, int indent) {
-  return detail::json::write_document(run, nullptr, {}, nullptr, indent);
+  return detail::json::write_document(run, nullptr, {}, nullptr, nullptr, indent);
 }
 
 std::unique_ptr<Reporter> make_json_reporter(std::ostream& out) {

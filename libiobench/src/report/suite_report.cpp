@@ -133,7 +133,7 @@ std::string suite_to_json(const SuitePlan& plan, const SuiteRunResult& result, i
                           const Invocation* invocation) {
   const std::vector<StepPlacement> placements = placements_of(plan, result.run.steps.size());
   const SuiteRecord suite = record_of(result);
-  return detail::json::write_document(result.run, invocation, placements, &suite, indent);
+  return detail::json::write_document(result.run, invocation, placements, &suite, nullptr, indent);
 }
 
 ResultDocument result_document(const SuitePlan& plan, const SuiteRunResult& result,
