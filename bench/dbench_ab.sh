@@ -5,10 +5,16 @@
 #   - throughput (dbench's "Throughput" figure, MB/sec = 10^6 bytes/s),
 #   - CPU time of the clients per loadfile line (us; user + system, from the JSON of iobench and
 #     /usr/bin/time for dbench), which a shared machine distorts far less than throughput,
-#   - the mean latency (us) of the path operations a confinement change touches (NTCreateX,
-#     Qpathinfo, Unlink, Find, Close, ReadX, WriteX; iobench only, from its JSON),
-# then means and medians over the rounds and B's change against A (medians: a shared machine's
-# bursts of load hit single rounds).
+#   - peak RSS (KiB, /usr/bin/time's "Maximum resident set size": that of the largest single
+#     process of the run, parent or client),
+#   - the op-weighted mean latency over all operations (us: the sum over the op kinds of count x
+#     mean, divided by the count; dbench's from its table, whose AvgLat is rounded to 1 us),
+#   - the mean latency (us) of the most frequent operations (NTCreateX, Qpathinfo, Unlink, Find,
+#     Close, ReadX, WriteX), for all three tools,
+# then medians over the rounds with their spread (min-max), B's change against A and both
+# against dbench (medians: a shared machine's bursts of load hit single rounds). After the
+# rounds, `validate` of each iobench (it reads and parses the loadfile, then stops before any
+# I/O) gives the parse time, wall and CPU, median of ROUNDS runs.
 #
 # Needs root (mount), dbench, python3, /usr/bin/time. Usage:
 #   bench/dbench_ab.sh -a OLD_IOBENCH -b NEW_IOBENCH [-t SECONDS] [-n CLIENTS] [-r ROUNDS]
@@ -32,7 +38,7 @@ while getopts "a:b:t:n:r:l:h" opt; do
     n) clients=$OPTARG ;;
     r) rounds=$OPTARG ;;
     l) loadfile=$OPTARG ;;
-    h) sed -n '2,17p' "$0"; exit 0 ;;
+    h) sed -n '2,26p' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
 done
@@ -56,31 +62,56 @@ trap cleanup EXIT
 mkdir -p "$work/tmpfs" "$work/out"
 mount -t tmpfs -o size=4g tmpfs "$work/tmpfs"
 
+# The op kinds whose mean latency is printed one by one.
+kinds="NTCreateX Qpathinfo Unlink Find Close ReadX WriteX"
+
+# Each run writes "$out.row": throughput, CPU us per line, peak RSS KiB, op-weighted mean
+# latency us, then "kind=us,..." for $kinds.
 run_dbench() {  # out
-  (cd "$work/tmpfs" && /usr/bin/time -f "%U %S" -o "$1.time" \
+  (cd "$work/tmpfs" && /usr/bin/time -f "%U %S %M" -o "$1.time" \
     dbench -D "$work/tmpfs" -c "$loadfile" -t "$seconds" --per-client-results "$clients") >"$1" 2>&1
   rm -rf "$work/tmpfs/clients"
-  local tp
-  tp=$(awk '/^Throughput/ { print $2 }' "$1")
-  # dbench's line counts include the warm-up, as does its CPU time.
-  awk -v t="$(cat "$1.time")" -v tp="$tp" '/^Client [0-9]+ did/ { lines += $4 }
-    END { split(t, c, " "); printf "%s %.3f -\n", tp, (c[1] + c[2]) / lines * 1e6 }' "$1" \
-    >"$1.row" 2>/dev/null || echo "$tp - -" >"$1.row"
+  # dbench's line counts include the warm-up, as does its CPU time. Its first table is the
+  # whole run's (AvgLat in ms).
+  python3 -c 'import re, sys
+text = open(sys.argv[1]).read()
+user, system, rss = open(sys.argv[1] + ".time").read().split()[-3:]
+tp = re.search(r"^Throughput (\S+)", text, re.M).group(1)
+lines = sum(int(n) for n in re.findall(r"^Client \d+ did (\d+) lines", text, re.M))
+table = text.split(" Operation", 1)[1].split("\n\n", 1)[0]
+rows = {m[0]: (int(m[1]), float(m[2]) * 1e3)
+        for m in re.findall(r"^ (\w+) +(\d+) +([\d.]+) +[\d.]+$", table, re.M)}
+count = sum(c for c, _ in rows.values())
+wmean = sum(c * us for c, us in rows.values()) / count
+cpu = (float(user) + float(system)) / lines * 1e6 if lines else float("nan")
+lat = ",".join("%s=%.2f" % (k, rows[k][1] if k in rows else float("nan"))
+               for k in sys.argv[2].split())
+print(tp, "%.3f" % cpu, rss, "%.3f" % wmean, lat)' "$1" "$kinds" >"$1.row"
 }
 
 run_iobench() {  # binary out
-  "$1" run dbench -d "$work/tmpfs" "procs=$clients" "time_limit=${seconds}s" \
-    "warmup=$((seconds / 5))s" "loadfile=$loadfile" -q -f json -o "$2.json" >"$2" 2>&1
+  /usr/bin/time -f "%M" -o "$2.time" "$1" run dbench -d "$work/tmpfs" "procs=$clients" \
+    "time_limit=${seconds}s" "warmup=$((seconds / 5))s" "loadfile=$loadfile" -q -f json \
+    -o "$2.json" >"$2" 2>&1
   local tp
   tp=$(awk '/^Throughput/ { print $2 }' "$2")
   python3 -c 'import json, sys
-p = json.load(open(sys.argv[1]))["steps"][0]["phases"][0]
+p = json.load(open(sys.argv[1] + ".json"))["steps"][0]["phases"][0]
 cpu = (p["cpu"]["workers_user_ns"] + p["cpu"]["workers_system_ns"]) / 1e3
 lines = sum(w["counters"]["lines"] for w in p["workers"])
 ops = p["ops_by_kind"]
-lat = ",".join("%s=%.2f" % (k, ops[k]["latency_ns"]["mean"] / 1e3)
-               for k in ("NTCreateX", "Qpathinfo", "Unlink", "Find", "Close", "ReadX", "WriteX"))
-print(sys.argv[2], "%.3f" % (cpu / lines), lat)' "$2.json" "$tp" >"$2.row"
+count = sum(o["ops"] for o in ops.values())
+wmean = sum(o["ops"] * o["latency_ns"]["mean"] for o in ops.values()) / count / 1e3
+rss = open(sys.argv[1] + ".time").read().split()[-1]
+lat = ",".join("%s=%.2f" % (k, ops[k]["latency_ns"]["mean"] / 1e3) for k in sys.argv[3].split())
+print(sys.argv[2], "%.3f" % (cpu / lines), rss, "%.3f" % wmean, lat)' "$2" "$tp" "$kinds" \
+    >"$2.row"
+}
+
+# Parse time: `validate` reads and parses the loadfile, then stops before any I/O.
+run_parse() {  # binary out
+  /usr/bin/time -f "%e %U %S" -o "$2" "$1" validate dbench -d "$work/tmpfs" "procs=$clients" \
+    "loadfile=$loadfile" >/dev/null 2>&1
 }
 
 for ((round = 1; round <= rounds; round++)); do
@@ -99,44 +130,64 @@ for ((round = 1; round <= rounds; round++)); do
     esac || { cat "$out" >&2; die "$tool failed"; }
   done
 done
+for ((round = 1; round <= rounds; round++)); do
+  run_parse "$a" "$work/out/A.$round.parse" || die "validate with A failed"
+  run_parse "$b" "$work/out/B.$round.parse" || die "validate with B failed"
+done
 
 echo "== tmpfs, $clients clients, ${seconds} s (+ warm-up), $rounds rounds, loadfile $loadfile"
 echo "A = $a"
 echo "B = $b"
 for tool in A B dbench; do
   for ((round = 1; round <= rounds; round++)); do
-    printf '%-6s round %d: throughput %s MB/sec, CPU %s us/line, mean latency us: %s\n' "$tool" \
-      "$round" $(cat "$work/out/$tool.$round.row")
+    printf '%-6s round %d: throughput %s MB/sec, CPU %s us/line, peak RSS %s KiB, ' \
+      "$tool" "$round" $(cut -d' ' -f1-3 "$work/out/$tool.$round.row")
+    printf 'op-weighted mean latency %s us, mean latency us: %s\n' \
+      $(cut -d' ' -f4- "$work/out/$tool.$round.row")
   done
 done
-cat "$work"/out/*.row >/dev/null
 python3 - "$work/out" "$rounds" <<'EOF'
 import sys, statistics
 out, rounds = sys.argv[1], int(sys.argv[2])
+tools = ("A", "B", "dbench")
 rows = {t: [open(f"{out}/{t}.{r}.row").read().split() for r in range(1, rounds + 1)]
-        for t in ("A", "B", "dbench")}
+        for t in tools}
 def values(t, i):
     return [float(r[i]) for r in rows[t] if r[i] != "-"]
-def mean(t, i):
-    v = values(t, i)
-    return statistics.mean(v) if v else float("nan")
 def median(t, i):
     v = values(t, i)
     return statistics.median(v) if v else float("nan")
-for t in ("A", "B", "dbench"):
-    print(f"{t:6}: throughput mean {mean(t, 0):8.2f} median {median(t, 0):8.2f} MB/sec; "
-          f"CPU per line mean {mean(t, 1):6.3f} median {median(t, 1):6.3f} us")
+def spread(t, i):
+    v = values(t, i)
+    return f"{min(v):.2f}-{max(v):.2f}" if v else "-"
+names = ("throughput MB/sec", "CPU us/line", "peak RSS KiB", "op-weighted mean latency us")
+for t in tools:
+    print(f"{t:6}: " + "; ".join(f"{n} median {median(t, i):.3f} ({spread(t, i)})"
+                                  for i, n in enumerate(names)))
 lat = {}
-for t in ("A", "B"):
+for t in tools:
     acc = {}
     for r in rows[t]:
-        for kv in r[2].split(","):
+        for kv in r[4].split(","):
             k, v = kv.split("=")
             acc.setdefault(k, []).append(float(v))
-    lat[t] = {k: statistics.mean(v) for k, v in acc.items()}
-print("mean of the rounds' mean latency, us (A -> B):",
-      ", ".join(f"{k} {lat['A'][k]:.2f} -> {lat['B'][k]:.2f} ({(lat['B'][k] / lat['A'][k] - 1) * 100:+.1f} %)"
+    lat[t] = {k: statistics.median(v) for k, v in acc.items()}
+print("median of the rounds' mean latency per op kind, us (A / B / dbench): " +
+      ", ".join(f"{k} {lat['A'][k]:.2f} / {lat['B'][k]:.2f} / {lat['dbench'][k]:.2f}"
                 for k in lat["A"]))
-print(f"B vs A (medians): throughput {(median('B', 0) / median('A', 0) - 1) * 100:+.1f} %, "
-      f"CPU per line {(median('B', 1) / median('A', 1) - 1) * 100:+.1f} %")
+for t in ("A", "B"):
+    parses = [open(f"{out}/{t}.{r}.parse").read().split() for r in range(1, rounds + 1)]
+    wall = statistics.median(float(p[0]) for p in parses)
+    cpu = statistics.median(float(p[1]) + float(p[2]) for p in parses)
+    print(f"{t}: parse (validate) median wall {wall:.2f} s, CPU {cpu:.2f} s")
+def ratio(t, u, i):
+    return median(t, i) / median(u, i)
+print(f"B vs A (medians): throughput {(ratio('B', 'A', 0) - 1) * 100:+.1f} %, "
+      f"CPU per line {(ratio('B', 'A', 1) - 1) * 100:+.1f} %, "
+      f"peak RSS {(ratio('B', 'A', 2) - 1) * 100:+.1f} %, "
+      f"op-weighted latency {(ratio('B', 'A', 3) - 1) * 100:+.1f} %")
+for t in ("A", "B"):
+    print(f"{t} / dbench (medians): throughput {ratio(t, 'dbench', 0):.3f}x, "
+          f"peak RSS {ratio(t, 'dbench', 2):.2f}x, "
+          f"op-weighted mean latency {(ratio(t, 'dbench', 3) - 1) * 100:+.1f} %")
 EOF

@@ -13,7 +13,7 @@
 #include <set>
 
 #include "plugins/dbench/dir_util.hpp"
-#include "plugins/dbench/loadfile_reader.hpp"
+#include "plugins/dbench/loadfile_cache.hpp"
 #include "plugins/dbench/replay_counters.hpp"
 #include "plugins/dbench/replay_worker.hpp"
 
@@ -267,8 +267,7 @@ std::unique_ptr<Workload> make_dbench_workload(const WorkloadSetup& setup) {
       options.file_name = name;
       options.format = config.format;
       options.unknown_ops = config.unknown_ops;
-      slot = std::make_shared<const Loadfile>(
-          parse_loadfile(read_loadfile_text(name, config.max_loadfile_bytes), options));
+      slot = cached_loadfile(name, config.max_loadfile_bytes, options);
     }
     loadfiles.push_back(slot);
   }

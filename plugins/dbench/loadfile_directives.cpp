@@ -71,7 +71,7 @@ void LoadfileParser::directive_endloop(std::span<const Token> tokens, std::uint3
   ins.op = OpCode::kLoopEnd;
   ins.line = line;
   ins.a = open_loops_.back();
-  out_.code[open_loops_.back()].a = static_cast<std::uint32_t>(out_.code.size());
+  out_.code.set_loop_end(open_loops_.back(), static_cast<std::uint32_t>(out_.code.size()));
   open_loops_.pop_back();
   out_.code.push_back(ins);
 }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "plugins/dbench/loadfile_parser_impl.hpp"
+#include "plugins/dbench/loadfile_reader.hpp"
 #include "plugins/dbench/loadfile_tokenizer.hpp"
 #include "plugins/dbench/loadfile_values.hpp"
 
@@ -68,8 +69,16 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
 }
 
 const OpSpec* find_op(std::string_view name) noexcept {
-  for (const auto& spec : kOpSpecs) {
-    if (iequals(name, loadfile_name(spec.op))) return &spec;
+  static const std::array<std::string_view, kOpSpecs.size()> names = [] {
+    std::array<std::string_view, kOpSpecs.size()> out{};
+    for (std::size_t i = 0; i < kOpSpecs.size(); ++i) out[i] = loadfile_name(kOpSpecs[i].op);
+    return out;
+  }();
+  for (std::size_t i = 0; i < names.size(); ++i) {  // the spelling of nearly every line first
+    if (name == names[i]) return &kOpSpecs[i];
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (iequals(name, names[i])) return &kOpSpecs[i];
   }
   return nullptr;
 }
@@ -96,13 +105,20 @@ void LoadfileParser::error(std::uint32_t line, std::uint32_t column, std::string
   }
 }
 
-LoadfileFormat LoadfileParser::detect_format() {
+std::optional<LoadfileFormat> LoadfileParser::detect_format(std::string_view text, bool complete,
+                                                            std::size_t& from) {
   if (options_.format != LoadfileFormat::kAuto) return options_.format;
-  std::size_t pos = 0;
-  while (pos < text_.size()) {
-    std::size_t end = text_.find('\n', pos);
-    if (end == std::string_view::npos) end = text_.size();
-    const std::string_view raw = text_.substr(pos, end - pos);
+  std::size_t pos = from;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) {
+      if (!complete) {  // the line may go on in the next chunk: resume there
+        from = pos;
+        return std::nullopt;
+      }
+      end = text.size();
+    }
+    const std::string_view raw = text.substr(pos, end - pos);
     const auto tokens = tokenizer_.split(raw, LoadfileFormat::kNbench);
     pos = end + 1;
     // A first token may be empty (`""`): test it with starts_with, never by indexing.
@@ -124,20 +140,70 @@ LoadfileFormat LoadfileParser::detect_format() {
                ? LoadfileFormat::kNbench
                : LoadfileFormat::kDbench2;
   }
+  from = pos;
+  if (!complete) return std::nullopt;
   return LoadfileFormat::kNbench;
 }
 
-Loadfile LoadfileParser::run() {
-  out_.format = detect_format();
+std::size_t LoadfileParser::parse_lines(std::string_view text, bool complete, std::uint32_t& line) {
   std::size_t pos = 0;
-  std::uint32_t line = 0;
-  while (pos < text_.size()) {
-    std::size_t end = text_.find('\n', pos);
-    if (end == std::string_view::npos) end = text_.size();
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) {
+      if (!complete) break;  // the rest comes with the next chunk
+      end = text.size();
+    }
     ++line;
-    parse_line(text_.substr(pos, end - pos), line);
+    parse_line(text.substr(pos, end - pos), line);
     pos = end + 1;
   }
+  return std::min(pos, text.size());
+}
+
+Loadfile LoadfileParser::run() {
+  std::size_t from = 0;
+  out_.format = *detect_format(text_, true, from);
+  std::uint32_t line = 0;
+  (void)parse_lines(text_, true, line);
+  return finish(line);
+}
+
+Loadfile LoadfileParser::run(LoadfileTextReader& reader) {
+  // Chunk by chunk: only the unparsed tail of the text (less than a line) is kept between
+  // chunks, so memory is the program, not the text.
+  constexpr std::size_t kChunk = 64 * 1024;
+  std::string buffer;
+  buffer.reserve(2 * kChunk);
+  std::optional<LoadfileFormat> format;
+  std::size_t detect_from = 0;         // lines before it were examined and decided nothing
+  std::optional<ConfigError> refused;  // thrown after the text is read: read errors come first
+  std::uint32_t line = 0;
+  for (bool more = true; more;) {
+    const std::size_t old_size = buffer.size();
+    more = reader.read(buffer, kChunk);
+    if (refused) {
+      buffer.clear();
+      continue;
+    }
+    // Nothing to do until a line ends: a long line is scanned once, not once per chunk.
+    if (more && buffer.find('\n', old_size) == std::string::npos) continue;
+    if (!format) {
+      format = detect_format(buffer, !more, detect_from);
+      if (!format) continue;
+      out_.format = *format;
+    }
+    try {
+      buffer.erase(0, parse_lines(buffer, !more, line));
+    } catch (const ConfigError& e) {
+      refused = e;
+      buffer.clear();
+    }
+  }
+  if (refused) throw *refused;
+  return finish(line);
+}
+
+Loadfile LoadfileParser::finish(std::uint32_t line) {
   out_.stats.text_lines = line;
   for (const std::uint32_t open : open_loops_) {
     if (open == kNoId) continue;  // its LOOP line was already reported
@@ -421,6 +487,10 @@ std::optional<std::uint32_t> LoadfileParser::parse_path(const Token& token, std:
           fmt::format("at most {} bytes", kMaxPathBytes));
     return std::nullopt;
   }
+  // A path seen before (nearly every one) was checked then: without a '$' it is its own key.
+  if (text.find('$') == std::string_view::npos) {
+    if (const auto it = path_ids_.find(text); it != path_ids_.end()) return it->second;
+  }
   std::size_t first_end = text.find('/', 1);
   if (first_end == std::string_view::npos) first_end = text.size();
   if (first_end == 1) {
@@ -543,8 +613,9 @@ std::uint32_t LoadfileParser::intern_string(std::string_view text) {
 }
 
 std::uint32_t LoadfileParser::intern_handle(std::int64_t number) {
+  // try_emplace: no node is allocated for a handle already known (nearly every use).
   const auto [it, inserted] =
-      handle_ids_.emplace(number, static_cast<std::uint32_t>(out_.handles.size()));
+      handle_ids_.try_emplace(number, static_cast<std::uint32_t>(out_.handles.size()));
   if (inserted) {
     out_.handles.push_back(number);
     handle_path_.push_back(kNoId);
@@ -739,6 +810,12 @@ void LoadfileParser::finish_stats() {
 
 Loadfile parse_loadfile(std::string_view text, const ParseOptions& options) {
   return detail::LoadfileParser(text, options).run();
+}
+
+Loadfile parse_loadfile_file(const std::filesystem::path& path, std::size_t max_bytes,
+                             const ParseOptions& options) {
+  LoadfileTextReader reader(path, max_bytes);
+  return detail::LoadfileParser({}, options).run(reader);
 }
 
 }  // namespace iobench::plugins::dbench

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -48,6 +49,13 @@ struct ParseOptions {
 /// Throws ConfigError listing up to `options.max_errors` problems, one per line, each as
 /// `<file>:<line>:<column>: <problem> '<token>'; expected <what>`.
 [[nodiscard]] Loadfile parse_loadfile(std::string_view text, const ParseOptions& options);
+
+/// parse_loadfile() of the text of the file at `path` (plain or gzip, as read_loadfile_text()
+/// reads it), read and parsed a chunk at a time: the whole text is never in memory. Throws
+/// ConfigError as read_loadfile_text() (unreadable, corrupt, more than `max_bytes` of text; these
+/// first) and as parse_loadfile().
+[[nodiscard]] Loadfile parse_loadfile_file(const std::filesystem::path& path, std::size_t max_bytes,
+                                           const ParseOptions& options);
 
 /// The largest ReadX/WriteX size accepted, in bytes (64 MiB).
 inline constexpr std::uint64_t kMaxTransferBytes = 64ULL << 20;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "plugins/dbench/loadfile_parser.hpp"
+#include "plugins/dbench/loadfile_reader.hpp"
 #include "plugins/dbench/loadfile_tokenizer.hpp"
 
 namespace iobench::plugins::dbench::detail {
@@ -57,7 +58,10 @@ class LoadfileParser {
     out_.name = options.file_name;
   }
 
+  /// Parses the text given to the constructor.
   Loadfile run();
+  /// Parses the text `reader` reads, chunk by chunk (the constructor's text is not used).
+  Loadfile run(LoadfileTextReader& reader);
 
  private:
   struct Directive {
@@ -65,7 +69,16 @@ class LoadfileParser {
     void (LoadfileParser::*handler)(std::span<const Token>, std::uint32_t);
   };
 
-  LoadfileFormat detect_format();
+  /// The format (options_.format, or decided from the first operation line); nullopt when
+  /// `text` is not `complete` and has no complete operation line yet. Examines the lines from
+  /// `from` on and leaves it at the first line not examined (to resume with more text).
+  std::optional<LoadfileFormat> detect_format(std::string_view text, bool complete,
+                                              std::size_t& from);
+  /// Parses the lines of `text` (all of them if `complete`, else those ending in '\n'),
+  /// counting them in `line`; returns the bytes consumed.
+  std::size_t parse_lines(std::string_view text, bool complete, std::uint32_t& line);
+  /// After the last line: the end-of-file checks, the error message or the program.
+  Loadfile finish(std::uint32_t lines);
   void parse_line(std::string_view raw, std::uint32_t line);
   void parse_operation(const OpSpec& spec, std::span<const Token> tokens, std::int64_t timestamp,
                        std::uint32_t line);

@@ -104,7 +104,7 @@ enum class LoadfileFormat : std::uint8_t {
 /// "none" for the id fields of an Instruction.
 inline constexpr std::uint32_t kNoId = 0xffffffffU;
 
-/// One loadfile line in executable form (48 bytes).
+/// One loadfile line in executable form (48 bytes), as Program encodes and decodes it.
 ///
 /// Field use by op: path ops keep the path id in `a` (Rename: old in `a`, new in `b`); handle ops
 /// keep the dense handle id in `a` (NTCreateX: path in `a`, handle in `b`, kNoId for dbench 2's
@@ -133,6 +133,92 @@ struct Instruction {
   void set_expect(Expect e) noexcept {
     flags = static_cast<std::uint8_t>((flags & 0x0f) | (static_cast<unsigned>(e) << 4));
   }
+};
+
+/// The instructions of a loadfile in a compact byte encoding: an op byte, a flags byte, the
+/// status and only the fields an instruction uses, as LEB128 varints (client.txt: about 9 bytes a
+/// line where a plain Instruction takes 48, so the program of a 26 MB loadfile fits in about 4 MB
+/// that every client process shares copy-on-write). Lines are deltas (absent when 1); the
+/// expected size of ReadX/WriteX is stored as its difference from the size (nearly always 0).
+/// Decoded one instruction at a time (Cursor), with a checkpoint every kCheckpointEvery
+/// instructions for random access (operator[], LOOP jumps). Append-only, except that the last
+/// instruction may be dropped once (pop_back) and a LOOP's jump target set later (set_loop_end).
+class Program {
+ public:
+  /// Instructions between two checkpoints: random access decodes at most this many.
+  static constexpr std::size_t kCheckpointEvery = 32;
+
+  /// Walks a program in order, decoding each instruction once; jumps through the checkpoints.
+  class Cursor {
+   public:
+    explicit Cursor(const Program& program) noexcept : program_(&program) {}
+    /// Instruction `i`, decoded. O(1) for the current instruction and the next one, else
+    /// O(kCheckpointEvery). The reference stays valid until the next call. REQUIRES: i < size().
+    [[nodiscard]] const Instruction& at(std::size_t i) noexcept;
+
+   private:
+    void seek(std::size_t i) noexcept;
+    const Program* program_;
+    std::size_t index_ = static_cast<std::size_t>(-1);  ///< index of current_ (none yet)
+    std::size_t next_offset_ = 0;                       ///< where instruction index_ + 1 starts
+    Instruction current_{};
+  };
+
+  /// Input iterator over the decoded instructions (for range-for).
+  class Iterator {
+   public:
+    using value_type = Instruction;
+    using difference_type = std::ptrdiff_t;
+    Iterator(const Program& program, std::size_t i) noexcept : cursor_(program), i_(i) {}
+    [[nodiscard]] const Instruction& operator*() noexcept { return cursor_.at(i_); }
+    Iterator& operator++() noexcept {
+      ++i_;
+      return *this;
+    }
+    [[nodiscard]] bool operator!=(const Iterator& other) const noexcept { return i_ != other.i_; }
+
+   private:
+    Cursor cursor_;
+    std::size_t i_;
+  };
+
+  [[nodiscard]] std::size_t size() const noexcept { return count_; }
+  [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+  /// Instruction `i`, decoded (O(kCheckpointEvery)). REQUIRES: i < size().
+  [[nodiscard]] Instruction operator[](std::size_t i) const noexcept { return Cursor(*this).at(i); }
+  /// The last instruction. REQUIRES: !empty().
+  [[nodiscard]] Instruction back() const noexcept { return (*this)[count_ - 1]; }
+  [[nodiscard]] Iterator begin() const noexcept { return {*this, 0}; }
+  [[nodiscard]] Iterator end() const noexcept { return {*this, count_}; }
+
+  /// Appends `ins`. REQUIRES: ins.line >= back().line; timestamp_ns >= -1.
+  void push_back(const Instruction& ins);
+  /// Drops the last instruction. REQUIRES: !empty(), and no other pop_back since the last
+  /// push_back.
+  void pop_back() noexcept;
+  /// Sets `a` (the index of its ENDLOOP) of instruction `i`. REQUIRES: it is a kLoopBegin.
+  void set_loop_end(std::size_t i, std::uint32_t end) noexcept;
+  /// Gives back the unused capacity of the checkpoints (that of the bytes is never touched).
+  void shrink_to_fit();
+  /// Bytes of memory held: the encoding's size (its unused capacity is never written, so it is
+  /// address space, not memory) and the checkpoints' capacity.
+  [[nodiscard]] std::size_t memory_bytes() const noexcept;
+
+ private:
+  struct Checkpoint {
+    std::size_t offset = 0;  ///< where instruction k * kCheckpointEvery starts
+    std::uint32_t line = 0;  ///< the line of the instruction before it (0 for the first)
+  };
+  /// Decodes the instruction at `offset`, whose predecessor is on `prev_line`; returns the offset
+  /// after it.
+  std::size_t decode(std::size_t offset, std::uint32_t prev_line, Instruction& out) const noexcept;
+
+  std::vector<std::uint8_t> bytes_;
+  std::vector<Checkpoint> checkpoints_;
+  std::size_t count_ = 0;
+  std::size_t last_offset_ = 0;         ///< where the last instruction starts
+  std::uint32_t last_line_ = 0;         ///< line of the last instruction
+  std::uint32_t line_before_last_ = 0;  ///< line of the one before it
 };
 
 /// A value modifier expression (dbench 4.x/5.0 "*" and "+" values), e.g. `*/0x1000%5000000`.
@@ -204,7 +290,7 @@ struct LoadfileStats {
 struct Loadfile {
   std::string name;  ///< the file name used in messages
   LoadfileFormat format = LoadfileFormat::kNbench;
-  std::vector<Instruction> code;
+  Program code;
   std::vector<PathEntry> paths;
   std::vector<std::string> strings;   ///< WRITEPATTERN and RANDOMSTRING texts
   std::vector<std::string> statuses;  ///< distinct status texts ("NT_STATUS_OK", "(none)")

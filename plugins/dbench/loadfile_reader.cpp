@@ -19,51 +19,60 @@ std::string size_param(std::uint64_t bytes) {
   return bytes % (1 << 20) == 0 ? fmt::format("{}m", bytes >> 20) : fmt::format("{}", bytes);
 }
 
-struct GzCloser {
-  void operator()(gzFile_s* file) const noexcept { gzclose(file); }
-};
-
 }  // namespace
 
-std::string read_loadfile_text(const std::filesystem::path& path, std::size_t max_bytes) {
+LoadfileTextReader::LoadfileTextReader(const std::filesystem::path& path, std::size_t max_bytes)
+    : path_(path), max_bytes_(max_bytes) {
   errno = 0;
-  std::unique_ptr<gzFile_s, GzCloser> file(gzopen(path.c_str(), "rb"));
-  if (!file) {
+  file_ = gzopen(path.c_str(), "rb");
+  if (file_ == nullptr) {
     const int err = errno;
     throw ConfigError("loadfile '" + path.string() +
                       "' cannot be opened: " + (err != 0 ? std::strerror(err) : "out of memory") +
                       "; give an existing dbench loadfile (e.g. /usr/share/dbench/client.txt)");
   }
-  gzbuffer(file.get(), 256 * 1024);
+  gzbuffer(file_, 64 * 1024);
+}
+
+LoadfileTextReader::~LoadfileTextReader() { gzclose(file_); }
+
+bool LoadfileTextReader::read(std::string& out, std::size_t chunk) {
+  if (done_) return false;
+  if (total_ > max_bytes_) {
+    throw ConfigError(fmt::format(
+        "loadfile '{}' holds more than {} of text (max_loadfile_size={}); give a dbench "
+        "loadfile (client.txt has 25 MiB) or raise max_loadfile_size (e.g. "
+        "max_loadfile_size={})",
+        path_.string(), format_bytes(max_bytes_), size_param(max_bytes_),
+        size_param(std::max<std::uint64_t>(max_bytes_ * 4, 1 << 30))));
+  }
+  // Never more than one byte past the limit: that byte proves the file is too large.
+  const std::size_t want = std::min(chunk, max_bytes_ + 1 - total_);
+  const std::size_t old_size = out.size();
+  out.resize(old_size + want);
+  const int got = gzread(file_, out.data() + old_size, static_cast<unsigned>(want));
+  // A gzip stream cut short ends with a 0 read and Z_BUF_ERROR set, not with -1.
+  int zerr = Z_OK;
+  const char* what = gzerror(file_, &zerr);
+  if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
+    out.resize(old_size);
+    const std::string reason = zerr == Z_ERRNO ? std::strerror(errno) : what;
+    throw ConfigError("loadfile '" + path_.string() + "' cannot be read: " + reason +
+                      "; expected a plain or gzip-compressed dbench loadfile");
+  }
+  out.resize(old_size + static_cast<std::size_t>(got));
+  total_ += static_cast<std::size_t>(got);
+  if (got == 0) done_ = true;
+  return got != 0;
+}
+
+std::string read_loadfile_text(const std::filesystem::path& path, std::size_t max_bytes) {
+  LoadfileTextReader reader(path, max_bytes);
   std::string text;
   // Room for the whole text up front (up to 256 MiB), so growing never copies it: the memory
   // used is the text read so far. Pages not written are never touched.
   text.reserve(std::min<std::size_t>(max_bytes, std::size_t{256} << 20) + 1);
-  constexpr std::size_t kChunk = 1 << 20;
-  for (;;) {
-    const std::size_t old_size = text.size();
-    if (old_size > max_bytes) {
-      throw ConfigError(fmt::format(
-          "loadfile '{}' holds more than {} of text (max_loadfile_size={}); give a dbench "
-          "loadfile (client.txt has 25 MiB) or raise max_loadfile_size (e.g. "
-          "max_loadfile_size={})",
-          path.string(), format_bytes(max_bytes), size_param(max_bytes),
-          size_param(std::max<std::uint64_t>(max_bytes * 4, 1 << 30))));
-    }
-    // Never more than one byte past the limit: that byte proves the file is too large.
-    const std::size_t want = std::min(kChunk, max_bytes + 1 - old_size);
-    text.resize(old_size + want);
-    const int got = gzread(file.get(), text.data() + old_size, static_cast<unsigned>(want));
-    // A gzip stream cut short ends with a 0 read and Z_BUF_ERROR set, not with -1.
-    int zerr = Z_OK;
-    const char* what = gzerror(file.get(), &zerr);
-    if (got < 0 || (zerr != Z_OK && zerr != Z_STREAM_END)) {
-      const std::string reason = zerr == Z_ERRNO ? std::strerror(errno) : what;
-      throw ConfigError("loadfile '" + path.string() + "' cannot be read: " + reason +
-                        "; expected a plain or gzip-compressed dbench loadfile");
-    }
-    text.resize(old_size + static_cast<std::size_t>(got));
-    if (got == 0) break;
+  while (reader.read(text, std::size_t{1} << 20)) {
   }
   return text;
 }

@@ -4,11 +4,37 @@
 #include <filesystem>
 #include <string>
 
+struct gzFile_s;
+
 namespace iobench::plugins::dbench {
 
 /// The default of the max_loadfile_size param: 128 MiB of text (Debian's client.txt has 25 MiB;
 /// its parsed form takes about as much memory again).
 inline constexpr std::size_t kDefaultMaxLoadfileBytes = std::size_t{128} << 20;
+
+/// Reads a loadfile's text a chunk at a time, plain or gzip-compressed (recognised by its content,
+/// not its name, and decompressed with zlib as dbench 4.x/5.0 does), so that a parser can take it
+/// line by line without ever holding the whole text (parse_loadfile_file()).
+class LoadfileTextReader {
+ public:
+  /// Opens `path`. Throws ConfigError naming the path if it is missing or unreadable.
+  LoadfileTextReader(const std::filesystem::path& path, std::size_t max_bytes);
+  ~LoadfileTextReader();
+  LoadfileTextReader(const LoadfileTextReader&) = delete;
+  LoadfileTextReader& operator=(const LoadfileTextReader&) = delete;
+
+  /// Appends up to `chunk` bytes of the text to `out`; false (nothing appended) at its end.
+  /// Throws ConfigError naming the path on corrupt gzip data or a read error, and as soon as the
+  /// text read holds more than `max_bytes` (naming the limit and the max_loadfile_size param).
+  bool read(std::string& out, std::size_t chunk);
+
+ private:
+  std::filesystem::path path_;
+  std::size_t max_bytes_;
+  gzFile_s* file_ = nullptr;
+  std::size_t total_ = 0;
+  bool done_ = false;
+};
 
 /// Reads the whole text of a loadfile, plain or gzip-compressed (recognised by its content, not
 /// its name, and decompressed with zlib as dbench 4.x/5.0 does), refusing it as soon as it holds

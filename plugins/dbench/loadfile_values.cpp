@@ -19,6 +19,14 @@ int digit_value(char c) noexcept {
 std::optional<std::uint64_t> parse_digits(std::string_view text, unsigned base) noexcept {
   if (text.empty()) return std::nullopt;
   std::uint64_t value = 0;
+  if (base == 10 && text.size() <= 19) {  // cannot overflow: no checks per digit
+    for (const char c : text) {
+      const auto d = static_cast<unsigned>(c - '0');
+      if (d > 9) return std::nullopt;
+      value = value * 10 + d;
+    }
+    return value;
+  }
   for (const char c : text) {
     const auto d = static_cast<unsigned>(digit_value(c));
     if (d >= base) return std::nullopt;

@@ -71,9 +71,7 @@ class ReplayWorker final : public PhaseWorker {
   std::vector<std::unique_ptr<FileioClient>> clients_;
   std::vector<Pacing> pacing_;
   std::vector<LoopFrame> loops_;
-  std::uint64_t last_ns_ = 0;  ///< end of the previous operation: the start of the next
-  bool clock_stale_ = true;    ///< last_ns_ is not the current time (something ran since)
-  int parent_pid_ = 0;         ///< getppid() at construction
+  int parent_pid_ = 0;  ///< getppid() at construction
   std::uint64_t measure_start_ns_ = 0;
   std::uint64_t tick_end_ns_ = 0;
 };
