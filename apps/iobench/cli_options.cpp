@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
+#include <iobench/time_series.hpp>
 #include <iobench/units.hpp>
 #include <sstream>
 #include <tuple>
@@ -50,6 +51,10 @@ po::options_description run_options() {
     ("format,f", po::value<std::string>()->default_value("text"), "output format: text, json or csv (compare: also markdown)")
     ("output,o", po::value<std::string>(),
      "write the --format output to FILE (text still goes to stdout for json/csv)")
+    ("time-series-csv", po::value<std::string>(),
+     "also write every phase's time series as CSV to FILE (one row per interval and worker)")
+    ("interval", po::value<std::string>(),
+     "time-series interval, 100ms to 60s (default 1s): each phase's results per interval")
     ("keep", "keep the run directories and files for inspection")
     ("time,t", po::value<std::string>(), "time limit per phase, e.g. 30s (default: the workload's)")
     ("warmup", po::value<std::string>(), "warm-up per phase discarded from results, e.g. 5s")
@@ -119,7 +124,7 @@ CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::str
         fmt::format("compare needs two or more result files (BASE.json OTHER.json ...), got {}",
                     cli.compare_files.size()));
   }
-  for (const char* option : {"dir", "output", "keep", "time", "warmup", "ops", "seed", "plugin",
+  for (const char* option : {"dir", "output", "keep", "time", "warmup", "ops", "seed", "plugin", "interval", "time-series-csv",
                              "drop-caches", "fail-fast", "again"}) {
     if (vm.count(option)) {
       throw ConfigError(fmt::format("--{} goes with run or validate, not compare", option));
@@ -256,6 +261,20 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     if (cli.time_limit.count() == 0) {
       throw ConfigError("--time: 0 is no limit; leave --time out for the workload's own length");
     }
+  }
+  if (vm.count("time-series-csv")) {
+    cli.time_series_csv_path = vm["time-series-csv"].as<std::string>();
+    if (cli.time_series_csv_path.empty()) throw ConfigError("--time-series-csv needs a file name");
+  }
+  if (vm.count("interval")) {
+    const std::string& text = vm["interval"].as<std::string>();
+    cli.interval = parse_duration(text, "--interval");
+    if (cli.interval < kMinSeriesInterval || cli.interval > kMaxSeriesInterval) {
+      throw ConfigError(fmt::format(
+          "--interval {}: the time-series interval must be 100ms to 60s; e.g. --interval 1s",
+          printable(text)));
+    }
+    cli.interval_given = true;
   }
   if (vm.count("warmup")) {
     cli.warmup = parse_duration(vm["warmup"].as<std::string>(), "--warmup");

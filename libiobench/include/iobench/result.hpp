@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <iobench/metrics.hpp>
+#include <iobench/time_series.hpp>
 #include <iobench/workload.hpp>
 #include <map>
 #include <string>
@@ -103,6 +104,9 @@ struct PhaseResult {
   double system_busy_percent = 0;
   Status status = Status::kOk;
   std::string message;
+  /// What the workers did interval by interval (warm-up included, marked), per worker and
+  /// merged; over its measured points bytes and ops add up to the phase's exactly.
+  TimeSeries time_series{};
 
   /// Bytes over all op kinds.
   [[nodiscard]] std::uint64_t total_bytes() const noexcept;
