@@ -124,8 +124,8 @@ CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::str
         fmt::format("compare needs two or more result files (BASE.json OTHER.json ...), got {}",
                     cli.compare_files.size()));
   }
-  for (const char* option : {"dir", "output", "keep", "time", "warmup", "ops", "seed", "plugin", "interval", "time-series-csv",
-                             "drop-caches", "fail-fast", "again"}) {
+  for (const char* option : {"dir", "output", "keep", "time", "warmup", "ops", "seed", "plugin",
+                             "interval", "time-series-csv", "drop-caches", "fail-fast", "again"}) {
     if (vm.count(option)) {
       throw ConfigError(fmt::format("--{} goes with run or validate, not compare", option));
     }

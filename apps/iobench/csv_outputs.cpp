@@ -52,9 +52,10 @@ void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ost
   for (std::size_t s = 0; s < run.steps.size(); ++s) {
     const StepResult& step = run.steps[s];
     const PlannedRun* planned = s < plan.runs.size() ? &plan.runs[s] : nullptr;
-    const std::string suite_step = planned != nullptr && planned->suite_step < plan.suite.steps.size()
-                                       ? plan.suite.steps[planned->suite_step].name
-                                       : step.name;
+    const std::string suite_step =
+        planned != nullptr && planned->suite_step < plan.suite.steps.size()
+            ? plan.suite.steps[planned->suite_step].name
+            : step.name;
     const std::string step_columns = fmt::format(
         "{},{},{},{}", csv_field(step.name), csv_field(suite_step),
         planned != nullptr ? planned->point : 0, planned != nullptr ? planned->repetition : 0);

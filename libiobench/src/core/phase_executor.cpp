@@ -442,7 +442,8 @@ PhaseResult execute_phase(const PhaseRequest& request) {
   PhaseMemory memory(spec.workers, spec.op_names.size(), spec.latency_parts.any());
   const auto series_interval = static_cast<std::uint64_t>(
       std::clamp(request.series_interval, kMinSeriesInterval, kMaxSeriesInterval).count());
-  for (std::size_t i = 0; i < spec.workers; ++i) memory.slot(i)->series.interval_ns = series_interval;
+  for (std::size_t i = 0; i < spec.workers; ++i)
+    memory.slot(i)->series.interval_ns = series_interval;
   SeriesRecorder series(series_interval, spec.workers);
 
   PhaseResult result;

@@ -206,11 +206,12 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
     try {
       planned.info = &registry.workload(step.workload);
       if (step.interval < kMinSeriesInterval || step.interval > kMaxSeriesInterval) {
-        throw ConfigError(fmt::format("interval {}: the time-series interval must be {} to {}",
-                                      format_duration(static_cast<std::uint64_t>(
-                                          std::max<std::int64_t>(0, step.interval.count()))),
-                                      format_duration(static_cast<std::uint64_t>(kMinSeriesInterval.count())),
-                                      format_duration(static_cast<std::uint64_t>(kMaxSeriesInterval.count()))));
+        throw ConfigError(fmt::format(
+            "interval {}: the time-series interval must be {} to {}",
+            format_duration(
+                static_cast<std::uint64_t>(std::max<std::int64_t>(0, step.interval.count()))),
+            format_duration(static_cast<std::uint64_t>(kMinSeriesInterval.count())),
+            format_duration(static_cast<std::uint64_t>(kMaxSeriesInterval.count()))));
       }
       planned.params = Params::validate(
           planned.info->params, params_with_limits(step, *planned.info), step.workload,

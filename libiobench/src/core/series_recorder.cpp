@@ -57,9 +57,8 @@ void SeriesRecorder::begin_group(std::size_t first, std::size_t count, std::uint
 
 void SeriesRecorder::add(std::size_t worker, const IntervalStats& interval) {
   if (interval.ops == 0 && interval.errors == 0) return;
-  const std::size_t segment = interval.warmup != 0 && warmup_segment_ != SIZE_MAX
-                                  ? warmup_segment_
-                                  : measure_segment_;
+  const std::size_t segment =
+      interval.warmup != 0 && warmup_segment_ != SIZE_MAX ? warmup_segment_ : measure_segment_;
   if (segment >= segments_.size()) return;
   const Segment& seg = segments_[segment];
   if (worker < seg.first_worker || worker >= seg.first_worker + seg.workers) return;
@@ -117,7 +116,8 @@ void SeriesRecorder::count_gaps() {
   for (std::size_t s = 0; s < segments_.size(); ++s) {
     const Segment& seg = segments_[s];
     if (!seg.closed) continue;
-    const std::uint64_t span = std::max(ceil_div(seg.length_ns, interval_ns_ * factor_), keys_in(s));
+    const std::uint64_t span =
+        std::max(ceil_div(seg.length_ns, interval_ns_ * factor_), keys_in(s));
     const auto present = static_cast<std::uint64_t>(
         std::distance(points_.lower_bound(Key{s, 0}), points_.lower_bound(Key{s + 1, 0})));
     closed_gaps_ += static_cast<std::size_t>(span - present);
@@ -178,9 +178,9 @@ TimeSeries SeriesRecorder::build() const {
     for (std::uint64_t k = 0; k < count; ++k) {
       SeriesPoint point;
       point.start_ns = seg.origin_ns + k * width;
-      const std::uint64_t end = k + 1 == count ? std::max(seg.origin_ns + seg.length_ns,
-                                                          point.start_ns)
-                                               : point.start_ns + width;
+      const std::uint64_t end = k + 1 == count
+                                    ? std::max(seg.origin_ns + seg.length_ns, point.start_ns)
+                                    : point.start_ns + width;
       point.duration_ns = end - point.start_ns;
       point.warmup = seg.warmup;
       const std::vector<Cell>* cells = nullptr;

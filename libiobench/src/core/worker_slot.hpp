@@ -46,9 +46,9 @@ struct WorkerContext::Slot {
   std::atomic<std::uint64_t> live_ops{0};
   /// Start of the current recording (warm-up or measurement) as this worker saw it; 0 before.
   std::uint64_t start_ns = 0;
-  std::uint64_t end_ns = 0;  ///< when run() returned or threw (0: it never ran)
-  detail::CpuReading cpu_start;      ///< right after start_ns
-  detail::CpuReading cpu_end;        ///< right before end_ns
+  std::uint64_t end_ns = 0;      ///< when run() returned or threw (0: it never ran)
+  detail::CpuReading cpu_start;  ///< right after start_ns
+  detail::CpuReading cpu_end;    ///< right before end_ns
   /// Measured ops this worker may do (UINT64_MAX: no limit); counted from the measure start.
   std::uint64_t ops_limit = UINT64_MAX;
   std::uint64_t counters[kMaxCounters] = {};
@@ -61,8 +61,8 @@ struct WorkerContext::Slot {
   std::atomic<std::uint32_t> stage{kStarted};  ///< WorkerStage
   /// 1: the runner killed this worker process on a second stop request (set by the runner).
   std::uint32_t hurried = 0;
-  std::int32_t failed = 0;  ///< 1: the worker's setup or run threw
-  char message[1024] = {};  ///< what() of the failure, NUL-terminated
+  std::int32_t failed = 0;    ///< 1: the worker's setup or run threw
+  char message[1024] = {};    ///< what() of the failure, NUL-terminated
   detail::SeriesSlot series;  ///< the time series (its own protocol, see SeriesSlot)
 };
 

@@ -89,8 +89,9 @@ SuitePlan repeat_plan(const ResultDocument& document, const RepeatOptions& optio
     // The interval the run recorded its time series at (older results: none, the default).
     for (const PhaseResult& phase : result.phases) {
       const std::uint64_t ns = phase.time_series.requested_interval_ns;
-      if (ns != 0) step.interval = std::clamp(std::chrono::nanoseconds(ns), kMinSeriesInterval,
-                                              kMaxSeriesInterval);
+      if (ns != 0)
+        step.interval =
+            std::clamp(std::chrono::nanoseconds(ns), kMinSeriesInterval, kMaxSeriesInterval);
     }
     step.ops_limit = result.ops_limit;
     step.drop_caches = result.drop_caches;

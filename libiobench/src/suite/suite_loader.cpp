@@ -27,10 +27,9 @@ constexpr unsigned kMaxRepeat = 1000;
 
 const std::vector<std::string> kSuiteKeys{"name",        "description", "targets", "params",
                                           "drop_caches", "pause",       "steps"};
-const std::vector<std::string> kStepKeys{"name",   "workload", "params",      "targets",
-                                         "repeat", "sweep",    "engine",      "time",
-                                         "warmup", "ops",      "drop_caches", "seed",
-                                         "interval"};
+const std::vector<std::string> kStepKeys{"name",        "workload", "params",  "targets", "repeat",
+                                         "sweep",       "engine",   "time",    "warmup",  "ops",
+                                         "drop_caches", "seed",     "interval"};
 const std::vector<std::string> kSweepKeys{"param", "values"};
 
 class Errors {
