@@ -327,7 +327,7 @@ TEST_CASE("the time series survives the JSON round trip; documents without it st
   CHECK(old.run.steps.at(0).phases.at(0).total_ops() == phase.total_ops());
 }
 
-TEST_CASE("--interval out of range and a bad --time-series-csv are refused before the run",
+TEST_CASE("an --interval out of range and a bad --time-series-csv are refused before the run",
           "[core][time_series][cli]") {
   test::TempDir dir("ts_cli");
   for (const char* bad : {"50ms", "61s"}) {
@@ -344,7 +344,7 @@ TEST_CASE("--interval out of range and a bad --time-series-csv are refused befor
   CHECK(dir.entries().empty());
 }
 
-TEST_CASE("--time-series-csv writes a row per point and worker plus a total row",
+TEST_CASE("the time-series CSV has a row per point and worker plus a total row",
           "[core][time_series][cli]") {
   test::TempDir dir("ts_csv");
   test::TempDir out("ts_csv_out");
