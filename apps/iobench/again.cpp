@@ -14,6 +14,7 @@ SuitePlan again_plan(const CliOptions& options, const Runner& runner, ResultDocu
   for (const auto& [key, value] : options.params) changed.push_back(key + "=" + value);
   if (options.time_limit.count() > 0) changed.push_back("--time");
   if (options.warmup.count() > 0) changed.push_back("--warmup");
+  if (options.interval_given) changed.push_back("--interval");
   if (options.ops_limit > 0) changed.push_back("--ops");
   if (options.seed > 0) changed.push_back("--seed");
   if (options.engine_given) changed.push_back("--engine");

@@ -11,6 +11,7 @@
 #include <iobench/classic_results.hpp>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
+#include <iobench/time_series.hpp>
 #include <iobench/units.hpp>
 #include <sstream>
 #include <tuple>
@@ -59,6 +60,10 @@ po::options_description run_options() {
      "write the --format output to FILE (text still goes to stdout for json/csv)")
     ("html", po::value<std::string>(),
      "run: also write the HTML report of the run to FILE (replaced once the run has ended)")
+    ("time-series-csv", po::value<std::string>(),
+     "also write every phase's time series as CSV to FILE (one row per interval and worker)")
+    ("interval", po::value<std::string>(),
+     "time-series interval, 100ms to 60s (default 1s): each phase's results per interval")
     ("keep", "keep the run directories and files for inspection")
     ("time,t", po::value<std::string>(), "time limit per phase, e.g. 30s (default: the workload's)")
     ("warmup", po::value<std::string>(), "warm-up per phase discarded from results, e.g. 5s")
@@ -92,9 +97,9 @@ po::options_description run_options() {
 constexpr std::array<const char*, 4> kCompareOnly{"metrics", "phases", "fail-if-worse", "from"};
 
 // Options of run and validate that compare and report refuse.
-constexpr std::array<const char*, 11> kRunOnly{"dir",       "keep",  "time",   "warmup",
-                                               "ops",       "seed",  "plugin", "drop-caches",
-                                               "fail-fast", "again", "html"};
+constexpr std::array<const char*, 13> kRunOnly{
+    "dir",  "keep",        "time",      "warmup", "ops",      "seed",           "plugin",
+    "drop-caches", "fail-fast", "again", "html", "interval", "time-series-csv"};
 
 // Items of a comma-separated list; empty items are refused.
 std::vector<std::string> comma_list(const std::string& text, const char* option) {
@@ -331,6 +336,20 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     if (cli.time_limit.count() == 0) {
       throw ConfigError("--time: 0 is no limit; leave --time out for the workload's own length");
     }
+  }
+  if (vm.count("time-series-csv")) {
+    cli.time_series_csv_path = vm["time-series-csv"].as<std::string>();
+    if (cli.time_series_csv_path.empty()) throw ConfigError("--time-series-csv needs a file name");
+  }
+  if (vm.count("interval")) {
+    const std::string& text = vm["interval"].as<std::string>();
+    cli.interval = parse_duration(text, "--interval");
+    if (cli.interval < kMinSeriesInterval || cli.interval > kMaxSeriesInterval) {
+      throw ConfigError(fmt::format(
+          "--interval {}: the time-series interval must be 100ms to 60s; e.g. --interval 1s",
+          printable(text)));
+    }
+    cli.interval_given = true;
   }
   if (vm.count("warmup")) {
     cli.warmup = parse_duration(vm["warmup"].as<std::string>(), "--warmup");

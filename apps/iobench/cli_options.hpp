@@ -24,6 +24,10 @@ struct CliOptions {
   std::vector<std::string> targets;
   std::string format = "text";
   std::string output_path;
+  std::string time_series_csv_path;  ///< --time-series-csv FILE (empty: none)
+  /// --interval: the time-series interval (kMinSeriesInterval..kMaxSeriesInterval).
+  std::chrono::nanoseconds interval{std::chrono::seconds(1)};
+  bool interval_given = false;
   std::vector<std::string> plugins;
   std::string engine = "psync";
   bool engine_given = false;  ///< --engine was on the command line (overrides a suite's engines)

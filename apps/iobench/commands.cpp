@@ -190,6 +190,7 @@ SuiteOverrides overrides_from(const CliOptions& options, const std::filesystem::
   o.engine = options.engine_given ? options.engine : std::string();
   o.time_limit = options.time_limit;
   o.warmup = options.warmup;
+  if (options.interval_given) o.interval = options.interval;
   o.ops_limit = options.ops_limit;
   o.drop_caches = options.drop_caches;
   o.seed = options.seed;
@@ -207,6 +208,7 @@ SuitePlan workload_plan(const CliOptions& options, const std::filesystem::path& 
   step.engine = options.engine_given ? options.engine : std::string();
   step.time_limit = options.time_limit;
   step.warmup = options.warmup;
+  step.interval = options.interval;
   step.ops_limit = options.ops_limit;
   step.drop_caches = options.drop_caches;
   step.seed = options.seed;
@@ -261,6 +263,7 @@ int run_command(const CliOptions& options) {
   // it will be made in).
   if (!options.output_path.empty()) OutputFile::check(options.output_path);
   if (!options.html_path.empty()) OutputFile::check(options.html_path);
+  if (!options.time_series_csv_path.empty()) OutputFile::check(options.time_series_csv_path);
   const bool again = !options.again.empty();
   std::optional<Suite> suite =
       again ? std::optional<Suite>() : suite_for(options.workload, registry);
@@ -317,6 +320,8 @@ int run_command(const CliOptions& options) {
   if (!options.output_path.empty()) output.emplace(options.output_path);
   std::optional<OutputFile> html;
   if (!options.html_path.empty()) html.emplace(options.html_path);
+  std::optional<OutputFile> series_output;
+  if (!options.time_series_csv_path.empty()) series_output.emplace(options.time_series_csv_path);
   std::ostringstream file_text;
   ReporterSet reporters;
   const bool to_file = output.has_value();
@@ -395,6 +400,17 @@ int run_command(const CliOptions& options) {
       fmt::print(stderr, "iobench: cannot write {}: {}; the results follow on stdout\n",
                  printable(output->path().string()), printable(e.what()));
       std::cout << file_text.str();
+      return 1;
+    }
+  }
+  if (series_output) {
+    std::ostringstream series_text;
+    write_time_series_csv(plan, result.run, series_text);
+    try {
+      series_output->commit(series_text.str());
+    } catch (const Error& e) {
+      fmt::print(stderr, "iobench: cannot write {}: {}\n",
+                 printable(series_output->path().string()), printable(e.what()));
       return 1;
     }
   }

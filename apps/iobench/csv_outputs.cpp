@@ -6,6 +6,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iobench/format.hpp>
+#include <iobench/metrics.hpp>
+#include <ostream>
 
 namespace iobench::cli {
 
@@ -40,6 +43,41 @@ CsvOutputs::CsvOutputs(const SuitePlan& plan, const Registry& registry, const st
   }
   reporters.add(make_csv_reporter(stdout_stream, registry));
   left_out_ = families;
+}
+
+void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ostream& out) {
+  out << "step,suite_step,sweep_point,repetition,phase,point,start_ns,duration_ns,warmup,worker,"
+         "bytes,ops,errors,throughput_bytes_per_s,iops,lat_mean_ns,lat_max_ns,lat_p50_ns,"
+         "lat_p99_ns,lat_p99_9_ns\n";
+  for (std::size_t s = 0; s < run.steps.size(); ++s) {
+    const StepResult& step = run.steps[s];
+    const PlannedRun* planned = s < plan.runs.size() ? &plan.runs[s] : nullptr;
+    const std::string suite_step =
+        planned != nullptr && planned->suite_step < plan.suite.steps.size()
+            ? plan.suite.steps[planned->suite_step].name
+            : step.name;
+    const std::string step_columns = fmt::format(
+        "{},{},{},{}", csv_field(step.name), csv_field(suite_step),
+        planned != nullptr ? planned->point : 0, planned != nullptr ? planned->repetition : 0);
+    for (const PhaseResult& phase : step.phases) {
+      const auto& points = phase.time_series.points;
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const SeriesPoint& p = points[i];
+        const auto row = [&](const std::string& worker, std::uint64_t bytes, std::uint64_t ops,
+                             std::uint64_t errors, const SeriesLatency& l) {
+          out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.1f},{},{},{},{}\n",
+                             step_columns, csv_field(phase.name), i, p.start_ns, p.duration_ns,
+                             p.warmup ? 1 : 0, worker, bytes, ops, errors,
+                             throughput_bytes_per_s(bytes, p.duration_ns),
+                             ops_per_s(ops, p.duration_ns), l.mean, l.max, l.p50, l.p99, l.p99_9);
+        };
+        for (const SeriesWorkerPoint& w : p.workers) {
+          row(std::to_string(w.index), w.bytes, w.ops, w.errors, w.latency_ns);
+        }
+        row("total", p.bytes, p.ops, p.errors, p.latency_ns);
+      }
+    }
+  }
 }
 
 std::vector<std::filesystem::path> CsvOutputs::family_paths() const {

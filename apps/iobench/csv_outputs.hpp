@@ -36,6 +36,13 @@ class CsvOutputs {
   std::vector<std::string> left_out_;
 };
 
+/// `--time-series-csv FILE`: every phase's time series (PhaseResult::time_series) as CSV, a
+/// header line then per point one row per worker and a row of all workers (worker "total"):
+/// step,suite_step,sweep_point,repetition,phase,point,start_ns,duration_ns,warmup,worker,bytes,
+/// ops,errors,throughput_bytes_per_s,iops,lat_mean_ns,lat_max_ns,lat_p50_ns,lat_p99_ns,
+/// lat_p99_9_ns. `run.steps[i]` is `plan.runs[i]` (as run_suite() makes them).
+void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ostream& out);
+
 /// The distinct workloads of `plan`, in first-run order, that registered a "csv" formatter.
 [[nodiscard]] std::vector<std::string> family_csv_workloads(const SuitePlan& plan,
                                                             const Registry& registry);

@@ -159,10 +159,10 @@ bool ReplayWorker::run_line(const Instruction& ins, WorkerContext& ctx) {
       ctx.record_error(op);
       continue;
     }
-    ctx.record(op, outcome.bytes, end - start);
+    ctx.record(op, outcome.bytes, end - start, end);
     if (intended_ns != 0 && timing_.record_intended) {
       ctx.record(static_cast<OpId>(op + kTabulatedOps), 0,
-                 end > intended_ns ? end - intended_ns : 0);
+                 end > intended_ns ? end - intended_ns : 0, end);
     }
     if (outcome.bytes != 0 && end >= measure_start_ns_ && end < tick_end_ns_) {
       ctx.add_counter(kCounterTickBytes, outcome.bytes);

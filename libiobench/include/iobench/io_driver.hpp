@@ -239,7 +239,7 @@ class IoDriver {
       times.service_ns = times.latency_ns;
       times.latency_ns = now - std::max(ctx.recording_start_ns(), std::min(s.intended_ns, from));
     }
-    ctx.record(s.op, s.request.length, times);
+    ctx.record(s.op, s.request.length, times, now);
     source.completed(s.request, s.op);
   }
 

@@ -29,6 +29,7 @@
 #include <iobench/suite.hpp>
 #include <iobench/sysinfo.hpp>
 #include <iobench/testing.hpp>
+#include <iobench/time_series.hpp>
 #include <iobench/units.hpp>
 #include <iobench/version.hpp>
 #include <iobench/workload.hpp>

@@ -15,6 +15,8 @@
 /// 3 (iobench 0.2): engines with queues (IoQueue, EngineCaps), FileLocation and ConfinedDir in
 /// Target and the engines' open(), after_phase() with the phase's result, WorkerContext's
 /// constructor private, Status::kNoMeasurement.
+/// 4: WorkerContext records the time series (record() with the op's completion time; new
+/// members), PhaseResult::time_series.
 #define IOBENCH_PLUGIN_ABI_VERSION 3u
 
 extern "C" {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <iobench/metrics.hpp>
+#include <iobench/time_series.hpp>
 #include <iobench/workload.hpp>
 #include <map>
 #include <optional>
@@ -131,6 +132,9 @@ struct PhaseResult {
   /// Set only for a phase read from a classic tool's output (read_result_file): the figures
   /// that tool printed. JSON key "reported" (absent when nullopt).
   std::optional<ReportedFigures> reported{};
+  /// What the workers did interval by interval (warm-up included, marked), per worker and
+  /// merged; over its measured points bytes and ops add up to the phase's exactly.
+  TimeSeries time_series{};
 
   /// Bytes over all op kinds.
   [[nodiscard]] std::uint64_t total_bytes() const noexcept;

@@ -34,6 +34,9 @@ struct Step {
   /// Discard this long first; goes to a declared duration param "warmup" (dbench) unless
   /// `params` set it, and only there; else to every measured phase without its own warm-up.
   std::chrono::nanoseconds warmup{0};
+  /// Time-series interval of every phase (PhaseResult::time_series), kMinSeriesInterval to
+  /// kMaxSeriesInterval; Runner::run() throws ConfigError naming the step for any other.
+  std::chrono::nanoseconds interval{kDefaultSeriesInterval};
   /// Stop each worker after this many ops per phase (0: no limit).
   std::uint64_t ops_limit = 0;
   /// sync + drop the page cache before each measured phase (root only).

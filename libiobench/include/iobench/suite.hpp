@@ -37,6 +37,7 @@ struct SuiteStep {
   std::string engine{};                    ///< empty: "psync"
   std::chrono::nanoseconds time_limit{0};  ///< "time"
   std::chrono::nanoseconds warmup{0};      ///< "warmup"
+  std::chrono::nanoseconds interval{0};    ///< "interval" (time series), 0: the default 1 s
   std::uint64_t ops_limit = 0;             ///< "ops"
   std::optional<bool> drop_caches{};       ///< unset: the suite's
   std::uint64_t seed = 0;
@@ -108,6 +109,7 @@ struct SuiteOverrides {
   std::string engine{};                    ///< empty: keep the steps'
   std::chrono::nanoseconds time_limit{0};  ///< 0: keep
   std::chrono::nanoseconds warmup{0};      ///< 0: keep
+  std::chrono::nanoseconds interval{0};    ///< --interval; 0: keep the steps'
   std::uint64_t ops_limit = 0;             ///< 0: keep
   bool drop_caches = false;                ///< true: drop caches before every step
   std::uint64_t seed = 0;                  ///< 0: keep

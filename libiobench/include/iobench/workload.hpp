@@ -10,6 +10,7 @@
 #include <iobench/engine.hpp>
 #include <iobench/metrics.hpp>
 #include <iobench/params.hpp>
+#include <iobench/time_series.hpp>
 #include <memory>
 #include <span>
 #include <string>
@@ -143,25 +144,42 @@ class WorkerContext final {
   /// work (a MiB written, a directory made), not per byte. run() loops use keep_going().
   [[nodiscard]] bool stop_requested() const noexcept;
 
-  /// Records one completed op of kind `op` that moved `bytes` in `latency_ns`.
-  void record(OpId op, std::uint64_t bytes, std::uint64_t latency_ns) noexcept {
+  /// Records one completed op of kind `op` that moved `bytes` in `latency_ns` and completed at
+  /// `end_ns` (monotonic_ns()); the phase's time series counts it in the interval holding
+  /// `end_ns`. No allocation, lock or system call: a compare per op, and a hand-over of the
+  /// finished interval to the runner when `end_ns` passes the interval's end.
+  void record(OpId op, std::uint64_t bytes, std::uint64_t latency_ns,
+              std::uint64_t end_ns) noexcept {
     ops_[op].record(bytes, latency_ns);
     bump_live(bytes);
+    record_interval(bytes, latency_ns, end_ns);
   }
-  /// Records one completed op with its latency parts (OpTimes); the parts the phase does not
-  /// record (PhaseSpec::latency_parts) are ignored. As cheap as record() plus one histogram
-  /// update per recorded part.
-  void record(OpId op, std::uint64_t bytes, const OpTimes& times) noexcept {
-    ops_[op].record(bytes, times.latency_ns);
-    bump_live(bytes);
+  /// record() of an op that completed just now (reads the clock: pass `end_ns` where the caller
+  /// has it).
+  void record(OpId op, std::uint64_t bytes, std::uint64_t latency_ns) noexcept {
+    record(op, bytes, latency_ns, monotonic_ns());
+  }
+  /// Records one completed op with its latency parts (OpTimes), completed at `end_ns`; the parts
+  /// the phase does not record (PhaseSpec::latency_parts) are ignored. As cheap as record()
+  /// plus one histogram update per recorded part.
+  void record(OpId op, std::uint64_t bytes, const OpTimes& times, std::uint64_t end_ns) noexcept {
+    record(op, bytes, times.latency_ns, end_ns);
     if (parts_kind_.submission_completion) {
       parts_[op].submission.record(times.submission_ns);
       parts_[op].completion.record(times.completion_ns);
     }
     if (parts_kind_.service) parts_[op].service.record(times.service_ns);
   }
-  /// Counts a failed op of kind `op` (the workload decides whether to go on).
-  void record_error(OpId op) noexcept { ++ops_[op].errors; }
+  /// record(op, bytes, times, end_ns) of an op that completed just now (reads the clock).
+  void record(OpId op, std::uint64_t bytes, const OpTimes& times) noexcept {
+    record(op, bytes, times, monotonic_ns());
+  }
+  /// Counts a failed op of kind `op` (the workload decides whether to go on); the time series
+  /// counts it in the interval of the worker's latest recorded op.
+  void record_error(OpId op) noexcept {
+    ++ops_[op].errors;
+    ++interval_->errors;
+  }
   /// Open loop: an op was issued `lag_ns` after its intended time (0 if on time).
   void record_issue_lag(std::uint64_t lag_ns) noexcept;
   /// Open loop: when the worker stops, `ops` were due and never issued.
@@ -192,6 +210,18 @@ class WorkerContext final {
     live_ops_->store(live_ops_->load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   }
   bool on_state_change(std::uint32_t state) noexcept;
+  // The time series: one compare per op; the rare hand-over is out of line.
+  void record_interval(std::uint64_t bytes, std::uint64_t latency_ns,
+                       std::uint64_t end_ns) noexcept {
+    if (end_ns >= next_boundary_ns_) [[unlikely]]
+      roll_interval(end_ns);
+    IntervalStats& current = *interval_;
+    ++current.ops;
+    current.bytes += bytes;
+    current.latency.record(latency_ns);
+  }
+  void roll_interval(std::uint64_t end_ns) noexcept;
+  void restart_series(bool warmup) noexcept;
 
   std::size_t phase_index_;
   std::size_t worker_index_;
@@ -209,6 +239,10 @@ class WorkerContext final {
   std::uint32_t seen_state_;
   std::uint64_t ops_limit_;
   std::uint64_t recording_start_ns_ = 0;
+  IntervalStats* interval_;  // the slot's current interval
+  /// Op completions from here on belong to the next interval (UINT64_MAX: not recording yet).
+  std::uint64_t next_boundary_ns_ = UINT64_MAX;
+  std::uint64_t interval_origin_ns_ = 0;  // start of the current part (warm-up, measurement)
 };
 
 /// Times back-to-back ops with one clock read each: the end of op N is the start of op N+1.
@@ -222,7 +256,7 @@ class OpTimer {
   void lap(WorkerContext& ctx, OpId op, std::uint64_t bytes) noexcept {
     const std::uint64_t now = monotonic_ns();
     const std::uint64_t start = std::max(last_ns_, ctx.recording_start_ns());
-    ctx.record(op, bytes, now - start);
+    ctx.record(op, bytes, now - start, now);
     last_ns_ = now;
   }
   /// Starts timing afresh (after untimed work between ops).

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/futex.hpp"
+#include "core/series_recorder.hpp"
 #include "core/shared_region.hpp"
 #include "core/worker_slot.hpp"
 
@@ -166,6 +167,22 @@ void worker_main(const PhaseRequest& request, const PhaseMemory& memory, std::si
   advance(shared, slot, kFinished);
 }
 
+// Takes the finished intervals worker `index` handed over (its ring's entries below
+// `published`); with `finished`, also what it still held (the worker is done writing).
+void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& recorder,
+                  bool finished) {
+  SeriesSlot& series = memory.slot(index)->series;
+  const std::uint64_t published = series.published.load(std::memory_order_acquire);
+  for (std::uint64_t c = series.consumed.load(std::memory_order_relaxed); c < published; ++c) {
+    recorder.add(index, series.ring[c % SeriesSlot::kRing]);
+    series.consumed.store(c + 1, std::memory_order_release);
+  }
+  if (finished) {
+    recorder.add(index, series.warmup_tail);
+    recorder.add(index, series.current);
+  }
+}
+
 // What the runner saw of one group of workers (all of a phase, or one of a serial phase).
 struct GroupOutcome {
   /// The measurement began (the barrier released the workers, or their warm-up ended, before
@@ -186,7 +203,7 @@ struct GroupOutcome {
 // last worker's run() ends; the runner reads its own CPU time and /proc/stat at both ends.
 // Results are left in `memory`.
 GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, std::size_t first,
-                       std::size_t count) {
+                       std::size_t count, SeriesRecorder& series) {
   PhaseShared& shared = memory.shared();
   shared.state.store(kWaiting);
   shared.ready.store(0);
@@ -306,8 +323,14 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   // The time limit counts from the measurement's real start, however late the runner saw the
   // warm-up end on a loaded machine.
   std::uint64_t deadline_ns = UINT64_MAX;
+  const auto set_series_origin = [&](int part, std::uint64_t ns) {
+    for (std::size_t i = first; i < first + count; ++i) {
+      memory.slot(i)->series.origin_ns[part].store(ns, std::memory_order_release);
+    }
+  };
   const auto begin_measurement = [&] {
     const std::uint64_t now = monotonic_ns();
+    set_series_origin(1, now);  // before the state: a worker reads it when it sees kMeasure
     if (!advance_state(shared.state, kMeasure)) return;  // stopped meanwhile
     if (request.time_limit.count() > 0) {
       deadline_ns = now + static_cast<std::uint64_t>(request.time_limit.count());
@@ -324,6 +347,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   if (shared.state.load() < kStop) {
     outcome.released_ns = released_ns;
     if (has_warmup) {
+      set_series_origin(0, released_ns);
       advance_state(shared.state, kWarmup);
     } else {
       begin_measurement();
@@ -355,6 +379,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       next_progress_ns += interval_ns;
     }
     if (processes) reap_children(false);
+    for (std::size_t i = first; i < first + count; ++i) drain_series(memory, i, series, false);
     std::uint64_t wake =
         std::min<std::uint64_t>({deadline_ns, next_progress_ns, now + 20'000'000ULL});
     if (shared.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns);
@@ -373,6 +398,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   }
   for (auto& t : threads) t.join();
   reap_children(true);
+  for (std::size_t i = first; i < first + count; ++i) drain_series(memory, i, series, true);
   if (stop_wanted(request.stop)) outcome.interrupted = true;
   return outcome;
 }
@@ -414,6 +440,11 @@ std::uint64_t worker_seed(std::uint64_t step_seed, std::size_t phase, std::size_
 PhaseResult execute_phase(const PhaseRequest& request) {
   const PhaseSpec& spec = request.spec;
   PhaseMemory memory(spec.workers, spec.op_names.size(), spec.latency_parts.any());
+  const auto series_interval = static_cast<std::uint64_t>(
+      std::clamp(request.series_interval, kMinSeriesInterval, kMaxSeriesInterval).count());
+  for (std::size_t i = 0; i < spec.workers; ++i)
+    memory.slot(i)->series.interval_ns = series_interval;
+  SeriesRecorder series(series_interval, spec.workers);
 
   PhaseResult result;
   result.name = spec.name;
@@ -430,7 +461,17 @@ PhaseResult execute_phase(const PhaseRequest& request) {
   const std::size_t group = spec.serial ? 1 : spec.workers;
   for (std::size_t first = 0; first < spec.workers; first += group) {
     const std::size_t count = std::min(group, spec.workers - first);
-    const GroupOutcome outcome = run_group(request, memory, first, count);
+    series.begin_group(first, count, static_cast<std::uint64_t>(request.warmup.count()));
+    const GroupOutcome outcome = run_group(request, memory, first, count, series);
+    {
+      // The group's time on the series' axis: from its release to its last worker's end.
+      std::uint64_t last_end = outcome.released_ns;
+      for (std::size_t i = first; i < first + count; ++i)
+        last_end = std::max(last_end, memory.slot(i)->end_ns);
+      const std::uint64_t length = outcome.released_ns == 0 ? 0 : last_end - outcome.released_ns;
+      series.end_group(
+          outcome.measured ? outcome.measure_start_ns - outcome.released_ns : UINT64_MAX, length);
+    }
     interrupted = interrupted || outcome.interrupted;
     bool group_failed = false;
     for (std::size_t i = first; i < first + count; ++i) group_failed |= memory.slot(i)->failed != 0;
@@ -456,6 +497,7 @@ PhaseResult execute_phase(const PhaseRequest& request) {
   }
 
   result.wall_ns = wall_ns;
+  result.time_series = series.build();
   result.stonewall_ns = stonewall_ns == UINT64_MAX ? wall_ns : stonewall_ns;
   result.system_busy_percent = system_busy_percent(SystemCpuSample{}, system_busy);
   result.ops.resize(spec.op_names.size());

@@ -25,6 +25,8 @@ struct PhaseRequest {
   std::chrono::nanoseconds time_limit;  ///< 0 none
   std::chrono::nanoseconds warmup;      ///< 0 none
   std::chrono::nanoseconds progress_interval;
+  /// Time-series interval (kMinSeriesInterval..kMaxSeriesInterval; others are clamped).
+  std::chrono::nanoseconds series_interval;
   /// Called with elapsed ns, live bytes, live ops, warming up? (empty: no progress).
   std::function<void(std::uint64_t, std::uint64_t, std::uint64_t, bool)>
       on_progress;  /// This run's own stop (RunOptions::stop_token), besides the process-wide

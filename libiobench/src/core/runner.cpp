@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
+#include <iobench/format.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
@@ -204,6 +205,14 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
     planned.step = &step;
     try {
       planned.info = &registry.workload(step.workload);
+      if (step.interval < kMinSeriesInterval || step.interval > kMaxSeriesInterval) {
+        throw ConfigError(fmt::format(
+            "interval {}: the time-series interval must be {} to {}",
+            format_duration(
+                static_cast<std::uint64_t>(std::max<std::int64_t>(0, step.interval.count()))),
+            format_duration(static_cast<std::uint64_t>(kMinSeriesInterval.count())),
+            format_duration(static_cast<std::uint64_t>(kMaxSeriesInterval.count()))));
+      }
       planned.params = Params::validate(
           planned.info->params, params_with_limits(step, *planned.info), step.workload,
           SizeContext{.ram_bytes = physical_memory_bytes(),
@@ -383,6 +392,7 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
                         : spec.measured && !own_warmup ? step.warmup
                                                        : std::chrono::nanoseconds(0),
               .progress_interval = options_.progress_interval,
+              .series_interval = step.interval,
               .on_progress = {},
               .stop = options_.stop_token};
           const ProgressSnapshot base{

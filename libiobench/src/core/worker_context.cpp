@@ -26,7 +26,8 @@ WorkerContext::WorkerContext(std::size_t phase_index, std::size_t worker_index,
       live_bytes_(&slot.live_bytes),
       live_ops_(&slot.live_ops),
       seen_state_(detail::kWaiting),
-      ops_limit_(ops_limit == 0 ? UINT64_MAX : ops_limit) {
+      ops_limit_(ops_limit == 0 ? UINT64_MAX : ops_limit),
+      interval_(&slot.series.current) {
   slot_.ops_limit = ops_limit_;
 }
 
@@ -56,8 +57,42 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
     const std::uint64_t limit = slot_.ops_limit;
     ops_limit_ = state == detail::kWarmup || limit == UINT64_MAX ? UINT64_MAX : done + limit;
     recording_start_ns_ = slot_.start_ns;
+    restart_series(state == detail::kWarmup);
   }
   return live_ops_->load(std::memory_order_relaxed) < ops_limit_;
+}
+
+void WorkerContext::restart_series(bool warmup) noexcept {
+  detail::SeriesSlot& series = slot_.series;
+  // Pairs with the runner's store of the origin before it moved the state (read relaxed).
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (series.current.warmup != 0 && !warmup) {
+    series.warmup_tail = series.current;  // the warm-up's last interval, never mixed with ops
+  }
+  series.current = IntervalStats{};
+  series.current.warmup = warmup ? 1 : 0;
+  interval_origin_ns_ = series.origin_ns[warmup ? 0 : 1].load(std::memory_order_relaxed);
+  next_boundary_ns_ = 0;  // the first op sets the interval
+}
+
+void WorkerContext::roll_interval(std::uint64_t end_ns) noexcept {
+  detail::SeriesSlot& series = slot_.series;
+  IntervalStats& current = series.current;
+  if (next_boundary_ns_ == UINT64_MAX) return;  // before the recording began: discarded later
+  const std::uint64_t index =
+      end_ns > interval_origin_ns_ ? (end_ns - interval_origin_ns_) / series.interval_ns : 0;
+  if (current.ops != 0 || current.errors != 0) {
+    const std::uint64_t published = series.published.load(std::memory_order_relaxed);
+    if (published - series.consumed.load(std::memory_order_acquire) < detail::SeriesSlot::kRing) {
+      series.ring[published % detail::SeriesSlot::kRing] = current;
+      series.published.store(published + 1, std::memory_order_release);
+      const std::uint32_t warmup = current.warmup;
+      current = IntervalStats{};
+      current.warmup = warmup;
+    }
+  }
+  current.index = std::max(current.index, index);
+  next_boundary_ns_ = interval_origin_ns_ + (current.index + 1) * series.interval_ns;
 }
 
 void WorkerContext::record_issue_lag(std::uint64_t lag_ns) noexcept {

@@ -13,6 +13,31 @@ namespace iobench {
 /// worker process that dies is brought to kFinished by the runner, which bumps what it missed.
 enum WorkerStage : std::uint32_t { kStarted = 0, kReady = 1, kEnded = 2, kFinished = 3 };
 
+namespace detail {
+
+/// A worker's time series on its way to the runner, in the worker's slot. The worker fills
+/// `current`; when an op completes past the interval's end it copies `current` into the ring
+/// and bumps `published` (release); the runner reads entries below `published` and bumps
+/// `consumed`. Single writer each side, no lock; a full ring (a runner stalled for kRing
+/// intervals) makes the worker keep adding to `current` (counted in its latest interval), so
+/// no op is lost. At the warm-up's end the warm-up's last interval goes to `warmup_tail`, so the
+/// two never mix. After the worker finished the runner takes the ring's rest, `warmup_tail` and
+/// `current`: every recorded op is in exactly one entry.
+struct SeriesSlot {
+  static constexpr std::size_t kRing = 8;
+  std::uint64_t interval_ns = static_cast<std::uint64_t>(kDefaultSeriesInterval.count());
+  /// Start of the warm-up [0] and of the measurement [1], set by the runner before it moves the
+  /// phase state there (0 in a testing::WorkerHarness).
+  std::atomic<std::uint64_t> origin_ns[2] = {0, 0};
+  IntervalStats current{};
+  IntervalStats warmup_tail{};
+  alignas(64) std::atomic<std::uint64_t> published{0};
+  alignas(64) std::atomic<std::uint64_t> consumed{0};
+  IntervalStats ring[kRing] = {};
+};
+
+}  // namespace detail
+
 /// What one worker publishes, in shared memory (threads and forked processes alike). The worker
 /// is the only writer of everything but nothing here is read by it from others; the runner reads
 /// the live counters while it runs and the rest after `finished` was bumped.
@@ -21,9 +46,9 @@ struct WorkerContext::Slot {
   std::atomic<std::uint64_t> live_ops{0};
   /// Start of the current recording (warm-up or measurement) as this worker saw it; 0 before.
   std::uint64_t start_ns = 0;
-  std::uint64_t end_ns = 0;  ///< when run() returned or threw (0: it never ran)
-  detail::CpuReading cpu_start;      ///< right after start_ns
-  detail::CpuReading cpu_end;        ///< right before end_ns
+  std::uint64_t end_ns = 0;      ///< when run() returned or threw (0: it never ran)
+  detail::CpuReading cpu_start;  ///< right after start_ns
+  detail::CpuReading cpu_end;    ///< right before end_ns
   /// Measured ops this worker may do (UINT64_MAX: no limit); counted from the measure start.
   std::uint64_t ops_limit = UINT64_MAX;
   std::uint64_t counters[kMaxCounters] = {};
@@ -36,8 +61,9 @@ struct WorkerContext::Slot {
   std::atomic<std::uint32_t> stage{kStarted};  ///< WorkerStage
   /// 1: the runner killed this worker process on a second stop request (set by the runner).
   std::uint32_t hurried = 0;
-  std::int32_t failed = 0;  ///< 1: the worker's setup or run threw
-  char message[1024] = {};  ///< what() of the failure, NUL-terminated
+  std::int32_t failed = 0;    ///< 1: the worker's setup or run threw
+  char message[1024] = {};    ///< what() of the failure, NUL-terminated
+  detail::SeriesSlot series;  ///< the time series (its own protocol, see SeriesSlot)
 };
 
 /// The one way to build a WorkerContext (its constructor is private): the phase executor and

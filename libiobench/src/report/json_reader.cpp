@@ -370,6 +370,44 @@ ReportedFigures reported(const Field& f) {
     }
   }
   return figures;
+SeriesLatency series_latency(const Field& f) {
+  SeriesLatency l;
+  l.mean = number(f, "mean");
+  l.max = u64(f, "max");
+  l.p50 = u64(f, "p50");
+  l.p99 = u64(f, "p99");
+  l.p99_9 = u64(f, "p99_9");
+  return l;
+}
+
+// "time_series" (TIME_SERIES_SHAPE): the figures as written; throughput and IOPS follow from
+// bytes, ops and duration_ns, so they are not read.
+TimeSeries time_series(const Field& f) {
+  TimeSeries series;
+  series.requested_interval_ns = u64(f, "requested_interval_ns");
+  series.interval_ns = u64(f, "interval_ns");
+  series.merged_intervals = u64(f, "merged_intervals");
+  each(member(f, "points"), [&](const Field& p) {
+    SeriesPoint point;
+    point.start_ns = u64(p, "start_ns");
+    point.duration_ns = u64(p, "duration_ns");
+    point.warmup = boolean(p, "warmup");
+    point.bytes = u64(p, "bytes");
+    point.ops = u64(p, "ops");
+    point.errors = u64(p, "errors");
+    point.latency_ns = series_latency(member(p, "latency_ns"));
+    each(member(p, "workers"), [&](const Field& w) {
+      SeriesWorkerPoint worker;
+      worker.index = size_of(member(w, "index"));
+      worker.bytes = u64(w, "bytes");
+      worker.ops = u64(w, "ops");
+      worker.errors = u64(w, "errors");
+      worker.latency_ns = series_latency(member(w, "latency_ns"));
+      point.workers.push_back(worker);
+    });
+    series.points.push_back(std::move(point));
+  });
+  return series;
 }
 
 PhaseResult phase(const Field& f) {
@@ -402,6 +440,7 @@ PhaseResult phase(const Field& f) {
   check_total(f, "ops", p.total_ops());
   each(member(f, "workers"), [&](const Field& w) { p.workers.push_back(worker(w, p)); });
   if (const auto figures = optional_member(f, "reported")) p.reported = reported(*figures);
+  if (const auto series = optional_member(f, "time_series")) p.time_series = time_series(*series);
   return p;
 }
 

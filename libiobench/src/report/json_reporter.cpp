@@ -171,6 +171,40 @@ Json reported_json(const ReportedFigures& figures) {
     j[std::string(key)] = (*figure)->too_fast ? Json("too_fast") : Json((*figure)->value);
   }
   return j;
+Json series_latency_json(const SeriesLatency& latency) {
+  return Json{{"mean", latency.mean},
+              {"max", latency.max},
+              {"p50", latency.p50},
+              {"p99", latency.p99},
+              {"p99_9", latency.p99_9}};
+}
+
+Json time_series_json(const TimeSeries& series) {
+  Json points = Json::array();
+  for (const SeriesPoint& point : series.points) {
+    Json workers = Json::array();
+    for (const SeriesWorkerPoint& w : point.workers) {
+      workers.push_back(Json{{"index", w.index},
+                             {"bytes", w.bytes},
+                             {"ops", w.ops},
+                             {"errors", w.errors},
+                             {"latency_ns", series_latency_json(w.latency_ns)}});
+    }
+    points.push_back(Json{{"start_ns", point.start_ns},
+                          {"duration_ns", point.duration_ns},
+                          {"warmup", point.warmup},
+                          {"bytes", point.bytes},
+                          {"ops", point.ops},
+                          {"errors", point.errors},
+                          {"throughput_bytes_per_s", point.throughput_bytes_per_s()},
+                          {"ops_per_s", point.ops_per_s()},
+                          {"latency_ns", series_latency_json(point.latency_ns)},
+                          {"workers", std::move(workers)}});
+  }
+  return Json{{"requested_interval_ns", series.requested_interval_ns},
+              {"interval_ns", series.interval_ns},
+              {"merged_intervals", series.merged_intervals},
+              {"points", std::move(points)}};
 }
 
 Json phase_json(const PhaseResult& phase) {
@@ -198,6 +232,7 @@ Json phase_json(const PhaseResult& phase) {
   for (const WorkerResult& worker : phase.workers) workers.push_back(worker_json(phase, worker));
   j["workers"] = std::move(workers);
   if (phase.reported) j["reported"] = reported_json(*phase.reported);
+  j["time_series"] = time_series_json(phase.time_series);
   return j;
 }
 

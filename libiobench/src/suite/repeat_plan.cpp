@@ -86,6 +86,13 @@ SuitePlan repeat_plan(const ResultDocument& document, const RepeatOptions& optio
     step.engine = result.engine;
     step.time_limit = std::chrono::nanoseconds(result.time_limit_ns);
     step.warmup = std::chrono::nanoseconds(result.warmup_ns);
+    // The interval the run recorded its time series at (older results: none, the default).
+    for (const PhaseResult& phase : result.phases) {
+      const std::uint64_t ns = phase.time_series.requested_interval_ns;
+      if (ns != 0)
+        step.interval =
+            std::clamp(std::chrono::nanoseconds(ns), kMinSeriesInterval, kMaxSeriesInterval);
+    }
     step.ops_limit = result.ops_limit;
     step.drop_caches = result.drop_caches;
     step.seed = result.seed;  // 0 (the step never started): a new seed, as then

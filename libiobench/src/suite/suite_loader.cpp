@@ -9,6 +9,7 @@
 #include <iobench/params.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/suite.hpp>
+#include <iobench/time_series.hpp>
 #include <iobench/units.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -26,9 +27,9 @@ constexpr unsigned kMaxRepeat = 1000;
 
 const std::vector<std::string> kSuiteKeys{"name",        "description", "targets", "params",
                                           "drop_caches", "pause",       "steps"};
-const std::vector<std::string> kStepKeys{"name",   "workload", "params",      "targets",
-                                         "repeat", "sweep",    "engine",      "time",
-                                         "warmup", "ops",      "drop_caches", "seed"};
+const std::vector<std::string> kStepKeys{"name",        "workload", "params",  "targets", "repeat",
+                                         "sweep",       "engine",   "time",    "warmup",  "ops",
+                                         "drop_caches", "seed",     "interval"};
 const std::vector<std::string> kSweepKeys{"param", "values"};
 
 class Errors {
@@ -288,6 +289,14 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
   step.engine = get_string(j, "engine", pointer, errors).value_or("");
   step.time_limit = get_duration(j, "time", pointer, errors);
   step.warmup = get_duration(j, "warmup", pointer, errors);
+  step.interval = get_duration(j, "interval", pointer, errors);
+  if (j.contains("interval") && j["interval"].is_string() && step.interval.count() != 0 &&
+      (step.interval < kMinSeriesInterval || step.interval > kMaxSeriesInterval)) {
+    errors.add(join(pointer, "interval"),
+               fmt::format("\"{}\": the time-series interval must be 100ms to 60s, e.g. \"1s\"",
+                           printable(j["interval"].get<std::string>())));
+    step.interval = std::chrono::nanoseconds(0);
+  }
   if (const auto it = j.find("ops"); it != j.end()) {
     bool parsed = false;
     if (it->is_number_unsigned()) {

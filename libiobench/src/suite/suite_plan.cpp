@@ -164,6 +164,9 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
     base.engine = !overrides.engine.empty() ? overrides.engine : step.engine;
     base.time_limit = overrides.time_limit.count() > 0 ? overrides.time_limit : step.time_limit;
     base.warmup = overrides.warmup.count() > 0 ? overrides.warmup : step.warmup;
+    base.interval = overrides.interval.count() > 0 ? overrides.interval
+                    : step.interval.count() > 0    ? step.interval
+                                                   : kDefaultSeriesInterval;
     base.ops_limit = overrides.ops_limit > 0 ? overrides.ops_limit : step.ops_limit;
     base.drop_caches = overrides.drop_caches || step.drop_caches.value_or(suite.drop_caches);
     base.seed = overrides.seed != 0 ? overrides.seed : step.seed;

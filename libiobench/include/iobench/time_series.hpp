@@ -1,0 +1,130 @@
+#pragma once
+
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace iobench {
+
+/// Shortest and longest time-series interval a run may ask for (`--interval`, a suite step's
+/// "interval"); the default is kDefaultSeriesInterval.
+inline constexpr std::chrono::nanoseconds kMinSeriesInterval = std::chrono::milliseconds(100);
+inline constexpr std::chrono::nanoseconds kMaxSeriesInterval = std::chrono::seconds(60);
+inline constexpr std::chrono::nanoseconds kDefaultSeriesInterval = std::chrono::seconds(1);
+/// Points a phase's series keeps at most: past it adjacent points merge pairwise.
+inline constexpr std::size_t kSeriesPointCap = 3600;
+
+/// Latency histogram of one worker's interval, in ns: like LatencyHistogram (log-linear) but
+/// with 16 buckets per power of two (a percentile, reported as its bucket's midpoint clamped to
+/// the exact max, is within 1/32 = 3.1 % of the true value) so that it stays small (5.4 KiB):
+/// a worker keeps a few of them in shared memory. Trivially copyable; no allocation.
+class IntervalHistogram {
+ public:
+  static constexpr unsigned kSubBits = 4;
+  static constexpr std::uint64_t kSubBuckets = 1ULL << kSubBits;
+  static constexpr unsigned kMaxExponent = 44;
+  static constexpr std::size_t kBucketCount = kSubBuckets * (kMaxExponent - kSubBits + 2);
+
+  /// Records one latency (the count is the interval's op count, kept beside it).
+  void record(std::uint64_t ns) noexcept {
+    sum_ += ns;
+    if (ns > max_) max_ = ns;
+    ++buckets_[bucket_index(ns)];
+  }
+  /// Sum of the recorded latencies, ns.
+  [[nodiscard]] std::uint64_t sum() const noexcept { return sum_; }
+  /// Exact largest recorded latency, ns; 0 when empty.
+  [[nodiscard]] std::uint64_t max() const noexcept { return max_; }
+  [[nodiscard]] std::uint64_t bucket_count(std::size_t index) const noexcept {
+    return buckets_[index];
+  }
+
+  /// Bucket of a value (same scheme as LatencyHistogram::bucket_index, fewer sub-buckets).
+  [[nodiscard]] static constexpr std::size_t bucket_index(std::uint64_t ns) noexcept {
+    constexpr std::uint64_t kTop = (std::uint64_t{2} << kMaxExponent) - 1;
+    const std::uint64_t v = ns < kTop ? ns : kTop;
+    const unsigned shift = static_cast<unsigned>(std::bit_width(v | kSubBuckets)) - 1 - kSubBits;
+    return static_cast<std::size_t>((std::uint64_t{shift} << kSubBits) + (v >> shift));
+  }
+  /// Smallest value in bucket `index`.
+  [[nodiscard]] static constexpr std::uint64_t bucket_lower(std::size_t index) noexcept {
+    if (index < kSubBuckets) return index;
+    const std::uint64_t shift = index / kSubBuckets - 1;
+    return (kSubBuckets + index % kSubBuckets) << shift;
+  }
+  /// Number of values bucket `index` covers.
+  [[nodiscard]] static constexpr std::uint64_t bucket_width(std::size_t index) noexcept {
+    return index < kSubBuckets ? 1 : 1ULL << (index / kSubBuckets - 1);
+  }
+
+ private:
+  std::uint64_t sum_ = 0;
+  std::uint64_t max_ = 0;
+  std::array<std::uint64_t, kBucketCount> buckets_{};
+};
+
+/// What one worker did in one interval (or, after its last op, in the part of it so far): the
+/// unit a worker hands to the runner. Trivially copyable, fixed-size (it lives in shared memory
+/// that worker processes write).
+struct IntervalStats {
+  /// Interval number within its part of the phase (warm-up or measurement): the op completion
+  /// time minus that part's start, divided by the interval.
+  std::uint64_t index = 0;
+  std::uint32_t warmup = 0;  ///< 1: recorded during the warm-up
+  std::uint64_t bytes = 0;
+  std::uint64_t ops = 0;
+  std::uint64_t errors = 0;
+  IntervalHistogram latency;  ///< of the `ops`
+};
+
+/// Latency figures of one time-series point, ns (all 0 when it has no ops). Percentiles come
+/// from the interval histograms (IntervalHistogram: within 3.1 %); mean and max are exact.
+struct SeriesLatency {
+  double mean = 0;
+  std::uint64_t max = 0;
+  std::uint64_t p50 = 0;
+  std::uint64_t p99 = 0;
+  std::uint64_t p99_9 = 0;
+};
+
+/// One worker's share of a time-series point.
+struct SeriesWorkerPoint {
+  std::size_t index = 0;  ///< WorkerResult::index
+  std::uint64_t bytes = 0;
+  std::uint64_t ops = 0;
+  std::uint64_t errors = 0;
+  SeriesLatency latency_ns;
+};
+
+/// One point of a phase's time series: what the phase's workers did in [start_ns, start_ns +
+/// duration_ns). An op counts in the point in which it completed.
+struct SeriesPoint {
+  std::uint64_t start_ns = 0;     ///< since the phase's start (its warm-up's, if any)
+  std::uint64_t duration_ns = 0;  ///< the series' interval_ns, except a part's last point
+  bool warmup = false;            ///< inside the warm-up: not part of the phase's totals
+  std::uint64_t bytes = 0;
+  std::uint64_t ops = 0;
+  std::uint64_t errors = 0;
+  SeriesLatency latency_ns;               ///< over all workers
+  std::vector<SeriesWorkerPoint> workers;  ///< the workers running then, by index
+
+  /// bytes / duration_ns in bytes per second (0 if the duration is 0).
+  [[nodiscard]] double throughput_bytes_per_s() const noexcept;
+  /// ops / duration_ns in ops per second (IOPS; 0 if the duration is 0).
+  [[nodiscard]] double ops_per_s() const noexcept;
+};
+
+/// A phase's time series (PhaseResult::time_series). Over the points with warmup false, bytes
+/// and ops add up exactly to the phase's (and per worker to the worker's). Empty (no points)
+/// in results read from files written before it existed.
+struct TimeSeries {
+  std::uint64_t requested_interval_ns = 0;  ///< the interval asked for (--interval)
+  std::uint64_t interval_ns = 0;            ///< the kept resolution: requested x merged_intervals
+  std::uint64_t merged_intervals = 1;  ///< requested intervals per point (1, 2, 4...: the cap)
+  std::vector<SeriesPoint> points;     ///< in time order, adjacent, none overlapping
+};
+
+}  // namespace iobench

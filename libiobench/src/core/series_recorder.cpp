@@ -1,0 +1,221 @@
+#include "core/series_recorder.hpp"
+
+#include <algorithm>
+#include <iobench/latency_histogram.hpp>
+#include <iobench/metrics.hpp>
+
+namespace iobench::detail {
+
+namespace {
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
+
+}  // namespace
+
+void SeriesRecorder::Cell::merge(const Cell& other) {
+  bytes += other.bytes;
+  ops += other.ops;
+  errors += other.errors;
+  latency_sum += other.latency_sum;
+  latency_max = std::max(latency_max, other.latency_max);
+  std::vector<std::pair<std::uint16_t, std::uint64_t>> merged;
+  merged.reserve(buckets.size() + other.buckets.size());
+  auto a = buckets.begin();
+  auto b = other.buckets.begin();
+  while (a != buckets.end() || b != other.buckets.end()) {
+    if (b == other.buckets.end() || (a != buckets.end() && a->first < b->first)) {
+      merged.push_back(*a++);
+    } else if (a == buckets.end() || b->first < a->first) {
+      merged.push_back(*b++);
+    } else {
+      merged.emplace_back(a->first, a->second + b->second);
+      ++a;
+      ++b;
+    }
+  }
+  buckets = std::move(merged);
+}
+
+SeriesRecorder::SeriesRecorder(std::uint64_t interval_ns, std::size_t workers, std::size_t cap)
+    : interval_ns_(std::max<std::uint64_t>(interval_ns, 1)),
+      workers_(workers),
+      cap_(std::max<std::size_t>(cap, 2)) {}
+
+void SeriesRecorder::begin_group(std::size_t first, std::size_t count, std::uint64_t warmup_ns) {
+  warmup_segment_ = SIZE_MAX;
+  if (warmup_ns > 0) {
+    warmup_segment_ = segments_.size();
+    segments_.push_back(Segment{.first_worker = first,
+                                .workers = count,
+                                .warmup = true,
+                                .last_index = ceil_div(warmup_ns, interval_ns_) - 1,
+                                .origin_ns = group_offset_ns_});
+  }
+  measure_segment_ = segments_.size();
+  segments_.push_back(Segment{.first_worker = first, .workers = count});
+}
+
+void SeriesRecorder::add(std::size_t worker, const IntervalStats& interval) {
+  if (interval.ops == 0 && interval.errors == 0) return;
+  const std::size_t segment =
+      interval.warmup != 0 && warmup_segment_ != SIZE_MAX ? warmup_segment_ : measure_segment_;
+  if (segment >= segments_.size()) return;
+  const Segment& seg = segments_[segment];
+  if (worker < seg.first_worker || worker >= seg.first_worker + seg.workers) return;
+  const std::uint64_t index = std::min(interval.index, seg.last_index);
+  std::vector<Cell>& cells = points_[Key{segment, index / factor_}];
+  if (cells.empty()) cells.resize(seg.workers);
+  Cell cell;
+  cell.bytes = interval.bytes;
+  cell.ops = interval.ops;
+  cell.errors = interval.errors;
+  cell.latency_sum = interval.latency.sum();
+  cell.latency_max = interval.latency.max();
+  for (std::size_t i = 0; i < IntervalHistogram::kBucketCount; ++i) {
+    if (const std::uint64_t n = interval.latency.bucket_count(i); n != 0) {
+      cell.buckets.emplace_back(static_cast<std::uint16_t>(i), n);
+    }
+  }
+  cells[worker - seg.first_worker].merge(cell);
+  if (point_count() > cap_) merge_round();
+}
+
+void SeriesRecorder::end_group(std::uint64_t measure_offset_ns, std::uint64_t length_ns) {
+  const bool measured = measure_offset_ns != UINT64_MAX;
+  if (warmup_segment_ != SIZE_MAX) {
+    Segment& seg = segments_[warmup_segment_];
+    seg.length_ns = measured ? std::min(measure_offset_ns, length_ns) : length_ns;
+    seg.closed = true;
+  }
+  Segment& seg = segments_[measure_segment_];
+  seg.origin_ns = group_offset_ns_ + (measured ? std::min(measure_offset_ns, length_ns) : 0);
+  seg.length_ns = measured && length_ns > measure_offset_ns ? length_ns - measure_offset_ns : 0;
+  seg.closed = true;
+  group_offset_ns_ += length_ns;
+  warmup_segment_ = measure_segment_ = SIZE_MAX;
+  count_gaps();
+  while (point_count() > cap_) {
+    const std::size_t before = point_count();
+    merge_round();
+    if (point_count() >= before) break;  // one point per part already: nothing left to merge
+  }
+}
+
+std::uint64_t SeriesRecorder::keys_in(std::size_t segment) const {
+  const auto next = points_.lower_bound(Key{segment + 1, 0});
+  if (next == points_.begin()) return 0;
+  const auto last = std::prev(next);
+  return last->first.first == segment ? last->first.second + 1 : 0;
+}
+
+std::size_t SeriesRecorder::point_count() const { return points_.size() + closed_gaps_; }
+
+void SeriesRecorder::count_gaps() {
+  // Points of closed parts that no op fell in: build() makes them too, so they count.
+  closed_gaps_ = 0;
+  for (std::size_t s = 0; s < segments_.size(); ++s) {
+    const Segment& seg = segments_[s];
+    if (!seg.closed) continue;
+    const std::uint64_t span =
+        std::max(ceil_div(seg.length_ns, interval_ns_ * factor_), keys_in(s));
+    const auto present = static_cast<std::uint64_t>(
+        std::distance(points_.lower_bound(Key{s, 0}), points_.lower_bound(Key{s + 1, 0})));
+    closed_gaps_ += static_cast<std::size_t>(span - present);
+  }
+}
+
+void SeriesRecorder::merge_round() {
+  factor_ *= 2;
+  std::map<Key, std::vector<Cell>> merged;
+  for (auto& [key, cells] : points_) {
+    std::vector<Cell>& into = merged[Key{key.first, key.second / 2}];
+    if (into.empty()) {
+      into = std::move(cells);
+    } else {
+      for (std::size_t w = 0; w < into.size(); ++w) into[w].merge(cells[w]);
+    }
+  }
+  points_ = std::move(merged);
+  count_gaps();
+}
+
+SeriesLatency SeriesRecorder::figures(const Cell& cell) {
+  SeriesLatency out;
+  if (cell.ops == 0) return out;
+  out.mean = LatencyHistogram::mean_of(cell.ops, cell.latency_sum);
+  out.max = cell.latency_max;
+  const auto at = [&](double p) -> std::uint64_t {
+    const std::uint64_t rank = LatencyHistogram::nearest_rank(p, cell.ops);
+    std::uint64_t seen = 0;
+    for (const auto& [index, count] : cell.buckets) {
+      seen += count;
+      if (seen >= rank) {
+        const std::uint64_t mid = IntervalHistogram::bucket_lower(index) +
+                                  (IntervalHistogram::bucket_width(index) - 1) / 2;
+        return std::min(mid, cell.latency_max);
+      }
+    }
+    return cell.latency_max;
+  };
+  out.p50 = at(50);
+  out.p99 = at(99);
+  out.p99_9 = at(99.9);
+  return out;
+}
+
+TimeSeries SeriesRecorder::build() const {
+  TimeSeries series;
+  series.requested_interval_ns = interval_ns_;
+  series.merged_intervals = factor_;
+  series.interval_ns = interval_ns_ * factor_;
+  const std::uint64_t width = series.interval_ns;
+  for (std::size_t s = 0; s < segments_.size(); ++s) {
+    const Segment& seg = segments_[s];
+    const auto first = points_.lower_bound(Key{s, 0});
+    const auto next = points_.lower_bound(Key{s + 1, 0});
+    const std::uint64_t count = std::max(ceil_div(seg.length_ns, width), keys_in(s));
+    auto it = first;
+    for (std::uint64_t k = 0; k < count; ++k) {
+      SeriesPoint point;
+      point.start_ns = seg.origin_ns + k * width;
+      const std::uint64_t end = k + 1 == count
+                                    ? std::max(seg.origin_ns + seg.length_ns, point.start_ns)
+                                    : point.start_ns + width;
+      point.duration_ns = end - point.start_ns;
+      point.warmup = seg.warmup;
+      const std::vector<Cell>* cells = nullptr;
+      if (it != next && it->first.second == k) cells = &(it++)->second;
+      Cell total;
+      for (std::size_t w = 0; w < seg.workers; ++w) {
+        SeriesWorkerPoint worker;
+        worker.index = seg.first_worker + w;
+        if (cells != nullptr) {
+          const Cell& cell = (*cells)[w];
+          worker.bytes = cell.bytes;
+          worker.ops = cell.ops;
+          worker.errors = cell.errors;
+          worker.latency_ns = figures(cell);
+          total.merge(cell);
+        }
+        point.workers.push_back(worker);
+      }
+      point.bytes = total.bytes;
+      point.ops = total.ops;
+      point.errors = total.errors;
+      point.latency_ns = figures(total);
+      series.points.push_back(std::move(point));
+    }
+  }
+  return series;
+}
+
+}  // namespace iobench::detail
+
+namespace iobench {
+
+double SeriesPoint::throughput_bytes_per_s() const noexcept {
+  return iobench::throughput_bytes_per_s(bytes, duration_ns);
+}
+double SeriesPoint::ops_per_s() const noexcept { return iobench::ops_per_s(ops, duration_ns); }
+
+}  // namespace iobench

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iobench/time_series.hpp>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace iobench::detail {
+
+/// The runner's side of a phase's time series: takes the workers' finished intervals
+/// (IntervalStats, in any order across workers), keeps per point and worker the exact sums and a
+/// sparse latency histogram, and builds the TimeSeries. Bounded: past `cap` points adjacent
+/// points merge pairwise (the merge factor doubles), so memory depends on cap x workers, never
+/// on the op count. Not thread-safe: the runner's thread only.
+///
+/// Time. A phase runs as one or more groups of workers (serial phases: one each); a group has a
+/// warm-up part (if any) and a measured part, each on its own interval grid from its start.
+/// Points' start_ns place the groups one after the other, each taking the time from its release
+/// to its last worker's end.
+class SeriesRecorder {
+ public:
+  SeriesRecorder(std::uint64_t interval_ns, std::size_t workers, std::size_t cap = kSeriesPointCap);
+
+  /// Workers [first, first + count) start; `warmup_ns` is their planned warm-up (0: none).
+  void begin_group(std::size_t first, std::size_t count, std::uint64_t warmup_ns);
+  /// Adds one interval of `worker` (of the current group).
+  void add(std::size_t worker, const IntervalStats& interval);
+  /// The current group ended: its measurement began `measure_offset_ns` after its release (its
+  /// warm-up's real length; UINT64_MAX: it never began) and its last worker ended `length_ns`
+  /// after the release.
+  void end_group(std::uint64_t measure_offset_ns, std::uint64_t length_ns);
+
+  /// The series so far (call after the last end_group()).
+  [[nodiscard]] TimeSeries build() const;
+  /// Requested intervals per point now.
+  [[nodiscard]] std::uint64_t merge_factor() const noexcept { return factor_; }
+
+ private:
+  __extension__ typedef unsigned __int128 Uint128;
+  struct Cell {
+    std::uint64_t bytes = 0;
+    std::uint64_t ops = 0;
+    std::uint64_t errors = 0;
+    Uint128 latency_sum = 0;
+    std::uint64_t latency_max = 0;
+    std::vector<std::pair<std::uint16_t, std::uint64_t>> buckets;  // ascending, counts > 0
+    void merge(const Cell& other);
+  };
+  struct Segment {
+    std::size_t first_worker = 0;
+    std::size_t workers = 0;
+    bool warmup = false;
+    std::uint64_t last_index = UINT64_MAX;  // warm-up: ops past its planned end count in its last
+    std::uint64_t origin_ns = 0;            // phase time of the part's start
+    std::uint64_t length_ns = 0;
+    bool closed = false;
+  };
+  using Key = std::pair<std::size_t, std::uint64_t>;  // segment, point within it
+
+  [[nodiscard]] std::size_t point_count() const;
+  [[nodiscard]] std::uint64_t keys_in(std::size_t segment) const;  // highest point + 1
+  void count_gaps();
+  void merge_round();
+  [[nodiscard]] static SeriesLatency figures(const Cell& cell);
+
+  std::uint64_t interval_ns_;
+  std::size_t workers_;
+  std::size_t cap_;
+  std::uint64_t factor_ = 1;
+  std::vector<Segment> segments_;
+  std::size_t warmup_segment_ = SIZE_MAX;   // of the current group
+  std::size_t measure_segment_ = SIZE_MAX;  // of the current group
+  std::uint64_t group_offset_ns_ = 0;       // phase time of the current group's release
+  std::map<Key, std::vector<Cell>> points_;
+  std::size_t closed_gaps_ = 0;  // points of closed parts without any op
+};
+
+}  // namespace iobench::detail

@@ -1,0 +1,372 @@
+// Every phase's time series (PhaseResult::time_series): its measured points add up to the
+// phase's totals exactly, an op counts in the interval it completed in, warm-up points are
+// marked, the cap merges points without losing ops, and it survives the JSON round trip.
+#include <catch2/catch.hpp>
+#include <iobench/result_json.hpp>
+#include <iobench/runner.hpp>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/series_recorder.hpp"
+#include "tests/support/fake_workload.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Sums {
+  std::uint64_t bytes = 0;
+  std::uint64_t ops = 0;
+};
+
+// Sums of the measured points, in total and for worker `worker` (SIZE_MAX: all).
+Sums measured_sums(const TimeSeries& series, std::size_t worker = SIZE_MAX) {
+  Sums s;
+  for (const SeriesPoint& p : series.points) {
+    if (p.warmup) continue;
+    if (worker == SIZE_MAX) {
+      s.bytes += p.bytes;
+      s.ops += p.ops;
+      continue;
+    }
+    for (const SeriesWorkerPoint& w : p.workers) {
+      if (w.index != worker) continue;
+      s.bytes += w.bytes;
+      s.ops += w.ops;
+    }
+  }
+  return s;
+}
+
+// Points follow each other without gaps or overlaps, and each is the sum of its workers.
+void check_shape(const TimeSeries& series) {
+  for (std::size_t i = 0; i < series.points.size(); ++i) {
+    const SeriesPoint& p = series.points[i];
+    if (i + 1 < series.points.size())
+      CHECK(series.points[i + 1].start_ns == p.start_ns + p.duration_ns);
+    std::uint64_t bytes = 0, ops = 0, errors = 0, max = 0;
+    for (const SeriesWorkerPoint& w : p.workers) {
+      bytes += w.bytes;
+      ops += w.ops;
+      errors += w.errors;
+      max = std::max(max, w.latency_ns.max);
+    }
+    CHECK(bytes == p.bytes);
+    CHECK(ops == p.ops);
+    CHECK(errors == p.errors);
+    CHECK(max == p.latency_ns.max);
+  }
+}
+
+void check_exact(const PhaseResult& phase) {
+  check_shape(phase.time_series);
+  const Sums all = measured_sums(phase.time_series);
+  CHECK(all.bytes == phase.total_bytes());
+  CHECK(all.ops == phase.total_ops());
+  for (const WorkerResult& worker : phase.workers) {
+    const Sums mine = measured_sums(phase.time_series, worker.index);
+    CHECK(mine.bytes == worker.total_bytes());
+    CHECK(mine.ops == worker.total_ops());
+  }
+}
+
+RunResult run_step(Registry& registry, Step step) {
+  test::CapturingReporter reporter;
+  return Runner(registry, {}).run(std::vector<Step>{step}, reporter);
+}
+
+// One worker: kFastOps ops of 2 ms, one op of 250 ms, kFastOps more.
+constexpr std::uint64_t kFastOps = 60;
+constexpr auto kSlowOp = 250ms;
+
+class SlowOpWorkload final : public Workload {
+ public:
+  explicit SlowOpWorkload(WorkerMode mode) : mode_(mode) {}
+  [[nodiscard]] std::vector<PhaseSpec> phases() const override {
+    return {PhaseSpec{.name = "planted", .op_names = {"op"}, .workers = 1, .mode = mode_}};
+  }
+  std::unique_ptr<PhaseWorker> make_worker(std::size_t, WorkerContext&) override {
+    return std::make_unique<Worker>();
+  }
+
+ private:
+  struct Worker final : PhaseWorker {
+    void run(WorkerContext& ctx) override {
+      OpTimer timer;
+      for (std::uint64_t i = 0; i < 2 * kFastOps + 1; ++i) {
+        std::this_thread::sleep_for(i == kFastOps ? std::chrono::nanoseconds(kSlowOp)
+                                                  : std::chrono::nanoseconds(2ms));
+        timer.lap(ctx, 0, 512);
+      }
+    }
+  };
+  WorkerMode mode_;
+};
+
+}  // namespace
+
+TEST_CASE("a disk run at --interval 100ms: measured points add up to the phase totals exactly",
+          "[core][time_series]") {
+  test::TempDir a("ts_disk_a");
+  test::TempDir b("ts_disk_b");
+  // 2048 writes of 4 KiB per worker: points of 100 ms (as many as the run takes).
+  const test::CliResult r =
+      test::run_cli({"run", "disk", "-d", a.path().string(), "-d", b.path().string(), "size=8m",
+                     "bs=4k", "--interval", "100ms", "-f", "json", "-q"});
+  REQUIRE(r.exit_code == 0);
+  const ResultDocument doc = parse_result_json(r.out);
+  REQUIRE(doc.run.steps.size() == 1);
+  const PhaseResult& phase = doc.run.steps[0].phases.at(0);
+  CHECK(phase.total_ops() == 2 * 2048 + 2);  // and one fsync per worker
+  CHECK(phase.total_bytes() == 2 * 8 * 1024 * 1024);
+  const TimeSeries& series = phase.time_series;
+  CHECK(series.requested_interval_ns == 100'000'000);
+  CHECK(series.interval_ns == 100'000'000);
+  CHECK(series.merged_intervals == 1);
+  CHECK(!series.points.empty());
+  for (const SeriesPoint& p : series.points) {
+    CHECK_FALSE(p.warmup);
+    CHECK(p.workers.size() == 2);
+  }
+  check_exact(phase);
+  // The JSON figures themselves add up too (the shape the HTML report reads).
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& points = j["steps"][0]["phases"][0]["time_series"]["points"];
+  std::uint64_t ops = 0;
+  for (const auto& p : points) ops += p["ops"].get<std::uint64_t>();
+  CHECK(ops == j["steps"][0]["phases"][0]["ops"].get<std::uint64_t>());
+}
+
+TEST_CASE("a planted slow op is the max and p99.9 of the interval it completed in",
+          "[core][time_series]") {
+  for (const WorkerMode mode : {WorkerMode::kThreads, WorkerMode::kProcesses}) {
+    Registry registry;
+    register_builtins(registry);
+    registry.add_workload(
+        WorkloadInfo{.name = "slowop",
+                     .summary = "one slow op",
+                     .params = {},
+                     .factory = [mode](const WorkloadSetup&) -> std::unique_ptr<Workload> {
+                       return std::make_unique<SlowOpWorkload>(mode);
+                     }});
+    test::TempDir dir("ts_slow");
+    const RunResult run =
+        run_step(registry, Step{.workload = "slowop", .targets = {dir.path()}, .interval = 100ms});
+    const PhaseResult& phase = run.steps.at(0).phases.at(0);
+    REQUIRE(phase.total_ops() == 2 * kFastOps + 1);
+    check_exact(phase);
+    const std::uint64_t slowest = phase.ops[0].latency.max();
+    CHECK(slowest >= static_cast<std::uint64_t>(std::chrono::nanoseconds(kSlowOp).count()));
+    // The single worker's ops complete in order: the slow one is op kFastOps + 1, so its point
+    // is the one where the running op count reaches it.
+    std::uint64_t before = 0;
+    std::size_t at = 0;
+    const auto& points = phase.time_series.points;
+    while (at < points.size() && before + points[at].ops < kFastOps + 1) before += points[at++].ops;
+    REQUIRE(at < points.size());
+    const SeriesPoint& slow = points[at];
+    CHECK(slow.latency_ns.max == slowest);
+    CHECK(slow.workers.at(0).latency_ns.max == slowest);
+    // Fewer than 1000 ops in the point: p99.9 is its top op, within the histogram's 1/32.
+    CHECK(slow.latency_ns.p99_9 <= slowest);
+    CHECK(slow.latency_ns.p99_9 >= slowest - slowest / 32);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (i != at) CHECK(points[i].latency_ns.max < slowest);
+    }
+  }
+}
+
+TEST_CASE("warm-up points are kept and marked; measured points still add up exactly",
+          "[core][time_series][warmup]") {
+  for (const WorkerMode mode : {WorkerMode::kThreads, WorkerMode::kProcesses}) {
+    test::FakeConfig config;
+    config.behaviour = test::FakeBehaviour::kUntilStopped;
+    config.op_sleep = 1ms;
+    config.phases[0].workers = 3;
+    config.phases[0].mode = mode;
+    Registry registry;
+    register_builtins(registry);
+    test::register_fake(registry, config);
+    test::TempDir dir("ts_warm");
+    const RunResult run = run_step(registry, Step{.workload = "fake",
+                                                  .targets = {dir.path()},
+                                                  .time_limit = 300ms,
+                                                  .warmup = 250ms,
+                                                  .interval = 100ms});
+    const PhaseResult& phase = run.steps.at(0).phases.at(0);
+    REQUIRE(phase.status == Status::kOk);
+    check_exact(phase);
+    const auto& points = phase.time_series.points;
+    REQUIRE(!points.empty());
+    CHECK(points.front().warmup);
+    CHECK(points.front().start_ns == 0);
+    std::uint64_t warm_ops = 0;
+    std::uint64_t warm_ns = 0;
+    bool measuring = false;
+    for (const SeriesPoint& p : points) {
+      if (!p.warmup) measuring = true;
+      CHECK(p.warmup == !measuring);  // warm-up first, then only measured points
+      if (p.warmup) {
+        warm_ops += p.ops;
+        warm_ns += p.duration_ns;
+      }
+    }
+    CHECK(measuring);
+    CHECK(warm_ops > 0);
+    CHECK(warm_ns >= 250'000'000);  // the warm-up's points span it (3 of 100 ms, the last longer)
+  }
+}
+
+TEST_CASE("worker processes' series add up exactly like threads'", "[core][time_series]") {
+  test::FakeConfig config;
+  config.ops = 20000;
+  config.phases[0].workers = 3;
+  config.phases[0].mode = WorkerMode::kProcesses;
+  Registry registry;
+  register_builtins(registry);
+  test::register_fake(registry, config);
+  test::TempDir dir("ts_proc");
+  const RunResult run =
+      run_step(registry, Step{.workload = "fake", .targets = {dir.path()}, .interval = 100ms});
+  const PhaseResult& phase = run.steps.at(0).phases.at(0);
+  CHECK(phase.total_ops() == 3 * 20000);
+  check_exact(phase);
+  CHECK(measured_sums(phase.time_series).bytes == 3 * 20000 * 4096ULL);
+}
+
+TEST_CASE("past the cap adjacent intervals merge pairwise without losing an op",
+          "[core][time_series]") {
+  constexpr std::uint64_t kInterval = 100'000'000;
+  constexpr std::uint64_t kIntervals = 10'000;  // > 3600: merged twice, to 2500 points
+  detail::SeriesRecorder recorder(kInterval, 2);
+  recorder.begin_group(0, 2, 0);
+  std::uint64_t expected_ops[2] = {0, 0};
+  for (std::uint64_t i = 0; i < kIntervals; ++i) {
+    for (std::size_t w = 0; w < 2; ++w) {
+      IntervalStats s;
+      s.index = i;
+      s.ops = 1 + (i + w) % 7;
+      s.bytes = s.ops * 512;
+      for (std::uint64_t k = 0; k < s.ops; ++k) s.latency.record(1000 + i);
+      expected_ops[w] += s.ops;
+      recorder.add(w, s);
+    }
+  }
+  recorder.end_group(0, kIntervals * kInterval);
+  const TimeSeries series = recorder.build();
+  CHECK(series.merged_intervals == 4);
+  CHECK(series.interval_ns == 4 * kInterval);
+  CHECK(series.requested_interval_ns == kInterval);
+  REQUIRE(series.points.size() == kIntervals / 4);
+  check_shape(series);
+  Sums w0 = measured_sums(series, 0), w1 = measured_sums(series, 1);
+  CHECK(w0.ops == expected_ops[0]);
+  CHECK(w1.ops == expected_ops[1]);
+  CHECK(w0.bytes == expected_ops[0] * 512);
+  CHECK(measured_sums(series).ops == expected_ops[0] + expected_ops[1]);
+  // Point k holds intervals 4k..4k+3: its largest latency is interval 4k+3's, exactly.
+  CHECK(series.points[10].latency_ns.max == 1000 + 43);
+  CHECK(series.points[10].start_ns == 40 * kInterval);
+  CHECK(series.points.back().duration_ns == 4 * kInterval);
+}
+
+TEST_CASE("a long idle phase still keeps at most the cap of points", "[core][time_series]") {
+  detail::SeriesRecorder recorder(100'000'000, 1);
+  recorder.begin_group(0, 1, 0);
+  IntervalStats s;
+  s.index = 0;
+  s.ops = 1;
+  s.latency.record(5);
+  recorder.add(0, s);
+  recorder.end_group(0, 10ULL * 3600 * 1'000'000'000);  // 10 h at 100 ms: 360000 intervals
+  const TimeSeries series = recorder.build();
+  CHECK(series.points.size() <= kSeriesPointCap);
+  CHECK(series.points.size() > kSeriesPointCap / 2);
+  CHECK(measured_sums(series).ops == 1);
+  check_shape(series);
+}
+
+TEST_CASE("the time series survives the JSON round trip; documents without it still read",
+          "[core][time_series][json]") {
+  test::FakeConfig config;
+  config.ops = 3000;
+  Registry registry;
+  register_builtins(registry);
+  test::register_fake(registry, config);
+  test::TempDir dir("ts_json");
+  ResultDocument doc;
+  doc.run =
+      run_step(registry,
+               Step{.workload = "fake", .targets = {dir.path()}, .warmup = 0ms, .interval = 100ms});
+  const PhaseResult& phase = doc.run.steps.at(0).phases.at(0);
+  REQUIRE(!phase.time_series.points.empty());
+  const std::string text = to_json(doc);
+  const ResultDocument back = parse_result_json(text);
+  CHECK(to_json(back) == text);
+  const TimeSeries& a = phase.time_series;
+  const TimeSeries& b = back.run.steps.at(0).phases.at(0).time_series;
+  CHECK(b.requested_interval_ns == a.requested_interval_ns);
+  CHECK(b.interval_ns == a.interval_ns);
+  CHECK(b.merged_intervals == a.merged_intervals);
+  REQUIRE(b.points.size() == a.points.size());
+  for (std::size_t i = 0; i < a.points.size(); ++i) {
+    CHECK(b.points[i].start_ns == a.points[i].start_ns);
+    CHECK(b.points[i].ops == a.points[i].ops);
+    CHECK(b.points[i].latency_ns.p99_9 == a.points[i].latency_ns.p99_9);
+    CHECK(b.points[i].latency_ns.mean == a.points[i].latency_ns.mean);
+    REQUIRE(b.points[i].workers.size() == a.points[i].workers.size());
+    CHECK(b.points[i].workers[1].bytes == a.points[i].workers[1].bytes);
+  }
+  // Without the key (files written before it existed): an empty series.
+  auto j = nlohmann::ordered_json::parse(text);
+  j["steps"][0]["phases"][0].erase("time_series");
+  const ResultDocument old = parse_result_json(j.dump());
+  CHECK(old.run.steps.at(0).phases.at(0).time_series.points.empty());
+  CHECK(old.run.steps.at(0).phases.at(0).total_ops() == phase.total_ops());
+}
+
+TEST_CASE("an --interval out of range and a bad --time-series-csv are refused before the run",
+          "[core][time_series][cli]") {
+  test::TempDir dir("ts_cli");
+  for (const char* bad : {"50ms", "61s"}) {
+    const test::CliResult r =
+        test::run_cli({"run", "disk", "-d", dir.path().string(), "size=64k", "--interval", bad});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(std::string("--interval ") + bad) &&
+                          Catch::Contains("100ms to 60s"));
+  }
+  const test::CliResult r = test::run_cli({"run", "disk", "-d", dir.path().string(), "size=64k",
+                                           "--time-series-csv", "/nonexistent/dir/s.csv"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("/nonexistent/dir/s.csv"));
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("the time-series CSV has a row per point and worker plus a total row",
+          "[core][time_series][cli]") {
+  test::TempDir dir("ts_csv");
+  test::TempDir out("ts_csv_out");
+  const std::filesystem::path csv = out.path() / "series.csv";
+  const test::CliResult r =
+      test::run_cli({"run", "disk", "-d", dir.path().string(), "size=4m", "bs=4k", "--interval",
+                     "100ms", "-f", "json", "-q", "--time-series-csv", csv.string()});
+  REQUIRE(r.exit_code == 0);
+  const ResultDocument doc = parse_result_json(r.out);
+  const PhaseResult& phase = doc.run.steps.at(0).phases.at(0);
+  const auto rows = test::parse_csv(test::read_file(csv));
+  REQUIRE(rows.size() == 1 + 2 * phase.time_series.points.size());
+  CHECK(rows[0].at(0) == "step");
+  CHECK(rows[0].at(2) == "sweep_point");
+  CHECK(rows[0].at(9) == "worker");
+  std::uint64_t ops = 0, bytes = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    CHECK(rows[i].at(4) == phase.name);
+    if (rows[i].at(9) != "total") continue;
+    bytes += std::stoull(rows[i].at(10));
+    ops += std::stoull(rows[i].at(11));
+  }
+  CHECK(ops == phase.total_ops());
+  CHECK(bytes == phase.total_bytes());
+}
