@@ -382,11 +382,11 @@ int run_command(const CliOptions& options) {
         .label = plan.suite.name,
         .document = result_document(plan, result,
                                     invocation_of(options, plan, again ? &repeated : nullptr))};
-    std::ostringstream page;
-    write_html_report(std::span<const ReportInput>(&input, 1), page);
     try {
+      std::ostringstream page;
+      write_html_report(std::span<const ReportInput>(&input, 1), page);
       html->commit(page.str());
-    } catch (const Error& e) {
+    } catch (const std::exception& e) {
       fmt::print(stderr, "iobench: cannot write {}: {}\n", printable(html->path().string()),
                  printable(e.what()));
       html_failed = true;

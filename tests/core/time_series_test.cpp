@@ -272,6 +272,37 @@ TEST_CASE("past the cap adjacent intervals merge pairwise without losing an op",
   CHECK(series.points.back().duration_ns == 4 * kInterval);
 }
 
+// A serial phase has a part per worker (tiotest serial_write with up to 4096 threads): more
+// parts than the cap must neither merge forever (the factor overflowed to 0 and divided by it)
+// nor lose an op.
+TEST_CASE("a serial phase with more parts than the cap keeps one point per part",
+          "[core][time_series]") {
+  constexpr std::size_t kWorkers = 40;
+  constexpr std::size_t kCap = 16;
+  constexpr std::uint64_t kInterval = 100'000'000;
+  detail::SeriesRecorder recorder(kInterval, kWorkers, kCap);
+  std::uint64_t ops = 0;
+  for (std::size_t w = 0; w < kWorkers; ++w) {
+    recorder.begin_group(w, 1, 0);
+    for (std::uint64_t i = 0; i < 3; ++i) {
+      IntervalStats s;
+      s.index = i;
+      s.ops = 2;
+      s.bytes = 2 * 4096;
+      s.latency.record(5000);
+      s.latency.record(7000);
+      recorder.add(w, s);
+      ops += s.ops;
+    }
+    recorder.end_group(0, 3 * kInterval);
+  }
+  const TimeSeries series = recorder.build();
+  CHECK(series.merged_intervals <= 4);  // enough to fit each part in one point, no more
+  CHECK(series.points.size() == kWorkers);
+  check_shape(series);
+  CHECK(measured_sums(series).ops == ops);
+}
+
 TEST_CASE("a long idle phase still keeps at most the cap of points", "[core][time_series]") {
   detail::SeriesRecorder recorder(100'000'000, 1);
   recorder.begin_group(0, 1, 0);

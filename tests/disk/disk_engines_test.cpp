@@ -1,13 +1,13 @@
 // The disk workload through every engine and depth: bytes exact (files checked by verify), the
 // null engine moving nothing, mixed reads and writes in their ratio, refused combinations.
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iobench/error.hpp>
+#include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
 
 #include "plugins/disk/verify_pattern.hpp"
@@ -51,9 +51,12 @@ TEST_CASE("every engine writes and reads back exactly the blocks asked, at each 
     std::vector<std::string> depths;
   };
   const std::vector<Case> cases{
-      {"psync", "buffered", {"1"}},        {"psync", "direct", {"1"}},
-      {"pvsync2", "buffered", {"1"}},      {"mmap", "buffered", {"1"}},
-      {"io_uring", "buffered", {"1", "8"}}, {"io_uring", "direct", {"1", "4", "32"}},
+      {"psync", "buffered", {"1"}},
+      {"psync", "direct", {"1"}},
+      {"pvsync2", "buffered", {"1"}},
+      {"mmap", "buffered", {"1"}},
+      {"io_uring", "buffered", {"1", "8"}},
+      {"io_uring", "direct", {"1", "4", "32"}},
       {"io_uring:fixedbufs,registerfiles", "direct", {"16"}},
       {"libaio", "direct", {"1", "4", "32"}},
   };
@@ -150,13 +153,10 @@ TEST_CASE("the null engine records every op and creates no file", "[disk][engine
 TEST_CASE("rwmix splits ops between reads and writes in its ratio", "[disk][engine]") {
   const Registry registry = test::make_full_registry();
   test::TempDir dir("disk-mix");
-  const RunResult run = run_disk(registry,
-                                 {{"engine", "null"},
-                                  {"rwmix", "70"},
-                                  {"seek", "random"},
-                                  {"bs", "4k"},
-                                  {"blocks", "100000"}},
-                                 dir.path());
+  const RunResult run = run_disk(
+      registry,
+      {{"engine", "null"}, {"rwmix", "70"}, {"seek", "random"}, {"bs", "4k"}, {"blocks", "100000"}},
+      dir.path());
   REQUIRE(run.status == Status::kOk);
   const PhaseResult& phase = run.steps.at(0).phases.at(0);
   CHECK(phase.name == "mixed");
@@ -224,3 +224,54 @@ TEST_CASE("engine and option combinations that cannot work are refused before an
   }
 }
 
+// A phase that records latency parts (slat/clat of an asynchronous engine, service time of an
+// open loop) also holds ops timed without them, like the closing fsync: every part must still
+// hold one sample per op, or the JSON would not read back ("the latency figures contradict").
+TEST_CASE("latency parts count every op, the closing fsync too, and read back from JSON",
+          "[disk][engine][json]") {
+  const Registry registry = test::make_full_registry();
+  test::TempDir dir("disk-parts");
+  const std::vector<std::map<std::string, std::string>> cases{
+      {{"operation", "write"},
+       {"bs", "4k"},
+       {"blocks", "64"},
+       {"fsync", "true"},
+       {"rate_iops", "100000"}},
+      {{"operation", "write"},
+       {"bs", "4k"},
+       {"blocks", "64"},
+       {"fsync", "true"},
+       {"engine", "io_uring"},
+       {"iodepth", "4"}},
+  };
+  for (const auto& params : cases) {
+    std::string shown;
+    for (const auto& [key, value] : params) shown += key + "=" + value + " ";
+    INFO(shown);
+    if (const auto engine = params.find("engine"); engine != params.end()) {
+      if (const auto why = registry.create_engine(engine->second)->unavailable_reason();
+          !why.empty()) {
+        WARN("skipping " << engine->second << ": " << why);
+        continue;
+      }
+    }
+    const RunResult run = run_disk(registry, params, dir.path());
+    const StepResult& step = run.steps.at(0);
+    REQUIRE(step.status == Status::kOk);
+    const PhaseResult& phase = step.phases.at(0);
+    REQUIRE(phase.latency_parts_kind.any());
+    for (std::size_t op = 0; op < phase.op_names.size(); ++op) {
+      INFO(phase.op_names[op]);
+      const OpLatencyParts& parts = phase.latency_parts.at(op);
+      const std::uint64_t ops = phase.ops.at(op).ops;
+      if (phase.latency_parts_kind.service) CHECK(parts.service.count() == ops);
+      if (phase.latency_parts_kind.submission_completion) {
+        CHECK(parts.submission.count() == ops);
+        CHECK(parts.completion.count() == ops);
+      }
+    }
+    const std::string text = to_json(run, 2);
+    const ResultDocument back = parse_result_json(text);
+    CHECK(to_json(back.run, 2) == text);
+  }
+}

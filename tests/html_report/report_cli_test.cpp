@@ -65,7 +65,8 @@ TEST_CASE("iobench report refuses bad input with exit 2 and writes nothing") {
   doc["steps"][0]["phases"][0]["time_series"]["points"][3].erase("bytes");
   const std::string bad_series = write_text(dir, "bad-series.json", doc.dump());
   require_refused(run_cli({"report", bad_series, "-o", out}),
-                  "bad-series.json: /steps/0/phases/0/time_series/points/3/bytes: missing");
+                  "bad-series.json: /steps/0/phases/0/time_series/points/3: the key \"bytes\" "
+                  "is missing");
 
   require_refused(run_cli({"report", IOBENCH_TIME_SERIES_FIXTURE, "-o", dir.path().string()}),
                   "is a directory");

@@ -110,10 +110,16 @@ TEST_CASE("a malformed time series is refused with the JSON pointer of the field
   CHECK_THROWS_WITH(detail::html::time_series_charts(series, "/ts"),
                     Contains("/ts/points/0/bytes") && Contains("missing"));
 
-  // Through the whole report: the input's label and the pointer in the document.
+  // Through the whole report: the result reader refuses it first, with the pointer...
   RawJson doc = RawJson::parse(fixture_text());
   doc["steps"][0]["phases"][0]["time_series"]["points"][1]["warmup"] = "yes";
-  const ReportInput input = fixture_input(doc.dump());
+  CHECK_THROWS_WITH(
+      fixture_input(doc.dump()),
+      Contains("/steps/0/phases/0/time_series/points/1/warmup") && Contains("true or false"));
+  // ... and the report, given a text its document did not come from, names label and pointer.
+  const ReportInput input{.label = "fixture.json",
+                          .document = parse_result_json(fixture_text()),
+                          .json_text = doc.dump()};
   std::ostringstream page;
   CHECK_THROWS_AS(write_html_report(std::span<const ReportInput>(&input, 1), page), ConfigError);
   CHECK_THROWS_WITH(
@@ -149,6 +155,16 @@ TEST_CASE("a result without time series reports and says so, its latency curve h
   std::ostringstream page;
   write_html_report(std::span<const ReportInput>(&input, 1), page);
   CHECK_THAT(page.str(), Contains("\"time_series\":null"));
+}
+
+// dygraphs cannot draw a chart of zero rows (a phase that failed before its first interval).
+TEST_CASE("a time series without points draws no chart") {
+  RawJson doc = RawJson::parse(fixture_text());
+  doc["steps"][0]["phases"][0]["time_series"]["points"] = RawJson::array();
+  const ReportInput input = fixture_input(doc.dump());
+  const detail::html::Json model =
+      detail::html::report_model(std::span<const ReportInput>(&input, 1));
+  CHECK(model["runs"][0]["steps"][0]["phases"][0]["time_series"].is_null());
 }
 
 TEST_CASE("the latency curve: one point per non-empty bucket, ending at 100 %") {

@@ -197,7 +197,9 @@ class IoDriver {
       s.issue_ns = now;
       queue_.submit(std::span<const IoRequest>(&s.request, 1));
       // A synchronous queue's request completed inside submit(): this returns it at once.
-      queue_.reap(std::span<IoCompletion>(&completion, 1), 1);
+      if (queue_.reap(std::span<IoCompletion>(&completion, 1), 1) != 1) {
+        throw Error("a synchronous engine's queue returned no completion for its request");
+      }
       now = monotonic_ns();
       finish(ctx, source, s, completion, now);
       if (options_.untimed_work_between_ops) now = monotonic_ns();

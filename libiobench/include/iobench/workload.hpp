@@ -148,11 +148,19 @@ class WorkerContext final {
   /// `end_ns` (monotonic_ns()); the phase's time series counts it in the interval holding
   /// `end_ns`. No allocation, lock or system call: a compare per op, and a hand-over of the
   /// finished interval to the runner when `end_ns` passes the interval's end.
+  /// In a phase that records latency parts (PhaseSpec::latency_parts), an op recorded without
+  /// them (a closing fsync, a synchronous call) has no queue and no schedule: its whole latency
+  /// counts as its completion latency and service time (submission 0), so every part holds one
+  /// sample per op.
   void record(OpId op, std::uint64_t bytes, std::uint64_t latency_ns,
               std::uint64_t end_ns) noexcept {
-    ops_[op].record(bytes, latency_ns);
-    bump_live(bytes);
-    record_interval(bytes, latency_ns, end_ns);
+    record_latency(op, bytes, latency_ns, end_ns);
+    if (parts_kind_.submission_completion) [[unlikely]] {
+      parts_[op].submission.record(0);
+      parts_[op].completion.record(latency_ns);
+    }
+    if (parts_kind_.service) [[unlikely]]
+      parts_[op].service.record(latency_ns);
   }
   /// record() of an op that completed just now (reads the clock: pass `end_ns` where the caller
   /// has it).
@@ -163,7 +171,7 @@ class WorkerContext final {
   /// the phase does not record (PhaseSpec::latency_parts) are ignored. As cheap as record()
   /// plus one histogram update per recorded part.
   void record(OpId op, std::uint64_t bytes, const OpTimes& times, std::uint64_t end_ns) noexcept {
-    record(op, bytes, times.latency_ns, end_ns);
+    record_latency(op, bytes, times.latency_ns, end_ns);
     if (parts_kind_.submission_completion) {
       parts_[op].submission.record(times.submission_ns);
       parts_[op].completion.record(times.completion_ns);
@@ -203,6 +211,12 @@ class WorkerContext final {
                 std::uint64_t ops_limit, std::span<OpLatencyParts> parts = {},
                 LatencyPartsKind parts_kind = {});
 
+  void record_latency(OpId op, std::uint64_t bytes, std::uint64_t latency_ns,
+                      std::uint64_t end_ns) noexcept {
+    ops_[op].record(bytes, latency_ns);
+    bump_live(bytes);
+    record_interval(bytes, latency_ns, end_ns);
+  }
   // Single writer per slot: load+store instead of a locked read-modify-write.
   void bump_live(std::uint64_t bytes) noexcept {
     live_bytes_->store(live_bytes_->load(std::memory_order_relaxed) + bytes,

@@ -169,6 +169,8 @@ void worker_main(const PhaseRequest& request, const PhaseMemory& memory, std::si
 
 // Takes the finished intervals worker `index` handed over (its ring's entries below
 // `published`); with `finished`, also what it still held (the worker is done writing).
+bool measured(const WorkerSlot& slot) noexcept;
+
 void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& recorder,
                   bool finished) {
   SeriesSlot& series = memory.slot(index)->series;
@@ -179,7 +181,11 @@ void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& 
   }
   if (finished) {
     recorder.add(index, series.warmup_tail);
-    recorder.add(index, series.current);
+    // A worker that first woke with the phase already over records into an interval no
+    // restart placed (its closing fsync, say); the phase totals leave it out, so must the series.
+    if (series.current.warmup != 0 || measured(*memory.slot(index))) {
+      recorder.add(index, series.current);
+    }
   }
 }
 

@@ -77,7 +77,7 @@ void SeriesRecorder::add(std::size_t worker, const IntervalStats& interval) {
     }
   }
   cells[worker - seg.first_worker].merge(cell);
-  if (point_count() > cap_) merge_round();
+  if (over_cap()) merge_round();
 }
 
 void SeriesRecorder::end_group(std::uint64_t measure_offset_ns, std::uint64_t length_ns) {
@@ -94,7 +94,7 @@ void SeriesRecorder::end_group(std::uint64_t measure_offset_ns, std::uint64_t le
   group_offset_ns_ += length_ns;
   warmup_segment_ = measure_segment_ = SIZE_MAX;
   count_gaps();
-  while (point_count() > cap_) {
+  while (over_cap()) {
     const std::size_t before = point_count();
     merge_round();
     if (point_count() >= before) break;  // one point per part already: nothing left to merge
@@ -109,6 +109,14 @@ std::uint64_t SeriesRecorder::keys_in(std::size_t segment) const {
 }
 
 std::size_t SeriesRecorder::point_count() const { return points_.size() + closed_gaps_; }
+
+bool SeriesRecorder::over_cap() const {
+  // Every part (a serial phase has one per worker, two with a warm-up) keeps at least one
+  // point however far it merges, so the cap is never below their number; and the merge factor
+  // stops well before interval_ns_ * factor_ could overflow.
+  constexpr std::uint64_t kMaxFactor = std::uint64_t{1} << 32;
+  return point_count() > std::max(cap_, segments_.size()) && factor_ < kMaxFactor;
+}
 
 void SeriesRecorder::count_gaps() {
   // Points of closed parts that no op fell in: build() makes them too, so they count.

@@ -60,6 +60,8 @@ class SeriesRecorder {
   using Key = std::pair<std::size_t, std::uint64_t>;  // segment, point within it
 
   [[nodiscard]] std::size_t point_count() const;
+  /// True while the points exceed the cap (never below one per part) and may still merge.
+  [[nodiscard]] bool over_cap() const;
   [[nodiscard]] std::uint64_t keys_in(std::size_t segment) const;  // highest point + 1
   void count_gaps();
   void merge_round();

@@ -370,6 +370,8 @@ ReportedFigures reported(const Field& f) {
     }
   }
   return figures;
+}
+
 SeriesLatency series_latency(const Field& f) {
   SeriesLatency l;
   l.mean = number(f, "mean");

@@ -171,6 +171,8 @@ Json reported_json(const ReportedFigures& figures) {
     j[std::string(key)] = (*figure)->too_fast ? Json("too_fast") : Json((*figure)->value);
   }
   return j;
+}
+
 Json series_latency_json(const SeriesLatency& latency) {
   return Json{{"mean", latency.mean},
               {"max", latency.max},

@@ -69,6 +69,12 @@
   function note(text) { return el('p', {class: 'note'}, text); }
 
   // One dygraphs chart; its self-check entry records the model's rows and the rows drawn.
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c];
+    });
+  }
+
   function chart(container, data, options, meta) {
     var box = container.appendChild(el('div', {class: 'chart'}));
     var legend = container.appendChild(el('div', {class: 'legend'}));
@@ -77,6 +83,19 @@
     var opts = {labels: data.labels, legend: 'always', labelsDiv: legend,
                 labelsSeparateLines: false, labelsKMB: true, animatedZooms: false};
     Object.keys(options).forEach(function (key) { opts[key] = options[key]; });
+    // dygraphs writes axis titles, tick labels and legend x values as HTML, and they may hold
+    // text from a result file (a sweep's param and values): escape them all.
+    ['xlabel', 'ylabel', 'y2label', 'title'].forEach(function (key) {
+      if (opts[key] !== undefined) opts[key] = escapeHtml(opts[key]);
+    });
+    Object.keys(opts.axes || {}).forEach(function (axis) {
+      ['axisLabelFormatter', 'valueFormatter'].forEach(function (key) {
+        var format = opts.axes[axis][key];
+        if (format) {
+          opts.axes[axis][key] = function () { return escapeHtml(format.apply(this, arguments)); };
+        }
+      });
+    });
     try {
       var g = new Dygraph(box, data.rows, opts);
       check.drawn = g.numRows();
@@ -228,7 +247,7 @@
                                       step: sweep.step, phase: phase.phase});
       if (g && phase.peak) {
         g.setAnnotations([{series: rateLabel, x: phase.peak.x, shortText: 'peak',
-                           text: 'peak at ' + sweep.param + ' = ' + phase.peak.point,
+                           text: escapeHtml('peak at ' + sweep.param + ' = ' + phase.peak.point),
                            width: 36, height: 16, cssClass: 'peak'}]);
       }
       box.appendChild(table(

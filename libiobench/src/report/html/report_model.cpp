@@ -203,7 +203,12 @@ Json phase_json(const PhaseResult& phase, std::size_t index, const nlohmann::jso
   j["time_series"] = nullptr;
   if (raw != nullptr && raw->is_object()) {
     const auto series = raw->find("time_series");
-    if (series != raw->end() && !series->is_null()) {
+    // A phase without points (it failed before its first interval, or a classic tool's
+    // result) has no chart: dygraphs cannot draw zero rows.
+    const bool no_points = series != raw->end() && series->is_object() &&
+                           series->contains("points") && (*series)["points"].is_array() &&
+                           (*series)["points"].empty();
+    if (series != raw->end() && !series->is_null() && !no_points) {
       j["time_series"] = time_series_charts(*series, pointer + "/time_series");
     }
   }
