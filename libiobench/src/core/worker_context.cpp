@@ -64,8 +64,10 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
 
 void WorkerContext::restart_series(bool warmup) noexcept {
   detail::SeriesSlot& series = slot_.series;
-  // Pairs with the runner's store of the origin before it moved the state (read relaxed).
-  std::atomic_thread_fence(std::memory_order_acquire);
+  // Acquire the state word again: the runner stored the origin before it moved the state (its
+  // CAS releases it), and keep_going() read the state relaxed. A load, not a fence: ThreadSanitizer
+  // does not model fences (GCC refuses them under -fsanitize=thread).
+  (void)state_.load(std::memory_order_acquire);
   if (series.current.warmup != 0 && !warmup) {
     series.warmup_tail = series.current;  // the warm-up's last interval, never mixed with ops
   }

@@ -78,6 +78,12 @@ ResultDocument read_fio_json(std::string_view text, std::string_view source) {
     fail(source, line_at(text, start + (e.byte > 0 ? e.byte - 1 : 0)),
          fmt::format("expected fio's JSON output (--output-format=json): {}",
                      std::string(e.what()).substr(std::string(e.what()).find(':') + 2)));
+  } catch (const Json::out_of_range& e) {
+    // A number past double's range ("3e308" is, "1e309" is not): nlohmann throws this, not a
+    // parse error, and it says which number but not where.
+    fail(source, line_at(text, start),
+         fmt::format("expected fio's JSON output (--output-format=json): {}",
+                     std::string(e.what()).substr(std::string(e.what()).find(']') + 2)));
   }
   const Reader r{source};
   if (!root.is_object() || !root.contains("fio version") || !root["fio version"].is_string()) {
