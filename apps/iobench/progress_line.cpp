@@ -53,8 +53,10 @@ std::string_view state_word(const ProgressSnapshot& s) {
   return to_string(s.state);
 }
 
+// Rates mean something in the timed loop once it did anything.
 bool has_rates(const ProgressSnapshot& s) {
-  return s.state == ProgressState::kWarmUp || s.state == ProgressState::kMeasuring;
+  return (s.state == ProgressState::kWarmUp || s.state == ProgressState::kMeasuring) &&
+         (s.ops != 0 || s.bytes != 0);
 }
 
 }  // namespace
@@ -111,10 +113,16 @@ std::vector<LineField> progress_fields(const SuiteProgress& progress) {
   fields.push_back({{short_duration(s.elapsed_ns), ""}, kElapsed});
   if (has_rates(s)) {
     fields.push_back({{format_bytes(s.bytes), ""}, kBytes});
-    fields.push_back({{throughput(s.interval_bytes_per_s), ""}, kThroughput});
+    fields.push_back({{throughput(s.interval_bytes_per_s),
+                       fmt::format("{:.0f} MiB/s", to_mib_per_s(s.interval_bytes_per_s)), ""},
+                      kThroughput});
     fields.push_back({{iops(s.interval_ops_per_s), ""}, kIops});
     if (s.interval_p99_ns) {
-      fields.push_back({{"p99 " + format_duration(*s.interval_p99_ns), ""}, kP99});
+      // "1.21 ms", or without its space "1.21ms".
+      std::string p99 = format_duration(*s.interval_p99_ns);
+      std::string tight = p99;
+      tight.erase(std::remove(tight.begin(), tight.end(), ' '), tight.end());
+      fields.push_back({{"p99 " + p99, "p99 " + tight, ""}, kP99});
     }
     if (s.workers > 0) {
       fields.push_back(
@@ -126,7 +134,9 @@ std::vector<LineField> progress_fields(const SuiteProgress& progress) {
         {{fmt::format("{:.0f}%", std::clamp(*s.done_fraction, 0.0, 1.0) * 100), ""}, kDone});
   }
   if (progress.eta_ns) {
-    fields.push_back({{"ETA " + short_duration(*progress.eta_ns), ""}, kEta});
+    // Rounded up: "ETA 0s" would claim it is over.
+    const std::uint64_t up = *progress.eta_ns == 0 ? 0 : *progress.eta_ns + 499'999'999;
+    fields.push_back({{"ETA " + short_duration(up), ""}, kEta});
   }
   return fields;
 }
