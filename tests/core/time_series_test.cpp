@@ -272,6 +272,37 @@ TEST_CASE("past the cap adjacent intervals merge pairwise without losing an op",
   CHECK(series.points.back().duration_ns == 4 * kInterval);
 }
 
+TEST_CASE("many workers keep fewer points: the cells, not the points, are capped",
+          "[core][time_series]") {
+  // 512 workers: 2^18 cells / 512 = 512 points at most; 1500 intervals merge to 375 points.
+  constexpr std::size_t kWorkers = 512;
+  constexpr std::uint64_t kInterval = 100'000'000;
+  constexpr std::uint64_t kIntervals = 1500;
+  detail::SeriesRecorder recorder(kInterval, kWorkers);
+  recorder.begin_group(0, kWorkers, 0);
+  std::uint64_t ops = 0;
+  for (std::uint64_t i = 0; i < kIntervals; ++i) {
+    for (std::size_t w = 0; w < kWorkers; ++w) {
+      IntervalStats s;
+      s.index = i;
+      s.ops = 1 + w % 3;
+      s.bytes = s.ops * 4096;
+      s.latency.record(2000);
+      ops += s.ops;
+      recorder.add(w, s);
+    }
+  }
+  recorder.end_group(0, kIntervals * kInterval);
+  const TimeSeries series = recorder.build();
+  CHECK(series.points.size() <= kSeriesCellCap / kWorkers);
+  CHECK(series.merged_intervals == 4);
+  CHECK(series.points.size() == kIntervals / 4);
+  CHECK(measured_sums(series).ops == ops);
+  check_shape(series);
+  // A few workers keep the point cap itself.
+  CHECK(kSeriesCellCap / 72 >= kSeriesPointCap);
+}
+
 // A serial phase has a part per worker (tiotest serial_write with up to 4096 threads): more
 // parts than the cap must neither merge forever (the factor overflowed to 0 and divided by it)
 // nor lose an op.

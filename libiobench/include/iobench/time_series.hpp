@@ -16,6 +16,12 @@ inline constexpr std::chrono::nanoseconds kMaxSeriesInterval = std::chrono::seco
 inline constexpr std::chrono::nanoseconds kDefaultSeriesInterval = std::chrono::seconds(1);
 /// Points a phase's series keeps at most: past it adjacent points merge pairwise.
 inline constexpr std::size_t kSeriesPointCap = 3600;
+/// Points x workers a phase's series keeps at most (each point holds one cell per worker):
+/// past kSeriesCellCap / workers points, fewer than kSeriesPointCap from 73 workers on, points
+/// merge as past the point cap, down to kSeriesMinPoints (4096 workers keep 64 points): the
+/// series' memory is then bounded by the cells, whatever the number of workers.
+inline constexpr std::size_t kSeriesCellCap = std::size_t{1} << 18;
+inline constexpr std::size_t kSeriesMinPoints = 60;
 
 /// Latency histogram of one worker's interval, in ns: like LatencyHistogram (log-linear) but
 /// with 16 buckets per power of two (a percentile, reported as its bucket's midpoint clamped to
@@ -108,7 +114,7 @@ struct SeriesPoint {
   std::uint64_t bytes = 0;
   std::uint64_t ops = 0;
   std::uint64_t errors = 0;
-  SeriesLatency latency_ns;               ///< over all workers
+  SeriesLatency latency_ns;                ///< over all workers
   std::vector<SeriesWorkerPoint> workers;  ///< the workers running then, by index
 
   /// bytes / duration_ns in bytes per second (0 if the duration is 0).
@@ -123,8 +129,8 @@ struct SeriesPoint {
 struct TimeSeries {
   std::uint64_t requested_interval_ns = 0;  ///< the interval asked for (--interval)
   std::uint64_t interval_ns = 0;            ///< the kept resolution: requested x merged_intervals
-  std::uint64_t merged_intervals = 1;  ///< requested intervals per point (1, 2, 4...: the cap)
-  std::vector<SeriesPoint> points;     ///< in time order, adjacent, none overlapping
+  std::uint64_t merged_intervals = 1;       ///< requested intervals per point (1, 2, 4...: the cap)
+  std::vector<SeriesPoint> points;          ///< in time order, adjacent, none overlapping
 };
 
 }  // namespace iobench

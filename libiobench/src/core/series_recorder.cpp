@@ -39,7 +39,10 @@ void SeriesRecorder::Cell::merge(const Cell& other) {
 SeriesRecorder::SeriesRecorder(std::uint64_t interval_ns, std::size_t workers, std::size_t cap)
     : interval_ns_(std::max<std::uint64_t>(interval_ns, 1)),
       workers_(workers),
-      cap_(std::max<std::size_t>(cap, 2)) {}
+      cap_(std::max<std::size_t>(
+          std::min(cap,
+                   std::max(kSeriesMinPoints, kSeriesCellCap / std::max<std::size_t>(workers, 1))),
+          2)) {}
 
 void SeriesRecorder::begin_group(std::size_t first, std::size_t count, std::uint64_t warmup_ns) {
   warmup_segment_ = SIZE_MAX;

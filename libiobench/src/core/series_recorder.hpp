@@ -12,9 +12,10 @@ namespace iobench::detail {
 
 /// The runner's side of a phase's time series: takes the workers' finished intervals
 /// (IntervalStats, in any order across workers), keeps per point and worker the exact sums and a
-/// sparse latency histogram, and builds the TimeSeries. Bounded: past `cap` points adjacent
-/// points merge pairwise (the merge factor doubles), so memory depends on cap x workers, never
-/// on the op count. Not thread-safe: the runner's thread only.
+/// sparse latency histogram, and builds the TimeSeries. Bounded: past `cap` points (fewer with
+/// many workers: kSeriesCellCap / workers, at least kSeriesMinPoints) adjacent points merge
+/// pairwise (the merge factor doubles), so memory depends on the cap and the workers, never on
+/// the op count or the run's length. Not thread-safe: the runner's thread only.
 ///
 /// Time. A phase runs as one or more groups of workers (serial phases: one each); a group has a
 /// warm-up part (if any) and a measured part, each on its own interval grid from its start.
