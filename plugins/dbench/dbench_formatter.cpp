@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <ostream>
 #include <string>
 #include <variant>
@@ -48,29 +49,51 @@ std::uint64_t counter(const PhaseResult& phase, const std::vector<std::uint64_t>
 
 double ms(double ns) { return ns / 1e6; }
 
-/// dbench's table over ops [first, first + kTabulatedOps) of `ops`.
-void print_op_table(std::ostream& out, const std::vector<OpStats>& ops, std::size_t first) {
+/// The latency histograms of dbench's table ops, in table order (nullptr past `ops`).
+using OpLatencies = std::array<const LatencyHistogram*, kTabulatedOps>;
+
+/// What dbench 4.00 times per op: the service time of a paced phase (its latency part; the ops'
+/// latency then runs from the intended start), else the ops' latency, which is then the same.
+OpLatencies timed_latencies(const std::vector<OpStats>& ops,
+                            const std::vector<OpLatencyParts>& parts, bool paced) {
+  OpLatencies out{};
+  for (std::size_t i = 0; i < kTabulatedOps && i < ops.size(); ++i) {
+    out[i] = paced && i < parts.size() ? &parts[i].service : &ops[i].latency;
+  }
+  return out;
+}
+
+/// The ops' latency (from the intended start when the phase was paced).
+OpLatencies response_latencies(const std::vector<OpStats>& ops) {
+  OpLatencies out{};
+  for (std::size_t i = 0; i < kTabulatedOps && i < ops.size(); ++i) out[i] = &ops[i].latency;
+  return out;
+}
+
+/// dbench's table: count, mean and max latency of every op that ran.
+void print_op_table(std::ostream& out, const std::vector<OpStats>& ops,
+                    const OpLatencies& latencies) {
   out << " Operation      Count    AvgLat    MaxLat\n";
   out << " ----------------------------------------\n";
   const auto& names = table_op_names();
-  for (std::size_t i = 0; i < kTabulatedOps && first + i < ops.size(); ++i) {
-    const OpStats& s = ops[first + i];
-    if (s.ops == 0) continue;
-    out << fmt::format(" {:<12} {:>7} {:>9.3f} {:>9.3f}\n", names[i], s.ops, ms(s.latency.mean()),
-                       ms(static_cast<double>(s.latency.max())));
+  for (std::size_t i = 0; i < kTabulatedOps && latencies[i] != nullptr; ++i) {
+    if (ops[i].ops == 0) continue;
+    const LatencyHistogram& l = *latencies[i];
+    out << fmt::format(" {:<12} {:>7} {:>9.3f} {:>9.3f}\n", names[i], ops[i].ops, ms(l.mean()),
+                       ms(static_cast<double>(l.max())));
   }
 }
 
-void print_percentiles(std::ostream& out, const std::vector<OpStats>& ops, std::size_t first) {
+void print_percentiles(std::ostream& out, const std::vector<OpStats>& ops,
+                       const OpLatencies& latencies) {
   out << " Operation      Count       p50       p90       p99     p99.9       Max   (ms)\n";
   const auto& names = table_op_names();
-  for (std::size_t i = 0; i < kTabulatedOps && first + i < ops.size(); ++i) {
-    const OpStats& s = ops[first + i];
-    if (s.ops == 0) continue;
-    const auto p = [&](double q) { return ms(static_cast<double>(s.latency.percentile(q))); };
+  for (std::size_t i = 0; i < kTabulatedOps && latencies[i] != nullptr; ++i) {
+    if (ops[i].ops == 0) continue;
+    const LatencyHistogram& l = *latencies[i];
+    const auto p = [&](double q) { return ms(static_cast<double>(l.percentile(q))); };
     out << fmt::format(" {:<12} {:>7} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", names[i],
-                       s.ops, p(50), p(90), p(99), p(99.9),
-                       ms(static_cast<double>(s.latency.max())));
+                       ops[i].ops, p(50), p(90), p(99), p(99.9), ms(static_cast<double>(l.max())));
   }
 }
 
@@ -96,10 +119,12 @@ void format_dbench_text(const StepResult& step, std::ostream& out) {
     return;
   }
   const PhaseResult& phase = *it;
-  const bool paced = phase.ops.size() >= 2 * kTabulatedOps;
+  const bool paced = phase.latency_parts_kind.service;
+  const OpLatencies timed = timed_latencies(phase.ops, phase.latency_parts, paced);
+  const OpLatencies response = response_latencies(phase.ops);
 
   out << '\n';
-  print_op_table(out, phase.ops, 0);
+  print_op_table(out, phase.ops, timed);
 
   const std::int64_t clients = int_attribute(step, "clients", 0);
   const std::int64_t procs = int_attribute(step, "procs", 0);
@@ -115,12 +140,8 @@ void format_dbench_text(const StepResult& step, std::ostream& out) {
   const std::uint64_t bytes = table_bytes(phase.ops);
   const double whole_mb_s = throughput_bytes_per_s(bytes, phase.wall_ns) / 1e6;
   std::uint64_t max_latency_ns = 0;
-  const std::size_t latency_first = paced ? kTabulatedOps : 0;
-  for (std::size_t i = 0; i < kTabulatedOps; ++i) {
-    max_latency_ns = std::max(max_latency_ns, phase.ops[i].latency.max());
-    if (latency_first + i < phase.ops.size()) {
-      max_latency_ns = std::max(max_latency_ns, phase.ops[latency_first + i].latency.max());
-    }
+  for (std::size_t i = 0; i < kTabulatedOps && timed[i] != nullptr; ++i) {
+    max_latency_ns = std::max({max_latency_ns, timed[i]->max(), response[i]->max()});
   }
   out << fmt::format(
       "\nThroughput {:g} MB/sec{}{}  {} clients  {} procs  max_latency={:.3f} ms  (whole execute "
@@ -132,10 +153,10 @@ void format_dbench_text(const StepResult& step, std::ostream& out) {
   out << "(MB = 10^6 bytes, as dbench prints them; latency in ms)\n";
 
   out << "\nLatency percentiles per operation\n";
-  print_percentiles(out, phase.ops, 0);
+  print_percentiles(out, phase.ops, timed);
   if (paced) {
     out << "\nLatency from the intended start time (pacing by timestamps or target_rate)\n";
-    print_percentiles(out, phase.ops, kTabulatedOps);
+    print_percentiles(out, phase.ops, response);
   }
 
   std::string mismatches;
@@ -171,7 +192,7 @@ void format_dbench_text(const StepResult& step, std::ostream& out) {
         out << fmt::format("Clients {}-{} (process {}) did {} lines and {} bytes\n", first,
                            first + per_process - 1, w.index, lines, client_bytes);
       }
-      print_op_table(out, w.ops, 0);
+      print_op_table(out, w.ops, timed_latencies(w.ops, w.latency_parts, paced));
       out << '\n';  // dbench separates the clients' tables by a blank line
     }
   }

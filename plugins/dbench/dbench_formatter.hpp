@@ -22,8 +22,11 @@ namespace iobench::plugins::dbench {
 /// that ended early divides by the whole seconds it ran, and then also counts its last fraction
 /// of a second); the
 /// figure in parentheses divides all bytes of the execute period by its measured wall time.
-/// max_latency is the largest latency of any operation (from the intended start when paced).
-/// Then: latency percentiles per operation; latency from the intended start when pacing applied;
+/// The op tables (and the first percentile table) show what dbench times, the service time of
+/// each call: in a paced phase (PhaseResult::latency_parts_kind.service) its latency part, else
+/// the ops' latency. max_latency is the largest latency of any operation (from the intended
+/// start when paced). Then: latency percentiles per operation; when paced, the ops' latency from
+/// the intended start (PhaseResult::ops);
 /// counted status mismatches; with per_client_results, a line and a table per client (per
 /// process when clients_per_process > 1, since a process records its clients together).
 void format_dbench_text(const StepResult& step, std::ostream& out);

@@ -77,16 +77,13 @@ std::vector<PhaseSpec> DbenchWorkload::phases() const {
   PhaseSpec execute;
   execute.name = "execute";
   for (const auto name : table_op_names()) execute.op_names.emplace_back(name);
-  if (paced()) {
-    for (const auto name : table_op_names()) {
-      execute.op_names.push_back(std::string(name) + std::string(kIntendedSuffix));
-    }
-  }
   for (const auto name : kCounterNames) execute.counter_names.emplace_back(name);
   execute.workers = config_.procs;
   execute.mode = WorkerMode::kProcesses;
   execute.time_limit = config_.time_limit;
   execute.warmup = config_.warmup;
+  // Paced ops are recorded once: latency from the intended start, service time as dbench times.
+  execute.latency_parts.service = paced();
   std::vector<PhaseSpec> out{execute};
   if (!config_.skip_cleanup) {
     PhaseSpec cleanup;
@@ -190,7 +187,6 @@ std::unique_ptr<PhaseWorker> DbenchWorkload::make_worker(std::size_t phase, Work
   }
   ReplayTiming timing;
   timing.rate_bytes_per_s = config_.target_rate_mb_s * 1e6;
-  timing.record_intended = paced();
   timing.warmup_ns = static_cast<std::uint64_t>(config_.warmup.count());
   timing.tick_window_ns = config_.tick_seconds() * 1'000'000'000ULL;
   timing.run_once = config_.run_once;

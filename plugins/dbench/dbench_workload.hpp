@@ -20,7 +20,8 @@ inline constexpr std::size_t kCleanupPhase = 1;
 /// dbench's fileio semantics (dbench.md §2.1, §3).
 ///
 /// Phases: "execute" (measured; procs worker processes started together; warm-up then the timed
-/// period; op names are dbench's table names, plus "<op>@intended" when pacing applies) and,
+/// period; op names are dbench's table names; when pacing applies each op's latency runs from
+/// its intended start and its service time, what dbench times, is the phase's latency part) and,
 /// unless skip_cleanup, "cleanup" (unmeasured; every process removes its clients' directories).
 /// After cleanup everything the clients created below each run directory is gone, directories
 /// included (dbench itself leaves the directory skeleton). finish() repeats that removal when a
@@ -60,7 +61,8 @@ class DbenchWorkload final : public Workload {
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
   void finish(PrepareContext& ctx) override;
 
-  /// Whether the execute phase records "<op>@intended" latencies (a target rate or timestamps).
+  /// Whether the execute phase is paced (a target rate or timestamps), so that it records each
+  /// op's latency from its intended start and its service time (PhaseSpec::latency_parts).
   [[nodiscard]] bool paced() const noexcept;
 
  private:

@@ -50,8 +50,4 @@ inline constexpr std::array<std::string_view, kCounterCount> kCounterNames{
     "xattr_errors",
 };
 
-/// Suffix of the op names that record latency measured from the intended start time of a paced
-/// operation (timestamps or target_rate), e.g. "ReadX@intended".
-inline constexpr std::string_view kIntendedSuffix = "@intended";
-
 }  // namespace iobench::plugins::dbench

@@ -159,11 +159,13 @@ bool ReplayWorker::run_line(const Instruction& ins, WorkerContext& ctx) {
       ctx.record_error(op);
       continue;
     }
-    ctx.record(op, outcome.bytes, end - start, end);
-    if (intended_ns != 0 && timing_.record_intended) {
-      ctx.record(static_cast<OpId>(op + kTabulatedOps), 0,
-                 end > intended_ns ? end - intended_ns : 0, end);
-    }
+    // One record per op: the service time is what dbench times; a paced op's latency runs from
+    // its intended start (as the core's open-loop drivers do: not from before the recording
+    // began, and never shorter than the service time).
+    const std::uint64_t from =
+        intended_ns == 0 ? start : std::min(start, std::max(intended_ns, ctx.recording_start_ns()));
+    ctx.record(op, outcome.bytes, OpTimes{.latency_ns = end - from, .service_ns = end - start},
+               end);
     if (outcome.bytes != 0 && end >= measure_start_ns_ && end < tick_end_ns_) {
       ctx.add_counter(kCounterTickBytes, outcome.bytes);
     }

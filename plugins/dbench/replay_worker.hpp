@@ -16,8 +16,6 @@ namespace iobench::plugins::dbench {
 struct ReplayTiming {
   /// Per-client target rate in bytes/s (dbench -R, MB/s x 1e6); 0: none. Overrides timestamps.
   double rate_bytes_per_s = 0;
-  /// Record latency from the intended start of paced operations too, under op id + kTabulatedOps.
-  bool record_intended = false;
   /// Warm-up length; the execute period starts this long after the clients are released.
   std::uint64_t warmup_ns = 0;
   /// From the execute start to dbench's last printed execute tick (whole seconds, ceil(T) - 1);
@@ -34,8 +32,13 @@ struct ReplayTiming {
 /// Pacing per client, before each operation, as dbench does: with a target rate (or on a line
 /// without timestamp) it sleeps until the bytes moved since the previous operation fit the rate;
 /// on a timestamped line without a rate it sleeps until the timestamp, measured from the start of
-/// the current pass. When pacing applies, latency is also recorded from the intended start time
-/// (so a late client shows its lateness). Per-call latency excludes the pacing sleep.
+/// the current pass. Each operation is recorded once, with OpTimes: its service time (from just
+/// before its arguments are evaluated to just after the call, what dbench times; never the pacing
+/// sleep) and its latency, which for a paced operation runs from its intended start instead
+/// (from its actual start if that was earlier, from the recording start if that was later), so
+/// a late client shows its lateness and the latency is never below the service time. The phase
+/// records the service part when it is paced (PhaseSpec::latency_parts); otherwise only the
+/// latency, which is then the service time.
 ///
 /// Before every line the process checks, as dbench does with kill(getppid(), 0), that the process
 /// which started it is still alive, and stops with a ReplayError if not: orphaned clients never

@@ -15,13 +15,12 @@ iobench::PhaseResult execute_phase(bool paced) {
   iobench::PhaseResult phase;
   phase.name = "execute";
   for (const auto name : dbench::table_op_names()) phase.op_names.emplace_back(name);
-  if (paced) {
-    for (const auto name : dbench::table_op_names()) {
-      phase.op_names.push_back(std::string(name) + "@intended");
-    }
-  }
   for (const auto name : dbench::kCounterNames) phase.counter_names.emplace_back(name);
   phase.ops.resize(phase.op_names.size());
+  if (paced) {
+    phase.latency_parts_kind.service = true;
+    phase.latency_parts.resize(phase.op_names.size());
+  }
   phase.counters.assign(phase.counter_names.size(), 0);
   phase.wall_ns = 10'000'000'000;
   return phase;
@@ -120,8 +119,8 @@ TEST_CASE("paced runs mismatches and grouped clients are shown", "[dbench]") {
                      {"per_client_results", std::int64_t{1}}};
   auto phase = execute_phase(true);
   const auto cl = static_cast<std::size_t>(dbench::OpCode::kClose);
-  phase.ops[cl].record(0, 2'000);
-  phase.ops[17 + cl].record(0, 5'000'000);  // 5 ms late against the timestamp
+  phase.ops[cl].record(0, 5'000'000);  // 5 ms late against the timestamp
+  phase.latency_parts[cl].service.record(2'000);
   phase.counters[dbench::kCounterMismatchUnlink] = 2;
   phase.counters[dbench::kCounterMissingHandle] = 1;
   phase.counters[dbench::kCounterShortRead] = 3;
@@ -129,12 +128,23 @@ TEST_CASE("paced runs mismatches and grouped clients are shown", "[dbench]") {
   iobench::WorkerResult w;
   w.index = 1;
   w.ops = phase.ops;
+  w.latency_parts = phase.latency_parts;
   w.counters = phase.counters;
   w.counters[dbench::kCounterLines] = 1;
   phase.workers = {w};
   phase.wall_ns = 1'000'000'000;
   step.phases = {phase};
   const std::string text = format(step);
+  // dbench's table and the first percentile table show the service time, as dbench times it.
+  CHECK(text.find("\n"
+                  " Operation      Count    AvgLat    MaxLat\n"
+                  " ----------------------------------------\n"
+                  " Close              1     0.002     0.002\n"
+                  "\nThroughput ") != std::string::npos);
+  CHECK(text.find("\nLatency percentiles per operation\n"
+                  " Operation      Count       p50       p90       p99     p99.9       Max   (ms)\n"
+                  " Close              1     0.002     0.002     0.002     0.002     0.002\n") !=
+        std::string::npos);
   CHECK(text.find("\nThroughput 0 MB/sec (sync dirs)  4 clients  2 procs  max_latency=5.000 ms  "
                   "(whole execute period: 0.00 MB/sec over 1.000 s)\n") != std::string::npos);
   CHECK(text.find("\nLatency from the intended start time (pacing by timestamps or target_rate)\n"
@@ -144,7 +154,10 @@ TEST_CASE("paced runs mismatches and grouped clients are shown", "[dbench]") {
   CHECK(text.find("\nStatus mismatches: Unlink 2, missing handle 1\n") != std::string::npos);
   CHECK(text.find("ReadX returned another size than the loadfile's 3 times\n") !=
         std::string::npos);
-  CHECK(text.find("Clients 2-3 (process 1) did 1 lines and 0 bytes\n") != std::string::npos);
+  CHECK(text.find("Clients 2-3 (process 1) did 1 lines and 0 bytes\n"
+                  " Operation      Count    AvgLat    MaxLat\n"
+                  " ----------------------------------------\n"
+                  " Close              1     0.002     0.002\n") != std::string::npos);
 }
 
 TEST_CASE("a step without an execute phase says so", "[dbench]") {

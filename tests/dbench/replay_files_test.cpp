@@ -112,7 +112,10 @@ TEST_CASE("a full run counts every operation and byte of both clients", "[dbench
   CHECK(counter(step, "short_read.ReadX") == 0);
   const auto& phase = step.phases.front();
   CHECK(phase.workers.size() == 2);
-  CHECK(phase.op_names.size() == 17);  // unpaced: no "@intended" ops
+  CHECK(phase.op_names.size() == 17);
+  // Unpaced: the latency is the service time, no latency parts.
+  CHECK_FALSE(phase.latency_parts_kind.any());
+  CHECK(phase.latency_parts.empty());
   CHECK(phase.op_names.front() == "NTCreateX");
   // Cleanup removed everything the clients created, directories included.
   CHECK(tree(fx.run_dir()).empty());
