@@ -404,8 +404,8 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   if (html) {
     const ReportInput input{
         .label = plan.suite.name,
-        .document = result_document(plan, result,
-                                    invocation_of(given, plan, again ? &repeated : nullptr))};
+        .document =
+            result_document(plan, result, invocation_of(given, plan, again ? &repeated : nullptr))};
     try {
       std::ostringstream page;
       write_html_report(std::span<const ReportInput>(&input, 1), page);
@@ -433,8 +433,8 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     try {
       series_output->commit(series_text.str());
     } catch (const Error& e) {
-      fmt::print(err, "iobench: cannot write {}: {}\n",
-                 printable(series_output->path().string()), printable(e.what()));
+      fmt::print(err, "iobench: cannot write {}: {}\n", printable(series_output->path().string()),
+                 printable(e.what()));
       return 1;
     }
   }

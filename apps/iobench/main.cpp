@@ -88,10 +88,8 @@ int main(int argc, char** argv) {
     }
   }
   if (coordinator->lost()) {
-    fmt::print(stderr,
-               "iobench: rank {}: the other ranks are lost; its own files are removed; aborting "
-               "every rank\n",
-               coordinator->identity().rank);
+    fmt::print(stderr, "iobench: error: {}; this rank's files are removed; aborting every rank\n",
+               iobench::printable_message(coordinator->lost_reason()));
   }
   coordinator->finish(coordinator->lost() ? (status == 0 ? 1 : status) : 0);
   return status;

@@ -62,6 +62,8 @@ class Coordinator {
   [[nodiscard]] virtual std::chrono::nanoseconds timeout() const noexcept = 0;
   /// True after a collective threw CoordinationError: the other ranks cannot be relied on.
   [[nodiscard]] virtual bool lost() const noexcept = 0;
+  /// Why the ranks were lost (the first CoordinationError's message); empty unless lost().
+  [[nodiscard]] virtual std::string lost_reason() const = 0;
   /// Ends the coordination at the process's end: after a clean run, a last bounded barrier and
   /// the MPI finalisation; after lost(), or with `abort_status` != 0 on a broken run, an abort
   /// of every rank (MPI_Abort) with that status. Nothing is called on it afterwards.

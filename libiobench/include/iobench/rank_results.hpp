@@ -25,9 +25,9 @@ struct RankWindow {
 /// One rank's share of a step, as the rank sends it to rank 0.
 struct RankStep {
   int rank = 0;
-  Environment environment;          ///< the rank's own (hostname = its host)
-  StepResult step;                  ///< what the rank measured, alone
-  std::vector<RankWindow> windows;  ///< one per step.phases entry
+  Environment environment;              ///< the rank's own (hostname = its host)
+  StepResult step;                      ///< what the rank measured, alone
+  std::vector<RankWindow> windows;      ///< one per step.phases entry
   std::uint64_t clock_residual_ns = 0;  ///< Coordinator::clock_residual_ns() of the rank
 };
 
@@ -62,10 +62,10 @@ struct RankedStep {
   /// histograms: percentiles over all ops of all ranks), counters, CPU and bytes summed, wall
   /// time from the earliest start to the latest end, stonewall at the first worker's end, the
   /// worst status (message naming the rank), rank 0's attributes but per-target ones
-  /// ("file.0": KEY.TARGET_INDEX) from every rank, renumbered like the targets. The time series of the ranks are not merged: the
-  /// aggregate has none (each rank's is in `ranks`).
+  /// ("file.0": KEY.TARGET_INDEX) from every rank, renumbered like the targets. The time series of
+  /// the ranks are not merged: the aggregate has none (each rank's is in `ranks`).
   StepResult aggregate;
-  std::vector<RankedPhase> phases;  ///< like aggregate.phases
+  std::vector<RankedPhase> phases;      ///< like aggregate.phases
   std::uint64_t clock_residual_ns = 0;  ///< the largest of the ranks'
 };
 

@@ -39,6 +39,7 @@ class SingleProcessCoordinator final : public Coordinator {
     return std::chrono::nanoseconds::max();
   }
   [[nodiscard]] bool lost() const noexcept override { return false; }
+  [[nodiscard]] std::string lost_reason() const override { return {}; }
   void finish(int /*abort_status*/) noexcept override {}
 
  private:

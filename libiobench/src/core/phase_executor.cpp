@@ -341,7 +341,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   const bool ranked = request.sync != nullptr && request.sync->active();
   if (ranked && !request.sync->ended()) {
     const std::string failure = group_failure(memory, first, count);
-    const auto kind = !failure.empty()     ? StepSync::Kind::kFailed
+    const auto kind = !failure.empty()      ? StepSync::Kind::kFailed
                       : outcome.interrupted ? StepSync::Kind::kInterrupted
                                             : StepSync::Kind::kNone;
     const auto verdict = request.sync->sync(
@@ -436,6 +436,13 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
         std::min<std::uint64_t>({deadline_ns, next_progress_ns, now + 20'000'000ULL});
     if (shared.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns);
     futex_wait(shared.ended, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
+  }
+  // A failure in the group's last moments (its last worker failing ends the loop above at once)
+  // still stops the other ranks.
+  if (ranked && outcome.peer_problem.empty() && !stop_raised) {
+    if (const std::string failure = group_failure(memory, first, count); !failure.empty()) {
+      request.sync->coordinator().raise_stop(failure);
+    }
   }
   // The last worker's run() has ended: the window closes (CPU first, then /proc/stat).
   if (outcome.measured) {

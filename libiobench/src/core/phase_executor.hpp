@@ -49,8 +49,7 @@ struct PhaseWindow {
 /// ending at their own pace, the time limit, or a stop request; returns per-worker and merged
 /// results. Worker failures are reported in the result (status kFailed), never thrown.
 /// `window`, if given, receives when it measured.
-[[nodiscard]] PhaseResult execute_phase(const PhaseRequest& request,
-                                        PhaseWindow* window = nullptr);
+[[nodiscard]] PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window = nullptr);
 
 /// The seed of worker `worker` in phase `phase`: a SplitMix64 mix of the step seed, so workers
 /// and phases differ yet a run with the same step seed repeats exactly.

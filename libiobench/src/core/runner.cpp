@@ -186,9 +186,8 @@ std::unique_ptr<Engine> plan_engine(const Registry& registry, const Step& step,
   if (!info.uses_engine && (engine->name() != "psync" || text != "psync")) {
     throw ConfigError(fmt::format("--engine {}: workload '{}' does not take an engine: {}", text,
                                   info.name,
-                                  info.fixed_engine_reason.empty()
-                                      ? "it makes its own system calls"
-                                      : info.fixed_engine_reason));
+                                  info.fixed_engine_reason.empty() ? "it makes its own system calls"
+                                                                   : info.fixed_engine_reason));
   }
   if (const std::string why = engine->unavailable_reason(); !why.empty()) {
     throw ConfigError(fmt::format("engine {} is not available here: {}", text, why));
@@ -221,12 +220,11 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
           SizeContext{.ram_bytes = physical_memory_bytes(),
                       .targets = std::max<std::uint64_t>(step.targets.size(), 1)});
       planned.engine = plan_engine(registry, step, *planned.info, planned.params);
-      planned.engine_spec = EngineSpec::parse(engine_spec_text(step, *planned.info,
-                                                               planned.params))
-                                .to_string();
+      planned.engine_spec =
+          EngineSpec::parse(engine_spec_text(step, *planned.info, planned.params)).to_string();
       check_targets(step, *planned.info, errors, label);
-      planned.workload = planned.info->factory(
-          WorkloadSetup{planned.params, step.targets, *planned.engine});
+      planned.workload =
+          planned.info->factory(WorkloadSetup{planned.params, step.targets, *planned.engine});
       planned.phases = planned.workload->phases();
       if (check_space) check_free_space(planned, errors, label, keep_files ? &kept : nullptr);
     } catch (const ConfigError& e) {
@@ -327,13 +325,18 @@ detail::StepSync::Kind sync_kind(Status status) {
 // Applies the checkpoint that ended a step on another rank's problem to this rank's result.
 void take_verdict(const detail::StepSync& sync, const std::string& verdict, StepResult& result) {
   if (sync.own_problem() && result.status != Status::kOk) return;  // ours says it already
-  if (sync.worst() == detail::StepSync::Kind::kSkip) {
-    result.warnings.push_back(fmt::format("phases left skipped as another rank skips them: {}",
-                                          verdict));
+  if (sync.coordinator().lost()) {  // no rank's problem: the ranks are gone
+    result.status = Status::kFailed;
+    result.message = verdict;
     return;
   }
-  const Status status = sync.worst() == detail::StepSync::Kind::kInterrupted ? Status::kInterrupted
-                                                                              : Status::kFailed;
+  if (sync.worst() == detail::StepSync::Kind::kSkip) {
+    result.warnings.push_back(
+        fmt::format("phases left skipped as another rank skips them: {}", verdict));
+    return;
+  }
+  const Status status =
+      sync.worst() == detail::StepSync::Kind::kInterrupted ? Status::kInterrupted : Status::kFailed;
   if (worse(result.status, status) != result.status || result.status == Status::kOk) {
     result.status = worse(result.status, status);
     result.message = fmt::format("stopped because of another rank: {}", verdict);
@@ -350,6 +353,7 @@ void reduce_step(Coordinator& coordinator, const Environment& environment,
                 .step = result,
                 .windows = windows,
                 .clock_residual_ns = coordinator.clock_residual_ns()};
+  if (coordinator.lost()) return;  // the step's message already says so
   std::vector<std::string> all;
   try {
     all = coordinator.gather(to_rank_text(mine));
@@ -421,9 +425,9 @@ RunResult Runner::run(std::span<const Step> steps) {
 }
 
 RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
-  Coordinator* coordinator =
-      options_.coordinator != nullptr && options_.coordinator->ranked() ? options_.coordinator
-                                                                        : nullptr;
+  Coordinator* coordinator = options_.coordinator != nullptr && options_.coordinator->ranked()
+                                 ? options_.coordinator
+                                 : nullptr;
   std::vector<PlannedStep> plan;
   if (coordinator == nullptr) {
     plan = plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
@@ -478,11 +482,11 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
       }
     }
     const std::uint64_t phase_seed =
-        coordinator != nullptr ? rank_seed(result.seed, coordinator->identity().rank)
-                               : result.seed;
+        coordinator != nullptr ? rank_seed(result.seed, coordinator->identity().rank) : result.seed;
     if (detail::stop_wanted(options_.stop_token)) break;
 
-    if (result.status == Status::kOk) try {
+    // (A lost coordinator above ends the step at its first checkpoint, after prepare.)
+    try {
       detail::RunDirs dirs(step.targets, options_.keep_files);
       const Engine* engine = planned.engine.get();
       StepContext context(dirs.targets(), *engine, result);
@@ -577,10 +581,10 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             windows.push_back(
                 window.start_ns == 0
                     ? RankWindow{}
-                    : RankWindow{.start_ns = start,
-                                 .end_ns = start + static_cast<std::int64_t>(phase.wall_ns),
-                                 .first_end_ns =
-                                     start + static_cast<std::int64_t>(phase.stonewall_ns)});
+                    : RankWindow{
+                          .start_ns = start,
+                          .end_ns = start + static_cast<std::int64_t>(phase.wall_ns),
+                          .first_end_ns = start + static_cast<std::int64_t>(phase.stonewall_ns)});
           }
           const bool stopped_by_peer = window.stopped_by_peer;
           // The step's result keeps measured phases; after_phase() sees every phase's result.
@@ -596,9 +600,9 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             if (done.status != Status::kNoMeasurement) {
               // Across ranks the phase's end is a checkpoint: a rank that failed tells the
               // others (one stopped by another rank's failure has nothing of its own to add).
-              if (auto verdict = sync.sync(stopped_by_peer ? detail::StepSync::Kind::kNone
-                                                           : sync_kind(done.status),
-                                           done.message)) {
+              if (auto verdict = sync.sync(
+                      stopped_by_peer ? detail::StepSync::Kind::kNone : sync_kind(done.status),
+                      done.message)) {
                 take_verdict(sync, *verdict, result);
               }
               break;
@@ -607,9 +611,9 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
           planned.workload->after_phase(p, done, context);
           if (sync.active()) {
             const bool skip = context.skip_reason() && p + 1 < planned.phases.size();
-            if (auto verdict = sync.sync(skip ? detail::StepSync::Kind::kSkip
-                                              : detail::StepSync::Kind::kNone,
-                                         skip ? *context.skip_reason() : std::string())) {
+            if (auto verdict =
+                    sync.sync(skip ? detail::StepSync::Kind::kSkip : detail::StepSync::Kind::kNone,
+                              skip ? *context.skip_reason() : std::string())) {
               if (!skip) {
                 take_verdict(sync, *verdict, result);
                 break;
@@ -646,8 +650,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
       result.status = Status::kInterrupted;
     if (coordinator != nullptr) {
       // A rank that left the step early meets the others at the checkpoint they wait at.
-      if (!sync.ended() && (result.status == Status::kFailed ||
-                            result.status == Status::kInterrupted)) {
+      if (!sync.ended() &&
+          (result.status == Status::kFailed || result.status == Status::kInterrupted)) {
         sync.catch_up(sync_kind(result.status), result.message);
       }
       reduce_step(*coordinator, run.environment, windows, result, options_.on_ranked_step);

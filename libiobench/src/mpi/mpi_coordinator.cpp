@@ -133,6 +133,7 @@ class MpiCoordinator final : public Coordinator {
   [[nodiscard]] std::uint64_t clock_residual_ns() const noexcept override { return residual_ns_; }
   [[nodiscard]] std::chrono::nanoseconds timeout() const noexcept override { return timeout_; }
   [[nodiscard]] bool lost() const noexcept override { return lost_; }
+  [[nodiscard]] std::string lost_reason() const override { return lost_reason_; }
 
   void finish(int abort_status) noexcept override {
     if (!lost_ && abort_status == 0) {
@@ -174,8 +175,8 @@ class MpiCoordinator final : public Coordinator {
 
   void check_alive(const char* what) const {
     if (lost_) {
-      throw CoordinationError(fmt::format(
-          "rank {}: {} skipped: the other ranks were lost earlier", identity_.rank, what));
+      throw CoordinationError(fmt::format("rank {}: {} skipped: the other ranks were lost earlier",
+                                          identity_.rank, what));
     }
   }
 
@@ -186,15 +187,12 @@ class MpiCoordinator final : public Coordinator {
     for (;;) {
       int done = 0;
       if (::MPI_Test(&request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
-        lost_ = true;
-        throw CoordinationError(
-            fmt::format("rank {} ({}): MPI failed in {}: a rank is gone", identity_.rank,
-                        identity_.host, what));
+        lose(fmt::format("rank {} ({}): MPI failed in {}: a rank is gone", identity_.rank,
+                         identity_.host, what));
       }
       if (done) return;
       if (monotonic_ns() >= deadline) {
-        lost_ = true;
-        throw CoordinationError(fmt::format(
+        lose(fmt::format(
             "rank {} ({}): no answer from every rank within {} s in {}: a rank was lost "
             "(killed, hung, or its node is gone); IOBENCH_RANK_TIMEOUT sets the wait",
             identity_.rank, identity_.host,
@@ -203,6 +201,12 @@ class MpiCoordinator final : public Coordinator {
       std::this_thread::sleep_for(pause);
       pause = std::min<std::chrono::microseconds>(pause * 2, 2ms);
     }
+  }
+
+  [[noreturn]] void lose(std::string why) {
+    lost_ = true;
+    lost_reason_ = std::move(why);
+    throw CoordinationError(lost_reason_);
   }
 
   // Takes every stop message that arrived; keeps the first of the current epoch.
@@ -294,9 +298,10 @@ class MpiCoordinator final : public Coordinator {
   std::uint64_t epoch_ = 0;
   bool raised_ = false;
   bool lost_ = false;
+  std::string lost_reason_;
   std::optional<std::string> stop_;
-  std::list<std::string> sent_;         // buffers of stop messages in flight
-  std::list<MPI_Request> requests_;     // their sends
+  std::list<std::string> sent_;      // buffers of stop messages in flight
+  std::list<MPI_Request> requests_;  // their sends
 };
 
 }  // namespace

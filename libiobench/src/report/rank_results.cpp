@@ -46,8 +46,8 @@ void take_worst(Status& status, std::string& message, Status candidate, const st
                 int rank) {
   const bool echo = message.find(kStoppedByPeer) != std::string::npos;
   const bool own = text.find(kStoppedByPeer) == std::string::npos;
-  if (worse(status, candidate) != status || (candidate == status && candidate != Status::kOk &&
-                                             echo && own)) {
+  if (worse(status, candidate) != status ||
+      (candidate == status && candidate != Status::kOk && echo && own)) {
     status = worse(status, candidate);
     message = fmt::format("rank {}: {}", rank, text);
   }
@@ -133,8 +133,7 @@ PhaseResult merge_phase(const std::vector<RankStep>& ranks, std::size_t p,
     take_worst(out.status, out.message, phase.status, phase.message, static_cast<int>(r));
     rates.push_back(per_second(phase.total_bytes(), phase.wall_ns));
     iops.push_back(per_second(phase.total_ops(), phase.wall_ns));
-    cpu.push_back(
-        static_cast<double>(phase.process_cpu.user_ns + phase.process_cpu.system_ns));
+    cpu.push_back(static_cast<double>(phase.process_cpu.user_ns + phase.process_cpu.system_ns));
   }
   if (latest >= earliest && earliest != std::numeric_limits<std::int64_t>::max()) {
     out.wall_ns = static_cast<std::uint64_t>(latest - earliest);
@@ -150,7 +149,10 @@ PhaseResult merge_phase(const std::vector<RankStep>& ranks, std::size_t p,
 }
 
 Json spread_json(const RankSpread& s) {
-  return {{"min", s.min}, {"max", s.max}, {"mean", s.mean}, {"stddev", s.stddev},
+  return {{"min", s.min},
+          {"max", s.max},
+          {"mean", s.mean},
+          {"stddev", s.stddev},
           {"jain_fairness", s.jain}};
 }
 
@@ -204,7 +206,8 @@ RankedStep aggregate_ranks(std::vector<RankStep> ranks) {
 
 std::string to_rank_text(const RankStep& rank) {
   Json windows = Json::array();
-  for (const RankWindow& w : rank.windows) windows.push_back({w.start_ns, w.end_ns, w.first_end_ns});
+  for (const RankWindow& w : rank.windows)
+    windows.push_back({w.start_ns, w.end_ns, w.first_end_ns});
   Json j;
   j["rank"] = rank.rank;
   j["clock_residual_ns"] = rank.clock_residual_ns;
@@ -223,8 +226,8 @@ RankStep from_rank_text(std::string_view text) {
     rank.rank = j.at("rank").get<int>();
     rank.clock_residual_ns = j.at("clock_residual_ns").get<std::uint64_t>();
     for (const Json& w : j.at("windows")) {
-      rank.windows.push_back({w.at(0).get<std::int64_t>(), w.at(1).get<std::int64_t>(),
-                              w.at(2).get<std::int64_t>()});
+      rank.windows.push_back(
+          {w.at(0).get<std::int64_t>(), w.at(1).get<std::int64_t>(), w.at(2).get<std::int64_t>()});
     }
   } catch (const nlohmann::json::exception& e) {
     throw ResultFormatError("", fmt::format("not a rank's result: {}", e.what()));
@@ -239,8 +242,8 @@ RankStep from_rank_text(std::string_view text) {
 void write_rank_table(const RankedStep& step, std::ostream& out) {
   std::string hosts;
   for (const RankStep& r : step.ranks) {
-    hosts += fmt::format("{}{}={}", hosts.empty() ? "" : " ", r.rank,
-                         printable(r.environment.hostname));
+    hosts +=
+        fmt::format("{}{}={}", hosts.empty() ? "" : " ", r.rank, printable(r.environment.hostname));
   }
   out << fmt::format(
       "Ranks: {} (rank=host: {}); clock offsets from a ping-pong with rank 0, residual {:.1f} "
@@ -248,21 +251,22 @@ void write_rank_table(const RankedStep& step, std::ostream& out) {
       step.ranks.size(), hosts, ns_to_us(static_cast<double>(step.clock_residual_ns)));
   for (std::size_t p = 0; p < step.phases.size(); ++p) {
     const RankedPhase& phase = step.phases[p];
-    out << fmt::format("  phase '{}': wall {} from the first rank's start to the last one's end, "
-                       "starts {} apart\n",
-                       printable(phase.name), format_duration(phase.wall_ns),
-                       format_duration(phase.start_skew_ns));
-    out << fmt::format("    {:>5} {:<20} {:>12} {:>12} {:>10}\n", "rank", "host", "MiB/s",
-                       "IOPS", "CPU s");
+    out << fmt::format(
+        "  phase '{}': wall {} from the first rank's start to the last one's end, "
+        "starts {} apart\n",
+        printable(phase.name), format_duration(phase.wall_ns),
+        format_duration(phase.start_skew_ns));
+    out << fmt::format("    {:>5} {:<20} {:>12} {:>12} {:>10}\n", "rank", "host", "MiB/s", "IOPS",
+                       "CPU s");
     for (const RankStep& r : step.ranks) {
       if (p >= r.step.phases.size()) continue;
       const PhaseResult& ph = r.step.phases[p];
-      out << fmt::format("    {:>5} {:<20} {:>12.2f} {:>12.1f} {:>10.3f}\n", r.rank,
-                         printable(r.environment.hostname, 20),
-                         to_mib_per_s(per_second(ph.total_bytes(), ph.wall_ns)),
-                         per_second(ph.total_ops(), ph.wall_ns),
-                         static_cast<double>(ph.process_cpu.user_ns + ph.process_cpu.system_ns) /
-                             1e9);
+      out << fmt::format(
+          "    {:>5} {:<20} {:>12.2f} {:>12.1f} {:>10.3f}\n", r.rank,
+          printable(r.environment.hostname, 20),
+          to_mib_per_s(per_second(ph.total_bytes(), ph.wall_ns)),
+          per_second(ph.total_ops(), ph.wall_ns),
+          static_cast<double>(ph.process_cpu.user_ns + ph.process_cpu.system_ns) / 1e9);
     }
     const RankSpread& t = phase.throughput_bytes_per_s;
     const RankSpread& i = phase.iops;
