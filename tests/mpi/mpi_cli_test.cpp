@@ -266,3 +266,36 @@ TEST_CASE("mpirun: a rank killed with SIGKILL leaves no rank hanging", "[mpi]") 
   for (int r = 0; r < 3; ++r) clean += TempDir::list(dir.path() / fmt::format("r{}", r)).empty();
   CHECK(clean == 2);
 }
+
+TEST_CASE("mpirun --stonewall: the first rank done ends every rank's phase, normally", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  if (::geteuid() != 0) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  TempDir dir("mpi");
+  for (int r = 0; r < 2; ++r) std::filesystem::create_directory(dir.path() / fmt::format("r{}", r));
+  // Rank 1 writes into memory (tmpfs), rank 0 with O_DSYNC to the disk: rank 1 is done long
+  // before rank 0, which is then stopped with part of its 1024 writes done.
+  const std::string fast = (dir.path() / "r1").string();
+  REQUIRE(run_command({"mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", fast}).exit_code == 0);
+  const CliResult result =
+      run_ranked(2, {"run", "disk", "-d", (dir.path() / "r{rank}").string(), "size=16m", "bs=16k",
+                     "sync=dsync", "--stonewall", "-q", "--format", "json"});
+  (void)run_command({"umount", fast});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const Json j = Json::parse(result.out);
+  const Json& results = j.at("ranks").at("steps").at(0).at("results");
+  const Json& slow = results.at(0).at("steps").at(0);
+  const Json& quick = results.at(1).at("steps").at(0);
+  CHECK(slow.at("status") == "ok");
+  CHECK(quick.at("phases").at(0).at("ops_by_kind").at("write").at("ops") == 1024);
+  CHECK(slow.at("phases").at(0).at("ops_by_kind").at("write").at("ops") < 1024);
+  const Json& phase = j.at("steps").at(0).at("phases").at(0);
+  CHECK(phase.at("stonewall_ns") <= phase.at("wall_ns"));
+  CHECK(j.at("ranks").at("steps").at(0).at("phases").at(0).at("stonewall_ns") ==
+        phase.at("stonewall_ns"));
+  CHECK(TempDir::list(dir.path() / "r0").empty());
+  CHECK(TempDir::list(dir.path() / "r1").empty());
+}

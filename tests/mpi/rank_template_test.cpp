@@ -27,6 +27,6 @@ TEST_CASE("the single-process coordinator is rank 0 of 1 and echoes collectives"
   CHECK(alone->identity().size == 1);
   CHECK_FALSE(alone->ranked());
   CHECK(alone->all_gather("x") == std::vector<std::string>{"x"});
-  alone->raise_stop("nothing listens");
+  alone->raise_stop("nothing listens", StopKind::kFailure);
   CHECK_FALSE(alone->stop_raised().has_value());
 }

@@ -32,6 +32,18 @@ class CoordinationError : public Error {
   using Error::Error;
 };
 
+/// Why a rank stops the others mid-phase.
+enum class StopKind {
+  kFailure,    ///< it failed: the others' phase fails, naming it
+  kStonewall,  ///< its first worker is done (stonewalling): the others end their phase normally
+};
+
+/// A stop another rank raised (Coordinator::stop_raised).
+struct RaisedStop {
+  StopKind kind = StopKind::kFailure;
+  std::string text;  ///< "rank R: reason"
+};
+
 /// What the runner needs of the other ranks. Every collective (all_gather, gather) must be called
 /// by every rank in the same order; each waits at most timeout() and then throws
 /// CoordinationError. Only the thread that runs the Runner calls these.
@@ -44,15 +56,15 @@ class Coordinator {
   [[nodiscard]] virtual std::vector<std::string> all_gather(std::string_view mine) = 0;
   /// Collective: rank 0 gets all ranks' texts, indexed by rank; the others get an empty vector.
   [[nodiscard]] virtual std::vector<std::string> gather(std::string_view mine) = 0;
-  /// Starts a new stop epoch (every rank at the same point: the runner, at each step's start):
-  /// stops raised in earlier epochs are forgotten.
+  /// Starts a new stop epoch (every rank at the same point, before a collective: the runner,
+  /// before each phase's barrier): stops raised in earlier epochs are forgotten.
   virtual void begin_epoch() = 0;
-  /// Tells every other rank, without waiting, that this rank failed in the current epoch
-  /// (`reason`: what failed); only the first call of an epoch sends anything.
-  virtual void raise_stop(std::string_view reason) = 0;
-  /// Without blocking: the first stop another rank raised in this epoch, as "rank R (HOST):
-  /// reason", or nullopt. Cheap enough for a loop that polls every few ms, never per I/O.
-  [[nodiscard]] virtual std::optional<std::string> stop_raised() = 0;
+  /// Tells every other rank, without waiting, to stop in the current epoch (`reason`: what
+  /// failed, or why a stonewall); only the first call of an epoch sends anything.
+  virtual void raise_stop(std::string_view reason, StopKind kind) = 0;
+  /// Without blocking: the first stop another rank raised in this epoch ("rank R: reason"), or
+  /// nullopt. Cheap enough for a loop that polls every few ms, never per I/O.
+  [[nodiscard]] virtual std::optional<RaisedStop> stop_raised() = 0;
   /// This rank's CLOCK_MONOTONIC minus rank 0's, in ns, as measured at start by ping-pong (0 on
   /// rank 0 and alone): a time t on this rank is t - clock_offset_ns() on rank 0's clock.
   [[nodiscard]] virtual std::int64_t clock_offset_ns() const noexcept = 0;

@@ -49,6 +49,9 @@ struct RankedPhase {
   std::uint64_t wall_ns = 0;
   /// Latest minus earliest measurement start over the ranks: how far apart they began.
   std::uint64_t start_skew_ns = 0;
+  /// The first worker's end over all ranks, from the earliest start (the aggregate's
+  /// stonewall_ns: with --stonewall, when every rank was told to stop).
+  std::uint64_t stonewall_ns = 0;
   RankSpread throughput_bytes_per_s;  ///< each rank's bytes over its own wall time
   RankSpread iops;                    ///< each rank's ops over its own wall time
   RankSpread cpu_ns;                  ///< each rank's process CPU (user + system)

@@ -71,6 +71,10 @@ struct RunOptions {
   /// Stop the whole run at the first failed step (otherwise later steps still run).
   bool fail_fast = false;
   std::chrono::nanoseconds progress_interval = std::chrono::seconds(5);
+  /// Stonewalling (IOR's): every measured phase ends for all its workers (and, with other ranks,
+  /// for every rank's) as soon as the first worker is done; its stonewall_ns is that moment,
+  /// and the others' results are what they did until then. Off: each worker runs to its end.
+  bool stonewall = false;
   /// Called from the runner's thread every `progress_interval` while a phase runs; must not
   /// block for long. Empty: no progress.
   std::function<void(const ProgressSnapshot&)> on_progress{};

@@ -31,8 +31,8 @@ class SingleProcessCoordinator final : public Coordinator {
     return {std::string(mine)};
   }
   void begin_epoch() override {}
-  void raise_stop(std::string_view /*reason*/) override {}
-  [[nodiscard]] std::optional<std::string> stop_raised() override { return std::nullopt; }
+  void raise_stop(std::string_view /*reason*/, StopKind /*kind*/) override {}
+  [[nodiscard]] std::optional<RaisedStop> stop_raised() override { return std::nullopt; }
   [[nodiscard]] std::int64_t clock_offset_ns() const noexcept override { return 0; }
   [[nodiscard]] std::uint64_t clock_residual_ns() const noexcept override { return 0; }
   [[nodiscard]] std::chrono::nanoseconds timeout() const noexcept override {

@@ -340,6 +340,8 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   // workers are set up, and none starts if a rank failed or was stopped in its set-up.
   const bool ranked = request.sync != nullptr && request.sync->active();
   if (ranked && !request.sync->ended()) {
+    // Before the barrier: a stop another rank raises after it is then of this epoch here.
+    request.sync->coordinator().begin_epoch();
     const std::string failure = group_failure(memory, first, count);
     const auto kind = !failure.empty()      ? StepSync::Kind::kFailed
                       : outcome.interrupted ? StepSync::Kind::kInterrupted
@@ -421,15 +423,30 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       Coordinator& coordinator = request.sync->coordinator();
       if (!stop_raised && shared.state.load() == kAbort) {
         if (const std::string failure = group_failure(memory, first, count); !failure.empty()) {
-          coordinator.raise_stop(failure);
+          coordinator.raise_stop(failure, StopKind::kFailure);
           stop_raised = true;
         }
       }
       if (!stop_raised) {
         if (auto peer = coordinator.stop_raised()) {
-          outcome.peer_problem = *peer;
-          stop_workers();
+          if (peer->kind == StopKind::kStonewall) {
+            advance_state(shared.state, kStop);  // a normal end, as a time limit's
+            stop_raised = true;                  // nothing more to tell or hear this phase
+          } else {
+            outcome.peer_problem = peer->text;
+            stop_workers();
+          }
         }
+      }
+    }
+    // Stonewalling: this group's first worker done ends the others' run here and on every rank.
+    if (request.stonewall && shared.state.load() == kMeasure && shared.ended.load() > 0 &&
+        group_failure(memory, first, count).empty()) {
+      advance_state(shared.state, kStop);
+      if (ranked && !stop_raised) {
+        request.sync->coordinator().raise_stop("stonewall: its first worker is done",
+                                               StopKind::kStonewall);
+        stop_raised = true;
       }
     }
     std::uint64_t wake =
@@ -441,7 +458,10 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   // still stops the other ranks.
   if (ranked && outcome.peer_problem.empty() && !stop_raised) {
     if (const std::string failure = group_failure(memory, first, count); !failure.empty()) {
-      request.sync->coordinator().raise_stop(failure);
+      request.sync->coordinator().raise_stop(failure, StopKind::kFailure);
+    } else if (request.stonewall && outcome.measured) {
+      request.sync->coordinator().raise_stop("stonewall: its first worker is done",
+                                             StopKind::kStonewall);
     }
   }
   // The last worker's run() has ended: the window closes (CPU first, then /proc/stat).

@@ -36,6 +36,9 @@ struct PhaseRequest {
   /// workers' set-up becomes one, a local worker failure raises a stop to the other ranks, and
   /// a stop another rank raised ends this phase as failed.
   StepSync* sync = nullptr;
+  /// Stonewalling (RunOptions::stonewall): the first worker done ends the phase for all (and
+  /// across ranks tells the others so).
+  bool stonewall = false;
 };
 
 /// When the phase measured, for the aggregation across ranks (CLOCK_MONOTONIC ns).

@@ -473,7 +473,6 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     detail::StepSync sync(coordinator);
     std::vector<RankWindow> windows;
     if (coordinator != nullptr) {
-      coordinator->begin_epoch();
       try {
         result.seed = agreed_seed(*coordinator, result.seed);
       } catch (const CoordinationError& e) {
@@ -530,7 +529,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               .series_interval = step.interval,
               .on_progress = {},
               .stop = options_.stop_token,
-              .sync = &sync};
+              .sync = &sync,
+              .stonewall = options_.stonewall && spec.measured};
           const ProgressSnapshot base{
               .step_index = step_index,
               .step_count = plan.size(),

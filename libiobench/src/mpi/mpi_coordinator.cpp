@@ -112,10 +112,11 @@ class MpiCoordinator final : public Coordinator {
     stop_.reset();
   }
 
-  void raise_stop(std::string_view reason) override {
+  void raise_stop(std::string_view reason, StopKind kind) override {
     if (raised_ || lost_) return;
     raised_ = true;
-    std::string& text = sent_.emplace_back(fmt::format("{}\n{}", epoch_, reason));
+    std::string& text = sent_.emplace_back(
+        fmt::format("{}\n{}{}", epoch_, kind == StopKind::kStonewall ? 'S' : 'F', reason));
     for (int r = 0; r < identity_.size; ++r) {
       if (r == identity_.rank) continue;
       MPI_Request& request = requests_.emplace_back();
@@ -124,7 +125,7 @@ class MpiCoordinator final : public Coordinator {
     }
   }
 
-  [[nodiscard]] std::optional<std::string> stop_raised() override {
+  [[nodiscard]] std::optional<RaisedStop> stop_raised() override {
     if (!lost_) drain_stops();
     return stop_;
   }
@@ -223,9 +224,13 @@ class MpiCoordinator final : public Coordinator {
       ::MPI_Recv(text.data(), count, MPI_CHAR, status.MPI_SOURCE, kStopTag, stop_comm_,
                  MPI_STATUS_IGNORE);
       const std::size_t newline = text.find('\n');
-      if (newline == std::string::npos) continue;
+      if (newline == std::string::npos || newline + 1 == text.size()) continue;
+      // A rank raises only after the barrier that every rank entered in this epoch, so a stop
+      // of another epoch is an old one: dropped.
       if (text.substr(0, newline) != std::to_string(epoch_) || stop_) continue;
-      stop_ = fmt::format("rank {}: {}", status.MPI_SOURCE, text.substr(newline + 1));
+      stop_ = RaisedStop{
+          .kind = text[newline + 1] == 'S' ? StopKind::kStonewall : StopKind::kFailure,
+          .text = fmt::format("rank {}: {}", status.MPI_SOURCE, text.substr(newline + 2))};
     }
     // Sends that completed are forgotten (their buffers with them).
     while (!requests_.empty()) {
@@ -299,7 +304,7 @@ class MpiCoordinator final : public Coordinator {
   bool raised_ = false;
   bool lost_ = false;
   std::string lost_reason_;
-  std::optional<std::string> stop_;
+  std::optional<RaisedStop> stop_;
   std::list<std::string> sent_;      // buffers of stop messages in flight
   std::list<MPI_Request> requests_;  // their sends
 };

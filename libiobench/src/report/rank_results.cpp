@@ -139,6 +139,7 @@ PhaseResult merge_phase(const std::vector<RankStep>& ranks, std::size_t p,
     out.wall_ns = static_cast<std::uint64_t>(latest - earliest);
     out.stonewall_ns = static_cast<std::uint64_t>(std::max<std::int64_t>(first_end - earliest, 0));
     ranked.start_skew_ns = static_cast<std::uint64_t>(latest_start - earliest);
+    ranked.stonewall_ns = out.stonewall_ns;
   }
   out.system_busy_percent = phases == 0 ? 0.0 : busy / static_cast<double>(phases);
   ranked.wall_ns = out.wall_ns;
@@ -252,10 +253,10 @@ void write_rank_table(const RankedStep& step, std::ostream& out) {
   for (std::size_t p = 0; p < step.phases.size(); ++p) {
     const RankedPhase& phase = step.phases[p];
     out << fmt::format(
-        "  phase '{}': wall {} from the first rank's start to the last one's end, "
-        "starts {} apart\n",
-        printable(phase.name), format_duration(phase.wall_ns),
-        format_duration(phase.start_skew_ns));
+        "  phase '{}': wall {} from the first rank's start to the last one's end, starts {} "
+        "apart, stonewall {} (the first worker done)\n",
+        printable(phase.name), format_duration(phase.wall_ns), format_duration(phase.start_skew_ns),
+        format_duration(phase.stonewall_ns));
     out << fmt::format("    {:>5} {:<20} {:>12} {:>12} {:>10}\n", "rank", "host", "MiB/s", "IOPS",
                        "CPU s");
     for (const RankStep& r : step.ranks) {
@@ -316,6 +317,7 @@ std::string add_ranks_to_json(std::string_view document, std::span<const RankedS
       phases.push_back({{"name", phase.name},
                         {"wall_ns", phase.wall_ns},
                         {"start_skew_ns", phase.start_skew_ns},
+                        {"stonewall_ns", phase.stonewall_ns},
                         {"throughput_bytes_per_s", spread_json(phase.throughput_bytes_per_s)},
                         {"ops_per_s", spread_json(phase.iops)},
                         {"cpu_ns", spread_json(phase.cpu_ns)},
