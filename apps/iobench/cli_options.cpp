@@ -28,7 +28,7 @@ constexpr const char* kUsage =
     "       iobench list\n"
     "       iobench compare BASE.json OTHER.json [MORE.json]... [--format text|markdown|csv|json]\n"
     "               [--metrics LIST] [--phases LIST] [--fail-if-worse PCT] [--from FORMAT[,...]]\n"
-    "       iobench report RUN.json [MORE.json]... -o REPORT.html|-\n"
+    "       iobench report RUN.json [MORE.json]... -o REPORT.html|- [--from FORMAT[,...]]\n"
     "       iobench --help | --version\n"
     "\n"
     "Without WORKLOAD, `run` runs the built-in suite `quick` (every family at small sizes, about "
@@ -43,9 +43,10 @@ constexpr const char* kUsage =
     "metric got worse by more than --fail-if-worse PCT (significantly, where n > 1).\n"
     "`report` writes one self-contained HTML page (charts inline, nothing fetched) of the runs;\n"
     "`run ... --html FILE` writes the same page of the run it makes.\n"
-    "compare also reads the classic tools' own results: bonnie++ CSV and text tables, tiotest\n"
-    "tables and terse lines, tiobench.pl tables, dbench's final output, fio JSON and the seeds'\n"
-    "\"Completed writing ...\" lines; the format is detected, or named with --from.\n";
+    "compare and report also read the classic tools' own results: bonnie++ CSV and text\n"
+    "tables, tiotest tables and terse lines, tiobench.pl tables, dbench's final output, fio JSON\n"
+    "and the seeds' \"Completed writing ...\" lines; the format is detected, or named with\n"
+    "--from.\n";
 
 po::options_description run_options() {
   po::options_description options("Options");
@@ -89,20 +90,20 @@ po::options_description run_options() {
      "compare: exit 1 if a selected metric is worse than the baseline by more than PCT % "
      "(and significantly, where both sides have repetitions)")
     ("from", po::value<std::string>(),
-     "compare: the inputs' format, one for all or one per file in order (comma-separated): auto, "
+     "compare, report: the inputs' format, one for all or one per file in order (comma-separated): auto, "
      "iobench-json, bonnie-csv, bonnie-text, tiotest, tiobench, dbench, fio-json, seed-lines "
      "(default: auto, detected per file)");
   // clang-format on
   return options;
 }
 
-constexpr std::array<const char*, 4> kCompareOnly{"metrics", "phases", "fail-if-worse", "from"};
+constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-worse"};
 
 // Options of run and validate that compare and report refuse.
 // clang-format off
 constexpr std::array<const char*, 14> kRunOnly{
-    "dir",  "keep",        "time",      "warmup", "ops",      "seed",           "plugin",
-    "drop-caches", "fail-fast", "again", "html", "interval", "time-series-csv", "stonewall"};
+    "dir",         "keep",      "time",  "warmup", "ops",      "seed",           "plugin",
+    "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv", "stonewall"};
 // clang-format on
 
 // Items of a comma-separated list; empty items are refused.
@@ -136,6 +137,25 @@ double parse_percent(const std::string& text) {
   return value;
 }
 
+// --from FORMAT[,FORMAT...] of compare and report: one format for all `files` or one per file.
+std::vector<ResultFormat> parse_from(const po::variables_map& vm, std::size_t files) {
+  if (!vm.count("from")) return {};
+  std::vector<ResultFormat> formats;
+  for (const std::string& name : comma_list(vm["from"].as<std::string>(), "from")) {
+    try {
+      formats.push_back(parse_result_format(name));
+    } catch (const ConfigError& e) {
+      throw ConfigError(fmt::format("--from: {}", e.what()));
+    }
+  }
+  if (formats.size() != 1 && formats.size() != files) {
+    throw ConfigError(
+        fmt::format("--from names {} formats for {} files; give one format for all or one per file",
+                    formats.size(), files));
+  }
+  return formats;
+}
+
 // `iobench compare FILE...`: only the files and the compare options.
 CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::string>& args,
                          CliOptions cli) {
@@ -167,21 +187,7 @@ CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::str
   if (vm.count("phases")) cli.compare_phases = comma_list(vm["phases"].as<std::string>(), "phases");
   if (vm.count("fail-if-worse"))
     cli.fail_if_worse = parse_percent(vm["fail-if-worse"].as<std::string>());
-  if (vm.count("from")) {
-    cli.compare_from = comma_list(vm["from"].as<std::string>(), "from");
-    for (const std::string& name : cli.compare_from) {
-      try {
-        (void)parse_result_format(name);
-      } catch (const ConfigError& e) {
-        throw ConfigError(fmt::format("--from: {}", e.what()));
-      }
-    }
-    if (cli.compare_from.size() != 1 && cli.compare_from.size() != cli.compare_files.size()) {
-      throw ConfigError(fmt::format(
-          "--from names {} formats for {} files; give one format for all or one per file",
-          cli.compare_from.size(), cli.compare_files.size()));
-    }
-  }
+  cli.input_formats = parse_from(vm, cli.compare_files.size());
   return cli;
 }
 
@@ -204,6 +210,7 @@ CliOptions parse_report(const po::variables_map& vm, const std::vector<std::stri
     if (vm.count(option))
       throw ConfigError(fmt::format("--{} goes with compare, not report", option));
   }
+  cli.input_formats = parse_from(vm, cli.report_files.size());
   if (!vm["engine"].defaulted() || !vm["progress"].defaulted() || !vm["format"].defaulted()) {
     throw ConfigError(
         "--engine, --progress and --format go with run or compare, not report "
@@ -304,6 +311,9 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     if (vm.count(option)) {
       throw ConfigError(fmt::format("--{} goes with compare, not {}", option, command));
     }
+  }
+  if (vm.count("from")) {
+    throw ConfigError(fmt::format("--from goes with compare or report, not {}", command));
   }
   if (vm.count("dir")) cli.targets = vm["dir"].as<std::vector<std::string>>();
   for (const std::string& dir : cli.targets) {

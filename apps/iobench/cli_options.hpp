@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <iobench/classic_results.hpp>
 #include <map>
 #include <optional>
 #include <string>
@@ -51,8 +52,14 @@ struct CliOptions {
   std::vector<std::string> report_files;
   /// run: --html FILE, the HTML report of the run (empty: none).
   std::string html_path;
-  /// --from: one format name for every file, or one per file (checked names); empty: auto.
-  std::vector<std::string> compare_from;
+  /// compare, report: --from, one format for every file or one per file; empty: detected.
+  std::vector<ResultFormat> input_formats;
+
+  /// The --from format of input file `index` (kAuto without --from).
+  [[nodiscard]] ResultFormat input_format(std::size_t index) const {
+    if (input_formats.empty()) return ResultFormat::kAuto;
+    return input_formats[input_formats.size() == 1 ? 0 : index];
+  }
 };
 
 /// Parses argv. Throws iobench::ConfigError (exit 2) on unknown options, bad values, a param

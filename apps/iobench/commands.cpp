@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -346,7 +348,17 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   std::optional<OutputFile> series_output;
   if (!options.time_series_csv_path.empty()) series_output.emplace(options.time_series_csv_path);
   std::ostringstream file_text;
+  // Progress on stderr: a live line on a terminal that can rewrite one (cleared before any
+  // result, by the reporter first in the set), else plain lines.
+  const bool show_progress = !options.quiet && options.progress_interval.count() > 0;
+  ProgressPrinter progress(std::cerr, show_progress ? Terminal::open(STDERR_FILENO) : std::nullopt);
   ReporterSet reporters;
+  if (progress.live()) {
+    reporters.add(make_progress_clearer(progress));
+    // The live line is redrawn at least every second, so it shows a phase from its start.
+    suite_options.run.progress_interval =
+        std::min<std::chrono::nanoseconds>(options.progress_interval, std::chrono::seconds(1));
+  }
   const bool to_file = output.has_value();
   std::ostream& text_out = (options.format == "text" && to_file)
                                ? static_cast<std::ostream&>(file_text)
@@ -385,15 +397,14 @@ int run_command(const CliOptions& given, RankContext& ranks) {
                plan.runs.size());
   }
 
-  ProgressPrinter progress(err, ::isatty(2) != 0);
-  if (!options.quiet && options.progress_interval.count() > 0) {
+  if (show_progress) {
     suite_options.on_progress = [&progress](const SuiteProgress& p) { progress.update(p); };
   }
 
   // The stop signal handlers were installed first thing in main(): a stop during validation
   // makes run_suite() return at once with no runs, status interrupted, reported as usual.
   const SuiteRunResult result = run_suite(plan, registry, suite_options, reporters);
-  progress.finish();
+  progress.clear();
   write_suite_summary_text(result, text_out);
   if (options.format == "json") {
     const Invocation invocation = invocation_of(given, plan, again ? &repeated : nullptr);

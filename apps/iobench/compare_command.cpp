@@ -11,16 +11,6 @@
 #include <iostream>
 
 namespace iobench::cli {
-namespace {
-
-// The --from format of input `index` (one name for all, or one per file; none: detected).
-ResultFormat format_of(const CliOptions& options, std::size_t index) {
-  if (options.compare_from.empty()) return ResultFormat::kAuto;
-  return parse_result_format(options.compare_from[options.compare_from.size() == 1 ? 0 : index]);
-}
-
-}  // namespace
-
 int run_compare(const CliOptions& options) {
   CompareOptions compare_options;
   for (const std::string& name : options.compare_metrics) {
@@ -35,7 +25,7 @@ int run_compare(const CliOptions& options) {
   for (std::size_t i = 0; i < options.compare_files.size(); ++i) {
     const std::string& path = options.compare_files[i];
     inputs.push_back(
-        CompareInput{.label = path, .document = read_result_file(path, format_of(options, i))});
+        CompareInput{.label = path, .document = read_result_file(path, options.input_format(i))});
   }
   Comparison comparison;
   try {

@@ -1,46 +1,53 @@
 #include "progress_printer.hpp"
 
-#include <fmt/format.h>
-#include <fmt/ostream.h>
-
+#include <cstdio>
+#include <iostream>
 #include <ostream>
+
+#include "progress_line.hpp"
 
 namespace iobench::cli {
 namespace {
 
-// "45s", "3m05s", "1h02m".
-std::string short_duration(std::uint64_t ns) {
-  const std::uint64_t s = (ns + 500'000'000) / 1'000'000'000;
-  if (s < 60) return fmt::format("{}s", s);
-  if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
-  return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
-}
+class ProgressClearer final : public Reporter {
+ public:
+  explicit ProgressClearer(ProgressPrinter& printer) : printer_(printer) {}
+  void on_run_start(const Environment& /*env*/) override { printer_.clear(); }
+  void on_step_end(const StepResult& /*step*/) override { printer_.clear(); }
+  void on_run_end(const RunResult& /*run*/) override { printer_.clear(); }
+
+ private:
+  ProgressPrinter& printer_;
+};
 
 }  // namespace
 
 void ProgressPrinter::update(const SuiteProgress& progress) {
-  const ProgressSnapshot& s = progress.phase;
-  const std::string line = fmt::format(
-      "[{}/{} {}] {}{}: {:.0f} s, {:.1f} MiB, {:.2f} MiB/s, {:.0f} IOPS, {} worker(s), ETA {}",
-      s.step_index + 1, s.step_count, s.step_name, s.phase_name, s.warming_up ? " (warm-up)" : "",
-      static_cast<double>(s.elapsed_ns) / 1e9, static_cast<double>(s.bytes) / (1 << 20),
-      s.interval_bytes_per_s / (1 << 20), s.interval_ops_per_s, s.workers,
-      progress.eta_ns ? short_duration(*progress.eta_ns) : std::string("?"));
-  if (terminal_) {
-    fmt::print(out_, "\r\033[K{}", line);
-    line_open_ = true;
-  } else {
-    fmt::print(out_, "{}\n", line);
+  if (!terminal_) {
+    if (progress.phase.state_changed) return;  // off a terminal: one line per interval
+    out_ << plain_progress_line(progress) << '\n';
+    out_.flush();
+    return;
   }
+  // Results printed since the last update reach the terminal first, never after the line.
+  std::cout.flush();
+  std::fflush(stdout);
+  const std::vector<LineField> fields = progress_fields(progress);
+  out_ << terminal_->carriage_return() << fit_line(fields, terminal_->line_width())
+       << terminal_->clear_to_eol();
   out_.flush();
+  line_open_ = true;
 }
 
-void ProgressPrinter::finish() {
-  if (line_open_) {
-    fmt::print(out_, "\r\033[K");
-    out_.flush();
-    line_open_ = false;
-  }
+void ProgressPrinter::clear() {
+  if (!line_open_) return;
+  out_ << terminal_->carriage_return() << terminal_->clear_to_eol();
+  out_.flush();
+  line_open_ = false;
+}
+
+std::unique_ptr<Reporter> make_progress_clearer(ProgressPrinter& printer) {
+  return std::make_unique<ProgressClearer>(printer);
 }
 
 }  // namespace iobench::cli

@@ -13,7 +13,9 @@ int run_report(const CliOptions& options) {
   const bool to_stdout = options.output_path == "-";
   if (!to_stdout) OutputFile::check(options.output_path);
   std::vector<ReportInput> inputs;
-  for (const std::string& path : options.report_files) inputs.push_back(load_report_input(path));
+  for (std::size_t i = 0; i < options.report_files.size(); ++i) {
+    inputs.push_back(load_report_input(options.report_files[i], options.input_format(i)));
+  }
   std::ostringstream page;
   write_html_report(inputs, page);
   if (to_stdout) {

@@ -54,9 +54,9 @@ constexpr std::uint64_t kWriteBehindChunks = 16;
 // starts as it is written; the one 16 chunks back is waited for), so neither the loop nor the
 // closing fsync can hold a stop up for long, however large the file. The file's data is on the
 // device at the end.
-bool create_read_file(const ConfinedDir& dir, const FileLocation& location,
-                      const std::string& name, const DiskConfig& config,
-                      const VerifyPattern* pattern, std::uint64_t seed, const WorkerContext& ctx) {
+bool create_read_file(const ConfinedDir& dir, const FileLocation& location, const std::string& name,
+                      const DiskConfig& config, const VerifyPattern* pattern, std::uint64_t seed,
+                      const WorkerContext& ctx) {
   const std::filesystem::path& path = location.path();
   UniqueFd fd = location.open(O_WRONLY, true);
   const std::uint64_t size_bytes = config.working_set_bytes();
@@ -75,8 +75,8 @@ bool create_read_file(const ConfinedDir& dir, const FileLocation& location,
     }
     const std::uint64_t len = std::min<std::uint64_t>(chunk_bytes, size_bytes - offset);
     for (std::uint64_t at = 0; at < len; at += bs) {
-      const auto block = chunk.span().subspan(static_cast<std::size_t>(at),
-                                              static_cast<std::size_t>(bs));
+      const auto block =
+          chunk.span().subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(bs));
       if (pattern != nullptr) {
         pattern->fill(block, offset + at);
       } else {
@@ -170,8 +170,8 @@ class DiskSource {
 
   void completed(const IoRequest& request, OpId /*op*/) const {
     if (pattern_ == nullptr || request.direction != IoDirection::kRead) return;
-    const std::uint64_t bad = pattern_->first_mismatch({request.buffer, request.length},
-                                                       request.offset);
+    const std::uint64_t bad =
+        pattern_->first_mismatch({request.buffer, request.length}, request.offset);
     if (bad != UINT64_MAX) {
       // Not an errno: the read succeeded and returned the wrong bytes.
       throw Error(fmt::format(
@@ -224,25 +224,27 @@ class DiskWorker final : public PhaseWorker {
       plan_.copy_writes = iodepth > 1 || caps.registered_buffers;
     }
     if (rate.active()) pacer_.emplace(rate, seed ^ 0x7061636572ULL);
-    queue_ = file_->make_queue(QueueOptions{.depth = iodepth,
-                                            .buffers = buffers_.span(),
-                                            .buffer_bytes = plan.block_size});
-    driver_.emplace(*file_, *queue_, buffers_.span(), plan.block_size,
-                    IoDriverOptions{.depth = iodepth,
-                                    .async = caps.async,
-                                    .untimed_work_between_ops =
-                                        pattern_.has_value() || plan_.copy_writes,
-                                    .pacer = pacer_ ? &*pacer_ : nullptr});
+    queue_ = file_->make_queue(QueueOptions{
+        .depth = iodepth, .buffers = buffers_.span(), .buffer_bytes = plan.block_size});
+    driver_.emplace(
+        *file_, *queue_, buffers_.span(), plan.block_size,
+        IoDriverOptions{.depth = iodepth,
+                        .async = caps.async,
+                        .untimed_work_between_ops = pattern_.has_value() || plan_.copy_writes,
+                        .pacer = pacer_ ? &*pacer_ : nullptr});
   }
 
   void run(WorkerContext& ctx) override {
     DiskSource source(plan_, seed_, pattern_ ? &*pattern_ : nullptr, data_ ? &*data_ : nullptr,
                       file_->path());
+    const std::uint64_t ops = plan_.blocks * plan_.iterations;
+    ctx.plan_work(ops, ops * plan_.block_size);
     driver_->run(ctx, source);
     // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.
     // A write being abandoned (the run is stopped) skips the fsync: seconds of writeback must
     // not hold the stop up, and an interrupted result is partial anyway.
     if (fsync_at_end_ && !ctx.stop_requested()) {
+      ctx.begin_fsync();
       OpTimer timer;
       file_->sync();
       timer.lap(ctx, fsync_op_, 0);
@@ -323,8 +325,8 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("blocks_per_target", static_cast<std::int64_t>(config_.blocks));
   ctx.set_attribute("iterations", static_cast<std::int64_t>(config_.iterations));
   ctx.set_attribute("iodepth", static_cast<std::int64_t>(config_.iodepth));
-  ctx.set_attribute("data", config_.verify ? std::string("random (verify pattern)")
-                                           : config_.data.to_string());
+  ctx.set_attribute(
+      "data", config_.verify ? std::string("random (verify pattern)") : config_.data.to_string());
   if (config_.seek == SeekPattern::kRandom) {
     ctx.set_attribute("random_order", config_.distribution.to_string());
   }

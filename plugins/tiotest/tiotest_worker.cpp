@@ -78,12 +78,12 @@ TiotestWorker::TiotestWorker(WorkerSetup setup)
   const bool copies = is_write(setup_.kind) && (setup_.iodepth > 1 || setup_.registered_buffers);
   queue_ = setup_.file->make_queue(
       QueueOptions{.depth = setup_.iodepth, .buffers = buffers_.span(), .buffer_bytes = bs});
-  driver_.emplace(*setup_.file, *queue_, buffers_.span(), bs,
-                  IoDriverOptions{.depth = setup_.iodepth,
-                                  .async = setup_.async_engine,
-                                  .untimed_work_between_ops =
-                                      setup_.verify || log_offsets_ || copies,
-                                  .pacer = pacer_ ? &*pacer_ : nullptr});
+  driver_.emplace(
+      *setup_.file, *queue_, buffers_.span(), bs,
+      IoDriverOptions{.depth = setup_.iodepth,
+                      .async = setup_.async_engine,
+                      .untimed_work_between_ops = setup_.verify || log_offsets_ || copies,
+                      .pacer = pacer_ ? &*pacer_ : nullptr});
 }
 
 TiotestWorker::~TiotestWorker() {
@@ -102,10 +102,15 @@ TiotestWorker::~TiotestWorker() {
 
 void TiotestWorker::run(WorkerContext& ctx) {
   TiotestSource source(*this);
+  const std::uint64_t ops = is_random(setup_.kind) ? setup_.random_ops : setup_.blocks;
+  ctx.plan_work(ops, ops * setup_.block_size);
   driver_->run(ctx, source);
   // tiotest times fsync and close as part of each phase; a phase being abandoned (the run is
   // stopped) skips the fsync, which could hold the stop up for seconds of writeback.
-  if (!ctx.stop_requested()) setup_.file->sync();
+  if (!ctx.stop_requested()) {
+    ctx.begin_fsync();
+    setup_.file->sync();
+  }
   setup_.file->close();
   if (setup_.verify && !is_write(setup_.kind)) {
     ctx.add_counter(kVerifiedBlocksCounter, verified_);

@@ -368,6 +368,20 @@ TEST_CASE("fio 3.x JSON: per job and direction, and with --group_reporting", "[c
   REQUIRE(mixed.phases.size() == 2);                               // randrw: read and write
   CHECK_FALSE(mixed.phases[0].reported->cpu_percent.has_value());  // the job's, not one phase's
   CHECK(lists(group, "usr_cpu + sys_cpu"));
+  // Generated here by fio 3.33 (--numjobs=2 --group_reporting, write): usr_cpu + sys_cpu is
+  // CPU time over job_runtime, the sum of both jobs' run times; the phase's CPU % is the whole
+  // group's CPU time over the phase's wall time (write runtime, ms).
+  const nlohmann::json group_raw = nlohmann::json::parse(slurp(data("fio_group_write.json")));
+  const nlohmann::json& g = group_raw["jobs"][0];
+  const ResultDocument group_write = read("fio_group_write.json");
+  const PhaseResult& write = group_write.run.steps[0].phases[0];
+  CHECK(write.name == "write");
+  const double cpu_ms = (g["usr_cpu"].get<double>() + g["sys_cpu"].get<double>()) / 100.0 *
+                        g["job_runtime"].get<double>();
+  CHECK(value(write.reported->cpu_percent) ==
+        Approx(cpu_ms / g["write"]["runtime"].get<double>() * 100.0));
+  CHECK(value(write.reported->cpu_percent) >
+        g["usr_cpu"].get<double>() + g["sys_cpu"].get<double>());
 }
 
 TEST_CASE("the seeds' 'Completed ...' lines", "[compare][classic]") {

@@ -154,6 +154,28 @@ TEST_CASE("repetitions: Welch's test tells noise from change", "[compare]") {
   CHECK(regressions(w, 0.0).empty());
 }
 
+TEST_CASE("a phase some repetitions lack is compared over the others, which are listed",
+          "[compare]") {
+  // The other run's second repetition has no read phase (a partial result file).
+  const auto base = repeated_document(
+      compare_environment(),
+      {{write_phase(kSecond), read_phase(kSecond)}, {write_phase(kSecond), read_phase(kSecond)}});
+  const auto other =
+      repeated_document(compare_environment(), {{write_phase(kSecond), read_phase(2 * kSecond)},
+                                                {write_phase(kSecond)},
+                                                {write_phase(kSecond), read_phase(2 * kSecond)}});
+  const Comparison c = compare_results(two(base, other));
+  REQUIRE(c.phases.size() == 2);
+  const MetricRow& read = row_of(c.phases[1], CompareMetric::kThroughput);
+  CHECK(read.inputs[1].stats.count == 2);
+  CHECK(c.unmatched.empty());
+  REQUIRE(c.left_out.size() == 1);
+  CHECK(c.left_out[0].input == 1);
+  CHECK(c.left_out[0].repetition == 2);
+  CHECK(c.left_out[0].phase == "read");
+  CHECK(c.left_out[0].status == Status::kSkipped);
+}
+
 TEST_CASE("a single run against repetitions has no noise estimate", "[compare]") {
   const auto base =
       single_run_document(compare_environment(), {compare_step("seq", {write_phase(kSecond)})});

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/suite.hpp>
@@ -153,9 +154,18 @@ TEST_CASE("a run without a reporter prints nothing and returns the results", "[c
   REQUIRE(run.steps.size() == 1);
   CHECK(run.steps[0].phases.at(0).total_ops() == 1000);
   CHECK(run.steps[0].phases.at(0).total_bytes() == 1000 * 4096);
+  // The step's own set-up and clean-up have no phase; every state change is reported at once.
+  REQUIRE(progress.size() >= 3);
+  CHECK(progress.front().state == ProgressState::kSetUp);
+  CHECK(progress.front().phase_name.empty());
+  CHECK(progress.back().state == ProgressState::kCleanUp);
+  CHECK(progress.back().phase_name.empty());
+  CHECK(std::any_of(progress.begin(), progress.end(), [](const ProgressSnapshot& p) {
+    return p.state == ProgressState::kMeasuring && p.state_changed && p.phase_name == "fake";
+  }));
   for (const ProgressSnapshot& p : progress) {
     CHECK(p.step_name == "fake");
-    CHECK(p.phase_name == "fake");
+    if (!p.phase_name.empty()) CHECK(p.phase_name == "fake");
     CHECK(p.ops <= 1000);
   }
 }

@@ -48,6 +48,31 @@ TEST_CASE("iobench report writes the page to -o FILE or, with -o -, to stdout") 
   CHECK_THAT(two.out, Contains("\"comparison\":{\"labels\":["));
 }
 
+TEST_CASE("iobench report takes the classic tools' results, detected or named with --from") {
+  const std::string data = IOBENCH_CLASSIC_DATA_DIR;
+  const CliResult mixed = run_cli({"report", IOBENCH_TIME_SERIES_FIXTURE, data + "/bonnie_198.csv",
+                                   data + "/seed002_dbench.txt", "-o", "-"});
+  INFO(mixed.err);
+  REQUIRE(mixed.exit_code == 0);
+  CHECK_THAT(mixed.out, Contains("\"format\":\"bonnie-csv\""));
+  CHECK_THAT(mixed.out, Contains("\"format\":\"dbench\""));
+  const CliResult named =
+      run_cli({"report", data + "/seed002_dbench.txt", "--from", "dbench", "-o", "-"});
+  REQUIRE(named.exit_code == 0);
+  CHECK_THAT(named.out, Contains("\"format\":\"dbench\""));
+  // The wrong format named: the reader's FILE:LINE error, exit 2.
+  require_refused(
+      run_cli({"report", data + "/seed002_dbench.txt", "--from", "bonnie-csv", "-o", "-"}),
+      "seed002_dbench.txt:");
+  require_refused(run_cli({"report", data + "/bonnie_198.csv", "--from", "bonnie", "-o", "-"}),
+                  "--from: unknown result format 'bonnie'");
+  require_refused(run_cli({"report", data + "/bonnie_198.csv", data + "/bonnie_198.csv", "--from",
+                           "bonnie-csv,dbench,fio-json", "-o", "-"}),
+                  "--from names 3 formats for 2 files");
+  require_refused(run_cli({"run", "disk", "--from", "dbench"}),
+                  "--from goes with compare or report, not run");
+}
+
 TEST_CASE("iobench report refuses bad input with exit 2 and writes nothing") {
   TempDir dir("report-bad");
   const std::string out = (dir.path() / "report.html").string();

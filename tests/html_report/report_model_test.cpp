@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <iobench/classic_results.hpp>
 #include <iobench/error.hpp>
 #include <iobench/html_report.hpp>
 #include <iobench/result_json.hpp>
@@ -234,4 +235,90 @@ TEST_CASE("bonnie++ tables: +++++ is too fast to measure (never 0), columns rank
   const std::vector<detail::html::BonnieCsv> header = {
       {"h", "format_version,bonnie_version,name\n1.98,2.00a,short\n"}};
   CHECK(detail::html::bonnie_tables_from_csv(header).empty());
+}
+
+namespace {
+
+// The report model of a classic tool's result file in tests/compare/data.
+detail::html::Json classic_model(const std::string& name) {
+  const ReportInput input = load_report_input(std::string(IOBENCH_CLASSIC_DATA_DIR) + "/" + name);
+  CHECK(input.json_text.empty());  // only iobench's JSON is kept as text
+  return detail::html::report_model(std::span<const ReportInput>(&input, 1));
+}
+
+const detail::html::Json& phase_named(const detail::html::Json& step, const std::string& name) {
+  for (const auto& phase : step["phases"]) {
+    if (phase["name"] == name) return phase;
+  }
+  FAIL("no phase " << name);
+  return step;
+}
+
+}  // namespace
+
+TEST_CASE("a classic tool's result: the figures it printed, nothing invented") {
+  // bonnie++ 2.00a's CSV: "vm,...,662,36,+++++,+++,..." with latencies, no kernel or CPU facts.
+  const detail::html::Json model = classic_model("bonnie_198.csv");
+  const detail::html::Json& run = model["runs"][0];
+  CHECK(run["source"]["format"] == "bonnie-csv");
+  CHECK(run["source"]["tool_version"] == "2.00a");
+  CHECK(run["invocation"].is_null());
+  // Only the facts the CSV gives: the machine name, and no "kernel", "CPU" or "memory" row.
+  std::set<std::string> fields;
+  for (const auto& row : run["environment"]) fields.insert(row[0].get<std::string>());
+  CHECK(fields.contains("hostname"));
+  CHECK_FALSE(fields.contains("kernel"));
+  CHECK_FALSE(fields.contains("CPU"));
+  CHECK_FALSE(fields.contains("memory"));
+
+  const detail::html::Json& step = run["steps"][0];
+  const detail::html::Json& putc = phase_named(step, "putc");
+  CHECK(putc["reported"] == true);
+  CHECK(putc["throughput_mib_s"] == Approx(662.0 / 1024.0));
+  CHECK(putc["cpu_percent"] == 36.0);
+  CHECK(putc["latency_us"]["max"] == Approx(32689.0));  // 32689us
+  CHECK(putc["latency_us"]["p99"].is_null());
+  CHECK(putc["unavailable"]["lat_p99"] == "not reported");
+  CHECK(putc["ops"].is_null());
+  CHECK(putc["wall_ns"].is_null());
+  CHECK(putc["time_series"].is_null());
+  CHECK(putc["latency_cdf"]["rows"].empty());
+  CHECK(putc["workers"]["rows"].empty());
+  const detail::html::Json& block = phase_named(step, "put_block");
+  CHECK(block["throughput_mib_s"].is_null());
+  CHECK(block["unavailable"]["throughput"] == "too fast to measure (+++++)");
+  CHECK(block["unavailable"]["cpu"] == "too fast to measure (+++++)");
+
+  // The bonnie++ table shows bonnie++'s own cells: 662 K/sec, "+++++" as too fast.
+  REQUIRE(run["bonnie"].size() >= 1);
+  const detail::html::Json& io = run["bonnie"][0];
+  std::size_t per_chr = 0;
+  while (per_chr < io["columns"].size() && io["columns"][per_chr] != "Per Chr K/sec") ++per_chr;
+  REQUIRE(per_chr < io["columns"].size());
+  CHECK(io["rows"][0]["cells"][per_chr]["text"] == "662");
+  CHECK(io["rows"][0]["cells"][per_chr + 1]["text"] == "36");
+  CHECK(io["rows"][0]["cells"][per_chr + 2]["text"] == "too fast to measure");
+  CHECK(io["rows"][0]["cells"][1]["text"] == "vm");  // Name
+  const detail::html::Json& latency = run["bonnie"][1];
+  CHECK(latency["rows"][0]["cells"][2]["text"] == "32689us");  // Per Chr output
+}
+
+TEST_CASE("bonnie++ 2.00a's directory count (one column late) reaches the report's Dirs") {
+  // "128,8192,1024,,4": bonnie++ 2.00a writes num_dirs where file_chunk_size belongs.
+  const ResultDocument doc =
+      read_result_file(std::string(IOBENCH_CLASSIC_DATA_DIR) + "/bonnie_200a_dirs.csv");
+  CHECK(doc.run.steps[0].params.at("num_dirs") == "4");
+  CHECK_FALSE(doc.run.steps[0].params.contains("file_chunk_size"));
+  const detail::html::Json model = classic_model("bonnie_200a_dirs.csv");
+  const detail::html::Json& files = model["runs"][0]["bonnie"][0];  // no I/O tests: -s 0
+  std::size_t dirs = 0;
+  while (dirs < files["columns"].size() && files["columns"][dirs] != "Dirs") ++dirs;
+  REQUIRE(dirs < files["columns"].size());
+  CHECK(files["rows"][0]["cells"][dirs]["text"] == "4");
+  for (const auto& title : files["columns"]) CHECK(title != "File chunk");
+  // A dbench result: its throughput line, no bonnie table.
+  const detail::html::Json dbench = classic_model("seed002_dbench.txt");
+  CHECK(dbench["runs"][0]["source"]["format"] == "dbench");
+  CHECK(dbench["runs"][0]["bonnie"].empty());
+  CHECK(dbench["runs"][0]["steps"][0]["phases"][0]["throughput_mib_s"].get<double>() > 0);
 }

@@ -9,6 +9,7 @@
 /// charts are SVG drawn by the page itself.
 
 #include <filesystem>
+#include <iobench/classic_results.hpp>
 #include <iobench/result_json.hpp>
 #include <ostream>
 #include <span>
@@ -25,10 +26,12 @@ struct ReportInput {
   std::string json_text{};
 };
 
-/// Reads a result file for the report: load_result_file's checks and errors (ConfigError naming
-/// the path, ResultFormatError with the JSON pointer), and the text kept as json_text. `label`
-/// is the path as given. Throws ConfigError for a directory.
-[[nodiscard]] ReportInput load_report_input(const std::filesystem::path& path);
+/// Reads a result file for the report: iobench's own JSON (its text kept as json_text) or a
+/// classic tool's output in `format` (kAuto: detected), as read_result_file reads them; `label`
+/// is the path as given. Throws ConfigError naming the path: a directory, a file that cannot be
+/// read, or what parse_result_text throws ("PATH:LINE: ...", JSON: "PATH: POINTER: ...").
+[[nodiscard]] ReportInput load_report_input(const std::filesystem::path& path,
+                                            ResultFormat format = ResultFormat::kAuto);
 
 /// Writes the report of `inputs` (at least one) as one HTML document to `out`. Everything the
 /// page shows is prepared here and embedded as JSON (strings escaped so that no value can end

@@ -7,9 +7,11 @@
 #include <iobench/reporter.hpp>
 #include <iobench/result.hpp>
 #include <map>
+#include <optional>
 #include <span>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace iobench {
@@ -47,21 +49,58 @@ struct Step {
   std::uint64_t seed = 0;
 };
 
-/// What a progress callback sees, every RunOptions::progress_interval while a phase runs.
+/// What a step is doing, as a live display shows it (ProgressSnapshot::state). The runner
+/// knows every state itself but kFsync, which a worker announces (WorkerContext::begin_fsync()).
+enum class ProgressState : std::uint8_t {
+  kSetUp,      ///< untimed set-up: the workload's prepare(), the workers' make_worker()
+  kWarmUp,     ///< the timed loop, in the warm-up (its ops are discarded)
+  kMeasuring,  ///< the timed loop (of an unmeasured phase too: see phase_measured)
+  kFsync,      ///< every worker still running is in its closing fsync
+  kCleanUp,    ///< the workers' tear-down, after_phase(), finish(), removing the run directory
+  kPause,      ///< a suite's pause between two runs (SuiteRunOptions only)
+};
+
+/// "set-up", "warm-up", "measuring", "fsync", "clean-up", "pause".
+[[nodiscard]] std::string_view to_string(ProgressState state) noexcept;
+
+/// What a progress callback sees: every RunOptions::progress_interval while a step runs (its
+/// set-up included), and at once whenever the state changes (`state_changed` true), so a live
+/// display can show a phase from its start. Estimates (done_fraction, phase_left_ns,
+/// step_left_ns) are set only where a time limit, an op limit or the work the workers planned
+/// (WorkerContext::plan_work()) makes them knowable; otherwise nullopt.
 struct ProgressSnapshot {
   std::size_t step_index = 0;
   std::size_t step_count = 0;
   std::string step_name;
-  std::string phase_name;
+  std::string phase_name;  ///< empty in the step's own set-up and clean-up
   std::size_t workers = 0;
-  std::uint64_t elapsed_ns = 0;  ///< since the phase started
+  std::uint64_t elapsed_ns = 0;  ///< in the current part: set-up, warm-up, or measurement
   std::uint64_t bytes = 0;       ///< so far in the phase (warm-up included)
   std::uint64_t ops = 0;
-  double interval_bytes_per_s = 0;  ///< over the last interval
+  double interval_bytes_per_s = 0;  ///< over the last progress interval
   double interval_ops_per_s = 0;
-  bool warming_up = false;
+  bool warming_up = false;          ///< state == ProgressState::kWarmUp
   std::uint64_t time_limit_ns = 0;  ///< the phase's time limit after warm-up, 0: none
   std::uint64_t warmup_ns = 0;      ///< the phase's warm-up, 0: none
+  ProgressState state = ProgressState::kMeasuring;
+  /// true: this call reports a state change, made at once; false: the interval passed.
+  bool state_changed = false;
+  std::size_t phase_index = 0;  ///< of the step's phases (measured or not)
+  std::size_t phase_count = 0;
+  bool phase_measured = true;  ///< false: an untimed phase (e.g. priming the page cache)
+  /// The phase's planned work (warm-up included) as its workers declared it, 0: not known.
+  std::uint64_t planned_ops = 0;
+  std::uint64_t planned_bytes = 0;
+  /// 0..1 of the phase done: the furthest of time (warm-up + limit), op limit and planned work.
+  std::optional<double> done_fraction;
+  /// What the phase still has to run, ns: exact for a time limit, extrapolated from the rate so
+  /// far for an op limit or planned work (the smallest where several apply).
+  std::optional<std::uint64_t> phase_left_ns;
+  /// What the step still has to run: phase_left_ns plus the warm-ups and time limits of the
+  /// phases after it; nullopt if one of those has no time limit.
+  std::optional<std::uint64_t> step_left_ns;
+  /// p99 latency of the newest complete time-series interval (all workers and op kinds), ns.
+  std::optional<std::uint64_t> interval_p99_ns;
 };
 
 /// How the runner behaves.
@@ -75,8 +114,8 @@ struct RunOptions {
   /// for every rank's) as soon as the first worker is done; its stonewall_ns is that moment,
   /// and the others' results are what they did until then. Off: each worker runs to its end.
   bool stonewall = false;
-  /// Called from the runner's thread every `progress_interval` while a phase runs; must not
-  /// block for long. Empty: no progress.
+  /// Called from the runner's thread every `progress_interval` while a step runs and at each
+  /// state change (ProgressSnapshot); must not block for long. Empty: no progress.
   std::function<void(const ProgressSnapshot&)> on_progress{};
   /// Stops this run (and a suite run with these options) as request_stop() stops every run:
   /// the current phase ends at its workers' next keep_going(), the step is reported

@@ -130,10 +130,11 @@ struct SuiteProgress {
   std::size_t repetition = 0;  ///< 0-based
   std::size_t repeat = 1;
   std::uint64_t suite_elapsed_ns = 0;
-  /// Estimated time to the end of the suite: what the current run has left (the longer of the
-  /// mean run so far minus its elapsed time and, for a time-limited phase, its limit minus its
-  /// elapsed time) plus the mean run times the runs after it. nullopt until the first run has
-  /// ended (how many timed phases a run has is not known before).
+  /// Estimated time to the end of the suite. With runs finished: what the current run has left
+  /// (the longer of the mean run so far minus its elapsed time and ProgressSnapshot::step_left_ns,
+  /// else phase_left_ns) plus the mean run and the suite's pause for each run after it. Before
+  /// the first run ended: step_left_ns if the current run is the last one, else nullopt. In a
+  /// pause (state kPause): what is left of it plus the runs after it as above.
   std::optional<std::uint64_t> eta_ns;
 };
 

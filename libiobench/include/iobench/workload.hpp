@@ -188,6 +188,13 @@ class WorkerContext final {
     ++ops_[op].errors;
     ++interval_->errors;
   }
+  /// Tells the live display the work this worker does in this phase, warm-up included: `ops`
+  /// ops moving `bytes` bytes (0: not known). Only for its % done and ETA (ProgressSnapshot);
+  /// it limits nothing. Call it once, before the loop: two relaxed atomic stores.
+  void plan_work(std::uint64_t ops, std::uint64_t bytes) noexcept;
+  /// Announces the worker's closing fsync (after its last op): while every worker still running
+  /// has announced it, the phase's state is ProgressState::kFsync. A relaxed atomic store.
+  void begin_fsync() noexcept;
   /// Open loop: an op was issued `lag_ns` after its intended time (0 if on time).
   void record_issue_lag(std::uint64_t lag_ns) noexcept;
   /// Open loop: when the worker stops, `ops` were due and never issued.

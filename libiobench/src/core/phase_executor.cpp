@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/futex.hpp"
+#include "core/progress_estimate.hpp"
 #include "core/series_recorder.hpp"
 #include "core/shared_region.hpp"
 #include "core/worker_slot.hpp"
@@ -325,6 +326,67 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     }
   };
 
+  // Progress: at each state change and every progress interval, from the set-up on.
+  GroupProgress progress{.set_up_start_ns = monotonic_ns(),
+                         .first = first,
+                         .count = count,
+                         .workers = request.spec.workers,
+                         .time_limit_ns = static_cast<std::uint64_t>(request.time_limit.count()),
+                         .warmup_ns = static_cast<std::uint64_t>(request.warmup.count()),
+                         .ops_limit = request.ops_limit};
+  const auto interval_ns = static_cast<std::uint64_t>(request.progress_interval.count());
+  std::uint64_t next_progress_ns =
+      request.on_progress && interval_ns > 0 ? progress.set_up_start_ns + interval_ns : UINT64_MAX;
+  const auto live_sum = [&](auto member) {
+    std::uint64_t sum = 0;
+    for (std::size_t i = first; i < first + count; ++i)
+      sum += (memory.slot(i)->*member).load(std::memory_order_relaxed);
+    return sum;
+  };
+  const auto report = [&](bool changed) {
+    progress.now_ns = monotonic_ns();
+    progress.bytes = live_sum(&WorkerSlot::live_bytes);
+    progress.ops = live_sum(&WorkerSlot::live_ops);
+    bool all_planned = true;
+    for (std::size_t i = first; i < first + count; ++i) {
+      const WorkerSlot& slot = *memory.slot(i);
+      all_planned = all_planned && (slot.planned_ops.load(std::memory_order_relaxed) != 0 ||
+                                    slot.planned_bytes.load(std::memory_order_relaxed) != 0);
+    }
+    progress.planned_ops = all_planned ? live_sum(&WorkerSlot::planned_ops) : 0;
+    progress.planned_bytes = all_planned ? live_sum(&WorkerSlot::planned_bytes) : 0;
+    ProgressSnapshot snapshot;
+    fill_progress(progress, snapshot);
+    snapshot.state_changed = changed;
+    snapshot.interval_p99_ns = series.latest_p99_ns();
+    request.on_progress(snapshot);
+  };
+  // Reports a state change at once, and the interval's line when due.
+  const auto show = [&](ProgressState state) {
+    if (!request.on_progress) return;
+    if (state != progress.state || progress.now_ns == 0) {
+      progress.state = state;
+      report(true);
+    }
+    if (monotonic_ns() >= next_progress_ns) {
+      report(false);
+      while (next_progress_ns <= progress.now_ns) next_progress_ns += interval_ns;
+    }
+  };
+  // The timed loop's state: fsync once every worker still running announced its closing fsync.
+  const auto running_state = [&] {
+    if (shared.state.load() == kWarmup) return ProgressState::kWarmUp;
+    std::size_t running = 0, syncing = 0;
+    for (std::size_t i = first; i < first + count; ++i) {
+      const WorkerSlot& slot = *memory.slot(i);
+      if (slot.stage.load() >= kEnded) continue;
+      ++running;
+      syncing += slot.in_fsync.load(std::memory_order_relaxed);
+    }
+    return running > 0 && syncing == running ? ProgressState::kFsync : ProgressState::kMeasuring;
+  };
+  show(ProgressState::kSetUp);
+
   // Barrier: wait until every worker finished its untimed set-up; a stop request ends the
   // set-up of all (they see it through WorkerContext::stop_requested()).
   for (std::uint32_t r; (r = shared.ready.load()) < count;) {
@@ -332,8 +394,12 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       outcome.interrupted = true;
       stop_workers();
     }
-    futex_wait(shared.ready, r, 20ms);
+    const std::uint64_t now = monotonic_ns();
+    futex_wait(shared.ready, r,
+               std::chrono::nanoseconds(std::min<std::uint64_t>(
+                   20'000'000ULL, next_progress_ns > now ? next_progress_ns - now : 0)));
     if (processes) reap_children(false);
+    show(ProgressState::kSetUp);
   }
 
   // Across ranks, this is the phase's barrier: no rank starts measuring before every rank's
@@ -375,6 +441,8 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     }
     outcome.measured = true;
     outcome.measure_start_ns = now;
+    progress.measure_start_ns = now;
+    progress.ops_at_measure_start = live_sum(&WorkerSlot::live_ops);
     outcome.system_begin = sample_system_cpu();
     outcome.runner_start = read_thread_cpu();
   };
@@ -384,6 +452,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       released_ns + static_cast<std::uint64_t>(request.warmup.count());
   if (shared.state.load() < kStop) {
     outcome.released_ns = released_ns;
+    progress.released_ns = released_ns;
     if (has_warmup) {
       set_series_origin(0, released_ns);
       advance_state(shared.state, kWarmup);
@@ -392,10 +461,8 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     }
   }
 
-  const auto interval_ns = static_cast<std::uint64_t>(request.progress_interval.count());
-  std::uint64_t next_progress_ns =
-      request.on_progress && interval_ns > 0 ? released_ns + interval_ns : UINT64_MAX;
-
+  // Reported even if the workers are done before the loop below looks.
+  if (outcome.released_ns != 0) show(running_state());
   for (std::uint32_t done; (done = shared.ended.load()) < count;) {
     const std::uint64_t now = monotonic_ns();
     if (shared.state.load() == kWarmup && now >= warmup_end_ns) begin_measurement();
@@ -403,18 +470,6 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     if (stop_wanted(request.stop) && shared.state.load() != kAbort) {
       outcome.interrupted = true;
       stop_workers();
-    }
-    if (now >= next_progress_ns) {
-      std::uint64_t bytes = 0, ops = 0;
-      for (std::size_t i = first; i < first + count; ++i) {
-        bytes += memory.slot(i)->live_bytes.load(std::memory_order_relaxed);
-        ops += memory.slot(i)->live_ops.load(std::memory_order_relaxed);
-      }
-      const bool warming_up = shared.state.load() == kWarmup;
-      const std::uint64_t since =
-          warming_up || !outcome.measured ? released_ns : outcome.measure_start_ns;
-      request.on_progress(now - since, bytes, ops, warming_up);
-      next_progress_ns += interval_ns;
     }
     if (processes) reap_children(false);
     for (std::size_t i = first; i < first + count; ++i) drain_series(memory, i, series, false);
@@ -449,6 +504,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
         stop_raised = true;
       }
     }
+    if (outcome.released_ns != 0) show(running_state());
     std::uint64_t wake =
         std::min<std::uint64_t>({deadline_ns, next_progress_ns, now + 20'000'000ULL});
     if (shared.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns);
@@ -471,9 +527,11 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     outcome.system_end = sample_system_cpu();
   }
   // Untimed tear-down.
+  show(ProgressState::kCleanUp);
   for (std::uint32_t done; (done = shared.finished.load()) < count;) {
     if (processes) reap_children(false);
     futex_wait(shared.finished, done, 20ms);
+    show(ProgressState::kCleanUp);
   }
   for (auto& t : threads) t.join();
   reap_children(true);

@@ -28,8 +28,10 @@ struct PhaseRequest {
   std::chrono::nanoseconds progress_interval;
   /// Time-series interval (kMinSeriesInterval..kMaxSeriesInterval; others are clamped).
   std::chrono::nanoseconds series_interval;
-  /// Called with elapsed ns, live bytes, live ops, warming up? (empty: no progress).
-  std::function<void(std::uint64_t, std::uint64_t, std::uint64_t, bool)> on_progress;
+  /// Called every progress_interval and at each state change with the phase's own fields of a
+  /// ProgressSnapshot filled in: state, state_changed, elapsed_ns, bytes, ops, warming_up,
+  /// planned_*, done_fraction, phase_left_ns, interval_p99_ns (empty: no progress).
+  std::function<void(ProgressSnapshot&)> on_progress;
   /// This run's own stop (RunOptions::stop_token), besides the process-wide request_stop().
   std::stop_token stop;
   /// The step's checkpoints across ranks (null, or inactive: alone): the barrier after the

@@ -394,6 +394,24 @@ void detail::record_options(const Step& step, StepResult& result) {
   result.drop_caches = step.drop_caches;
 }
 
+std::string_view to_string(ProgressState state) noexcept {
+  switch (state) {
+    case ProgressState::kSetUp:
+      return "set-up";
+    case ProgressState::kWarmUp:
+      return "warm-up";
+    case ProgressState::kMeasuring:
+      return "measuring";
+    case ProgressState::kFsync:
+      return "fsync";
+    case ProgressState::kCleanUp:
+      return "clean-up";
+    case ProgressState::kPause:
+      return "pause";
+  }
+  return "?";
+}
+
 Runner::Runner(const Registry& registry, RunOptions options)
     : registry_(registry), options_(std::move(options)) {}
 
@@ -494,14 +512,54 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             "engine '{}' not used: workload '{}' does its own I/O, not through an engine",
             printable(step.engine), planned.info->name));
       }
+      const bool own_time_limit = declares_duration(*planned.info, "time_limit");
+      const bool own_warmup = declares_duration(*planned.info, "warmup");
+      // Phase p's time limit and warm-up, as its request gets them.
+      const auto limits_of = [&](std::size_t p) {
+        const PhaseSpec& spec = planned.phases[p];
+        using std::chrono::nanoseconds;
+        return std::pair{spec.time_limit.count() > 0        ? spec.time_limit
+                         : spec.measured && !own_time_limit ? step.time_limit
+                                                            : nanoseconds(0),
+                         spec.warmup.count() > 0        ? spec.warmup
+                         : spec.measured && !own_warmup ? step.warmup
+                                                        : nanoseconds(0)};
+      };
+      // What phases `from`.. take by their time limits (and warm-ups); nullopt if one has none.
+      const auto phases_ns = [&](std::size_t from) -> std::optional<std::uint64_t> {
+        std::uint64_t sum = 0;
+        for (std::size_t q = from; q < planned.phases.size(); ++q) {
+          const auto [limit, warmup] = limits_of(q);
+          if (limit.count() <= 0) return std::nullopt;
+          const PhaseSpec& spec = planned.phases[q];
+          sum += static_cast<std::uint64_t>((limit + warmup).count()) *
+                 (spec.serial ? std::max<std::size_t>(spec.workers, 1) : 1);
+        }
+        return sum;
+      };
+      const auto named = [&](ProgressSnapshot& snapshot) {
+        snapshot.step_index = step_index;
+        snapshot.step_count = plan.size();
+        snapshot.step_name = result.name;
+        snapshot.phase_count = planned.phases.size();
+      };
+      // The step's own set-up and clean-up, outside any phase.
+      const auto step_state = [&](ProgressState state, std::optional<std::uint64_t> left) {
+        if (!options_.on_progress) return;
+        ProgressSnapshot snapshot;
+        named(snapshot);
+        snapshot.state = state;
+        snapshot.state_changed = true;
+        snapshot.step_left_ns = left;
+        options_.on_progress(snapshot);
+      };
       try {
+        step_state(ProgressState::kSetUp, phases_ns(0));
         planned.workload->prepare(context);
         if (auto verdict = sync.sync(detail::StepSync::Kind::kNone, "")) {
           take_verdict(sync, *verdict, result);
           throw detail::StepSync::Ended{};
         }
-        const bool own_time_limit = declares_duration(*planned.info, "time_limit");
-        const bool own_warmup = declares_duration(*planned.info, "warmup");
         for (std::size_t p = 0; p < planned.phases.size(); ++p) {
           if (stop_requested()) break;  // reported as interrupted below; clean-up still runs
           const PhaseSpec& spec = planned.phases[p];
@@ -511,54 +569,54 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               context.warn(fmt::format("page cache not dropped before '{}': {}", spec.name, why));
             }
           }
-          detail::PhaseRequest request{
-              .workload = *planned.workload,
-              .phase_index = p,
-              .spec = spec,
-              .targets = dirs.targets(),
-              .engine = *engine,
-              .step_seed = phase_seed,
-              .ops_limit = spec.measured ? step.ops_limit : 0,
-              .time_limit = spec.time_limit.count() > 0        ? spec.time_limit
-                            : spec.measured && !own_time_limit ? step.time_limit
-                                                               : std::chrono::nanoseconds(0),
-              .warmup = spec.warmup.count() > 0        ? spec.warmup
-                        : spec.measured && !own_warmup ? step.warmup
-                                                       : std::chrono::nanoseconds(0),
-              .progress_interval = options_.progress_interval,
-              .series_interval = step.interval,
-              .on_progress = {},
-              .stop = options_.stop_token,
-              .sync = &sync,
-              .stonewall = options_.stonewall && spec.measured};
-          const ProgressSnapshot base{
-              .step_index = step_index,
-              .step_count = plan.size(),
-              .step_name = result.name,
-              .phase_name = spec.name,
-              .workers = spec.workers,
-              .time_limit_ns = static_cast<std::uint64_t>(request.time_limit.count()),
-              .warmup_ns = static_cast<std::uint64_t>(request.warmup.count())};
+          const auto limits = limits_of(p);
+          const std::chrono::nanoseconds time_limit = limits.first;
+          const std::chrono::nanoseconds warmup = limits.second;
+          detail::PhaseRequest request{.workload = *planned.workload,
+                                       .phase_index = p,
+                                       .spec = spec,
+                                       .targets = dirs.targets(),
+                                       .engine = *engine,
+                                       .step_seed = phase_seed,
+                                       .ops_limit = spec.measured ? step.ops_limit : 0,
+                                       .time_limit = time_limit,
+                                       .warmup = warmup,
+                                       .progress_interval = options_.progress_interval,
+                                       .series_interval = step.interval,
+                                       .on_progress = {},
+                                       .stop = options_.stop_token,
+                                       .sync = &sync,
+                                       .stonewall = options_.stonewall && spec.measured};
+          const std::optional<std::uint64_t> after = phases_ns(p + 1);
           std::uint64_t last_bytes = 0, last_ops = 0, last_clock_ns = monotonic_ns();
-
+          double bytes_per_s = 0, ops_per_s = 0;
           if (options_.on_progress) {
-            request.on_progress = [&](std::uint64_t elapsed, std::uint64_t bytes, std::uint64_t ops,
-                                      bool warming_up) {
-              ProgressSnapshot snapshot = base;
-              snapshot.elapsed_ns = elapsed;
-              snapshot.bytes = bytes;
-              snapshot.ops = ops;
-              snapshot.warming_up = warming_up;
-              // Intervals on a clock of their own: `elapsed` restarts when warm-up ends.
-              const std::uint64_t now = monotonic_ns();
-              const double seconds = static_cast<double>(now - last_clock_ns) / 1e9;
-              if (seconds > 0) {
-                snapshot.interval_bytes_per_s = static_cast<double>(bytes - last_bytes) / seconds;
-                snapshot.interval_ops_per_s = static_cast<double>(ops - last_ops) / seconds;
+            request.on_progress = [&](ProgressSnapshot& snapshot) {
+              named(snapshot);
+              snapshot.phase_name = spec.name;
+              snapshot.workers = spec.workers;
+              snapshot.time_limit_ns = static_cast<std::uint64_t>(time_limit.count());
+              snapshot.warmup_ns = static_cast<std::uint64_t>(warmup.count());
+              snapshot.phase_index = p;
+              snapshot.phase_measured = spec.measured;
+              if (snapshot.phase_left_ns && after) {
+                snapshot.step_left_ns = *snapshot.phase_left_ns + *after;
               }
-              last_bytes = bytes;
-              last_ops = ops;
-              last_clock_ns = now;
+              // Rates over the progress interval, on a clock of their own (`elapsed` restarts
+              // when the warm-up ends); a state change shows the last interval's.
+              if (!snapshot.state_changed) {
+                const std::uint64_t now = monotonic_ns();
+                const double seconds = static_cast<double>(now - last_clock_ns) / 1e9;
+                if (seconds > 0) {
+                  bytes_per_s = static_cast<double>(snapshot.bytes - last_bytes) / seconds;
+                  ops_per_s = static_cast<double>(snapshot.ops - last_ops) / seconds;
+                }
+                last_bytes = snapshot.bytes;
+                last_ops = snapshot.ops;
+                last_clock_ns = now;
+              }
+              snapshot.interval_bytes_per_s = bytes_per_s;
+              snapshot.interval_ops_per_s = ops_per_s;
               options_.on_progress(snapshot);
             };
           }
@@ -632,6 +690,7 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
         result.status = Status::kFailed;
         result.message = e.what();
       }
+      step_state(ProgressState::kCleanUp, std::nullopt);
       try {
         planned.workload->finish(context);
       } catch (const Error& e) {

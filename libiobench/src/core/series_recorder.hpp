@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iobench/time_series.hpp>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,10 @@ class SeriesRecorder {
 
   /// The series so far (call after the last end_group()).
   [[nodiscard]] TimeSeries build() const;
+  /// p99 latency (ns) of the current group's newest complete point, all workers merged: the
+  /// point before the newest of its measured part (or, before any point there, of its warm-up),
+  /// as the newest may still be filling. nullopt while there is none. For the live display.
+  [[nodiscard]] std::optional<std::uint64_t> latest_p99_ns() const;
   /// Requested intervals per point now.
   [[nodiscard]] std::uint64_t merge_factor() const noexcept { return factor_; }
 

@@ -108,6 +108,13 @@ void WorkerContext::record_backlog(std::uint64_t ops) noexcept {
   slot_.pacing.paced = true;
   slot_.pacing.backlog_ops += ops;
 }
+void WorkerContext::plan_work(std::uint64_t ops, std::uint64_t bytes) noexcept {
+  slot_.planned_ops.store(ops, std::memory_order_relaxed);
+  slot_.planned_bytes.store(bytes, std::memory_order_relaxed);
+}
+
+void WorkerContext::begin_fsync() noexcept { slot_.in_fsync.store(1, std::memory_order_relaxed); }
+
 bool WorkerContext::stop_requested() const noexcept {
   // In a worker process the stop signals are ignored: the runner turns them into kAbort.
   return state_.load(std::memory_order_relaxed) == detail::kAbort || iobench::stop_requested();

@@ -44,6 +44,11 @@ struct SeriesSlot {
 struct WorkerContext::Slot {
   std::atomic<std::uint64_t> live_bytes{0};
   std::atomic<std::uint64_t> live_ops{0};
+  /// The live display's view (WorkerContext::plan_work(), begin_fsync()); relaxed, read by the
+  /// runner only for progress.
+  std::atomic<std::uint64_t> planned_ops{0};
+  std::atomic<std::uint64_t> planned_bytes{0};
+  std::atomic<std::uint32_t> in_fsync{0};
   /// Start of the current recording (warm-up or measurement) as this worker saw it; 0 before.
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;      ///< when run() returned or threw (0: it never ran)

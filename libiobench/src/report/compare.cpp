@@ -506,9 +506,15 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
       std::vector<bool> measured(n, false);
       for (std::size_t i = 0; i < n; ++i) {
         if (present[i] == nullptr) continue;
+        std::vector<std::size_t> without;  // ok repetitions of the step that lack the phase
+        bool in_any = false;
         for (const auto& [repetition, step] : present[i]->repetitions) {
           const PhaseResult* phase = find_phase(*step, phase_name);
-          if (phase == nullptr) continue;
+          if (phase == nullptr) {
+            if (step->status == Status::kOk) without.push_back(repetition);
+            continue;
+          }
+          in_any = true;
           if (phase->status != Status::kOk) {
             out.left_out.push_back(LeftOutResult{.input = i,
                                                  .step = step_name,
@@ -520,6 +526,19 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
             continue;
           }
           results[i].push_back(phase);
+        }
+        // Some repetitions have the phase and some do not (a partial result file): the
+        // statistics use those that have it, and the others are listed.
+        for (const std::size_t repetition : without) {
+          if (!in_any) break;
+          out.left_out.push_back(LeftOutResult{
+              .input = i,
+              .step = step_name,
+              .sweep_point = point,
+              .repetition = repetition,
+              .phase = phase_name,
+              .status = Status::kSkipped,
+              .message = "this repetition has no such phase; the others that have it are used"});
         }
         measured[i] = !results[i].empty();
       }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/suite.hpp>
@@ -33,12 +34,22 @@ std::uint64_t ns_since(Clock::time_point start) {
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count());
 }
 
-// Idles for `pause`, returning early when a stop is requested.
-void pause_between_runs(std::chrono::nanoseconds pause, const std::stop_token& stop) {
-  const auto end = Clock::now() + pause;
+// Idles for `pause`, returning early when a stop is requested; `tick(elapsed, changed)` is
+// called at its start and every `interval` (0: only at its start).
+void pause_between_runs(std::chrono::nanoseconds pause, const std::stop_token& stop,
+                        std::chrono::nanoseconds interval,
+                        const std::function<void(std::uint64_t, bool)>& tick) {
+  const auto start = Clock::now();
+  const auto end = start + pause;
+  auto next_tick = interval.count() > 0 ? start + interval : Clock::time_point::max();
+  if (tick) tick(0, true);
   while (!detail::stop_wanted(stop) && Clock::now() < end) {
-    std::this_thread::sleep_for(
-        std::min<Clock::duration>(std::chrono::milliseconds(50), end - Clock::now()));
+    std::this_thread::sleep_for(std::min<Clock::duration>(
+        {std::chrono::milliseconds(50), end - Clock::now(), next_tick - Clock::now()}));
+    if (tick && Clock::now() >= next_tick && Clock::now() < end) {
+      tick(ns_since(start), false);
+      while (next_tick <= Clock::now()) next_tick += interval;
+    }
   }
 }
 
@@ -70,18 +81,17 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
       progress.suite_elapsed_ns = ns_since(suite_start);
       const std::uint64_t in_run = ns_since(run_start);
       const std::size_t left_after = plan.runs.size() - current - 1;
-      // What a time-limited phase still has to run (its elapsed time restarts after warm-up).
-      std::optional<std::uint64_t> phase_left;
-      if (snapshot.time_limit_ns > 0) {
-        const std::uint64_t total =
-            snapshot.time_limit_ns + (snapshot.warming_up ? snapshot.warmup_ns : 0);
-        phase_left = total > snapshot.elapsed_ns ? total - snapshot.elapsed_ns : 0;
-      }
+      const auto pause_ns = static_cast<std::uint64_t>(plan.suite.pause.count());
+      // What the current run still has to go, as the runner knows it from its time limits.
+      const std::optional<std::uint64_t> run_left =
+          snapshot.step_left_ns ? snapshot.step_left_ns : snapshot.phase_left_ns;
       if (current > 0) {
         const std::uint64_t mean = finished_ns / current;
         const std::uint64_t current_left =
-            std::max(mean > in_run ? mean - in_run : 0, phase_left.value_or(0));
-        progress.eta_ns = current_left + mean * left_after;
+            std::max(mean > in_run ? mean - in_run : 0, run_left.value_or(0));
+        progress.eta_ns = current_left + (mean + pause_ns) * left_after;
+      } else if (left_after == 0 && snapshot.step_left_ns) {
+        progress.eta_ns = snapshot.step_left_ns;
       }
       options.on_progress(progress);
     };
@@ -103,7 +113,34 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
   for (current = 0; current < plan.runs.size(); ++current) {
     if (detail::stop_wanted(options.run.stop_token)) break;
     if (current > 0 && plan.suite.pause.count() > 0) {
-      pause_between_runs(plan.suite.pause, options.run.stop_token);
+      std::function<void(std::uint64_t, bool)> tick;
+      if (options.on_progress) {
+        // The pause before run `current`: what is left of it, then that run and those after.
+        tick = [&](std::uint64_t elapsed_ns, bool changed) {
+          const auto pause_ns = static_cast<std::uint64_t>(plan.suite.pause.count());
+          SuiteProgress progress;
+          progress.phase.step_index = current;
+          progress.phase.step_count = plan.runs.size();
+          const PlannedRun& next = plan.runs[current];
+          progress.phase.step_name = next.step.name.empty() ? next.step.workload : next.step.name;
+          progress.phase.state = ProgressState::kPause;
+          progress.phase.state_changed = changed;
+          progress.phase.elapsed_ns = elapsed_ns;
+          progress.phase.phase_left_ns = pause_ns > elapsed_ns ? pause_ns - elapsed_ns : 0;
+          progress.phase.done_fraction =
+              std::min(1.0, static_cast<double>(elapsed_ns) / static_cast<double>(pause_ns));
+          progress.repetition = next.repetition;
+          progress.repeat = plan.suite.steps[next.suite_step].repeat;
+          progress.suite_elapsed_ns = ns_since(suite_start);
+          const std::size_t runs_left = plan.runs.size() - current;
+          const std::uint64_t mean = finished_ns / current;
+          progress.eta_ns =
+              *progress.phase.phase_left_ns + mean * runs_left + pause_ns * (runs_left - 1);
+          options.on_progress(progress);
+        };
+      }
+      pause_between_runs(plan.suite.pause, options.run.stop_token, options.run.progress_interval,
+                         tick);
       if (detail::stop_wanted(options.run.stop_token)) break;
     }
     const PlannedRun& planned = plan.runs[current];

@@ -35,6 +35,11 @@ constexpr Layout kLayout10x{0, 1, 2, 14, 15, 0, 27};
 constexpr Layout kLayout197{2, 5, 7, 19, 24, 36, 48};
 constexpr Layout kLayout198{2, 5, 9, 21, 26, 38, 50};
 
+// Digits only: a count such as num_dirs (a file chunk size may carry a k or m).
+bool is_count(std::string_view text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
 void set_param(StepResult& step, const char* key, std::string_view value) {
   if (!value.empty()) step.params[key] = std::string(value);
 }
@@ -79,8 +84,16 @@ ResultDocument read_bonnie_csv(std::string_view text, std::string_view source) {
       }
       set_param(step, "max_size", f[layout.num_files + 1]);
       set_param(step, "min_size", f[layout.num_files + 2]);
-      set_param(step, "num_dirs", f[layout.num_files + 3]);
-      set_param(step, "file_chunk_size", f[layout.num_files + 4]);
+      if (layout.fields == 50 && f[layout.num_files + 3].empty() &&
+          is_count(f[layout.num_files + 4])) {
+        // bonnie++ 1.98-2.00a write num_dirs one column late, in file_chunk_size's place, and
+        // leave num_dirs' own empty (bonnie_tiobench.md A.10). iobench writes both in their
+        // own columns, a file chunk with bonnie++'s k/m unit where it has one (print_size).
+        set_param(step, "num_dirs", f[layout.num_files + 4]);
+      } else {
+        set_param(step, "num_dirs", f[layout.num_files + 3]);
+        set_param(step, "file_chunk_size", f[layout.num_files + 4]);
+      }
     } else {
       document.source->tool_version = "1.0x";
     }

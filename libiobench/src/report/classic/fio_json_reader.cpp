@@ -4,11 +4,13 @@
 // its read and write phases. Figures, in fio's own units: bw_bytes (bytes/s), iops (ops/s),
 // lat_ns mean and max (submission + completion, ns), clat_ns percentiles p50/p99/p99.9 (ns; fio
 // prints completion-latency percentiles by default), usr_cpu + sys_cpu (% of one CPU, per job:
-// given to the phase only when the job did one direction, as it then is that phase's).
+// given to the phase only when the job did one direction, as it then is that phase's; scaled
+// to the phase's wall time, so a group's figure is all its jobs' CPU, as iobench counts it).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <iobench/printable.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -56,6 +58,17 @@ std::size_t line_at(std::string_view text, std::size_t offset) {
   return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
 }
 
+// A --group_reporting entry: the job's numjobs (its options, else the global ones) is more than
+// the entries of its name (without group_reporting fio writes one entry per job).
+bool is_group(const StepResult& step, std::size_t entries) {
+  const auto numjobs = step.params.find("numjobs");
+  if (numjobs == step.params.end()) return false;
+  std::size_t jobs = 0;
+  const std::string& text = numjobs->second;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), jobs);
+  return ec == std::errc() && end == text.data() + text.size() && jobs > entries;
+}
+
 }  // namespace
 
 ResultDocument read_fio_json(std::string_view text, std::string_view source) {
@@ -97,6 +110,12 @@ ResultDocument read_fio_json(std::string_view text, std::string_view source) {
   std::map<std::string, std::string> global;
   if (const auto g = root.find("global options"); g != root.end() && g->is_object()) {
     for (auto it = g->begin(); it != g->end(); ++it) global[it.key()] = Reader::text_of(*it);
+  }
+  std::map<std::string, std::size_t> entries_named;  // a job without group_reporting: numjobs
+  for (const Json& job : *jobs) {
+    if (job.is_object() && job.contains("jobname") && job["jobname"].is_string()) {
+      ++entries_named[job["jobname"].get<std::string>()];
+    }
   }
   for (std::size_t j = 0; j < jobs->size(); ++j) {
     const Json& job = (*jobs)[j];
@@ -146,8 +165,16 @@ ResultDocument read_fio_json(std::string_view text, std::string_view source) {
       ran.push_back(&phase);
     }
     if (ran.empty()) r.bad(pointer, "expected a read, write or trim part that did I/O");
-    const double cpu = r.number(job, pointer, "usr_cpu") + r.number(job, pointer, "sys_cpu");
+    double cpu = r.number(job, pointer, "usr_cpu") + r.number(job, pointer, "sys_cpu");
     if (ran.size() == 1) {
+      // fio divides CPU time by job_runtime, the sum of its jobs' run times when the entry is
+      // a --group_reporting group (stat.c adds both over the group's jobs): a mean per job.
+      // The phase's figure is all of the group's CPU time over the phase's wall time.
+      const auto job_runtime = Reader::optional_number(job, "job_runtime");
+      if (is_group(step, entries_named[step.name]) && job_runtime && *job_runtime > 0 &&
+          ran.front()->wall_ns > 0) {
+        cpu *= *job_runtime * 1e6 / static_cast<double>(ran.front()->wall_ns);
+      }
       figures(*ran.front()).cpu_percent = figure(cpu);
     } else {
       not_mapped(document, 0,

@@ -1,9 +1,14 @@
 // bonnie++ results in the report, laid out as bon_csv2html lays out bonnie++'s CSV: the I/O
 // tests, the file tests and their latency rows, each column shaded by rank (the best green).
 // The cells come from the CSV lines write_bonnie_csv makes (bonnie++ 1.98 format, 50 fields, or
-// 1.97's 48), so the report shows what bon_csv2html would; "+++++" (a test under bonnie++'s
-// 0.5 s MinTime) stays "too fast to measure", never 0 as bon_csv2html's atoi makes it.
+// 1.97's 48), so the report shows what bon_csv2html would; a result read from bonnie++'s own
+// CSV or table shows the figures bonnie++ printed. "+++++" (a test under bonnie++'s 0.5 s
+// MinTime) stays "too fast to measure", never 0 as bon_csv2html's atoi makes it.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <iobench/error.hpp>
 #include <iobench/workloads.hpp>
 #include <optional>
@@ -68,7 +73,8 @@ const std::vector<Table>& tables() {
           {21, "Files", Kind::kText},
           {22, "Max size", Kind::kText},
           {23, "Min size", Kind::kText},
-          {25, "Dirs", Kind::kText}}},
+          {24, "Dirs", Kind::kText},
+          {25, "File chunk", Kind::kText}}},
         {"Sequential Create",
          {{26, "Create", Kind::kSpeed},
           {27, "%CP", Kind::kCpu},
@@ -148,11 +154,73 @@ Cell cell_of(const std::string& field, Kind kind) {
   return Cell{field, "value", kind == Kind::kLatency ? latency_us(field) : numeric(field)};
 }
 
+// A bonnie++ cell as bonnie++'s CSV prints it, from a figure its own output gave.
+std::string classic_cell(const std::optional<ReportedFigure>& figure, double scale,
+                         const char* too_fast) {
+  if (!figure) return {};
+  if (figure->too_fast) return too_fast;
+  return fmt::format("{}", figure->value / scale);
+}
+
+// A latency as bonnie++ writes one, in the largest of s, ms and us that keeps it whole.
+std::string classic_latency(const std::optional<ReportedFigure>& figure) {
+  if (!figure || figure->too_fast) return {};
+  const auto ns = static_cast<std::uint64_t>(std::llround(figure->value));
+  if (ns % 1'000'000'000 == 0 && ns > 0) return fmt::format("{}s", ns / 1'000'000'000);
+  if (ns % 1'000'000 == 0 && ns > 0) return fmt::format("{}ms", ns / 1'000'000);
+  return fmt::format("{}us", (ns + 500) / 1000);
+}
+
+// A bonnie step read from bonnie++'s own output (PhaseResult::reported) as a 1.98 CSV line:
+// its cells are the figures bonnie++ printed, the test shape the text it printed (step params
+// as the classic readers name them; num_dirs in its own column).
+std::string classic_bonnie_csv(const StepResult& step) {
+  std::vector<std::string> fields(50);
+  const auto param = [&step](const char* key) {
+    const auto it = step.params.find(key);
+    std::string text = it == step.params.end() ? std::string() : it->second;
+    std::replace(text.begin(), text.end(), ',', ' ');  // a field never ends early
+    return text;
+  };
+  fields[0] = "1.98";
+  fields[1] = param("bonnie_version");
+  fields[2] = param("name").empty() ? step.name : param("name");
+  fields[3] = param("concurrency");
+  fields[5] = param("size");
+  fields[6] = param("chunk_size");
+  fields[21] = param("files");
+  fields[22] = param("max_size");
+  fields[23] = param("min_size");
+  fields[24] = param("num_dirs");
+  fields[25] = param("file_chunk_size");
+  constexpr std::array<const char*, 12> kTests{"putc",      "put_block",  "rewrite",    "getc",
+                                               "get_block", "seeks",      "seq_create", "seq_stat",
+                                               "seq_del",   "ran_create", "ran_stat",   "ran_del"};
+  for (const PhaseResult& phase : step.phases) {
+    const auto test = std::find(kTests.begin(), kTests.end(), phase.name);
+    if (test == kTests.end() || !phase.reported) continue;
+    const auto t = static_cast<std::size_t>(test - kTests.begin());
+    const std::size_t at = t < 6 ? 9 + 2 * t : 26 + 2 * (t - 6);
+    const ReportedFigures& f = *phase.reported;
+    fields[at] = t < 5 ? classic_cell(f.throughput_bytes_per_s, 1024.0, "+++++")  // K/sec
+                       : classic_cell(f.iops, 1.0, "+++++");
+    fields[at + 1] = classic_cell(f.cpu_percent, 1.0, "+++");
+    fields[38 + t] = classic_latency(f.latency_max_ns);
+  }
+  return fmt::format("{}\n", fmt::join(fields, ","));
+}
+
 }  // namespace
 
 Json bonnie_tables(std::span<const StepResult* const> steps) {
   std::vector<BonnieCsv> csv_texts;
   for (const StepResult* step : steps) {
+    const bool classic = std::any_of(step->phases.begin(), step->phases.end(),
+                                     [](const PhaseResult& p) { return p.reported.has_value(); });
+    if (classic) {
+      csv_texts.push_back(BonnieCsv{.step = step->name, .csv = classic_bonnie_csv(*step)});
+      continue;
+    }
     std::ostringstream csv;
     try {
       write_bonnie_csv(*step, csv);

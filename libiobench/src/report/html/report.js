@@ -190,11 +190,30 @@
                                   el('span', {class: 'status ' + phase.status}, phase.status)]));
     if (phase.message) box.appendChild(note(phase.message));
     var lat = phase.latency_us;
+    // A figure a classic tool's result lacks is null: say why ("too fast to measure (+++++)",
+    // "not reported"), never 0.
+    var figure = function (value, metric, unit) {
+      if (value !== null && value !== undefined) return num(value) + unit;
+      return phase.unavailable[metric] || '-';
+    };
+    if (phase.reported) {
+      box.appendChild(note('Figures as the tool printed them: it gives no op counts, per-worker ' +
+                           'figures, latency distribution or time series.'));
+      box.appendChild(table(
+        ['throughput', 'IOPS', 'mean', 'p50', 'p99', 'p99.9', 'max', 'CPU'],
+        [[figure(phase.throughput_mib_s, 'throughput', ' MiB/s'),
+          figure(phase.ops_per_s, 'iops', ''), figure(lat.mean, 'lat_mean', ' us'),
+          figure(lat.p50, 'lat_p50', ' us'), figure(lat.p99, 'lat_p99', ' us'),
+          figure(lat.p99_9, 'lat_p99_9', ' us'), figure(lat.max, 'lat_max', ' us'),
+          figure(phase.cpu_percent, 'cpu', ' %')]]));
+      return;
+    }
     box.appendChild(table(
-      ['throughput', 'IOPS', 'ops', 'wall time', 'mean', 'p50', 'p99', 'p99.9', 'max'],
+      ['throughput', 'IOPS', 'ops', 'wall time', 'mean', 'p50', 'p99', 'p99.9', 'max', 'CPU'],
       [[num(phase.throughput_mib_s) + ' MiB/s', num(phase.ops_per_s), num(phase.ops),
         num(phase.wall_ns / 1e9) + ' s', num(lat.mean) + ' us', num(lat.p50) + ' us',
-        num(lat.p99) + ' us', num(lat.p99_9) + ' us', num(lat.max) + ' us']]));
+        num(lat.p99) + ' us', num(lat.p99_9) + ' us', num(lat.max) + ' us',
+        num(phase.cpu_percent) + ' %']]));
     if (phase.time_series) {
       timeSeries(box, phase.time_series, meta);
     } else {
@@ -315,7 +334,7 @@
     box.appendChild(el('h2', {}, ['Run ' + (runIndex + 1) + ': ', el('code', {}, run.label), ' ',
                                   el('span', {class: 'status ' + run.status}, run.status)]));
     var env = run.environment.slice();
-    env.push(['schema', run.schema]);
+    if (!run.source) env.push(['schema', run.schema]);  // a classic tool's output has none
     if (run.suite) {
       env.push(['suite', run.suite.name + ' (' + run.suite.source + ')' +
                 (run.suite.complete ? '' : ', incomplete')]);
@@ -329,8 +348,22 @@
                   num(t.size_bytes / 1073741824) + ' GiB'];
         })));
     }
+    if (run.source) {
+      box.appendChild(el('h3', {}, 'Source'));
+      box.appendChild(note('Read from ' + run.source.format + ' output' +
+                           (run.source.tool_version ? ' (' + run.source.tool_version + ')' : '') +
+                           (run.source.not_mapped.length ? '; not mapped onto phases and ' +
+                            'metrics:' : '; every part mapped.')));
+      if (run.source.not_mapped.length) {
+        box.appendChild(el('ul', {}, run.source.not_mapped.map(function (line) {
+          return el('li', {}, line);
+        })));
+      }
+    }
     box.appendChild(el('h3', {}, 'Invocation'));
-    if (run.invocation) {
+    if (run.source) {
+      box.appendChild(note('not recorded (a classic tool\'s output)'));
+    } else if (run.invocation) {
       box.appendChild(el('pre', {class: 'command'}, run.invocation.command));
       box.appendChild(note('in ' + run.invocation.working_directory +
                            (run.invocation.repeated_from ? '; repeat of ' +
@@ -356,7 +389,7 @@
     var left = 150;
     var max = 0;
     metric.inputs.forEach(function (v) {
-      if (v) max = Math.max(max, v.n >= 2 ? v.ci95_high : v.mean);
+      if (v && !v.unavailable) max = Math.max(max, v.n >= 2 ? v.ci95_high : v.mean);
     });
     if (max <= 0) max = 1;
     var scale = (width - left - 120) / max;
@@ -366,8 +399,9 @@
       var y = 6 + i * 28;
       picture.appendChild(svg('text', {x: 4, y: y + 14, class: 'label'},
                               '#' + (i + 1) + ' ' + labels[i].slice(-18)));
-      if (!v) {
-        picture.appendChild(svg('text', {x: left, y: y + 14, class: 'value'}, 'not in this run'));
+      if (!v || v.unavailable) {
+        picture.appendChild(svg('text', {x: left, y: y + 14, class: 'value'},
+                                v ? v.unavailable : 'not in this run'));
         return;
       }
       var w = Math.max(1, v.mean * scale);

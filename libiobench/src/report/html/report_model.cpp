@@ -6,13 +6,17 @@
 // run   = {label, schema, iobench_version, status, environment: [[field, value]],
 //          targets: [{path, fs_type, mount_point, mount_options, device, size_bytes}],
 //          invocation: null | {command, working_directory, suite_source, repeated_from},
+//          source: null | {format, tool_version, not_mapped} (a classic tool's result),
 //          suite: null | {name, source, complete}, steps: [step], bonnie: [table],
 //          sweeps: [sweep], repetitions: [repetition]}
 // step  = {index, name, workload, status, message, suite_step, sweep_point, repetition, engine,
 //          params: [[key, value]], warnings, phases: [phase]}
-// phase = {index, name, status, message, wall_ns, bytes, ops, throughput_mib_s, ops_per_s,
-//          latency_us: {mean, p50, p99, p99_9, max}, workers: {metric, unit, rows, fairness, min,
-//          max, spread_percent}, latency_cdf: chart, time_series: null | time series}
+// phase = {index, name, status, message, reported, wall_ns, bytes, ops, throughput_mib_s,
+//          ops_per_s, latency_us: {mean, p50, p99, p99_9, max}, cpu_percent,
+//          unavailable: {metric name: why}, workers: {metric, unit, rows, fairness, min, max,
+//          spread_percent}, latency_cdf: chart, time_series: null | time series}
+//          (a figure is null where a classic tool's result lacks it, and `unavailable` says
+//          why; such a phase has null wall_ns, bytes and ops and no workers, curve or series)
 #include "report/html/report_model.hpp"
 
 #include <fmt/format.h>
@@ -56,17 +60,27 @@ std::string shell_word(const std::string& arg) {
   return quoted + "'";
 }
 
+// The environment's known fields: a classic tool's result gives few of them (bonnie++ its
+// machine name), and an unknown field is left out, never shown as 0 or empty.
 Json environment_json(const Environment& env) {
   Json rows = Json::array();
-  rows.push_back(pair("hostname", env.hostname));
-  rows.push_back(pair("kernel", env.kernel));
-  rows.push_back(pair("arch", env.arch));
-  rows.push_back(pair("CPU", fmt::format("{} ({} online)", env.cpu_model, env.cpu_count)));
-  rows.push_back(pair("memory", fmt::format("{:.1f} GiB ({} bytes)",
-                                            static_cast<double>(env.memory_bytes) / kMiB / 1024.0,
-                                            env.memory_bytes)));
-  rows.push_back(pair("iobench", env.iobench_version));
-  rows.push_back(pair("start (UTC)", env.start_time_utc));
+  const auto add = [&rows](std::string_view field, const std::string& value) {
+    if (!value.empty()) rows.push_back(pair(field, value));
+  };
+  add("hostname", env.hostname);
+  add("kernel", env.kernel);
+  add("arch", env.arch);
+  if (!env.cpu_model.empty() || env.cpu_count > 0) {
+    add("CPU", env.cpu_count > 0 ? fmt::format("{} ({} online)", env.cpu_model, env.cpu_count)
+                                 : env.cpu_model);
+  }
+  if (env.memory_bytes > 0) {
+    add("memory",
+        fmt::format("{:.1f} GiB ({} bytes)", static_cast<double>(env.memory_bytes) / kMiB / 1024.0,
+                    env.memory_bytes));
+  }
+  add("iobench", env.iobench_version);
+  add("start (UTC)", env.start_time_utc);
   return rows;
 }
 
@@ -180,15 +194,30 @@ Json phase_json(const PhaseResult& phase, std::size_t index, const nlohmann::jso
   j["status"] = to_string(phase.status);
   j["message"] = phase.message;
   j["wall_ns"] = phase.wall_ns;
-  j["bytes"] = phase.total_bytes();
-  j["ops"] = phase.total_ops();
-  j["throughput_mib_s"] = phase_metric(phase, CompareMetric::kThroughput) / kMiB;
-  j["ops_per_s"] = phase_metric(phase, CompareMetric::kIops);
-  j["latency_us"] = {{"mean", phase_metric(phase, CompareMetric::kLatencyMean) / 1000.0},
-                     {"p50", phase_metric(phase, CompareMetric::kLatencyP50) / 1000.0},
-                     {"p99", phase_metric(phase, CompareMetric::kLatencyP99) / 1000.0},
-                     {"p99_9", phase_metric(phase, CompareMetric::kLatencyP99_9) / 1000.0},
-                     {"max", phase_metric(phase, CompareMetric::kLatencyMax) / 1000.0}};
+  // A classic tool's phase (PhaseResult::reported) has only the figures the tool printed: no
+  // op counts, wall time, op kinds, per-worker rows, latency curve or time series.
+  const bool reported = phase.reported.has_value();
+  j["reported"] = reported;
+  j["bytes"] = reported ? Json(nullptr) : Json(phase.total_bytes());
+  j["ops"] = reported ? Json(nullptr) : Json(phase.total_ops());
+  if (reported) j["wall_ns"] = nullptr;
+  Json unavailable = Json::object();
+  const auto figure = [&](CompareMetric metric, double scale) -> Json {
+    Unavailable why{};
+    const std::optional<double> value = phase_metric_value(phase, metric, &why);
+    if (value) return *value / scale;
+    unavailable[std::string(compare_metric_info(metric).name)] = to_string(why);
+    return nullptr;
+  };
+  j["throughput_mib_s"] = figure(CompareMetric::kThroughput, kMiB);
+  j["ops_per_s"] = figure(CompareMetric::kIops, 1.0);
+  j["latency_us"] = {{"mean", figure(CompareMetric::kLatencyMean, 1000.0)},
+                     {"p50", figure(CompareMetric::kLatencyP50, 1000.0)},
+                     {"p99", figure(CompareMetric::kLatencyP99, 1000.0)},
+                     {"p99_9", figure(CompareMetric::kLatencyP99_9, 1000.0)},
+                     {"max", figure(CompareMetric::kLatencyMax, 1000.0)}};
+  j["cpu_percent"] = figure(CompareMetric::kCpu, 1.0);
+  j["unavailable"] = std::move(unavailable);
   Json kinds = Json::array();
   for (std::size_t k = 0; k < phase.op_names.size() && k < phase.ops.size(); ++k) {
     kinds.push_back({{"name", phase.op_names[k]},
@@ -487,7 +516,9 @@ Json comparison_json(std::span<const ReportInput> inputs) {
       Json values = Json::array();
       for (const MetricValues& v : row.inputs) {
         if (v.values.empty()) {
-          values.push_back(nullptr);
+          // A classic tool's phase without this figure says why; else the run lacks the phase.
+          values.push_back(v.unavailable ? Json{{"unavailable", to_string(*v.unavailable)}}
+                                         : Json(nullptr));
           continue;
         }
         values.push_back({{"n", v.stats.count},
@@ -556,6 +587,10 @@ Json run_json(const ReportInput& input) {
   j["environment"] = environment_json(doc.run.environment);
   j["targets"] = targets_json(doc.run.environment);
   j["invocation"] = invocation_json(doc.invocation);
+  j["source"] = doc.source ? Json{{"format", doc.source->format},
+                                  {"tool_version", doc.source->tool_version},
+                                  {"not_mapped", doc.source->not_mapped}}
+                           : Json(nullptr);
   j["suite"] = doc.suite ? Json{{"name", doc.suite->name},
                                 {"source", doc.suite->source},
                                 {"complete", doc.suite->complete}}
