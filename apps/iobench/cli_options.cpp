@@ -76,6 +76,8 @@ po::options_description run_options() {
     ("plugin", po::value<std::vector<std::string>>()->composing(), "load a workload plugin (.so)")
     ("drop-caches", "sync and drop the page cache before each phase (root)")
     ("fail-fast", "stop the run at the first failed step")
+    ("stonewall", "end every worker of a phase (under mpirun: of every rank) when the first one "
+                  "is done, as IOR's stonewalling")
     ("again", po::value<std::string>(),
      "repeat the run RESULT.json records: its steps, params, seeds and options (targets too, "
      "unless -d is given)")
@@ -98,9 +100,11 @@ po::options_description run_options() {
 constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-worse"};
 
 // Options of run and validate that compare and report refuse.
-constexpr std::array<const char*, 13> kRunOnly{
+// clang-format off
+constexpr std::array<const char*, 14> kRunOnly{
     "dir",         "keep",      "time",  "warmup", "ops",      "seed",           "plugin",
-    "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv"};
+    "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv", "stonewall"};
+// clang-format on
 
 // Items of a comma-separated list; empty items are refused.
 std::vector<std::string> comma_list(const std::string& text, const char* option) {
@@ -402,6 +406,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   cli.keep = vm.count("keep") > 0;
   cli.drop_caches = vm.count("drop-caches") > 0;
   cli.fail_fast = vm.count("fail-fast") > 0;
+  cli.stonewall = vm.count("stonewall") > 0;
   cli.quiet = vm.count("quiet") > 0;
   return cli;
 }

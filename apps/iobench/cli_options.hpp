@@ -41,6 +41,7 @@ struct CliOptions {
   bool keep = false;
   bool drop_caches = false;
   bool fail_fast = false;
+  bool stonewall = false;  ///< --stonewall
   bool quiet = false;
   /// compare: the result documents, the first the baseline.
   std::vector<std::string> compare_files;

@@ -1,6 +1,7 @@
 #include "commands.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -241,8 +242,13 @@ int exit_status(Status status) {
 
 }  // namespace
 
-int run_command(const CliOptions& options) {
+int run_command(const CliOptions& given, RankContext& ranks) {
   using Command = CliOptions::Command;
+  const CliOptions options = options_for_rank(given, ranks);
+  const bool root = ranks.root();
+  std::ostream null_stream(nullptr);  // what other ranks than 0 print goes nowhere
+  std::ostream& out = root ? std::cout : null_stream;
+  std::ostream& err = root ? std::cerr : null_stream;
   if (options.command == Command::kHelp) {
     std::cout << options.help_text;
     return 0;
@@ -269,6 +275,14 @@ int run_command(const CliOptions& options) {
   const bool again = !options.again.empty();
   std::optional<Suite> suite =
       again ? std::optional<Suite>() : suite_for(options.workload, registry);
+  if (suite) {
+    // A suite file's targets take the rank templates as -d does.
+    const RankIdentity& who = ranks.coordinator.identity();
+    for (auto& target : suite->targets) target = expand_rank_template(target.string(), who);
+    for (SuiteStep& step : suite->steps) {
+      for (auto& target : step.targets) target = expand_rank_template(target.string(), who);
+    }
+  }
   if (!suite && !again) (void)registry.workload(options.workload);
   CliOptions effective = options;
   if (!again) apply_zero_warmup(options, registry, suite, effective.params);
@@ -278,8 +292,15 @@ int run_command(const CliOptions& options) {
 
   SuiteRunOptions suite_options{.run = RunOptions{.keep_files = options.keep,
                                                   .fail_fast = options.fail_fast,
-                                                  .progress_interval = options.progress_interval},
+                                                  .progress_interval = options.progress_interval,
+                                                  .stonewall = options.stonewall},
                                 .on_progress = {}};
+  if (ranks.ranked()) {
+    suite_options.run.coordinator = &ranks.coordinator;
+    suite_options.run.on_ranked_step = [&ranks](const RankedStep& step) {
+      ranks.steps.push_back(step);
+    };
+  }
   const Runner runner(registry, suite_options.run);
   ResultDocument repeated;
   SuitePlan plan;
@@ -296,12 +317,14 @@ int run_command(const CliOptions& options) {
         "cannot be used: {}; give -d DIR or set TMPDIR",
         e.what(), printable(tmp_root.string()), problem));
   }
+  // Across ranks: every rank's input is valid before any rank creates anything.
+  if (ranks.ranked()) agree_on_input(ranks, "");
   if (options.command == Command::kValidate) {
     std::vector<Step> steps;
     for (const PlannedRun& run : plan.runs) steps.push_back(run.step);
     const std::vector<Runner::StepPreview> previews = runner.preview(steps);  // may still throw
     if (stop_requested()) {
-      fmt::print(stderr, "iobench: interrupted during validation\n");
+      fmt::print(err, "iobench: interrupted during validation\n");
       return exit_status(Status::kInterrupted);
     }
     if (suite || again) {
@@ -311,8 +334,8 @@ int run_command(const CliOptions& options) {
     } else {
       fmt::print("ok: 1 step(s) valid\n");
     }
-    std::cout.flush();
-    print_plan(plan, previews, std::cout);
+    out.flush();
+    print_plan(plan, previews, out);
     return 0;
   }
 
@@ -339,19 +362,20 @@ int run_command(const CliOptions& options) {
   const bool to_file = output.has_value();
   std::ostream& text_out = (options.format == "text" && to_file)
                                ? static_cast<std::ostream&>(file_text)
-                           : options.format == "text" || to_file ? std::cout
-                                                                 : std::cerr;
-  std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : std::cout;
+                           : options.format == "text" || to_file ? out
+                                                                 : err;
+  std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : out;
   reporters.add(make_text_reporter(text_out, registry));
+  if (ranks.ranked() && root) reporters.add(make_rank_table_reporter(text_out, ranks));
   std::optional<CsvOutputs> csv;
   std::vector<std::unique_ptr<OutputFile>> family_outputs;
   if (options.format == "csv") {
-    csv.emplace(plan, registry, options.output_path, std::cout, file_text, reporters);
+    csv.emplace(plan, registry, options.output_path, out, file_text, reporters);
     for (const std::filesystem::path& path : csv->family_paths()) {
       family_outputs.push_back(std::make_unique<OutputFile>(path.string()));
     }
     if (!csv->left_out().empty()) {
-      fmt::print(stderr,
+      fmt::print(err,
                  "iobench: CSV on stdout holds the generic rows of every step; the own CSV of "
                  "{} is written with -o FILE.csv (as FILE.<workload>.csv)\n",
                  fmt::join(csv->left_out(), ", "));
@@ -363,13 +387,13 @@ int run_command(const CliOptions& options) {
     use_default_target(plan, options, default_dir->path());
   }
   if (default_dir && !options.quiet)
-    fmt::print(stderr, "iobench: target {} (temporary)\n", default_dir->path().string());
+    fmt::print(err, "iobench: target {} (temporary)\n", default_dir->path().string());
   if (again && !options.quiet) {
-    fmt::print(stderr, "iobench: repeating {} (suite '{}'): {} run(s) with their seeds\n",
+    fmt::print(err, "iobench: repeating {} (suite '{}'): {} run(s) with their seeds\n",
                printable(options.again), plan.suite.name, plan.runs.size());
   }
   if (suite && !options.quiet) {
-    fmt::print(stderr, "iobench: suite '{}' ({}): {} run(s)\n", plan.suite.name, plan.suite.source,
+    fmt::print(err, "iobench: suite '{}' ({}): {} run(s)\n", plan.suite.name, plan.suite.source,
                plan.runs.size());
   }
 
@@ -383,22 +407,23 @@ int run_command(const CliOptions& options) {
   progress.clear();
   write_suite_summary_text(result, text_out);
   if (options.format == "json") {
-    const Invocation invocation = invocation_of(options, plan, again ? &repeated : nullptr);
-    machine << suite_to_json(plan, result, 2, &invocation) << '\n';
+    const Invocation invocation = invocation_of(given, plan, again ? &repeated : nullptr);
+    const std::string document = suite_to_json(plan, result, 2, &invocation);
+    machine << (ranks.ranked() ? add_ranks_to_json(document, ranks.steps, 2) : document) << '\n';
   }
   // The HTML page fails alone: the results of -o are still written.
   bool html_failed = false;
   if (html) {
     const ReportInput input{
         .label = plan.suite.name,
-        .document = result_document(plan, result,
-                                    invocation_of(options, plan, again ? &repeated : nullptr))};
+        .document =
+            result_document(plan, result, invocation_of(given, plan, again ? &repeated : nullptr))};
     try {
       std::ostringstream page;
       write_html_report(std::span<const ReportInput>(&input, 1), page);
       html->commit(page.str());
     } catch (const std::exception& e) {
-      fmt::print(stderr, "iobench: cannot write {}: {}\n", printable(html->path().string()),
+      fmt::print(err, "iobench: cannot write {}: {}\n", printable(html->path().string()),
                  printable(e.what()));
       html_failed = true;
     }
@@ -408,9 +433,9 @@ int run_command(const CliOptions& options) {
       output->commit(file_text.str());
     } catch (const Error& e) {
       // Opened before the run, so this is rare (the disk filled up meanwhile): keep the results.
-      fmt::print(stderr, "iobench: cannot write {}: {}; the results follow on stdout\n",
+      fmt::print(err, "iobench: cannot write {}: {}; the results follow on stdout\n",
                  printable(output->path().string()), printable(e.what()));
-      std::cout << file_text.str();
+      out << file_text.str();
       return 1;
     }
   }
@@ -420,8 +445,8 @@ int run_command(const CliOptions& options) {
     try {
       series_output->commit(series_text.str());
     } catch (const Error& e) {
-      fmt::print(stderr, "iobench: cannot write {}: {}\n",
-                 printable(series_output->path().string()), printable(e.what()));
+      fmt::print(err, "iobench: cannot write {}: {}\n", printable(series_output->path().string()),
+                 printable(e.what()));
       return 1;
     }
   }
@@ -431,14 +456,14 @@ int run_command(const CliOptions& options) {
       try {
         family_outputs[i]->commit(texts[i]);
       } catch (const Error& e) {
-        fmt::print(stderr, "iobench: cannot write {}: {}\n",
+        fmt::print(err, "iobench: cannot write {}: {}\n",
                    printable(family_outputs[i]->path().string()), printable(e.what()));
         return 1;
       }
     }
   }
   if (options.keep && default_dir) {
-    fmt::print(stderr, "iobench: files kept in {}\n", default_dir->path().string());
+    fmt::print(err, "iobench: files kept in {}\n", default_dir->path().string());
   }
   const int status = exit_status(result.run.status);
   return status == 0 && html_failed ? 1 : status;

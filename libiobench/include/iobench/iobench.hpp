@@ -7,6 +7,7 @@
 #include <iobench/clock.hpp>
 #include <iobench/compare.hpp>
 #include <iobench/confined_dir.hpp>
+#include <iobench/coordinator.hpp>
 #include <iobench/data_pattern.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
@@ -19,6 +20,7 @@
 #include <iobench/params.hpp>
 #include <iobench/plugin.hpp>
 #include <iobench/printable.hpp>
+#include <iobench/rank_results.hpp>
 #include <iobench/rate_pacer.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>

@@ -17,6 +17,8 @@
 namespace iobench {
 
 class Registry;
+class Coordinator;
+struct RankedStep;
 
 /// One step of a run: a workload with its params and targets.
 struct Step {
@@ -108,6 +110,10 @@ struct RunOptions {
   /// Stop the whole run at the first failed step (otherwise later steps still run).
   bool fail_fast = false;
   std::chrono::nanoseconds progress_interval = std::chrono::seconds(5);
+  /// Stonewalling (IOR's): every measured phase ends for all its workers (and, with other ranks,
+  /// for every rank's) as soon as the first worker is done; its stonewall_ns is that moment,
+  /// and the others' results are what they did until then. Off: each worker runs to its end.
+  bool stonewall = false;
   /// Called from the runner's thread every `progress_interval` while a step runs and at each
   /// state change (ProgressSnapshot); must not block for long. Empty: no progress.
   std::function<void(const ProgressSnapshot&)> on_progress{};
@@ -118,6 +124,17 @@ struct RunOptions {
   std::stop_token stop_token{};
   /// Skip the free-space check (for targets whose free space statvfs misreports).
   bool skip_space_check = false;
+  /// The other ranks of an MPI run (make_coordinator); null or alone: this process only. With
+  /// other ranks, every rank runs the same steps in step: the validation outcome is agreed
+  /// before any I/O (a ConfigError on every rank, naming each rank's problem), each phase starts
+  /// at a barrier after every rank's set-up, a failure on one rank stops the others at their
+  /// next check (their phase fails, naming the rank), and at each step's end rank 0 gathers
+  /// every rank's result: on rank 0 the step result (returned and reported) is the aggregate
+  /// (RankedStep::aggregate); the other ranks keep their own.
+  Coordinator* coordinator = nullptr;
+  /// Rank 0 of a ranked run: called with each step over all ranks, before the reporter's
+  /// on_step_end() of its aggregate.
+  std::function<void(const RankedStep&)> on_ranked_step{};
 };
 
 /// Runs steps: validates all of them first (no I/O), then for each step creates the run

@@ -203,7 +203,19 @@ struct GroupOutcome {
   SystemCpuSample system_begin;
   SystemCpuSample system_end;
   bool interrupted = false;
+  /// Another rank's problem that ended this group (empty: none): at the barrier, or a stop it
+  /// raised while the group ran.
+  std::string peer_problem;
 };
+
+// The first failure among workers [first, first + count): "worker I: message", or "".
+std::string group_failure(const PhaseMemory& memory, std::size_t first, std::size_t count) {
+  for (std::size_t i = first; i < first + count; ++i) {
+    const WorkerSlot& slot = *memory.slot(i);
+    if (slot.failed != 0) return fmt::format("worker {}: {}", i, slot.message);
+  }
+  return {};
+}
 
 // Starts workers [first, first + count) and drives them until they all finish. The measured
 // window runs from the measure start (barrier release, or the end of the warm-up) until the
@@ -390,6 +402,26 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     show(ProgressState::kSetUp);
   }
 
+  // Across ranks, this is the phase's barrier: no rank starts measuring before every rank's
+  // workers are set up, and none starts if a rank failed or was stopped in its set-up.
+  const bool ranked = request.sync != nullptr && request.sync->active();
+  if (ranked && !request.sync->ended()) {
+    // Before the barrier: a stop another rank raises after it is then of this epoch here.
+    request.sync->coordinator().begin_epoch();
+    const std::string failure = group_failure(memory, first, count);
+    const auto kind = !failure.empty()      ? StepSync::Kind::kFailed
+                      : outcome.interrupted ? StepSync::Kind::kInterrupted
+                                            : StepSync::Kind::kNone;
+    const auto verdict = request.sync->sync(
+        kind, kind == StepSync::Kind::kInterrupted ? "interrupted by a stop request" : failure);
+    if (verdict && kind == StepSync::Kind::kNone) {
+      outcome.peer_problem = *verdict;
+      if (request.sync->worst() == StepSync::Kind::kInterrupted) outcome.interrupted = true;
+      stop_workers();
+    }
+  }
+  bool stop_raised = false;  // this rank told the others it failed
+
   // The measurement window opens here, or when the warm-up ends. Clock first, then the system
   // sample, then the runner's CPU reading (so that reading /proc/stat is not in its CPU time).
   // The time limit counts from the measurement's real start, however late the runner saw the
@@ -441,11 +473,52 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     }
     if (processes) reap_children(false);
     for (std::size_t i = first; i < first + count; ++i) drain_series(memory, i, series, false);
+    if (ranked && outcome.peer_problem.empty()) {
+      // A local failure stops the other ranks at their next look; theirs stops this one.
+      Coordinator& coordinator = request.sync->coordinator();
+      if (!stop_raised && shared.state.load() == kAbort) {
+        if (const std::string failure = group_failure(memory, first, count); !failure.empty()) {
+          coordinator.raise_stop(failure, StopKind::kFailure);
+          stop_raised = true;
+        }
+      }
+      if (!stop_raised) {
+        if (auto peer = coordinator.stop_raised()) {
+          if (peer->kind == StopKind::kStonewall) {
+            advance_state(shared.state, kStop);  // a normal end, as a time limit's
+            stop_raised = true;                  // nothing more to tell or hear this phase
+          } else {
+            outcome.peer_problem = peer->text;
+            stop_workers();
+          }
+        }
+      }
+    }
+    // Stonewalling: this group's first worker done ends the others' run here and on every rank.
+    if (request.stonewall && shared.state.load() == kMeasure && shared.ended.load() > 0 &&
+        group_failure(memory, first, count).empty()) {
+      advance_state(shared.state, kStop);
+      if (ranked && !stop_raised) {
+        request.sync->coordinator().raise_stop("stonewall: its first worker is done",
+                                               StopKind::kStonewall);
+        stop_raised = true;
+      }
+    }
     if (outcome.released_ns != 0) show(running_state());
     std::uint64_t wake =
         std::min<std::uint64_t>({deadline_ns, next_progress_ns, now + 20'000'000ULL});
     if (shared.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns);
     futex_wait(shared.ended, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
+  }
+  // A failure in the group's last moments (its last worker failing ends the loop above at once)
+  // still stops the other ranks.
+  if (ranked && outcome.peer_problem.empty() && !stop_raised) {
+    if (const std::string failure = group_failure(memory, first, count); !failure.empty()) {
+      request.sync->coordinator().raise_stop(failure, StopKind::kFailure);
+    } else if (request.stonewall && outcome.measured) {
+      request.sync->coordinator().raise_stop("stonewall: its first worker is done",
+                                             StopKind::kStonewall);
+    }
   }
   // The last worker's run() has ended: the window closes (CPU first, then /proc/stat).
   if (outcome.measured) {
@@ -501,7 +574,7 @@ std::uint64_t worker_seed(std::uint64_t step_seed, std::size_t phase, std::size_
   return z ^ (z >> 31);
 }
 
-PhaseResult execute_phase(const PhaseRequest& request) {
+PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
   const PhaseSpec& spec = request.spec;
   PhaseMemory memory(spec.workers, spec.op_names.size(), spec.latency_parts.any());
   const auto series_interval = static_cast<std::uint64_t>(
@@ -521,6 +594,8 @@ PhaseResult execute_phase(const PhaseRequest& request) {
   CpuTimes runner_cpu;
   SystemCpuSample system_busy;  // summed over the groups' windows
   bool interrupted = false;
+  std::string peer_problem;
+  std::uint64_t first_measure_ns = 0;
   // Serial phases run one worker at a time (tiotest's -W); their wall time is the sum.
   const std::size_t group = spec.serial ? 1 : spec.workers;
   for (std::size_t first = 0; first < spec.workers; first += group) {
@@ -539,6 +614,8 @@ PhaseResult execute_phase(const PhaseRequest& request) {
     interrupted = interrupted || outcome.interrupted;
     bool group_failed = false;
     for (std::size_t i = first; i < first + count; ++i) group_failed |= memory.slot(i)->failed != 0;
+    if (peer_problem.empty()) peer_problem = outcome.peer_problem;
+    if (outcome.measured && first_measure_ns == 0) first_measure_ns = outcome.measure_start_ns;
     if (outcome.measured) {
       std::uint64_t group_end = outcome.measure_start_ns;
       for (std::size_t i = first; i < first + count; ++i) {
@@ -557,7 +634,14 @@ PhaseResult execute_phase(const PhaseRequest& request) {
             outcome.system_end.total_ticks - outcome.system_begin.total_ticks;
       }
     }
-    if (interrupted || group_failed) break;
+    if (interrupted || group_failed || !peer_problem.empty()) break;
+    // Across ranks, the groups of a serial phase end together: one more checkpoint per group.
+    if (request.sync != nullptr && request.sync->active() && first + group < spec.workers) {
+      if (auto verdict = request.sync->sync(StepSync::Kind::kNone, "")) {
+        peer_problem = *verdict;
+        break;
+      }
+    }
   }
 
   result.wall_ns = wall_ns;
@@ -634,7 +718,14 @@ PhaseResult execute_phase(const PhaseRequest& request) {
   // The process's CPU in the window: its runner thread plus every worker (thread, or worker
   // process over its own measured time; not RUSAGE_CHILDREN, which counts whole lives).
   result.process_cpu = runner_cpu + result.workers_cpu;
-  if (result.status == Status::kOk && interrupted) {
+  if (window != nullptr) {
+    window->start_ns = first_measure_ns;
+    window->stopped_by_peer = !peer_problem.empty();
+  }
+  if (!peer_problem.empty() && result.status == Status::kOk && !interrupted) {
+    result.status = Status::kFailed;
+    result.message = fmt::format("stopped because of another rank: {}", peer_problem);
+  } else if (result.status == Status::kOk && interrupted) {
     result.status = Status::kInterrupted;
     result.message =
         any_measured ? "interrupted by a stop request (SIGINT/SIGTERM/SIGHUP)"

@@ -10,6 +10,7 @@
 #include <stop_token>
 
 #include "core/run_stop.hpp"
+#include "core/step_sync.hpp"
 
 namespace iobench::detail {
 
@@ -33,12 +34,27 @@ struct PhaseRequest {
   std::function<void(ProgressSnapshot&)> on_progress;
   /// This run's own stop (RunOptions::stop_token), besides the process-wide request_stop().
   std::stop_token stop;
+  /// The step's checkpoints across ranks (null, or inactive: alone): the barrier after the
+  /// workers' set-up becomes one, a local worker failure raises a stop to the other ranks, and
+  /// a stop another rank raised ends this phase as failed.
+  StepSync* sync = nullptr;
+  /// Stonewalling (RunOptions::stonewall): the first worker done ends the phase for all (and
+  /// across ranks tells the others so).
+  bool stonewall = false;
+};
+
+/// When the phase measured, for the aggregation across ranks (CLOCK_MONOTONIC ns).
+struct PhaseWindow {
+  std::uint64_t start_ns = 0;  ///< the first measured group's measurement start; 0: none
+  /// Set when another rank's problem ended this phase (its failure is then theirs, not ours).
+  bool stopped_by_peer = false;
 };
 
 /// Runs all workers of a phase (threads or forked processes), started together at a barrier,
 /// ending at their own pace, the time limit, or a stop request; returns per-worker and merged
 /// results. Worker failures are reported in the result (status kFailed), never thrown.
-[[nodiscard]] PhaseResult execute_phase(const PhaseRequest& request);
+/// `window`, if given, receives when it measured.
+[[nodiscard]] PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window = nullptr);
 
 /// The seed of worker `worker` in phase `phase`: a SplitMix64 mix of the step seed, so workers
 /// and phases differ yet a run with the same step seed repeats exactly.

@@ -7,9 +7,11 @@
 #include <cerrno>
 #include <cstring>
 #include <iobench/clock.hpp>
+#include <iobench/coordinator.hpp>
 #include <iobench/error.hpp>
 #include <iobench/format.hpp>
 #include <iobench/printable.hpp>
+#include <iobench/rank_results.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/sysinfo.hpp>
@@ -20,6 +22,7 @@
 #include "core/phase_executor.hpp"
 #include "core/run_dirs.hpp"
 #include "core/step_options.hpp"
+#include "core/step_sync.hpp"
 #include "suite/units_detail.hpp"
 
 namespace iobench {
@@ -277,6 +280,109 @@ void warn_unmeasured_workers(const PhaseResult& phase, PrepareContext& context) 
   }
 }
 
+// Across ranks: every rank's validation outcome, agreed before any I/O. Throws ConfigError on
+// every rank if any rank has a problem: the message once if all ranks have the same, else each
+// rank's ("rank R (HOST): ..."). A lost rank throws CoordinationError.
+void agree_on_validation(Coordinator& coordinator, const std::string& problem) {
+  const std::vector<std::string> all = coordinator.all_gather(problem);
+  std::vector<std::string> lines;
+  bool all_same = true;
+  for (const std::string& text : all) all_same = all_same && text == all.front();
+  if (all_same) {
+    if (!all.front().empty()) throw ConfigError(all.front());
+    return;
+  }
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (!all[r].empty()) lines.push_back(fmt::format("rank {}: {}", r, all[r]));
+  }
+  throw ConfigError(fmt::format("{}", fmt::join(lines, "\n")));
+}
+
+// Across ranks: rank 0's seed for every rank (each rank's workers then draw from it mixed with
+// the rank, so ranks differ yet a repeat with the same seed repeats every rank).
+std::uint64_t agreed_seed(Coordinator& coordinator, std::uint64_t mine) {
+  const std::vector<std::string> all = coordinator.all_gather(std::to_string(mine));
+  return std::stoull(all.front());
+}
+
+std::uint64_t rank_seed(std::uint64_t step_seed, int rank) {
+  return rank == 0 ? step_seed
+                   : detail::worker_seed(step_seed, SIZE_MAX, static_cast<std::size_t>(rank));
+}
+
+// What a step result reports at a checkpoint.
+detail::StepSync::Kind sync_kind(Status status) {
+  switch (status) {
+    case Status::kFailed:
+      return detail::StepSync::Kind::kFailed;
+    case Status::kInterrupted:
+      return detail::StepSync::Kind::kInterrupted;
+    default:
+      return detail::StepSync::Kind::kNone;
+  }
+}
+
+// Applies the checkpoint that ended a step on another rank's problem to this rank's result.
+void take_verdict(const detail::StepSync& sync, const std::string& verdict, StepResult& result) {
+  if (sync.own_problem() && result.status != Status::kOk) return;  // ours says it already
+  if (sync.coordinator().lost()) {  // no rank's problem: the ranks are gone
+    result.status = Status::kFailed;
+    result.message = verdict;
+    return;
+  }
+  if (sync.worst() == detail::StepSync::Kind::kSkip) {
+    result.warnings.push_back(
+        fmt::format("phases left skipped as another rank skips them: {}", verdict));
+    return;
+  }
+  const Status status =
+      sync.worst() == detail::StepSync::Kind::kInterrupted ? Status::kInterrupted : Status::kFailed;
+  if (worse(result.status, status) != result.status || result.status == Status::kOk) {
+    result.status = worse(result.status, status);
+    result.message = fmt::format("stopped because of another rank: {}", verdict);
+  }
+}
+
+// Rank 0 receives every rank's result and window of the step and replaces `result` with their
+// aggregate (reported through on_ranked); the others send theirs. A lost rank fails the step.
+void reduce_step(Coordinator& coordinator, const Environment& environment,
+                 const std::vector<RankWindow>& windows, StepResult& result,
+                 const std::function<void(const RankedStep&)>& on_ranked) {
+  RankStep mine{.rank = coordinator.identity().rank,
+                .environment = environment,
+                .step = result,
+                .windows = windows,
+                .clock_residual_ns = coordinator.clock_residual_ns()};
+  if (coordinator.lost()) return;  // the step's message already says so
+  std::vector<std::string> all;
+  try {
+    all = coordinator.gather(to_rank_text(mine));
+  } catch (const CoordinationError& e) {
+    result.status = Status::kFailed;
+    result.message = e.what();
+    return;
+  }
+  if (all.empty()) return;  // not rank 0
+  std::vector<RankStep> ranks;
+  ranks.reserve(all.size());
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (static_cast<int>(r) == mine.rank) {
+      ranks.push_back(std::move(mine));
+      continue;
+    }
+    try {
+      ranks.push_back(from_rank_text(all[r]));
+    } catch (const ConfigError& e) {
+      result.status = Status::kFailed;
+      result.message = fmt::format("the result of rank {} cannot be read: {}", r, e.what());
+      return;
+    }
+  }
+  RankedStep ranked = aggregate_ranks(std::move(ranks));
+  if (on_ranked) on_ranked(ranked);
+  result = std::move(ranked.aggregate);
+}
+
 }  // namespace
 
 void detail::record_options(const Step& step, StepResult& result) {
@@ -337,8 +443,21 @@ RunResult Runner::run(std::span<const Step> steps) {
 }
 
 RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
-  std::vector<PlannedStep> plan =
-      plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+  Coordinator* coordinator = options_.coordinator != nullptr && options_.coordinator->ranked()
+                                 ? options_.coordinator
+                                 : nullptr;
+  std::vector<PlannedStep> plan;
+  if (coordinator == nullptr) {
+    plan = plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+  } else {
+    std::string problem;
+    try {
+      plan = plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+    } catch (const ConfigError& e) {
+      problem = e.what();
+    }
+    agree_on_validation(*coordinator, problem);
+  }
 
   std::vector<std::filesystem::path> all_targets;
   for (const Step& step : steps) {
@@ -369,8 +488,21 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     for (const auto& t : step.targets) result.targets.push_back(t.string());
     result.seed =
         step.seed != 0 ? step.seed : (static_cast<std::uint64_t>(entropy()) << 32) | entropy();
+    detail::StepSync sync(coordinator);
+    std::vector<RankWindow> windows;
+    if (coordinator != nullptr) {
+      try {
+        result.seed = agreed_seed(*coordinator, result.seed);
+      } catch (const CoordinationError& e) {
+        result.status = Status::kFailed;
+        result.message = e.what();
+      }
+    }
+    const std::uint64_t phase_seed =
+        coordinator != nullptr ? rank_seed(result.seed, coordinator->identity().rank) : result.seed;
     if (detail::stop_wanted(options_.stop_token)) break;
 
+    // (A lost coordinator above ends the step at its first checkpoint, after prepare.)
     try {
       detail::RunDirs dirs(step.targets, options_.keep_files);
       const Engine* engine = planned.engine.get();
@@ -424,6 +556,10 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
       try {
         step_state(ProgressState::kSetUp, phases_ns(0));
         planned.workload->prepare(context);
+        if (auto verdict = sync.sync(detail::StepSync::Kind::kNone, "")) {
+          take_verdict(sync, *verdict, result);
+          throw detail::StepSync::Ended{};
+        }
         for (std::size_t p = 0; p < planned.phases.size(); ++p) {
           if (stop_requested()) break;  // reported as interrupted below; clean-up still runs
           const PhaseSpec& spec = planned.phases[p];
@@ -441,14 +577,16 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
                                        .spec = spec,
                                        .targets = dirs.targets(),
                                        .engine = *engine,
-                                       .step_seed = result.seed,
+                                       .step_seed = phase_seed,
                                        .ops_limit = spec.measured ? step.ops_limit : 0,
                                        .time_limit = time_limit,
                                        .warmup = warmup,
                                        .progress_interval = options_.progress_interval,
                                        .series_interval = step.interval,
                                        .on_progress = {},
-                                       .stop = options_.stop_token};
+                                       .stop = options_.stop_token,
+                                       .sync = &sync,
+                                       .stonewall = options_.stonewall && spec.measured};
           const std::optional<std::uint64_t> after = phases_ns(p + 1);
           std::uint64_t last_bytes = 0, last_ops = 0, last_clock_ns = monotonic_ns();
           double bytes_per_s = 0, ops_per_s = 0;
@@ -482,7 +620,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
               options_.on_progress(snapshot);
             };
           }
-          PhaseResult phase = detail::execute_phase(request);
+          detail::PhaseWindow window;
+          PhaseResult phase = detail::execute_phase(request, &window);
           if (phase.status == Status::kOk) {
             // Files open in a run directory someone removed take writes unnoticed to the end.
             try {
@@ -493,6 +632,19 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             }
           }
           if (spec.measured) warn_unmeasured_workers(phase, context);
+          if (spec.measured && coordinator != nullptr) {
+            // On rank 0's clock, for the aggregate's wall time and stonewall.
+            const std::int64_t offset = coordinator->clock_offset_ns();
+            const auto start = static_cast<std::int64_t>(window.start_ns) - offset;
+            windows.push_back(
+                window.start_ns == 0
+                    ? RankWindow{}
+                    : RankWindow{
+                          .start_ns = start,
+                          .end_ns = start + static_cast<std::int64_t>(phase.wall_ns),
+                          .first_end_ns = start + static_cast<std::int64_t>(phase.stonewall_ns)});
+          }
+          const bool stopped_by_peer = window.stopped_by_peer;
           // The step's result keeps measured phases; after_phase() sees every phase's result.
           const PhaseResult& done =
               spec.measured ? result.phases.emplace_back(std::move(phase)) : phase;
@@ -503,15 +655,37 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             }
             // A phase that measured nothing (it ended inside its warm-up) did no harm: the
             // step's other phases still run.
-            if (done.status != Status::kNoMeasurement) break;
+            if (done.status != Status::kNoMeasurement) {
+              // Across ranks the phase's end is a checkpoint: a rank that failed tells the
+              // others (one stopped by another rank's failure has nothing of its own to add).
+              if (auto verdict = sync.sync(
+                      stopped_by_peer ? detail::StepSync::Kind::kNone : sync_kind(done.status),
+                      done.message)) {
+                take_verdict(sync, *verdict, result);
+              }
+              break;
+            }
           }
           planned.workload->after_phase(p, done, context);
+          if (sync.active()) {
+            const bool skip = context.skip_reason() && p + 1 < planned.phases.size();
+            if (auto verdict =
+                    sync.sync(skip ? detail::StepSync::Kind::kSkip : detail::StepSync::Kind::kNone,
+                              skip ? *context.skip_reason() : std::string())) {
+              if (!skip) {
+                take_verdict(sync, *verdict, result);
+                break;
+              }
+            }
+          }
           if (context.skip_reason() && p + 1 < planned.phases.size()) {
             context.warn(
                 fmt::format("phases after '{}' skipped: {}", spec.name, *context.skip_reason()));
             break;
           }
         }
+      } catch (const detail::StepSync::Ended&) {
+        // Another rank's problem ended the step at a checkpoint: clean-up as after a failure.
       } catch (const Error& e) {
         result.status = Status::kFailed;
         result.message = e.what();
@@ -533,6 +707,14 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     }
     if (result.status == Status::kOk && detail::stop_wanted(options_.stop_token))
       result.status = Status::kInterrupted;
+    if (coordinator != nullptr) {
+      // A rank that left the step early meets the others at the checkpoint they wait at.
+      if (!sync.ended() &&
+          (result.status == Status::kFailed || result.status == Status::kInterrupted)) {
+        sync.catch_up(sync_kind(result.status), result.message);
+      }
+      reduce_step(*coordinator, run.environment, windows, result, options_.on_ranked_step);
+    }
     run.status = worse(run.status, result.status);
     reporter.on_step_end(result);
     const Status step_status = result.status;

@@ -1,0 +1,301 @@
+// The iobench CLI under mpirun (OpenMPI): aggregates equal the sums and merged histograms of the
+// ranks, per-rank targets are made and cleaned, bad input is reported once with exit 2, a
+// failing rank stops the others, a killed rank hangs nobody. Tiny disk runs in temp dirs.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <iobench/metrics.hpp>
+#include <iobench/result_json.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace iobench::test;
+using Json = nlohmann::json;
+
+namespace {
+
+std::vector<std::string> mpirun(int ranks) {
+  return {IOBENCH_MPIRUN, "--oversubscribe", "--allow-run-as-root", "-n", std::to_string(ranks)};
+}
+
+// Why mpirun cannot start ranks here, or "" if it can.
+std::string mpirun_problem() {
+  static const std::string problem = [] {
+    std::vector<std::string> argv = mpirun(2);
+    argv.push_back("true");
+    const CliResult r = run_command(argv);
+    return r.exit_code == 0 ? std::string()
+                            : fmt::format("mpirun -n 2 true exited {}: {}", r.exit_code, r.err);
+  }();
+  return problem;
+}
+
+#define SKIP_WITHOUT_MPIRUN()                                     \
+  do {                                                            \
+    if (const std::string why = mpirun_problem(); !why.empty()) { \
+      WARN("skipped: " << why);                                   \
+      return;                                                     \
+    }                                                             \
+  } while (false)
+
+CliResult run_ranked(int ranks, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = mpirun(ranks);
+  argv.push_back(IOBENCH_CLI_PATH);
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv);
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The write op of phase 0 of step 0 of a result document, exactly as the reader restores it.
+OpStats write_op(const ResultDocument& doc) {
+  const PhaseResult& phase = doc.run.steps.at(0).phases.at(0);
+  return phase.ops.at(phase.op_index("write"));
+}
+
+void check_aggregate(int ranks) {
+  TempDir dir("mpi");
+  for (int r = 0; r < ranks; ++r)
+    std::filesystem::create_directory(dir.path() / fmt::format("r{}", r));
+  const CliResult result =
+      run_ranked(ranks, {"run", "disk", "-d", (dir.path() / "r{rank}").string(), "size=1m", "bs=4k",
+                         "operation=write", "-q", "--format", "json"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  // Only rank 0 prints: stdout is one document.
+  const Json j = Json::parse(result.out);
+  const ResultDocument aggregate = parse_result_json(result.out);
+  const Json& ranked = j.at("ranks");
+  REQUIRE(ranked.at("size") == ranks);
+  REQUIRE(ranked.at("hosts").size() == static_cast<std::size_t>(ranks));
+  const Json& results = ranked.at("steps").at(0).at("results");
+  REQUIRE(results.size() == static_cast<std::size_t>(ranks));
+
+  std::uint64_t bytes = 0, ops = 0;
+  OpStats merged;
+  for (int r = 0; r < ranks; ++r) {
+    const ResultDocument doc = parse_result_json(results.at(static_cast<std::size_t>(r)).dump());
+    const StepResult& step = doc.run.steps.at(0);
+    CHECK(step.targets.at(0) == (dir.path() / fmt::format("r{}", r)).string());
+    bytes += step.phases.at(0).total_bytes();
+    ops += step.phases.at(0).total_ops();
+    merged.merge(write_op(doc));
+    CHECK(write_op(doc).ops == 256);  // 1 MiB in 4 KiB blocks on every rank
+  }
+  const PhaseResult& phase = aggregate.run.steps.at(0).phases.at(0);
+  CHECK(phase.total_bytes() == bytes);
+  CHECK(phase.total_ops() == ops);
+  CHECK(bytes == static_cast<std::uint64_t>(ranks) * (1u << 20));
+  CHECK(phase.workers.size() == static_cast<std::size_t>(ranks));
+  CHECK(aggregate.run.steps.at(0).targets.size() == static_cast<std::size_t>(ranks));
+  // Percentiles of the aggregate are those of the union of all ranks' ops.
+  const OpStats agg = write_op(aggregate);
+  CHECK(agg.ops == merged.ops);
+  for (const double p : {50.0, 90.0, 99.0, 99.9}) {
+    CHECK(agg.latency.percentile(p) == merged.latency.percentile(p));
+  }
+  CHECK(agg.latency.min() == merged.latency.min());
+  CHECK(agg.latency.max() == merged.latency.max());
+  // Every rank created its run directory in its own target and removed it.
+  for (int r = 0; r < ranks; ++r) {
+    CHECK(TempDir::list(dir.path() / fmt::format("r{}", r)).empty());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("mpirun -n 2: the aggregate is the sum and the merged histogram of the ranks", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  check_aggregate(2);
+}
+
+TEST_CASE("mpirun -n 3: the aggregate is the sum and the merged histogram of the ranks", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  check_aggregate(3);
+}
+
+TEST_CASE("mpirun: the text report prints the aggregate once and the rank table", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  for (int r = 0; r < 2; ++r) std::filesystem::create_directory(dir.path() / fmt::format("r{}", r));
+  const CliResult result = run_ranked(
+      2, {"run", "disk", "-d", (dir.path() / "r{rank}").string(), "size=256k", "bs=4k", "-q"});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(count_of(result.out, "mbytes across 2 devices using 128 blocks of 4096") == 1);
+  CHECK(count_of(result.out, "Ranks: 2 (rank=host: 0=") == 1);
+  CHECK(count_of(result.out, "Jain's fairness") == 1);
+}
+
+TEST_CASE("mpirun: a bad param is reported once and every rank exits 2", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  const CliResult result =
+      run_ranked(3, {"run", "disk", "-d", dir.path().string(), "size=1m", "bsx=4k", "-q"});
+  CHECK(result.exit_code == 2);
+  CHECK(count_of(result.err, "unknown parameter 'bsx'") == 1);
+  CHECK(result.out.empty());
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("mpirun: a bad target template is reported once with exit 2", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  const CliResult result =
+      run_ranked(2, {"run", "disk", "-d", (dir.path() / "r{rnk}").string(), "size=1m", "-q"});
+  CHECK(result.exit_code == 2);
+  CHECK(count_of(result.err, "unknown name {rnk}") == 1);
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("mpirun: a target missing on one rank is reported once, naming the rank", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  std::filesystem::create_directory(dir.path() / "r0");
+  std::filesystem::create_directory(dir.path() / "r2");
+  const CliResult result =
+      run_ranked(3, {"run", "disk", "-d", (dir.path() / "r{rank}").string(), "size=1m", "-q"});
+  CHECK(result.exit_code == 2);
+  CHECK(count_of(result.err, "does not exist") == 1);
+  CHECK(count_of(result.err, "rank 1: ") == 1);
+  CHECK(TempDir::list(dir.path() / "r0").empty());
+  CHECK(TempDir::list(dir.path() / "r2").empty());
+}
+
+TEST_CASE("mpirun: a rank failing at set-up stops the others, names itself, leaves nothing",
+          "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  if (::geteuid() != 0) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  TempDir dir("mpi");
+  for (int r = 0; r < 3; ++r) std::filesystem::create_directory(dir.path() / fmt::format("r{}", r));
+  // Rank 1's target holds two inodes: its run directory is made, its file is not (ENOSPC).
+  const std::string small = (dir.path() / "r1").string();
+  REQUIRE(run_command({"mount", "-t", "tmpfs", "-o", "size=4m,nr_inodes=2", "tmpfs", small})
+              .exit_code == 0);
+  const CliResult result = run_ranked(3, {"run", "disk", "-d", (dir.path() / "r{rank}").string(),
+                                          "size=1m", "bs=64k", "-q", "--format", "json"});
+  (void)run_command({"umount", small});
+  INFO(result.out << result.err);
+  CHECK(result.exit_code == 1);
+  const Json j = Json::parse(result.out);
+  const std::string message = j.at("steps").at(0).at("message");
+  CHECK_THAT(message, Catch::StartsWith("rank 1: ") && Catch::Contains("No space left on device"));
+  const Json& results = j.at("ranks").at("steps").at(0).at("results");
+  for (const std::size_t r : {0u, 2u}) {
+    const Json& step = results.at(r).at("steps").at(0);
+    CHECK(step.at("status") == "failed");
+    CHECK_THAT(step.at("message").get<std::string>(),
+               Catch::Contains("stopped because of another rank: rank 1 (") &&
+                   Catch::Contains("No space left on device"));
+    // Stopped at the barrier: nothing measured.
+    CHECK(step.at("phases").at(0).at("ops") == 0);
+  }
+  for (int r = 0; r < 3; ++r) CHECK(TempDir::list(dir.path() / fmt::format("r{}", r)).empty());
+}
+
+TEST_CASE("mpirun: a rank filling up mid-phase stops the others before they finish", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  if (::geteuid() != 0) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  TempDir dir("mpi");
+  for (int r = 0; r < 2; ++r) std::filesystem::create_directory(dir.path() / fmt::format("r{}", r));
+  const std::string small = (dir.path() / "r1").string();
+  REQUIRE(run_command({"mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", small}).exit_code == 0);
+  // 64 writes at 20/s take 3.2 s per rank; once rank 1's file exists, its filesystem is filled
+  // (the free-space check passed before), so its next write fails and rank 0 is stopped early.
+  const std::string script = fmt::format(
+      "{} {} {} run disk -d '{}' size=1m bs=16k rate_iops=20 -q --format json > {}/out.json & "
+      "pid=$!; for i in $(seq 1 600); do ls {}/iobench.*/bigfile >/dev/null 2>&1 && break; "
+      "sleep 0.05; done; dd if=/dev/zero of={}/filler bs=64k >/dev/null 2>&1; wait $pid; "
+      "status=$?; rm -f {}/filler; exit $status",
+      IOBENCH_MPIRUN, "--oversubscribe --allow-run-as-root -n 2", IOBENCH_CLI_PATH,
+      (dir.path() / "r{rank}").string(), dir.path().string(), small, small, small);
+  const CliResult result = run_command({"sh", "-c", script});
+  (void)run_command({"umount", small});
+  INFO(result.err);
+  CHECK(result.exit_code == 1);
+  const Json j = Json::parse(read_file(dir.path() / "out.json"));
+  const Json& results = j.at("ranks").at("steps").at(0).at("results");
+  const Json& failing = results.at(1).at("steps").at(0);
+  CHECK_THAT(failing.at("message").get<std::string>(), Catch::Contains("No space left on device"));
+  const Json& stopped = results.at(0).at("steps").at(0);
+  CHECK_THAT(stopped.at("message").get<std::string>(),
+             Catch::Contains("stopped because of another rank: rank 1"));
+  CHECK(stopped.at("phases").at(0).at("ops_by_kind").at("write").at("ops") < 64);
+  CHECK(TempDir::list(dir.path() / "r0").empty());
+  CHECK(TempDir::list(dir.path() / "r1").empty());
+}
+
+TEST_CASE("mpirun: a rank killed with SIGKILL leaves no rank hanging", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  for (int r = 0; r < 3; ++r) std::filesystem::create_directory(dir.path() / fmt::format("r{}", r));
+  // --enable-recovery keeps mpirun from killing the job itself: the survivors' watchdog (a 5 s
+  // IOBENCH_RANK_TIMEOUT) must end it, after each removed its own files. `timeout` only bounds a
+  // broken build; exit 124 is a hang.
+  const std::string target = (dir.path() / "r{rank}").string();
+  // Rank 2 is killed by its pid, which its run directory's name (iobench.PID.RANDOM) gives.
+  const std::string script = fmt::format(
+      "IOBENCH_RANK_TIMEOUT=5 timeout 120 {} --oversubscribe --allow-run-as-root --enable-recovery "
+      "-x IOBENCH_RANK_TIMEOUT -n 3 {} run disk -d '{}' size=256k bs=16k rate_iops=5 -q "
+      "> /dev/null & pid=$!; for i in $(seq 1 600); do ls {}/r2/iobench.*/bigfile >/dev/null 2>&1 "
+      "&& break; sleep 0.05; done; d=$(ls -d {}/r2/iobench.*); p=${{d##*/iobench.}}; "
+      "kill -KILL ${{p%%.*}}; wait $pid; echo exit=$?",
+      IOBENCH_MPIRUN, IOBENCH_CLI_PATH, target, dir.path().string(), dir.path().string());
+  const CliResult result = run_command({"sh", "-c", script});
+  INFO(result.out << result.err);
+  CHECK(result.out.find("exit=124") == std::string::npos);
+  CHECK_THAT(result.err, Catch::Contains("no answer from every rank within 5 s"));
+  // The survivors removed their own files; the killed rank could not.
+  std::size_t clean = 0;
+  for (int r = 0; r < 3; ++r) clean += TempDir::list(dir.path() / fmt::format("r{}", r)).empty();
+  CHECK(clean == 2);
+}
+
+TEST_CASE("mpirun --stonewall: the first rank done ends every rank's phase, normally", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  if (::geteuid() != 0) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  TempDir dir("mpi");
+  for (int r = 0; r < 2; ++r) std::filesystem::create_directory(dir.path() / fmt::format("r{}", r));
+  // Rank 1 writes into memory (tmpfs), rank 0 with O_DSYNC to the disk: rank 1 is done long
+  // before rank 0, which is then stopped with part of its 1024 writes done.
+  const std::string fast = (dir.path() / "r1").string();
+  REQUIRE(run_command({"mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", fast}).exit_code == 0);
+  const CliResult result =
+      run_ranked(2, {"run", "disk", "-d", (dir.path() / "r{rank}").string(), "size=16m", "bs=16k",
+                     "sync=dsync", "--stonewall", "-q", "--format", "json"});
+  (void)run_command({"umount", fast});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const Json j = Json::parse(result.out);
+  const Json& results = j.at("ranks").at("steps").at(0).at("results");
+  const Json& slow = results.at(0).at("steps").at(0);
+  const Json& quick = results.at(1).at("steps").at(0);
+  CHECK(slow.at("status") == "ok");
+  CHECK(quick.at("phases").at(0).at("ops_by_kind").at("write").at("ops") == 1024);
+  CHECK(slow.at("phases").at(0).at("ops_by_kind").at("write").at("ops") < 1024);
+  const Json& phase = j.at("steps").at(0).at("phases").at(0);
+  CHECK(phase.at("stonewall_ns") <= phase.at("wall_ns"));
+  CHECK(j.at("ranks").at("steps").at(0).at("phases").at(0).at("stonewall_ns") ==
+        phase.at("stonewall_ns"));
+  CHECK(TempDir::list(dir.path() / "r0").empty());
+  CHECK(TempDir::list(dir.path() / "r1").empty());
+}
