@@ -101,11 +101,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     pos = eol + 1;
   }
   const auto cli = parse(args);
-  // The round trip covers run, validate and list; compare's options (files, --metrics,
-  // --fail-if-worse) are parsed above, only checked not to throw anything but ConfigError.
+  // The round trip covers run, validate and list; compare's and report's options (files,
+  // --metrics, --fail-if-worse, --from, -o) are parsed above, only checked not to throw
+  // anything but ConfigError.
   if (!cli || cli->command == CliOptions::Command::kHelp ||
       cli->command == CliOptions::Command::kVersion ||
-      cli->command == CliOptions::Command::kCompare) {
+      cli->command == CliOptions::Command::kCompare ||
+      cli->command == CliOptions::Command::kReport) {
     return 0;
   }
   const std::vector<std::string> written = canonical(*cli);
