@@ -19,6 +19,14 @@
 namespace iobench::detail {
 namespace {
 
+// Where each rank's part starts in a gathered buffer (MPI's displacements), and the buffer's
+// length as the last element.
+std::vector<int> offsets_of(const std::vector<int>& lengths) {
+  std::vector<int> offsets(lengths.size() + 1, 0);
+  for (std::size_t r = 0; r < lengths.size(); ++r) offsets[r + 1] = offsets[r] + lengths[r];
+  return offsets;
+}
+
 using namespace std::chrono_literals;
 
 constexpr int kStopTag = 1;
@@ -71,13 +79,8 @@ class MpiCoordinator final : public Coordinator {
     MPI_Request request{};
     ::MPI_Iallgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm_, &request);
     wait(request, "all_gather");
-    std::vector<int> offsets(lengths.size());
-    int total = 0;
-    for (std::size_t r = 0; r < lengths.size(); ++r) {
-      offsets[r] = total;
-      total += lengths[r];
-    }
-    std::string buffer(static_cast<std::size_t>(total), '\0');
+    const std::vector<int> offsets = offsets_of(lengths);
+    std::string buffer(static_cast<std::size_t>(offsets.back()), '\0');
     ::MPI_Iallgatherv(mine.data(), length, MPI_CHAR, buffer.data(), lengths.data(), offsets.data(),
                       MPI_CHAR, comm_, &request);
     wait(request, "all_gather");
@@ -92,13 +95,8 @@ class MpiCoordinator final : public Coordinator {
     MPI_Request request{};
     ::MPI_Igather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm_, &request);
     wait(request, "gather");
-    std::vector<int> offsets(lengths.size());
-    int total = 0;
-    for (std::size_t r = 0; r < lengths.size(); ++r) {
-      offsets[r] = total;
-      total += lengths[r];
-    }
-    std::string buffer(static_cast<std::size_t>(total), '\0');
+    const std::vector<int> offsets = offsets_of(lengths);
+    std::string buffer(static_cast<std::size_t>(offsets.back()), '\0');
     ::MPI_Igatherv(mine.data(), length, MPI_CHAR, buffer.data(), lengths.data(), offsets.data(),
                    MPI_CHAR, 0, comm_, &request);
     wait(request, "gather");
