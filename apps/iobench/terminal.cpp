@@ -55,6 +55,8 @@ std::optional<Terminal> Terminal::open(int fd) {
   std::string el = capability("el");
   const int cols = ::tigetnum(const_cast<char*>("cols"));
   const bool auto_margins = ::tigetflag(const_cast<char*>("am")) > 0;
+  // Everything needed is copied out: the entry setupterm() allocated is freed (LeakSanitizer).
+  ::del_curterm(cur_term);
   if (cr.empty() || el.empty()) return std::nullopt;  // dumb: cannot rewrite a line
   install_sigwinch_handler();
   return Terminal(fd, std::move(cr), std::move(el), cols > 0 ? static_cast<std::size_t>(cols) : 0,

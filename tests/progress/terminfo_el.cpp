@@ -14,10 +14,11 @@ std::string terminfo_el(const std::string& term) {
   if (::setupterm(term.c_str(), STDOUT_FILENO, &status) != 0) {
     throw std::runtime_error("no terminfo entry for " + term);
   }
-  const char* el = ::tigetstr(const_cast<char*>("el"));
-  if (el == nullptr || el == reinterpret_cast<const char*>(-1)) {
-    throw std::runtime_error("terminfo " + term + " has no el");
-  }
+  const char* found = ::tigetstr(const_cast<char*>("el"));
+  const bool missing = found == nullptr || found == reinterpret_cast<const char*>(-1);
+  std::string el = missing ? std::string() : std::string(found);
+  ::del_curterm(cur_term);  // the entry setupterm() allocated (LeakSanitizer)
+  if (missing) throw std::runtime_error("terminfo " + term + " has no el");
   return el;
 }
 
