@@ -4,12 +4,14 @@
 #include <iobench/error.hpp>
 #include <string>
 
+#include "tests/support/test_support.hpp"
+
 using iobench::ConfigError;
 using namespace iobench::plugins::bonnie;
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+using ::iobench::test::kMiB;
 
 HostFacts host(std::uint64_t ram_mib, std::size_t targets = 1) {
   return HostFacts{.physical_memory_bytes = ram_mib * kMiB,

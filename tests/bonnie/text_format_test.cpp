@@ -5,13 +5,14 @@
 #include "plugins/bonnie/cell_text.hpp"
 #include "plugins/bonnie/text_formatter.hpp"
 #include "tests/bonnie/csv_fixtures.hpp"
+#include "tests/support/test_support.hpp"
 
 using namespace iobench::plugins::bonnie;
 using namespace iobench::plugins::bonnie::test;
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+using ::iobench::test::kMiB;
 
 std::string text_of(const iobench::StepResult& step) {
   std::ostringstream out;

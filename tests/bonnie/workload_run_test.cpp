@@ -21,7 +21,7 @@ using namespace iobench::plugins::bonnie;
 
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+using ::iobench::test::kMiB;
 constexpr std::uint64_t kSeed = 1234;
 
 struct Outcome {
@@ -39,7 +39,7 @@ struct Limits {
 
 Outcome run_bonnie(std::map<std::string, std::string> params,
                    const std::vector<std::string>& target_names = {"a"}, Limits limits = {}) {
-  test::TempDir dir("bonnie_run");
+  iobench::test::TempDir dir("bonnie_run");
   std::vector<std::filesystem::path> targets;
   for (const auto& name : target_names) {
     targets.push_back(dir.path() / name);
@@ -47,14 +47,14 @@ Outcome run_bonnie(std::map<std::string, std::string> params,
   }
   params.emplace("ram", "0");
   params.emplace("machine", "testbox");
-  const Registry registry = test::make_full_registry();
+  const Registry registry = iobench::test::make_full_registry();
   Step step{
       .name = "bonnie", .workload = "bonnie", .params = std::move(params), .targets = targets};
   step.seed = kSeed;
   step.ops_limit = limits.ops;
   step.time_limit = limits.time;
   step.warmup = limits.warmup;
-  test::CapturingReporter reporter;
+  iobench::test::CapturingReporter reporter;
   Runner(registry, {}).run(std::span<const Step>(&step, 1), reporter);
   REQUIRE(reporter.steps.size() == 1);
   Outcome outcome{reporter.steps.front(), {}, to_json(reporter.final_run)};
@@ -268,8 +268,8 @@ TEST_CASE("bonnie run repeats with the same seed", "[bonnie][run]") {
 }
 
 TEST_CASE("bonnie refuses bad parameters before any I/O", "[bonnie][run]") {
-  test::TempDir dir("bonnie_bad");
-  const Registry registry = test::make_full_registry();
+  iobench::test::TempDir dir("bonnie_bad");
+  const Registry registry = iobench::test::make_full_registry();
   for (const std::map<std::string, std::string>& params :
        std::vector<std::map<std::string, std::string>>{
            {{"size", "16m"}, {"ram", "1g"}},          // under 2 x RAM
@@ -286,7 +286,7 @@ TEST_CASE("bonnie refuses bad parameters before any I/O", "[bonnie][run]") {
            {{"sise", "16"}},                       // unknown parameter
        }) {
     Step step{.name = "bonnie", .workload = "bonnie", .params = params, .targets = {dir.path()}};
-    test::CapturingReporter reporter;
+    iobench::test::CapturingReporter reporter;
     CHECK_THROWS_AS(Runner(registry, {}).run(std::span<const Step>(&step, 1), reporter),
                     ConfigError);
     CHECK(dir.entries().empty());

@@ -20,7 +20,7 @@ using namespace iobench::test;
 namespace {
 
 constexpr double kKiB = 1024.0;
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 std::filesystem::path data(const std::string& name) {
   return std::filesystem::path(IOBENCH_COMPARE_DATA_DIR) / name;
@@ -264,11 +264,11 @@ TEST_CASE("tiotest tables of seed 004 (wrapped) and of the reference", "[compare
   CHECK(step.phases[1].name == "Random Write");
   const PhaseResult& write = phase_of(step, "Write");
   CHECK(write.wall_ns == 189'100'000'000);
-  CHECK(value(write.reported->throughput_bytes_per_s) == 47.599 * kMiB);
+  CHECK(value(write.reported->throughput_bytes_per_s) == 47.599 * kBytesPerMiB);
   CHECK(value(write.reported->cpu_percent) == 0.8 + 38.9);
   CHECK(value(write.reported->latency_mean_ns) == 0.077 * 1e6);
   CHECK(value(write.reported->latency_max_ns) == 2569.866 * 1e6);
-  CHECK(value(figures_of(step, "Random Read").throughput_bytes_per_s) == 0.471 * kMiB);
+  CHECK(value(figures_of(step, "Random Read").throughput_bytes_per_s) == 0.471 * kBytesPerMiB);
   CHECK(value(figures_of(step, "Random Read").latency_mean_ns) == 8.293 * 1e6);
   // | Read | 0.082 ms | 216.677 ms | 0.00000\n| 0.00000 |
   CHECK(value(figures_of(step, "Read").latency_max_ns) == 216.677 * 1e6);
@@ -278,7 +278,7 @@ TEST_CASE("tiotest tables of seed 004 (wrapped) and of the reference", "[compare
   const ResultDocument ref = read("ref_tiotest_table.txt");
   const StepResult& r = ref.run.steps[0];
   CHECK(r.params.at("threads") == "2");
-  CHECK(value(figures_of(r, "Write").throughput_bytes_per_s) == 1770.401 * kMiB);
+  CHECK(value(figures_of(r, "Write").throughput_bytes_per_s) == 1770.401 * kBytesPerMiB);
   CHECK(value(figures_of(r, "Write").cpu_percent) == 144.5 + 0.2);
   CHECK(value(figures_of(r, "Write").latency_max_ns) == 0.205 * 1e6);
   CHECK_FALSE(figures_of(r, "Read").latency_mean_ns.has_value());  // "..." in the reference
@@ -290,7 +290,7 @@ TEST_CASE("tiotest terse lines: MB over seconds, CPU over the wall", "[compare][
   const StepResult& step = doc.run.steps[0];
   REQUIRE(step.phases.size() == 3);
   const PhaseResult& write = phase_of(step, "Write");
-  CHECK(value(write.reported->throughput_bytes_per_s) == 32.0 * kMiB / 0.01808);
+  CHECK(value(write.reported->throughput_bytes_per_s) == 32.0 * kBytesPerMiB / 0.01808);
   CHECK(value(write.reported->cpu_percent) == (0.026 + 0.0) / 0.01808 * 100.0);
   CHECK(value(write.reported->latency_max_ns) == 0.205 * 1e6);
   CHECK(value(figures_of(step, "Random Read").latency_max_ns) == 8.19 * 1e6);
@@ -305,7 +305,7 @@ TEST_CASE("tiobench.pl's table row", "[compare][classic]") {
   CHECK(step.name == "tiobench");
   CHECK(step.params.at("identifier") == "test");
   const ReportedFigures& f = figures_of(step, "Read size=32M bs=4096 threads=1");
-  CHECK(value(f.throughput_bytes_per_s) == 690.25 * kMiB);
+  CHECK(value(f.throughput_bytes_per_s) == 690.25 * kBytesPerMiB);
   CHECK(value(f.cpu_percent) == 51.25);
   CHECK(value(f.latency_mean_ns) == 0.011 * 1e6);
   CHECK(value(f.latency_max_ns) == 8.37 * 1e6);
@@ -396,7 +396,7 @@ TEST_CASE("the seeds' 'Completed ...' lines", "[compare][classic]") {
   CHECK(first.params.at("block_size") == "1048576");
   const PhaseResult& write = phase_of(first, "write");
   CHECK(write.wall_ns == 579'935'968'000);
-  CHECK(value(write.reported->throughput_bytes_per_s) == 169.51 * kMiB);
+  CHECK(value(write.reported->throughput_bytes_per_s) == 169.51 * kBytesPerMiB);
   CHECK(value(write.reported->iops) == 98304 / 579.935968);
   CHECK(value(write.reported->latency_mean_ns) == 44717e3);
   // "mbytes" are MiB: the printed rate is the MiB over the seconds.

@@ -17,7 +17,7 @@ using Json = nlohmann::json;
 
 namespace {
 
-constexpr std::uint64_t kSecond = 1'000'000'000;
+using ::iobench::test::kSecond;
 
 std::string write_document(const TempDir& dir, const std::string& name,
                            const ResultDocument& document) {

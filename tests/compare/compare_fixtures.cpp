@@ -1,5 +1,7 @@
 #include "tests/compare/compare_fixtures.hpp"
 
+#include <sstream>
+
 namespace iobench::test {
 
 PhaseResult compare_phase(const std::string& name, std::uint64_t wall_ns, std::uint64_t ops,
@@ -75,6 +77,20 @@ ResultDocument repeated_document(Environment environment,
         StepPlacement{.suite_step = "seq", .sweep_point = std::nullopt, .repetition = i + 1});
   }
   return document;
+}
+
+PhaseResult compare_write_phase(std::uint64_t wall_ns) {
+  return compare_phase("write", wall_ns, 1000, 1 << 20, 100'000);
+}
+
+PhaseResult compare_read_phase(std::uint64_t wall_ns, std::uint64_t latency_ns) {
+  return compare_phase("read", wall_ns, 1000, 1 << 20, latency_ns);
+}
+
+std::string comparison_text(const Comparison& comparison) {
+  std::ostringstream out;
+  write_comparison_text(comparison, out);
+  return out.str();
 }
 
 ResultDocument through_json(const ResultDocument& document) {

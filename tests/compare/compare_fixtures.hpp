@@ -18,6 +18,15 @@ namespace iobench::test {
                                         std::uint64_t ops, std::uint64_t op_bytes,
                                         std::uint64_t latency_ns);
 
+/// compare_phase "write": 1000 ops of 1 MiB in `wall_ns`, 100 us each (the last 1 ms).
+[[nodiscard]] PhaseResult compare_write_phase(std::uint64_t wall_ns);
+/// compare_phase "read": 1000 ops of 1 MiB in `wall_ns`, `latency_ns` each (the last 10x).
+[[nodiscard]] PhaseResult compare_read_phase(std::uint64_t wall_ns,
+                                             std::uint64_t latency_ns = 50'000);
+
+/// The comparison as write_comparison_text prints it.
+[[nodiscard]] std::string comparison_text(const Comparison& comparison);
+
 /// A disk step `name` with `phases`, params bs=4096 and operation=write, engine psync, target
 /// /mnt/a.
 [[nodiscard]] StepResult compare_step(const std::string& name, std::vector<PhaseResult> phases);

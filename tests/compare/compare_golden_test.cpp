@@ -14,40 +14,37 @@ using namespace iobench::test;
 
 namespace {
 
-constexpr std::uint64_t kSecond = 1'000'000'000;
-
-PhaseResult write_phase(std::uint64_t wall_ns) {
-  return compare_phase("write", wall_ns, 1000, 1 << 20, 100'000);
-}
-PhaseResult read_phase(std::uint64_t wall_ns, std::uint64_t latency_ns = 50'000) {
-  return compare_phase("read", wall_ns, 1000, 1 << 20, latency_ns);
-}
+using ::iobench::test::kSecond;
 
 // Kernel 6.1 on relatime against 6.8 on noatime: writes twice as fast, reads half as fast.
 std::vector<CompareInput> improved_and_regressed() {
   Environment newer = compare_environment();
   newer.kernel = "Linux 6.8.0-1-amd64";
   newer.targets[0].mount_options = "rw,noatime";
-  return {{"6.1.json", through_json(single_run_document(
-                           compare_environment(),
-                           {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)})}))},
-          {"6.8.json", through_json(single_run_document(
-                           newer, {compare_step("seq", {write_phase(kSecond / 2),
-                                                        read_phase(2 * kSecond, 75'000)})}))}};
+  return {
+      {"6.1.json",
+       through_json(single_run_document(
+           compare_environment(),
+           {compare_step("seq", {compare_write_phase(kSecond), compare_read_phase(kSecond)})}))},
+      {"6.8.json", through_json(single_run_document(
+                       newer, {compare_step("seq", {compare_write_phase(kSecond / 2),
+                                                    compare_read_phase(2 * kSecond, 75'000)})}))}};
 }
 
 // Three repetitions a side: the write within noise, the read 20 % slower beyond it.
 std::vector<CompareInput> repetitions() {
-  return {{"base.json",
-           through_json(repeated_document(compare_environment(),
-                                          {{write_phase(1'000'000'000), read_phase(1'000'000'000)},
-                                           {write_phase(1'020'000'000), read_phase(1'010'000'000)},
-                                           {write_phase(980'000'000), read_phase(990'000'000)}}))},
-          {"patched.json",
-           through_json(repeated_document(
-               compare_environment(), {{write_phase(1'010'000'000), read_phase(1'250'000'000)},
-                                       {write_phase(990'000'000), read_phase(1'240'000'000)},
-                                       {write_phase(1'030'000'000), read_phase(1'260'000'000)}}))}};
+  return {
+      {"base.json", through_json(repeated_document(
+                        compare_environment(),
+                        {{compare_write_phase(1'000'000'000), compare_read_phase(1'000'000'000)},
+                         {compare_write_phase(1'020'000'000), compare_read_phase(1'010'000'000)},
+                         {compare_write_phase(980'000'000), compare_read_phase(990'000'000)}}))},
+      {"patched.json",
+       through_json(repeated_document(
+           compare_environment(),
+           {{compare_write_phase(1'010'000'000), compare_read_phase(1'250'000'000)},
+            {compare_write_phase(990'000'000), compare_read_phase(1'240'000'000)},
+            {compare_write_phase(1'030'000'000), compare_read_phase(1'260'000'000)}}))}};
 }
 
 // Three inputs; "meta" only in the first, "rand" failed in the third, "read" missing in the second.
@@ -55,22 +52,18 @@ std::vector<CompareInput> mismatched() {
   StepResult failed = compare_step("rand", {});
   failed.status = Status::kFailed;
   failed.message = "pwrite: No space left on device";
-  return {
-      {"a.json", through_json(single_run_document(
-                     compare_environment(),
-                     {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)}),
-                      compare_step("meta", {compare_phase("create", kSecond, 100, 0, 20'000)})}))},
-      {"b.json", through_json(single_run_document(compare_environment(),
-                                                  {compare_step("seq", {write_phase(kSecond)})}))},
-      {"c.json", through_json(single_run_document(
-                     compare_environment(),
-                     {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)}), failed}))}};
-}
-
-std::string text_of(const Comparison& c) {
-  std::ostringstream out;
-  write_comparison_text(c, out);
-  return out.str();
+  return {{"a.json",
+           through_json(single_run_document(
+               compare_environment(),
+               {compare_step("seq", {compare_write_phase(kSecond), compare_read_phase(kSecond)}),
+                compare_step("meta", {compare_phase("create", kSecond, 100, 0, 20'000)})}))},
+          {"b.json",
+           through_json(single_run_document(
+               compare_environment(), {compare_step("seq", {compare_write_phase(kSecond)})}))},
+          {"c.json", through_json(single_run_document(
+                         compare_environment(), {compare_step("seq", {compare_write_phase(kSecond),
+                                                                      compare_read_phase(kSecond)}),
+                                                 failed}))}};
 }
 
 }  // namespace
@@ -78,7 +71,7 @@ std::string text_of(const Comparison& c) {
 TEST_CASE("golden: an improved and a regressed phase, differing environments",
           "[compare][golden]") {
   const Comparison c = compare_results(improved_and_regressed());
-  check_golden("improved_regressed.txt", text_of(c));
+  check_golden("improved_regressed.txt", comparison_text(c));
   std::ostringstream markdown;
   write_comparison_markdown(c, markdown);
   check_golden("improved_regressed.md", markdown.str());
@@ -106,12 +99,12 @@ TEST_CASE("golden: an improved and a regressed phase, differing environments",
 }
 
 TEST_CASE("golden: repetitions, within noise and significant", "[compare][golden]") {
-  check_golden("repetitions.txt", text_of(compare_results(repetitions())));
+  check_golden("repetitions.txt", comparison_text(compare_results(repetitions())));
 }
 
 TEST_CASE("golden: mismatched steps over three inputs", "[compare][golden]") {
   const Comparison c = compare_results(mismatched());
-  check_golden("mismatched.txt", text_of(c));
+  check_golden("mismatched.txt", comparison_text(c));
   std::ostringstream markdown;
   write_comparison_markdown(c, markdown);
   check_golden("mismatched.md", markdown.str());

@@ -6,6 +6,7 @@
 #include <iobench/error.hpp>
 
 #include "tests/compare/compare_fixtures.hpp"
+#include "tests/support/test_support.hpp"
 
 using namespace iobench;
 using namespace iobench::test;
@@ -14,7 +15,7 @@ using Catch::Matchers::WithinRel;
 
 namespace {
 
-constexpr std::uint64_t kSecond = 1'000'000'000;
+using ::iobench::test::kSecond;
 
 const MetricRow& row_of(const PhaseComparison& phase, CompareMetric metric) {
   for (const MetricRow& row : phase.metrics) {
@@ -26,14 +27,6 @@ const MetricRow& row_of(const PhaseComparison& phase, CompareMetric metric) {
 
 std::vector<CompareInput> two(const ResultDocument& a, const ResultDocument& b) {
   return {{"base.json", through_json(a)}, {"other.json", through_json(b)}};
-}
-
-// 1000 writes of 1 MiB: the write phase of `wall_ns`, 100 us each (one 1 ms).
-PhaseResult write_phase(std::uint64_t wall_ns) {
-  return compare_phase("write", wall_ns, 1000, 1 << 20, 100'000);
-}
-PhaseResult read_phase(std::uint64_t wall_ns, std::uint64_t latency_ns = 50'000) {
-  return compare_phase("read", wall_ns, 1000, 1 << 20, latency_ns);
 }
 
 }  // namespace
@@ -52,10 +45,11 @@ TEST_CASE("metric names and directions", "[compare]") {
 
 TEST_CASE("a faster write and a slower read read as better and worse", "[compare]") {
   const auto base = single_run_document(
-      compare_environment(), {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)})});
-  const auto other = single_run_document(
       compare_environment(),
-      {compare_step("seq", {write_phase(kSecond / 2), read_phase(2 * kSecond, 75'000)})});
+      {compare_step("seq", {compare_write_phase(kSecond), compare_read_phase(kSecond)})});
+  const auto other = single_run_document(
+      compare_environment(), {compare_step("seq", {compare_write_phase(kSecond / 2),
+                                                   compare_read_phase(2 * kSecond, 75'000)})});
   const Comparison c = compare_results(two(base, other));
   CHECK(c.environment.empty());
   CHECK(c.unmatched.empty());
@@ -110,14 +104,16 @@ TEST_CASE("a faster write and a slower read read as better and worse", "[compare
 TEST_CASE("repetitions: Welch's test tells noise from change", "[compare]") {
   // Write: walls 1.00/1.02/0.98 s against 1.01/0.99/1.03 s, noise. Read: 1.00/1.01/0.99 s against
   // 1.25/1.24/1.26 s, a 20 % loss far beyond its spread.
-  const auto base = repeated_document(compare_environment(),
-                                      {{write_phase(1'000'000'000), read_phase(1'000'000'000)},
-                                       {write_phase(1'020'000'000), read_phase(1'010'000'000)},
-                                       {write_phase(980'000'000), read_phase(990'000'000)}});
-  const auto other = repeated_document(compare_environment(),
-                                       {{write_phase(1'010'000'000), read_phase(1'250'000'000)},
-                                        {write_phase(990'000'000), read_phase(1'240'000'000)},
-                                        {write_phase(1'030'000'000), read_phase(1'260'000'000)}});
+  const auto base =
+      repeated_document(compare_environment(),
+                        {{compare_write_phase(1'000'000'000), compare_read_phase(1'000'000'000)},
+                         {compare_write_phase(1'020'000'000), compare_read_phase(1'010'000'000)},
+                         {compare_write_phase(980'000'000), compare_read_phase(990'000'000)}});
+  const auto other =
+      repeated_document(compare_environment(),
+                        {{compare_write_phase(1'010'000'000), compare_read_phase(1'250'000'000)},
+                         {compare_write_phase(990'000'000), compare_read_phase(1'240'000'000)},
+                         {compare_write_phase(1'030'000'000), compare_read_phase(1'260'000'000)}});
   const Comparison c = compare_results(two(base, other));
   REQUIRE(c.phases.size() == 2);
   const MetricRow& write = row_of(c.phases[0], CompareMetric::kThroughput);
@@ -158,12 +154,12 @@ TEST_CASE("a phase some repetitions lack is compared over the others, which are 
           "[compare]") {
   // The other run's second repetition has no read phase (a partial result file).
   const auto base = repeated_document(
-      compare_environment(),
-      {{write_phase(kSecond), read_phase(kSecond)}, {write_phase(kSecond), read_phase(kSecond)}});
-  const auto other =
-      repeated_document(compare_environment(), {{write_phase(kSecond), read_phase(2 * kSecond)},
-                                                {write_phase(kSecond)},
-                                                {write_phase(kSecond), read_phase(2 * kSecond)}});
+      compare_environment(), {{compare_write_phase(kSecond), compare_read_phase(kSecond)},
+                              {compare_write_phase(kSecond), compare_read_phase(kSecond)}});
+  const auto other = repeated_document(
+      compare_environment(), {{compare_write_phase(kSecond), compare_read_phase(2 * kSecond)},
+                              {compare_write_phase(kSecond)},
+                              {compare_write_phase(kSecond), compare_read_phase(2 * kSecond)}});
   const Comparison c = compare_results(two(base, other));
   REQUIRE(c.phases.size() == 2);
   const MetricRow& read = row_of(c.phases[1], CompareMetric::kThroughput);
@@ -177,10 +173,10 @@ TEST_CASE("a phase some repetitions lack is compared over the others, which are 
 }
 
 TEST_CASE("a single run against repetitions has no noise estimate", "[compare]") {
-  const auto base =
-      single_run_document(compare_environment(), {compare_step("seq", {write_phase(kSecond)})});
-  const auto other = repeated_document(compare_environment(),
-                                       {{write_phase(kSecond)}, {write_phase(2 * kSecond)}});
+  const auto base = single_run_document(compare_environment(),
+                                        {compare_step("seq", {compare_write_phase(kSecond)})});
+  const auto other = repeated_document(
+      compare_environment(), {{compare_write_phase(kSecond)}, {compare_write_phase(2 * kSecond)}});
   const Comparison c = compare_results(two(base, other));
   REQUIRE(c.phases.size() == 1);
   const MetricRow& throughput = row_of(c.phases[0], CompareMetric::kThroughput);
@@ -194,13 +190,13 @@ TEST_CASE("a single run against repetitions has no noise estimate", "[compare]")
 TEST_CASE("steps and phases in only some inputs are listed, the rest compared", "[compare]") {
   const auto base = single_run_document(
       compare_environment(),
-      {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)}),
+      {compare_step("seq", {compare_write_phase(kSecond), compare_read_phase(kSecond)}),
        compare_step("meta", {compare_phase("create", kSecond, 100, 0, 20'000)})});
   StepResult failed = compare_step("rand", {});
   failed.status = Status::kFailed;
   failed.message = "pwrite: No space left on device";
-  const auto other = single_run_document(compare_environment(),
-                                         {compare_step("seq", {write_phase(kSecond)}), failed});
+  const auto other = single_run_document(
+      compare_environment(), {compare_step("seq", {compare_write_phase(kSecond)}), failed});
   const Comparison c = compare_results(two(base, other));
   REQUIRE(c.phases.size() == 1);
   CHECK(c.phases[0].phase == "write");
@@ -227,11 +223,11 @@ TEST_CASE("environment differences: system, targets and step options", "[compare
   changed.targets[0].fs_type = "xfs";
   changed.start_time_utc = "2026-02-01T00:00:00Z";  // always differs: not listed
   changed.targets[0].free_bytes = 1;                // likewise
-  StepResult step = compare_step("seq", {write_phase(kSecond)});
+  StepResult step = compare_step("seq", {compare_write_phase(kSecond)});
   step.params["bs"] = "65536";
   step.engine = "io_uring";
-  const auto base =
-      single_run_document(compare_environment(), {compare_step("seq", {write_phase(kSecond)})});
+  const auto base = single_run_document(compare_environment(),
+                                        {compare_step("seq", {compare_write_phase(kSecond)})});
   const auto other = single_run_document(changed, {step});
   const Comparison c = compare_results(two(base, other));
   std::vector<std::string> fields;
@@ -243,7 +239,8 @@ TEST_CASE("environment differences: system, targets and step options", "[compare
 
 TEST_CASE("selection: metrics in the order given, unknown phases refused", "[compare]") {
   const auto doc = single_run_document(
-      compare_environment(), {compare_step("seq", {write_phase(kSecond), read_phase(kSecond)})});
+      compare_environment(),
+      {compare_step("seq", {compare_write_phase(kSecond), compare_read_phase(kSecond)})});
   CompareOptions options;
   options.metrics = {CompareMetric::kLatencyP99, CompareMetric::kThroughput};
   options.phases = {"read"};
@@ -274,7 +271,7 @@ TEST_CASE("sweep points align by value; unmatched points are listed", "[compare]
   const auto swept = [](const std::vector<std::pair<std::string, std::uint64_t>>& points) {
     ResultDocument document = single_run_document(compare_environment(), {});
     for (const auto& [point, wall_ns] : points) {
-      document.run.steps.push_back(compare_step("sweep", {write_phase(wall_ns)}));
+      document.run.steps.push_back(compare_step("sweep", {compare_write_phase(wall_ns)}));
       document.placements.push_back(
           StepPlacement{.suite_step = "threads", .sweep_point = point, .repetition = 1});
     }
@@ -296,9 +293,9 @@ TEST_CASE("sweep points align by value; unmatched points are listed", "[compare]
 }
 
 TEST_CASE("steps of one run named alike are different steps, not repetitions", "[compare]") {
-  const auto doc =
-      single_run_document(compare_environment(), {compare_step("seq", {write_phase(kSecond)}),
-                                                  compare_step("seq", {write_phase(2 * kSecond)})});
+  const auto doc = single_run_document(compare_environment(),
+                                       {compare_step("seq", {compare_write_phase(kSecond)}),
+                                        compare_step("seq", {compare_write_phase(2 * kSecond)})});
   const Comparison c = compare_results(two(doc, doc));
   REQUIRE(c.phases.size() == 2);
   CHECK(c.phases[0].step == "seq");

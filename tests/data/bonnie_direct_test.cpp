@@ -8,15 +8,16 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <fstream>
-#include <iobench/testing.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/runner.hpp>
+#include <iobench/testing.hpp>
 #include <iobench/workload.hpp>
 #include <optional>
 #include <sstream>
 
 #include "plugins/bonnie/io_workers.hpp"
+#include "tests/data/direct_context.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -25,12 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct DirectContext {
-  std::unique_ptr<Engine> engine = make_psync_engine();
-  PhaseSpec spec{.name = "direct", .op_names = {"op"}};
-  testing::WorkerHarness harness{spec, {}, *engine};
-  WorkerContext& ctx = (harness.start_measuring(), harness.context());
-};
+using test::DirectContext;
 
 // The open(2) flags of every descriptor of this process open on `file`, from /proc/self/fdinfo.
 std::vector<int> open_flags_of(const fs::path& file) {

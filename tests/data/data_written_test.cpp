@@ -4,14 +4,15 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <fstream>
-#include <iobench/testing.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/runner.hpp>
+#include <iobench/testing.hpp>
 #include <iobench/workload.hpp>
 #include <variant>
 
 #include "plugins/bonnie/file_workers.hpp"
 #include "plugins/bonnie/io_workers.hpp"
+#include "tests/data/direct_context.hpp"
 #include "tests/support/compression.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -91,13 +92,7 @@ void check_bonnie_blocks(const std::string& bytes, std::size_t chunk) {
   }
 }
 
-// A WorkerContext in the measuring state, for driving a workload's worker directly.
-struct DirectContext {
-  std::unique_ptr<Engine> engine = make_psync_engine();
-  PhaseSpec spec{.name = "direct", .op_names = {"op"}};
-  testing::WorkerHarness harness{spec, {}, *engine};
-  WorkerContext& ctx = (harness.start_measuring(), harness.context());
-};
+using test::DirectContext;
 
 }  // namespace
 

@@ -16,7 +16,7 @@ using iobench::Status;
 
 namespace {
 
-constexpr const char* kPrologue = R"(Mkdir "\clients" NT_STATUS_OK
+constexpr const char* kAccountingPrologue = R"(Mkdir "\clients" NT_STATUS_OK
 Mkdir "\clients\client1" NT_STATUS_OK
 NTCreateX "\clients\client1\f" 0x40 0x5 1 NT_STATUS_OK
 )";
@@ -43,7 +43,7 @@ std::string writes(int count) {
 
 TEST_CASE("a short ReadX counts the bytes really read", "[dbench]") {
   Fixture fx;
-  const auto lf = fx.loadfile(std::string(kPrologue) +
+  const auto lf = fx.loadfile(std::string(kAccountingPrologue) +
                               "WriteX 1 0 1000 1000 NT_STATUS_OK\n"
                               "ReadX 1 0 4096 4096 NT_STATUS_OK\n"
                               "ReadX 1 500 4096 4096 NT_STATUS_OK\n"
@@ -65,7 +65,7 @@ TEST_CASE("a short ReadX counts the bytes really read", "[dbench]") {
 
 TEST_CASE("status_mismatch=count warns with the counts and the first problem", "[dbench]") {
   Fixture fx;
-  const auto lf = fx.loadfile(std::string(kPrologue) +
+  const auto lf = fx.loadfile(std::string(kAccountingPrologue) +
                               "Unlink \"\\clients\\client1\\missing.doc\" 0x6 NT_STATUS_OK\n"
                               "Rmdir \"\\clients\\client1\\none\" NT_STATUS_OK\n"
                               "Close 9 NT_STATUS_OK\n"
@@ -80,8 +80,8 @@ TEST_CASE("status_mismatch=count warns with the counts and the first problem", "
   CHECK_THAT(w, Catch::Contains("missing.doc failed (No such file or directory), expected "
                                 "NT_STATUS_OK"));
   // A clean run has no such warning.
-  const auto clean =
-      fx.loadfile(std::string(kPrologue) + writes(2) + "Close 1 NT_STATUS_OK\n", "clean.txt");
+  const auto clean = fx.loadfile(
+      std::string(kAccountingPrologue) + writes(2) + "Close 1 NT_STATUS_OK\n", "clean.txt");
   CHECK(fx.run(once(clean, {{"status_mismatch", "count"}}), false).warnings.empty());
 }
 
@@ -93,7 +93,8 @@ TEST_CASE("a full filesystem names ENOSPC and counts only the bytes written", "[
   }
   Fixture fx;
   // 2 MiB through one handle on a 1 MiB filesystem.
-  const auto lf = fx.loadfile(std::string(kPrologue) + writes(128) + "Close 1 NT_STATUS_OK\n");
+  const auto lf =
+      fx.loadfile(std::string(kAccountingPrologue) + writes(128) + "Close 1 NT_STATUS_OK\n");
   const iobench::Registry registry =
       iobench::test::registry_with_planting("dbench", [](std::size_t, auto) {});
   for (const bool lenient : {false, true}) {
@@ -135,7 +136,7 @@ TEST_CASE("the free-space check counts what a loadfile writes, not its highest o
   }
   Fixture fx;
   // 16 KiB at 5 GiB into a sparse file: accepted on 8 MiB, and it runs.
-  const auto sparse = fx.loadfile(std::string(kPrologue) +
+  const auto sparse = fx.loadfile(std::string(kAccountingPrologue) +
                                   "WriteX 1 5368709120 16384 16384 NT_STATUS_OK\n"
                                   "Close 1 NT_STATUS_OK\n");
   const iobench::Registry registry = iobench::test::make_full_registry();
@@ -146,8 +147,8 @@ TEST_CASE("the free-space check counts what a loadfile writes, not its highest o
   CHECK(reporter.steps[0].status == Status::kOk);
   CHECK(op(reporter.steps[0], "WriteX").bytes == 16384);
   // 16 MiB really written is refused before anything runs.
-  const auto big =
-      fx.loadfile(std::string(kPrologue) + writes(1024) + "Close 1 NT_STATUS_OK\n", "big.txt");
+  const auto big = fx.loadfile(
+      std::string(kAccountingPrologue) + writes(1024) + "Close 1 NT_STATUS_OK\n", "big.txt");
   step.params = once(big);
   CHECK_THROWS_WITH(
       iobench::Runner(registry, {}).run(std::span<const iobench::Step>(&step, 1), reporter),

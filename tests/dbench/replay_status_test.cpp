@@ -16,7 +16,7 @@ using dbench_test::tree;
 
 namespace {
 
-constexpr const char* kPrologue = R"(Mkdir "\clients" NT_STATUS_OK
+constexpr const char* kStatusPrologue = R"(Mkdir "\clients" NT_STATUS_OK
 NTCreateX "\clients\client1" 0x1 0x2 1 NT_STATUS_OK
 Close 1 NT_STATUS_OK
 )";
@@ -87,7 +87,7 @@ std::string percentile_row(std::string_view name, std::uint64_t count,
 
 TEST_CASE("an Unlink status mismatch stops the run with one clear message", "[dbench]") {
   Fixture fx;
-  const auto lf = fx.loadfile(std::string(kPrologue) +
+  const auto lf = fx.loadfile(std::string(kStatusPrologue) +
                               "Unlink \"\\clients\\client1\\missing.doc\" 0x6 NT_STATUS_OK\n"
                               "QUERY_FS_INFORMATION 259 NT_STATUS_OK\n");
   const auto step = fx.run(once(lf));
@@ -104,7 +104,7 @@ TEST_CASE("an Unlink status mismatch stops the run with one clear message", "[db
 
 TEST_CASE("Rmdir and Rename mismatches name the expected and actual outcome", "[dbench]") {
   Fixture fx;
-  auto lf = fx.loadfile(std::string(kPrologue) +
+  auto lf = fx.loadfile(std::string(kStatusPrologue) +
                         "Mkdir \"\\clients\\client1\\d\" NT_STATUS_OK\n"
                         "Rmdir \"\\clients\\client1\\d\" NT_STATUS_OBJECT_NAME_NOT_FOUND\n");
   auto step = fx.run(once(lf));
@@ -114,7 +114,7 @@ TEST_CASE("Rmdir and Rename mismatches name the expected and actual outcome", "[
         std::string::npos);
   fx.clear_target();
 
-  lf = fx.loadfile(std::string(kPrologue) +
+  lf = fx.loadfile(std::string(kStatusPrologue) +
                    "Rename \"\\clients\\client1\\a\" \"\\clients\\client1\\b\" NT_STATUS_OK\n");
   step = fx.run(once(lf));
   CHECK(step.status == iobench::Status::kFailed);
@@ -134,7 +134,7 @@ TEST_CASE("Rmdir and Rename mismatches name the expected and actual outcome", "[
 TEST_CASE("lenient mode counts mismatches per operation and goes on", "[dbench]") {
   Fixture fx;
   const auto lf = fx.loadfile(
-      std::string(kPrologue) +
+      std::string(kStatusPrologue) +
       "Unlink \"\\clients\\client1\\missing.doc\" 0x6 NT_STATUS_OK\n"
       "Rmdir \"\\clients\\client1\\none\" NT_STATUS_OK\n"
       "NTCreateX \"\\clients\\client1\\nofile\" 0x40 0x1 5 NT_STATUS_OK\n"
@@ -157,7 +157,7 @@ TEST_CASE("lenient mode counts mismatches per operation and goes on", "[dbench]"
 
 TEST_CASE("using a handle whose open failed reports the line of that open", "[dbench]") {
   Fixture fx;
-  const auto lf = fx.loadfile(std::string(kPrologue) +
+  const auto lf = fx.loadfile(std::string(kStatusPrologue) +
                               "NTCreateX \"\\clients\\client1\\nofile\" 0x40 0x1 5 NT_STATUS_OK\n"
                               "QUERY_PATH_INFORMATION \"\\clients\\client1\" 1004 NT_STATUS_OK\n"
                               "ReadX 5 0 10 10 NT_STATUS_OK\n");
@@ -169,7 +169,7 @@ TEST_CASE("using a handle whose open failed reports the line of that open", "[db
   CHECK(counter(step, "mismatch.NTCreateX") == 1);
   fx.clear_target();
 
-  const auto never = fx.loadfile(std::string(kPrologue) + "Flush 77 NT_STATUS_OK\n", "n.txt");
+  const auto never = fx.loadfile(std::string(kStatusPrologue) + "Flush 77 NT_STATUS_OK\n", "n.txt");
   step = fx.run(once(never));
   CHECK(step.status == iobench::Status::kFailed);
   CHECK(step.message.find(" line 4: Flush on handle 77, which is not open") != std::string::npos);
@@ -199,7 +199,7 @@ TEST_CASE("timestamps pace the replay and latency is taken from the intended tim
 TEST_CASE("a target rate paces each client by the bytes it moved", "[dbench]") {
   Fixture fx;
   std::string text =
-      std::string(kPrologue) + "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 2 0x0\n";
+      std::string(kStatusPrologue) + "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 2 0x0\n";
   for (int i = 0; i < 5; ++i)
     text += "WriteX 2 " + std::to_string(i * 100000) + " 100000 100000 0x0\n";
   text += "Close 2 0x0\n";
@@ -252,7 +252,7 @@ TEST_CASE("a target rate paces each client by the bytes it moved", "[dbench]") {
 
 TEST_CASE("the run ends at its time limit whatever the loadfile does", "[dbench]") {
   Fixture fx;
-  const auto lf = fx.loadfile(std::string(kPrologue) +
+  const auto lf = fx.loadfile(std::string(kStatusPrologue) +
                               "LOOP 1000000000\nQUERY_FS_INFORMATION 259 NT_STATUS_OK\nENDLOOP\n"
                               "SLEEP 100000000\n");
   const auto step = fx.run({{"loadfile", lf}, {"time_limit", "1s"}, {"procs", "2"}}, false);
@@ -300,7 +300,7 @@ Unlink "\clients\client1\f" 0x6 NT_STATUS_OK
 
 TEST_CASE("bad dbench parameters are refused before any I/O", "[dbench]") {
   Fixture fx;
-  const auto lf = fx.loadfile(kPrologue);
+  const auto lf = fx.loadfile(kStatusPrologue);
   const iobench::Registry registry = iobench::test::make_full_registry();
   iobench::Runner runner(registry, {});
   const auto check = [&](std::map<std::string, std::string> params, const std::string& expected) {
@@ -323,13 +323,13 @@ TEST_CASE("bad dbench parameters are refused before any I/O", "[dbench]") {
 
 TEST_CASE("a failing client stops the others and its files are still removed", "[dbench]") {
   Fixture fx;
-  const auto failing = fx.loadfile(std::string(kPrologue) +
+  const auto failing = fx.loadfile(std::string(kStatusPrologue) +
                                        "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 2 0x0\n"
                                        "Close 2 0x0\n"
                                        "SLEEP 200000\n"
                                        "Unlink \"\\clients\\client1\\missing\" 0x6 NT_STATUS_OK\n",
                                    "fail.txt");
-  const auto looping = fx.loadfile(std::string(kPrologue) +
+  const auto looping = fx.loadfile(std::string(kStatusPrologue) +
                                        "NTCreateX \"\\clients\\client1\\g\" 0x40 0x2 2 0x0\n"
                                        "Close 2 0x0\nQUERY_FS_INFORMATION 259 0x0\n",
                                    "loop.txt");
@@ -347,7 +347,7 @@ TEST_CASE("a failing client stops the others and its files are still removed", "
 
 TEST_CASE("a failed open leaves an open handle of the same number usable", "[dbench]") {
   Fixture fx;
-  const auto lf = fx.loadfile(std::string(kPrologue) +
+  const auto lf = fx.loadfile(std::string(kStatusPrologue) +
                               "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 9 NT_STATUS_OK\n"
                               "NTCreateX \"\\clients\\client1\\g\" 0x40 0x1 9 "
                               "NT_STATUS_OBJECT_NAME_NOT_FOUND\n"

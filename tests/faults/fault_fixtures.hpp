@@ -12,6 +12,9 @@
 
 namespace iobench::test {
 
+/// The file a fault test plants in the target before a run: it must survive every run.
+inline constexpr const char* kPrecious = "precious";
+
 /// Output of a shell command run with popen(3): its exit status and stdout.
 struct CommandResult {
   int status = -1;

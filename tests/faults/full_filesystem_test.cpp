@@ -12,7 +12,7 @@ using namespace iobench;
 
 namespace {
 
-constexpr const char* kPrecious = "precious";
+using ::iobench::test::kPrecious;
 
 struct FullCase {
   const char* label;

@@ -19,7 +19,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr const char* kPrecious = "precious";
+using ::iobench::test::kPrecious;
 
 struct Outcome {
   test::CliResult cli;

@@ -21,7 +21,7 @@ using RawJson = nlohmann::json;
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 
 std::string fixture_text() { return test::read_file(IOBENCH_TIME_SERIES_FIXTURE); }
 
@@ -64,15 +64,15 @@ TEST_CASE("time series charts have one row per point of the result, in its units
     const double seconds = point["duration_ns"].get<double>() / 1e9;
     const detail::html::Json& row = tput["rows"][k];
     CHECK(row[0].get<double>() == Approx(point["start_ns"].get<double>() / 1e9));
-    CHECK(row[1].get<double>() == Approx(point["bytes"].get<double>() / seconds / kMiB));
+    CHECK(row[1].get<double>() == Approx(point["bytes"].get<double>() / seconds / kBytesPerMiB));
     CHECK(row[2].get<double>() ==
-          Approx(point["workers"][0]["bytes"].get<double>() / seconds / kMiB));
+          Approx(point["workers"][0]["bytes"].get<double>() / seconds / kBytesPerMiB));
     CHECK(row[3].get<double>() ==
-          Approx(point["workers"][1]["bytes"].get<double>() / seconds / kMiB));
+          Approx(point["workers"][1]["bytes"].get<double>() / seconds / kBytesPerMiB));
     CHECK(row[4].get<double>() == Approx(point["latency_ns"]["p99"].get<double>() / 1000.0));
     CHECK(iops["rows"][k][1].get<double>() == Approx(point["ops"].get<double>() / seconds));
     if (!point["warmup"].get<bool>()) {
-      measured_bytes += row[1].get<double>() * seconds * kMiB;
+      measured_bytes += row[1].get<double>() * seconds * kBytesPerMiB;
       measured_ops += iops["rows"][k][1].get<double>() * seconds;
     }
   }

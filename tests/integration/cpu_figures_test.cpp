@@ -11,32 +11,31 @@
 
 using iobench::test::run_cli;
 using iobench::test::TempDir;
-using nlohmann::json;
 
 namespace {
 
 // Wall time x threads, plus the accounting's granularity (see tests/core/cpu_window_test.cpp).
 double most_cpu_ns(double wall_ns, double threads) { return wall_ns * threads * 1.001 + 5'000; }
 
-std::uint64_t cpu_total(const json& cpu, const char* user, const char* system) {
+std::uint64_t cpu_total(const nlohmann::json& cpu, const char* user, const char* system) {
   return cpu.at(user).get<std::uint64_t>() + cpu.at(system).get<std::uint64_t>();
 }
 
 // Checks every CPU figure of every phase in an iobench-result document; returns the CPU count.
-unsigned check_json_cpu(const json& doc) {
+unsigned check_json_cpu(const nlohmann::json& doc) {
   const unsigned cpus = doc.at("environment").at("cpu_count").get<unsigned>();
   REQUIRE(cpus >= 1);
-  for (const json& step : doc.at("steps")) {
-    for (const json& phase : step.at("phases")) {
+  for (const nlohmann::json& step : doc.at("steps")) {
+    for (const nlohmann::json& phase : step.at("phases")) {
       const auto wall = phase.at("wall_ns").get<double>();
-      const json& cpu = phase.at("cpu");
+      const nlohmann::json& cpu = phase.at("cpu");
       INFO(step.at("name") << " / " << phase.at("name") << ": " << phase.dump());
       const std::uint64_t process = cpu_total(cpu, "process_user_ns", "process_system_ns");
       const std::uint64_t workers = cpu_total(cpu, "workers_user_ns", "workers_system_ns");
       CHECK(static_cast<double>(process) <= most_cpu_ns(wall, cpus));
       CHECK(workers <= process);
       CHECK(cpu.at("system_busy_percent").get<double>() <= 100.0);
-      for (const json& worker : phase.at("workers")) {
+      for (const nlohmann::json& worker : phase.at("workers")) {
         const auto elapsed = worker.at("elapsed_ns").get<double>();
         CHECK(static_cast<double>(cpu_total(worker.at("cpu"), "user_ns", "system_ns")) <=
               most_cpu_ns(elapsed, 1));
@@ -46,7 +45,7 @@ unsigned check_json_cpu(const json& doc) {
   return cpus;
 }
 
-json run_json(std::vector<std::string> args, std::string& text) {
+nlohmann::json run_json(std::vector<std::string> args, std::string& text) {
   TempDir out("cpu-json");
   const auto path = out.path() / "r.json";
   args.insert(args.end(), {"--format", "json", "-o", path.string(), "-q"});
@@ -54,7 +53,7 @@ json run_json(std::vector<std::string> args, std::string& text) {
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   text = result.out;
-  return json::parse(iobench::test::read_file(path));
+  return nlohmann::json::parse(iobench::test::read_file(path));
 }
 
 }  // namespace
@@ -73,7 +72,7 @@ TEST_CASE("disk: the CPU line and JSON stay within wall time x CPUs", "[integrat
   };
   for (const auto& args : runs) {
     std::string text;
-    const json doc = run_json(args, text);
+    const nlohmann::json doc = run_json(args, text);
     const unsigned cpus = check_json_cpu(doc);
     const std::regex line(R"(cpu: usr ([0-9.]+)%, sys ([0-9.]+)% of one CPU)");
     std::smatch m;
@@ -92,11 +91,12 @@ TEST_CASE("a sweep table's CPU % stays within wall time x CPUs", "[integration][
       "params": {"operation": "read", "size": "64k"},
       "sweep": {"param": "bs", "values": ["4k", "16k", "64k"]}}]})";
   std::string text;
-  const json doc = run_json({"run", suite.string(), "-d", dir.path().string()}, text);
+  const nlohmann::json doc = run_json({"run", suite.string(), "-d", dir.path().string()}, text);
   const unsigned cpus = check_json_cpu(doc);
-  const json& table = doc.at("suite").at("steps").at(0).at("sweep_table");
+  const nlohmann::json& table = doc.at("suite").at("steps").at(0).at("sweep_table");
   REQUIRE(table.size() == 3);
-  for (const json& row : table) CHECK(row.at("cpu_percent").get<double>() <= 100.0 * cpus);
+  for (const nlohmann::json& row : table)
+    CHECK(row.at("cpu_percent").get<double>() <= 100.0 * cpus);
   // The text table: "bs MB/s ops/s MB/s/worker max-lat p99-lat CPU% fairness".
   std::istringstream lines(text);
   int rows = 0;
@@ -115,9 +115,9 @@ TEST_CASE("tiotest's CPU columns and bonnie's JSON stay within wall time x CPUs"
           "[integration][cpu]") {
   TempDir dir("cpu-tio");
   std::string text;
-  json doc = run_json({"run", "tiotest", "-d", dir.path().string(), "size=256k", "block_size=4k",
-                       "threads=2", "random_ops=50"},
-                      text);
+  nlohmann::json doc = run_json({"run", "tiotest", "-d", dir.path().string(), "size=256k",
+                                 "block_size=4k", "threads=2", "random_ops=50"},
+                                text);
   check_json_cpu(doc);
   // "| Write           0 MBs |    0.0 s |  38.679 MB/s |   4.7 %  |   0.0 % |": tiotest's CPU
   // is the per-thread average in % of one CPU, so at most 100 %.

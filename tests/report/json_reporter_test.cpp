@@ -8,6 +8,7 @@
 
 #include "tests/report/golden.hpp"
 #include "tests/report/sample_run.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace iobench {
 namespace {
@@ -18,7 +19,7 @@ using test::kSlowNs;
 using test::kSyncFastNs;
 using test::kSyncSlowNs;
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+using ::iobench::test::kMiB;
 
 // Same keys in the same order, same strings and integers, floating-point numbers equal to a
 // relative 1e-12 (the last digits of a double may differ between equally right computations).

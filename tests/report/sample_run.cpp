@@ -1,9 +1,11 @@
 #include "tests/report/sample_run.hpp"
 
+#include "tests/support/test_support.hpp"
+
 namespace iobench::test {
 namespace {
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+using ::iobench::test::kMiB;
 
 // `fast` writes of kFastNs then `slow` of kSlowNs, each moving `bytes`.
 OpStats fast_and_slow(int fast, int slow, std::uint64_t bytes) {

@@ -11,21 +11,6 @@ using iobench::test::TempDir;
 
 namespace {
 
-const iobench::Registry& registry() {
-  static const iobench::Registry r = iobench::test::make_full_registry();
-  return r;
-}
-
-const std::string& tiny_loadfile() {
-  static const TempDir dir("roundtrip-loadfile");
-  static const std::string path = [] {
-    const auto file = dir.path() / "tiny.txt";
-    std::ofstream(file) << iobench::test::kTinyLoadfile;
-    return file.string();
-  }();
-  return path;
-}
-
 // Every family at tiny sizes (bonnie without its seeks test, which sleeps 3 s first, as
 // bonnie++), a sweep and repetitions; no seed given (random, reported). `with_slow`: also
 // tiobench and dbench (a 1 s minimum).
@@ -33,7 +18,7 @@ std::string every_family_suite(bool with_slow = true) {
   const std::string slow = with_slow ? R"(,
     {"workload": "tiobench", "params": {"threads": "1,2", "sizes": "1m", "random_ops": 8}},
     {"workload": "dbench", "params": {"time_limit": "1s", "warmup": "0s", "loadfile": ")" +
-                                           tiny_loadfile() + R"("}})"
+                                           iobench::test::tiny_loadfile_path() + R"("}})"
                                      : std::string();
   return R"({"name": "every family", "steps": [
     {"name": "w", "workload": "disk", "params": {"size": "64k", "fsync": false},
@@ -48,7 +33,7 @@ std::string every_family_suite(bool with_slow = true) {
 
 iobench::SuiteRunResult run(const iobench::SuitePlan& plan) {
   iobench::test::CapturingReporter reporter;
-  return iobench::run_suite(plan, registry(), {}, reporter);
+  return iobench::run_suite(plan, iobench::test::shared_full_registry(), {}, reporter);
 }
 
 }  // namespace
@@ -57,8 +42,9 @@ TEST_CASE("real runs of every family write read and write byte for byte", "[suit
   TempDir dir("roundtrip");
   iobench::SuiteOverrides overrides;
   overrides.default_target = dir.path();
-  const iobench::SuitePlan plan = iobench::plan_suite(
-      iobench::parse_suite(every_family_suite(), "every.json"), registry(), overrides, {});
+  const iobench::SuitePlan plan =
+      iobench::plan_suite(iobench::parse_suite(every_family_suite(), "every.json"),
+                          iobench::test::shared_full_registry(), overrides, {});
   const iobench::SuiteRunResult result = run(plan);
   REQUIRE(result.complete);
   iobench::Invocation invocation;
@@ -106,8 +92,9 @@ TEST_CASE("a run repeated from its document has the same steps params and seeds"
   iobench::SuiteOverrides overrides;
   overrides.default_target = dir.path();
   overrides.params = {{"disk.size", "32k"}};
-  const iobench::SuitePlan plan = iobench::plan_suite(
-      iobench::parse_suite(every_family_suite(false), "every.json"), registry(), overrides, {});
+  const iobench::SuitePlan plan =
+      iobench::plan_suite(iobench::parse_suite(every_family_suite(false), "every.json"),
+                          iobench::test::shared_full_registry(), overrides, {});
   const iobench::SuiteRunResult first = run(plan);
   REQUIRE(first.complete);
   const iobench::Invocation invocation{.argv = {"iobench"}};

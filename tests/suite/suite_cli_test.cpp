@@ -9,24 +9,13 @@ using iobench::test::TempDir;
 
 namespace {
 
-// A small NBench loadfile (dbench's client.txt takes seconds to parse in a debug build).
-const std::string& tiny_loadfile() {
-  static const TempDir dir("loadfile");
-  static const std::string path = [] {
-    const auto file = dir.path() / "tiny.txt";
-    std::ofstream(file) << iobench::test::kTinyLoadfile;
-    return file.string();
-  }();
-  return path;
-}
-
 // Tiny sizes for every family, as workload-qualified overrides.
 std::vector<std::string> tiny() {
   return {"disk.size=1m",          "disk.iterations=1",
           "bonnie.size=8m",        "bonnie.files=0",
           "bonnie.ram=0",          "tiotest.size=256k",
           "tiotest.random_ops=16", "dbench.time_limit=1s",
-          "dbench.warmup=0s",      "dbench.loadfile=" + tiny_loadfile()};
+          "dbench.warmup=0s",      "dbench.loadfile=" + iobench::test::tiny_loadfile_path()};
 }
 
 // Runs `suite` with the tiny overrides (those its steps declare) on `dir`; returns the JSON.
@@ -76,8 +65,8 @@ TEST_CASE("validate reports every suite error with its pointer and writes nothin
   CHECK(second.exit_code == 2);
   CHECK_THAT(second.err, Catch::Contains("bad.json: /steps/0/params/bz: ") &&
                              Catch::Contains("did you mean 'bs'"));
-  const auto ok = run_cli(
-      {"validate", "quick", "-d", dir.path().string(), "dbench.loadfile=" + tiny_loadfile()});
+  const auto ok = run_cli({"validate", "quick", "-d", dir.path().string(),
+                           "dbench.loadfile=" + iobench::test::tiny_loadfile_path()});
   CHECK(ok.exit_code == 0);
   CHECK_THAT(ok.out, Catch::Contains("ok: suite 'quick'"));
 }
@@ -100,9 +89,9 @@ TEST_CASE("the tiobench and dbench suites run at tiny sizes", "[suite]") {
   REQUIRE(tio.at("steps").size() == 1);
   CHECK(tio.at("steps").at(0).at("workload") == "tiobench");
   CHECK(tio.at("steps").at(0).at("phases").size() == 8);  // 2 thread counts x 4 phases
-  const auto db =
-      run_tiny("suite:dbench", dir,
-               {"time_limit=1s", "warmup=0s", "procs=1", "loadfile=" + tiny_loadfile()});
+  const auto db = run_tiny(
+      "suite:dbench", dir,
+      {"time_limit=1s", "warmup=0s", "procs=1", "loadfile=" + iobench::test::tiny_loadfile_path()});
   CHECK(db.at("steps").size() == 1);
 }
 
@@ -155,7 +144,7 @@ TEST_CASE("a machine-relative size resolves per run and results show the bytes",
 
 TEST_CASE("the command line time and warmup reach the time_limit and warmup of dbench", "[suite]") {
   TempDir dir("dbench-time");
-  const std::string loadfile = "loadfile=" + tiny_loadfile();
+  const std::string loadfile = "loadfile=" + iobench::test::tiny_loadfile_path();
   // The workload alone: the command line's --time becomes dbench's time_limit.
   const auto alone = run_cli({"validate", "dbench", "-d", dir.path().string(), loadfile, "--time",
                               "7s", "--warmup", "1s"});

@@ -11,28 +11,24 @@ using iobench::test::TempDir;
 
 namespace {
 
-const iobench::Registry& registry() {
-  static const iobench::Registry r = iobench::test::make_full_registry();
-  return r;
-}
-
-iobench::SuitePlan plan(const std::string& text, const std::filesystem::path& dir) {
+iobench::SuitePlan seeded_plan(const std::string& text, const std::filesystem::path& dir) {
   iobench::SuiteOverrides overrides;
   overrides.default_target = dir;
   overrides.seed = 42;
-  return iobench::plan_suite(iobench::parse_suite(text, "r.json"), registry(), overrides, {});
+  return iobench::plan_suite(iobench::parse_suite(text, "r.json"),
+                             iobench::test::shared_full_registry(), overrides, {});
 }
 
 }  // namespace
 
 TEST_CASE("a sweep of a tiny step gives one result per point and a sweep table", "[suite]") {
   TempDir dir("sweep");
-  const auto p = plan(R"({"steps": [{"name": "w", "workload": "disk",
+  const auto p = seeded_plan(R"({"steps": [{"name": "w", "workload": "disk",
       "params": {"size": "64k", "fsync": false},
       "sweep": {"param": "bs", "values": ["4k", "16k", "64k"]}}]})",
-                      dir.path());
+                             dir.path());
   iobench::test::CapturingReporter reporter;
-  const auto result = iobench::run_suite(p, registry(), {}, reporter);
+  const auto result = iobench::run_suite(p, iobench::test::shared_full_registry(), {}, reporter);
   CHECK(result.complete);
   CHECK(result.run.status == iobench::Status::kOk);
   REQUIRE(result.run.steps.size() == 3);
@@ -86,11 +82,11 @@ TEST_CASE("a sweep of a tiny step gives one result per point and a sweep table",
 
 TEST_CASE("repetitions keep every value and report statistics", "[suite]") {
   TempDir dir("repeat");
-  const auto p = plan(R"({"steps": [{"name": "r", "workload": "disk", "repeat": 3,
+  const auto p = seeded_plan(R"({"steps": [{"name": "r", "workload": "disk", "repeat": 3,
       "params": {"size": "32k", "bs": "4k", "fsync": false}}]})",
-                      dir.path());
+                             dir.path());
   iobench::test::CapturingReporter reporter;
-  const auto result = iobench::run_suite(p, registry(), {}, reporter);
+  const auto result = iobench::run_suite(p, iobench::test::shared_full_registry(), {}, reporter);
   REQUIRE(result.run.steps.size() == 3);
   REQUIRE(result.summary.at(0).points.size() == 1);
   const auto& point = result.summary[0].points[0];
@@ -117,12 +113,12 @@ TEST_CASE("interrupting a suite mid-way leaves valid JSON marked incomplete and 
   TempDir dir("interrupt");
   { std::ofstream(dir.path() / "precious") << "keep"; }
   // Step 2 reads from the page cache until stopped; the progress callback stops it.
-  const auto p = plan(R"({"steps": [
+  const auto p = seeded_plan(R"({"steps": [
       {"name": "first", "workload": "disk", "params": {"size": "32k", "bs": "4k", "fsync": false}},
       {"name": "endless", "workload": "disk", "params": {"operation": "read", "size": "1m",
        "bs": "4k", "seek": "random", "iterations": 100000000}},
       {"name": "never", "workload": "disk", "params": {"size": "32k", "bs": "4k"}}]})",
-                      dir.path());
+                             dir.path());
   iobench::SuiteRunOptions options;
   options.run.progress_interval = std::chrono::milliseconds(1);
   std::size_t stopped_at = 99;
@@ -133,7 +129,8 @@ TEST_CASE("interrupting a suite mid-way leaves valid JSON marked incomplete and 
     }
   };
   iobench::test::CapturingReporter reporter;
-  const auto result = iobench::run_suite(p, registry(), options, reporter);
+  const auto result =
+      iobench::run_suite(p, iobench::test::shared_full_registry(), options, reporter);
   iobench::clear_stop_request();
   CHECK(stopped_at == 1);
   CHECK_FALSE(result.complete);
@@ -153,11 +150,11 @@ TEST_CASE("interrupting a suite mid-way leaves valid JSON marked incomplete and 
 TEST_CASE("the ETA counts what a time-limited run still has to go", "[suite]") {
   TempDir dir("eta");
   // Run 2 reads from the page cache until its 400 ms limit stops it.
-  const auto p = plan(R"({"steps": [
+  const auto p = seeded_plan(R"({"steps": [
       {"name": "first", "workload": "disk", "params": {"size": "64k", "bs": "4k"}},
       {"name": "limited", "workload": "disk", "time": "400ms", "params": {"operation": "read",
        "size": "1m", "bs": "4k", "seek": "random", "iterations": 100000000}}]})",
-                      dir.path());
+                             dir.path());
   iobench::SuiteRunOptions options;
   options.run.progress_interval = std::chrono::milliseconds(20);
   std::vector<iobench::SuiteProgress> seen;
@@ -165,7 +162,8 @@ TEST_CASE("the ETA counts what a time-limited run still has to go", "[suite]") {
     seen.push_back(snapshot);
   };
   iobench::test::CapturingReporter reporter;
-  const auto result = iobench::run_suite(p, registry(), options, reporter);
+  const auto result =
+      iobench::run_suite(p, iobench::test::shared_full_registry(), options, reporter);
   REQUIRE(result.complete);
   std::size_t checked = 0;
   for (const auto& progress : seen) {

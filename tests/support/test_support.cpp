@@ -9,8 +9,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
-#include <iobench/workloads.hpp>
 #include <iobench/error.hpp>
+#include <iobench/workloads.hpp>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -61,6 +61,21 @@ ScopedTmpfs::~ScopedTmpfs() {
 }
 
 Registry make_full_registry() { return make_builtin_registry(); }
+
+const Registry& shared_full_registry() {
+  static const Registry registry = make_full_registry();
+  return registry;
+}
+
+const std::string& tiny_loadfile_path() {
+  static const TempDir dir("tiny-loadfile");
+  static const std::string path = [] {
+    const auto file = dir.path() / "tiny.txt";
+    std::ofstream(file) << kTinyLoadfile;
+    return file.string();
+  }();
+  return path;
+}
 
 CliResult run_command(const std::vector<std::string>& argv_text) {
   // stdout and stderr go to temp files, so a large output on one cannot block the other.

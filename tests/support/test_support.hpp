@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iobench/confined_dir.hpp>
@@ -24,6 +25,10 @@
 #endif
 
 namespace iobench::test {
+
+/// Bytes in a MiB; ns in a second: the units test data is written in.
+inline constexpr std::uint64_t kMiB = 1024 * 1024;
+inline constexpr std::uint64_t kSecond = 1'000'000'000;
 
 /// A fresh directory under the build tree's tests/tmp, removed (recursively) on destruction.
 class TempDir {
@@ -112,5 +117,11 @@ ReadX 9938 0 4096 4096 NT_STATUS_OK
 Close 9938 NT_STATUS_OK
 Unlink "\clients\client1\f.doc" 0x6 NT_STATUS_OK
 )";
+
+/// kTinyLoadfile written once per test executable (into a TempDir removed at exit): its path.
+[[nodiscard]] const std::string& tiny_loadfile_path();
+
+/// make_full_registry(), built once per test executable.
+[[nodiscard]] const Registry& shared_full_registry();
 
 }  // namespace iobench::test

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/test_support.hpp"
 #include "tests/tiotest/result_builder.hpp"
 
 namespace {
@@ -18,7 +19,7 @@ using iobench::plugins::tiotest::SweepPoint;
 using iobench::plugins::tiotest::test::make_phase;
 using iobench::plugins::tiotest::test::make_step;
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+using ::iobench::test::kMiB;
 
 // One phase of one sweep point: `megabytes` MiB in 4096-byte ops.
 PhaseResult sweep_phase(const std::string& label, const std::string& suffix,
@@ -28,7 +29,7 @@ PhaseResult sweep_phase(const std::string& label, const std::string& suffix,
                     0);
 }
 
-std::string text_of(const StepResult& step) {
+std::string tiobench_text(const StepResult& step) {
   std::ostringstream out;
   iobench::plugins::tiotest::format_tiobench_text(step, out);
   return out.str();
@@ -171,7 +172,7 @@ TEST_CASE("tiobench report has the unit block and four sections in tiobench orde
   const StepResult step = make_step("tiobench", {{"identifier", ""}}, phases);
   StepResult with_attribute = step;
   with_attribute.attributes.emplace_back("identifier", std::string("6.1.0-test"));
-  const std::string text = text_of(with_attribute);
+  const std::string text = tiobench_text(with_attribute);
   const std::string header =
       "                              File   Blk   Num                         Avg      Maximum     "
       " "

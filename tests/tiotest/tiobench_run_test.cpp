@@ -20,7 +20,7 @@ using iobench::Status;
 using iobench::Step;
 using iobench::StepResult;
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+using ::iobench::test::kMiB;
 
 Step tiobench_step(std::map<std::string, std::string> params, std::vector<fs::path> targets) {
   Step step;

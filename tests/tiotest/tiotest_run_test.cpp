@@ -29,7 +29,7 @@ using iobench::plugins::tiotest::PhaseKind;
 using iobench::plugins::tiotest::RandomOffsetLog;
 using iobench::plugins::tiotest::TestHooks;
 
-constexpr std::uint64_t kMiB = 1024 * 1024;
+using ::iobench::test::kMiB;
 
 // Installs hooks for one test and removes them at the end of it.
 class ScopedHooks {

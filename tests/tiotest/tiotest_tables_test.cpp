@@ -52,7 +52,7 @@ const char* const kGoldenTables =
     "\n"
     "Units: MB = 2^20 bytes (MiB), latency in ms, CPU in % of one CPU per thread.\n";
 
-std::string text_of(const StepResult& step) {
+std::string tiotest_text(const StepResult& step) {
   std::ostringstream out;
   iobench::plugins::tiotest::format_tiotest_text(step, out);
   return out.str();
@@ -70,7 +70,7 @@ std::vector<std::string> lines_of(const std::string& text) {
 TEST_CASE("tiotest result and latency tables match tiotest output exactly") {
   const StepResult step =
       make_step("tiotest", {{"threads", "2"}, {"percentiles", "false"}}, four_phases());
-  CHECK(text_of(step) == kGoldenTables);
+  CHECK(tiotest_text(step) == kGoldenTables);
 }
 
 TEST_CASE("tiotest tables print rows only for phases that ran") {
@@ -79,7 +79,7 @@ TEST_CASE("tiotest tables print rows only for phases that ran") {
   phases.pop_back();                 // no Random Read
   const StepResult step =
       make_step("tiotest", {{"threads", "2"}, {"percentiles", "false"}}, phases);
-  const std::string text = text_of(step);
+  const std::string text = tiotest_text(step);
   CHECK(text.find("Random") == std::string::npos);
   CHECK(text.find("| Write          32 MBs |    1.3 s |  25.397 MB/s |  35.7 %  |  11.9 % |\n") !=
         std::string::npos);
@@ -93,7 +93,7 @@ TEST_CASE("tiotest latency table is hidden with latency_table false") {
   const StepResult step =
       make_step("tiotest", {{"threads", "2"}, {"percentiles", "false"}, {"latency_table", "false"}},
                 four_phases());
-  const std::string text = text_of(step);
+  const std::string text = tiotest_text(step);
   CHECK(text.find("Tiotest results for 2 concurrent io threads:") == 0);
   CHECK(text.find("Tiotest latency results:") == std::string::npos);
 }
@@ -105,7 +105,7 @@ TEST_CASE("tiotest result table widens its columns for rates above 1000 MB/s") {
       make_step("tiotest", {{"threads", "2"}, {"latency_table", "false"}, {"percentiles", "false"}},
                 {make_phase("Write", 4096, {{8192, 2'000}}, 18'075'000, 52'236'750, 72'300),
                  make_phase("Read", 4096, {{8192, 3'000}}, 32'432'000, 0, 41'123'776)});
-  CHECK(text_of(step) ==
+  CHECK(tiotest_text(step) ==
         "Tiotest results for 2 concurrent io threads:\n"
         ",-----------------------------------------------------------------------.\n"
         "| Item                  | Time     | Rate          | Usr CPU  | Sys CPU |\n"
@@ -124,7 +124,7 @@ TEST_CASE("tiotest tables stay aligned with very large values in every column") 
                 {make_phase("Write", 4096, {{ops - 1, 100}, {1, 120'000'000'000}}, 2'000'000'000,
                             22'000'000'000, 21'000'000'000, 99.5),
                  make_phase("Random Read", 4096, {{3, 30'000'000'000}}, 90'000'000'000, 0, 0)});
-  const std::vector<std::string> lines = lines_of(text_of(step));
+  const std::vector<std::string> lines = lines_of(tiotest_text(step));
   // Every table line of a table has the same length and its column bars at the same places.
   auto check_table = [&](std::size_t first, std::size_t last) {
     const std::size_t width = lines[first].size();
@@ -156,7 +156,7 @@ TEST_CASE("tiotest tables stay aligned with very large values in every column") 
 TEST_CASE("tiotest terse output has five lines with tiotest's fields") {
   const StepResult step =
       make_step("tiotest", {{"threads", "2"}, {"terse", "true"}}, four_phases());
-  CHECK(text_of(step) ==
+  CHECK(tiotest_text(step) ==
         "write:32.00000,1.26000,0.45000,0.15000,0.05099,8.19000,0.00000,0.00000\n"
         "rwrite:7.81250,20.00000,0.02500,0.75000,8.11982,11000.00000,0.15000,0.05000\n"
         "read:32.00000,0.40000,0.05000,0.25000,0.03000,0.03000,0.00000,0.00000\n"
@@ -168,7 +168,7 @@ TEST_CASE("tiotest terse output prints zeros for skipped phases") {
   std::vector<PhaseResult> phases = four_phases();
   phases.erase(phases.begin(), phases.begin() + 2);  // only Read and Random Read
   const StepResult step = make_step("tiotest", {{"threads", "2"}, {"terse", "true"}}, phases);
-  CHECK(text_of(step) ==
+  CHECK(tiotest_text(step) ==
         "write:0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000\n"
         "rwrite:0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000,0.00000\n"
         "read:32.00000,0.40000,0.05000,0.25000,0.03000,0.03000,0.00000,0.00000\n"
@@ -183,7 +183,7 @@ TEST_CASE("tiotest percentile table shows p50 to p99.99 and system busy percent"
       "tiotest", {{"threads", "2"}, {"latency_table", "false"}},
       {make_phase("Read", 4096, {{8192, 30'000}}, 400'000'000, 100'000'000, 500'000'000, 50),
        make_phase("Random Read", 4096, {{2000, 200'000}}, 450'000'000, 0, 0, 5.3)});
-  const std::string text = text_of(step);
+  const std::string text = tiotest_text(step);
   const std::string table = text.substr(text.find("Latency percentiles"));
   CHECK(table ==
         "Latency percentiles (ms) and system CPU busy (% of all CPUs):\n"
@@ -205,7 +205,7 @@ TEST_CASE("tiotest text lists phases that did not end ok") {
   phases[3].message = "interrupted by a stop request (SIGINT/SIGTERM)";
   StepResult step = make_step("tiotest", {{"threads", "2"}}, phases);
   step.warnings.push_back("page cache not dropped before 'Read': not root");
-  const std::string text = text_of(step);
+  const std::string text = tiotest_text(step);
   CHECK(text.find("Random Read: interrupted: interrupted by a stop request (SIGINT/SIGTERM)\n") !=
         std::string::npos);
   CHECK(text.find("WARNING: page cache not dropped before 'Read': not root\n") !=
