@@ -461,8 +461,12 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     }
   }
 
-  // Reported even if the workers are done before the loop below looks.
-  if (outcome.released_ns != 0) show(running_state());
+  // The timed loop's opening state is reported even if the workers are already past it (a phase
+  // of a few ops may be in its closing fsync) or done before the loop below looks.
+  if (outcome.released_ns != 0) {
+    show(has_warmup ? ProgressState::kWarmUp : ProgressState::kMeasuring);
+    show(running_state());
+  }
   for (std::uint32_t done; (done = shared.ended.load()) < count;) {
     const std::uint64_t now = monotonic_ns();
     if (shared.state.load() == kWarmup && now >= warmup_end_ns) begin_measurement();
