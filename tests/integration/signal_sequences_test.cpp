@@ -212,8 +212,10 @@ TEST_CASE("disk: a stop mid-phase keeps the measured ops in the JSON", "[integra
   for (const Sequence& s : {kTerm, kHangup}) {
     const auto doc = stop_run(write, s, 800ms);
     const auto& steps = doc.at("steps");
-    REQUIRE(steps.size() == 1);
-    if (steps.at(0).at("phases").empty()) continue;  // stopped before the barrier
+    REQUIRE(steps.size() <= 1);
+    // A signal within the first ms may stop the run before its step began, or before the
+    // phase's barrier: nothing measured to keep then.
+    if (steps.empty() || steps.at(0).at("phases").empty()) continue;
     const auto& phase = steps.at(0).at("phases").at(0);
     CHECK(phase.at("status") == "interrupted");
     CHECK(phase.at("ops").get<std::uint64_t>() ==
