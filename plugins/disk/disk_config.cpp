@@ -112,6 +112,13 @@ std::vector<ParamSpec> disk_param_specs() {
        .default_value = "none",
        .help = "open with O_SYNC or O_DSYNC",
        .choices = {"none", "sync", "dsync"}},
+      {.key = "shared_file",
+       .type = ParamType::kEnum,
+       .default_value = "off",
+       .help = "under mpirun: off (a file per rank), or one file per target for all ranks, "
+               "rank 0's (IOR's N-1): regions (rank r has blocks r*blocks..(r+1)*blocks-1) or "
+               "interleaved (rank r has blocks r, r+N, r+2N...); blocks or size is per rank",
+       .choices = {"off", "regions", "interleaved"}},
       {.key = "file",
        .type = ParamType::kString,
        .default_value = "bigfile",
@@ -155,6 +162,17 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
                                  : IoMode::kBuffered;
   config.seek =
       params.get_string("seek") == "random" ? SeekPattern::kRandom : SeekPattern::kSequential;
+  const std::string& shared = params.get_string("shared_file");
+  config.shared_file = shared == "regions"       ? SharedFile::kRegions
+                       : shared == "interleaved" ? SharedFile::kInterleaved
+                                                 : SharedFile::kOff;
+  if (config.shared_file != SharedFile::kOff && config.mode == IoMode::kMmap) {
+    // Each rank's mapping would be sized (and a read's checked) before every rank has written.
+    throw ConfigError(
+        fmt::format("disk: shared_file={} with mode=mmap is not supported; use mode=buffered or "
+                    "mode=direct, or shared_file=off",
+                    shared));
+  }
   config.block_size_bytes = params.get_u64("bs");
   config.iterations = params.get_u64("iterations");
   config.prime = params.get_bool("prime");
@@ -217,6 +235,12 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     const bool existing_file = ::stat(target.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
     config.existing_file_target.push_back(existing_file);
     if (!existing_file) continue;
+    if (config.shared_file != SharedFile::kOff) {
+      throw ConfigError(fmt::format(
+          "disk: shared_file={} makes one file for all ranks in a directory, but target '{}' is "
+          "an existing file; give a directory target or shared_file=off",
+          shared, target.string()));
+    }
     if (config.writes()) {
       throw ConfigError(fmt::format(
           "disk: target '{}' is an existing file; iobench never overwrites existing files, so "

@@ -16,6 +16,10 @@ namespace iobench::plugins::disk {
 enum class Operation { kRead, kWrite, kMixed };
 enum class IoMode { kBuffered, kDirect, kMmap };
 enum class SeekPattern { kSequential, kRandom };
+/// Across the ranks of an MPI run: a file per rank (IOR's file-per-process), or one file per
+/// target that every rank works on (IOR's N-1), each rank in its own region of `blocks`
+/// consecutive blocks or in interleaved blocks (rank r has the file's blocks r, r + N, ...).
+enum class SharedFile { kOff, kRegions, kInterleaved };
 
 /// The disk workload's settings, validated: the seeds' test_disk_performance options.
 struct DiskConfig {
@@ -25,6 +29,7 @@ struct DiskConfig {
   BlockDistribution distribution;  ///< random_order, with seek=random
   /// operation=mixed: percentage of ops that are reads (fio's rwmixread); the rest are writes.
   std::uint32_t read_percent = 50;
+  SharedFile shared_file = SharedFile::kOff;
   std::uint32_t iodepth = 1;  ///< requests in flight per worker
   bool verify = false;        ///< stamp every written block, check every read one
   RateLimit rate;             ///< per worker; inactive: closed loop
@@ -54,7 +59,7 @@ struct DiskConfig {
 /// size given, a working set that is not a whole number of blocks, direct I/O with a block size
 /// that is not a multiple of 4096, a write to an existing file target, a read of an existing file
 /// target smaller than the working set, rwmix with operation read or write, both rate_iops and
-/// rate_bytes, a bad random_order.
+/// rate_bytes, a bad random_order, a shared file in an existing file target or with mode=mmap.
 [[nodiscard]] DiskConfig make_disk_config(const Params& params,
                                           std::span<const std::filesystem::path> targets);
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <iobench/data_pattern.hpp>
@@ -13,6 +14,7 @@
 #include <optional>
 
 #include "plugins/disk/block_distribution.hpp"
+#include "plugins/disk/shared_file.hpp"
 #include "plugins/disk/verify_pattern.hpp"
 
 namespace iobench::plugins::disk {
@@ -20,14 +22,16 @@ namespace {
 
 constexpr std::size_t kFillChunkBytes = 1 << 20;
 
-OpenOptions open_options(const DiskConfig& config, bool read, bool write, bool create) {
+// `file_bytes`: the whole file's size (a shared file holds every rank's blocks).
+OpenOptions open_options(const DiskConfig& config, bool read, bool write, bool create,
+                         std::uint64_t file_bytes) {
   return OpenOptions{.read = read,
                      .write = write,
                      .create = create,
                      .direct = config.mode == IoMode::kDirect,
                      .sync = config.sync == "sync",
                      .dsync = config.sync == "dsync",
-                     .map_size_bytes = config.working_set_bytes()};
+                     .map_size_bytes = file_bytes};
 }
 
 // Opens with a clearer message for the classic O_DIRECT failure (tmpfs and others say EINVAL).
@@ -45,57 +49,74 @@ std::unique_ptr<IoFile> open_file(const Engine& engine, const FileLocation& loca
 }
 
 // Chunks of the file being created that may wait for writeback at once (see below).
-constexpr std::uint64_t kWriteBehindChunks = 16;
+constexpr std::size_t kWriteBehindChunks = 16;
 
-// Creates the file a read or mixed phase works on, untimed: what a write phase with the same
-// block size, data pattern and seed writes, or with verify the pattern reads check.
-// Returns false, with no file left, if the run is stopped meanwhile: that is checked every chunk
-// (1 MiB or one block), and writeback is kept at most 16 chunks behind (each chunk's writeback
-// starts as it is written; the one 16 chunks back is waited for), so neither the loop nor the
-// closing fsync can hold a stop up for long, however large the file. The file's data is on the
-// device at the end.
-bool create_read_file(const ConfinedDir& dir, const FileLocation& location, const std::string& name,
-                      const DiskConfig& config, const VerifyPattern* pattern, std::uint64_t seed,
-                      const WorkerContext& ctx) {
+// Fills the file a read or mixed phase works on, untimed: the worker's `blocks` blocks, where
+// `placement` puts them (the whole file, or this rank's part of a shared one), with what a write
+// phase with the same block size, data pattern and seed writes, or with verify the pattern reads
+// check. A file of the worker's own is created here; a shared one exists already (rank 0 made it
+// in prepare()).
+// Returns false if the run is stopped meanwhile, with no file of its own left (a shared one is
+// rank 0's, removed with its run directory): that is checked every chunk (1 MiB or one block),
+// and writeback is kept at most 16 chunks behind (each chunk's writeback starts as it is
+// written; the one 16 chunks back is waited for), so neither the loop nor the closing fsync can
+// hold a stop up for long, however large the file. The file's data is on the device at the end.
+bool fill_read_file(const ConfinedDir& dir, const FileLocation& location, const std::string& name,
+                    bool shared, BlockPlacement placement, const DiskConfig& config,
+                    const VerifyPattern* pattern, std::uint64_t seed, const WorkerContext& ctx) {
   const std::filesystem::path& path = location.path();
-  UniqueFd fd = location.open(O_WRONLY, true);
-  const std::uint64_t size_bytes = config.working_set_bytes();
+  UniqueFd fd = location.open(O_WRONLY, !shared);
   const std::uint64_t bs = config.block_size_bytes;
   // Whole blocks per chunk, so a verify pattern is stamped block by block.
   const std::uint64_t chunk_blocks = std::max<std::uint64_t>(1, kFillChunkBytes / bs);
-  const std::uint64_t chunk_bytes = chunk_blocks * bs;
-  AlignedBuffer chunk(static_cast<std::size_t>(chunk_bytes));
+  AlignedBuffer chunk(static_cast<std::size_t>(chunk_blocks * bs));
   std::optional<PatternBuffer> data;
   if (pattern == nullptr) data.emplace(config.data, static_cast<std::size_t>(bs), seed);
-  for (std::uint64_t offset = 0; offset < size_bytes; offset += chunk_bytes) {
+  // The file range each recent chunk spans (its blocks, and between them other ranks' ones).
+  std::array<std::pair<off_t, off_t>, kWriteBehindChunks> spans{};
+  std::size_t chunk_index = 0;
+  for (std::uint64_t first = 0; first < config.blocks; first += chunk_blocks, ++chunk_index) {
     if (ctx.stop_requested()) {
       fd.close(path);
-      dir.unlink(name);  // half a file must not pass for the file to read
+      if (!shared) dir.unlink(name);  // half a file must not pass for the file to read
       return false;
     }
-    const std::uint64_t len = std::min<std::uint64_t>(chunk_bytes, size_bytes - offset);
-    for (std::uint64_t at = 0; at < len; at += bs) {
-      const auto block =
-          chunk.span().subspan(static_cast<std::size_t>(at), static_cast<std::size_t>(bs));
+    const std::uint64_t count = std::min(chunk_blocks, config.blocks - first);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      const std::uint64_t block = first + i;
+      const auto bytes =
+          chunk.span().subspan(static_cast<std::size_t>(i * bs), static_cast<std::size_t>(bs));
       if (pattern != nullptr) {
-        pattern->fill(block, offset + at);
+        pattern->fill(bytes, placement.file_block(block) * bs);
       } else {
-        const auto bytes = data->block((offset + at) / bs);
-        std::memcpy(block.data(), bytes.data(), bytes.size());
+        const auto source = data->block(block);
+        std::memcpy(bytes.data(), source.data(), source.size());
       }
     }
-    write_all_at(fd.get(), chunk.span().first(static_cast<std::size_t>(len)),
-                 static_cast<off_t>(offset), path);
+    if (placement.stride == 1) {
+      write_all_at(fd.get(), chunk.span().first(static_cast<std::size_t>(count * bs)),
+                   static_cast<off_t>(placement.file_block(first) * bs), path);
+    } else {
+      for (std::uint64_t i = 0; i < count; ++i) {
+        write_all_at(
+            fd.get(),
+            chunk.span().subspan(static_cast<std::size_t>(i * bs), static_cast<std::size_t>(bs)),
+            static_cast<off_t>(placement.file_block(first + i) * bs), path);
+      }
+    }
     // Hints only (errors surface in the fsync below): start this chunk's writeback, wait for
     // the one kWriteBehindChunks back.
-    (void)::sync_file_range(fd.get(), static_cast<off_t>(offset), static_cast<off_t>(len),
-                            SYNC_FILE_RANGE_WRITE);
-    const std::uint64_t behind = kWriteBehindChunks * chunk_bytes;
-    if (offset >= behind) {
+    const auto begin = static_cast<off_t>(placement.file_block(first) * bs);
+    const auto length =
+        static_cast<off_t>(placement.file_block(first + count - 1) * bs + bs) - begin;
+    (void)::sync_file_range(fd.get(), begin, length, SYNC_FILE_RANGE_WRITE);
+    auto& slot = spans[chunk_index % kWriteBehindChunks];
+    if (chunk_index >= kWriteBehindChunks) {
       (void)::sync_file_range(
-          fd.get(), static_cast<off_t>(offset - behind), static_cast<off_t>(chunk_bytes),
+          fd.get(), slot.first, slot.second,
           SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
     }
+    slot = {begin, length};
   }
   if (::fsync(fd.get()) != 0) throw IoError(errno, "fsync", path.string());
   // Written data is clean after fsync, so DONTNEED really evicts it: the timed reads then come
@@ -112,6 +133,7 @@ struct PhasePlan {
   BlockDistribution distribution;
   std::uint64_t blocks = 0;
   std::uint64_t block_size = 0;
+  BlockPlacement placement;  ///< where the worker's blocks lie in its file
   std::uint64_t iterations = 1;
   enum class Ops { kRead, kWrite, kMixed } ops = Ops::kRead;
   std::uint32_t read_percent = 0;
@@ -142,7 +164,7 @@ class DiskSource {
       start_pass();
     }
     const std::uint64_t block = order_->block(index_++);
-    const std::uint64_t offset = block * plan_.block_size;
+    const std::uint64_t offset = plan_.placement.file_block(block) * plan_.block_size;
     bool read = plan_.ops == PhasePlan::Ops::kRead;
     if (plan_.ops == PhasePlan::Ops::kMixed) {
       // Lemire's bound on 64 random bits: read with probability read_percent / 100.
@@ -320,6 +342,30 @@ std::uint64_t DiskWorkload::planned_bytes(std::size_t target_index) const {
 }
 
 void DiskWorkload::prepare(PrepareContext& ctx) {
+  // First, before anything that may throw: every rank makes this collective (see from_rank0).
+  const RankIdentity& me = ctx.rank_identity();
+  const bool share = config_.shared_file != SharedFile::kOff && me.size > 1;
+  rank0_dirs_.clear();
+  filled_.assign(ctx.targets().size(), 0);
+  if (share) {
+    const std::string rank0_dirs = ctx.from_rank0([&] {
+      return caps_.moves_data ? create_shared_files(ctx.targets(), config_.file_name)
+                              : std::string();
+    });
+    if (me.rank != 0 && caps_.moves_data) rank0_dirs_ = open_rank0_dirs(ctx.targets(), rank0_dirs);
+  }
+  rank_ = share ? me.rank : 0;
+  ranks_ = share ? me.size : 1;
+  if (config_.working_set_bytes() > UINT64_MAX / static_cast<std::uint64_t>(ranks_)) {
+    throw ConfigError(fmt::format("disk: a file shared by {} ranks of {} bytes each is too large",
+                                  ranks_, config_.working_set_bytes()));
+  }
+  if (config_.shared_file != SharedFile::kOff) {
+    ctx.set_attribute(
+        "shared_file",
+        std::string(config_.shared_file == SharedFile::kRegions ? "regions" : "interleaved"));
+    ctx.set_attribute("ranks_sharing", static_cast<std::int64_t>(ranks_));
+  }
   step_seed_ = ctx.seed();
   ctx.set_attribute("block_size_bytes", static_cast<std::int64_t>(config_.block_size_bytes));
   ctx.set_attribute("blocks_per_target", static_cast<std::int64_t>(config_.blocks));
@@ -340,43 +386,50 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
     ctx.set_attribute("arrivals", std::string(to_string(config_.rate.arrivals)));
   }
   for (std::size_t i = 0; i < ctx.targets().size(); ++i) {
-    ctx.set_attribute(fmt::format("file.{}", i), file_location(ctx.targets()[i]).path().string());
+    ctx.set_attribute(fmt::format("file.{}", i),
+                      file_location(i, ctx.targets()[i]).path().string());
   }
 }
 
-FileLocation DiskWorkload::file_location(const Target& target) const {
-  return target.is_existing_file ? FileLocation::user_target(target.user_path)
-                                 : FileLocation::beneath(target.run_dir, config_.file_name);
+FileLocation DiskWorkload::file_location(std::size_t target_index, const Target& target) const {
+  if (target.is_existing_file) return FileLocation::user_target(target.user_path);
+  const ConfinedDir dir =
+      target_index < rank0_dirs_.size() ? rank0_dirs_[target_index].view() : target.run_dir;
+  return FileLocation::beneath(dir, config_.file_name);
 }
 
 std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
   const Engine& engine = ctx.engine();
   const Target& target = ctx.target();
-  const FileLocation location = file_location(target);
-  const PhaseRole phase_role = role(phase);
   const std::size_t target_index = ctx.target_index();
+  const FileLocation location = file_location(target_index, target);
+  const PhaseRole phase_role = role(phase);
   std::optional<VerifyPattern> pattern;
   if (config_.verify) {
     pattern.emplace(step_seed_, target_index, static_cast<std::size_t>(config_.block_size_bytes));
   }
 
-  PhasePlan plan{.sequential = config_.seek == SeekPattern::kSequential,
-                 .distribution = config_.distribution,
-                 .blocks = config_.blocks,
-                 .block_size = config_.block_size_bytes,
-                 .iterations = config_.iterations};
+  PhasePlan plan{
+      .sequential = config_.seek == SeekPattern::kSequential,
+      .distribution = config_.distribution,
+      .blocks = config_.blocks,
+      .block_size = config_.block_size_bytes,
+      .placement = BlockPlacement::of(config_.shared_file, config_.blocks, rank_, ranks_),
+      .iterations = config_.iterations};
   bool write_open = false;
   bool fsync_at_end = false;
   OpId fsync_op = 0;
   std::uint32_t iodepth = config_.iodepth;
   RateLimit rate = config_.rate;
-  OpenOptions options = open_options(config_, true, false, false);
+  const std::uint64_t file_bytes = config_.working_set_bytes() * static_cast<std::uint64_t>(ranks_);
+  OpenOptions options = open_options(config_, true, false, false, file_bytes);
   if (phase_role == PhaseRole::kMain && config_.operation == Operation::kWrite) {
     plan.ops = PhasePlan::Ops::kWrite;
     write_open = true;
     fsync_at_end = config_.fsync;
     fsync_op = kFsync;
-    options = open_options(config_, false, true, true);
+    // A shared file exists already: rank 0 created it in prepare().
+    options = open_options(config_, false, true, !shares_files(), file_bytes);
   } else if (phase_role == PhaseRole::kMain && config_.operation == Operation::kMixed) {
     plan.ops = PhasePlan::Ops::kMixed;
     plan.read_percent = config_.read_percent;
@@ -385,7 +438,7 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     write_open = true;
     fsync_at_end = config_.fsync;
     fsync_op = kMixedFsync;
-    options = open_options(config_, true, true, false);
+    options = open_options(config_, true, true, false, file_bytes);
   } else if (phase_role == PhaseRole::kPrime) {
     // One sequential pass through the page cache fills it; the measured phase then reads it.
     options.direct = false;
@@ -401,10 +454,13 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   }
   const bool needs_file = !write_open || config_.operation == Operation::kMixed;
   if (needs_file && !target.is_existing_file && phase_role != PhaseRole::kVerify &&
-      caps_.moves_data && !target.run_dir.exists(config_.file_name) &&
-      !create_read_file(target.run_dir, location, config_.file_name, config_,
-                        pattern ? &*pattern : nullptr, ctx.seed(), ctx)) {
-    return nullptr;  // stopped while creating the file
+      caps_.moves_data &&
+      !(shares_files() ? filled_[target_index] != 0 : target.run_dir.exists(config_.file_name))) {
+    if (!fill_read_file(target.run_dir, location, config_.file_name, shares_files(), plan.placement,
+                        config_, pattern ? &*pattern : nullptr, ctx.seed(), ctx)) {
+      return nullptr;  // stopped while creating the file
+    }
+    filled_[target_index] = 1;
   }
   std::unique_ptr<IoFile> file = open_file(engine, location, options);
   return std::make_unique<DiskWorker>(plan, std::move(file), iodepth, engine.caps(), rate,

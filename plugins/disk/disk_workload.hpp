@@ -15,6 +15,10 @@ namespace iobench::plugins::disk {
 /// cache (posix_fadvise DONTNEED after fsync) unless prime=true, which reads it untimed instead.
 /// With verify=true, every written block carries a VerifyPattern and every read block is
 /// checked; a write phase is then followed by a "verify" phase that reads the file back.
+/// Under mpirun with shared_file=regions|interleaved, the ranks share one file per target (IOR's
+/// N-1): rank 0 creates it empty in its run directory in prepare() and every rank works on its
+/// own blocks of it (BlockPlacement); rank 0 removes it with its run directory at the step's end,
+/// after every rank's last phase.
 class DiskWorkload final : public Workload {
  public:
   /// Op ids: a read phase records "read"; a write phase "write" and "fsync"; a mixed phase
@@ -36,18 +40,29 @@ class DiskWorkload final : public Workload {
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
 
-  /// The file worker `target` works on: config's file name beneath the run directory, or the
-  /// user's own existing file or device (their symbolic link followed).
-  [[nodiscard]] FileLocation file_location(const Target& target) const;
+  /// The file the worker of target `target_index` works on: config's file name beneath the run
+  /// directory (a shared file: beneath rank 0's), or the user's own existing file or device
+  /// (their symbolic link followed). After prepare().
+  [[nodiscard]] FileLocation file_location(std::size_t target_index, const Target& target) const;
 
  private:
   enum class PhaseRole { kPrime, kMain, kVerify };
   [[nodiscard]] PhaseRole role(std::size_t phase) const noexcept;
 
+  /// True when the step's ranks share the files (shared_file, more than one rank).
+  [[nodiscard]] bool shares_files() const noexcept { return ranks_ > 1; }
+
   DiskConfig config_;
   std::size_t target_count_;
   EngineCaps caps_;
   std::uint64_t step_seed_ = 0;
+  /// This rank's place among those sharing the files (0 of 1: a file of its own).
+  int rank_ = 0;
+  int ranks_ = 1;
+  /// Other ranks sharing files: rank 0's run directory in each target, which holds them.
+  std::vector<OwnedConfinedDir> rank0_dirs_;
+  /// Per target: this rank's blocks of the shared file hold the data a read expects.
+  std::vector<char> filled_;
 };
 
 }  // namespace iobench::plugins::disk

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/mpi/mpi_support.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -19,37 +20,6 @@ using namespace iobench::test;
 using Json = nlohmann::json;
 
 namespace {
-
-std::vector<std::string> mpirun(int ranks) {
-  return {IOBENCH_MPIRUN, "--oversubscribe", "--allow-run-as-root", "-n", std::to_string(ranks)};
-}
-
-// Why mpirun cannot start ranks here, or "" if it can.
-std::string mpirun_problem() {
-  static const std::string problem = [] {
-    std::vector<std::string> argv = mpirun(2);
-    argv.push_back("true");
-    const CliResult r = run_command(argv);
-    return r.exit_code == 0 ? std::string()
-                            : fmt::format("mpirun -n 2 true exited {}: {}", r.exit_code, r.err);
-  }();
-  return problem;
-}
-
-#define SKIP_WITHOUT_MPIRUN()                                     \
-  do {                                                            \
-    if (const std::string why = mpirun_problem(); !why.empty()) { \
-      WARN("skipped: " << why);                                   \
-      return;                                                     \
-    }                                                             \
-  } while (false)
-
-CliResult run_ranked(int ranks, const std::vector<std::string>& args) {
-  std::vector<std::string> argv = mpirun(ranks);
-  argv.push_back(IOBENCH_CLI_PATH);
-  argv.insert(argv.end(), args.begin(), args.end());
-  return run_command(argv);
-}
 
 std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t n = 0;

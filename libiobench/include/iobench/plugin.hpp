@@ -12,11 +12,11 @@
 #include <iobench/registry.hpp>
 
 /// The plugin ABI this iobench implements.
-/// 3 (iobench 0.2): engines with queues (IoQueue, EngineCaps), FileLocation and ConfinedDir in
-/// Target and the engines' open(), after_phase() with the phase's result, WorkerContext's
-/// constructor private, Status::kNoMeasurement.
-/// 4: WorkerContext records the time series (record() with the op's completion time; new
-/// members), PhaseResult::time_series.
+/// 3 (iobench 0.2, one bump for the whole wave): engines with queues (IoQueue, EngineCaps),
+/// FileLocation and ConfinedDir in Target and the engines' open(), after_phase() with the
+/// phase's result, WorkerContext's constructor private, Status::kNoMeasurement; WorkerContext
+/// records the time series (record() with the op's completion time), PhaseResult::time_series;
+/// PrepareContext::rank_identity() and from_rank0() for runs across ranks.
 #define IOBENCH_PLUGIN_ABI_VERSION 3u
 
 extern "C" {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <iobench/clock.hpp>
+#include <iobench/coordinator.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/metrics.hpp>
 #include <iobench/params.hpp>
@@ -322,6 +323,19 @@ class PrepareContext {
   /// after_phase() or finish() that are not clean-up should end early (the runner then skips
   /// the phases left). Cheap: one atomic load.
   [[nodiscard]] bool stop_requested() const noexcept;
+
+  /// This process's place among the ranks of an MPI run (`mpirun -n N iobench run ...`): rank 0
+  /// of 1 when alone. Every rank runs the same steps, each with its own run directories.
+  [[nodiscard]] virtual const RankIdentity& rank_identity() const;
+  /// Collective, for what rank 0 makes and every rank then uses (IOR's N-1 shared file: rank 0
+  /// creates it, the others open it): on rank 0 runs `produce` and gives every rank its text;
+  /// alone it just returns produce(). Every rank's prepare() calls it the same number of times, in
+  /// the same order and before anything in it that may throw, so the collectives match. An Error
+  /// `produce` throws on rank 0 is rethrown there, and on the other ranks this throws the runner's
+  /// own exception for a step another rank ended (its failure reported as "rank 0 (HOST): ..."):
+  /// let both through. A rank that failed earlier in the step (its run directory could not be
+  /// made) ends the step here for every rank the same way.
+  [[nodiscard]] virtual std::string from_rank0(const std::function<std::string()>& produce);
 };
 
 /// A workload instance: built from validated params by its factory (which throws ConfigError for

@@ -240,8 +240,13 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
 // PrepareContext of a running step: attributes and warnings go into its StepResult.
 class StepContext final : public PrepareContext {
  public:
-  StepContext(std::span<const Target> targets, const Engine& engine, StepResult& result)
-      : targets_(targets), engine_(engine), result_(result) {}
+  StepContext(std::span<const Target> targets, const Engine& engine, StepResult& result,
+              detail::StepSync& sync)
+      : targets_(targets), engine_(engine), result_(result), sync_(sync) {}
+  [[nodiscard]] const RankIdentity& rank_identity() const override {
+    return sync_.active() ? sync_.coordinator().identity() : PrepareContext::rank_identity();
+  }
+  [[nodiscard]] std::string from_rank0(const std::function<std::string()>& produce) override;
   [[nodiscard]] std::span<const Target> targets() const override { return targets_; }
   [[nodiscard]] const Engine& engine() const override { return engine_; }
   [[nodiscard]] std::uint64_t seed() const override { return result_.seed; }
@@ -263,6 +268,7 @@ class StepContext final : public PrepareContext {
   std::span<const Target> targets_;
   const Engine& engine_;
   StepResult& result_;
+  detail::StepSync& sync_;
   std::optional<std::string> skip_reason_;
 };
 
@@ -341,6 +347,27 @@ void take_verdict(const detail::StepSync& sync, const std::string& verdict, Step
     result.status = worse(result.status, status);
     result.message = fmt::format("stopped because of another rank: {}", verdict);
   }
+}
+
+// Rank 0's text for every rank, at a checkpoint: rank 0's own failure in `produce` is its
+// problem there (and rethrown); another rank's ends the step for this one.
+std::string StepContext::from_rank0(const std::function<std::string()>& produce) {
+  if (!sync_.active()) return produce();
+  std::string mine;
+  if (rank_identity().rank == 0) {
+    try {
+      mine = produce();
+    } catch (const Error& e) {
+      (void)sync_.sync(detail::StepSync::Kind::kFailed, e.what());
+      throw;
+    }
+  }
+  const std::optional<std::vector<std::string>> all = sync_.exchange(mine);
+  if (!all) {
+    take_verdict(sync_, *sync_.verdict(), result_);
+    throw detail::StepSync::Ended{};
+  }
+  return all->front();
 }
 
 // Rank 0 receives every rank's result and window of the step and replaces `result` with their
@@ -506,7 +533,7 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     try {
       detail::RunDirs dirs(step.targets, options_.keep_files);
       const Engine* engine = planned.engine.get();
-      StepContext context(dirs.targets(), *engine, result);
+      StepContext context(dirs.targets(), *engine, result, sync);
       if (!planned.info->uses_engine && step.engine != Step{}.engine) {
         context.warn(fmt::format(
             "engine '{}' not used: workload '{}' does its own I/O, not through an engine",

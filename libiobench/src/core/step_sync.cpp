@@ -46,6 +46,18 @@ StepSync::Kind kind_of(char c) {
 }  // namespace
 
 std::optional<std::string> StepSync::sync(Kind kind, const std::string& message) {
+  return checkpoint(kind, message, nullptr);
+}
+
+std::optional<std::vector<std::string>> StepSync::exchange(const std::string& mine) {
+  std::vector<std::string> texts;
+  if (!active()) return std::vector<std::string>{mine};
+  if (checkpoint(Kind::kNone, mine, &texts)) return std::nullopt;
+  return texts;
+}
+
+std::optional<std::string> StepSync::checkpoint(Kind kind, const std::string& message,
+                                                std::vector<std::string>* texts) {
   if (verdict_ || !active()) return verdict_;
   const RankIdentity& me = coordinator_->identity();
   std::vector<std::string> all;
@@ -71,7 +83,14 @@ std::optional<std::string> StepSync::sync(Kind kind, const std::string& message)
       lines.push_back(fmt::format("rank {} ({}): {}", r, host, what));
     }
   }
-  if (!lines.empty()) verdict_ = fmt::format("{}", fmt::join(lines, "; "));
+  if (!lines.empty()) {
+    verdict_ = fmt::format("{}", fmt::join(lines, "; "));
+  } else if (texts != nullptr) {
+    for (const std::string& text : all) {
+      const std::size_t newline = text.find('\n');
+      texts->push_back(newline == std::string::npos ? std::string() : text.substr(newline + 1));
+    }
+  }
   return verdict_;
 }
 

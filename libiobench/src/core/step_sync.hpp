@@ -3,6 +3,7 @@
 #include <iobench/coordinator.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace iobench::detail {
 
@@ -32,18 +33,29 @@ class StepSync {
   /// one, the worst kind first. nullopt: go on. After a problem, later calls return it again
   /// without any collective.
   std::optional<std::string> sync(Kind kind, const std::string& message);
+  /// Collective checkpoint that also shares a text: as sync(kNone, ...) with `mine` travelling
+  /// with it. Returns every rank's text, indexed by rank, or nullopt if some rank reported a
+  /// problem at it (or the ranks were lost): the step ends there, as after sync() gave a verdict.
+  /// A rank catching up (catch_up()) meets the others here too.
+  std::optional<std::vector<std::string>> exchange(const std::string& mine);
   /// A rank that stops early: the one checkpoint the others are waiting at, unless this rank
   /// already passed the step's last one.
   void catch_up(Kind kind, const std::string& message);
 
   /// True after a checkpoint that ended the step.
   [[nodiscard]] bool ended() const noexcept { return verdict_.has_value(); }
+  /// The ending checkpoint's description (as sync() returned it); nullopt before.
+  [[nodiscard]] const std::optional<std::string>& verdict() const noexcept { return verdict_; }
   /// The worst kind reported at the ending checkpoint by any rank (kNone before).
   [[nodiscard]] Kind worst() const noexcept { return worst_; }
   /// True if the ending checkpoint had a problem of this rank's own.
   [[nodiscard]] bool own_problem() const noexcept { return own_; }
 
  private:
+  /// sync(); with `texts`, every rank's message is stored there when no rank has a problem.
+  std::optional<std::string> checkpoint(Kind kind, const std::string& message,
+                                        std::vector<std::string>* texts);
+
   Coordinator* coordinator_;
   std::optional<std::string> verdict_;
   Kind worst_ = Kind::kNone;

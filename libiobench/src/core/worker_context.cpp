@@ -122,6 +122,15 @@ bool WorkerContext::stop_requested() const noexcept {
 
 bool PrepareContext::stop_requested() const noexcept { return iobench::stop_requested(); }
 
+const RankIdentity& PrepareContext::rank_identity() const {
+  static const RankIdentity alone{};
+  return alone;
+}
+
+std::string PrepareContext::from_rank0(const std::function<std::string()>& produce) {
+  return produce();
+}
+
 void WorkerContext::add_counter(CounterId counter, std::uint64_t value) noexcept {
   if (counter < kMaxCounters) slot_.counters[counter] += value;
 }
