@@ -269,3 +269,51 @@ TEST_CASE("mpirun --stonewall: the first rank done ends every rank's phase, norm
   CHECK(TempDir::list(dir.path() / "r0").empty());
   CHECK(TempDir::list(dir.path() / "r1").empty());
 }
+
+TEST_CASE("mpirun -n 2: the aggregate's time series merges the ranks' points", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  const CliResult result =
+      run_ranked(2, {"run", "disk", "-d", dir.path().string(), "size=4m", "bs=4k", "operation=read",
+                     "seek=random", "iterations=100000", "prime=true", "--time", "600ms",
+                     "--interval", "100ms", "-q", "--format", "json"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const Json j = Json::parse(result.out);
+  const Json& phase = j.at("steps").at(0).at("phases").at(0);
+  const Json& points = phase.at("time_series").at("points");
+  const Json& results = j.at("ranks").at("steps").at(0).at("results");
+  std::vector<Json> rank_points;
+  for (const Json& r : results) {
+    rank_points.push_back(r.at("steps").at(0).at("phases").at(0).at("time_series").at("points"));
+  }
+  REQUIRE(points.size() == std::max(rank_points[0].size(), rank_points[1].size()));
+  REQUIRE(points.size() >= 6);
+  std::uint64_t ops = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    INFO("point " << i);
+    const Json& point = points.at(i);
+    ops += point.at("ops").get<std::uint64_t>();
+    std::uint64_t sum = 0, max = 0, p99_low = UINT64_MAX, p99_high = 0;
+    std::size_t workers = 0;
+    for (const Json& rp : rank_points) {
+      if (i >= rp.size()) continue;
+      const Json& theirs = rp.at(i);
+      sum += theirs.at("ops").get<std::uint64_t>();
+      workers += theirs.at("workers").size();
+      if (theirs.at("ops") == 0) continue;
+      const Json& latency = theirs.at("latency_ns");
+      max = std::max(max, latency.at("max").get<std::uint64_t>());
+      p99_low = std::min(p99_low, latency.at("p99").get<std::uint64_t>());
+      p99_high = std::max(p99_high, latency.at("p99").get<std::uint64_t>());
+    }
+    CHECK(point.at("ops") == sum);
+    CHECK(point.at("workers").size() == workers);
+    if (sum == 0) continue;
+    CHECK(point.at("latency_ns").at("max") == max);
+    // A percentile of the union lies between the ranks' own.
+    CHECK(point.at("latency_ns").at("p99").get<std::uint64_t>() >= p99_low);
+    CHECK(point.at("latency_ns").at("p99").get<std::uint64_t>() <= p99_high);
+  }
+  CHECK(ops == phase.at("ops").get<std::uint64_t>());
+}

@@ -65,8 +65,10 @@ struct RankedStep {
   /// histograms: percentiles over all ops of all ranks), counters, CPU and bytes summed, wall
   /// time from the earliest start to the latest end, stonewall at the first worker's end, the
   /// worst status (message naming the rank), rank 0's attributes but per-target ones
-  /// ("file.0": KEY.TARGET_INDEX) from every rank, renumbered like the targets. The time series of
-  /// the ranks are not merged: the aggregate has none (each rank's is in `ranks`).
+  /// ("file.0": KEY.TARGET_INDEX) from every rank, renumbered like the targets. Each phase's
+  /// time series is the ranks' merged point by point (at the coarsest resolution among them;
+  /// sums, percentiles of the union from the points' histograms, workers appended; see
+  /// detail::merge_rank_series in the library's source for the alignment).
   StepResult aggregate;
   std::vector<RankedPhase> phases;      ///< like aggregate.phases
   std::uint64_t clock_residual_ns = 0;  ///< the largest of the ranks'
@@ -76,8 +78,9 @@ struct RankedStep {
 /// position; a rank with fewer phases (it failed earlier) adds nothing to the later ones.
 [[nodiscard]] RankedStep aggregate_ranks(std::vector<RankStep> ranks);
 
-/// A rank's share as text (JSON) to send to rank 0, and back. from_rank_text throws
-/// ResultFormatError for text that to_rank_text did not write.
+/// A rank's share as text (JSON) to send to rank 0, and back: its result document, windows and
+/// the time series' point histograms (SeriesHistogram), which result documents leave out.
+/// from_rank_text throws ResultFormatError for text that to_rank_text did not write.
 [[nodiscard]] std::string to_rank_text(const RankStep& rank);
 [[nodiscard]] RankStep from_rank_text(std::string_view text);
 

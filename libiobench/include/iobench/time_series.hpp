@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace iobench {
@@ -96,6 +97,17 @@ struct SeriesLatency {
   std::uint64_t p99_9 = 0;
 };
 
+/// A point's latency distribution over all its workers, as the runner recorded it: what merging
+/// the points of several ranks takes to give the figures of the union of their ops exactly (the
+/// percentiles then come from the merged buckets, as for one rank). Not written to result files:
+/// empty in results read back from them.
+struct SeriesHistogram {
+  __extension__ typedef unsigned __int128 Uint128;
+  Uint128 sum_ns = 0;  ///< exact sum of the point's latencies
+  /// (IntervalHistogram bucket index, count), ascending by index, counts > 0.
+  std::vector<std::pair<std::uint16_t, std::uint64_t>> buckets;
+};
+
 /// One worker's share of a time-series point.
 struct SeriesWorkerPoint {
   std::size_t index = 0;  ///< WorkerResult::index
@@ -116,6 +128,7 @@ struct SeriesPoint {
   std::uint64_t errors = 0;
   SeriesLatency latency_ns;                ///< over all workers
   std::vector<SeriesWorkerPoint> workers;  ///< the workers running then, by index
+  SeriesHistogram histogram;               ///< of latency_ns, for merging (see SeriesHistogram)
 
   /// bytes / duration_ns in bytes per second (0 if the duration is 0).
   [[nodiscard]] double throughput_bytes_per_s() const noexcept;

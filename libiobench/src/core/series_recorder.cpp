@@ -12,28 +12,57 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b
 
 }  // namespace
 
+SparseBuckets merge_buckets(const SparseBuckets& a, const SparseBuckets& b) {
+  SparseBuckets merged;
+  merged.reserve(a.size() + b.size());
+  auto x = a.begin();
+  auto y = b.begin();
+  while (x != a.end() || y != b.end()) {
+    if (y == b.end() || (x != a.end() && x->first < y->first)) {
+      merged.push_back(*x++);
+    } else if (x == a.end() || y->first < x->first) {
+      merged.push_back(*y++);
+    } else {
+      merged.emplace_back(x->first, x->second + y->second);
+      ++x;
+      ++y;
+    }
+  }
+  return merged;
+}
+
+SeriesLatency series_figures(std::uint64_t ops, SeriesHistogram::Uint128 sum_ns,
+                             std::uint64_t max_ns, const SparseBuckets& buckets) {
+  SeriesLatency out;
+  if (ops == 0) return out;
+  out.mean = LatencyHistogram::mean_of(ops, sum_ns);
+  out.max = max_ns;
+  const auto at = [&](double p) -> std::uint64_t {
+    const std::uint64_t rank = LatencyHistogram::nearest_rank(p, ops);
+    std::uint64_t seen = 0;
+    for (const auto& [index, count] : buckets) {
+      seen += count;
+      if (seen >= rank) {
+        const std::uint64_t mid = IntervalHistogram::bucket_lower(index) +
+                                  (IntervalHistogram::bucket_width(index) - 1) / 2;
+        return std::min(mid, max_ns);
+      }
+    }
+    return max_ns;
+  };
+  out.p50 = at(50);
+  out.p99 = at(99);
+  out.p99_9 = at(99.9);
+  return out;
+}
+
 void SeriesRecorder::Cell::merge(const Cell& other) {
   bytes += other.bytes;
   ops += other.ops;
   errors += other.errors;
   latency_sum += other.latency_sum;
   latency_max = std::max(latency_max, other.latency_max);
-  std::vector<std::pair<std::uint16_t, std::uint64_t>> merged;
-  merged.reserve(buckets.size() + other.buckets.size());
-  auto a = buckets.begin();
-  auto b = other.buckets.begin();
-  while (a != buckets.end() || b != other.buckets.end()) {
-    if (b == other.buckets.end() || (a != buckets.end() && a->first < b->first)) {
-      merged.push_back(*a++);
-    } else if (a == buckets.end() || b->first < a->first) {
-      merged.push_back(*b++);
-    } else {
-      merged.emplace_back(a->first, a->second + b->second);
-      ++a;
-      ++b;
-    }
-  }
-  buckets = std::move(merged);
+  buckets = merge_buckets(buckets, other.buckets);
 }
 
 SeriesRecorder::SeriesRecorder(std::uint64_t interval_ns, std::size_t workers, std::size_t cap)
@@ -166,27 +195,7 @@ std::optional<std::uint64_t> SeriesRecorder::latest_p99_ns() const {
 }
 
 SeriesLatency SeriesRecorder::figures(const Cell& cell) {
-  SeriesLatency out;
-  if (cell.ops == 0) return out;
-  out.mean = LatencyHistogram::mean_of(cell.ops, cell.latency_sum);
-  out.max = cell.latency_max;
-  const auto at = [&](double p) -> std::uint64_t {
-    const std::uint64_t rank = LatencyHistogram::nearest_rank(p, cell.ops);
-    std::uint64_t seen = 0;
-    for (const auto& [index, count] : cell.buckets) {
-      seen += count;
-      if (seen >= rank) {
-        const std::uint64_t mid = IntervalHistogram::bucket_lower(index) +
-                                  (IntervalHistogram::bucket_width(index) - 1) / 2;
-        return std::min(mid, cell.latency_max);
-      }
-    }
-    return cell.latency_max;
-  };
-  out.p50 = at(50);
-  out.p99 = at(99);
-  out.p99_9 = at(99.9);
-  return out;
+  return series_figures(cell.ops, cell.latency_sum, cell.latency_max, cell.buckets);
 }
 
 TimeSeries SeriesRecorder::build() const {
@@ -229,6 +238,7 @@ TimeSeries SeriesRecorder::build() const {
       point.ops = total.ops;
       point.errors = total.errors;
       point.latency_ns = figures(total);
+      point.histogram = {.sum_ns = total.latency_sum, .buckets = std::move(total.buckets)};
       series.points.push_back(std::move(point));
     }
   }

@@ -10,6 +10,18 @@
 
 namespace iobench::detail {
 
+/// Sparse IntervalHistogram buckets: (index, count), ascending, counts > 0.
+using SparseBuckets = std::vector<std::pair<std::uint16_t, std::uint64_t>>;
+
+/// `a` and `b` added bucket by bucket.
+[[nodiscard]] SparseBuckets merge_buckets(const SparseBuckets& a, const SparseBuckets& b);
+
+/// A point's latency figures from `ops` latencies summing to `sum_ns`, the largest `max_ns`, in
+/// `buckets`: exact mean and max; each percentile its nearest-rank bucket's midpoint, clamped to
+/// the max (within 3.1 %, IntervalHistogram). All 0 when `ops` is 0.
+[[nodiscard]] SeriesLatency series_figures(std::uint64_t ops, SeriesHistogram::Uint128 sum_ns,
+                                           std::uint64_t max_ns, const SparseBuckets& buckets);
+
 /// The runner's side of a phase's time series: takes the workers' finished intervals
 /// (IntervalStats, in any order across workers), keeps per point and worker the exact sums and a
 /// sparse latency histogram, and builds the TimeSeries. Bounded: past `cap` points (fewer with
@@ -51,7 +63,7 @@ class SeriesRecorder {
     std::uint64_t errors = 0;
     Uint128 latency_sum = 0;
     std::uint64_t latency_max = 0;
-    std::vector<std::pair<std::uint16_t, std::uint64_t>> buckets;  // ascending, counts > 0
+    SparseBuckets buckets;
     void merge(const Cell& other);
   };
   struct Segment {

@@ -14,6 +14,9 @@
 #include <optional>
 #include <ostream>
 
+#include "report/json_shape.hpp"
+#include "report/rank_series.hpp"
+
 namespace iobench {
 namespace {
 
@@ -69,6 +72,36 @@ std::optional<std::string> moved_target_key(const std::string& key, std::size_t 
 
 CpuTimes add(const CpuTimes& a, const CpuTimes& b) {
   return {a.user_ns + b.user_ns, a.system_ns + b.system_ns};
+}
+
+// Phase `p`'s time series over the ranks that ran it: each placed by its phase's start on rank
+// 0's clock (its measurement start less the measurement's offset in its series).
+TimeSeries merge_series(const std::vector<RankStep>& ranks, std::size_t p) {
+  std::vector<detail::RankSeries> series;
+  std::vector<std::int64_t> origins;
+  std::size_t worker_offset = 0;
+  for (const RankStep& rank : ranks) {
+    if (p >= rank.step.phases.size()) continue;
+    const PhaseResult& phase = rank.step.phases[p];
+    std::int64_t origin = 0;
+    if (p < rank.windows.size()) {
+      origin = rank.windows[p].start_ns;
+      for (const SeriesPoint& point : phase.time_series.points) {
+        if (point.warmup) continue;
+        origin -= static_cast<std::int64_t>(point.start_ns);
+        break;
+      }
+    }
+    series.push_back({.series = &phase.time_series, .worker_offset = worker_offset});
+    origins.push_back(origin);
+    worker_offset += phase.workers.size();
+  }
+  if (series.empty()) return {};
+  const std::int64_t earliest = *std::min_element(origins.begin(), origins.end());
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    series[i].shift_ns = static_cast<std::uint64_t>(origins[i] - earliest);
+  }
+  return detail::merge_rank_series(series);
 }
 
 PhaseResult merge_phase(const std::vector<RankStep>& ranks, std::size_t p,
@@ -141,6 +174,7 @@ PhaseResult merge_phase(const std::vector<RankStep>& ranks, std::size_t p,
     ranked.start_skew_ns = static_cast<std::uint64_t>(latest_start - earliest);
     ranked.stonewall_ns = out.stonewall_ns;
   }
+  out.time_series = merge_series(ranks, p);
   out.system_busy_percent = phases == 0 ? 0.0 : busy / static_cast<double>(phases);
   ranked.wall_ns = out.wall_ns;
   ranked.throughput_bytes_per_s = spread_of(rates);
@@ -155,6 +189,46 @@ Json spread_json(const RankSpread& s) {
           {"mean", s.mean},
           {"stddev", s.stddev},
           {"jain_fairness", s.jain}};
+}
+
+// The time series' point histograms (SeriesHistogram), which result documents leave out: per
+// phase, per point, [sum as decimal text, [[bucket, count], ...]].
+Json series_histograms_json(const StepResult& step) {
+  Json phases = Json::array();
+  for (const PhaseResult& phase : step.phases) {
+    Json points = Json::array();
+    for (const SeriesPoint& point : phase.time_series.points) {
+      Json buckets = Json::array();
+      for (const auto& [index, count] : point.histogram.buckets) buckets.push_back({index, count});
+      points.push_back({detail::json::decimal_text(point.histogram.sum_ns), std::move(buckets)});
+    }
+    phases.push_back(std::move(points));
+  }
+  return phases;
+}
+
+void read_series_histograms(const Json& phases, StepResult& step) {
+  try {
+    for (std::size_t p = 0; p < phases.size() && p < step.phases.size(); ++p) {
+      std::vector<SeriesPoint>& points = step.phases[p].time_series.points;
+      const Json& histograms = phases.at(p);
+      if (histograms.size() != points.size()) {
+        throw ResultFormatError("/series_histograms", "not one histogram per point");
+      }
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const Json& h = histograms.at(i);
+        const auto sum = detail::json::parse_decimal(h.at(0).get<std::string>());
+        if (!sum) throw ResultFormatError("/series_histograms", "a sum that is not a number");
+        points[i].histogram.sum_ns = *sum;
+        for (const Json& bucket : h.at(1)) {
+          points[i].histogram.buckets.emplace_back(bucket.at(0).get<std::uint16_t>(),
+                                                   bucket.at(1).get<std::uint64_t>());
+        }
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultFormatError("/series_histograms", e.what());
+  }
 }
 
 Json document_json(const RankStep& rank) {
@@ -214,6 +288,7 @@ std::string to_rank_text(const RankStep& rank) {
   j["clock_residual_ns"] = rank.clock_residual_ns;
   j["windows"] = std::move(windows);
   j["result"] = document_json(rank);
+  j["series_histograms"] = series_histograms_json(rank.step);
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -237,6 +312,9 @@ RankStep from_rank_text(std::string_view text) {
   if (document.run.steps.size() != 1) throw ResultFormatError("/result/steps", "not one step");
   rank.environment = std::move(document.run.environment);
   rank.step = std::move(document.run.steps.front());
+  if (const auto it = j.find("series_histograms"); it != j.end()) {
+    read_series_histograms(*it, rank.step);
+  }
   return rank;
 }
 

@@ -1,0 +1,155 @@
+// Time series over ranks: the aggregate of ranks' series, each sent as rank text, equals the
+// series one runner would have recorded with all the ranks' workers (sums, merged-histogram
+// percentiles, workers renumbered), also when the ranks' resolutions differ; a rank with fewer
+// points leaves its ranks' points out of the later ones.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <iobench/rank_results.hpp>
+#include <iobench/result.hpp>
+#include <vector>
+
+#include "core/series_recorder.hpp"
+
+using iobench::IntervalStats;
+using iobench::kSeriesPointCap;
+using iobench::PhaseResult;
+using iobench::RankStep;
+using iobench::SeriesPoint;
+using iobench::TimeSeries;
+using iobench::detail::SeriesRecorder;
+
+namespace {
+
+constexpr std::uint64_t kSeriesInterval = 100'000'000;  // 100 ms
+
+// Rank `rank`'s interval `i`: a few ops with latencies that differ by rank and interval.
+IntervalStats rank_interval(int rank, std::uint64_t i) {
+  IntervalStats s;
+  s.index = i;
+  s.ops = 3 + i + static_cast<std::uint64_t>(rank) * 5;
+  s.bytes = s.ops * 4096;
+  for (std::uint64_t k = 0; k < s.ops; ++k) {
+    s.latency.record(1000 * (i + 1) + 37 * k + 5000 * static_cast<std::uint64_t>(rank));
+  }
+  return s;
+}
+
+// Rank `rank`'s series of `intervals` intervals (one worker), kept in at most `cap` points.
+TimeSeries rank_series(int rank, std::uint64_t intervals, std::size_t cap) {
+  SeriesRecorder recorder(kSeriesInterval, 1, cap);
+  recorder.begin_group(0, 1, 0);
+  for (std::uint64_t i = 0; i < intervals; ++i) recorder.add(0, rank_interval(rank, i));
+  recorder.end_group(0, intervals * kSeriesInterval);
+  return recorder.build();
+}
+
+// What one runner records with ranks 0 and 1 as its workers 0 and 1.
+TimeSeries both_series(std::uint64_t intervals, std::size_t cap) {
+  SeriesRecorder recorder(kSeriesInterval, 2, cap);
+  recorder.begin_group(0, 2, 0);
+  for (std::uint64_t i = 0; i < intervals; ++i) {
+    for (int r = 0; r < 2; ++r) recorder.add(static_cast<std::size_t>(r), rank_interval(r, i));
+  }
+  recorder.end_group(0, intervals * kSeriesInterval);
+  return recorder.build();
+}
+
+// A rank whose one phase has `series`, measuring from 1 ms on rank 0's clock; through its text.
+RankStep rank_with(int rank, TimeSeries series) {
+  RankStep r;
+  r.rank = rank;
+  r.step.name = "disk";
+  r.step.workload = "disk";
+  r.step.targets = {"/t"};
+  PhaseResult phase;
+  phase.name = "read";
+  phase.op_names = {"read"};
+  phase.ops.resize(1);
+  std::uint64_t ops = 0;
+  for (const SeriesPoint& point : series.points) ops += point.ops;
+  for (std::uint64_t k = 0; k < ops; ++k) phase.ops[0].record(4096, 1000);
+  phase.workers.resize(1);
+  phase.workers[0].ops = phase.ops;
+  phase.wall_ns = series.points.size() * kSeriesInterval;
+  phase.time_series = std::move(series);
+  r.step.phases.push_back(std::move(phase));
+  r.windows.push_back({.start_ns = 1'000'000,
+                       .end_ns = 1'000'000 + static_cast<std::int64_t>(r.step.phases[0].wall_ns),
+                       .first_end_ns = 1'000'000});
+  return iobench::from_rank_text(iobench::to_rank_text(r));
+}
+
+TimeSeries aggregate_of(std::vector<RankStep> ranks) {
+  return iobench::aggregate_ranks(std::move(ranks)).aggregate.phases.at(0).time_series;
+}
+
+void check_point(const SeriesPoint& got, const SeriesPoint& want) {
+  CHECK(got.start_ns == want.start_ns);
+  CHECK(got.duration_ns == want.duration_ns);
+  CHECK(got.bytes == want.bytes);
+  CHECK(got.ops == want.ops);
+  CHECK(got.latency_ns.mean == want.latency_ns.mean);
+  CHECK(got.latency_ns.max == want.latency_ns.max);
+  CHECK(got.latency_ns.p50 == want.latency_ns.p50);
+  CHECK(got.latency_ns.p99 == want.latency_ns.p99);
+  CHECK(got.latency_ns.p99_9 == want.latency_ns.p99_9);
+  REQUIRE(got.workers.size() == want.workers.size());
+  for (std::size_t w = 0; w < got.workers.size(); ++w) {
+    CHECK(got.workers[w].index == want.workers[w].index);
+    CHECK(got.workers[w].ops == want.workers[w].ops);
+    CHECK(got.workers[w].bytes == want.workers[w].bytes);
+    CHECK(got.workers[w].latency_ns.max == want.workers[w].latency_ns.max);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("ranks' time series merge into what one runner records with all their workers",
+          "[core][series]") {
+  const TimeSeries got = aggregate_of({rank_with(0, rank_series(0, 6, kSeriesPointCap)),
+                                       rank_with(1, rank_series(1, 6, kSeriesPointCap))});
+  const TimeSeries want = both_series(6, kSeriesPointCap);
+  CHECK(got.interval_ns == want.interval_ns);
+  CHECK(got.merged_intervals == 1);
+  REQUIRE(got.points.size() == want.points.size());
+  for (std::size_t i = 0; i < got.points.size(); ++i) {
+    INFO("point " << i);
+    check_point(got.points[i], want.points[i]);
+    // The two ranks' latencies differ by 5 us: a percentile of the union is neither rank's.
+    CHECK(got.points[i].workers[0].latency_ns.p50 != got.points[i].workers[1].latency_ns.p50);
+  }
+}
+
+TEST_CASE("ranks' time series at different resolutions merge at the coarsest", "[core][series]") {
+  // Rank 0 kept 4 points of 2 intervals (cap 4), rank 1 all 8.
+  const TimeSeries coarse = rank_series(0, 8, 4);
+  REQUIRE(coarse.merged_intervals == 2);
+  const TimeSeries got =
+      aggregate_of({rank_with(0, coarse), rank_with(1, rank_series(1, 8, kSeriesPointCap))});
+  const TimeSeries want = both_series(8, 4);
+  REQUIRE(want.merged_intervals == 2);
+  CHECK(got.merged_intervals == 2);
+  CHECK(got.interval_ns == 2 * kSeriesInterval);
+  REQUIRE(got.points.size() == want.points.size());
+  for (std::size_t i = 0; i < got.points.size(); ++i) {
+    INFO("point " << i);
+    check_point(got.points[i], want.points[i]);
+  }
+}
+
+TEST_CASE("a rank with fewer points leaves the later points to the others", "[core][series]") {
+  const TimeSeries got = aggregate_of({rank_with(0, rank_series(0, 5, kSeriesPointCap)),
+                                       rank_with(1, rank_series(1, 3, kSeriesPointCap))});
+  REQUIRE(got.points.size() == 5);
+  const TimeSeries alone = rank_series(0, 5, kSeriesPointCap);
+  for (std::size_t i = 3; i < 5; ++i) {
+    REQUIRE(got.points[i].workers.size() == 1);
+    CHECK(got.points[i].workers[0].index == 0);
+    CHECK(got.points[i].ops == alone.points[i].ops);
+    CHECK(got.points[i].latency_ns.p99 == alone.points[i].latency_ns.p99);
+  }
+  CHECK(got.points[2].workers.size() == 2);
+  CHECK(got.points[2].workers[1].index == 1);
+  // Adjacent to the end: the last point ends at rank 0's end.
+  CHECK(got.points[4].start_ns + got.points[4].duration_ns == 5 * kSeriesInterval);
+}
