@@ -78,6 +78,8 @@ po::options_description run_options() {
     ("fail-fast", "stop the run at the first failed step")
     ("stonewall", "end every worker of a phase (under mpirun: of every rank) when the first one "
                   "is done, as IOR's stonewalling")
+    ("wear-out", "at a phase's time limit, go on until every worker (under mpirun: of every "
+                 "rank) has done as many ops as the most, as IOR's stoneWallingWearOut")
     ("again", po::value<std::string>(),
      "repeat the run RESULT.json records: its steps, params, seeds and options (targets too, "
      "unless -d is given)")
@@ -101,9 +103,10 @@ constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-
 
 // Options of run and validate that compare and report refuse.
 // clang-format off
-constexpr std::array<const char*, 14> kRunOnly{
+constexpr std::array<const char*, 15> kRunOnly{
     "dir",         "keep",      "time",  "warmup", "ops",      "seed",           "plugin",
-    "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv", "stonewall"};
+    "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv", "stonewall",
+    "wear-out"};
 // clang-format on
 
 // Items of a comma-separated list; empty items are refused.
@@ -407,6 +410,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   cli.drop_caches = vm.count("drop-caches") > 0;
   cli.fail_fast = vm.count("fail-fast") > 0;
   cli.stonewall = vm.count("stonewall") > 0;
+  cli.wear_out = vm.count("wear-out") > 0;
   cli.quiet = vm.count("quiet") > 0;
   return cli;
 }

@@ -42,6 +42,7 @@ struct CliOptions {
   bool drop_caches = false;
   bool fail_fast = false;
   bool stonewall = false;  ///< --stonewall
+  bool wear_out = false;   ///< --wear-out
   bool quiet = false;
   /// compare: the result documents, the first the baseline.
   std::vector<std::string> compare_files;

@@ -293,7 +293,8 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   SuiteRunOptions suite_options{.run = RunOptions{.keep_files = options.keep,
                                                   .fail_fast = options.fail_fast,
                                                   .progress_interval = options.progress_interval,
-                                                  .stonewall = options.stonewall},
+                                                  .stonewall = options.stonewall,
+                                                  .wear_out = options.wear_out},
                                 .on_progress = {}};
   if (ranks.ranked()) {
     suite_options.run.coordinator = &ranks.coordinator;

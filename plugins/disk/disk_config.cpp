@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
@@ -166,13 +167,6 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
   config.shared_file = shared == "regions"       ? SharedFile::kRegions
                        : shared == "interleaved" ? SharedFile::kInterleaved
                                                  : SharedFile::kOff;
-  if (config.shared_file != SharedFile::kOff && config.mode == IoMode::kMmap) {
-    // Each rank's mapping would be sized (and a read's checked) before every rank has written.
-    throw ConfigError(
-        fmt::format("disk: shared_file={} with mode=mmap is not supported; use mode=buffered or "
-                    "mode=direct, or shared_file=off",
-                    shared));
-  }
   config.block_size_bytes = params.get_u64("bs");
   config.iterations = params.get_u64("iterations");
   config.prime = params.get_bool("prime");
@@ -261,6 +255,18 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     }
   }
   return config;
+}
+
+void check_disk_engine(const DiskConfig& config, const Engine& engine, const Params& params) {
+  if (config.shared_file == SharedFile::kOff || !engine.caps().needs_map_size) return;
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  if (config.block_size_bytes % page != 0) {
+    throw ConfigError(fmt::format(
+        "disk: bs={} with shared_file={} and engine {} must be a multiple of the page size ({} "
+        "bytes): a mapping writes back whole pages, and a page shared with another rank's blocks "
+        "would overwrite them from another host; use bs={} or more, or mode=buffered",
+        params.get_string("bs"), params.get_string("shared_file"), engine.name(), page, page));
+  }
 }
 
 std::string disk_implied_engine(const Params& params) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iobench/data_pattern.hpp>
+#include <iobench/engine.hpp>
 #include <iobench/params.hpp>
 #include <iobench/rate_pacer.hpp>
 #include <span>
@@ -59,9 +60,15 @@ struct DiskConfig {
 /// size given, a working set that is not a whole number of blocks, direct I/O with a block size
 /// that is not a multiple of 4096, a write to an existing file target, a read of an existing file
 /// target smaller than the working set, rwmix with operation read or write, both rate_iops and
-/// rate_bytes, a bad random_order, a shared file in an existing file target or with mode=mmap.
+/// rate_bytes, a bad random_order, a shared file in an existing file target.
 [[nodiscard]] DiskConfig make_disk_config(const Params& params,
                                           std::span<const std::filesystem::path> targets);
+
+/// Checks what `engine` (the step's, resolved) can do with `config`: a shared file mapped by every
+/// rank (an engine with EngineCaps::needs_map_size, mmap) needs whole pages per block, as a
+/// mapping writes back whole pages and a page holding another rank's bytes would overwrite them
+/// on another host. Throws ConfigError naming bs and the page size.
+void check_disk_engine(const DiskConfig& config, const Engine& engine, const Params& params);
 
 /// The engine disk's params imply (WorkloadInfo::implied_engine): mode=mmap maps the file.
 [[nodiscard]] std::string disk_implied_engine(const Params& params);

@@ -143,6 +143,10 @@ struct PhasePlan {
   /// buffers); otherwise a write points at its PatternBuffer block, which stays put until the
   /// request completes.
   bool copy_writes = false;
+  /// With verify: a write phase marks each block it writes here (one bit per block), and the
+  /// verify phase after it reads only the marked ones, so blocks a random order with repetition
+  /// or a time or op limit left unwritten are not taken for lost writes. Null: not tracked.
+  BlockSet* written = nullptr;
 };
 
 class DiskSource {
@@ -159,9 +163,14 @@ class DiskSource {
   }
 
   bool next(IoRequest& request, OpId& op) {
+    const bool verifying = plan_.written != nullptr && plan_.ops == PhasePlan::Ops::kRead;
+    if (verifying) {
+      while (index_ < plan_.blocks && !plan_.written->contains(index_)) ++index_;
+    }
     if (index_ == plan_.blocks) {
       if (++pass_ == plan_.iterations) return false;
       start_pass();
+      if (verifying) return next(request, op);
     }
     const std::uint64_t block = order_->block(index_++);
     const std::uint64_t offset = plan_.placement.file_block(block) * plan_.block_size;
@@ -175,6 +184,7 @@ class DiskSource {
     request.offset = offset;
     op = read ? plan_.read_op : plan_.write_op;
     if (!read) {
+      if (plan_.written != nullptr) plan_.written->insert(block);
       if (pattern_ != nullptr) {
         pattern_->stamp({request.buffer, request.length}, offset);  // untimed (see the driver)
       } else if (data_ != nullptr) {
@@ -259,7 +269,9 @@ class DiskWorker final : public PhaseWorker {
   void run(WorkerContext& ctx) override {
     DiskSource source(plan_, seed_, pattern_ ? &*pattern_ : nullptr, data_ ? &*data_ : nullptr,
                       file_->path());
-    const std::uint64_t ops = plan_.blocks * plan_.iterations;
+    const std::uint64_t ops = plan_.written != nullptr && plan_.ops == PhasePlan::Ops::kRead
+                                  ? plan_.written->size() * plan_.iterations
+                                  : plan_.blocks * plan_.iterations;
     ctx.plan_work(ops, ops * plan_.block_size);
     driver_->run(ctx, source);
     // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.
@@ -347,6 +359,7 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   const bool share = config_.shared_file != SharedFile::kOff && me.size > 1;
   rank0_dirs_.clear();
   filled_.assign(ctx.targets().size(), 0);
+  written_.assign(ctx.targets().size(), BlockSet());
   if (share) {
     const std::string rank0_dirs = ctx.from_rank0([&] {
       return caps_.moves_data ? create_shared_files(ctx.targets(), config_.file_name)
@@ -425,6 +438,10 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   OpenOptions options = open_options(config_, true, false, false, file_bytes);
   if (phase_role == PhaseRole::kMain && config_.operation == Operation::kWrite) {
     plan.ops = PhasePlan::Ops::kWrite;
+    if (config_.verify) {
+      written_[target_index] = BlockSet(config_.blocks);
+      plan.written = &written_[target_index];
+    }
     write_open = true;
     fsync_at_end = config_.fsync;
     fsync_op = kFsync;
@@ -447,10 +464,12 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     iodepth = 1;
     rate = {};
   } else if (phase_role == PhaseRole::kVerify) {
-    // Read back what the write phase left, in block order, as fast as the engine goes.
+    // Read back what the write phase left, in block order, as fast as the engine goes: after a
+    // write, the blocks it wrote; after a mixed phase (a filled file), all.
     plan.sequential = true;
     plan.iterations = 1;
     rate = {};
+    if (config_.operation == Operation::kWrite) plan.written = &written_[target_index];
   }
   const bool needs_file = !write_open || config_.operation == Operation::kMixed;
   if (needs_file && !target.is_existing_file && phase_role != PhaseRole::kVerify &&

@@ -3,6 +3,7 @@
 #include <iobench/workload.hpp>
 #include <memory>
 
+#include "plugins/disk/block_set.hpp"
 #include "plugins/disk/disk_config.hpp"
 
 namespace iobench::plugins::disk {
@@ -63,6 +64,8 @@ class DiskWorkload final : public Workload {
   std::vector<OwnedConfinedDir> rank0_dirs_;
   /// Per target: this rank's blocks of the shared file hold the data a read expects.
   std::vector<char> filled_;
+  /// Per target, with verify after a write: the blocks the write phase wrote.
+  std::vector<BlockSet> written_;
 };
 
 }  // namespace iobench::plugins::disk

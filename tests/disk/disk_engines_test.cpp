@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iobench/error.hpp>
@@ -187,6 +188,41 @@ TEST_CASE("mixed reads and writes with verify check every read block", "[disk][e
   CHECK(mixed.ops[0].ops + mixed.ops[1].ops == 2000);
   CHECK(run.steps.at(0).phases[1].name == "verify");
   CHECK(run.steps.at(0).phases[1].ops[0].ops == 500);
+}
+
+TEST_CASE("verify after a write reads back exactly the blocks written, holes left alone",
+          "[disk][engine]") {
+  const Registry registry = test::make_full_registry();
+  test::TempDir dir("disk-holes");
+  // 500 uniform picks of 500 blocks leave about a third of them unwritten (holes of zeros).
+  const RunResult run = run_disk(registry,
+                                 {{"operation", "write"},
+                                  {"seek", "random"},
+                                  {"random_order", "uniform"},
+                                  {"bs", "4k"},
+                                  {"blocks", "500"},
+                                  {"verify", "true"}},
+                                 dir.path(), 0, true);
+  INFO(run.steps.at(0).message);
+  REQUIRE(run.status == Status::kOk);
+  const StepResult& step = run.steps.at(0);
+  REQUIRE(step.phases.size() == 2);
+  CHECK(step.phases[0].ops[0].ops == 500);  // write
+  // The kept file's blocks that hold data are the blocks the verify phase read.
+  std::filesystem::path file;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path())) {
+    if (entry.is_regular_file()) file = entry.path();
+  }
+  REQUIRE(!file.empty());
+  std::ifstream in(file, std::ios::binary);
+  std::vector<char> block(4096);
+  std::uint64_t written = 0;
+  while (in.read(block.data(), static_cast<std::streamsize>(block.size()))) {
+    written += std::any_of(block.begin(), block.end(), [](char c) { return c != 0; }) ? 1 : 0;
+  }
+  CHECK(written < 400);
+  CHECK(step.phases[1].ops[0].ops == written);
+  CHECK(step.phases[1].ops[0].errors == 0);
 }
 
 TEST_CASE("engine and option combinations that cannot work are refused before any I/O",

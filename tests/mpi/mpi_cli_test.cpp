@@ -317,3 +317,41 @@ TEST_CASE("mpirun -n 2: the aggregate's time series merges the ranks' points", "
   }
   CHECK(ops == phase.at("ops").get<std::uint64_t>());
 }
+
+TEST_CASE("mpirun -n 2 --wear-out: every rank's worker goes on to the most ops any had done",
+          "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  const std::vector<std::string> step = {"run",         "disk",
+                                         "-d",          dir.path().string(),
+                                         "engine=null", "size=1t",
+                                         "bs=4k",       "operation=read",
+                                         "seek=random", "random_order=uniform",
+                                         "--wear-out",  "-q",
+                                         "--format",    "json"};
+  std::vector<std::string> timed = step;
+  timed.insert(timed.end(), {"--time", "300ms"});
+  const CliResult result = run_ranked(2, timed);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const Json j = Json::parse(result.out);
+  const std::uint64_t most =
+      j.at("steps").at(0).at("attributes").at("wear_out_ops.read").get<std::uint64_t>();
+  std::uint64_t fewest = UINT64_MAX;
+  for (const Json& r : j.at("ranks").at("steps").at(0).at("results")) {
+    const Json& rank_step = r.at("steps").at(0);
+    CHECK(rank_step.at("attributes").at("wear_out_ops.read") == most);  // one target for all
+    const std::uint64_t ops = rank_step.at("phases").at(0).at("ops").get<std::uint64_t>();
+    CHECK(ops >= most);
+    fewest = std::min(fewest, ops);
+  }
+  CHECK(fewest == most);  // the slower rank stopped at the target exactly
+
+  // Ranks whose workers all end before the time limit still agree (after their phase): no hang.
+  std::vector<std::string> short_run = step;
+  short_run.insert(short_run.end(), {"--time", "30s", "--ops", "1000"});
+  const CliResult quick = run_ranked(2, short_run);
+  INFO(quick.err);
+  REQUIRE(quick.exit_code == 0);
+  CHECK(Json::parse(quick.out).at("steps").at(0).at("phases").at(0).at("ops") == 2000);
+}

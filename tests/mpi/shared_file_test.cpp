@@ -88,7 +88,42 @@ void check_shared_write(int ranks, const std::string& layout) {
   CHECK(good == blocks);
 }
 
+// The blocks of the one kept file below `dir` that hold what verify writes at their offset, after
+// a run of ranks x 2 writes (--ops 2): where each layout put each rank's first two blocks.
+std::vector<std::uint64_t> first_blocks_written(int ranks, const std::string& layout) {
+  TempDir dir("mpishared");
+  const CliResult result =
+      run_ranked(ranks, {"run", "disk", "-d", dir.path().string(), "size=256k", "bs=4k",
+                         "operation=write", "shared_file=" + layout, "verify=true", "--ops", "2",
+                         "--keep", "-q", "--format", "json"});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const SharedJson doc = SharedJson::parse(result.out);
+  const std::uint64_t seed = std::stoull(doc.at("steps").at(0).at("seed").get<std::string>());
+  const std::vector<std::filesystem::path> files = data_files(dir.path());
+  REQUIRE(files.size() == 1);
+  const iobench::plugins::disk::VerifyPattern pattern(seed, 0, kSharedBs);
+  const iobench::UniqueFd fd(::open(files.front().c_str(), O_RDONLY | O_CLOEXEC));
+  REQUIRE(fd);
+  std::vector<std::byte> block(kSharedBs);
+  std::vector<std::uint64_t> written;
+  for (std::uint64_t b = 0;
+       ::pread(fd.get(), block.data(), block.size(), static_cast<off_t>(b * kSharedBs)) ==
+       static_cast<ssize_t>(kSharedBs);
+       ++b) {
+    if (pattern.first_mismatch(block, b * kSharedBs) == UINT64_MAX) written.push_back(b);
+  }
+  return written;
+}
+
 }  // namespace
+
+TEST_CASE("mpirun -n 3: each layout puts rank r's blocks where IOR's does", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  // Regions: rank r from block r x 64; interleaved: rank r's blocks r, r + 3, ...
+  CHECK(first_blocks_written(3, "regions") == std::vector<std::uint64_t>{0, 1, 64, 65, 128, 129});
+  CHECK(first_blocks_written(3, "interleaved") == std::vector<std::uint64_t>{0, 1, 2, 3, 4, 5});
+}
 
 TEST_CASE("mpirun -n 3: shared_file=regions writes each rank's region of one file once", "[mpi]") {
   SKIP_WITHOUT_MPIRUN();

@@ -114,6 +114,14 @@ struct RunOptions {
   /// for every rank's) as soon as the first worker is done; its stonewall_ns is that moment,
   /// and the others' results are what they did until then. Off: each worker runs to its end.
   bool stonewall = false;
+  /// IOR's wear-out (stoneWallingWearOut): at a measured phase's time limit every worker (with
+  /// other ranks, of every rank: one collective per phase) goes on until it has done as many
+  /// measured ops as the most any worker had done then, so all do the same amount; that target
+  /// is the step attribute "wear_out_ops.PHASE". A worker that was ahead stops at its next op,
+  /// so it may have done a few ops more (those it did while the ranks agreed on the target);
+  /// one that runs out of work first ends there. Needs a time limit on some measured phase of
+  /// every step and excludes `stonewall` (ConfigError otherwise, before any I/O).
+  bool wear_out = false;
   /// Called from the runner's thread every `progress_interval` while a step runs and at each
   /// state change (ProgressSnapshot); must not block for long. Empty: no progress.
   std::function<void(const ProgressSnapshot&)> on_progress{};

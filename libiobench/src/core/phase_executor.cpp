@@ -206,6 +206,8 @@ struct GroupOutcome {
   /// Another rank's problem that ended this group (empty: none): at the barrier, or a stop it
   /// raised while the group ran.
   std::string peer_problem;
+  /// The wear-out's target (measured ops per worker); 0: none.
+  std::uint64_t wear_out_ops = 0;
 };
 
 // The first failure among workers [first, first + count): "worker I: message", or "".
@@ -467,10 +469,47 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     show(has_warmup ? ProgressState::kWarmUp : ProgressState::kMeasuring);
     show(running_state());
   }
+  // Wear-out: every rank that passed the barrier shares once what its workers did, at its time
+  // limit or, if its workers all end before it, then; the others are waiting for it there.
+  bool wear_out_due = request.wear_out && outcome.peer_problem.empty() && outcome.released_ns != 0;
+  const auto begin_wear_out = [&] {
+    wear_out_due = false;
+    std::uint64_t most = 0;
+    for (std::size_t i = first; i < first + count; ++i) {
+      const WorkerSlot& slot = *memory.slot(i);
+      const std::uint64_t base = slot.measure_base_ops.load(std::memory_order_relaxed);
+      const std::uint64_t live = slot.live_ops.load(std::memory_order_relaxed);
+      if (base != UINT64_MAX && live > base) most = std::max(most, live - base);
+    }
+    if (ranked) {
+      try {
+        for (const std::string& theirs :
+             request.sync->coordinator().all_gather(std::to_string(most))) {
+          most = std::max<std::uint64_t>(most, std::stoull(theirs));
+        }
+      } catch (const CoordinationError& e) {
+        outcome.peer_problem = e.what();
+        stop_workers();
+        return;
+      }
+    }
+    outcome.wear_out_ops = most;
+    deadline_ns = UINT64_MAX;
+    for (std::size_t i = first; i < first + count; ++i) {
+      memory.slot(i)->wear_out_ops.store(most, std::memory_order_relaxed);
+    }
+    advance_state(shared.state, kWearOut);  // releases the targets stored above
+  };
   for (std::uint32_t done; (done = shared.ended.load()) < count;) {
     const std::uint64_t now = monotonic_ns();
     if (shared.state.load() == kWarmup && now >= warmup_end_ns) begin_measurement();
-    if (now >= deadline_ns) advance_state(shared.state, kStop);
+    if (now >= deadline_ns) {
+      if (wear_out_due && shared.state.load() == kMeasure) {
+        begin_wear_out();
+      } else {
+        advance_state(shared.state, kStop);
+      }
+    }
     if (stop_wanted(request.stop) && shared.state.load() != kAbort) {
       outcome.interrupted = true;
       stop_workers();
@@ -514,6 +553,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     if (shared.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns);
     futex_wait(shared.ended, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
   }
+  if (wear_out_due && ranked) begin_wear_out();  // the others' wear-out waits for this rank
   // A failure in the group's last moments (its last worker failing ends the loop above at once)
   // still stops the other ranks.
   if (ranked && outcome.peer_problem.empty() && !stop_raised) {
@@ -600,6 +640,7 @@ PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
   bool interrupted = false;
   std::string peer_problem;
   std::uint64_t first_measure_ns = 0;
+  std::uint64_t wear_out_ops = 0;
   // Serial phases run one worker at a time (tiotest's -W); their wall time is the sum.
   const std::size_t group = spec.serial ? 1 : spec.workers;
   for (std::size_t first = 0; first < spec.workers; first += group) {
@@ -620,6 +661,7 @@ PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
     for (std::size_t i = first; i < first + count; ++i) group_failed |= memory.slot(i)->failed != 0;
     if (peer_problem.empty()) peer_problem = outcome.peer_problem;
     if (outcome.measured && first_measure_ns == 0) first_measure_ns = outcome.measure_start_ns;
+    wear_out_ops = std::max(wear_out_ops, outcome.wear_out_ops);
     if (outcome.measured) {
       std::uint64_t group_end = outcome.measure_start_ns;
       for (std::size_t i = first; i < first + count; ++i) {
@@ -725,6 +767,7 @@ PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
   if (window != nullptr) {
     window->start_ns = first_measure_ns;
     window->stopped_by_peer = !peer_problem.empty();
+    window->wear_out_ops = wear_out_ops;
   }
   if (!peer_problem.empty() && result.status == Status::kOk && !interrupted) {
     result.status = Status::kFailed;

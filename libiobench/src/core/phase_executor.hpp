@@ -41,11 +41,17 @@ struct PhaseRequest {
   /// Stonewalling (RunOptions::stonewall): the first worker done ends the phase for all (and
   /// across ranks tells the others so).
   bool stonewall = false;
+  /// IOR's wear-out (RunOptions::wear_out): at the time limit every worker (of every rank) goes
+  /// on until it has done as many measured ops as the most any had done then.
+  bool wear_out = false;
 };
 
 /// When the phase measured, for the aggregation across ranks (CLOCK_MONOTONIC ns).
 struct PhaseWindow {
   std::uint64_t start_ns = 0;  ///< the first measured group's measurement start; 0: none
+  /// Wear-out: the measured ops every worker was to reach (the most of any worker, of any rank,
+  /// at the time limit), the largest over the groups; 0: no wear-out happened.
+  std::uint64_t wear_out_ops = 0;
   /// Set when another rank's problem ended this phase (its failure is then theirs, not ours).
   bool stopped_by_peer = false;
 };

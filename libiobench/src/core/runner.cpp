@@ -195,8 +195,29 @@ std::unique_ptr<Engine> plan_engine(const Registry& registry, const Step& step,
   return engine;
 }
 
+// Wear-out (RunOptions::wear_out) starts at a time limit: a step none of whose measured phases
+// has one would run exactly as without it.
+void check_wear_out(const PlannedStep& planned) {
+  const bool own_time_limit = declares_duration(*planned.info, "time_limit");
+  for (const PhaseSpec& spec : planned.phases) {
+    if (!spec.measured) continue;
+    if (spec.time_limit.count() > 0 || (!own_time_limit && planned.step->time_limit.count() > 0))
+      return;
+  }
+  throw ConfigError(
+      "--wear-out goes on past a time limit until every worker has done as many ops as the "
+      "most, but this step has none; give --time (or the suite step's time_limit)");
+}
+
 std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const Step> steps,
-                                    bool check_space, bool keep_files) {
+                                    const RunOptions& options) {
+  const bool check_space = !options.skip_space_check;
+  const bool keep_files = options.keep_files;
+  if (options.wear_out && options.stonewall) {
+    throw ConfigError(
+        "--stonewall and --wear-out both given: stonewalling ends every worker when the first is "
+        "done, wear-out makes every worker do as much as the most; choose one");
+  }
   std::vector<PlannedStep> plan;
   std::vector<std::string> errors;
   KeptBytes kept;
@@ -226,6 +247,7 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
       planned.workload =
           planned.info->factory(WorkloadSetup{planned.params, step.targets, *planned.engine});
       planned.phases = planned.workload->phases();
+      if (options.wear_out) check_wear_out(planned);
       if (check_space) check_free_space(planned, errors, label, keep_files ? &kept : nullptr);
     } catch (const ConfigError& e) {
       errors.push_back(steps.size() > 1 ? fmt::format("{}: {}", label, e.what()) : e.what());
@@ -443,12 +465,11 @@ Runner::Runner(const Registry& registry, RunOptions options)
     : registry_(registry), options_(std::move(options)) {}
 
 void Runner::validate(std::span<const Step> steps) const {
-  (void)plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+  (void)plan_steps(registry_, steps, options_);
 }
 
 std::vector<Runner::StepPreview> Runner::preview(std::span<const Step> steps) const {
-  const std::vector<PlannedStep> plan =
-      plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+  const std::vector<PlannedStep> plan = plan_steps(registry_, steps, options_);
   std::vector<StepPreview> previews;
   previews.reserve(plan.size());
   for (const PlannedStep& planned : plan) {
@@ -475,11 +496,11 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
                                  : nullptr;
   std::vector<PlannedStep> plan;
   if (coordinator == nullptr) {
-    plan = plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+    plan = plan_steps(registry_, steps, options_);
   } else {
     std::string problem;
     try {
-      plan = plan_steps(registry_, steps, !options_.skip_space_check, options_.keep_files);
+      plan = plan_steps(registry_, steps, options_);
     } catch (const ConfigError& e) {
       problem = e.what();
     }
@@ -527,8 +548,23 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     }
     const std::uint64_t phase_seed =
         coordinator != nullptr ? rank_seed(result.seed, coordinator->identity().rank) : result.seed;
-    if (detail::stop_wanted(options_.stop_token)) break;
+    // Across ranks a stop is met at the step's checkpoints instead: leaving here would leave
+    // the others waiting at them.
+    if (coordinator == nullptr && detail::stop_wanted(options_.stop_token)) break;
 
+    // A rank that leaves the step between its checkpoints (a stop seen between phases, an
+    // exception) meets the others at the one they wait at, before its clean-up: that may remove
+    // a file they still use (disk's shared file). One that passed the step's last checkpoint
+    // must not: the others are already reducing the step.
+    bool left_between_checkpoints = false;
+    const auto meet_the_others = [&] {
+      if (coordinator == nullptr || !left_between_checkpoints || sync.ended()) return;
+      left_between_checkpoints = false;
+      const Status status = result.status == Status::kOk ? Status::kInterrupted : result.status;
+      sync.catch_up(sync_kind(status), status == Status::kInterrupted && result.message.empty()
+                                           ? std::string("interrupted by a stop request")
+                                           : result.message);
+    };
     // (A lost coordinator above ends the step at its first checkpoint, after prepare.)
     try {
       detail::RunDirs dirs(step.targets, options_.keep_files);
@@ -588,7 +624,16 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
           throw detail::StepSync::Ended{};
         }
         for (std::size_t p = 0; p < planned.phases.size(); ++p) {
-          if (stop_requested()) break;  // reported as interrupted below; clean-up still runs
+          if (stop_requested()) {  // clean-up still runs
+            if (result.status == Status::kOk) {
+              result.status = Status::kInterrupted;
+              result.message = fmt::format(
+                  "interrupted by a stop request (SIGINT/SIGTERM/SIGHUP) before phase '{}'",
+                  planned.phases[p].name);
+            }
+            left_between_checkpoints = true;
+            break;
+          }
           const PhaseSpec& spec = planned.phases[p];
           if (spec.drop_caches_before || (step.drop_caches && spec.measured)) {
             std::string why;
@@ -613,7 +658,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
                                        .on_progress = {},
                                        .stop = options_.stop_token,
                                        .sync = &sync,
-                                       .stonewall = options_.stonewall && spec.measured};
+                                       .stonewall = options_.stonewall && spec.measured,
+                                       .wear_out = options_.wear_out && spec.measured};
           const std::optional<std::uint64_t> after = phases_ns(p + 1);
           std::uint64_t last_bytes = 0, last_ops = 0, last_clock_ns = monotonic_ns();
           double bytes_per_s = 0, ops_per_s = 0;
@@ -659,6 +705,10 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             }
           }
           if (spec.measured) warn_unmeasured_workers(phase, context);
+          if (window.wear_out_ops != 0) {
+            context.set_attribute(fmt::format("wear_out_ops.{}", spec.name),
+                                  static_cast<std::int64_t>(window.wear_out_ops));
+          }
           if (spec.measured && coordinator != nullptr) {
             // On rank 0's clock, for the aggregate's wall time and stonewall.
             const std::int64_t offset = coordinator->clock_offset_ns();
@@ -716,7 +766,9 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
       } catch (const Error& e) {
         result.status = Status::kFailed;
         result.message = e.what();
+        left_between_checkpoints = true;
       }
+      meet_the_others();
       step_state(ProgressState::kCleanUp, std::nullopt);
       try {
         planned.workload->finish(context);
@@ -731,15 +783,12 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     } catch (const Error& e) {
       result.status = Status::kFailed;
       result.message = e.what();
+      left_between_checkpoints = true;  // its run directories could not be made
     }
     if (result.status == Status::kOk && detail::stop_wanted(options_.stop_token))
       result.status = Status::kInterrupted;
+    meet_the_others();
     if (coordinator != nullptr) {
-      // A rank that left the step early meets the others at the checkpoint they wait at.
-      if (!sync.ended() &&
-          (result.status == Status::kFailed || result.status == Status::kInterrupted)) {
-        sync.catch_up(sync_kind(result.status), result.message);
-      }
       reduce_step(*coordinator, run.environment, windows, result, options_.on_ranked_step);
     }
     run.status = worse(run.status, result.status);

@@ -38,8 +38,9 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
     ops_limit_ = 0;  // the inline fast path now answers false too
     return false;
   }
-  const bool measurement_starts =
-      (state == detail::kWarmup && previous == detail::kWaiting) || state == detail::kMeasure;
+  // A worker that looks late may see the wear-out without having seen the measurement start.
+  const bool measurement_starts = (state == detail::kWarmup && previous == detail::kWaiting) ||
+                                  (state >= detail::kMeasure && previous < detail::kMeasure);
   if (measurement_starts) {
     // Entering warm-up or measurement: whatever was recorded before is discarded, and the clock
     // and CPU baseline restart here.
@@ -47,7 +48,7 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
     for (OpLatencyParts& parts : parts_) parts = OpLatencyParts{};
     slot_.pacing = PacingStats{.paced = slot_.pacing.paced};
     std::fill(std::begin(slot_.counters), std::end(slot_.counters), 0);
-    slot_.measuring = state == detail::kMeasure ? 1 : 0;
+    slot_.measuring = state >= detail::kMeasure ? 1 : 0;
     // Clock first, CPU second: the CPU window then lies inside the wall window.
     slot_.start_ns = monotonic_ns();
     slot_.cpu_start =
@@ -58,6 +59,14 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
     ops_limit_ = state == detail::kWarmup || limit == UINT64_MAX ? UINT64_MAX : done + limit;
     recording_start_ns_ = slot_.start_ns;
     restart_series(state == detail::kWarmup);
+    if (state >= detail::kMeasure) slot_.measure_base_ops.store(done, std::memory_order_relaxed);
+  }
+  if (state == detail::kWearOut) {
+    // The runner stored the target before it moved the state (see restart_series()).
+    (void)state_.load(std::memory_order_acquire);
+    const std::uint64_t target = slot_.wear_out_ops.load(std::memory_order_relaxed);
+    const std::uint64_t base = slot_.measure_base_ops.load(std::memory_order_relaxed);
+    if (target != UINT64_MAX) ops_limit_ = std::min(ops_limit_, base + target);
   }
   return live_ops_->load(std::memory_order_relaxed) < ops_limit_;
 }

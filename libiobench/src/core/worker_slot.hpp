@@ -56,6 +56,12 @@ struct WorkerContext::Slot {
   detail::CpuReading cpu_end;    ///< right before end_ns
   /// Measured ops this worker may do (UINT64_MAX: no limit); counted from the measure start.
   std::uint64_t ops_limit = UINT64_MAX;
+  /// live_ops when this worker saw the measurement start (UINT64_MAX before): the runner's
+  /// view of how many measured ops it has done, for the wear-out.
+  std::atomic<std::uint64_t> measure_base_ops{UINT64_MAX};
+  /// Wear-out (kWearOut): the measured ops every worker is to reach, set by the runner before it
+  /// moves the state there.
+  std::atomic<std::uint64_t> wear_out_ops{UINT64_MAX};
   std::uint64_t counters[kMaxCounters] = {};
   PacingStats pacing;  ///< open-loop phases: how the worker kept to its schedule
   /// 1: the worker is a forked process, so its CPU is its whole process's (set by the runner).
@@ -86,9 +92,17 @@ namespace detail {
 using WorkerSlot = WorkerContextAccess::Slot;
 
 /// Phase states the runner publishes to workers through one shared atomic word. The state only
-/// moves forward; kStop ends a phase normally (time limit), kAbort abandons it (stop request,
-/// a worker failed).
-enum PhaseState : std::uint32_t { kWaiting = 0, kWarmup = 1, kMeasure = 2, kStop = 3, kAbort = 4 };
+/// moves forward; kWearOut goes on measuring past the time limit until each worker has done
+/// its slot's wear_out_ops (IOR's wear-out); kStop ends a phase normally (time limit), kAbort
+/// abandons it (stop request, a worker failed).
+enum PhaseState : std::uint32_t {
+  kWaiting = 0,
+  kWarmup = 1,
+  kMeasure = 2,
+  kWearOut = 3,
+  kStop = 4,
+  kAbort = 5
+};
 
 /// State shared by all workers of a phase.
 struct PhaseShared {
