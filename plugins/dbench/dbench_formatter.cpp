@@ -126,8 +126,14 @@ void format_dbench_text(const StepResult& step, std::ostream& out) {
   out << '\n';
   print_op_table(out, phase.ops, timed);
 
-  const std::int64_t clients = int_attribute(step, "clients", 0);
-  const std::int64_t procs = int_attribute(step, "procs", 0);
+  // One worker per client process. Over the ranks of an MPI run the attributes are rank 0's
+  // own, while the aggregate's workers are every rank's processes: the line counts the clients
+  // of all nodes.
+  const std::int64_t procs =
+      std::max(int_attribute(step, "procs", 0), static_cast<std::int64_t>(phase.workers.size()));
+  const std::int64_t clients =
+      std::max(int_attribute(step, "clients", 0),
+               procs * std::max<std::int64_t>(int_attribute(step, "clients_per_process", 1), 1));
   // dbench prints its last execute line at the last whole second before the end; a run that
   // ended early (run_once, a failure, an interruption) has fewer whole seconds.
   const std::int64_t tick_seconds =

@@ -355,3 +355,15 @@ TEST_CASE("mpirun -n 2 --wear-out: every rank's worker goes on to the most ops a
   REQUIRE(quick.exit_code == 0);
   CHECK(Json::parse(quick.out).at("steps").at(0).at("phases").at(0).at("ops") == 2000);
 }
+
+TEST_CASE("mpirun -n 2: dbench's Throughput line counts the clients of every rank", "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  const CliResult result =
+      run_ranked(2, {"run", "dbench", "-d", dir.path().string(), "procs=2",
+                     "loadfile=" + tiny_loadfile_path(), "--time", "1s", "--warmup", "0", "-q"});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(count_of(result.out, "\nThroughput ") == 1);
+  CHECK_THAT(result.out, Catch::Contains(" MB/sec  4 clients  4 procs  max_latency="));
+}
