@@ -318,12 +318,18 @@ int run_command(const CliOptions& given, RankContext& ranks) {
         "cannot be used: {}; give -d DIR or set TMPDIR",
         e.what(), printable(tmp_root.string()), problem));
   }
-  // Across ranks: every rank's input is valid before any rank creates anything.
+  // Across ranks: every rank's input is valid before any rank creates anything, and the steps
+  // whose ranks share their targets name the same ones on every rank (preview() agrees on
+  // both).
   if (ranks.ranked()) agree_on_input(ranks, "");
+  std::vector<Step> planned_steps;
+  for (const PlannedRun& run : plan.runs) planned_steps.push_back(run.step);
+  if (ranks.ranked() && options.command != Command::kValidate) {
+    (void)runner.preview(planned_steps);
+  }
   if (options.command == Command::kValidate) {
-    std::vector<Step> steps;
-    for (const PlannedRun& run : plan.runs) steps.push_back(run.step);
-    const std::vector<Runner::StepPreview> previews = runner.preview(steps);  // may still throw
+    const std::vector<Runner::StepPreview> previews =
+        runner.preview(planned_steps);  // may still throw
     if (stop_requested()) {
       fmt::print(err, "iobench: interrupted during validation\n");
       return exit_status(Status::kInterrupted);

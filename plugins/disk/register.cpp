@@ -21,7 +21,12 @@ void register_family(PluginRegistrar& registrar) {
                                               setup.engine);
       },
       .needs_directory_targets = false,
-      .implied_engine = disk_implied_engine});
+      .implied_engine = disk_implied_engine,
+      .shared_targets_param =
+          [](const Params& params) {
+            const std::string& shared = params.get_string("shared_file");
+            return shared == "off" ? std::string() : "shared_file=" + shared;
+          }});
   registrar.add_formatter("disk", "text", format_disk_text);
 }
 

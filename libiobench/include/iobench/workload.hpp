@@ -413,6 +413,11 @@ struct WorkloadInfo {
   /// mmap=true select "mmap"); empty result: none. An engine asked for otherwise (an "engine"
   /// param, --engine) must then be that one or psync (the default), else the step is refused.
   std::function<std::string(const Params& params)> implied_engine{};
+  /// Under mpirun: the param that makes every rank work in the same target directories (disk's
+  /// "shared_file=regions"), or "" when each rank works in its own; empty function: never. The
+  /// runner then refuses, before any I/O and on every rank, targets that differ between ranks
+  /// (a {rank} or {host} template, or no -d: each rank's own temporary directory).
+  std::function<std::string(const Params& params)> shared_targets_param{};
 };
 
 }  // namespace iobench

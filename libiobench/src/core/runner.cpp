@@ -21,6 +21,7 @@
 
 #include "core/phase_executor.hpp"
 #include "core/run_dirs.hpp"
+#include "core/shared_targets.hpp"
 #include "core/step_options.hpp"
 #include "core/step_sync.hpp"
 #include "suite/units_detail.hpp"
@@ -432,6 +433,32 @@ void reduce_step(Coordinator& coordinator, const Environment& environment,
   result = std::move(ranked.aggregate);
 }
 
+// Across ranks: every rank's planning outcome, then the targets of steps whose ranks share them,
+// agreed before any I/O (ConfigError on every rank).
+std::vector<PlannedStep> plan_across_ranks(Coordinator& coordinator, const Registry& registry,
+                                           std::span<const Step> steps, const RunOptions& options) {
+  std::vector<PlannedStep> plan;
+  std::string problem;
+  try {
+    plan = plan_steps(registry, steps, options);
+  } catch (const ConfigError& e) {
+    problem = e.what();
+  }
+  agree_on_validation(coordinator, problem);
+  std::vector<detail::SharedTargets> shared;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const PlannedStep& planned = plan[i];
+    if (!planned.info->shared_targets_param) continue;
+    std::string param = planned.info->shared_targets_param(planned.params);
+    if (param.empty()) continue;
+    shared.push_back({.label = step_label(*planned.step, i),
+                      .param = std::move(param),
+                      .targets = planned.step->targets});
+  }
+  detail::agree_on_shared_targets(coordinator, shared);
+  return plan;
+}
+
 }  // namespace
 
 void detail::record_options(const Step& step, StepResult& result) {
@@ -469,7 +496,11 @@ void Runner::validate(std::span<const Step> steps) const {
 }
 
 std::vector<Runner::StepPreview> Runner::preview(std::span<const Step> steps) const {
-  const std::vector<PlannedStep> plan = plan_steps(registry_, steps, options_);
+  Coordinator* coordinator = options_.coordinator;
+  const std::vector<PlannedStep> plan =
+      coordinator != nullptr && coordinator->ranked()
+          ? plan_across_ranks(*coordinator, registry_, steps, options_)
+          : plan_steps(registry_, steps, options_);
   std::vector<StepPreview> previews;
   previews.reserve(plan.size());
   for (const PlannedStep& planned : plan) {
@@ -494,18 +525,9 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
   Coordinator* coordinator = options_.coordinator != nullptr && options_.coordinator->ranked()
                                  ? options_.coordinator
                                  : nullptr;
-  std::vector<PlannedStep> plan;
-  if (coordinator == nullptr) {
-    plan = plan_steps(registry_, steps, options_);
-  } else {
-    std::string problem;
-    try {
-      plan = plan_steps(registry_, steps, options_);
-    } catch (const ConfigError& e) {
-      problem = e.what();
-    }
-    agree_on_validation(*coordinator, problem);
-  }
+  std::vector<PlannedStep> plan = coordinator == nullptr
+                                      ? plan_steps(registry_, steps, options_)
+                                      : plan_across_ranks(*coordinator, registry_, steps, options_);
 
   std::vector<std::filesystem::path> all_targets;
   for (const Step& step : steps) {
