@@ -21,12 +21,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-std::size_t count_of(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 // The write op of phase 0 of step 0 of a result document, exactly as the reader restores it.
 OpStats write_op(const ResultDocument& doc) {
   const PhaseResult& phase = doc.run.steps.at(0).phases.at(0);

@@ -30,6 +30,13 @@ inline const std::string& mpirun_problem() {
   return problem;
 }
 
+/// How often `what` occurs in `text` (what rank 0 alone prints occurs once).
+inline std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 /// `iobench ARGS...` under mpirun with `ranks` ranks.
 inline CliResult run_ranked(int ranks, const std::vector<std::string>& args) {
   std::vector<std::string> argv = mpirun_argv(ranks);

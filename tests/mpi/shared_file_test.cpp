@@ -45,12 +45,6 @@ const SharedJson& rank_step(const SharedJson& doc, std::size_t r) {
   return doc.at("ranks").at("steps").at(0).at("results").at(r).at("steps").at(0);
 }
 
-std::size_t count_of_text(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 std::uint64_t ops_of(const SharedJson& phase, const std::string& op) {
   return phase.at("ops_by_kind").at(op).at("ops").get<std::uint64_t>();
 }
@@ -181,7 +175,7 @@ TEST_CASE(
                              "target directories") &&
                  Catch::Contains(fmt::format("rank 1 names '{}'", (dir.path() / "r1").string())) &&
                  Catch::Contains("give -d DIR without {rank}"));
-  CHECK(count_of_text(result.err, "needs every rank") == 1);  // printed once, by rank 0
+  CHECK(iobench::test::count_of(result.err, "needs every rank") == 1);  // printed once, by rank 0
   for (int r = 0; r < 2; ++r) CHECK(TempDir::list(dir.path() / fmt::format("r{}", r)).empty());
 }
 
