@@ -184,7 +184,6 @@ class DiskSource {
     request.offset = offset;
     op = read ? plan_.read_op : plan_.write_op;
     if (!read) {
-      if (plan_.written != nullptr) plan_.written->insert(block);
       if (pattern_ != nullptr) {
         pattern_->stamp({request.buffer, request.length}, offset);  // untimed (see the driver)
       } else if (data_ != nullptr) {
@@ -201,7 +200,16 @@ class DiskSource {
   }
 
   void completed(const IoRequest& request, OpId /*op*/) const {
-    if (pattern_ == nullptr || request.direction != IoDirection::kRead) return;
+    if (request.direction == IoDirection::kWrite) {
+      // Only a write that completed in full counts for verify (a paced request built but never
+      // issued when the phase ended wrote nothing).
+      if (plan_.written != nullptr) {
+        const std::uint64_t file_block = request.offset / plan_.block_size;
+        plan_.written->insert((file_block - plan_.placement.first) / plan_.placement.stride);
+      }
+      return;
+    }
+    if (pattern_ == nullptr) return;
     const std::uint64_t bad =
         pattern_->first_mismatch({request.buffer, request.length}, request.offset);
     if (bad != UINT64_MAX) {

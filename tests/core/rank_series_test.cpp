@@ -153,3 +153,33 @@ TEST_CASE("a rank with fewer points leaves the later points to the others", "[co
   // Adjacent to the end: the last point ends at rank 0's end.
   CHECK(got.points[4].start_ns + got.points[4].duration_ns == 5 * kSeriesInterval);
 }
+
+TEST_CASE("a serial phase's groups merge group by group, however many points each rank's have",
+          "[core][series]") {
+  // Two workers run one after the other; rank 0's first group lasts 3 intervals, rank 1's 2.
+  const auto serial = [](int rank, std::uint64_t first_group_intervals) {
+    SeriesRecorder recorder(kSeriesInterval, 2, kSeriesPointCap);
+    for (std::size_t w = 0; w < 2; ++w) {
+      const std::uint64_t intervals = w == 0 ? first_group_intervals : 2;
+      recorder.begin_group(w, 1, 0);
+      for (std::uint64_t i = 0; i < intervals; ++i) recorder.add(w, rank_interval(rank, i));
+      recorder.end_group(0, intervals * kSeriesInterval);
+    }
+    return recorder.build();
+  };
+  RankStep zero = rank_with(0, serial(0, 3));
+  RankStep one = rank_with(1, serial(1, 2));
+  zero.step.phases[0].workers.resize(2);
+  one.step.phases[0].workers.resize(2);
+  const TimeSeries got = aggregate_of({zero, one});
+  REQUIRE(got.points.size() == 5);  // 3 of the first group, 2 of the second
+  for (std::size_t i = 0; i < 5; ++i) {
+    INFO("point " << i);
+    const bool first_group = i < 3;
+    for (const auto& w : got.points[i].workers) {
+      // Rank 0's workers are 0 and 1, rank 1's 2 and 3: worker 0 of either in the first group.
+      CHECK((w.index % 2 == 0) == first_group);
+    }
+    CHECK(got.points[i].workers.size() == (i == 2 ? 1u : 2u));  // rank 1's first group is over
+  }
+}

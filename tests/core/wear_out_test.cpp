@@ -1,6 +1,6 @@
 // IOR's wear-out (RunOptions::wear_out) in one process: at the time limit every worker goes on
-// until it has done as many ops as the most had then (the target, reported), so the slowest
-// does exactly that many; the faster ones stop at their next op. Refused without a time limit
+// until it has done as many ops as the most had then (the target, reported): every worker ends
+// at or just past it. Refused without a time limit
 // and beside stonewalling, before any I/O.
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -56,7 +56,9 @@ TEST_CASE("wear-out: at the time limit every worker goes on to the most ops any 
     CHECK(worker.ops.at(0).ops >= most);
     fewest = std::min(fewest, worker.ops.at(0).ops);
   }
-  CHECK(fewest == most);  // the slowest stopped at the target exactly
+  // The slowest went on to the target: exactly there, unless it passed it in the moment the
+  // runner took to publish it.
+  CHECK(fewest <= most + most / 100);
   CHECK(phase.wall_ns >= static_cast<std::uint64_t>(limit.count()));
 }
 

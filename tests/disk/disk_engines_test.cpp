@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/result_json.hpp>
@@ -223,6 +224,32 @@ TEST_CASE("verify after a write reads back exactly the blocks written, holes lef
   CHECK(written < 400);
   CHECK(step.phases[1].ops[0].ops == written);
   CHECK(step.phases[1].ops[0].errors == 0);
+}
+
+TEST_CASE("verify after a paced write cut by its time limit reads only what was issued",
+          "[disk][engine]") {
+  test::TempDir dir("disk-paced");
+  test::CapturingReporter reporter;
+  // At 50 ops/s the write phase ends waiting for its next op's time: that request was built but
+  // never issued, so it wrote nothing and verify must not read it.
+  const RunResult run =
+      Runner(test::shared_full_registry(), RunOptions{})
+          .run(std::vector<Step>{Step{.workload = "disk",
+                                      .params = {{"operation", "write"},
+                                                 {"bs", "4k"},
+                                                 {"size", "64m"},
+                                                 {"rate_iops", "50"},
+                                                 {"verify", "true"}},
+                                      .targets = {dir.path()},
+                                      .time_limit = std::chrono::milliseconds(300)}},
+               reporter);
+  INFO(run.steps.at(0).message);
+  REQUIRE(run.status == Status::kOk);
+  const StepResult& step = run.steps.at(0);
+  const std::uint64_t written = step.phases.at(0).ops[0].ops;
+  CHECK(written > 0);
+  CHECK(written < 30);
+  CHECK(step.phases.at(1).ops[0].ops == written);
 }
 
 TEST_CASE("engine and option combinations that cannot work are refused before any I/O",

@@ -191,7 +191,16 @@ TEST_CASE("bad result documents are refused with the pointer of the bad field", 
   CHECK(pointer_of(edited([](Json& doc) { doc["steps"][0]["phases"][0]["wall_ns"] = 1.5; })) ==
         "/steps/0/phases/0/wall_ns");
   CHECK(error_of(edited([](Json& doc) { doc["steps"][1]["status"] = "great"; })) ==
-        "/steps/1/status: \"great\" is not a status; use ok, failed, interrupted or skipped");
+        "/steps/1/status: \"great\" is not a status; use ok, failed, interrupted, skipped or "
+        "no_measurement");
+  // A phase or worker that ended inside its warm-up reads back as such (an MPI rank's result).
+  CHECK(parse_result_json(edited([](Json& doc) {
+          doc["steps"][0]["phases"][0]["workers"][0]["status"] = "no_measurement";
+        }))
+            .run.steps.at(0)
+            .phases.at(0)
+            .workers.at(0)
+            .status == Status::kNoMeasurement);
   CHECK_THAT(error_of(edited([](Json& doc) { doc["steps"][0]["phases"][0]["bytes"] = 5; })),
              Catch::StartsWith("/steps/0/phases/0/bytes: 5 does not match the op kinds"));
   CHECK_THAT(

@@ -116,11 +116,12 @@ struct RunOptions {
   bool stonewall = false;
   /// IOR's wear-out (stoneWallingWearOut): at a measured phase's time limit every worker (with
   /// other ranks, of every rank: one collective per phase) goes on until it has done as many
-  /// measured ops as the most any worker had done then, so all do the same amount; that target
-  /// is the step attribute "wear_out_ops.PHASE". A worker that was ahead stops at its next op,
-  /// so it may have done a few ops more (those it did while the ranks agreed on the target);
-  /// one that runs out of work first ends there. Needs a time limit on some measured phase of
-  /// every step and excludes `stonewall` (ConfigError otherwise, before any I/O).
+  /// measured ops as the most any worker had done then (each rank's count taken at its own
+  /// time limit), so all do about the same amount; that target is the step attribute
+  /// "wear_out_ops.PHASE" of each phase with a time limit. Every worker ends at or just past it
+  /// (workers keep running while the ranks agree, so one may pass it before it learns it); one
+  /// that runs out of work first ends there. Needs a time limit on some measured phase of every
+  /// step and excludes `stonewall` (ConfigError otherwise, before any I/O).
   bool wear_out = false;
   /// Called from the runner's thread every `progress_interval` while a step runs and at each
   /// state change (ProgressSnapshot); must not block for long. Empty: no progress.

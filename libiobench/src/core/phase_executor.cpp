@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iobench/clock.hpp>
@@ -471,7 +472,9 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   }
   // Wear-out: every rank that passed the barrier shares once what its workers did, at its time
   // limit or, if its workers all end before it, then; the others are waiting for it there.
-  bool wear_out_due = request.wear_out && outcome.peer_problem.empty() && outcome.released_ns != 0;
+  // (A barrier that ended the step on some rank ended it on every rank: none of them is due.)
+  bool wear_out_due = request.wear_out && outcome.peer_problem.empty() &&
+                      outcome.released_ns != 0 && !(ranked && request.sync->ended());
   const auto begin_wear_out = [&] {
     wear_out_due = false;
     std::uint64_t most = 0;
@@ -485,7 +488,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       try {
         for (const std::string& theirs :
              request.sync->coordinator().all_gather(std::to_string(most))) {
-          most = std::max<std::uint64_t>(most, std::stoull(theirs));
+          most = std::max<std::uint64_t>(most, std::strtoull(theirs.c_str(), nullptr, 10));
         }
       } catch (const CoordinationError& e) {
         outcome.peer_problem = e.what();
@@ -493,6 +496,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
         return;
       }
     }
+    if (shared.state.load() >= kStop) return;  // stopped meanwhile: nothing to wear out
     outcome.wear_out_ops = most;
     deadline_ns = UINT64_MAX;
     for (std::size_t i = first; i < first + count; ++i) {
@@ -553,7 +557,6 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     if (shared.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns);
     futex_wait(shared.ended, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
   }
-  if (wear_out_due && ranked) begin_wear_out();  // the others' wear-out waits for this rank
   // A failure in the group's last moments (its last worker failing ends the loop above at once)
   // still stops the other ranks.
   if (ranked && outcome.peer_problem.empty() && !stop_raised) {
@@ -564,6 +567,8 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
                                              StopKind::kStonewall);
     }
   }
+  // The others' wear-out waits for this rank (after the stop above, which ends their phase).
+  if (wear_out_due && ranked) begin_wear_out();
   // The last worker's run() has ended: the window closes (CPU first, then /proc/stat).
   if (outcome.measured) {
     outcome.runner_end = read_thread_cpu();

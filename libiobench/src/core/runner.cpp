@@ -393,6 +393,24 @@ std::string StepContext::from_rank0(const std::function<std::string()>& produce)
   return all->front();
 }
 
+// Across ranks, after a step: the worst of the ranks' own statuses, so that every rank goes on
+// to the next step or none does (a stop one rank saw after the step's last checkpoint is its
+// alone). Lost ranks: failed, without a collective.
+Status agreed_status(Coordinator& coordinator, Status mine) {
+  if (coordinator.lost()) return Status::kFailed;
+  try {
+    Status worst = mine;
+    for (const std::string& theirs : coordinator.all_gather(to_string(mine))) {
+      for (const Status s : {Status::kFailed, Status::kInterrupted}) {
+        if (theirs == to_string(s)) worst = worse(worst, s);
+      }
+    }
+    return worst;
+  } catch (const CoordinationError&) {
+    return Status::kFailed;
+  }
+}
+
 // Rank 0 receives every rank's result and window of the step and replaces `result` with their
 // aggregate (reported through on_ranked); the others send theirs. A lost rank fails the step.
 void reduce_step(Coordinator& coordinator, const Environment& environment,
@@ -666,22 +684,23 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
           const auto limits = limits_of(p);
           const std::chrono::nanoseconds time_limit = limits.first;
           const std::chrono::nanoseconds warmup = limits.second;
-          detail::PhaseRequest request{.workload = *planned.workload,
-                                       .phase_index = p,
-                                       .spec = spec,
-                                       .targets = dirs.targets(),
-                                       .engine = *engine,
-                                       .step_seed = phase_seed,
-                                       .ops_limit = spec.measured ? step.ops_limit : 0,
-                                       .time_limit = time_limit,
-                                       .warmup = warmup,
-                                       .progress_interval = options_.progress_interval,
-                                       .series_interval = step.interval,
-                                       .on_progress = {},
-                                       .stop = options_.stop_token,
-                                       .sync = &sync,
-                                       .stonewall = options_.stonewall && spec.measured,
-                                       .wear_out = options_.wear_out && spec.measured};
+          detail::PhaseRequest request{
+              .workload = *planned.workload,
+              .phase_index = p,
+              .spec = spec,
+              .targets = dirs.targets(),
+              .engine = *engine,
+              .step_seed = phase_seed,
+              .ops_limit = spec.measured ? step.ops_limit : 0,
+              .time_limit = time_limit,
+              .warmup = warmup,
+              .progress_interval = options_.progress_interval,
+              .series_interval = step.interval,
+              .on_progress = {},
+              .stop = options_.stop_token,
+              .sync = &sync,
+              .stonewall = options_.stonewall && spec.measured,
+              .wear_out = options_.wear_out && spec.measured && time_limit.count() > 0};
           const std::optional<std::uint64_t> after = phases_ns(p + 1);
           std::uint64_t last_bytes = 0, last_ops = 0, last_clock_ns = monotonic_ns();
           double bytes_per_s = 0, ops_per_s = 0;
@@ -807,15 +826,18 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
       result.message = e.what();
       left_between_checkpoints = true;  // its run directories could not be made
     }
-    if (result.status == Status::kOk && detail::stop_wanted(options_.stop_token))
+    if (result.status == Status::kOk && detail::stop_wanted(options_.stop_token)) {
       result.status = Status::kInterrupted;
+      result.message = "interrupted by a stop request (SIGINT/SIGTERM/SIGHUP) after its phases";
+    }
     meet_the_others();
+    Status step_status = result.status;
     if (coordinator != nullptr) {
       reduce_step(*coordinator, run.environment, windows, result, options_.on_ranked_step);
+      step_status = agreed_status(*coordinator, step_status);
     }
-    run.status = worse(run.status, result.status);
+    run.status = worse(worse(run.status, result.status), step_status);
     reporter.on_step_end(result);
-    const Status step_status = result.status;
     run.steps.push_back(std::move(result));
     if (step_status == Status::kInterrupted) break;
     if (step_status == Status::kFailed && options_.fail_fast) break;

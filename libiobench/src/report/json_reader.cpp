@@ -167,10 +167,12 @@ Uint128 decimal(const Field& f) {
 Status status(const Field& object) {
   const Field f = member(object, "status");
   const std::string& s = text(f);
-  for (const Status st : {Status::kOk, Status::kFailed, Status::kInterrupted, Status::kSkipped}) {
+  for (const Status st : {Status::kOk, Status::kFailed, Status::kInterrupted, Status::kSkipped,
+                          Status::kNoMeasurement}) {
     if (s == to_string(st)) return st;
   }
-  fail(f.pointer, fmt::format("\"{}\" is not a status; use ok, failed, interrupted or skipped", s));
+  fail(f.pointer, fmt::format("\"{}\" is not a status; use ok, failed, interrupted, skipped or {}",
+                              s, to_string(Status::kNoMeasurement)));
 }
 
 std::size_t size_of(const Field& f) {

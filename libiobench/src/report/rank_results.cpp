@@ -83,18 +83,18 @@ TimeSeries merge_series(const std::vector<RankStep>& ranks, std::size_t p) {
   for (const RankStep& rank : ranks) {
     if (p >= rank.step.phases.size()) continue;
     const PhaseResult& phase = rank.step.phases[p];
-    std::int64_t origin = 0;
-    if (p < rank.windows.size()) {
-      origin = rank.windows[p].start_ns;
-      for (const SeriesPoint& point : phase.time_series.points) {
-        if (point.warmup) continue;
-        origin -= static_cast<std::int64_t>(point.start_ns);
-        break;
-      }
-    }
-    series.push_back({.series = &phase.time_series, .worker_offset = worker_offset});
-    origins.push_back(origin);
+    const std::size_t first_worker = worker_offset;
     worker_offset += phase.workers.size();
+    // A rank that never measured (stopped in its warm-up) has no place on the common clock.
+    if (p >= rank.windows.size() || rank.windows[p].start_ns == 0) continue;
+    std::int64_t origin = rank.windows[p].start_ns;
+    for (const SeriesPoint& point : phase.time_series.points) {
+      if (point.warmup) continue;
+      origin -= static_cast<std::int64_t>(point.start_ns);
+      break;
+    }
+    series.push_back({.series = &phase.time_series, .worker_offset = first_worker});
+    origins.push_back(origin);
   }
   if (series.empty()) return {};
   const std::int64_t earliest = *std::min_element(origins.begin(), origins.end());

@@ -7,13 +7,21 @@
 namespace iobench::detail {
 namespace {
 
-// Points of one run (consecutive points with the same warmup flag), in order.
+// Points of one run: one part (warm-up or measurement) of one group of workers (a serial
+// phase runs its workers as groups one after another), in order.
 using Run = std::vector<SeriesPoint>;
+
+std::size_t first_worker(const SeriesPoint& point) {
+  return point.workers.empty() ? SIZE_MAX : point.workers.front().index;
+}
 
 std::vector<Run> runs_of(const std::vector<SeriesPoint>& points) {
   std::vector<Run> runs;
   for (const SeriesPoint& point : points) {
-    if (runs.empty() || runs.back().back().warmup != point.warmup) runs.emplace_back();
+    if (runs.empty() || runs.back().back().warmup != point.warmup ||
+        first_worker(runs.back().back()) != first_worker(point)) {
+      runs.emplace_back();
+    }
     runs.back().push_back(point);
   }
   return runs;

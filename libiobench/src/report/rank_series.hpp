@@ -16,7 +16,8 @@ struct RankSeries {
 
 /// A phase's time series over ranks. Each rank's series is first brought to the coarsest
 /// resolution among them (merged_intervals: its points merged in groups from each run's start);
-/// then, within each run of points (warm-up, measurement; in the order they came), point k of
+/// then, within each run of points (the warm-up or the measurement of one group of workers:
+/// serial phases run theirs one after another; runs matched by their order), point k of
 /// every rank that has one becomes point k of the result: bytes, ops and errors summed,
 /// latency from the merged histograms (SeriesHistogram: the percentiles of the union of the
 /// ranks' ops, as one rank's are computed), workers appended rank by rank (renumbered by

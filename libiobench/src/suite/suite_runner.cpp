@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <iobench/coordinator.hpp>
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/suite.hpp>
@@ -141,7 +142,10 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
       }
       pause_between_runs(plan.suite.pause, options.run.stop_token, options.run.progress_interval,
                          tick);
-      if (detail::stop_wanted(options.run.stop_token)) break;
+      // Across ranks the next run's checkpoints meet a stop (every rank ends the same way; the
+      // run's status, agreed across ranks, then ends the suite).
+      const bool ranked = options.run.coordinator != nullptr && options.run.coordinator->ranked();
+      if (!ranked && detail::stop_wanted(options.run.stop_token)) break;
     }
     const PlannedRun& planned = plan.runs[current];
     run_start = Clock::now();
