@@ -147,6 +147,11 @@ struct PhasePlan {
   /// verify phase after it reads only the marked ones, so blocks a random order with repetition
   /// or a time or op limit left unwritten are not taken for lost writes. Null: not tracked.
   BlockSet* written = nullptr;
+
+  /// True for a verify phase that reads back only the blocks in `written`.
+  [[nodiscard]] bool reads_written_only() const noexcept {
+    return written != nullptr && ops == Ops::kRead;
+  }
 };
 
 class DiskSource {
@@ -158,19 +163,19 @@ class DiskSource {
         mix_state_(seed ^ 0x6d69786564ULL),
         pattern_(pattern),
         data_(data),
-        path_(path) {
+        path_(path),
+        written_only_(plan.reads_written_only()) {
     start_pass();
   }
 
   bool next(IoRequest& request, OpId& op) {
-    const bool verifying = plan_.written != nullptr && plan_.ops == PhasePlan::Ops::kRead;
-    if (verifying) {
+    if (written_only_) {
       while (index_ < plan_.blocks && !plan_.written->contains(index_)) ++index_;
     }
     if (index_ == plan_.blocks) {
       if (++pass_ == plan_.iterations) return false;
       start_pass();
-      if (verifying) return next(request, op);
+      if (written_only_) return next(request, op);
     }
     const std::uint64_t block = order_->block(index_++);
     const std::uint64_t offset = plan_.placement.file_block(block) * plan_.block_size;
@@ -234,6 +239,7 @@ class DiskSource {
   const VerifyPattern* pattern_;
   PatternBuffer* data_;
   std::filesystem::path path_;
+  bool written_only_;  // plan_.reads_written_only(), asked once rather than per op
   std::optional<BlockOrder> order_;
   std::uint64_t pass_ = 0;
   std::uint64_t index_ = 0;
@@ -277,9 +283,8 @@ class DiskWorker final : public PhaseWorker {
   void run(WorkerContext& ctx) override {
     DiskSource source(plan_, seed_, pattern_ ? &*pattern_ : nullptr, data_ ? &*data_ : nullptr,
                       file_->path());
-    const std::uint64_t ops = plan_.written != nullptr && plan_.ops == PhasePlan::Ops::kRead
-                                  ? plan_.written->size() * plan_.iterations
-                                  : plan_.blocks * plan_.iterations;
+    const std::uint64_t ops = plan_.reads_written_only() ? plan_.written->size() * plan_.iterations
+                                                         : plan_.blocks * plan_.iterations;
     ctx.plan_work(ops, ops * plan_.block_size);
     driver_->run(ctx, source);
     // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.
