@@ -123,6 +123,27 @@ TEST_CASE("a disk run prints the seed-style lines and JSON that parses back", "[
   CHECK(b.entries().empty());
 }
 
+TEST_CASE("a run records the clock it measured with; IOBENCH_CLOCK=monotonic chooses that one",
+          "[integration]") {
+  TempDir dir("clock");
+  const std::vector<std::string> run = {"run",   "disk",     "-d", dir.path().string(),
+                                        "bs=4k", "blocks=8", "-q"};
+  const auto text = run_cli(run);
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Matches(
+                           R"re((.|\n)*\nclock +(tsc \([0-9.]+ MHz, calibrated against )re"
+                           R"re(CLOCK_MONOTONIC over [0-9.]+ ms\)|CLOCK_MONOTONIC.*)\n(.|\n)*)re"));
+  std::vector<std::string> monotonic = {"env", "IOBENCH_CLOCK=monotonic", IOBENCH_CLI_PATH};
+  monotonic.insert(monotonic.end(), run.begin(), run.end());
+  monotonic.insert(monotonic.end(), {"--format", "json"});
+  const auto json = iobench::test::run_command(monotonic);
+  REQUIRE(json.exit_code == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc.at("environment").at("clock") == "CLOCK_MONOTONIC (IOBENCH_CLOCK=monotonic)");
+  CHECK(doc.at("steps").at(0).at("phases").at(0).at("ops_by_kind").at("write").at("ops") == 8);
+  CHECK(dir.entries().empty());
+}
+
 TEST_CASE("csv output has a header and one row per worker and op", "[integration]") {
   TempDir dir("cli");
   const auto result = run_cli({"run", "disk", "-d", dir.path().string(), "bs=4k", "blocks=16",

@@ -52,6 +52,9 @@ struct Environment {
   std::uint64_t memory_bytes = 0;
   std::string iobench_version;
   std::string start_time_utc;  ///< ISO 8601, e.g. 2026-11-30T09:00:00Z
+  /// The clock every time was measured with (run_clock_description(), clock.hpp): "tsc (...)"
+  /// or "CLOCK_MONOTONIC (reason)"; empty in results written before iobench 0.2.
+  std::string clock;
   std::vector<TargetInfo> targets;
 };
 

@@ -78,10 +78,11 @@ bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns) noexcept {
     if (!ctx.keep_going()) return false;
     const std::uint64_t now = monotonic_ns();
     if (now >= deadline_ns) return true;
-    const std::uint64_t wake = std::min(deadline_ns, now + kSliceNs);
-    timespec ts{.tv_sec = static_cast<time_t>(wake / 1'000'000'000ULL),
-                .tv_nsec = static_cast<long>(wake % 1'000'000'000ULL)};
-    (void)::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+    // A relative sleep: the run clock may be the TSC, which the kernel's deadlines do not use.
+    const std::uint64_t sleep_ns = std::min(deadline_ns - now, kSliceNs);
+    timespec ts{.tv_sec = static_cast<time_t>(sleep_ns / 1'000'000'000ULL),
+                .tv_nsec = static_cast<long>(sleep_ns % 1'000'000'000ULL)};
+    (void)::clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);
   }
 }
 

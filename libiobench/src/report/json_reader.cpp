@@ -522,6 +522,7 @@ Environment environment(const Field& f, std::string version) {
   env.cpu_count = static_cast<unsigned>(u64(cpus));
   env.memory_bytes = u64(f, "memory_bytes");
   env.start_time_utc = text(f, "start_time_utc");
+  if (const auto clock = optional_member(f, "clock")) env.clock = text(*clock);
   each(member(f, "targets"), [&](const Field& t) {
     TargetInfo target;
     target.path = text(t, "path");

@@ -15,6 +15,7 @@
 //               params, engine, time_limit_ns, warmup_ns, ops_limit, drop_caches, seed,
 //               repeated_from},
 //   environment: {hostname, kernel, arch, cpu_model, cpu_count, memory_bytes, start_time_utc,
+//                 clock (absent in older files: read as empty),
 //                 targets: [{path, fs_type, mount_point, mount_options, device, size_bytes,
 //                            free_bytes}]},
 //   steps: [{name, workload, status, message, seed, engine, time_limit_ns, warmup_ns, ops_limit,
@@ -277,6 +278,7 @@ Json environment_json(const Environment& env) {
   j["cpu_count"] = env.cpu_count;
   j["memory_bytes"] = env.memory_bytes;
   j["start_time_utc"] = env.start_time_utc;
+  j["clock"] = env.clock;
   Json targets = Json::array();
   for (const TargetInfo& target : env.targets) {
     Json t;

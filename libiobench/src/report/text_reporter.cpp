@@ -76,6 +76,7 @@ void print_environment(std::ostream& out, const Environment& env) {
   host += ", " + format_bytes(env.memory_bytes) + " RAM";
   print_labelled(out, "host", host);
   print_labelled(out, "kernel", env.kernel);
+  if (!env.clock.empty()) print_labelled(out, "clock", env.clock);
   for (std::size_t i = 0; i < env.targets.size(); ++i) {
     print_labelled(out, fmt::format("target {}", i), target_text(env.targets[i]));
   }

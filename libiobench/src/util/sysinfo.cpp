@@ -12,6 +12,7 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <iobench/clock.hpp>
 #include <iobench/sysinfo.hpp>
 #include <iobench/version.hpp>
 #include <iterator>
@@ -144,6 +145,7 @@ Environment collect_environment(std::span<const fs::path> targets) {
   env.memory_bytes = physical_memory_bytes();
   env.iobench_version = IOBENCH_VERSION;
   env.start_time_utc = utc_now_iso8601();
+  env.clock = run_clock_description();
   const std::vector<detail::MountEntry> mounts = current_mounts();
   env.targets.reserve(targets.size());
   for (const fs::path& target : targets) env.targets.push_back(describe_with(target, mounts));

@@ -81,6 +81,7 @@ Json environment_json(const Environment& env) {
   }
   add("iobench", env.iobench_version);
   add("start (UTC)", env.start_time_utc);
+  add("clock", env.clock);
   return rows;
 }
 
