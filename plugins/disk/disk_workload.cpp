@@ -168,7 +168,7 @@ class DiskSource {
     start_pass();
   }
 
-  bool next(IoRequest& request, OpId& op) {
+  [[gnu::hot]] bool next(IoRequest& request, OpId& op) {
     if (written_only_) {
       while (index_ < plan_.blocks && !plan_.written->contains(index_)) ++index_;
     }
@@ -204,7 +204,7 @@ class DiskSource {
     return true;
   }
 
-  void completed(const IoRequest& request, OpId /*op*/) const {
+  [[gnu::hot]] void completed(const IoRequest& request, OpId /*op*/) const {
     if (request.direction == IoDirection::kWrite) {
       // Only a write that completed in full counts for verify (a paced request built but never
       // issued when the phase ended wrote nothing).

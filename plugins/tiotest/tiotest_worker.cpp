@@ -29,7 +29,7 @@ class TiotestSource {
 
   [[nodiscard]] bool copies_writes() const noexcept { return copy_writes_ && write_; }
 
-  bool next(IoRequest& request, OpId& op) {
+  [[gnu::hot]] bool next(IoRequest& request, OpId& op) {
     if (done_ == ops_) return false;
     const std::uint64_t block = is_random(setup_.kind) ? random_.next_block() : done_;
     const std::uint64_t offset = setup_.base_offset + block * setup_.block_size;
@@ -51,7 +51,7 @@ class TiotestSource {
     return true;
   }
 
-  void completed(const IoRequest& request, OpId /*op*/) noexcept {
+  [[gnu::hot]] void completed(const IoRequest& request, OpId /*op*/) noexcept {
     if (!write_ && setup_.verify) {
       worker_.check_block({request.buffer, request.length}, request.offset);
     }

@@ -180,3 +180,36 @@ TEST_CASE("an asynchronous read past the end of file completes short, not as an 
   REQUIRE(queue->reap(done, 1) == 1);
   CHECK(done[0].result == 100);
 }
+
+TEST_CASE("psync's queue fails a read past the end of file and a refused write as its file does",
+          "[core][engine]") {
+  test::TempDir dir("psync-queue");
+  const OwnedConfinedDir confined = test::open_confined(dir.path());
+  const auto engine = make_psync_engine();
+  auto file = engine->open(FileLocation::beneath(confined, "f"),
+                           {.read = true, .write = true, .create = true});
+  AlignedBuffer buffer(kBlock);
+  file->write_at(buffer.span().first(100), 0);
+  auto queue = file->make_queue({.depth = 1});
+  // A short read at the end: the rest is asked for once more and the end of file reported.
+  const IoRequest read{.direction = IoDirection::kRead, .length = kBlock, .buffer = buffer.data()};
+  CHECK_THROWS_WITH(queue->submit({&read, 1}),
+                    Catch::Contains("pread (short read: end of file)") && Catch::Contains("/f"));
+  CHECK(queue->in_flight() == 0);
+  // The whole file moves: exactly its 100 bytes.
+  const IoRequest exact{
+      .direction = IoDirection::kRead, .length = 100, .buffer = buffer.data(), .tag = 7};
+  queue->submit({&exact, 1});
+  std::vector<IoCompletion> done(1);
+  REQUIRE(queue->reap(done, 1) == 1);
+  CHECK(done[0].tag == 7);
+  CHECK(done[0].result == 100);
+  // A write the descriptor does not allow fails with the errno of pwrite.
+  auto read_only =
+      engine->open(FileLocation::beneath(confined, "f"), {.read = true, .write = false});
+  auto read_only_queue = read_only->make_queue({.depth = 1});
+  const IoRequest write{
+      .direction = IoDirection::kWrite, .length = kBlock, .buffer = buffer.data()};
+  CHECK_THROWS_WITH(read_only_queue->submit({&write, 1}),
+                    Catch::StartsWith("pwrite") && Catch::Contains("Bad file descriptor"));
+}

@@ -81,7 +81,7 @@ class IoDriver {
   /// Runs until the source has no more ops or ctx.keep_going() turns false, then waits for the
   /// requests in flight (they are recorded). Throws IoError as described above.
   template <class Source>
-  void run(WorkerContext& ctx, Source& source) {
+  [[gnu::hot]] void run(WorkerContext& ctx, Source& source) {
     if (options_.depth == 1 && !options_.async && options_.pacer == nullptr) {
       run_one_at_a_time(ctx, source);
       return;
@@ -184,7 +184,7 @@ class IoDriver {
   // each system call the kernel's page-cache walk has evicted much of the worker's cache, and
   // every line touched again costs a miss (issue 11: iobench's cost per op grew with the file).
   template <class Source>
-  void run_one_at_a_time(WorkerContext& ctx, Source& source) {
+  [[gnu::hot]] void run_one_at_a_time(WorkerContext& ctx, Source& source) {
     Slot s{};
     IoCompletion completion{};
     std::uint64_t now = monotonic_ns();
@@ -207,8 +207,8 @@ class IoDriver {
   }
 
   template <class Source>
-  void complete(WorkerContext& ctx, Source& source, const IoCompletion& completion,
-                std::uint64_t now) {
+  [[gnu::hot]] void complete(WorkerContext& ctx, Source& source, const IoCompletion& completion,
+                             std::uint64_t now) {
     const auto slot = static_cast<std::uint32_t>(completion.tag);
     free_.push_back(slot);
     finish(ctx, source, slots_[slot], completion, now);
@@ -216,8 +216,8 @@ class IoDriver {
 
   // Records the completed request of `s` (or counts/throws its failure) at time `now`.
   template <class Source>
-  void finish(WorkerContext& ctx, Source& source, const Slot& s, const IoCompletion& completion,
-              std::uint64_t now) {
+  [[gnu::hot]] void finish(WorkerContext& ctx, Source& source, const Slot& s,
+                           const IoCompletion& completion, std::uint64_t now) {
     if (completion.result < 0) {
       const int err = static_cast<int>(-completion.result);
       if (err == EAGAIN) {
