@@ -21,8 +21,9 @@ repetitions):
 
 Needs root (tmpfs mount, chrt), fio, cc. Usage:
   bench/engine_proof.py [path/to/iobench]      (a Release build: build/release/apps/iobench/iobench)
-Environment: REPS (5), OPS (2000000 per psync run), NULL_OPS (20000000), DISK_SECONDS (4),
-  DISK_FILE_MB (2048), DEPTHS, WORKING_SETS, DISK_DIR, SKIP (comma list of sections 1-5).
+Environment: PIN_CPU (the highest-numbered CPU), REPS (9), OPS (1000000 per psync run),
+  NULL_OPS (20000000), DISK_SECONDS (4), DISK_REPS (5), DISK_FILE_MB (2048), DEPTHS,
+  WORKING_SETS, DISK_DIR, SKIP (comma list of sections 1-5).
 Exit status: 0 every target met, 1 some target missed, 2 setup failure.
 """
 
@@ -38,16 +39,21 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 IOBENCH = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     HERE, "..", "build", "release", "apps", "iobench", "iobench")
-REPS = int(os.environ.get("REPS", "5"))
-OPS = int(os.environ.get("OPS", "2000000"))
+REPS = int(os.environ.get("REPS", "9"))
+OPS = int(os.environ.get("OPS", "1000000"))
 NULL_OPS = int(os.environ.get("NULL_OPS", "20000000"))
 DISK_SECONDS = int(os.environ.get("DISK_SECONDS", "4"))
+DISK_REPS = int(os.environ.get("DISK_REPS", "5"))
 DISK_FILE_MB = int(os.environ.get("DISK_FILE_MB", "2048"))
 DEPTHS = [int(d) for d in os.environ.get("DEPTHS", "1 4 16 32 64").split()]
 WORKING_SETS = os.environ.get("WORKING_SETS", "256m 512m").split()
 DISK_DIR = os.environ.get("DISK_DIR", "/var/tmp")
 SKIP = set(os.environ.get("SKIP", "").split(",")) - {""}
-PRIORITY = ["chrt", "-f", "1"]
+# One worker's tools all run on the same CPU, at real-time priority: the CPUs of a virtual machine
+# can differ in speed by several % (8 % between this VM's two), which unpinned runs would turn into
+# noise in every ratio. Sections with two workers (4) run unpinned.
+PIN_CPU = os.environ.get("PIN_CPU", str(max(os.sched_getaffinity(0))))
+PRIORITY = ["taskset", "-c", PIN_CPU, "chrt", "-f", "1"]
 BS = 4096
 
 
@@ -92,13 +98,14 @@ def run_rss(cmd):
     return b"".join(chunks).decode(), usage.ru_maxrss
 
 
-def iobench_json(args):
-    out = run(PRIORITY + [IOBENCH, "run"] + args + ["-q", "--format", "json"])
+def iobench_json(args, pinned=True):
+    prefix = PRIORITY if pinned else ["chrt", "-f", "1"]
+    out = run(prefix + [IOBENCH, "run"] + args + ["-q", "--format", "json"])
     return json.loads(out)
 
 
-def iobench_phase(args):
-    doc = iobench_json(args)
+def iobench_phase(args, pinned=True):
+    doc = iobench_json(args, pinned)
     step = doc["steps"][0]
     if step["status"] != "ok":
         die(f"iobench {' '.join(args)}: {step['status']}: {step['message']}")
@@ -138,22 +145,34 @@ def section_psync(tmp, pread_loop):
         path = os.path.join(tmp, f"cached-{ws}")
         with open(path, "wb") as f:
             f.write(os.urandom(1 << 20) * (size >> 20))
-        blocks = size // BS
-        iterations = max(1, OPS // blocks)
-        ops = iterations * blocks
+        ops = OPS
         vs_loop, vs_fio, ns_extra = [], [], []
-        for _ in range(REPS):
-            phase = iobench_phase(["disk", "-d", path, "operation=read", "seek=random",
-                                   "random_order=uniform", "bs=4k", f"size={ws}",
-                                   f"iterations={iterations}", "engine=psync"])
-            io = phase["ops_per_s"]
-            out = run(PRIORITY + [pread_loop, path, str(BS), str(ops)])
-            n, seconds = out.split()
-            loop = int(n) / float(seconds)
-            job = fio_job(["--name=r", f"--filename={path}", "--rw=randread", f"--bs={BS}",
-                           "--ioengine=psync", "--invalidate=0", "--norandommap",
-                           "--randrepeat=0", f"--io_size={ops * BS}", f"--size={size}"])
-            fio = job["read"]["iops"]
+        for rep in range(REPS):
+            # The loop runs before and after the other two, which swap places every repetition:
+            # each ratio divides by the loop's rate around it, so a drift of the machine's speed
+            # during the repetition cancels.
+            def loop_rate():
+                n, seconds = run(PRIORITY + [pread_loop, path, str(BS), str(ops)]).split()
+                return int(n) / float(seconds)
+
+            def iobench_rate():
+                return iobench_phase(["disk", "-d", path, "operation=read", "seek=random",
+                                      "random_order=uniform", "bs=4k", f"size={ws}",
+                                      "iterations=1000", "engine=psync", "--ops",
+                                      str(ops)])["ops_per_s"]
+
+            def fio_rate():
+                return fio_job(["--name=r", f"--filename={path}", "--rw=randread", f"--bs={BS}",
+                                "--ioengine=psync", "--invalidate=0", "--norandommap",
+                                "--randrepeat=0", f"--io_size={ops * BS}",
+                                f"--size={size}"])["read"]["iops"]
+
+            before = loop_rate()
+            if rep % 2 == 0:
+                io, fio = iobench_rate(), fio_rate()
+            else:
+                fio, io = fio_rate(), iobench_rate()
+            loop = (before * loop_rate()) ** 0.5
             vs_loop.append(io / loop)
             vs_fio.append(io / fio)
             ns_extra.append(1e9 / io - 1e9 / loop)
@@ -195,19 +214,31 @@ def section_disk(disk_dir):
                         "--output-format=terse"], check=True, stdout=subprocess.DEVNULL)
         for engine in ("io_uring", "libaio"):
             for depth in DEPTHS:
+                def iobench_iops():
+                    return iobench_phase(["disk", "-d", path, "operation=read", "seek=random",
+                                          "random_order=uniform", "bs=4k",
+                                          f"size={DISK_FILE_MB}m", "iterations=1000",
+                                          "mode=direct", f"engine={engine}", f"iodepth={depth}",
+                                          "--time", f"{DISK_SECONDS}s"])["ops_per_s"]
+
+                def fio_iops():
+                    return fio_job(["--name=d", f"--filename={path}", "--rw=randread",
+                                    f"--bs={BS}", f"--ioengine={engine}", "--direct=1",
+                                    f"--iodepth={depth}", "--norandommap", "--randrepeat=0",
+                                    f"--size={DISK_FILE_MB}m", "--time_based",
+                                    f"--runtime={DISK_SECONDS}"])["read"]["iops"]
+
+                # A virtual disk's speed drifts from second to second: one tool runs between two
+                # runs of the other (which swap roles every repetition), and each ratio divides
+                # by the geometric mean of the runs around it.
                 ratios = []
-                for _ in range(REPS):
-                    phase = iobench_phase(["disk", "-d", path, "operation=read", "seek=random",
-                                           "random_order=uniform", "bs=4k",
-                                           f"size={DISK_FILE_MB}m", "iterations=1000",
-                                           "mode=direct", f"engine={engine}",
-                                           f"iodepth={depth}", "--time", f"{DISK_SECONDS}s"])
-                    job = fio_job(["--name=d", f"--filename={path}", "--rw=randread",
-                                   f"--bs={BS}", f"--ioengine={engine}", "--direct=1",
-                                   f"--iodepth={depth}", "--norandommap", "--randrepeat=0",
-                                   f"--size={DISK_FILE_MB}m", "--time_based",
-                                   f"--runtime={DISK_SECONDS}"])
-                    ratios.append(phase["ops_per_s"] / job["read"]["iops"])
+                for rep in range(DISK_REPS):
+                    if rep % 2 == 0:
+                        before, io, after = fio_iops(), iobench_iops(), fio_iops()
+                        ratios.append(io / (before * after) ** 0.5)
+                    else:
+                        before, fio, after = iobench_iops(), fio_iops(), iobench_iops()
+                        ratios.append((before * after) ** 0.5 / fio)
                 report(3, f"{engine} iodepth={depth}", ratios, ">= 0.95",
                        statistics.median(ratios) >= 0.95)
     finally:
@@ -224,8 +255,8 @@ def section_scaling(tmp):
     common = ["operation=read", "seek=random", "random_order=uniform", "bs=4k", "size=128m",
               "iterations=16"]
     for _ in range(REPS):
-        one = iobench_phase(["disk", "-d", a] + common)["ops_per_s"]
-        two = iobench_phase(["disk", "-d", a, "-d", b] + common)["ops_per_s"]
+        one = iobench_phase(["disk", "-d", a] + common, pinned=False)["ops_per_s"]
+        two = iobench_phase(["disk", "-d", a, "-d", b] + common, pinned=False)["ops_per_s"]
         ratios.append(two / one)
     report(4, "2 workers / 1 worker, IOPS", ratios, ">= 1.8", statistics.median(ratios) >= 1.8)
 
