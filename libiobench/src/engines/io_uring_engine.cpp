@@ -54,8 +54,24 @@ class UringQueue final : public IoQueue {
       params.sq_thread_idle = 1000;  // ms before the kernel thread sleeps
     }
     if (uring.polled) params.flags |= IORING_SETUP_IOPOLL;
-    if (const int ret = io_uring_queue_init_params(options.depth, &ring_, &params); ret < 0) {
-      throw IoError(-ret, "io_uring_queue_init" + ring_error_hint(-ret), path.string());
+    // One worker thread submits and reaps, so completions can wait for its next reap instead of
+    // interrupting it (COOP_TASKRUN) and run in its reaping call (DEFER_TASKRUN, which needs
+    // SINGLE_ISSUER and no SQ thread), as fio sets up its rings. Kernels before 6.1 refuse the
+    // flags with EINVAL: the ring is then made without them.
+    const unsigned taskrun_flags =
+        uring.sq_poll
+            ? 0U
+            : IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+    io_uring_params with_flags = params;
+    with_flags.flags |= taskrun_flags;
+    int init = io_uring_queue_init_params(options.depth, &ring_, &with_flags);
+    if (init == -EINVAL && taskrun_flags != 0) {
+      init = io_uring_queue_init_params(options.depth, &ring_, &params);
+    } else {
+      deferred_completions_ = init >= 0 && taskrun_flags != 0;
+    }
+    if (init < 0) {
+      throw IoError(-init, "io_uring_queue_init" + ring_error_hint(-init), path.string());
     }
     ready_ = true;
     if (uring.registered_file) {
@@ -122,6 +138,13 @@ class UringQueue final : public IoQueue {
   std::size_t reap(std::span<IoCompletion> out, std::size_t min_completions) override {
     const auto max = static_cast<unsigned>(std::min(out.size(), cqes_.size()));
     unsigned n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), max);
+    if (n == 0 && min_completions == 0 && deferred_completions_) {
+      // A poll (open loop): deferred completions are posted only when the ring is entered.
+      if (const int r = io_uring_get_events(&ring_); r < 0 && r != -EINTR && r != -EAGAIN) {
+        throw IoError(-r, "io_uring_get_events", path_.string());
+      }
+      n = io_uring_peek_batch_cqe(&ring_, cqes_.data(), max);
+    }
     while (n < min_completions) {
       io_uring_cqe* cqe = nullptr;
       const int ret = io_uring_wait_cqe_nr(&ring_, &cqe, static_cast<unsigned>(min_completions));
@@ -144,6 +167,7 @@ class UringQueue final : public IoQueue {
   std::filesystem::path path_;
   int fd_;
   bool fixed_buffers_;
+  bool deferred_completions_ = false;  // IORING_SETUP_DEFER_TASKRUN took
   unsigned char sqe_flags_ = 0;
   std::vector<io_uring_cqe*> cqes_;
 };
