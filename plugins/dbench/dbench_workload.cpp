@@ -14,6 +14,7 @@
 
 #include "plugins/dbench/dir_util.hpp"
 #include "plugins/dbench/loadfile_cache.hpp"
+#include "plugins/dbench/loadfile_stream.hpp"
 #include "plugins/dbench/replay_counters.hpp"
 #include "plugins/dbench/replay_worker.hpp"
 
@@ -53,6 +54,15 @@ class CleanupWorker final : public PhaseWorker {
   ConfinedDir run_dir_;
   std::vector<std::string> roots_;  ///< names beneath run_dir_
 };
+
+/// How loadfile `name` is parsed: by the validation and again by each replay.
+ParseOptions parse_options(const DbenchConfig& config, const std::string& name) {
+  ParseOptions options;
+  options.file_name = name;
+  options.format = config.format;
+  options.unknown_ops = config.unknown_ops;
+  return options;
+}
 
 /// A worker whose set-up saw a stop request: it does nothing (keep_going() is false by then).
 class StoppedWorker final : public PhaseWorker {
@@ -176,21 +186,25 @@ std::unique_ptr<PhaseWorker> DbenchWorkload::make_worker(std::size_t phase, Work
     }
     return std::make_unique<CleanupWorker>(run_dir, std::move(roots));
   }
+  // The process reads its loadfile as it replays it, as dbench's clients do: memory does not
+  // grow with the loadfile, and the parent's validation kept no program to share.
+  const std::string& name = config_.loadfiles[process % config_.loadfiles.size()];
+  auto stream = std::make_unique<LoadfileStream>(name, config_.max_loadfile_bytes,
+                                                 parse_options(config_, name), lf);
   std::vector<std::unique_ptr<FileioClient>> clients;
   for (std::size_t c = first_client; c < first_client + config_.clients_per_process; ++c) {
-    // Building a client allocates its buffers and resolves its paths: see a stop request soon.
+    // Building a client allocates its buffers: see a stop request soon.
     if (stop_requested()) return std::make_unique<StoppedWorker>();
-    clients.push_back(std::make_unique<FileioClient>(lf, config_.fileio, run_dir, c,
-                                                     config_.clients(), ctx.seed(),
+    clients.push_back(std::make_unique<FileioClient>(stream->loadfile(), lf.stats, config_.fileio,
+                                                     run_dir, c, config_.clients(), ctx.seed(),
                                                      report_ ? &report_->report() : nullptr));
-    if (!clients.back()->prepare_paths()) return std::make_unique<StoppedWorker>();
   }
   ReplayTiming timing;
   timing.rate_bytes_per_s = config_.target_rate_mb_s * 1e6;
   timing.warmup_ns = static_cast<std::uint64_t>(config_.warmup.count());
   timing.tick_window_ns = config_.tick_seconds() * 1'000'000'000ULL;
   timing.run_once = config_.run_once;
-  return std::make_unique<ReplayWorker>(lf, timing, std::move(clients));
+  return std::make_unique<ReplayWorker>(std::move(stream), timing, std::move(clients));
 }
 
 void DbenchWorkload::remove_client_files(PrepareContext& ctx) {
@@ -258,13 +272,7 @@ std::unique_ptr<Workload> make_dbench_workload(const WorkloadSetup& setup) {
   std::vector<std::shared_ptr<const Loadfile>> loadfiles;
   for (const std::string& name : config.loadfiles) {
     auto& slot = parsed[name];
-    if (!slot) {
-      ParseOptions options;
-      options.file_name = name;
-      options.format = config.format;
-      options.unknown_ops = config.unknown_ops;
-      slot = cached_loadfile(name, config.max_loadfile_bytes, options);
-    }
+    if (!slot) slot = cached_loadfile(name, config.max_loadfile_bytes, parse_options(config, name));
     loadfiles.push_back(slot);
   }
   return std::make_unique<DbenchWorkload>(std::move(config), std::move(loadfiles),

@@ -68,9 +68,9 @@ std::size_t buffer_bytes(std::uint64_t max_constant, bool has_expressions) {
 
 }  // namespace
 
-FileioClient::FileioClient(const Loadfile& loadfile, const FileioOptions& options,
-                           ConfinedDir run_dir, std::size_t client_id, std::size_t client_count,
-                           std::uint64_t seed, ReplayReport* report)
+FileioClient::FileioClient(const Loadfile& loadfile, const LoadfileStats& sizes,
+                           const FileioOptions& options, ConfinedDir run_dir, std::size_t client_id,
+                           std::size_t client_count, std::uint64_t seed, ReplayReport* report)
     : loadfile_(loadfile),
       options_(options),
       run_dir_(std::move(run_dir)),
@@ -80,29 +80,24 @@ FileioClient::FileioClient(const Loadfile& loadfile, const FileioOptions& option
       id_(client_id),
       client_count_(client_count),
       rng_state_(seed ^ (0x9E3779B97F4A7C15ULL * (client_id + 1))),
-      handles_(loadfile.handles.size()),
-      write_data_(options.data,
-                  buffer_bytes(loadfile.stats.max_write_bytes, loadfile.stats.has_expr_sizes),
+      write_data_(options.data, buffer_bytes(sizes.max_write_bytes, sizes.has_expr_sizes),
                   seed ^ (0xC2B2AE3D27D4EB4FULL * (client_id + 1))),
-      read_buffer_(buffer_bytes(loadfile.stats.max_read_bytes, loadfile.stats.has_expr_sizes)),
+      read_buffer_(buffer_bytes(sizes.max_read_bytes, sizes.has_expr_sizes)),
       dir_buffer_(32 * 1024) {
   for (auto& s : scratch_) s.reserve(kPathMax);
   template_text_.reserve(kPathMax);
   for (auto& s : random_strings_) s.reserve(256);
 }
 
-bool FileioClient::prepare_paths() {
-  constexpr std::size_t kStopCheckEvery = 1024;
+void FileioClient::resolve_new_paths() {
+  std::size_t i = paths_.size();
   paths_.resize(loadfile_.paths.size());
-  for (std::size_t i = 0; i < loadfile_.paths.size(); ++i) {
-    if (i % kStopCheckEvery == 0 && stop_requested()) return false;
-    if (loadfile_.paths[i].is_template) continue;
-    std::string& out = paths_[i];
-    out.clear();
+  for (; i < loadfile_.paths.size(); ++i) {
+    if (loadfile_.paths[i].is_template) continue;  // resolved at each use (RANDOMSTRING)
     // Loadfile paths start with '/': the name beneath the run directory is what follows.
-    append_client_path(out, std::string_view(loadfile_.paths[i].text).substr(1), client_name_);
+    append_client_path(paths_[i], std::string_view(loadfile_.paths[i].text).substr(1),
+                       client_name_);
   }
-  return true;
 }
 
 FileioClient::~FileioClient() {

@@ -62,17 +62,23 @@ struct OpOutcome {
 /// counters and in `report`, which also keeps the first one's description.
 class FileioClient {
  public:
+  /// `loadfile` holds the tables of the lines read so far (they may grow: LoadfileStream);
+  /// `sizes` are the whole file's statistics (its validation's), which size the buffers.
   /// REQUIRES: `loadfile` and `report` (may be null) outlive the client; `run_dir` stays open.
-  FileioClient(const Loadfile& loadfile, const FileioOptions& options, ConfinedDir run_dir,
-               std::size_t client_id, std::size_t client_count, std::uint64_t seed,
-               ReplayReport* report);
+  FileioClient(const Loadfile& loadfile, const LoadfileStats& sizes, const FileioOptions& options,
+               ConfinedDir run_dir, std::size_t client_id, std::size_t client_count,
+               std::uint64_t seed, ReplayReport* report);
   ~FileioClient();
   FileioClient(const FileioClient&) = delete;
   FileioClient& operator=(const FileioClient&) = delete;
 
-  /// Resolves the client's fixed paths, checking for a stop request (stop_requested()) as it goes:
-  /// false if one came (the client must not run). Untimed; call once before execute().
-  [[nodiscard]] bool prepare_paths();
+  /// Resolves the client's names of the loadfile paths read since the last call and makes room
+  /// for its new handles. Untimed: call before evaluate() and execute() of each line (a size
+  /// compare when nothing is new).
+  void catch_up() {
+    if (paths_.size() < loadfile_.paths.size()) resolve_new_paths();
+    if (handles_.size() < loadfile_.handles.size()) handles_.resize(loadfile_.handles.size());
+  }
 
   /// Evaluates the numeric arguments of `ins` (modifier expressions included) into `out` and
   /// remembers them as the "previous line" values for `+n` expressions.
@@ -110,6 +116,7 @@ class FileioClient {
     bool is_dir = false;
   };
 
+  void resolve_new_paths();
   [[nodiscard]] std::uint64_t next_random() noexcept;
   NameState resolve_name(const Instruction& ins, const std::string& rel, std::uint32_t id);
   int handle_fd(const Instruction& ins, WorkerContext& ctx);

@@ -47,7 +47,8 @@ std::shared_ptr<const Loadfile> cached_loadfile(const std::string& path, std::si
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     // Let the reader name the problem.
-    return std::make_shared<const Loadfile>(parse_loadfile_file(path, max_bytes, options));
+    return std::make_shared<const Loadfile>(
+        parse_loadfile_file(path, max_bytes, options, /*keep_code=*/false));
   }
   Key key{path,           max_bytes,           options.file_name,
           options.format, options.unknown_ops, options.max_errors,
@@ -62,7 +63,8 @@ std::shared_ptr<const Loadfile> cached_loadfile(const std::string& path, std::si
       if (e.key == key) return e.loadfile;
     }
   }
-  auto parsed = std::make_shared<const Loadfile>(parse_loadfile_file(path, max_bytes, options));
+  auto parsed = std::make_shared<const Loadfile>(
+      parse_loadfile_file(path, max_bytes, options, /*keep_code=*/false));
   if (settled) {
     const std::lock_guard lock(g_mutex);
     g_entries.push_front({std::move(key), parsed});

@@ -145,7 +145,7 @@ std::optional<LoadfileFormat> LoadfileParser::detect_format(std::string_view tex
   return LoadfileFormat::kNbench;
 }
 
-std::size_t LoadfileParser::parse_lines(std::string_view text, bool complete, std::uint32_t& line) {
+std::size_t LoadfileParser::parse_lines(std::string_view text, bool complete) {
   std::size_t pos = 0;
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
@@ -153,61 +153,54 @@ std::size_t LoadfileParser::parse_lines(std::string_view text, bool complete, st
       if (!complete) break;  // the rest comes with the next chunk
       end = text.size();
     }
-    ++line;
-    parse_line(text.substr(pos, end - pos), line);
+    ++line_;
+    parse_line(text.substr(pos, end - pos), line_);
     pos = end + 1;
   }
   return std::min(pos, text.size());
 }
 
-Loadfile LoadfileParser::run() {
+void LoadfileParser::parse_text(std::string_view text) {
   std::size_t from = 0;
-  out_.format = *detect_format(text_, true, from);
-  std::uint32_t line = 0;
-  (void)parse_lines(text_, true, line);
-  return finish(line);
+  out_.format = *detect_format(text, true, from);
+  format_ = out_.format;
+  (void)parse_lines(text, true);
+  finish();
 }
 
-Loadfile LoadfileParser::run(LoadfileTextReader& reader) {
-  // Chunk by chunk: only the unparsed tail of the text (less than a line) is kept between
-  // chunks, so memory is the program, not the text.
-  constexpr std::size_t kChunk = 64 * 1024;
-  std::string buffer;
-  buffer.reserve(2 * kChunk);
-  std::optional<LoadfileFormat> format;
-  std::size_t detect_from = 0;         // lines before it were examined and decided nothing
-  std::optional<ConfigError> refused;  // thrown after the text is read: read errors come first
-  std::uint32_t line = 0;
-  for (bool more = true; more;) {
-    const std::size_t old_size = buffer.size();
-    more = reader.read(buffer, kChunk);
-    if (refused) {
-      buffer.clear();
-      continue;
-    }
-    // Nothing to do until a line ends: a long line is scanned once, not once per chunk.
-    if (more && buffer.find('\n', old_size) == std::string::npos) continue;
-    if (!format) {
-      format = detect_format(buffer, !more, detect_from);
-      if (!format) continue;
-      out_.format = *format;
-    }
-    try {
-      buffer.erase(0, parse_lines(buffer, !more, line));
-    } catch (const ConfigError& e) {
-      refused = e;
-      buffer.clear();
-    }
+void LoadfileParser::feed(std::string& buffer, bool more) {
+  if (refused_) {
+    buffer.clear();
+    return;
   }
-  if (refused) throw *refused;
-  return finish(line);
+  if (!format_) {
+    format_ = detect_format(buffer, !more, detect_from_);
+    if (!format_) return;
+    out_.format = *format_;
+  }
+  try {
+    buffer.erase(0, parse_lines(buffer, !more));
+  } catch (const ConfigError& e) {
+    refused_ = e;
+    buffer.clear();
+  }
 }
 
-Loadfile LoadfileParser::finish(std::uint32_t line) {
-  out_.stats.text_lines = line;
+std::size_t LoadfileParser::needed_from() const noexcept {
+  std::size_t from = out_.code.size();
+  for (const std::uint32_t open : open_loops_) {
+    if (open != kNoId) from = std::min<std::size_t>(from, open);
+  }
+  if (repeat_line_ != 0 && !out_.code.empty()) from = std::min(from, out_.code.size() - 1);
+  return from;
+}
+
+void LoadfileParser::finish() {
+  if (refused_) throw *refused_;
+  out_.stats.text_lines = line_;
   for (const std::uint32_t open : open_loops_) {
     if (open == kNoId) continue;  // its LOOP line was already reported
-    const Instruction& loop = out_.code[open];
+    const Instruction loop = out_.code[open];
     error(loop.line, 1, "LOOP", "LOOP without ENDLOOP", "an ENDLOOP line before the end of file");
   }
   if (repeat_line_ != 0) {
@@ -216,7 +209,7 @@ Loadfile LoadfileParser::finish(std::uint32_t line) {
   }
   check_templates();
   if (operations_ == 0 && error_count_ == 0) {
-    error(line == 0 ? 1 : line, 1, "", "no operations in the loadfile",
+    error(line_ == 0 ? 1 : line_, 1, "", "no operations in the loadfile",
           "at least one operation line (e.g. NTCreateX or ReadX)");
   }
   if (error_count_ > 0) {
@@ -234,7 +227,6 @@ Loadfile LoadfileParser::finish(std::uint32_t line) {
   }
   finish_stats();
   out_.code.shrink_to_fit();
-  return std::move(out_);
 }
 
 void LoadfileParser::parse_line(std::string_view raw, std::uint32_t line) {
@@ -580,7 +572,7 @@ void LoadfileParser::emit(Instruction ins) {
       break;
     case OpCode::kWriteX:
       out_.stats.max_write_bytes = std::max(out_.stats.max_write_bytes, constant(1));
-      note_write(ins, repeats);
+      if (!for_replay_) note_write(ins, repeats);
       break;
     case OpCode::kReadX:
       out_.stats.max_read_bytes = std::max(out_.stats.max_read_bytes, constant(1));
@@ -809,13 +801,32 @@ void LoadfileParser::finish_stats() {
 }  // namespace detail
 
 Loadfile parse_loadfile(std::string_view text, const ParseOptions& options) {
-  return detail::LoadfileParser(text, options).run();
+  Loadfile out;
+  detail::LoadfileParser(out, options).parse_text(text);
+  return out;
 }
 
 Loadfile parse_loadfile_file(const std::filesystem::path& path, std::size_t max_bytes,
-                             const ParseOptions& options) {
+                             const ParseOptions& options, bool keep_code) {
+  // Chunk by chunk: only the unparsed tail of the text (less than a line) is kept between
+  // chunks, and without keep_code only the instructions an open LOOP or REPEAT still needs.
+  constexpr std::size_t kChunk = 64 * 1024;
   LoadfileTextReader reader(path, max_bytes);
-  return detail::LoadfileParser({}, options).run(reader);
+  Loadfile out;
+  out.source = reader.identity();
+  detail::LoadfileParser parser(out, options);
+  std::string buffer;
+  buffer.reserve(2 * kChunk);
+  for (bool more = true; more;) {
+    const std::size_t old_size = buffer.size();
+    more = reader.read(buffer, kChunk);
+    // Nothing to do until a line ends: a long line is scanned once, not once per chunk.
+    if (more && buffer.find('\n', old_size) == std::string::npos) continue;
+    parser.feed(buffer, more);
+    if (!keep_code) out.code.drop_before(parser.needed_from());
+  }
+  parser.finish();
+  return out;
 }
 
 }  // namespace iobench::plugins::dbench

@@ -51,11 +51,14 @@ struct ParseOptions {
 [[nodiscard]] Loadfile parse_loadfile(std::string_view text, const ParseOptions& options);
 
 /// parse_loadfile() of the text of the file at `path` (plain or gzip, as read_loadfile_text()
-/// reads it), read and parsed a chunk at a time: the whole text is never in memory. Throws
-/// ConfigError as read_loadfile_text() (unreadable, corrupt, more than `max_bytes` of text; these
-/// first) and as parse_loadfile().
+/// reads it), read and parsed a chunk at a time: the whole text is never in memory. Without
+/// `keep_code` the result holds the tables and statistics but not the instructions (Program
+/// keeps only its last few: the validation of a loadfile that LoadfileStream replays), so memory
+/// does not grow with the file. Loadfile::source is the file read. Throws ConfigError as
+/// read_loadfile_text() (unreadable, corrupt, more than `max_bytes` of text; these first) and as
+/// parse_loadfile().
 [[nodiscard]] Loadfile parse_loadfile_file(const std::filesystem::path& path, std::size_t max_bytes,
-                                           const ParseOptions& options);
+                                           const ParseOptions& options, bool keep_code = true);
 
 /// The largest ReadX/WriteX size accepted, in bytes (64 MiB).
 inline constexpr std::uint64_t kMaxTransferBytes = 64ULL << 20;

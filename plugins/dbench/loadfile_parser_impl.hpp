@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <iobench/error.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,18 +51,35 @@ struct StringHash {
 };
 using InternMap = std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>>;
 
-/// One parse of one loadfile; see parse_loadfile().
+/// One parse of one loadfile into a Loadfile the caller owns; see parse_loadfile(). Takes the
+/// text whole (parse_text) or as it is read (feed, then finish), and can forget the code it has
+/// no more use for (needed_from), so that a replay can read its loadfile as it goes.
 class LoadfileParser {
  public:
-  LoadfileParser(std::string_view text, const ParseOptions& options)
-      : text_(text), options_(options) {
+  /// Parses into `out`, which must be empty and outlive the parser. `for_replay`: a parse that
+  /// only feeds a replay, of a file validated before: the free-space estimate
+  /// (LoadfileStats::written_bytes), which costs memory per WriteX, is left out.
+  LoadfileParser(Loadfile& out, const ParseOptions& options, bool for_replay = false)
+      : options_(options), out_(out), for_replay_(for_replay) {
     out_.name = options.file_name;
   }
 
-  /// Parses the text given to the constructor.
-  Loadfile run();
-  /// Parses the text `reader` reads, chunk by chunk (the constructor's text is not used).
-  Loadfile run(LoadfileTextReader& reader);
+  /// Parses all of `text`, then finish().
+  void parse_text(std::string_view text);
+  /// Parses the complete lines of `buffer` (all of it when `!more`: the text ends there) and
+  /// erases them from it; keep the rest and append the next text to it. Problems are collected
+  /// for finish(); a line that ends the parse at once (a dbench 1 file) is kept and thrown by
+  /// finish(), after the rest of the text was read (a read error comes first).
+  void feed(std::string& buffer, bool more);
+  /// After the last feed(): the end-of-file checks. Throws ConfigError listing up to
+  /// options.max_errors problems; otherwise fills in the statistics.
+  void finish();
+  /// The first instruction the parser may still look at: an open LOOP (its ENDLOOP sets its
+  /// jump), a REPEAT waiting for its line, or the next one. Program::drop_before() may forget
+  /// everything before it.
+  [[nodiscard]] std::size_t needed_from() const noexcept;
+  /// Problems found so far.
+  [[nodiscard]] std::size_t error_count() const noexcept { return error_count_; }
 
  private:
   struct Directive {
@@ -75,10 +93,8 @@ class LoadfileParser {
   std::optional<LoadfileFormat> detect_format(std::string_view text, bool complete,
                                               std::size_t& from);
   /// Parses the lines of `text` (all of them if `complete`, else those ending in '\n'),
-  /// counting them in `line`; returns the bytes consumed.
-  std::size_t parse_lines(std::string_view text, bool complete, std::uint32_t& line);
-  /// After the last line: the end-of-file checks, the error message or the program.
-  Loadfile finish(std::uint32_t lines);
+  /// counting them in line_; returns the bytes consumed.
+  std::size_t parse_lines(std::string_view text, bool complete);
   void parse_line(std::string_view raw, std::uint32_t line);
   void parse_operation(const OpSpec& spec, std::span<const Token> tokens, std::int64_t timestamp,
                        std::uint32_t line);
@@ -109,9 +125,13 @@ class LoadfileParser {
 
   static const std::array<Directive, 8> kDirectives;
 
-  std::string_view text_;
   const ParseOptions& options_;
-  Loadfile out_;
+  Loadfile& out_;
+  bool for_replay_;
+  std::uint32_t line_ = 0;
+  std::optional<LoadfileFormat> format_;
+  std::size_t detect_from_ = 0;         // lines before it were examined and decided nothing
+  std::optional<ConfigError> refused_;  // thrown by finish(), after the text was read
   LineTokenizer tokenizer_;
   std::vector<std::string> errors_;
   std::size_t error_count_ = 0;

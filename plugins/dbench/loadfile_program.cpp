@@ -1,5 +1,7 @@
 #include "plugins/dbench/loadfile_program.hpp"
 
+#include <algorithm>
+
 namespace iobench::plugins::dbench {
 
 namespace {
@@ -123,8 +125,9 @@ bool size_delta(OpCode op, std::uint8_t flags) noexcept {
 }  // namespace
 
 void Program::push_back(const Instruction& ins) {
-  if (count_ % kCheckpointEvery == 0) checkpoints_.push_back({bytes_.size(), last_line_});
-  last_offset_ = bytes_.size();
+  const std::size_t end = byte_base_ + bytes_.size();
+  if (count_ % kCheckpointEvery == 0) checkpoints_.push_back({end, last_line_});
+  last_offset_ = end;
   std::size_t values = 3;
   while (values > 0 && ins.value[values - 1] == 0) --values;
   const bool loop = ins.op == OpCode::kLoopBegin;
@@ -164,13 +167,27 @@ void Program::push_back(const Instruction& ins) {
 void Program::pop_back() noexcept {
   --count_;
   if (count_ % kCheckpointEvery == 0) checkpoints_.pop_back();
-  bytes_.resize(last_offset_);
+  bytes_.resize(last_offset_ - byte_base_);
   last_line_ = line_before_last_;
 }
 
+void Program::drop_before(std::size_t i) {
+  if (count_ == 0) return;
+  const std::size_t keep = std::min(i, count_ - 1) / kCheckpointEvery * kCheckpointEvery;
+  if (keep <= first_) return;
+  const Checkpoint& cp = checkpoint_of(keep);
+  bytes_.erase(bytes_.begin(),
+               bytes_.begin() + static_cast<std::ptrdiff_t>(cp.offset - byte_base_));
+  byte_base_ = cp.offset;
+  checkpoints_.erase(
+      checkpoints_.begin(),
+      checkpoints_.begin() + static_cast<std::ptrdiff_t>((keep - first_) / kCheckpointEvery));
+  first_ = keep;
+}
+
 void Program::set_loop_end(std::size_t i, std::uint32_t end) noexcept {
-  std::size_t offset = checkpoints_[i / kCheckpointEvery].offset;
-  std::uint32_t line = checkpoints_[i / kCheckpointEvery].line;
+  std::size_t offset = checkpoint_of(i).offset;
+  std::uint32_t line = checkpoint_of(i).line;
   for (std::size_t k = i / kCheckpointEvery * kCheckpointEvery; k < i; ++k) {
     Instruction skipped;
     offset = decode(offset, line, skipped);
@@ -178,19 +195,19 @@ void Program::set_loop_end(std::size_t i, std::uint32_t end) noexcept {
   }
   // The fixed-width field follows the op and flags bytes, the status, the optional line delta
   // and timestamp.
-  const std::uint8_t* q = bytes_.data() + offset;
+  const std::uint8_t* q = at_offset(offset);
   const std::uint8_t op = *q;
   q += 2;
   (void)get_varint(q);
   if ((op & kLineJump) != 0) (void)get_varint(q);
   if ((op & kTimestamp) != 0) (void)get_varint(q);
-  std::uint8_t* field = bytes_.data() + (q - bytes_.data());
+  std::uint8_t* field = bytes_.data() + (q - bytes_.data());  // q points into bytes_
   for (unsigned b = 0; b < 4; ++b) field[b] = static_cast<std::uint8_t>(end >> (8 * b));
 }
 
 std::size_t Program::decode(std::size_t offset, std::uint32_t prev_line,
                             Instruction& out) const noexcept {
-  const std::uint8_t* p = bytes_.data() + offset;
+  const std::uint8_t* p = at_offset(offset);
   const std::uint8_t op_byte = *p++;
   const std::uint8_t flags = *p++;
   out.op = static_cast<OpCode>(op_byte & kOpMask);
@@ -214,7 +231,7 @@ std::size_t Program::decode(std::size_t offset, std::uint32_t prev_line,
     out.value[2] = static_cast<std::int64_t>(static_cast<std::uint64_t>(out.value[2]) +
                                              static_cast<std::uint64_t>(out.value[1]));
   }
-  return static_cast<std::size_t>(p - bytes_.data());
+  return byte_base_ + static_cast<std::size_t>(p - bytes_.data());
 }
 
 const Instruction& Program::Cursor::at(std::size_t i) noexcept {
@@ -230,7 +247,7 @@ const Instruction& Program::Cursor::at(std::size_t i) noexcept {
 }
 
 void Program::Cursor::seek(std::size_t i) noexcept {
-  const Checkpoint& cp = program_->checkpoints_[i / kCheckpointEvery];
+  const Checkpoint& cp = program_->checkpoint_of(i);
   std::size_t offset = cp.offset;
   std::uint32_t line = cp.line;
   for (std::size_t k = i / kCheckpointEvery * kCheckpointEvery;; ++k) {

@@ -2,8 +2,8 @@
 
 /// The compact, validated form of a dbench loadfile that clients replay: one Instruction per
 /// operation or directive line, with paths, strings, statuses and handle numbers interned into
-/// tables. Built by parse_loadfile() (loadfile_parser.hpp); read-only afterwards, so forked client
-/// processes share it copy-on-write.
+/// tables. Built by parse_loadfile() (loadfile_parser.hpp), whole, or a window at a time as a
+/// replay reads its loadfile (LoadfileStream).
 
 #include <array>
 #include <cstddef>
@@ -137,12 +137,13 @@ struct Instruction {
 
 /// The instructions of a loadfile in a compact byte encoding: an op byte, a flags byte, the
 /// status and only the fields an instruction uses, as LEB128 varints (client.txt: about 9 bytes a
-/// line where a plain Instruction takes 48, so the program of a 26 MB loadfile fits in about 4 MB
-/// that every client process shares copy-on-write). Lines are deltas (absent when 1); the
-/// expected size of ReadX/WriteX is stored as its difference from the size (nearly always 0).
-/// Decoded one instruction at a time (Cursor), with a checkpoint every kCheckpointEvery
-/// instructions for random access (operator[], LOOP jumps). Append-only, except that the last
-/// instruction may be dropped once (pop_back) and a LOOP's jump target set later (set_loop_end).
+/// line where a plain Instruction takes 48). Lines are deltas (absent when 1); the expected size
+/// of ReadX/WriteX is stored as its difference from the size (nearly always 0). Decoded one
+/// instruction at a time (Cursor), with a checkpoint every kCheckpointEvery instructions for
+/// random access (operator[], LOOP jumps). Append-only, except that the last instruction may be
+/// dropped once (pop_back), a LOOP's jump target set later (set_loop_end), and the instructions
+/// before a point forgotten (drop_before: a replay that reads its loadfile as it goes keeps a
+/// window, LoadfileStream); indexes count from the first instruction ever appended.
 class Program {
  public:
   /// Instructions between two checkpoints: random access decodes at most this many.
@@ -182,8 +183,11 @@ class Program {
     std::size_t i_;
   };
 
+  /// Instructions appended so far, the forgotten ones included.
   [[nodiscard]] std::size_t size() const noexcept { return count_; }
   [[nodiscard]] bool empty() const noexcept { return count_ == 0; }
+  /// The first instruction still held (0 unless drop_before() forgot some).
+  [[nodiscard]] std::size_t first() const noexcept { return first_; }
   /// Instruction `i`, decoded (O(kCheckpointEvery)). REQUIRES: i < size().
   [[nodiscard]] Instruction operator[](std::size_t i) const noexcept { return Cursor(*this).at(i); }
   /// The last instruction. REQUIRES: !empty().
@@ -196,8 +200,13 @@ class Program {
   /// Drops the last instruction. REQUIRES: !empty(), and no other pop_back since the last
   /// push_back.
   void pop_back() noexcept;
-  /// Sets `a` (the index of its ENDLOOP) of instruction `i`. REQUIRES: it is a kLoopBegin.
+  /// Sets `a` (the index of its ENDLOOP) of instruction `i`. REQUIRES: it is a kLoopBegin,
+  /// i >= first().
   void set_loop_end(std::size_t i, std::uint32_t end) noexcept;
+  /// Forgets the instructions before `i`, in whole checkpoint blocks (so some before `i` may be
+  /// kept), never the last one (pop_back). Indexes of the rest do not change; a Cursor must
+  /// not be used at an index before first() afterwards. REQUIRES: i <= size().
+  void drop_before(std::size_t i);
   /// Gives back the unused capacity of the checkpoints (that of the bytes is never touched).
   void shrink_to_fit();
   /// Bytes of memory held: the encoding's size (its unused capacity is never written, so it is
@@ -213,8 +222,19 @@ class Program {
   /// after it.
   std::size_t decode(std::size_t offset, std::uint32_t prev_line, Instruction& out) const noexcept;
 
-  std::vector<std::uint8_t> bytes_;
-  std::vector<Checkpoint> checkpoints_;
+  /// bytes_[o - byte_base_] is the byte at offset `o` of the whole encoding.
+  [[nodiscard]] const std::uint8_t* at_offset(std::size_t o) const noexcept {
+    return bytes_.data() + (o - byte_base_);
+  }
+  /// The checkpoint of instruction `i`'s block. REQUIRES: i >= first_.
+  [[nodiscard]] const Checkpoint& checkpoint_of(std::size_t i) const noexcept {
+    return checkpoints_[i / kCheckpointEvery - first_ / kCheckpointEvery];
+  }
+
+  std::vector<std::uint8_t> bytes_;      ///< the encoding from byte_base_ on
+  std::vector<Checkpoint> checkpoints_;  ///< from instruction first_'s on (offsets absolute)
+  std::size_t first_ = 0;                ///< first instruction held, a multiple of the block
+  std::size_t byte_base_ = 0;            ///< offset of bytes_[0] in the whole encoding
   std::size_t count_ = 0;
   std::size_t last_offset_ = 0;         ///< where the last instruction starts
   std::uint32_t last_line_ = 0;         ///< line of the last instruction
@@ -286,9 +306,21 @@ struct LoadfileStats {
   std::vector<UnknownOp> unknown_ops;  ///< in order of first appearance
 };
 
+/// Which file a loadfile was read from, as stat(2) saw it when it was opened: a replay that
+/// reads the file again (LoadfileStream) checks that it is still the one validated.
+struct FileIdentity {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::int64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
 /// A parsed, validated loadfile.
 struct Loadfile {
   std::string name;  ///< the file name used in messages
+  FileIdentity source;  ///< the file it was read from (parse_loadfile_file); zero for a text
   LoadfileFormat format = LoadfileFormat::kNbench;
   Program code;
   std::vector<PathEntry> paths;

@@ -4,12 +4,15 @@
 #include <filesystem>
 #include <string>
 
+#include "plugins/dbench/loadfile_program.hpp"
+
 struct gzFile_s;
 
 namespace iobench::plugins::dbench {
 
-/// The default of the max_loadfile_size param: 128 MiB of text (Debian's client.txt has 25 MiB;
-/// its parsed form takes about as much memory again).
+/// The default of the max_loadfile_size param: 128 MiB of text (Debian's client.txt has 25 MiB).
+/// The text is never held whole; the limit bounds the time a validation takes and what a gzip
+/// bomb can make it read.
 inline constexpr std::size_t kDefaultMaxLoadfileBytes = std::size_t{128} << 20;
 
 /// Reads a loadfile's text a chunk at a time, plain or gzip-compressed (recognised by its content,
@@ -23,15 +26,22 @@ class LoadfileTextReader {
   LoadfileTextReader(const LoadfileTextReader&) = delete;
   LoadfileTextReader& operator=(const LoadfileTextReader&) = delete;
 
+  /// The file opened, as fstat(2) saw it then.
+  [[nodiscard]] const FileIdentity& identity() const noexcept { return identity_; }
   /// Appends up to `chunk` bytes of the text to `out`; false (nothing appended) at its end.
   /// Throws ConfigError naming the path on corrupt gzip data or a read error, and as soon as the
   /// text read holds more than `max_bytes` (naming the limit and the max_loadfile_size param).
   bool read(std::string& out, std::size_t chunk);
 
  private:
+  /// read(2) of up to `want` bytes of plain text, EINTR retried; -1 with errno on failure.
+  int read_plain(char* out, std::size_t want);
+
   std::filesystem::path path_;
   std::size_t max_bytes_;
-  gzFile_s* file_ = nullptr;
+  int fd_ = -1;               ///< plain text: the file
+  gzFile_s* file_ = nullptr;  ///< gzip: zlib's reader (it owns the descriptor)
+  FileIdentity identity_;
   std::size_t total_ = 0;
   bool done_ = false;
 };

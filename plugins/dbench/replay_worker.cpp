@@ -13,9 +13,12 @@
 
 namespace iobench::plugins::dbench {
 
-ReplayWorker::ReplayWorker(const Loadfile& loadfile, const ReplayTiming& timing,
+ReplayWorker::ReplayWorker(std::unique_ptr<LoadfileStream> stream, const ReplayTiming& timing,
                            std::vector<std::unique_ptr<FileioClient>> clients)
-    : loadfile_(loadfile), timing_(timing), clients_(std::move(clients)), pacing_(clients_.size()) {
+    : stream_(std::move(stream)),
+      timing_(timing),
+      clients_(std::move(clients)),
+      pacing_(clients_.size()) {
   loops_.reserve(64);
 }
 
@@ -33,19 +36,23 @@ void ReplayWorker::run(WorkerContext& ctx) {
   tick_end_ns_ = measure_start_ns_ + timing_.tick_window_ns;
   start_pass(start);
 
-  Program::Cursor code(loadfile_.code);
-  const auto size = static_cast<std::uint32_t>(loadfile_.code.size());
+  const Loadfile& loadfile = stream_->loadfile();
   std::uint32_t ip = 0;
   for (;;) {
-    if (ip == size) {
+    // An ENDLOOP jumps back to just after its LOOP: what comes before may be forgotten.
+    stream_->release_before(loops_.empty() ? ip : loops_.front().begin);
+    const Instruction* next = stream_->at(ip);
+    if (next == nullptr) {
       if (timing_.run_once) return;
       for (std::size_t c = 0; c < clients_.size(); ++c) ctx.add_counter(kCounterPasses, 1);
+      stream_->rewind();
       start_pass(monotonic_ns());
       ip = 0;
+      continue;
     }
     if (!ctx.keep_going()) return;
-    // Valid until the next code.at(): a REPEAT copies what it needs first.
-    const Instruction& ins = code.at(ip);
+    // Valid until the next stream_->at(): a REPEAT copies what it needs first.
+    const Instruction& ins = *next;
     switch (ins.op) {
       case OpCode::kLoopBegin:
         if (ins.value[0] <= 0) {
@@ -67,7 +74,7 @@ void ReplayWorker::run(WorkerContext& ctx) {
       }
       case OpCode::kRepeat: {
         const std::int64_t times = ins.value[0];
-        const Instruction repeated = code.at(ip + 1);
+        const Instruction repeated = *stream_->at(ip + 1);  // validated: REPEAT has its line
         for (std::int64_t n = 0; n < times; ++n) {
           if (!run_line(repeated, ctx)) return;
         }
@@ -75,11 +82,11 @@ void ReplayWorker::run(WorkerContext& ctx) {
         break;
       }
       case OpCode::kWritePattern:
-        for (auto& client : clients_) client->write_pattern(loadfile_.strings[ins.a]);
+        for (auto& client : clients_) client->write_pattern(loadfile.strings[ins.a]);
         ++ip;
         break;
       case OpCode::kRandomString:
-        for (auto& client : clients_) client->random_string(ins.a, loadfile_.strings[ins.b]);
+        for (auto& client : clients_) client->random_string(ins.a, loadfile.strings[ins.b]);
         ++ip;
         break;
       default:
@@ -131,16 +138,18 @@ bool ReplayWorker::run_line(const Instruction& ins, WorkerContext& ctx) {
   std::array<std::int64_t, 3> values{};
   const auto op = static_cast<OpId>(ins.op);
   if (::kill(parent_pid_, 0) != 0 && errno == ESRCH) {
-    throw ReplayError(fmt::format(
-        "dbench clients {}-{}: the process that started them (pid {}) "
-        "is gone; stopping at {} line {}",
-        clients_.front()->id(), clients_.back()->id(), parent_pid_, loadfile_.name, ins.line));
+    throw ReplayError(
+        fmt::format("dbench clients {}-{}: the process that started them (pid {}) "
+                    "is gone; stopping at {} line {}",
+                    clients_.front()->id(), clients_.back()->id(), parent_pid_,
+                    stream_->loadfile().name, ins.line));
   }
   for (std::size_t c = 0; c < clients_.size(); ++c) {
     if (!ctx.keep_going()) return false;
     std::uint64_t intended_ns = 0;
     if (!pace(c, ins, ctx, intended_ns)) return false;
     FileioClient& client = *clients_[c];
+    client.catch_up();
     ctx.add_counter(kCounterLines, 1);
     // What dbench 4.00 times (child.c): child_op() reads the clock first (child->lasttime), after
     // the pacing, then parses the arguments (ival), dispatches and runs the op; finish_op() reads

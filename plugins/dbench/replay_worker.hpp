@@ -9,6 +9,7 @@
 
 #include "plugins/dbench/fileio_client.hpp"
 #include "plugins/dbench/loadfile_program.hpp"
+#include "plugins/dbench/loadfile_stream.hpp"
 
 namespace iobench::plugins::dbench {
 
@@ -27,7 +28,9 @@ struct ReplayTiming {
 
 /// One worker process of the "execute" phase: replays its loadfile for its clients in lock-step
 /// (each line is executed for every client in turn, as dbench does with --clients-per-process),
-/// looping the file until keep_going() turns false.
+/// reading it as it goes (LoadfileStream) and again from its start at the end, until
+/// keep_going() turns false. Reading and parsing happen between operations, never inside one's
+/// time, as dbench reads its lines.
 ///
 /// Pacing per client, before each operation, as dbench does: with a target rate (or on a line
 /// without timestamp) it sleeps until the bytes moved since the previous operation fit the rate;
@@ -45,9 +48,9 @@ struct ReplayTiming {
 /// run on alone.
 class ReplayWorker final : public PhaseWorker {
  public:
-  /// REQUIRES: `loadfile` outlives the worker; `clients` is not empty. Built in the worker
-  /// process: its parent is the process the liveness check watches.
-  ReplayWorker(const Loadfile& loadfile, const ReplayTiming& timing,
+  /// `clients` replay `stream`'s tables (FileioClient's `loadfile`). REQUIRES: `clients` is not
+  /// empty. Built in the worker process: its parent is the process the liveness check watches.
+  ReplayWorker(std::unique_ptr<LoadfileStream> stream, const ReplayTiming& timing,
                std::vector<std::unique_ptr<FileioClient>> clients);
   void run(WorkerContext& ctx) override;
 
@@ -69,7 +72,7 @@ class ReplayWorker final : public PhaseWorker {
   bool pace(std::size_t c, const Instruction& ins, WorkerContext& ctx, std::uint64_t& intended_ns);
   void start_pass(std::uint64_t now);
 
-  const Loadfile& loadfile_;
+  std::unique_ptr<LoadfileStream> stream_;
   ReplayTiming timing_;
   std::vector<std::unique_ptr<FileioClient>> clients_;
   std::vector<Pacing> pacing_;

@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "plugins/dbench/loadfile_parser.hpp"
+#include "plugins/dbench/loadfile_program.hpp"
+#include "plugins/dbench/loadfile_reader.hpp"
+
+namespace iobench::plugins::dbench {
+
+namespace detail {
+class LoadfileParser;
+}
+
+/// A loadfile replayed as it is read, as dbench's clients read theirs line by line: the text is
+/// parsed a chunk (kChunkBytes) at a time into a window of instructions, and the ones the replay
+/// has passed are forgotten, so a client process's memory does not grow with the loadfile
+/// (client.txt: 26 MB of text, about 4 MB as a whole program). Each pass reads the file again
+/// from its start; the parse is the validated one's, so paths, handles and strings get the same
+/// ids in every pass and in every process.
+///
+/// The file must still be the one the run validated (`validated.source`): one changed since
+/// (another inode, size or time) is refused with a ReplayError, as is one that no longer parses.
+class LoadfileStream {
+ public:
+  /// Text read and parsed at a time (about 1,400 lines of client.txt).
+  static constexpr std::size_t kChunkBytes = 32 * 1024;
+
+  /// Opens `path` again for a replay of what `validated` (parse_loadfile_file() of it, with the
+  /// same `options`) describes. Throws ConfigError if it cannot be opened, ReplayError if it is
+  /// no longer that file.
+  LoadfileStream(std::filesystem::path path, std::size_t max_bytes, ParseOptions options,
+                 const Loadfile& validated);
+  ~LoadfileStream();
+  LoadfileStream(const LoadfileStream&) = delete;
+  LoadfileStream& operator=(const LoadfileStream&) = delete;
+
+  /// The tables (paths, strings, statuses, handles, expressions) of what was read so far in this
+  /// pass: they grow as the replay goes, at the same address for the stream's life.
+  [[nodiscard]] const Loadfile& loadfile() const noexcept { return *loadfile_; }
+
+  /// Instruction `i` of the pass, reading on as far as needed (for a LOOP, to its ENDLOOP, which
+  /// sets its jump); nullptr past the last one. Valid until the next call. REQUIRES: i is not
+  /// before what release_before() gave up. Throws ReplayError if the text no longer parses,
+  /// ConfigError if it cannot be read.
+  [[nodiscard]] const Instruction* at(std::size_t i);
+
+  /// The replay will not come back to instructions before `i` (a LOOP it is in starts at or
+  /// after it): they may be forgotten.
+  void release_before(std::size_t i) noexcept { released_ = i; }
+
+  /// Starts the next pass: the file is read again from its start.
+  void rewind();
+
+  /// Bytes of the window of instructions held now (for tests of the memory bound).
+  [[nodiscard]] std::size_t window_bytes() const noexcept;
+
+ private:
+  /// Reads and parses the next chunk(s), until an instruction is added or the text ends (then
+  /// the parse is finished and at_end_ set).
+  void read_more();
+  void open();
+
+  std::filesystem::path path_;
+  std::size_t max_bytes_;
+  ParseOptions options_;
+  FileIdentity validated_;
+  std::unique_ptr<Loadfile> loadfile_;
+  std::unique_ptr<detail::LoadfileParser> parser_;
+  std::optional<LoadfileTextReader> reader_;
+  std::optional<Program::Cursor> cursor_;
+  std::string buffer_;
+  std::size_t released_ = 0;
+  bool at_end_ = false;
+};
+
+}  // namespace iobench::plugins::dbench

@@ -1,0 +1,188 @@
+// A loadfile replayed as it is read (LoadfileStream) gives the instructions and tables a whole
+// parse gives, in every pass, while holding only a window of them; Program::drop_before keeps
+// indexes, and the validation keeps no program.
+#include "plugins/dbench/loadfile_stream.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "plugins/dbench/fileio_client.hpp"
+#include "plugins/dbench/loadfile_parser.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace dbench = iobench::plugins::dbench;
+using dbench::Instruction;
+using dbench::OpCode;
+
+namespace {
+
+bool same_instruction(const Instruction& x, const Instruction& y) {
+  return x.value == y.value && x.timestamp_ns == y.timestamp_ns && x.line == y.line && x.a == y.a &&
+         x.b == y.b && x.status == y.status && x.op == y.op && x.flags == y.flags;
+}
+
+/// `blocks` repetitions of a block using every construct the window must survive: nested LOOPs
+/// (one of zero count, jumped over), REPEAT, RANDOMSTRING templates, expressions, comments.
+std::string busy_loadfile(int blocks) {
+  std::string text = "# a loadfile for the stream\nRANDOMSTRING 1 \"[ab][cd]\"\n";
+  for (int i = 0; i < blocks; ++i) {
+    const std::string dir = "\\clients\\client1\\d" + std::to_string(i % 50);
+    text += "Mkdir \"" + dir + "\" *\n";
+    text += "NTCreateX \"" + dir + "\\f$1\" 0x40 0x2 " + std::to_string(1000 + i) + " *\n";
+    text += "LOOP 3\n";
+    text += "WriteX " + std::to_string(1000 + i) + " */4096%65536 4096 4096 NT_STATUS_OK\n";
+    text += "LOOP 0\nReadX " + std::to_string(1000 + i) + " 0 10 10 NT_STATUS_OK\nENDLOOP\n";
+    text += "ENDLOOP\n";
+    text += "REPEAT 2\n";
+    text += "ReadX " + std::to_string(1000 + i) + " +4096 4096 4096 NT_STATUS_OK\n";
+    text += "# comment " + std::to_string(i) + "\n";
+    text += "Close " + std::to_string(1000 + i) + " NT_STATUS_OK\n";
+  }
+  return text;
+}
+
+/// The instructions a replay walks, as ReplayWorker walks them: LOOPs taken their count of
+/// times (a zero count jumps past its ENDLOOP), everything else in order.
+template <typename At>
+std::vector<Instruction> walk(At&& at, std::size_t limit) {
+  std::vector<Instruction> out;
+  struct Frame {
+    std::size_t begin;
+    std::int64_t left;
+  };
+  std::vector<Frame> loops;
+  std::size_t ip = 0;
+  while (out.size() < limit) {
+    const Instruction* ins = at(ip, loops.empty() ? ip : loops.front().begin);
+    if (ins == nullptr) break;
+    out.push_back(*ins);
+    if (ins->op == OpCode::kLoopBegin) {
+      if (ins->value[0] <= 0) {
+        ip = ins->a + 1;
+      } else {
+        loops.push_back({ip, ins->value[0]});
+        ++ip;
+      }
+    } else if (ins->op == OpCode::kLoopEnd) {
+      if (--loops.back().left > 0) {
+        ip = loops.back().begin + 1;
+      } else {
+        loops.pop_back();
+        ++ip;
+      }
+    } else {
+      ++ip;
+    }
+  }
+  return out;
+}
+
+std::string write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("a dropped program keeps its indexes, its loops and its last instruction", "[dbench]") {
+  const dbench::Loadfile whole = dbench::parse_loadfile(busy_loadfile(400), {});
+  dbench::Program window;
+  for (const Instruction& ins : whole.code) window.push_back(ins);
+  const std::size_t total = window.size();
+  const std::size_t full_bytes = window.memory_bytes();
+  window.drop_before(total / 2);
+  CHECK(window.size() == total);
+  CHECK(window.first() <= total / 2);
+  CHECK(window.first() > total / 2 - dbench::Program::kCheckpointEvery);
+  CHECK(window.memory_bytes() < full_bytes * 6 / 10);
+  dbench::Program::Cursor cursor(window);
+  for (std::size_t i = window.first(); i < total; ++i) {
+    INFO(i);
+    REQUIRE(same_instruction(cursor.at(i), whole.code[i]));
+  }
+  // Everything asked for: the last instruction stays (a REPEAT may still be dropped by it).
+  window.drop_before(total);
+  CHECK(window.first() < total);
+  CHECK(same_instruction(window.back(), whole.code[total - 1]));
+  window.pop_back();
+  CHECK(window.size() == total - 1);
+}
+
+TEST_CASE("a streamed loadfile replays what the whole parse holds, pass after pass, in a window",
+          "[dbench]") {
+  iobench::test::TempDir dir("stream");
+  const std::string text = busy_loadfile(3000);  // about 40,000 lines, 1.5 MB
+  const std::string path = write_file(dir.path() / "busy.txt", text);
+  dbench::ParseOptions options;
+  options.file_name = path;
+  const dbench::Loadfile whole = dbench::parse_loadfile(text, options);
+  const dbench::Loadfile validated =
+      dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
+  // The validation kept no program, only its last instructions, and the same tables.
+  CHECK(validated.code.size() == whole.code.size());
+  CHECK(validated.code.first() + dbench::Program::kCheckpointEvery >= validated.code.size());
+  CHECK(validated.paths.size() == whole.paths.size());
+  CHECK(validated.stats.written_bytes == whole.stats.written_bytes);
+  CHECK(validated.stats.op_lines == whole.stats.op_lines);
+
+  const auto expected = walk(
+      [&](std::size_t i, std::size_t) -> const Instruction* {
+        static Instruction held;
+        if (i >= whole.code.size()) return nullptr;
+        held = whole.code[i];
+        return &held;
+      },
+      10'000'000);
+  REQUIRE(expected.size() > whole.code.size());  // LOOPs ran their bodies again
+
+  dbench::LoadfileStream stream(path, dbench::kDefaultMaxLoadfileBytes, options, validated);
+  std::size_t largest_window = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    INFO("pass " << pass);
+    const auto replayed = walk(
+        [&](std::size_t i, std::size_t keep_from) {
+          stream.release_before(keep_from);
+          const Instruction* ins = stream.at(i);
+          largest_window = std::max(largest_window, stream.window_bytes());
+          return ins;
+        },
+        10'000'000);
+    REQUIRE(replayed.size() == expected.size());
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+      INFO(k);
+      REQUIRE(same_instruction(replayed[k], expected[k]));
+    }
+    // The tables are the whole parse's, id for id.
+    REQUIRE(stream.loadfile().paths.size() == whole.paths.size());
+    for (std::size_t p = 0; p < whole.paths.size(); ++p) {
+      CHECK(stream.loadfile().paths[p].text == whole.paths[p].text);
+    }
+    CHECK(stream.loadfile().handles == whole.handles);
+    CHECK(stream.loadfile().strings == whole.strings);
+    stream.rewind();
+  }
+  // A window: a chunk's instructions and a few blocks, not the program.
+  INFO("whole program " << whole.code.memory_bytes() << " bytes, largest window "
+                        << largest_window);
+  CHECK(largest_window < whole.code.memory_bytes() / 10);
+}
+
+TEST_CASE("a loadfile changed after its validation is refused by the replay", "[dbench]") {
+  iobench::test::TempDir dir("stream-changed");
+  const std::string text = busy_loadfile(2);
+  const std::string path = write_file(dir.path() / "l.txt", text);
+  dbench::ParseOptions options;
+  options.file_name = path;
+  const dbench::Loadfile validated =
+      dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
+  write_file(dir.path() / "l.txt", text + "Close 1000 NT_STATUS_OK\n");
+  CHECK_THROWS_AS(
+      dbench::LoadfileStream(path, dbench::kDefaultMaxLoadfileBytes, options, validated),
+      dbench::ReplayError);
+  CHECK_THROWS_WITH(
+      dbench::LoadfileStream(path, dbench::kDefaultMaxLoadfileBytes, options, validated),
+      Catch::Contains("changed after the run validated it"));
+}
