@@ -34,6 +34,8 @@ struct OpStats {
   }
   /// Adds `other` into this.
   void merge(const OpStats& other) noexcept;
+  /// Back to empty (as OpStats{}), writing only what samples reached (LatencyHistogram::reset).
+  void reset() noexcept;
 };
 
 /// The parts of an op's latency that some phases record besides its total (OpStats::latency),
@@ -49,6 +51,8 @@ struct OpLatencyParts {
   LatencyHistogram service{};     ///< issue to completion in open-loop phases, ns
   /// Adds `other` into this.
   void merge(const OpLatencyParts& other) noexcept;
+  /// Back to empty (as OpLatencyParts{}), writing only what samples reached.
+  void reset() noexcept;
 };
 
 /// Which OpLatencyParts a phase records (PhaseSpec::latency_parts).

@@ -1,6 +1,7 @@
 #include "core/phase_executor.hpp"
 
 #include <fmt/format.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -17,6 +18,7 @@
 #include <iobench/runner.hpp>
 #include <new>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "core/futex.hpp"
@@ -37,6 +39,11 @@ constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to -
 // Layout of a phase's shared memory: PhaseShared, then per worker a WorkerSlot followed by its
 // OpStats array and, if the phase records latency parts, its OpLatencyParts array, each
 // cache-line aligned so workers never share a line.
+// What PhaseMemory leaves unconstructed must be valid as the zero bytes mmap gives.
+static_assert(std::is_trivially_copyable_v<OpStats> && std::is_trivially_destructible_v<OpStats>);
+static_assert(std::is_trivially_copyable_v<OpLatencyParts> &&
+              std::is_trivially_destructible_v<OpLatencyParts>);
+
 class PhaseMemory {
  public:
   PhaseMemory(std::size_t workers, std::size_t op_count, bool with_parts)
@@ -48,13 +55,11 @@ class PhaseMemory {
                     round_up(sizeof(OpLatencyParts) * parts_count_, kCacheLine)),
         region_(header_bytes_ + slot_bytes_ * workers) {
     new (region_.data()) PhaseShared();
-    for (std::size_t i = 0; i < workers; ++i) {
-      new (slot(i)) WorkerSlot();
-      OpStats* stats = ops(i).data();
-      for (std::size_t k = 0; k < op_count_; ++k) new (stats + k) OpStats();
-      OpLatencyParts* split = parts(i).data();
-      for (std::size_t k = 0; k < parts_count_; ++k) new (split + k) OpLatencyParts();
-    }
+    // The OpStats and OpLatencyParts arrays are not constructed: fresh anonymous memory is all
+    // zero, which is their empty state (LatencyHistogram), and writing it would make every
+    // page of their ~39 KiB histograms resident in every process (dbench: 17 op kinds a
+    // client) where only the buckets samples reach need to be.
+    for (std::size_t i = 0; i < workers; ++i) new (slot(i)) WorkerSlot();
   }
   [[nodiscard]] PhaseShared& shared() const {
     return *std::launder(reinterpret_cast<PhaseShared*>(region_.data()));
@@ -248,6 +253,9 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     }
   } else {
     const pid_t parent = ::getpid();
+    // Free heap pages the runner still holds (a validation's parse, earlier steps) would be
+    // copied into every worker's memory: give them back first.
+    (void)::malloc_trim(0);
     for (std::size_t i = first; i < first + count; ++i) {
       if (stop_requested()) {
         // Forking hundreds of processes takes seconds: a stop ends it; the workers not yet
@@ -713,11 +721,15 @@ PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
     worker.index = i;
     worker.target_index = target_index_of(i, request.targets.size());
     worker.seed = worker_seed(request.step_seed, request.phase_index, i);
+    // Merged into empty copies rather than copied: a merge reads only the buckets that hold
+    // samples, so the shared pages no sample reached are never made resident.
     const auto stats = memory.ops(i);
-    worker.ops.assign(stats.begin(), stats.end());
+    worker.ops.assign(stats.size(), OpStats{});
+    for (std::size_t k = 0; k < stats.size(); ++k) worker.ops[k].merge(stats[k]);
     worker.counters.assign(slot.counters, slot.counters + spec.counter_names.size());
     const auto parts = memory.parts(i);
-    worker.latency_parts.assign(parts.begin(), parts.end());
+    worker.latency_parts.assign(parts.size(), OpLatencyParts{});
+    for (std::size_t k = 0; k < parts.size(); ++k) worker.latency_parts[k].merge(parts[k]);
     worker.pacing = slot.pacing;
     const bool ran_warmup_only = !measured(slot) && slot.start_ns != 0 && slot.end_ns != 0;
     if (measured(slot)) {

@@ -44,8 +44,8 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
   if (measurement_starts) {
     // Entering warm-up or measurement: whatever was recorded before is discarded, and the clock
     // and CPU baseline restart here.
-    for (OpStats& stats : ops_) stats = OpStats{};
-    for (OpLatencyParts& parts : parts_) parts = OpLatencyParts{};
+    for (OpStats& stats : ops_) stats.reset();
+    for (OpLatencyParts& parts : parts_) parts.reset();
     slot_.pacing = PacingStats{.paced = slot_.pacing.paced};
     std::fill(std::begin(slot_.counters), std::end(slot_.counters), 0);
     slot_.measuring = state >= detail::kMeasure ? 1 : 0;

@@ -6,13 +6,29 @@
 
 namespace iobench {
 
+// Only the buckets from the minimum's to the maximum's can hold samples: reading or writing
+// no others leaves untouched pages untouched (a histogram in shared memory, fresh from mmap).
 void LatencyHistogram::merge(const LatencyHistogram& other) noexcept {
+  if (other.count_ == 0) return;
   count_ += other.count_;
   sum_ += other.sum_;
   sum_squares_ += other.sum_squares_;
-  min_ = std::min(min_, other.min_);
+  min_complement_ = std::max(min_complement_, other.min_complement_);
   max_ = std::max(max_, other.max_);
-  for (std::size_t i = 0; i < kBucketCount; ++i) buckets_[i] += other.buckets_[i];
+  const std::size_t last = bucket_index(other.max_);
+  for (std::size_t i = bucket_index(other.min()); i <= last; ++i) buckets_[i] += other.buckets_[i];
+}
+
+void LatencyHistogram::reset() noexcept {
+  if (count_ != 0) {
+    const std::size_t last = bucket_index(max_);
+    for (std::size_t i = bucket_index(min()); i <= last; ++i) buckets_[i] = 0;
+  }
+  count_ = 0;
+  sum_ = 0;
+  sum_squares_ = 0;
+  min_complement_ = 0;
+  max_ = 0;
 }
 
 double LatencyHistogram::mean() const noexcept { return mean_of(count_, sum_); }
@@ -95,7 +111,7 @@ std::optional<LatencyHistogram> LatencyHistogram::restore(
     return std::nullopt;
   }
   h.count_ = m.count;
-  h.min_ = m.min;
+  h.min_complement_ = m.count != 0 ? ~m.min : 0;
   h.max_ = m.max;
   h.sum_ = m.sum;
   h.sum_squares_ = m.sum_squares;
@@ -104,13 +120,13 @@ std::optional<LatencyHistogram> LatencyHistogram::restore(
 
 std::uint64_t LatencyHistogram::percentile(double p) const noexcept {
   if (count_ == 0) return 0;
-  if (!(p > 0.0)) return min_;  // also NaN
+  if (!(p > 0.0)) return min();  // also NaN
   if (p >= 100.0) return max_;
 
   const std::uint64_t target = nearest_rank(p, count_);
 
   std::uint64_t cumulative = 0;
-  std::size_t index = 0;
+  std::size_t index = bucket_index(min());  // none below it holds a sample
   for (; index < kBucketCount; ++index) {
     cumulative += buckets_[index];
     if (cumulative >= target) break;
@@ -120,7 +136,7 @@ std::uint64_t LatencyHistogram::percentile(double p) const noexcept {
   // Centre of the integer range [lower, lower + width - 1], rounded down: the error is at most
   // width/2 relative to a value >= lower >= 128 * width, i.e. <= 1/256.
   const std::uint64_t value = bucket_lower(index) + (bucket_width(index) - 1) / 2;
-  return std::clamp(value, min_, max_);
+  return std::clamp(value, min(), max_);
 }
 
 }  // namespace iobench

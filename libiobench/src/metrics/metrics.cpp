@@ -44,10 +44,21 @@ void OpStats::merge(const OpStats& other) noexcept {
   latency.merge(other.latency);
 }
 
+void OpStats::reset() noexcept {
+  ops = bytes = errors = ops_over_2s = ops_over_10s = 0;
+  latency.reset();
+}
+
 void OpLatencyParts::merge(const OpLatencyParts& other) noexcept {
   submission.merge(other.submission);
   completion.merge(other.completion);
   service.merge(other.service);
+}
+
+void OpLatencyParts::reset() noexcept {
+  submission.reset();
+  completion.reset();
+  service.reset();
 }
 
 void PacingStats::merge(const PacingStats& other) noexcept {
