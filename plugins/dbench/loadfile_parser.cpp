@@ -577,6 +577,14 @@ void LoadfileParser::emit(Instruction ins) {
     case OpCode::kReadX:
       out_.stats.max_read_bytes = std::max(out_.stats.max_read_bytes, constant(1));
       break;
+    case OpCode::kRmdir:
+    case OpCode::kRename:
+      for (const std::uint32_t id : {ins.a, ins.b}) {
+        if (id != kNoId && out_.paths[id].text.find("client1") == std::string::npos) {
+          out_.stats.removes_shared_dirs = true;
+        }
+      }
+      break;
     default:
       break;
   }

@@ -303,6 +303,9 @@ struct LoadfileStats {
   /// their executions per pass.
   std::uint64_t written_bytes = 0;
   std::uint64_t unknown_lines = 0;
+  /// Some Rmdir or Rename names a path every client shares (one without "client1"): a
+  /// directory a client has open may then be removed by another client.
+  bool removes_shared_dirs = false;
   std::vector<UnknownOp> unknown_ops;  ///< in order of first appearance
 };
 

@@ -6,7 +6,8 @@
 
 namespace iobench::plugins::dbench {
 
-ParentCache::ParentCache(ConfinedDir root) : root_(std::move(root)) {
+ParentCache::ParentCache(ConfinedDir root, bool shared_removals)
+    : root_(std::move(root)), shared_removals_(shared_removals) {
   for (Entry& e : entries_) e.key.reserve(PATH_MAX);
 }
 

@@ -27,7 +27,10 @@ class ParentCache {
  public:
   static constexpr std::size_t kEntries = 8;
 
-  explicit ParentCache(ConfinedDir root);
+  /// `shared_removals`: another process may remove a directory this cache holds (a removed
+  /// one then answers ENOENT for every name, which apply() checks); without them only this
+  /// client removes its directories, and clears the cache when it does.
+  explicit ParentCache(ConfinedDir root, bool shared_removals = true);
   ~ParentCache();
   ParentCache(const ParentCache&) = delete;
   ParentCache& operator=(const ParentCache&) = delete;
@@ -42,7 +45,7 @@ class ParentCache {
     int err = find(rel, dir, name);
     if (err != 0) return err;
     err = op(*dir, name);
-    if (err == ENOENT && dir != &root_ && removed(*dir)) {
+    if (err == ENOENT && shared_removals_ && dir != &root_ && removed(*dir)) {
       forget(dir);
       err = find(rel, dir, name);
       if (err == 0) err = op(*dir, name);
@@ -73,6 +76,7 @@ class ParentCache {
   void forget(const ConfinedDir* dir) noexcept;
 
   ConfinedDir root_;
+  bool shared_removals_;
   std::array<Entry, kEntries> entries_;
   std::uint64_t clock_ = 0;
   std::uint64_t hits_ = 0;

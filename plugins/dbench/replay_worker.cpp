@@ -18,7 +18,8 @@ ReplayWorker::ReplayWorker(std::unique_ptr<LoadfileStream> stream, const ReplayT
     : stream_(std::move(stream)),
       timing_(timing),
       clients_(std::move(clients)),
-      pacing_(clients_.size()) {
+      pacing_(clients_.size()),
+      parent_pid_(::getppid()) {
   loops_.reserve(64);
 }
 

@@ -453,3 +453,18 @@ TEST_CASE("the free-space bound counts the blocks a loadfile writes, not its hig
   // A write on a handle no NTCreateX opens cannot happen.
   CHECK(bytes("WriteX 7 0 4096 4096 NT_STATUS_OK\n") == 0);
 }
+
+TEST_CASE("a loadfile that removes a directory every client shares says so", "[dbench]") {
+  // Each client removes and renames only in its own tree: no client's directory goes away
+  // under another.
+  const auto own = parse(R"(Mkdir "\clients\client1\d" NT_STATUS_OK
+Rename "\clients\client1\d" "\clients\client1\e" NT_STATUS_OK
+Rmdir "\clients\client1\e" NT_STATUS_OK
+Deltree "\clients" NT_STATUS_OK
+)");
+  CHECK_FALSE(own.stats.removes_shared_dirs);
+  const auto rmdir = parse("Rmdir \"\\shared\\d\" NT_STATUS_OK\n");
+  CHECK(rmdir.stats.removes_shared_dirs);
+  const auto rename = parse("Rename \"\\clients\\client1\\d\" \"\\shared\\d\" NT_STATUS_OK\n");
+  CHECK(rename.stats.removes_shared_dirs);
+}
