@@ -15,6 +15,7 @@
 #include <iobench/printable.hpp>
 #include <list>
 #include <thread>
+#include <type_traits>
 
 namespace iobench::detail {
 namespace {
@@ -316,3 +317,10 @@ std::unique_ptr<Coordinator> make_mpi_coordinator(int& argc, char**& argv) {
 }
 
 }  // namespace iobench::detail
+
+extern "C" [[gnu::visibility("default")]] void iobench_make_mpi_coordinator(
+    int* argc, char*** argv, std::unique_ptr<iobench::Coordinator>* out) {
+  static_assert(
+      std::is_same_v<decltype(&iobench_make_mpi_coordinator), iobench::detail::MakeMpiCoordinator>);
+  *out = iobench::detail::make_mpi_coordinator(*argc, *argv);
+}

@@ -21,9 +21,10 @@ class SharedLibrary {
     if (handle_ != nullptr) ::dlclose(handle_);
   }
 
-  /// dlopen(path, RTLD_NOW | RTLD_LOCAL); `error` gets dlerror() on failure.
-  static SharedLibrary open(const std::string& path, std::string& error) {
-    void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  /// dlopen(path, RTLD_NOW | RTLD_LOCAL), or RTLD_GLOBAL when `global`: its symbols then also
+  /// resolve libraries loaded after it; `error` gets dlerror() on failure.
+  static SharedLibrary open(const std::string& path, std::string& error, bool global = false) {
+    void* handle = ::dlopen(path.c_str(), RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
     if (handle == nullptr) {
       const char* text = ::dlerror();
       error = text != nullptr ? text : "unknown dlopen error";
