@@ -361,17 +361,18 @@ TEST_CASE("histogram bucket of any value contains it", "[unit][metrics]") {
 
 namespace {
 
-/// A histogram in fresh anonymous memory that is never written before use: how the runner's
-/// shared memory holds them.
+/// A histogram made in fresh anonymous memory (InZeroedMemory), as the runner makes them in its
+/// shared memory.
 class MappedHistogram {
  public:
   MappedHistogram() {
     bytes_ = (sizeof(LatencyHistogram) + 4095) / 4096 * 4096;
     memory_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     REQUIRE(memory_ != MAP_FAILED);
+    histogram_ = new (memory_) LatencyHistogram(LatencyHistogram::InZeroedMemory{});
   }
   ~MappedHistogram() { ::munmap(memory_, bytes_); }
-  LatencyHistogram& get() { return *std::launder(reinterpret_cast<LatencyHistogram*>(memory_)); }
+  LatencyHistogram& get() { return *histogram_; }
   /// Whether the page holding the bucket of `ns` is resident.
   bool bucket_page_resident(std::uint64_t ns) const {
     // The buckets are the histogram's last member.
@@ -385,11 +386,12 @@ class MappedHistogram {
  private:
   void* memory_ = nullptr;
   std::size_t bytes_ = 0;
+  LatencyHistogram* histogram_ = nullptr;
 };
 
 }  // namespace
 
-TEST_CASE("all-zero bytes are an empty histogram, and only reached buckets are touched",
+TEST_CASE("a histogram made in zeroed memory touches only the buckets its samples reach",
           "[histogram]") {
   MappedHistogram a, b;
   LatencyHistogram& h = a.get();

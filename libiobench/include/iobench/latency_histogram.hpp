@@ -11,10 +11,10 @@ namespace iobench {
 
 /// Log-linear latency histogram in nanoseconds: fixed memory (~39 KiB), no allocation when
 /// recording, mergeable by adding buckets, trivially copyable (it may live in shared memory that
-/// worker processes write). All-zero bytes are an empty histogram, so one in fresh anonymous
-/// memory needs no writing, and reset(), merge() and the runner touch only the buckets between
-/// the minimum's and the maximum's: a histogram's resident memory is the pages its samples
-/// reached, not 39 KiB (dbench's 17 op kinds per client process).
+/// worker processes write). One made in memory known to be zero (InZeroedMemory: the runner's
+/// fresh shared memory) writes only its first cache lines, and reset(), merge() and percentile()
+/// touch only the buckets between the minimum's and the maximum's: a histogram's resident memory
+/// is the pages its samples reached, not 39 KiB (dbench's 17 op kinds per client process).
 ///
 /// Bucketing. Values below 2^(kSubBits+1) (256 ns) get one bucket each (exact). Above, every
 /// power-of-two range [2^e, 2^(e+1)) is split into 2^kSubBits equal buckets, so a bucket is at most
@@ -35,6 +35,16 @@ class LatencyHistogram {
   // __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit integer type.
   __extension__ typedef unsigned __int128 Uint128;
 
+  /// Selects the constructor for memory that already holds only zero bytes.
+  struct InZeroedMemory {};
+
+  /// An empty histogram.
+  LatencyHistogram() noexcept : buckets_{} {}
+  /// An empty histogram in memory that holds only zero bytes (a fresh anonymous mapping), which
+  /// its buckets keep: only the fields before them are written. REQUIRES: every byte of the
+  /// storage is zero.
+  explicit LatencyHistogram(InZeroedMemory) noexcept {}
+
   static constexpr unsigned kSubBits = 7;
   static constexpr std::uint64_t kSubBuckets = 1ULL << kSubBits;
   static constexpr unsigned kMaxExponent = 44;
@@ -46,7 +56,7 @@ class LatencyHistogram {
     ++count_;
     sum_ += ns;
     sum_squares_ += static_cast<Uint128>(ns) * ns;
-    if (~ns > min_complement_) min_complement_ = ~ns;
+    if (ns < min_) min_ = ns;
     if (ns > max_) max_ = ns;
     ++buckets_[bucket_index(ns)];
   }
@@ -58,7 +68,7 @@ class LatencyHistogram {
 
   [[nodiscard]] std::uint64_t count() const noexcept { return count_; }
   /// Exact minimum in ns; 0 when empty.
-  [[nodiscard]] std::uint64_t min() const noexcept { return count_ ? ~min_complement_ : 0; }
+  [[nodiscard]] std::uint64_t min() const noexcept { return count_ ? min_ : 0; }
   /// Exact maximum in ns; 0 when empty.
   [[nodiscard]] std::uint64_t max() const noexcept { return max_; }
   /// Exact sum of all samples in ns (saturates at 2^64-1, about 584 years).
@@ -136,9 +146,9 @@ class LatencyHistogram {
   Uint128 sum_ = 0;  // 128-bit so that mean() stays exact past 2^64 ns in total
   Uint128 sum_squares_ = 0;
   std::uint64_t count_ = 0;
-  std::uint64_t min_complement_ = 0;  // ~min (all bits of an empty histogram's UINT64_MAX)
+  std::uint64_t min_ = UINT64_MAX;
   std::uint64_t max_ = 0;
-  std::array<std::uint64_t, kBucketCount> buckets_{};
+  std::array<std::uint64_t, kBucketCount> buckets_;  // zeroed by the constructors (see above)
 };
 
 }  // namespace iobench

@@ -24,6 +24,11 @@ struct OpStats {
   std::uint64_t ops_over_10s = 0;  ///< exact count with latency > 10 s
   LatencyHistogram latency;        ///< per-op latency, ns
 
+  OpStats() noexcept = default;
+  /// Empty stats in memory that holds only zero bytes (LatencyHistogram::InZeroedMemory): the
+  /// histogram's buckets are not written.
+  explicit OpStats(LatencyHistogram::InZeroedMemory zeroed) noexcept : latency(zeroed) {}
+
   /// Records one completed op. Never allocates.
   void record(std::uint64_t op_bytes, std::uint64_t latency_ns) noexcept {
     ++ops;
@@ -49,6 +54,11 @@ struct OpLatencyParts {
   LatencyHistogram submission{};  ///< slat, ns
   LatencyHistogram completion{};  ///< clat, ns
   LatencyHistogram service{};     ///< issue to completion in open-loop phases, ns
+
+  OpLatencyParts() noexcept = default;
+  /// Empty parts in memory that holds only zero bytes (LatencyHistogram::InZeroedMemory).
+  explicit OpLatencyParts(LatencyHistogram::InZeroedMemory zeroed) noexcept
+      : submission(zeroed), completion(zeroed), service(zeroed) {}
   /// Adds `other` into this.
   void merge(const OpLatencyParts& other) noexcept;
   /// Back to empty (as OpLatencyParts{}), writing only what samples reached.

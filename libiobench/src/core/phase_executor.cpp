@@ -39,7 +39,7 @@ constexpr std::size_t round_up(std::size_t n, std::size_t to) { return (n + to -
 // Layout of a phase's shared memory: PhaseShared, then per worker a WorkerSlot followed by its
 // OpStats array and, if the phase records latency parts, its OpLatencyParts array, each
 // cache-line aligned so workers never share a line.
-// What PhaseMemory leaves unconstructed must be valid as the zero bytes mmap gives.
+// Worker processes write them in shared memory and the runner copies them out.
 static_assert(std::is_trivially_copyable_v<OpStats> && std::is_trivially_destructible_v<OpStats>);
 static_assert(std::is_trivially_copyable_v<OpLatencyParts> &&
               std::is_trivially_destructible_v<OpLatencyParts>);
@@ -55,11 +55,18 @@ class PhaseMemory {
                     round_up(sizeof(OpLatencyParts) * parts_count_, kCacheLine)),
         region_(header_bytes_ + slot_bytes_ * workers) {
     new (region_.data()) PhaseShared();
-    // The OpStats and OpLatencyParts arrays are not constructed: fresh anonymous memory is all
-    // zero, which is their empty state (LatencyHistogram), and writing it would make every
-    // page of their ~39 KiB histograms resident in every process (dbench: 17 op kinds a
-    // client) where only the buckets samples reach need to be.
-    for (std::size_t i = 0; i < workers; ++i) new (slot(i)) WorkerSlot();
+    // The region is fresh anonymous memory, all zero: the histograms are made without writing
+    // their buckets (InZeroedMemory), since writing them would make every page of their
+    // ~39 KiB resident in every process (dbench: 17 op kinds a client) where only the buckets
+    // samples reach need to be.
+    constexpr LatencyHistogram::InZeroedMemory zeroed;
+    for (std::size_t i = 0; i < workers; ++i) {
+      new (slot(i)) WorkerSlot();
+      OpStats* stats = ops(i).data();
+      for (std::size_t k = 0; k < op_count_; ++k) new (stats + k) OpStats(zeroed);
+      OpLatencyParts* split = parts(i).data();
+      for (std::size_t k = 0; k < parts_count_; ++k) new (split + k) OpLatencyParts(zeroed);
+    }
   }
   [[nodiscard]] PhaseShared& shared() const {
     return *std::launder(reinterpret_cast<PhaseShared*>(region_.data()));

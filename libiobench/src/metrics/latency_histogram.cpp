@@ -13,7 +13,7 @@ void LatencyHistogram::merge(const LatencyHistogram& other) noexcept {
   count_ += other.count_;
   sum_ += other.sum_;
   sum_squares_ += other.sum_squares_;
-  min_complement_ = std::max(min_complement_, other.min_complement_);
+  min_ = std::min(min_, other.min_);
   max_ = std::max(max_, other.max_);
   const std::size_t last = bucket_index(other.max_);
   for (std::size_t i = bucket_index(other.min()); i <= last; ++i) buckets_[i] += other.buckets_[i];
@@ -27,7 +27,7 @@ void LatencyHistogram::reset() noexcept {
   count_ = 0;
   sum_ = 0;
   sum_squares_ = 0;
-  min_complement_ = 0;
+  min_ = UINT64_MAX;
   max_ = 0;
 }
 
@@ -111,7 +111,7 @@ std::optional<LatencyHistogram> LatencyHistogram::restore(
     return std::nullopt;
   }
   h.count_ = m.count;
-  h.min_complement_ = m.count != 0 ? ~m.min : 0;
+  h.min_ = m.min;
   h.max_ = m.max;
   h.sum_ = m.sum;
   h.sum_squares_ = m.sum_squares;
