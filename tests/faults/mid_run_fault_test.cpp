@@ -43,17 +43,23 @@ std::vector<std::string> with_json(std::vector<std::string> args,
   return args;
 }
 
-// Runs the CLI; once its run directory holds `file`, waits `delay` and calls `strike`.
+// Runs the CLI; once its run directory holds `file`, waits `delay` and calls `strike`. With
+// `paused`, the CLI is stopped (SIGSTOP) while `strike` runs, so that a strike that takes a
+// while (a loop device shrunk again and again while writeback re-extends its image) still lands
+// before the run ends.
 template <typename Strike>
 Outcome run_and_strike(const std::vector<std::string>& args, const std::filesystem::path& target,
-                       const std::string& file, std::chrono::milliseconds delay, Strike strike) {
+                       const std::string& file, std::chrono::milliseconds delay, Strike strike,
+                       bool paused = false) {
   test::TempDir out("faultjson");
   const auto json_path = out.path() / "result.json";
   test::CliProcess cli(with_json(args, json_path));
   const auto run_dir = test::wait_for_run_dir(target, file);
   REQUIRE_FALSE(run_dir.empty());
   std::this_thread::sleep_for(delay);
+  if (paused) REQUIRE(cli.stop());
   strike(run_dir);
+  if (paused) cli.resume();
   Outcome outcome;
   outcome.run_dir = run_dir;
   outcome.cli = cli.wait();
@@ -200,9 +206,9 @@ TEST_CASE("EIO in the middle of a phase ends the run with the errno text and par
           "--time", "1s",   "-d",     fs.path().string()};
       args.insert(args.end(), c.params.begin(), c.params.end());
       std::string how;
-      const Outcome o =
-          run_and_strike(args, fs.path(), "bigfile", 200ms,
-                         [&](const std::filesystem::path&) { how = fs.inject_eio(); });
+      const Outcome o = run_and_strike(
+          args, fs.path(), "bigfile", 200ms,
+          [&](const std::filesystem::path&) { how = fs.inject_eio(); }, /*paused=*/true);
       INFO("EIO injected by " << how);
       check_failed_run(o, "Input/output error");
       check_nothing_left(o, fs.path(), before);
