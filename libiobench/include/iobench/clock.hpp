@@ -29,11 +29,13 @@ extern TscScale tsc_scale;
 /// The run clock, in nanoseconds: the only clock iobench measures with (op latencies, phase
 /// times, time limits, the time series); wall-clock time appears only as the run's start
 /// timestamp. It reads as CLOCK_MONOTONIC does, from the same origin:
-/// - where the CPU's time-stamp counter is invariant and the kernel itself keeps time from it
-///   (clocksource tsc, kvm-clock or hyperv_clocksource_tsc_page), it is the TSC scaled to ns,
+/// - where the CPU's time-stamp counter is invariant, the kernel itself keeps time from it
+///   (clocksource tsc, kvm-clock or hyperv_clocksource_tsc_page) and still lists "tsc" among
+///   its available clocksources (not booted with tsc=unstable), it is the TSC scaled to ns,
 ///   calibrated once per process against CLOCK_MONOTONIC (as fio's default clocksource=cpu):
 ///   about 1 ns a read, where clock_gettime() costs 20-50 ns just after a system call;
 /// - elsewhere, or with IOBENCH_CLOCK=monotonic in the environment, clock_gettime(CLOCK_MONOTONIC).
+///   IOBENCH_CLOCK=tsc uses any invariant TSC, whatever the kernel's clocksource.
 /// Differences of readings are exact to the calibration (a few ppm); the TSC clock does not
 /// follow NTP's slewing of CLOCK_MONOTONIC, so pass durations, never its readings, to the
 /// kernel (sleeps, timeouts). run_clock_description() says which clock a process uses.
@@ -41,6 +43,10 @@ extern TscScale tsc_scale;
 #if defined(__x86_64__)
   const std::uint64_t scale = detail::tsc_scale.ns_per_tick_q32.load(std::memory_order_acquire);
   if (scale != 0) [[likely]] {
+    // LFENCE first, as the kernel's own clock_gettime() does: RDTSC alone may execute before
+    // earlier loads complete (a completion seen in a ring, another thread's reading), so a
+    // thread could time a moment before one it has already observed.
+    __builtin_ia32_lfence();
     // A CPU whose counter trails the anchor's by a few ticks reads the anchor, not 2^64 ns.
     const std::uint64_t now = __builtin_ia32_rdtsc();
     const std::uint64_t ticks =

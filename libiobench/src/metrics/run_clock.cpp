@@ -58,8 +58,10 @@ ClockPair read_pair() noexcept {
   ClockPair best;
   std::uint64_t best_width = UINT64_MAX;
   for (int i = 0; i < 16; ++i) {
+    __builtin_ia32_lfence();  // each RDTSC in program order, as monotonic_ns() reads it
     const std::uint64_t before = __builtin_ia32_rdtsc();
     const std::uint64_t ns = clock_monotonic_ns();
+    __builtin_ia32_lfence();
     const std::uint64_t after = __builtin_ia32_rdtsc();
     if (after >= before && after - before < best_width) {
       best_width = after - before;
@@ -86,6 +88,18 @@ std::string current_clocksource() {
   std::string name;
   in >> name;
   return name;
+}
+
+// The kernel lists the TSC among its clocksources only while it trusts it: booted with
+// tsc=unstable (as VMs that may be restored on another host are), or once its watchdog has seen
+// the TSC drift, the TSC is no longer valid for high-resolution timekeeping and drops out.
+bool kernel_lists_tsc() {
+  std::ifstream in("/sys/devices/system/clocksource/clocksource0/available_clocksource");
+  std::string name;
+  while (in >> name) {
+    if (name == "tsc") return true;
+  }
+  return false;
 }
 
 // Clocksources the kernel computes from the TSC itself: the kernel has checked that the TSC is
@@ -143,6 +157,10 @@ void choose(Choice& c) {
           clocksource.empty()
               ? "the kernel's clocksource cannot be read"
               : fmt::format("the kernel keeps time with clocksource {}, not the TSC", clocksource);
+      return;
+    }
+    if (!kernel_lists_tsc()) {
+      c.why_not = "the kernel has marked the TSC unstable: it is not an available clocksource";
       return;
     }
   }
