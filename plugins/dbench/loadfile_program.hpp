@@ -133,6 +133,8 @@ struct Instruction {
   void set_expect(Expect e) noexcept {
     flags = static_cast<std::uint8_t>((flags & 0x0f) | (static_cast<unsigned>(e) << 4));
   }
+  /// Field by field: what the encoding must give back unchanged.
+  friend bool operator==(const Instruction&, const Instruction&) = default;
 };
 
 /// The instructions of a loadfile in a compact byte encoding: an op byte, a flags byte, the

@@ -20,11 +20,6 @@ using dbench::Program;
 
 namespace {
 
-bool same(const Instruction& x, const Instruction& y) {
-  return x.value == y.value && x.timestamp_ns == y.timestamp_ns && x.line == y.line && x.a == y.a &&
-         x.b == y.b && x.status == y.status && x.op == y.op && x.flags == y.flags;
-}
-
 /// Instructions covering the encoding's corners: extreme and negative values, ids absent and
 /// large, timestamps, line jumps, expression flags, ReadX sizes that differ.
 std::vector<Instruction> samples() {
@@ -66,15 +61,15 @@ TEST_CASE("Program decodes exactly what was pushed, in order and at random", "[d
   for (const Instruction& ins : in) p.push_back(ins);
   REQUIRE(p.size() == in.size());
   std::size_t i = 0;
-  for (const Instruction& ins : p) CHECK(same(ins, in[i++]));
+  for (const Instruction& ins : p) CHECK(ins == in[i++]);
   CHECK(i == in.size());
-  for (std::size_t k = in.size(); k-- > 0;) CHECK(same(p[k], in[k]));  // backwards: seeks
+  for (std::size_t k = in.size(); k-- > 0;) CHECK(p[k] == in[k]);  // backwards: seeks
   Program::Cursor cursor(p);
   for (const std::size_t k : {std::size_t{5}, std::size_t{4}, std::size_t{640}, std::size_t{31},
                               std::size_t{32}, std::size_t{33}, in.size() - 1}) {
-    CHECK(same(cursor.at(k), in[k]));
+    CHECK(cursor.at(k) == in[k]);
   }
-  CHECK(same(p.back(), in.back()));
+  CHECK(p.back() == in.back());
   // The compact form: under half the 48 bytes of an Instruction, even with these extreme values.
   CHECK(p.memory_bytes() < in.size() * sizeof(Instruction) / 2);
 }
@@ -90,8 +85,8 @@ TEST_CASE("Program drops its last instruction and patches loop targets", "[dbenc
     next.line = (n == 1 ? 0 : in[n - 2].line) + 1;
     p.push_back(next);
     REQUIRE(p.size() == n);
-    for (std::size_t k = 0; k + 1 < n; ++k) CHECK(same(p[k], in[k]));
-    CHECK(same(p[n - 1], next));
+    for (std::size_t k = 0; k + 1 < n; ++k) CHECK(p[k] == in[k]);
+    CHECK(p[n - 1] == next);
   }
   Program p;
   Instruction loop;
@@ -131,7 +126,7 @@ TEST_CASE("A loadfile parsed from its file equals the one parsed from its text",
       dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options);
   REQUIRE(a.code.size() == 12001);
   REQUIRE(b.code.size() == a.code.size());
-  for (std::size_t k = 0; k < a.code.size(); ++k) CHECK(same(a.code[k], b.code[k]));
+  for (std::size_t k = 0; k < a.code.size(); ++k) CHECK(a.code[k] == b.code[k]);
   CHECK(b.stats.text_lines == 12002);
   CHECK(b.paths.size() == a.paths.size());
   CHECK(b.code[12000].op == OpCode::kQfsinfo);

@@ -19,11 +19,6 @@ using dbench::OpCode;
 
 namespace {
 
-bool same_instruction(const Instruction& x, const Instruction& y) {
-  return x.value == y.value && x.timestamp_ns == y.timestamp_ns && x.line == y.line && x.a == y.a &&
-         x.b == y.b && x.status == y.status && x.op == y.op && x.flags == y.flags;
-}
-
 /// `blocks` repetitions of a block using every construct the window must survive: nested LOOPs
 /// (one of zero count, jumped over), REPEAT, RANDOMSTRING templates, expressions, comments.
 std::string busy_loadfile(int blocks) {
@@ -101,12 +96,12 @@ TEST_CASE("a dropped program keeps its indexes, its loops and its last instructi
   dbench::Program::Cursor cursor(window);
   for (std::size_t i = window.first(); i < total; ++i) {
     INFO(i);
-    REQUIRE(same_instruction(cursor.at(i), whole.code[i]));
+    REQUIRE(cursor.at(i) == whole.code[i]);
   }
   // Everything asked for: the last instruction stays (a REPEAT may still be dropped by it).
   window.drop_before(total);
   CHECK(window.first() < total);
-  CHECK(same_instruction(window.back(), whole.code[total - 1]));
+  CHECK(window.back() == whole.code[total - 1]);
   window.pop_back();
   CHECK(window.size() == total - 1);
 }
@@ -153,7 +148,7 @@ TEST_CASE("a streamed loadfile replays what the whole parse holds, pass after pa
     REQUIRE(replayed.size() == expected.size());
     for (std::size_t k = 0; k < expected.size(); ++k) {
       INFO(k);
-      REQUIRE(same_instruction(replayed[k], expected[k]));
+      REQUIRE(replayed[k] == expected[k]);
     }
     // The tables are the whole parse's, id for id.
     REQUIRE(stream.loadfile().paths.size() == whole.paths.size());
