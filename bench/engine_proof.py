@@ -301,6 +301,10 @@ def main():
         subprocess.run(["cc", "-O2", "-o", pread_loop, os.path.join(HERE, "pread_loop.c")],
                        check=True)
         print(f"iobench {IOBENCH}; {REPS} alternating repetitions; median (min-max)")
+        # Which clock iobench times with here decides much of its cost per op (IOBENCH_CLOCK,
+        # inherited, chooses it): a vDSO clock_gettime costs tens of ns, a fenced TSC read ~10.
+        probe = iobench_json(["disk", "-d", tmpfs, "engine=null", "bs=4k", "blocks=1"])
+        print(f"iobench's run clock: {probe['environment']['clock']}")
         if "1" not in SKIP:
             section_psync(tmpfs, pread_loop)
         if "2" not in SKIP:
