@@ -191,11 +191,17 @@ std::unique_ptr<PhaseWorker> DbenchWorkload::make_worker(std::size_t phase, Work
   const std::string& name = config_.loadfiles[process % config_.loadfiles.size()];
   auto stream = std::make_unique<LoadfileStream>(name, config_.max_loadfile_bytes,
                                                  parse_options(config_, name), lf);
+  // Clients of every loadfile share the directories beneath the run's: one that removes a shared
+  // directory affects the clients of the others too.
+  LoadfileStats sizes = lf.stats;
+  sizes.removes_shared_dirs = std::any_of(loadfiles_.begin(), loadfiles_.end(), [](const auto& l) {
+    return l->stats.removes_shared_dirs;
+  });
   std::vector<std::unique_ptr<FileioClient>> clients;
   for (std::size_t c = first_client; c < first_client + config_.clients_per_process; ++c) {
     // Building a client allocates its buffers: see a stop request soon.
     if (stop_requested()) return std::make_unique<StoppedWorker>();
-    clients.push_back(std::make_unique<FileioClient>(stream->loadfile(), lf.stats, config_.fileio,
+    clients.push_back(std::make_unique<FileioClient>(stream->loadfile(), sizes, config_.fileio,
                                                      run_dir, c, config_.clients(), ctx.seed(),
                                                      report_ ? &report_->report() : nullptr));
   }

@@ -80,6 +80,9 @@ class LoadfileParser {
   [[nodiscard]] std::size_t needed_from() const noexcept;
   /// Problems found so far.
   [[nodiscard]] std::size_t error_count() const noexcept { return error_count_; }
+  /// A REPEAT is the last instruction and waits for its line; it is dropped again if that line
+  /// is an operation skipped as unknown (unknown_ops=warn), so it is not final yet.
+  [[nodiscard]] bool repeat_pending() const noexcept { return repeat_line_ != 0; }
 
  private:
   struct Directive {

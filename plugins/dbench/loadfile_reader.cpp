@@ -22,6 +22,24 @@ std::string size_param(std::uint64_t bytes) {
   return bytes % (1 << 20) == 0 ? fmt::format("{}m", bytes >> 20) : fmt::format("{}", bytes);
 }
 
+/// What a stat(2) mode names, for the message refusing a loadfile that is not a regular file.
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a pipe (FIFO)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a special file";
+}
+
+FileIdentity identity_of(const struct stat& st) {
+  return FileIdentity{.device = st.st_dev,
+                      .inode = st.st_ino,
+                      .size = st.st_size,
+                      .mtime_ns = st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec,
+                      .ctime_ns = st.st_ctim.tv_sec * 1'000'000'000LL + st.st_ctim.tv_nsec};
+}
+
 }  // namespace
 
 LoadfileTextReader::LoadfileTextReader(const std::filesystem::path& path, std::size_t max_bytes)
@@ -31,18 +49,24 @@ LoadfileTextReader::LoadfileTextReader(const std::filesystem::path& path, std::s
                       "' cannot be opened: " + (err != 0 ? std::strerror(err) : "out of memory") +
                       "; give an existing dbench loadfile (e.g. /usr/share/dbench/client.txt)");
   };
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO is refused below rather than waited on (regular files ignore it).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   struct stat st {};
   if (fd < 0 || ::fstat(fd, &st) != 0) {
     const int err = errno;
     if (fd >= 0) ::close(fd);
     refuse(err);
   }
-  identity_ = FileIdentity{.device = st.st_dev,
-                           .inode = st.st_ino,
-                           .size = st.st_size,
-                           .mtime_ns = st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec,
-                           .ctime_ns = st.st_ctim.tv_sec * 1'000'000'000LL + st.st_ctim.tv_nsec};
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    // Every pass of every client process reads the file again from its start.
+    throw ConfigError("loadfile '" + path.string() + "' is " + file_kind(st.st_mode) +
+                      ", not a regular file: each client reads it again for every pass; save it "
+                      "to a file first (e.g. zcat client.txt.gz > client.txt, or give the .gz "
+                      "file itself)");
+  }
+  stat_fd_ = fd;
+  identity_ = identity_of(st);
   // Plain text is read straight into the caller's buffer; zlib (and its ~200 KiB of buffers in
   // every client process) only for a gzip file, known by its magic bytes.
   unsigned char magic[2] = {};
@@ -63,6 +87,14 @@ LoadfileTextReader::LoadfileTextReader(const std::filesystem::path& path, std::s
 LoadfileTextReader::~LoadfileTextReader() {
   if (file_ != nullptr) gzclose(file_);
   if (fd_ >= 0) ::close(fd_);
+}
+
+FileIdentity LoadfileTextReader::identity_now() const {
+  struct stat st {};
+  if (::fstat(stat_fd_, &st) != 0) {
+    throw ConfigError("loadfile '" + path_.string() + "' cannot be read: " + std::strerror(errno));
+  }
+  return identity_of(st);
 }
 
 int LoadfileTextReader::read_plain(char* out, std::size_t want) {

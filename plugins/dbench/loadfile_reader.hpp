@@ -20,7 +20,8 @@ inline constexpr std::size_t kDefaultMaxLoadfileBytes = std::size_t{128} << 20;
 /// line by line without ever holding the whole text (parse_loadfile_file()).
 class LoadfileTextReader {
  public:
-  /// Opens `path`. Throws ConfigError naming the path if it is missing or unreadable.
+  /// Opens `path`. Throws ConfigError naming the path if it is missing, unreadable or not a
+  /// regular file (a FIFO, a device, /dev/stdin: a replay reads the file again for every pass).
   LoadfileTextReader(const std::filesystem::path& path, std::size_t max_bytes);
   ~LoadfileTextReader();
   LoadfileTextReader(const LoadfileTextReader&) = delete;
@@ -28,6 +29,9 @@ class LoadfileTextReader {
 
   /// The file opened, as fstat(2) saw it then.
   [[nodiscard]] const FileIdentity& identity() const noexcept { return identity_; }
+  /// The file as fstat(2) sees it now (after its text was read: was it changed meanwhile?).
+  /// Throws ConfigError naming the path if fstat fails.
+  [[nodiscard]] FileIdentity identity_now() const;
   /// Appends up to `chunk` bytes of the text to `out`; false (nothing appended) at its end.
   /// Throws ConfigError naming the path on corrupt gzip data or a read error, and as soon as the
   /// text read holds more than `max_bytes` (naming the limit and the max_loadfile_size param).
@@ -40,6 +44,7 @@ class LoadfileTextReader {
   std::filesystem::path path_;
   std::size_t max_bytes_;
   int fd_ = -1;               ///< plain text: the file
+  int stat_fd_ = -1;          ///< the file, plain or gzip (for identity_now(); not owned)
   gzFile_s* file_ = nullptr;  ///< gzip: zlib's reader (it owns the descriptor)
   FileIdentity identity_;
   std::size_t total_ = 0;

@@ -75,7 +75,13 @@ void ReplayWorker::run(WorkerContext& ctx) {
       }
       case OpCode::kRepeat: {
         const std::int64_t times = ins.value[0];
-        const Instruction repeated = *stream_->at(ip + 1);  // validated: REPEAT has its line
+        const std::uint32_t repeat_line = ins.line;
+        const Instruction* line = stream_->at(ip + 1);  // validated: REPEAT has its line
+        if (line == nullptr) {
+          throw ReplayError(fmt::format("dbench: loadfile {} ends after the REPEAT on line {}",
+                                        loadfile.name, repeat_line));
+        }
+        const Instruction repeated = *line;
         for (std::int64_t n = 0; n < times; ++n) {
           if (!run_line(repeated, ctx)) return;
         }

@@ -1,6 +1,7 @@
 #include "plugins/dbench/loadfile_reader.hpp"
 
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -76,8 +77,34 @@ TEST_CASE("unreadable loadfiles give a clear error", "[dbench]") {
   const auto msg = read_error(dir.path() / "cut.gz");
   CHECK(msg.find("loadfile '" + (dir.path() / "cut.gz").string() + "' cannot be read: ") == 0);
   CHECK(msg.find("expected a plain or gzip-compressed dbench loadfile") != std::string::npos);
-  // A directory is not a loadfile.
-  CHECK_FALSE(read_error(dir.path()).empty());
+  // Only a regular file is a loadfile: a replay reads it again for every pass. A FIFO is
+  // refused at once, not waited on for a writer.
+  const auto not_regular = [](const std::filesystem::path& path, const std::string& kind) {
+    return "loadfile '" + path.string() + "' is " + kind +
+           ", not a regular file: each client reads it again for every pass; save it to a file "
+           "first (e.g. zcat client.txt.gz > client.txt, or give the .gz file itself)";
+  };
+  CHECK(read_error(dir.path()) == not_regular(dir.path(), "a directory"));
+  CHECK(read_error("/dev/null") == not_regular("/dev/null", "a character device"));
+  const auto fifo = dir.path() / "fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(read_error(fifo) == not_regular(fifo, "a pipe (FIFO)"));
+}
+
+TEST_CASE("a loadfile changed while it is read is refused", "[dbench]") {
+  iobench::test::TempDir dir("dbread");
+  const auto path = dir.path() / "l.txt";
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "Close " + std::to_string(1000 + i) + " NT_STATUS_OK\n";
+  write_plain(path, text);
+  dbench::LoadfileTextReader reader(path, dbench::kDefaultMaxLoadfileBytes);
+  std::string got;
+  REQUIRE(reader.read(got, 4096));
+  CHECK(reader.identity_now() == reader.identity());
+  // Rewritten in place (same inode) after its first chunk was read: the size tells.
+  std::ofstream(path, std::ios::binary | std::ios::app) << "Close 1 NT_STATUS_OK\n";
+  CHECK(reader.identity_now() != reader.identity());
+  CHECK(reader.identity_now().inode == reader.identity().inode);
 }
 
 TEST_CASE("Debian client txt parses with the documented statistics", "[dbench]") {

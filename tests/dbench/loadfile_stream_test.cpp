@@ -181,3 +181,66 @@ TEST_CASE("a loadfile changed after its validation is refused by the replay", "[
       dbench::LoadfileStream(path, dbench::kDefaultMaxLoadfileBytes, options, validated),
       Catch::Contains("changed after the run validated it"));
 }
+
+TEST_CASE("a REPEAT before a skipped unknown line is not replayed, wherever a chunk ends",
+          "[dbench]") {
+  // unknown_ops=warn drops a REPEAT whose line is skipped; the stream must not hand the REPEAT
+  // out before its line is read, even when that line is in the next chunk or the file ends.
+  iobench::test::TempDir dir("stream-repeat");
+  dbench::ParseOptions options;
+  options.unknown_ops = dbench::UnknownOpPolicy::kWarn;
+  const std::string repeat = "REPEAT 3\nFutureOp \"\\clients\\client1\\x\" NT_STATUS_OK\n";
+  for (const bool at_end : {false, true}) {
+    // The REPEAT's line starts from 40 bytes before a chunk's end to 20 after it.
+    for (std::size_t shift = 0; shift < 60; ++shift) {
+      std::string text;
+      for (int i = 0; text.size() + 40 < dbench::LoadfileStream::kChunkBytes - 40; ++i) {
+        text += "Close " + std::to_string(1000 + i) + " NT_STATUS_OK\n";
+      }
+      while (text.size() + 9 < dbench::LoadfileStream::kChunkBytes - 40 + shift) text += "#\n";
+      text += repeat;
+      if (!at_end)
+        text += "Close 1 NT_STATUS_OK\nUnlink \"\\clients\\client1\\y\" 0x10 NT_STATUS_OK\n";
+      INFO("REPEAT ends at byte " << text.find("FutureOp") << (at_end ? ", at the end" : ""));
+      const std::string path = write_file(dir.path() / "l.txt", text);
+      options.file_name = path;
+      const dbench::Loadfile whole = dbench::parse_loadfile(text, options);
+      REQUIRE(whole.stats.unknown_lines == 1);
+      const dbench::Loadfile validated =
+          dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
+      dbench::LoadfileStream stream(path, dbench::kDefaultMaxLoadfileBytes, options, validated);
+      std::vector<Instruction> replayed;
+      for (std::size_t i = 0;; ++i) {
+        stream.release_before(i);
+        const Instruction* ins = stream.at(i);
+        if (ins == nullptr) break;
+        replayed.push_back(*ins);
+      }
+      REQUIRE(replayed.size() == whole.code.size());
+      CHECK(replayed.back() == whole.code[whole.code.size() - 1]);
+      for (const Instruction& ins : replayed) REQUIRE(ins.op != OpCode::kRepeat);
+    }
+  }
+}
+
+TEST_CASE("a loadfile rewritten in place during a pass is refused at the pass's end", "[dbench]") {
+  iobench::test::TempDir dir("stream-rewritten");
+  const std::string text = busy_loadfile(3000);  // many chunks
+  const std::string path = write_file(dir.path() / "l.txt", text);
+  dbench::ParseOptions options;
+  options.file_name = path;
+  const dbench::Loadfile validated =
+      dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
+  dbench::LoadfileStream stream(path, dbench::kDefaultMaxLoadfileBytes, options, validated);
+  REQUIRE(stream.at(0) != nullptr);
+  std::ofstream(path, std::ios::binary | std::ios::app) << "# appended while the replay reads\n";
+  std::string message;
+  try {
+    for (std::size_t i = 0; stream.at(i) != nullptr; ++i) stream.release_before(i);
+  } catch (const dbench::ReplayError& e) {
+    message = e.what();
+  }
+  CHECK(message == "dbench: loadfile " + path +
+                       " changed while the run read it (its size or modification time); run "
+                       "again once nothing writes to it");
+}
