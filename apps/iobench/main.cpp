@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <iobench/clock.hpp>
 #include <iobench/coordinator.hpp>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);
   std::unique_ptr<iobench::Coordinator> coordinator;
   try {
+    iobench::check_run_clock_environment();
     coordinator = iobench::make_coordinator(argc, argv);
   } catch (const iobench::ConfigError& e) {
     if (first_rank_by_environment()) {

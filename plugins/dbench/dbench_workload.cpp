@@ -191,8 +191,8 @@ std::unique_ptr<PhaseWorker> DbenchWorkload::make_worker(std::size_t phase, Work
   const std::string& name = config_.loadfiles[process % config_.loadfiles.size()];
   auto stream = std::make_unique<LoadfileStream>(name, config_.max_loadfile_bytes,
                                                  parse_options(config_, name), lf);
-  // Clients of every loadfile share the directories beneath the run's: one that removes a shared
-  // directory affects the clients of the others too.
+  // Clients of different loadfiles may share a target's directories: a shared directory one
+  // of them removes is gone for the others too (a check that costs only on ENOENT).
   LoadfileStats sizes = lf.stats;
   sizes.removes_shared_dirs = std::any_of(loadfiles_.begin(), loadfiles_.end(), [](const auto& l) {
     return l->stats.removes_shared_dirs;

@@ -833,11 +833,6 @@ Loadfile parse_loadfile_file(const std::filesystem::path& path, std::size_t max_
     parser.feed(buffer, more);
     if (!keep_code) out.code.drop_before(parser.needed_from());
   }
-  if (reader.identity_now() != out.source) {
-    throw ConfigError("loadfile '" + path.string() +
-                      "' changed while it was read (its size or modification time); run again "
-                      "once nothing writes to it");
-  }
   parser.finish();
   return out;
 }

@@ -32,6 +32,17 @@ const char* file_kind(mode_t mode) {
   return "a special file";
 }
 
+/// Every pass of every client process reads the loadfile again from its start: it must be a
+/// regular file.
+[[noreturn]] void refuse_not_regular(const std::filesystem::path& path, mode_t mode) {
+  const std::string fix =
+      S_ISDIR(mode) ? "give a loadfile in it (e.g. " + (path / "client.txt").string() + ")"
+                    : "save it to a file first (e.g. zcat client.txt.gz > client.txt, "
+                      "or give the .gz file itself)";
+  throw ConfigError("loadfile '" + path.string() + "' is " + file_kind(mode) +
+                    ", not a regular file: each client reads it again for every pass; " + fix);
+}
+
 FileIdentity identity_of(const struct stat& st) {
   return FileIdentity{.device = st.st_dev,
                       .inode = st.st_ino,
@@ -49,22 +60,31 @@ LoadfileTextReader::LoadfileTextReader(const std::filesystem::path& path, std::s
                       "' cannot be opened: " + (err != 0 ? std::strerror(err) : "out of memory") +
                       "; give an existing dbench loadfile (e.g. /usr/share/dbench/client.txt)");
   };
-  // O_NONBLOCK: a FIFO is refused below rather than waited on (regular files ignore it).
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  // O_NONBLOCK: a FIFO is refused below rather than waited on for a writer. A file another
+  // process holds a lease on refuses a non-blocking open (EWOULDBLOCK): open it as usual.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0 && errno == EWOULDBLOCK) fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   struct stat st {};
-  if (fd < 0 || ::fstat(fd, &st) != 0) {
+  if (fd < 0) {
     const int err = errno;
-    if (fd >= 0) ::close(fd);
+    // A socket cannot be opened at all (ENXIO): say what it is rather than "no such device".
+    if (err == ENXIO && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+      refuse_not_regular(path, st.st_mode);
+    }
+    refuse(err);
+  }
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
     refuse(err);
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    // Every pass of every client process reads the file again from its start.
-    throw ConfigError("loadfile '" + path.string() + "' is " + file_kind(st.st_mode) +
-                      ", not a regular file: each client reads it again for every pass; save it "
-                      "to a file first (e.g. zcat client.txt.gz > client.txt, or give the .gz "
-                      "file itself)");
+    refuse_not_regular(path, st.st_mode);
   }
+  // Reads block as usual from here (a FUSE file system may honour the flag).
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   stat_fd_ = fd;
   identity_ = identity_of(st);
   // Plain text is read straight into the caller's buffer; zlib (and its ~200 KiB of buffers in
@@ -92,7 +112,8 @@ LoadfileTextReader::~LoadfileTextReader() {
 FileIdentity LoadfileTextReader::identity_now() const {
   struct stat st {};
   if (::fstat(stat_fd_, &st) != 0) {
-    throw ConfigError("loadfile '" + path_.string() + "' cannot be read: " + std::strerror(errno));
+    const int err = errno;
+    throw ConfigError("loadfile '" + path_.string() + "' cannot be read: " + std::strerror(err));
   }
   return identity_of(st);
 }
@@ -141,7 +162,16 @@ bool LoadfileTextReader::read(std::string& out, std::size_t chunk) {
   }
   out.resize(old_size + static_cast<std::size_t>(got));
   total_ += static_cast<std::size_t>(got);
-  if (got == 0) done_ = true;
+  if (got == 0) {
+    done_ = true;
+    // A file rewritten in place keeps its inode: its size or times tell that the text just
+    // read is not all one version (a pass of the replay, or the validation, would be mixed).
+    if (identity_now() != identity_) {
+      throw ConfigError("loadfile '" + path_.string() +
+                        "' changed while it was read (its size, times or inode); run again once "
+                        "nothing writes to it");
+    }
+  }
   return got != 0;
 }
 

@@ -33,8 +33,9 @@ class LoadfileTextReader {
   /// Throws ConfigError naming the path if fstat fails.
   [[nodiscard]] FileIdentity identity_now() const;
   /// Appends up to `chunk` bytes of the text to `out`; false (nothing appended) at its end.
-  /// Throws ConfigError naming the path on corrupt gzip data or a read error, and as soon as the
-  /// text read holds more than `max_bytes` (naming the limit and the max_loadfile_size param).
+  /// Throws ConfigError naming the path on corrupt gzip data or a read error, as soon as the
+  /// text read holds more than `max_bytes` (naming the limit and the max_loadfile_size param),
+  /// and at the end if the file changed since it was opened (identity_now() != identity()).
   bool read(std::string& out, std::size_t chunk);
 
  private:

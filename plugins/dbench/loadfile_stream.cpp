@@ -47,8 +47,7 @@ void LoadfileStream::read_more() {
   // one chunk of instructions plus any LOOP being run or read.
   loadfile_->code.drop_before(std::min(released_, parser_->needed_from()));
   cursor_.reset();  // a LOOP's jump may change below; decode afresh
-  // A chunk of comments adds no instruction: read on until one is added or the text ends. A
-  // REPEAT read last is not final until its line is (a skipped unknown line drops it): read on.
+  // A chunk of comments adds no instruction: read on until one is added or the text ends.
   const std::size_t before = loadfile_->code.size();
   bool more = true;
   do {
@@ -57,16 +56,9 @@ void LoadfileStream::read_more() {
     // Nothing to do until a line ends: a long line is scanned once, not once per chunk.
     if (more && buffer_.find('\n', old_size) == std::string::npos) continue;
     parser_->feed(buffer_, more);
-  } while (more && (loadfile_->code.size() == before || parser_->repeat_pending()));
+  } while (more && loadfile_->code.size() == before);
   try {
     if (!more) {
-      // A file rewritten in place during the pass keeps its inode: its size or time tells.
-      if (reader_->identity_now() != validated_) {
-        throw ReplayError(fmt::format(
-            "dbench: loadfile {} changed while the run read it (its size or modification "
-            "time); run again once nothing writes to it",
-            options_.file_name));
-      }
       parser_->finish();
       at_end_ = true;
     } else if (parser_->error_count() > 0) {
@@ -79,9 +71,15 @@ void LoadfileStream::read_more() {
   }
 }
 
+std::size_t LoadfileStream::available() const noexcept {
+  // A REPEAT read last is not final until its line is: a skipped unknown line drops it.
+  const std::size_t size = loadfile_->code.size();
+  return parser_->repeat_pending() && !at_end_ ? size - 1 : size;
+}
+
 const Instruction* LoadfileStream::at(std::size_t i) {
   Program& code = loadfile_->code;
-  while (i >= code.size()) {
+  while (i >= available()) {
     if (at_end_) return nullptr;
     read_more();
   }

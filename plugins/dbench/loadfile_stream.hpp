@@ -61,10 +61,12 @@ class LoadfileStream {
   [[nodiscard]] std::size_t window_bytes() const noexcept;
 
  private:
-  /// Reads and parses the next chunk(s), until an instruction is added or the text ends (then
-  /// the parse is finished and at_end_ set).
+  /// Forgets what was released, then reads and parses the next chunk(s) until an instruction
+  /// is added or the text ends (then the parse is finished and at_end_ set).
   void read_more();
   void open();
+  /// Instructions read that the replay may have: all but a REPEAT still waiting for its line.
+  [[nodiscard]] std::size_t available() const noexcept;
 
   std::filesystem::path path_;
   std::size_t max_bytes_;

@@ -1,13 +1,16 @@
 #include "plugins/dbench/loadfile_reader.hpp"
 
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iobench/error.hpp>
@@ -84,27 +87,54 @@ TEST_CASE("unreadable loadfiles give a clear error", "[dbench]") {
            ", not a regular file: each client reads it again for every pass; save it to a file "
            "first (e.g. zcat client.txt.gz > client.txt, or give the .gz file itself)";
   };
-  CHECK(read_error(dir.path()) == not_regular(dir.path(), "a directory"));
+  CHECK(read_error(dir.path()) == "loadfile '" + dir.path().string() +
+                                      "' is a directory, not a regular file: each client reads "
+                                      "it again for every pass; give a loadfile in it (e.g. " +
+                                      (dir.path() / "client.txt").string() + ")");
   CHECK(read_error("/dev/null") == not_regular("/dev/null", "a character device"));
   const auto fifo = dir.path() / "fifo";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   CHECK(read_error(fifo) == not_regular(fifo, "a pipe (FIFO)"));
+  // A socket cannot even be opened (ENXIO): it is still named for what it is.
+  const auto socket_path = dir.path() / "socket";
+  const int sock = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  REQUIRE(sock >= 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  REQUIRE(socket_path.string().size() < sizeof address.sun_path);
+  std::strcpy(address.sun_path, socket_path.c_str());
+  REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  CHECK(read_error(socket_path) == not_regular(socket_path, "a socket"));
+  ::close(sock);
 }
 
-TEST_CASE("a loadfile changed while it is read is refused", "[dbench]") {
+TEST_CASE("a loadfile changed while it is read is refused at its end", "[dbench]") {
   iobench::test::TempDir dir("dbread");
   const auto path = dir.path() / "l.txt";
   std::string text;
   for (int i = 0; i < 20000; ++i) text += "Close " + std::to_string(1000 + i) + " NT_STATUS_OK\n";
   write_plain(path, text);
+  // Read whole and unchanged: no complaint.
+  CHECK(dbench::read_loadfile_text(path) == text);
+  // Rewritten in place (same inode) after its first chunk was read: the size tells at the end,
+  // for a validation (parse_loadfile_file) and a replay's pass (LoadfileStream) alike.
   dbench::LoadfileTextReader reader(path, dbench::kDefaultMaxLoadfileBytes);
   std::string got;
   REQUIRE(reader.read(got, 4096));
   CHECK(reader.identity_now() == reader.identity());
-  // Rewritten in place (same inode) after its first chunk was read: the size tells.
   std::ofstream(path, std::ios::binary | std::ios::app) << "Close 1 NT_STATUS_OK\n";
-  CHECK(reader.identity_now() != reader.identity());
   CHECK(reader.identity_now().inode == reader.identity().inode);
+  std::string message;
+  try {
+    while (reader.read(got, 4096)) {
+    }
+  } catch (const iobench::ConfigError& e) {
+    message = e.what();
+  }
+  CHECK(message == "loadfile '" + path.string() +
+                       "' changed while it was read (its size, times or inode); run again once "
+                       "nothing writes to it");
+  CHECK(got.size() == text.size() + 21);  // every byte read, including the appended line
 }
 
 TEST_CASE("Debian client txt parses with the documented statistics", "[dbench]") {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iobench/error.hpp>
 #include <string>
 #include <vector>
 
@@ -217,10 +218,51 @@ TEST_CASE("a REPEAT before a skipped unknown line is not replayed, wherever a ch
         replayed.push_back(*ins);
       }
       REQUIRE(replayed.size() == whole.code.size());
-      CHECK(replayed.back() == whole.code[whole.code.size() - 1]);
+      for (std::size_t k = 0; k < replayed.size(); ++k) {
+        INFO(k);
+        REQUIRE(replayed[k] == whole.code[k]);
+      }
       for (const Instruction& ins : replayed) REQUIRE(ins.op != OpCode::kRepeat);
     }
   }
+}
+
+TEST_CASE("the window stays small when every chunk ends with a REPEAT awaiting its line",
+          "[dbench]") {
+  // Each chunk is read alone, after forgetting what was released, even when the REPEAT that
+  // ends it makes the replay wait for the next chunk's first line.
+  iobench::test::TempDir dir("stream-repeat-window");
+  constexpr std::size_t kChunk = dbench::LoadfileStream::kChunkBytes;
+  const std::string op = "ReadX 1000 0 4096 4096 NT_STATUS_OK\n";
+  std::string text = "NTCreateX \"\\clients\\client1\\f\" 0x40 0x2 1000 NT_STATUS_OK\n";
+  for (std::size_t chunk = 1; chunk <= 300; ++chunk) {
+    const std::size_t repeat_at = chunk * kChunk - 5 - 9;  // "REPEAT 1\n" ends 5 bytes short
+    while (text.size() + op.size() <= repeat_at) text += op;
+    if (text.size() < repeat_at) text += std::string(repeat_at - text.size() - 1, '#') + "\n";
+    text += "REPEAT 1\n" + op;
+  }
+  text += "Close 1000 NT_STATUS_OK\n";
+  const std::string path = write_file(dir.path() / "l.txt", text);
+  dbench::ParseOptions options;
+  options.file_name = path;
+  const dbench::Loadfile whole = dbench::parse_loadfile(text, options);
+  const dbench::Loadfile validated =
+      dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
+  dbench::LoadfileStream stream(path, dbench::kDefaultMaxLoadfileBytes, options, validated);
+  std::size_t largest_window = 0;
+  std::size_t count = 0;
+  for (std::size_t i = 0;; ++i) {
+    stream.release_before(i);
+    const Instruction* ins = stream.at(i);
+    largest_window = std::max(largest_window, stream.window_bytes());
+    if (ins == nullptr) break;
+    REQUIRE(*ins == whole.code[i]);
+    ++count;
+  }
+  CHECK(count == whole.code.size());
+  INFO("whole program " << whole.code.memory_bytes() << " bytes, largest window "
+                        << largest_window);
+  CHECK(largest_window < whole.code.memory_bytes() / 10);
 }
 
 TEST_CASE("a loadfile rewritten in place during a pass is refused at the pass's end", "[dbench]") {
@@ -237,10 +279,10 @@ TEST_CASE("a loadfile rewritten in place during a pass is refused at the pass's 
   std::string message;
   try {
     for (std::size_t i = 0; stream.at(i) != nullptr; ++i) stream.release_before(i);
-  } catch (const dbench::ReplayError& e) {
+  } catch (const iobench::ConfigError& e) {
     message = e.what();
   }
-  CHECK(message == "dbench: loadfile " + path +
-                       " changed while the run read it (its size or modification time); run "
-                       "again once nothing writes to it");
+  CHECK(message == "loadfile '" + path +
+                       "' changed while it was read (its size, times or inode); run again once "
+                       "nothing writes to it");
 }

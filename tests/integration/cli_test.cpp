@@ -130,9 +130,10 @@ TEST_CASE("a run records the clock it measured with; IOBENCH_CLOCK=monotonic cho
                                         "bs=4k", "blocks=8", "-q"};
   const auto text = run_cli(run);
   REQUIRE(text.exit_code == 0);
-  CHECK_THAT(text.out, Catch::Matches(
-                           R"re((.|\n)*\nclock +(tsc \([0-9.]+ MHz, calibrated against )re"
-                           R"re(CLOCK_MONOTONIC over [0-9.]+ ms\)|CLOCK_MONOTONIC.*)\n(.|\n)*)re"));
+  CHECK_THAT(
+      text.out,
+      Catch::Matches(R"re((.|\n)*\nclock +(tsc \([0-9.]+ MHz, calibrated against )re"
+                     R"re(CLOCK_MONOTONIC_RAW over [0-9.]+ ms\)|CLOCK_MONOTONIC.*)\n(.|\n)*)re"));
   std::vector<std::string> monotonic = {"env", "IOBENCH_CLOCK=monotonic", IOBENCH_CLI_PATH};
   monotonic.insert(monotonic.end(), run.begin(), run.end());
   monotonic.insert(monotonic.end(), {"--format", "json"});
@@ -141,6 +142,16 @@ TEST_CASE("a run records the clock it measured with; IOBENCH_CLOCK=monotonic cho
   const auto doc = nlohmann::json::parse(json.out);
   CHECK(doc.at("environment").at("clock") == "CLOCK_MONOTONIC (IOBENCH_CLOCK=monotonic)");
   CHECK(doc.at("steps").at(0).at("phases").at(0).at("ops_by_kind").at("write").at("ops") == 8);
+  CHECK(dir.entries().empty());
+  // A misspelt clock is bad input, not the default in silence.
+  std::vector<std::string> misspelt = {"env", "IOBENCH_CLOCK=tcs", IOBENCH_CLI_PATH};
+  misspelt.insert(misspelt.end(), run.begin(), run.end());
+  const auto refused = iobench::test::run_command(misspelt);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err ==
+        "iobench: error: IOBENCH_CLOCK 'tcs': the run clock must be 'tsc' (the CPU's time-stamp "
+        "counter wherever it is invariant) or 'monotonic' (clock_gettime(CLOCK_MONOTONIC)); unset "
+        "it for the default\n");
   CHECK(dir.entries().empty());
 }
 

@@ -25,7 +25,7 @@ Environment make_environment() {
   env.memory_bytes = 64 * 1024 * kMiB;
   env.iobench_version = "0.1.0";
   env.start_time_utc = "2026-01-15T09:30:00Z";
-  env.clock = "tsc (2400.000 MHz, calibrated against CLOCK_MONOTONIC over 5.0 ms)";
+  env.clock = "tsc (2400.000 MHz, calibrated against CLOCK_MONOTONIC_RAW over 5.0 ms)";
   env.targets.push_back(TargetInfo{.path = "/mnt/a",
                                    .fs_type = "ext4",
                                    .mount_point = "/mnt/a",

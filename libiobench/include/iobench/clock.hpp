@@ -21,7 +21,7 @@ struct TscScale {
 extern TscScale tsc_scale;
 
 /// monotonic_ns() until the TSC is in use: chooses the clock on the first call (calibrating
-/// the TSC against CLOCK_MONOTONIC), then reads CLOCK_MONOTONIC where the TSC is not used.
+/// the TSC against CLOCK_MONOTONIC_RAW), then reads CLOCK_MONOTONIC where the TSC is not used.
 [[nodiscard]] std::uint64_t monotonic_ns_slow() noexcept;
 
 }  // namespace detail
@@ -31,11 +31,13 @@ extern TscScale tsc_scale;
 /// timestamp. It reads as CLOCK_MONOTONIC does, from the same origin:
 /// - where the CPU's time-stamp counter is invariant, the kernel itself keeps time from it
 ///   (clocksource tsc, kvm-clock or hyperv_clocksource_tsc_page) and still lists "tsc" among
-///   its available clocksources (not booted with tsc=unstable), it is the TSC scaled to ns,
-///   calibrated once per process against CLOCK_MONOTONIC (as fio's default clocksource=cpu):
-///   about 1 ns a read, where clock_gettime() costs 20-50 ns just after a system call;
+///   its available clocksources (not booted with tsc=unstable), it is the TSC scaled to ns
+///   (as fio's default clocksource=cpu): its rate measured once per process against
+///   CLOCK_MONOTONIC_RAW, which NTP never slews, its readings counted from CLOCK_MONOTONIC's
+///   origin. A read is an LFENCE and an RDTSC, about 20 ns back to back on an AMD EPYC VM where
+///   clock_gettime() costs 35 ns (more just after a system call);
 /// - elsewhere, or with IOBENCH_CLOCK=monotonic in the environment, clock_gettime(CLOCK_MONOTONIC).
-///   IOBENCH_CLOCK=tsc uses any invariant TSC, whatever the kernel's clocksource.
+///   IOBENCH_CLOCK=tsc uses the TSC wherever it is invariant, whatever the kernel's clocksource.
 /// Differences of readings are exact to the calibration (a few ppm); the TSC clock does not
 /// follow NTP's slewing of CLOCK_MONOTONIC, so pass durations, never its readings, to the
 /// kernel (sleeps, timeouts). run_clock_description() says which clock a process uses.
@@ -59,9 +61,14 @@ extern TscScale tsc_scale;
   return detail::monotonic_ns_slow();
 }
 
+/// Checks IOBENCH_CLOCK, which monotonic_ns() reads on its first call: it may be unset, empty,
+/// "tsc" or "monotonic". Anything else throws ConfigError naming the variable, its value and
+/// the values it takes (monotonic_ns(), which cannot throw, takes such a value as unset).
+void check_run_clock_environment();
+
 /// The run clock of this process, for results: "tsc (2095.997 MHz, calibrated against
-/// CLOCK_MONOTONIC)" or "CLOCK_MONOTONIC" with the reason the TSC is not used. Chooses the clock
-/// if nothing has read it yet.
+/// CLOCK_MONOTONIC_RAW over 5.0 ms)" or "CLOCK_MONOTONIC" with the reason the TSC is not used.
+/// Chooses the clock if nothing has read it yet.
 [[nodiscard]] std::string run_clock_description();
 
 }  // namespace iobench

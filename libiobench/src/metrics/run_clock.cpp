@@ -1,14 +1,20 @@
 // The run clock (clock.hpp): the choice between the TSC and CLOCK_MONOTONIC, and the TSC's
-// calibration. The anchor pair is read when the library loads; the rate is measured on the first
-// reading of the clock, at least kCalibrationNs later, so that a process that never times
-// anything (list, validate, report) pays nothing, and one that does pays at most that once.
+// calibration. The anchor pairs are read when the library loads; the rate is measured on the
+// first reading of the clock, at least kCalibrationNs later, so that a process that never times
+// anything (list, validate, report) pays nothing, and one that does pays at most that once. The
+// rate is measured against CLOCK_MONOTONIC_RAW, which NTP never slews (chrony may slew
+// CLOCK_MONOTONIC by up to 8 % for a while, which 5 ms of calibration would keep for good); the
+// readings start from CLOCK_MONOTONIC's anchor, so that they read as CLOCK_MONOTONIC does.
 #include <fmt/format.h>
 #include <time.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <iobench/clock.hpp>
+#include <iobench/error.hpp>
+#include <iobench/printable.hpp>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #if defined(__x86_64__)
@@ -28,11 +34,22 @@ namespace {
 // ppm; short enough not to be noticed when it has to be waited for.
 constexpr std::uint64_t kCalibrationNs = 5'000'000;
 
-std::uint64_t clock_monotonic_ns() noexcept {
+std::uint64_t clock_ns(clockid_t id) noexcept {
   timespec ts{};
-  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  ::clock_gettime(id, &ts);
   return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000ULL +
          static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+std::uint64_t clock_monotonic_ns() noexcept { return clock_ns(CLOCK_MONOTONIC); }
+
+// What IOBENCH_CLOCK asks for: empty (the default), "tsc" or "monotonic"; nullopt for any
+// other value.
+std::optional<std::string> clock_asked() {
+  const char* asked = std::getenv("IOBENCH_CLOCK");
+  const std::string wanted = asked == nullptr ? "" : asked;
+  if (wanted.empty() || wanted == "tsc" || wanted == "monotonic") return wanted;
+  return std::nullopt;
 }
 
 struct Choice {
@@ -47,20 +64,21 @@ std::once_flag chosen;
 
 #if defined(__x86_64__)
 
-// Both clocks at one moment: the TSC read just before and just after clock_gettime, taking the
-// tightest of a few tries (an interrupt can land in any one) and the midpoint of its two reads.
+// The TSC and a kernel clock at one moment: the TSC read just before and just after
+// clock_gettime, taking the tightest of a few tries (an interrupt can land in any one) and the
+// midpoint of its two reads.
 struct ClockPair {
   std::uint64_t ticks = 0;
   std::uint64_t ns = 0;
 };
 
-ClockPair read_pair() noexcept {
+ClockPair read_pair(clockid_t id) noexcept {
   ClockPair best;
   std::uint64_t best_width = UINT64_MAX;
   for (int i = 0; i < 16; ++i) {
     __builtin_ia32_lfence();  // each RDTSC in program order, as monotonic_ns() reads it
     const std::uint64_t before = __builtin_ia32_rdtsc();
-    const std::uint64_t ns = clock_monotonic_ns();
+    const std::uint64_t ns = clock_ns(id);
     __builtin_ia32_lfence();
     const std::uint64_t after = __builtin_ia32_rdtsc();
     if (after >= before && after - before < best_width) {
@@ -71,9 +89,13 @@ ClockPair read_pair() noexcept {
   return best;
 }
 
-ClockPair anchor;
+ClockPair anchor;      // CLOCK_MONOTONIC: where readings start from
+ClockPair raw_anchor;  // CLOCK_MONOTONIC_RAW: where the rate is measured from
 
-[[gnu::constructor]] void read_anchor() noexcept { anchor = read_pair(); }
+[[gnu::constructor]] void read_anchors() noexcept {
+  anchor = read_pair(CLOCK_MONOTONIC);
+  raw_anchor = read_pair(CLOCK_MONOTONIC_RAW);
+}
 
 // CPUID 8000_0007h EDX bit 8: the TSC ticks at a constant rate in every P-, C- and T-state.
 bool tsc_is_invariant() noexcept {
@@ -110,7 +132,7 @@ bool kernel_keeps_time_from_tsc(const std::string& clocksource) noexcept {
 }
 
 void calibrate(Choice& c) {
-  const std::uint64_t elapsed = clock_monotonic_ns() - anchor.ns;
+  const std::uint64_t elapsed = clock_ns(CLOCK_MONOTONIC_RAW) - raw_anchor.ns;
   if (elapsed < kCalibrationNs) {
     const std::uint64_t rest = kCalibrationNs - elapsed;
     timespec ts{.tv_sec = static_cast<time_t>(rest / 1'000'000'000ULL),
@@ -118,13 +140,13 @@ void calibrate(Choice& c) {
     while (::clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) != 0) {
     }
   }
-  const ClockPair end = read_pair();
-  if (end.ticks <= anchor.ticks || end.ns <= anchor.ns) {
+  const ClockPair end = read_pair(CLOCK_MONOTONIC_RAW);
+  if (end.ticks <= raw_anchor.ticks || end.ns <= raw_anchor.ns) {
     c.why_not = "the TSC did not advance during its calibration";
     return;
   }
-  const std::uint64_t ticks = end.ticks - anchor.ticks;
-  const std::uint64_t ns = end.ns - anchor.ns;
+  const std::uint64_t ticks = end.ticks - raw_anchor.ticks;
+  const std::uint64_t ns = end.ns - raw_anchor.ns;
   c.tsc_hz = static_cast<double>(ticks) * 1e9 / static_cast<double>(ns);
   if (c.tsc_hz < 1e8 || c.tsc_hz > 1e11) {
     c.why_not = fmt::format("the TSC calibrated to an implausible {:.0f} Hz", c.tsc_hz);
@@ -140,8 +162,8 @@ void calibrate(Choice& c) {
 }
 
 void choose(Choice& c) {
-  const char* asked = std::getenv("IOBENCH_CLOCK");
-  const std::string wanted = asked == nullptr ? "" : asked;
+  // A value check_run_clock_environment() refuses is the default here (this is noexcept).
+  const std::string wanted = clock_asked().value_or("");
   if (wanted == "monotonic") {
     c.why_not = "IOBENCH_CLOCK=monotonic";
     return;
@@ -187,10 +209,18 @@ std::uint64_t detail::monotonic_ns_slow() noexcept {
   return clock_monotonic_ns();
 }
 
+void check_run_clock_environment() {
+  if (clock_asked()) return;
+  throw ConfigError(fmt::format(
+      "IOBENCH_CLOCK '{}': the run clock must be 'tsc' (the CPU's time-stamp counter wherever it "
+      "is invariant) or 'monotonic' (clock_gettime(CLOCK_MONOTONIC)); unset it for the default",
+      printable(std::getenv("IOBENCH_CLOCK"))));
+}
+
 std::string run_clock_description() {
   (void)detail::monotonic_ns_slow();
   if (choice.use_tsc) {
-    return fmt::format("tsc ({:.3f} MHz, calibrated against CLOCK_MONOTONIC over {:.1f} ms)",
+    return fmt::format("tsc ({:.3f} MHz, calibrated against CLOCK_MONOTONIC_RAW over {:.1f} ms)",
                        choice.tsc_hz / 1e6, static_cast<double>(choice.calibration_ns) / 1e6);
   }
   return choice.why_not.empty() ? std::string("CLOCK_MONOTONIC")
