@@ -81,6 +81,31 @@ std::string write_file(const std::filesystem::path& path, const std::string& tex
   return path.string();
 }
 
+/// One pass of a loadfile without LOOPs, read in order as a replay reads it (each instruction
+/// released before the next); `largest_window` gets the most bytes the stream held meanwhile.
+std::vector<Instruction> read_pass(dbench::LoadfileStream& stream,
+                                   std::size_t* largest_window = nullptr) {
+  std::vector<Instruction> out;
+  for (std::size_t i = 0;; ++i) {
+    stream.release_before(i);
+    const Instruction* ins = stream.at(i);
+    if (largest_window != nullptr) {
+      *largest_window = std::max(*largest_window, stream.window_bytes());
+    }
+    if (ins == nullptr) return out;
+    out.push_back(*ins);
+  }
+}
+
+/// `replayed` is `whole`'s program, instruction for instruction.
+void check_same_program(const std::vector<Instruction>& replayed, const dbench::Loadfile& whole) {
+  REQUIRE(replayed.size() == whole.code.size());
+  for (std::size_t k = 0; k < replayed.size(); ++k) {
+    INFO(k);
+    REQUIRE(replayed[k] == whole.code[k]);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("a dropped program keeps its indexes, its loops and its last instruction", "[dbench]") {
@@ -210,18 +235,8 @@ TEST_CASE("a REPEAT before a skipped unknown line is not replayed, wherever a ch
       const dbench::Loadfile validated =
           dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
       dbench::LoadfileStream stream(path, dbench::kDefaultMaxLoadfileBytes, options, validated);
-      std::vector<Instruction> replayed;
-      for (std::size_t i = 0;; ++i) {
-        stream.release_before(i);
-        const Instruction* ins = stream.at(i);
-        if (ins == nullptr) break;
-        replayed.push_back(*ins);
-      }
-      REQUIRE(replayed.size() == whole.code.size());
-      for (std::size_t k = 0; k < replayed.size(); ++k) {
-        INFO(k);
-        REQUIRE(replayed[k] == whole.code[k]);
-      }
+      const auto replayed = read_pass(stream);
+      check_same_program(replayed, whole);
       for (const Instruction& ins : replayed) REQUIRE(ins.op != OpCode::kRepeat);
     }
   }
@@ -250,16 +265,7 @@ TEST_CASE("the window stays small when every chunk ends with a REPEAT awaiting i
       dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
   dbench::LoadfileStream stream(path, dbench::kDefaultMaxLoadfileBytes, options, validated);
   std::size_t largest_window = 0;
-  std::size_t count = 0;
-  for (std::size_t i = 0;; ++i) {
-    stream.release_before(i);
-    const Instruction* ins = stream.at(i);
-    largest_window = std::max(largest_window, stream.window_bytes());
-    if (ins == nullptr) break;
-    REQUIRE(*ins == whole.code[i]);
-    ++count;
-  }
-  CHECK(count == whole.code.size());
+  check_same_program(read_pass(stream, &largest_window), whole);
   INFO("whole program " << whole.code.memory_bytes() << " bytes, largest window "
                         << largest_window);
   CHECK(largest_window < whole.code.memory_bytes() / 10);

@@ -279,7 +279,7 @@ TEST_CASE("a stop while client.txt is parsed exits 130 with an empty result",
   }
   // Validation parses the loadfile: stop inside it. client.txt alone (26 MB) parses in 0.09 s
   // in a release build here, which a stop up to 100 ms late missed 2 times in 15: twice over
-  // (0.17 s) and a stop within 30 ms of start-up.
+  // (validated in 0.33-0.39 s) and a stop within 30 ms of start-up.
   TempDir loadfile_dir("sigseq-loadfile");
   const auto loadfile = loadfile_dir.path() / "client-twice.txt";
   {
