@@ -415,8 +415,11 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   write_suite_summary_text(result, text_out);
   if (options.format == "json") {
     const Invocation invocation = invocation_of(given, plan, again ? &repeated : nullptr);
-    const std::string document = suite_to_json(plan, result, 2, &invocation);
-    machine << (ranks.ranked() ? add_ranks_to_json(document, ranks.steps, 2) : document) << '\n';
+    // The document runs to megabytes for a sweep: written without a copy (a conditional
+    // expression with a temporary would copy it).
+    std::string document = suite_to_json(plan, result, 2, &invocation);
+    if (ranks.ranked()) document = add_ranks_to_json(document, ranks.steps, 2);
+    machine << document << '\n';
   }
   // The HTML page fails alone: the results of -o are still written.
   bool html_failed = false;
@@ -436,13 +439,14 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     }
   }
   if (output) {
+    const std::string text = std::move(file_text).str();  // moved out of the stream, not copied
     try {
-      output->commit(file_text.str());
+      output->commit(text);
     } catch (const Error& e) {
       // Opened before the run, so this is rare (the disk filled up meanwhile): keep the results.
       fmt::print(err, "iobench: cannot write {}: {}; the results follow on stdout\n",
                  printable(output->path().string()), printable(e.what()));
-      out << file_text.str();
+      out << text;
       return 1;
     }
   }

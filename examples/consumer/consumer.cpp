@@ -125,7 +125,7 @@ std::vector<iobench::Step> plan(const Options& o) {
 // "disk write 4k        ok    64.0 MiB    16384 ops in 210 ms: 319.6 MB/s, p99 45.2 us".
 void print_summary(const iobench::StepResult& step) {
   std::uint64_t bytes = 0, ops = 0, wall_ns = 0;
-  iobench::OpStats all;
+  iobench::OpResult all;
   for (const iobench::PhaseResult& phase : step.phases) {
     bytes += phase.total_bytes();
     ops += phase.total_ops();

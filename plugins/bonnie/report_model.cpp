@@ -23,7 +23,7 @@ Cell make_cell(PhaseId id, std::span<const WorkerResult> workers) {
     if (w.status != Status::kOk) return Cell{};
     elapsed_ns = std::max(elapsed_ns, w.elapsed_ns);
     cpu_ns += w.cpu.user_ns + w.cpu.system_ns;
-    for (const OpStats& op : w.ops) {
+    for (const OpResult& op : w.ops) {
       bytes += op.bytes;
       ops += op.ops;
       cell.latency_ns = std::max(cell.latency_ns, op.latency.max());

@@ -50,12 +50,12 @@ std::uint64_t counter(const PhaseResult& phase, const std::vector<std::uint64_t>
 double ms(double ns) { return ns / 1e6; }
 
 /// The latency histograms of dbench's table ops, in table order (nullptr past `ops`).
-using OpLatencies = std::array<const LatencyHistogram*, kTabulatedOps>;
+using OpLatencies = std::array<const CompactLatencyHistogram*, kTabulatedOps>;
 
 /// What dbench 4.00 times per op: the service time of a paced phase (its latency part; the ops'
 /// latency then runs from the intended start), else the ops' latency, which is then the same.
-OpLatencies timed_latencies(const std::vector<OpStats>& ops,
-                            const std::vector<OpLatencyParts>& parts, bool paced) {
+OpLatencies timed_latencies(const std::vector<OpResult>& ops,
+                            const std::vector<OpLatencyPartsResult>& parts, bool paced) {
   OpLatencies out{};
   for (std::size_t i = 0; i < kTabulatedOps && i < ops.size(); ++i) {
     out[i] = paced && i < parts.size() ? &parts[i].service : &ops[i].latency;
@@ -64,40 +64,40 @@ OpLatencies timed_latencies(const std::vector<OpStats>& ops,
 }
 
 /// The ops' latency (from the intended start when the phase was paced).
-OpLatencies response_latencies(const std::vector<OpStats>& ops) {
+OpLatencies response_latencies(const std::vector<OpResult>& ops) {
   OpLatencies out{};
   for (std::size_t i = 0; i < kTabulatedOps && i < ops.size(); ++i) out[i] = &ops[i].latency;
   return out;
 }
 
 /// dbench's table: count, mean and max latency of every op that ran.
-void print_op_table(std::ostream& out, const std::vector<OpStats>& ops,
+void print_op_table(std::ostream& out, const std::vector<OpResult>& ops,
                     const OpLatencies& latencies) {
   out << " Operation      Count    AvgLat    MaxLat\n";
   out << " ----------------------------------------\n";
   const auto& names = table_op_names();
   for (std::size_t i = 0; i < kTabulatedOps && latencies[i] != nullptr; ++i) {
     if (ops[i].ops == 0) continue;
-    const LatencyHistogram& l = *latencies[i];
+    const CompactLatencyHistogram& l = *latencies[i];
     out << fmt::format(" {:<12} {:>7} {:>9.3f} {:>9.3f}\n", names[i], ops[i].ops, ms(l.mean()),
                        ms(static_cast<double>(l.max())));
   }
 }
 
-void print_percentiles(std::ostream& out, const std::vector<OpStats>& ops,
+void print_percentiles(std::ostream& out, const std::vector<OpResult>& ops,
                        const OpLatencies& latencies) {
   out << " Operation      Count       p50       p90       p99     p99.9       Max   (ms)\n";
   const auto& names = table_op_names();
   for (std::size_t i = 0; i < kTabulatedOps && latencies[i] != nullptr; ++i) {
     if (ops[i].ops == 0) continue;
-    const LatencyHistogram& l = *latencies[i];
+    const CompactLatencyHistogram& l = *latencies[i];
     const auto p = [&](double q) { return ms(static_cast<double>(l.percentile(q))); };
     out << fmt::format(" {:<12} {:>7} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", names[i],
                        ops[i].ops, p(50), p(90), p(99), p(99.9), ms(static_cast<double>(l.max())));
   }
 }
 
-std::uint64_t table_bytes(const std::vector<OpStats>& ops) {
+std::uint64_t table_bytes(const std::vector<OpResult>& ops) {
   std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < kTabulatedOps && i < ops.size(); ++i) bytes += ops[i].bytes;
   return bytes;

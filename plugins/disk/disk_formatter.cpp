@@ -66,7 +66,7 @@ namespace {
 
 double us(std::uint64_t ns) { return static_cast<double>(ns) / 1e3; }
 
-void print_latency_line(std::ostream& out, const char* label, const LatencyHistogram& h) {
+void print_latency_line(std::ostream& out, const char* label, const CompactLatencyHistogram& h) {
   fmt::print(out,
              "{} (usec): min {:.1f}, mean {:.1f}, p50 {:.1f}, p99 {:.1f}, p99.9 {:.1f}, max "
              "{:.1f}\n",
@@ -99,7 +99,7 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
     for (std::size_t k = 0; k < phase.op_names.size(); ++k) {
       const std::string& kind = phase.op_names[k];
       if (kind != "read" && kind != "write") continue;
-      const OpStats& io = phase.ops[k];
+      const OpResult& io = phase.ops[k];
       if (phase.op_names.size() > 2 && io.ops == 0) continue;  // a mixed phase without this kind
       const bool write = kind == "write";
       const std::uint64_t block_size = io.ops != 0 ? io.bytes / io.ops : 0;
@@ -112,7 +112,7 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
                  phase.wall_ns ? mib(io.bytes) / seconds(phase.wall_ns) : 0.0,
                  usec(io.latency.mean()));
       for (const WorkerResult& worker : phase.workers) {
-        const OpStats& wio = worker.ops[k];
+        const OpResult& wio = worker.ops[k];
         fmt::print(out, "#{} ({}) {} in {:.6f}s using {} {} of {} ({:.2f}MB/sec), {}usec\n",
                    worker.index,
                    attribute_text(step, fmt::format("file.{}", worker.target_index)),
@@ -126,7 +126,7 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
           "latency per {}{}", kind, phase.pacing.paced ? " from its intended issue time" : "");
       print_latency_line(out, label.c_str(), io.latency);
       if (k < phase.latency_parts.size()) {
-        const OpLatencyParts& parts = phase.latency_parts[k];
+        const OpLatencyPartsResult& parts = phase.latency_parts[k];
         if (phase.latency_parts_kind.submission_completion) {
           print_latency_line(out, "  submission (slat)", parts.submission);
           print_latency_line(out, "  completion (clat)", parts.completion);
@@ -139,7 +139,7 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
     }
     const std::size_t fsync_index = phase.op_index("fsync");
     if (fsync_index < phase.ops.size() && phase.ops[fsync_index].ops > 0) {
-      const OpStats& sync = phase.ops[fsync_index];
+      const OpResult& sync = phase.ops[fsync_index];
       fmt::print(out, "fsync before close (usec): mean {:.1f}, max {:.1f}, {} calls\n",
                  sync.latency.mean() / 1e3, static_cast<double>(sync.latency.max()) / 1e3,
                  sync.ops);

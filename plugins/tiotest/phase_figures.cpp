@@ -80,13 +80,13 @@ std::optional<PhaseFigures> figures_of(const PhaseResult& phase, std::size_t thr
   figures.wall_ns = phase.wall_ns;
   figures.cpu = phase.workers_cpu;
   figures.system_busy_percent = phase.system_busy_percent;
-  for (const OpStats& op : phase.ops) figures.ops.merge(op);
+  for (const OpResult& op : phase.ops) figures.ops.merge(op);
   figures.status = phase.status;
   return figures;
 }
 
-OpStats pooled_ops(std::span<const PhaseFigures> phases) {
-  OpStats total;
+OpResult pooled_ops(std::span<const PhaseFigures> phases) {
+  OpResult total;
   for (const PhaseFigures& phase : phases) total.merge(phase.ops);
   return total;
 }

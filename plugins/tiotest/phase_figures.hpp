@@ -21,7 +21,7 @@ struct PhaseFigures {
   std::uint64_t wall_ns = 0;  ///< the phase's wall time (tiotest: the main thread's timer)
   CpuTimes cpu;               ///< summed over the phase's workers
   double system_busy_percent = 0;
-  OpStats ops;  ///< all ops of the phase, merged over workers
+  OpResult ops;  ///< all ops of the phase, merged over workers
   Status status = Status::kOk;
 
   /// MB moved, MB = 2^20 bytes as tiotest counts (blocks x block size / 2^20).
@@ -52,7 +52,7 @@ struct PhaseFigures {
 /// The latency columns of tiotest's "Total" row: every op of every phase pooled (mean = summed
 /// latency / summed ops, max = the largest, threshold percents over all ops), with the merged
 /// histogram for percentiles.
-[[nodiscard]] OpStats pooled_ops(std::span<const PhaseFigures> phases);
+[[nodiscard]] OpResult pooled_ops(std::span<const PhaseFigures> phases);
 
 /// Percent of `part` in `whole`; 0 if `whole` is 0.
 [[nodiscard]] double percent_of(std::uint64_t part, std::uint64_t whole) noexcept;

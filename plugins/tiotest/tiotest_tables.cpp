@@ -34,7 +34,7 @@ struct LatencyRow {
   std::string over_10s;
 };
 
-LatencyRow latency_row(std::string label, const OpStats& ops) {
+LatencyRow latency_row(std::string label, const OpResult& ops) {
   PhaseFigures f;
   f.ops = ops;
   return {std::move(label), fmt::format("{:.3f}", f.mean_latency_ms()),
@@ -51,7 +51,7 @@ struct PercentileRow {
   std::string busy;
 };
 
-PercentileRow percentile_row(std::string label, const OpStats& ops, std::string busy) {
+PercentileRow percentile_row(std::string label, const OpResult& ops, std::string busy) {
   PercentileRow row{std::move(label), {}, std::move(busy)};
   for (std::size_t i = 0; i < kPercentiles.size(); ++i) {
     row.values[i] = fmt::format(
@@ -234,7 +234,7 @@ void format_tiotest_csv(const StepResult& step, std::ostream& out) {
   const std::size_t threads = step_threads(step);
   const std::vector<PhaseFigures> figures = tiotest_figures(step, threads);
   const std::string name = csv_field(step.name);
-  const auto percentiles = [](const OpStats& ops) {
+  const auto percentiles = [](const OpResult& ops) {
     std::string text;
     for (const double p : kPercentiles) {
       text += fmt::format(",{:.6f}", static_cast<double>(ops.latency.percentile(p)) / kNsPerMs);
@@ -248,7 +248,7 @@ void format_tiotest_csv(const StepResult& step, std::ostream& out) {
                        p.max_latency_ms(), p.percent_over_2s(), p.percent_over_10s())
         << percentiles(p.ops) << fmt::format(",{:.1f}\n", p.system_busy_percent);
   }
-  const OpStats total = pooled_ops(figures);
+  const OpResult total = pooled_ops(figures);
   PhaseFigures pooled;
   pooled.ops = total;
   out << fmt::format("{},Total,,,,,,{:.6f},{:.6f},{:.5f},{:.5f}", name, pooled.mean_latency_ms(),

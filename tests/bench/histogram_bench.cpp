@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iobench/clock.hpp>
+#include <iobench/compact_latency_histogram.hpp>
 #include <iobench/latency_histogram.hpp>
 #include <iobench/metrics.hpp>
 #include <memory>
@@ -64,6 +65,32 @@ void BM_HistogramPercentile(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_HistogramPercentile);
+
+// What the runner does per worker and op kind at a phase's end (not per op): a recorded
+// histogram into a result's compact one, and worker results into the phase's.
+void BM_CompactFromRecorded(benchmark::State& state) {
+  auto source = std::make_unique<iobench::LatencyHistogram>();
+  for (const std::uint64_t v : latency_table()) source->record(v);
+  for (auto _ : state) {
+    iobench::CompactLatencyHistogram compact(*source);
+    benchmark::DoNotOptimize(compact.buckets().data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CompactFromRecorded);
+
+void BM_CompactMerge(benchmark::State& state) {
+  iobench::CompactLatencyHistogram source;
+  for (const std::uint64_t v : latency_table()) source.record(v);
+  for (auto _ : state) {
+    iobench::CompactLatencyHistogram target = source;
+    target.merge(source);
+    benchmark::DoNotOptimize(target.buckets().data());
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["buckets"] = static_cast<double>(source.buckets().size());
+}
+BENCHMARK(BM_CompactMerge);
 
 void BM_OpStatsRecord(benchmark::State& state) {
   const std::vector<std::uint64_t>& values = latency_table();

@@ -31,7 +31,7 @@ inline WorkerResult make_worker(std::size_t index, const WorkerFigures& f) {
   w.elapsed_ns = to_ns(f.seconds);
   w.cpu.user_ns = to_ns(f.cpu_seconds * 0.25);
   w.cpu.system_ns = to_ns(f.cpu_seconds) - w.cpu.user_ns;
-  OpStats op;
+  OpResult op;
   op.ops = f.ops;
   op.bytes = f.bytes;
   if (f.latency_ns > 0) {

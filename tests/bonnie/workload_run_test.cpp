@@ -76,13 +76,13 @@ const PhaseResult& phase(const StepResult& step, const std::string& name) {
 
 std::uint64_t ops_of(const PhaseResult& p) {
   std::uint64_t ops = 0;
-  for (const OpStats& s : p.ops) ops += s.ops;
+  for (const OpResult& s : p.ops) ops += s.ops;
   return ops;
 }
 
 std::uint64_t bytes_of(const PhaseResult& p) {
   std::uint64_t bytes = 0;
-  for (const OpStats& s : p.ops) bytes += s.bytes;
+  for (const OpResult& s : p.ops) bytes += s.bytes;
   return bytes;
 }
 

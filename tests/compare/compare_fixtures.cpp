@@ -11,7 +11,7 @@ PhaseResult compare_phase(const std::string& name, std::uint64_t wall_ns, std::u
   phase.op_names = {name == "read" ? "read" : "write"};
   phase.wall_ns = wall_ns;
   phase.stonewall_ns = wall_ns;
-  OpStats op;
+  OpResult op;
   for (std::uint64_t i = 0; i + 1 < ops; ++i) op.record(op_bytes, latency_ns);
   op.record(op_bytes, 10 * latency_ns);
   WorkerResult worker;

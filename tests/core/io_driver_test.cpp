@@ -237,7 +237,7 @@ TEST_CASE("would-block failures are counted as errors, not fatal", "[core][drive
   Shared shared;
   const RunResult run = drive(Behaviour::kEagain, {.ops = 1000, .iodepth = 8}, shared);
   REQUIRE(run.status == Status::kOk);
-  const OpStats& read = run.steps.at(0).phases.at(0).ops[0];
+  const OpResult& read = run.steps.at(0).phases.at(0).ops[0];
   CHECK(read.errors == 100);
   CHECK(read.ops == 900);
 }
@@ -270,8 +270,8 @@ TEST_CASE("open loop: a stalling device shows in response times, not in service 
   REQUIRE(run.status == Status::kOk);
   const PhaseResult& phase = run.steps.at(0).phases.at(0);
   REQUIRE(phase.latency_parts_kind.service);
-  const LatencyHistogram& response = phase.ops[0].latency;
-  const LatencyHistogram& service = phase.latency_parts[0].service;
+  const CompactLatencyHistogram& response = phase.ops[0].latency;
+  const CompactLatencyHistogram& service = phase.latency_parts[0].service;
   CHECK(response.count() == 1000);
   CHECK(response.percentile(99) >= 10'000'000);
   CHECK(service.percentile(99) < 10'000'000);

@@ -59,7 +59,7 @@ TEST_CASE("the dbench table and Throughput line are printed as dbench prints the
   w0.counters[dbench::kCounterLines] = 2;
   iobench::WorkerResult w1 = w0;
   w1.index = 1;
-  w1.ops.assign(17, iobench::OpStats{});
+  w1.ops.assign(17, iobench::OpResult{});
   w1.ops[rx].record(11'702'000'000, 3'000);
   w1.counters[dbench::kCounterLines] = 1;
   for (const auto* w : {&w0, &w1}) {

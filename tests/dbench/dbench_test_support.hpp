@@ -93,7 +93,7 @@ inline std::vector<std::string> tree(const fs::path& root) {
 }
 
 /// The merged stats of op `name` in the step's execute phase.
-inline const iobench::OpStats& op(const iobench::StepResult& step, std::string_view name) {
+inline const iobench::OpResult& op(const iobench::StepResult& step, std::string_view name) {
   REQUIRE(!step.phases.empty());
   const auto& phase = step.phases.front();
   const std::size_t i = phase.op_index(name);

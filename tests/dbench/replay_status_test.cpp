@@ -51,8 +51,8 @@ void check_recorded_once(const iobench::StepResult& step, std::uint64_t executed
   CHECK(series_ops(phase) == executed);
   for (std::size_t i = 0; i < phase.ops.size(); ++i) {
     INFO(phase.op_names[i]);
-    const iobench::LatencyHistogram& response = phase.ops[i].latency;
-    const iobench::LatencyHistogram& service = phase.latency_parts[i].service;
+    const iobench::CompactLatencyHistogram& response = phase.ops[i].latency;
+    const iobench::CompactLatencyHistogram& service = phase.latency_parts[i].service;
     CHECK(service.count() == phase.ops[i].ops);
     if (phase.ops[i].ops == 0) continue;
     CHECK(response.min() >= service.min());
@@ -70,14 +70,14 @@ std::string dbench_text(const iobench::StepResult& step) {
 
 /// dbench's op table row of `latency` for `count` ops named `name`.
 std::string table_row(std::string_view name, std::uint64_t count,
-                      const iobench::LatencyHistogram& latency) {
+                      const iobench::CompactLatencyHistogram& latency) {
   return fmt::format(" {:<12} {:>7} {:>9.3f} {:>9.3f}\n", name, count, latency.mean() / 1e6,
                      static_cast<double>(latency.max()) / 1e6);
 }
 
 /// The percentile row of `latency` for `count` ops named `name`.
 std::string percentile_row(std::string_view name, std::uint64_t count,
-                           const iobench::LatencyHistogram& latency) {
+                           const iobench::CompactLatencyHistogram& latency) {
   const auto p = [&](double q) { return static_cast<double>(latency.percentile(q)) / 1e6; };
   return fmt::format(" {:<12} {:>7} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9.3f}\n", name, count,
                      p(50), p(90), p(99), p(99.9), static_cast<double>(latency.max()) / 1e6);

@@ -325,7 +325,7 @@ TEST_CASE("latency parts count every op, the closing fsync too, and read back fr
     REQUIRE(phase.latency_parts_kind.any());
     for (std::size_t op = 0; op < phase.op_names.size(); ++op) {
       INFO(phase.op_names[op]);
-      const OpLatencyParts& parts = phase.latency_parts.at(op);
+      const OpLatencyPartsResult& parts = phase.latency_parts.at(op);
       const std::uint64_t ops = phase.ops.at(op).ops;
       if (phase.latency_parts_kind.service) CHECK(parts.service.count() == ops);
       if (phase.latency_parts_kind.submission_completion) {

@@ -65,7 +65,7 @@ TEST_CASE("random reads touch each block once per iteration", "[disk]") {
   REQUIRE(run.status == Status::kOk);
   const StepResult& step = run.steps.at(0);
   REQUIRE(step.phases.size() == 1);  // the prime phase is not reported
-  const OpStats& reads = step.phases.at(0).ops.at(0);
+  const OpResult& reads = step.phases.at(0).ops.at(0);
   CHECK(reads.ops == 1500);
   CHECK(reads.bytes == 1500 * 4096);
   CHECK(reads.latency.count() == 1500);
@@ -133,7 +133,7 @@ TEST_CASE("ENOSPC ends the step cleanly with the errno text and what was complet
   const StepResult& step = run.steps.at(0);
   CHECK_THAT(step.message, Catch::Contains("No space left on device"));
   CHECK_THAT(step.message, Catch::Contains("pwrite"));
-  const OpStats& writes = step.phases.at(0).ops.at(0);
+  const OpResult& writes = step.phases.at(0).ops.at(0);
   CHECK(writes.ops > 0);
   CHECK(writes.bytes <= 4 << 20);
   CHECK(test::TempDir::list(small.path()).empty());

@@ -68,7 +68,7 @@ std::vector<FullCase> cases(const std::string& loadfile) {
 std::uint64_t bytes_measured(const StepResult& step) {
   std::uint64_t bytes = 0;
   for (const PhaseResult& phase : step.phases) {
-    for (const OpStats& op : phase.ops) bytes += op.bytes;
+    for (const OpResult& op : phase.ops) bytes += op.bytes;
   }
   return bytes;
 }

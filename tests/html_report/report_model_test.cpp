@@ -169,7 +169,7 @@ TEST_CASE("a time series without points draws no chart") {
 }
 
 TEST_CASE("the latency curve: one point per non-empty bucket, ending at 100 %") {
-  LatencyHistogram latency;
+  CompactLatencyHistogram latency;
   for (const std::uint64_t ns : {100, 100, 200, 5000, 1'000'000}) latency.record(ns);
   const detail::html::Json rows = detail::html::latency_cdf(latency);
   REQUIRE(rows.size() == 4);
@@ -178,7 +178,7 @@ TEST_CASE("the latency curve: one point per non-empty bucket, ending at 100 %") 
   CHECK(rows[2][1] == 80.0);
   CHECK(rows[3][1] == 100.0);
   CHECK(rows[3][0].get<double>() > 1000.0);
-  CHECK(detail::html::latency_cdf(LatencyHistogram{}).empty());
+  CHECK(detail::html::latency_cdf(CompactLatencyHistogram{}).empty());
 }
 
 TEST_CASE("bonnie++ tables: +++++ is too fast to measure (never 0), columns ranked") {

@@ -22,7 +22,7 @@ using Json = nlohmann::json;
 namespace {
 
 // The write op of phase 0 of step 0 of a result document, exactly as the reader restores it.
-OpStats write_op(const ResultDocument& doc) {
+OpResult write_op(const ResultDocument& doc) {
   const PhaseResult& phase = doc.run.steps.at(0).phases.at(0);
   return phase.ops.at(phase.op_index("write"));
 }
@@ -46,7 +46,7 @@ void check_aggregate(int ranks) {
   REQUIRE(results.size() == static_cast<std::size_t>(ranks));
 
   std::uint64_t bytes = 0, ops = 0;
-  OpStats merged;
+  OpResult merged;
   for (int r = 0; r < ranks; ++r) {
     const ResultDocument doc = parse_result_json(results.at(static_cast<std::size_t>(r)).dump());
     const StepResult& step = doc.run.steps.at(0);
@@ -63,7 +63,7 @@ void check_aggregate(int ranks) {
   CHECK(phase.workers.size() == static_cast<std::size_t>(ranks));
   CHECK(aggregate.run.steps.at(0).targets.size() == static_cast<std::size_t>(ranks));
   // Percentiles of the aggregate are those of the union of all ranks' ops.
-  const OpStats agg = write_op(aggregate);
+  const OpResult agg = write_op(aggregate);
   CHECK(agg.ops == merged.ops);
   for (const double p : {50.0, 90.0, 99.0, 99.9}) {
     CHECK(agg.latency.percentile(p) == merged.latency.percentile(p));

@@ -55,7 +55,7 @@ TEST_CASE("aggregate_ranks sums, merges and spans the ranks on one clock", "[mpi
   CHECK(phase.process_cpu.user_ns == 20);
   CHECK(phase.process_cpu.system_ns == 40);
   // Percentiles over the union of the ranks' ops.
-  OpStats all = rank_of(0, 100, 10, 0, 1, 1).step.phases[0].ops[0];
+  OpResult all = rank_of(0, 100, 10, 0, 1, 1).step.phases[0].ops[0];
   all.merge(rank_of(1, 300, 7, 0, 1, 1).step.phases[0].ops[0]);
   for (const double p : {50.0, 99.0}) {
     CHECK(phase.ops[0].latency.percentile(p) == all.latency.percentile(p));

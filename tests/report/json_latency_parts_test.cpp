@@ -14,8 +14,8 @@ RunResult run_with_parts() {
   phase.op_names = {"read"};
   phase.wall_ns = 1'000'000;
   phase.latency_parts_kind = {.submission_completion = true, .service = true};
-  OpStats read;
-  OpLatencyParts parts;
+  OpResult read;
+  OpLatencyPartsResult parts;
   for (std::uint64_t i = 1; i <= 100; ++i) {
     read.record(4096, 1000 * i);
     parts.submission.record(10 * i);
@@ -47,7 +47,7 @@ TEST_CASE("json carries slat, clat, service time and pacing where recorded", "[r
   CHECK(step["engine"] == "io_uring:fixedbufs");
   for (const auto* where : {&step["phases"][0], &step["phases"][0]["workers"][0]}) {
     const auto& read = (*where)["ops_by_kind"]["read"];
-    const OpLatencyParts& parts = run.steps[0].phases[0].latency_parts[0];
+    const OpLatencyPartsResult& parts = run.steps[0].phases[0].latency_parts[0];
     CHECK(read["slat_ns"]["p99"] == parts.submission.percentile(99));
     CHECK(read["slat_ns"]["max"] == 1000);
     CHECK(read["clat_ns"]["p50"] == parts.completion.percentile(50));

@@ -86,8 +86,8 @@ TEST_CASE("write read write is byte identical for the sample run", "[report][jso
   CHECK(write.counters == std::vector<std::uint64_t>{2});
   // The merged histogram comes back bucket for bucket: any percentile, not only the saved ones.
   const RunResult sample = test::make_sample_run();
-  const LatencyHistogram& original = sample.steps[0].phases[0].ops[0].latency;
-  const LatencyHistogram& restored = write.ops[0].latency;
+  const CompactLatencyHistogram& original = sample.steps[0].phases[0].ops[0].latency;
+  const CompactLatencyHistogram& restored = write.ops[0].latency;
   for (const double p : {1.0, 25.0, 95.0, 97.0, 99.5})
     CHECK(restored.percentile(p) == original.percentile(p));
   for (std::size_t i = 0; i < LatencyHistogram::kBucketCount; ++i) {
@@ -140,8 +140,8 @@ TEST_CASE("a document without buckets gets histograms with its exact figures", "
   const RunResult original = test::make_sample_run();
   for (std::size_t s = 0; s < 2; ++s) {
     for (std::size_t o = 0; o < original.steps[s].phases[0].ops.size(); ++o) {
-      const LatencyHistogram& a = original.steps[s].phases[0].ops[o].latency;
-      const LatencyHistogram& b = document.run.steps[s].phases[0].ops[o].latency;
+      const CompactLatencyHistogram& a = original.steps[s].phases[0].ops[o].latency;
+      const CompactLatencyHistogram& b = document.run.steps[s].phases[0].ops[o].latency;
       INFO("step " << s << " op " << o);
       CHECK(b.count() == a.count());
       CHECK(b.min() == a.min());

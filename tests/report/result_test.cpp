@@ -44,7 +44,7 @@ TEST_CASE("phase totals add every op kind", "[report]") {
 
 TEST_CASE("all_ops merges the op kinds into one", "[report]") {
   const RunResult run = test::make_sample_run();
-  const OpStats all = run.steps[1].phases[0].all_ops();
+  const OpResult all = run.steps[1].phases[0].all_ops();
   CHECK(all.ops == 508);
   CHECK(all.errors == 2);
   CHECK(all.ops_over_2s == 2);

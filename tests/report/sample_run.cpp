@@ -8,8 +8,8 @@ namespace {
 using ::iobench::test::kMiB;
 
 // `fast` writes of kFastNs then `slow` of kSlowNs, each moving `bytes`.
-OpStats fast_and_slow(int fast, int slow, std::uint64_t bytes) {
-  OpStats op;
+OpResult fast_and_slow(int fast, int slow, std::uint64_t bytes) {
+  OpResult op;
   for (int i = 0; i < fast; ++i) op.record(bytes, kFastNs);
   for (int i = 0; i < slow; ++i) op.record(bytes, kSlowNs);
   return op;
@@ -127,11 +127,11 @@ StepResult make_meta() {
   w0.cpu = {.user_ns = 1'500'000'000, .system_ns = 6'000'000'000};
   w0.status = Status::kInterrupted;
   w0.message = "stopped by SIGINT";
-  OpStats create = fast_and_slow(250, 3, 0);
+  OpResult create = fast_and_slow(250, 3, 0);
   create.errors = 2;
-  OpStats stat;
+  OpResult stat;
   for (std::uint64_t ns = 1; ns <= 253; ++ns) stat.record(0, ns);
-  OpStats sync;
+  OpResult sync;
   sync.record(0, kSyncFastNs);
   sync.record(0, kSyncSlowNs);
   w0.ops = {create, stat, sync};

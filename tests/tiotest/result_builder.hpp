@@ -26,7 +26,7 @@ inline PhaseResult make_phase(const std::string& name, std::uint64_t block_size,
   phase.op_names = {name.find("Write") != std::string::npos ? "write" : "read"};
   phase.wall_ns = wall_ns;
   phase.stonewall_ns = wall_ns;
-  OpStats ops;
+  OpResult ops;
   for (const LatencyRun& run : latencies) {
     for (std::uint64_t i = 0; i < run.count; ++i) ops.record(block_size, run.latency_ns);
   }

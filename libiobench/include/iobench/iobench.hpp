@@ -5,6 +5,7 @@
 /// every installed header and that each compiles on its own.
 #include <iobench/classic_results.hpp>
 #include <iobench/clock.hpp>
+#include <iobench/compact_latency_histogram.hpp>
 #include <iobench/compare.hpp>
 #include <iobench/confined_dir.hpp>
 #include <iobench/coordinator.hpp>

@@ -122,6 +122,7 @@ class LatencyHistogram {
   struct BucketCount {
     std::size_t index = 0;
     std::uint64_t count = 0;
+    friend bool operator==(const BucketCount&, const BucketCount&) noexcept = default;
   };
 
   [[nodiscard]] Moments moments() const noexcept {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/compact_latency_histogram.hpp>
 #include <iobench/latency_histogram.hpp>
 #include <span>
 #include <string_view>
@@ -11,8 +12,9 @@ namespace iobench {
 /// and records by index, so recording is an array access.
 using OpId = std::uint16_t;
 
-/// Statistics of one operation kind (e.g. "read") for one worker or merged over workers.
-/// Trivially copyable and fixed-size, so worker processes can fill it in shared memory.
+/// Statistics of one operation kind (e.g. "read") as one worker records them while a phase runs.
+/// Trivially copyable and fixed-size, so worker processes can fill it in shared memory; results
+/// keep these figures as OpResult.
 struct OpStats {
   static constexpr std::uint64_t kSlowThreshold1Ns = 2'000'000'000ULL;   ///< tiotest's "> 2 s"
   static constexpr std::uint64_t kSlowThreshold2Ns = 10'000'000'000ULL;  ///< tiotest's "> 10 s"
@@ -63,6 +65,39 @@ struct OpLatencyParts {
   void merge(const OpLatencyParts& other) noexcept;
   /// Back to empty (as OpLatencyParts{}), writing only what samples reached.
   void reset() noexcept;
+};
+
+/// One operation kind's figures in a result (WorkerResult::ops, PhaseResult::ops): OpStats's
+/// counts, with the latency histogram kept compactly (CompactLatencyHistogram). Merging or
+/// recording allocates (std::bad_alloc); for building results, not for an I/O loop.
+struct OpResult {
+  std::uint64_t ops = 0;            ///< completed operations
+  std::uint64_t bytes = 0;          ///< bytes moved by them
+  std::uint64_t errors = 0;         ///< failed operations (not in `latency`)
+  std::uint64_t ops_over_2s = 0;    ///< exact count with latency > 2 s (tiotest's "> 2 s")
+  std::uint64_t ops_over_10s = 0;   ///< exact count with latency > 10 s (tiotest's "> 10 s")
+  CompactLatencyHistogram latency;  ///< per-op latency, ns
+
+  /// Records one completed op, as OpStats::record counts it.
+  void record(std::uint64_t op_bytes, std::uint64_t latency_ns);
+  /// Adds `other` into this.
+  void merge(const OpResult& other);
+  /// Adds what a worker recorded into this, reading only the histogram buckets it reached.
+  void merge(const OpStats& recorded);
+  friend bool operator==(const OpResult&, const OpResult&) noexcept = default;
+};
+
+/// OpLatencyParts as results keep them (WorkerResult and PhaseResult::latency_parts), each
+/// histogram compact.
+struct OpLatencyPartsResult {
+  CompactLatencyHistogram submission;  ///< slat, ns
+  CompactLatencyHistogram completion;  ///< clat, ns
+  CompactLatencyHistogram service;     ///< issue to completion in open-loop phases, ns
+
+  /// Adds `other` into this.
+  void merge(const OpLatencyPartsResult& other);
+  /// Adds what a worker recorded into this, reading only the histogram buckets it reached.
+  void merge(const OpLatencyParts& recorded);
 };
 
 /// Which OpLatencyParts a phase records (PhaseSpec::latency_parts).

@@ -70,11 +70,11 @@ struct WorkerResult {
   /// `elapsed_ns`, never more than `elapsed_ns`: the total is exact (CPU-time clocks, ns), split
   /// into user/system in the proportion the kernel's tick samples (1/CONFIG_HZ) give.
   CpuTimes cpu;
-  std::vector<OpStats> ops;             ///< indexed like PhaseResult::op_names
+  std::vector<OpResult> ops;            ///< indexed like PhaseResult::op_names
   std::vector<std::uint64_t> counters;  ///< indexed like PhaseResult::counter_names
   /// Per op kind, like `ops`, the latency parts the phase recorded (PhaseResult::latency_parts);
   /// empty if it recorded none.
-  std::vector<OpLatencyParts> latency_parts{};
+  std::vector<OpLatencyPartsResult> latency_parts{};
   PacingStats pacing{};  ///< open-loop phases: how this worker kept to its schedule
   Status status = Status::kOk;
   std::string message;
@@ -117,10 +117,10 @@ struct PhaseResult {
   std::uint64_t wall_ns = 0;       ///< measure start to the last worker's end
   std::uint64_t stonewall_ns = 0;  ///< measure start to the first worker's end
   std::vector<WorkerResult> workers;
-  std::vector<OpStats> ops;                     ///< merged over workers
+  std::vector<OpResult> ops;                    ///< merged over workers
   std::vector<std::uint64_t> counters;          ///< summed over workers
   LatencyPartsKind latency_parts_kind{};        ///< which latency parts were recorded
-  std::vector<OpLatencyParts> latency_parts{};  ///< merged over workers; empty if none recorded
+  std::vector<OpLatencyPartsResult> latency_parts{};  ///< merged over workers; empty if none
   PacingStats pacing{};                         ///< merged over workers (open-loop phases)
   /// CPU time iobench used in the measured window (never its set-up, warm-up or tear-down):
   /// `workers_cpu` plus the runner's own thread; at most `wall_ns` x online CPUs (to the ns;
@@ -144,7 +144,7 @@ struct PhaseResult {
   /// Ops over all op kinds.
   [[nodiscard]] std::uint64_t total_ops() const noexcept;
   /// All op kinds merged into one (e.g. for a phase's overall latency).
-  [[nodiscard]] OpStats all_ops() const;
+  [[nodiscard]] OpResult all_ops() const;
   /// Index of op `name`, or op_names.size() if absent.
   [[nodiscard]] std::size_t op_index(std::string_view name) const noexcept;
 };

@@ -40,15 +40,15 @@ Status worse(Status a, Status b) noexcept {
 
 namespace {
 
-std::uint64_t sum_bytes(std::span<const OpStats> ops) noexcept {
+std::uint64_t sum_bytes(std::span<const OpResult> ops) noexcept {
   std::uint64_t bytes = 0;
-  for (const OpStats& op : ops) bytes += op.bytes;
+  for (const OpResult& op : ops) bytes += op.bytes;
   return bytes;
 }
 
-std::uint64_t sum_ops(std::span<const OpStats> ops) noexcept {
+std::uint64_t sum_ops(std::span<const OpResult> ops) noexcept {
   std::uint64_t count = 0;
-  for (const OpStats& op : ops) count += op.ops;
+  for (const OpResult& op : ops) count += op.ops;
   return count;
 }
 
@@ -59,9 +59,9 @@ std::uint64_t WorkerResult::total_ops() const noexcept { return sum_ops(ops); }
 std::uint64_t PhaseResult::total_bytes() const noexcept { return sum_bytes(ops); }
 std::uint64_t PhaseResult::total_ops() const noexcept { return sum_ops(ops); }
 
-OpStats PhaseResult::all_ops() const {
-  OpStats all;
-  for (const OpStats& op : ops) all.merge(op);
+OpResult PhaseResult::all_ops() const {
+  OpResult all;
+  for (const OpResult& op : ops) all.merge(op);
   return all;
 }
 

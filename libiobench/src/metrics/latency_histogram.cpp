@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <iobench/latency_histogram.hpp>
 
+#include "metrics/histogram_restore.hpp"
+
 namespace iobench {
 
 // Only the buckets from the minimum's to the maximum's can hold samples: reading or writing
@@ -74,44 +76,11 @@ std::uint64_t LatencyHistogram::nearest_rank(double p, std::uint64_t count) noex
 
 std::optional<LatencyHistogram> LatencyHistogram::restore(
     const Moments& m, std::span<const BucketCount> buckets) noexcept {
+  if (!detail::restorable(m, buckets)) return std::nullopt;
   LatencyHistogram h;
-  if (m.count == 0) {
-    if (m.min != 0 || m.max != 0 || m.sum != 0 || m.sum_squares != 0 || !buckets.empty()) {
-      return std::nullopt;
-    }
-    return h;
-  }
-  if (m.min > m.max || buckets.empty()) return std::nullopt;
-  std::uint64_t total = 0;
-  std::size_t previous = 0;
-  for (std::size_t i = 0; i < buckets.size(); ++i) {
-    const BucketCount& b = buckets[i];
-    if (b.index >= kBucketCount || b.count == 0 || (i > 0 && b.index <= previous)) {
-      return std::nullopt;
-    }
-    if (b.count > UINT64_MAX - total) return std::nullopt;
-    total += b.count;
-    h.buckets_[b.index] = b.count;
-    previous = b.index;
-  }
-  if (total != m.count || buckets.front().index != bucket_index(m.min) ||
-      buckets.back().index != bucket_index(m.max)) {
-    return std::nullopt;
-  }
-  const Uint128 n = m.count;
-  if (m.sum < n * m.min || m.sum > n * m.max) return std::nullopt;
-  // Cauchy-Schwarz: n * S2 >= S1^2, i.e. with S1 = q*n + r, S2 >= q^2*n + 2*q*r (+ r^2/n), the
-  // integer part stddev_of() subtracts; computed with overflow checks (no real S2 overflows it).
-  const Uint128 q = m.sum / n;
-  const Uint128 r = m.sum % n;
-  Uint128 q2 = 0, q2n = 0, qr2 = 0, floor_s2 = 0;
-  if (__builtin_mul_overflow(q, q, &q2) || __builtin_mul_overflow(q2, n, &q2n) ||
-      __builtin_mul_overflow(q, 2 * r, &qr2) || __builtin_add_overflow(q2n, qr2, &floor_s2) ||
-      m.sum_squares < floor_s2) {
-    return std::nullopt;
-  }
+  for (const BucketCount& b : buckets) h.buckets_[b.index] = b.count;
   h.count_ = m.count;
-  h.min_ = m.min;
+  h.min_ = m.count ? m.min : UINT64_MAX;
   h.max_ = m.max;
   h.sum_ = m.sum;
   h.sum_squares_ = m.sum_squares;

@@ -61,6 +61,44 @@ void OpLatencyParts::reset() noexcept {
   service.reset();
 }
 
+void OpResult::record(std::uint64_t op_bytes, std::uint64_t latency_ns) {
+  latency.record(latency_ns);
+  ++ops;
+  bytes += op_bytes;
+  ops_over_2s += latency_ns > OpStats::kSlowThreshold1Ns;
+  ops_over_10s += latency_ns > OpStats::kSlowThreshold2Ns;
+}
+
+void OpResult::merge(const OpResult& other) {
+  latency.merge(other.latency);
+  ops += other.ops;
+  bytes += other.bytes;
+  errors += other.errors;
+  ops_over_2s += other.ops_over_2s;
+  ops_over_10s += other.ops_over_10s;
+}
+
+void OpResult::merge(const OpStats& recorded) {
+  latency.merge(recorded.latency);
+  ops += recorded.ops;
+  bytes += recorded.bytes;
+  errors += recorded.errors;
+  ops_over_2s += recorded.ops_over_2s;
+  ops_over_10s += recorded.ops_over_10s;
+}
+
+void OpLatencyPartsResult::merge(const OpLatencyPartsResult& other) {
+  submission.merge(other.submission);
+  completion.merge(other.completion);
+  service.merge(other.service);
+}
+
+void OpLatencyPartsResult::merge(const OpLatencyParts& recorded) {
+  submission.merge(recorded.submission);
+  completion.merge(recorded.completion);
+  service.merge(recorded.service);
+}
+
 void PacingStats::merge(const PacingStats& other) noexcept {
   paced = paced || other.paced;
   late_ops += other.late_ops;

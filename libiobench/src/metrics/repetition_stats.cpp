@@ -57,7 +57,7 @@ SweepRow row_of(const PhaseResult& phase) {
   row.ops_per_s = ops_per_s(phase.total_ops(), phase.wall_ns);
   row.per_worker_bytes_per_s =
       row.workers == 0 ? 0.0 : row.throughput_bytes_per_s / static_cast<double>(row.workers);
-  const OpStats all = phase.all_ops();
+  const OpResult all = phase.all_ops();
   row.max_latency_ns = static_cast<double>(all.latency.max());
   row.p99_latency_ns = static_cast<double>(all.latency.percentile(99.0));
   row.cpu_percent =

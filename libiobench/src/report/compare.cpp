@@ -316,10 +316,10 @@ CompareMetric parse_compare_metric(std::string_view name) {
 namespace {
 
 // The op kinds that move data merged (all kinds when none does): what IOPS and latency describe.
-OpStats data_ops(const PhaseResult& phase) {
-  OpStats data;
+OpResult data_ops(const PhaseResult& phase) {
+  OpResult data;
   bool any = false;
-  for (const OpStats& op : phase.ops) {
+  for (const OpResult& op : phase.ops) {
     if (op.bytes == 0) continue;
     data.merge(op);
     any = true;
@@ -386,7 +386,8 @@ double phase_metric(const PhaseResult& phase, CompareMetric metric) {
       break;
   }
   if (phase.wall_ns == 0) return 0;
-  const LatencyHistogram latency = data_ops(phase).latency;
+  const OpResult data = data_ops(phase);
+  const CompactLatencyHistogram& latency = data.latency;
   switch (metric) {
     case CompareMetric::kLatencyMean:
       return latency.mean();

@@ -32,16 +32,16 @@ struct RowSource {
   std::string worker;
   std::string target;
   std::string op;
-  const OpStats* stats = nullptr;  // nullptr: no op recorded (zeros)
+  const OpResult* stats = nullptr;  // nullptr: no op recorded (zeros)
   std::uint64_t elapsed_ns = 0;
   CpuTimes cpu;
   Status status = Status::kOk;
 };
 
 void write_row(std::ostream& out, const StepResult& step, const RowSource& row) {
-  const OpStats empty;
-  const OpStats& op = row.stats != nullptr ? *row.stats : empty;
-  const LatencyHistogram& latency = op.latency;
+  const OpResult empty;
+  const OpResult& op = row.stats != nullptr ? *row.stats : empty;
+  const CompactLatencyHistogram& latency = op.latency;
   out << fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.1f},{},{},{},{},{},{},{}\n",
                      csv_field(step.name), csv_field(step.workload), csv_field(row.phase),
                      csv_field(row.worker), csv_field(row.target), csv_field(row.op), op.ops,

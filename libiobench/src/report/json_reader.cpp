@@ -189,10 +189,10 @@ std::map<std::string, std::string> string_map(const Field& f) {
 
 // --- results ----------------------------------------------------------------------------------
 
-LatencyHistogram histogram(const Field& latency, std::uint64_t count, bool buckets_expected);
+CompactLatencyHistogram histogram(const Field& latency, std::uint64_t count, bool buckets_expected);
 
-OpStats op_stats(const Field& f, bool buckets_expected) {
-  OpStats op;
+OpResult op_result(const Field& f, bool buckets_expected) {
+  OpResult op;
   op.ops = u64(f, "ops");
   op.bytes = u64(f, "bytes");
   op.errors = u64(f, "errors");
@@ -207,7 +207,8 @@ OpStats op_stats(const Field& f, bool buckets_expected) {
 }
 
 // One latency object ({min, max, mean, ..., sum, sum_squares, buckets}) of `count` samples.
-LatencyHistogram histogram(const Field& latency, std::uint64_t samples, bool buckets_expected) {
+CompactLatencyHistogram histogram(const Field& latency, std::uint64_t samples,
+                                  bool buckets_expected) {
   detail::LatencySummary summary;
   summary.count = samples;
   summary.pointer = latency.pointer;
@@ -250,8 +251,8 @@ LatencyHistogram histogram(const Field& latency, std::uint64_t samples, bool buc
 
 // The latency parts of an op kind where its phase recorded them (slat/clat, service time);
 // every part holds one sample per op.
-void latency_parts(const Field& f, const OpStats& op, OpLatencyParts& parts, LatencyPartsKind& kind,
-                   bool buckets_expected) {
+void latency_parts(const Field& f, const OpResult& op, OpLatencyPartsResult& parts,
+                   LatencyPartsKind& kind, bool buckets_expected) {
   const auto slat = optional_member(f, "slat_ns");
   const auto clat = optional_member(f, "clat_ns");
   if (slat.has_value() != clat.has_value()) {
@@ -269,9 +270,10 @@ void latency_parts(const Field& f, const OpStats& op, OpLatencyParts& parts, Lat
 }
 
 // {op: OPS} into names and stats; `names` is the phase's (a worker's keys must follow them).
-std::vector<OpStats> ops_by_kind(const Field& f, std::vector<std::string>& names, bool is_phase,
-                                 std::vector<OpLatencyParts>& parts, LatencyPartsKind& kind) {
-  std::vector<OpStats> ops;
+std::vector<OpResult> ops_by_kind(const Field& f, std::vector<std::string>& names, bool is_phase,
+                                  std::vector<OpLatencyPartsResult>& parts,
+                                  LatencyPartsKind& kind) {
+  std::vector<OpResult> ops;
   std::size_t i = 0;
   each_member(f, [&](const std::string& key, const Field& value) {
     if (i < names.size()) {
@@ -282,9 +284,9 @@ std::vector<OpStats> ops_by_kind(const Field& f, std::vector<std::string>& names
     } else {
       names.push_back(key);
     }
-    ops.push_back(op_stats(value, is_phase));
+    ops.push_back(op_result(value, is_phase));
     LatencyPartsKind found;
-    OpLatencyParts op_parts;
+    OpLatencyPartsResult op_parts;
     latency_parts(value, ops.back(), op_parts, found, is_phase);
     if (i == 0) {
       kind = found;

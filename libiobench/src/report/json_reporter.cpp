@@ -60,7 +60,7 @@ const char* mode_name(WorkerMode mode) {
   return mode == WorkerMode::kProcesses ? "processes" : "threads";
 }
 
-Json latency_json(const LatencyHistogram& latency, bool with_buckets) {
+Json latency_json(const CompactLatencyHistogram& latency, bool with_buckets) {
   Json j;
   j["min"] = latency.min();
   j["max"] = latency.max();
@@ -76,20 +76,15 @@ Json latency_json(const LatencyHistogram& latency, bool with_buckets) {
   j["sum_squares"] = decimal_text(moments.sum_squares);
   if (with_buckets) {
     Json buckets = Json::object();
-    if (latency.count() > 0) {
-      for (std::size_t i = LatencyHistogram::bucket_index(latency.min());
-           i <= LatencyHistogram::bucket_index(latency.max()); ++i) {
-        if (const std::uint64_t n = latency.bucket_count(i); n > 0) {
-          buckets[std::to_string(LatencyHistogram::bucket_lower(i))] = n;
-        }
-      }
+    for (const LatencyHistogram::BucketCount& b : latency.buckets()) {
+      buckets[std::to_string(LatencyHistogram::bucket_lower(b.index))] = b.count;
     }
     j["buckets"] = std::move(buckets);
   }
   return j;
 }
 
-Json op_json(const OpStats& op, std::uint64_t elapsed_ns, bool with_buckets) {
+Json op_json(const OpResult& op, std::uint64_t elapsed_ns, bool with_buckets) {
   Json j;
   j["ops"] = op.ops;
   j["bytes"] = op.bytes;
@@ -105,8 +100,8 @@ Json op_json(const OpStats& op, std::uint64_t elapsed_ns, bool with_buckets) {
 // {op name: stats}; `ops` is indexed like `names` (a shorter vector leaves the rest out), and so
 // is `parts` where the phase recorded latency parts (slat_ns and clat_ns for asynchronous
 // engines, service_ns for open-loop phases, whose latency_ns is then the response time).
-Json ops_by_kind_json(const std::vector<std::string>& names, const std::vector<OpStats>& ops,
-                      const std::vector<OpLatencyParts>& parts, LatencyPartsKind kind,
+Json ops_by_kind_json(const std::vector<std::string>& names, const std::vector<OpResult>& ops,
+                      const std::vector<OpLatencyPartsResult>& parts, LatencyPartsKind kind,
                       std::uint64_t elapsed_ns, bool with_buckets) {
   Json j = Json::object();
   for (std::size_t i = 0; i < names.size() && i < ops.size(); ++i) {

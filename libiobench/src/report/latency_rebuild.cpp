@@ -125,21 +125,21 @@ void expect(const LatencySummary& s, std::string_view key, double got, double sa
 
 }  // namespace
 
-LatencyHistogram rebuild_histogram(const LatencySummary& s) {
+CompactLatencyHistogram rebuild_histogram(const LatencySummary& s) {
   if (s.count == 0) {
     bool zero = s.min == 0 && s.max == 0 && s.mean == 0 && s.stddev == 0 &&
                 s.sum.value_or(0) == 0 && s.sum_squares.value_or(0) == 0 &&
                 (!s.buckets || s.buckets->empty());
     for (const std::uint64_t p : s.percentiles) zero = zero && p == 0;
     if (!zero) fail(s, "", "an op kind without ops has no latency: every figure must be 0");
-    return LatencyHistogram{};
+    return CompactLatencyHistogram{};
   }
   if (s.min > s.max) fail(s, "min", fmt::format("{} is larger than max {}", s.min, s.max));
   const Uint128 sum = s.sum ? *s.sum : sum_from_mean(s);
   const Uint128 squares = s.sum_squares ? *s.sum_squares : squares_from_stddev(s, sum);
   const std::vector<LatencyHistogram::BucketCount> buckets =
       s.buckets ? *s.buckets : buckets_from_percentiles(s);
-  const std::optional<LatencyHistogram> histogram = LatencyHistogram::restore(
+  const std::optional<CompactLatencyHistogram> histogram = CompactLatencyHistogram::restore(
       LatencyHistogram::Moments{s.count, s.min, s.max, sum, squares}, buckets);
   if (!histogram) {
     fail(s, s.buckets ? "buckets" : "",
@@ -156,7 +156,7 @@ LatencyHistogram rebuild_histogram(const LatencySummary& s) {
                        got));
     }
   }
-  return *histogram;
+  return *std::move(histogram);
 }
 
 }  // namespace iobench::detail

@@ -1,11 +1,13 @@
 #pragma once
 
-// A LatencyHistogram back from what a result document saved of it: exactly, from its buckets
-// and exact sums (schema 2, merged op kinds), or as the histogram that has the saved figures
-// (workers; schema 1): the same count, min, max, mean, stddev and saved percentiles.
+// A latency histogram (CompactLatencyHistogram) back from what a result document saved of it:
+// exactly, from its buckets and exact sums (schema 2, merged op kinds), or as the histogram that
+// has the saved figures (workers; schema 1): the same count, min, max, mean, stddev and saved
+// percentiles.
 
 #include <array>
 #include <cstdint>
+#include <iobench/compact_latency_histogram.hpp>
 #include <iobench/latency_histogram.hpp>
 #include <optional>
 #include <string>
@@ -40,6 +42,6 @@ struct LatencySummary {
 /// sums, the sum is the one whose mean is `mean` and the sum of squares the one whose stddev is
 /// `stddev`; without buckets, samples are placed at the saved percentiles' buckets (ranks as
 /// percentile() counts them). Throws ResultFormatError at the field that contradicts the others.
-[[nodiscard]] LatencyHistogram rebuild_histogram(const LatencySummary& summary);
+[[nodiscard]] CompactLatencyHistogram rebuild_histogram(const LatencySummary& summary);
 
 }  // namespace iobench::detail

@@ -83,7 +83,7 @@ void print_environment(std::ostream& out, const Environment& env) {
   print_labelled(out, "units", kUnitsLine);
 }
 
-void add_op_row(TextTable& table, const std::string& name, const OpStats& op,
+void add_op_row(TextTable& table, const std::string& name, const OpResult& op,
                 std::uint64_t elapsed_ns) {
   const double rate = throughput_bytes_per_s(op.bytes, elapsed_ns);
   std::vector<std::string> row = {
@@ -93,7 +93,7 @@ void add_op_row(TextTable& table, const std::string& name, const OpStats& op,
       fmt::format("{:.2f}", to_mib_per_s(rate)),
       fmt::format("{:.1f}", ops_per_s(op.ops, elapsed_ns)),
   };
-  const LatencyHistogram& latency = op.latency;
+  const CompactLatencyHistogram& latency = op.latency;
   if (latency.count() == 0) {
     row.insert(row.end(), 5, "-");
   } else {
@@ -123,7 +123,7 @@ void print_op_table(std::ostream& out, const PhaseResult& phase) {
   }
   if (kinds > 1) {
     // Totals over the op kinds; a latency mixing kinds would mislead, so none is shown.
-    OpStats total;
+    OpResult total;
     total.ops = phase.total_ops();
     total.bytes = phase.total_bytes();
     add_op_row(table, "all", total, phase.wall_ns);
@@ -157,7 +157,7 @@ void print_phase_details(std::ostream& out, const PhaseResult& phase) {
   }
   const std::size_t kinds = std::min(phase.op_names.size(), phase.ops.size());
   for (std::size_t i = 0; i < kinds; ++i) {
-    const OpStats& op = phase.ops[i];
+    const OpResult& op = phase.ops[i];
     if (op.errors > 0) {
       print_labelled(out, "ERRORS", fmt::format("{}: {} failed ops", phase.op_names[i], op.errors));
     }

@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
        .params = {{"operation", "write"}, {"bs", "4k"}, {"size", "128k"}},
        .targets = {argv[1]}}});
   const iobench::PhaseResult& phase = result.steps.at(0).phases.at(0);
-  const iobench::OpStats& writes = phase.ops.at(phase.op_index("write"));
+  const iobench::OpResult& writes = phase.ops.at(phase.op_index("write"));
   std::printf("one_file: %s, %llu writes, %llu bytes\n", iobench::to_string(result.status),
               static_cast<unsigned long long>(writes.ops),
               static_cast<unsigned long long>(writes.bytes));

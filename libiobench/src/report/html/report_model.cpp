@@ -147,9 +147,9 @@ Json rate(double amount, double duration_s, double scale) {
 
 // --- per-worker spread ------------------------------------------------------------------------
 
-OpStats merged(const std::vector<OpStats>& ops) {
-  OpStats all;
-  for (const OpStats& op : ops) all.merge(op);
+OpResult merged(const std::vector<OpResult>& ops) {
+  OpResult all;
+  for (const OpResult& op : ops) all.merge(op);
   return all;
 }
 
@@ -161,7 +161,7 @@ Json workers_json(const PhaseResult& phase) {
     const double seconds = static_cast<double>(w.elapsed_ns) / 1e9;
     const double bytes_per_s = seconds > 0 ? static_cast<double>(w.total_bytes()) / seconds : 0;
     const double ops_per_s = seconds > 0 ? static_cast<double>(w.total_ops()) / seconds : 0;
-    const OpStats all = merged(w.ops);
+    const OpResult all = merged(w.ops);
     const double share = by_bytes ? bytes_per_s / kMiB : ops_per_s;
     shares.push_back(share);
     rows.push_back({{"index", w.index},
@@ -621,18 +621,16 @@ Json run_json(const ReportInput& input) {
 
 }  // namespace
 
-Json latency_cdf(const LatencyHistogram& latency) {
+Json latency_cdf(const CompactLatencyHistogram& latency) {
   Json rows = Json::array();
   const std::uint64_t count = latency.count();
   if (count == 0) return rows;
   std::uint64_t below = 0;
-  for (std::size_t i = 0; i < LatencyHistogram::kBucketCount; ++i) {
-    const std::uint64_t n = latency.bucket_count(i);
-    if (n == 0) continue;
-    below += n;
+  for (const LatencyHistogram::BucketCount& b : latency.buckets()) {
+    below += b.count;
     // Every op of the bucket is faster than the bucket's end (its lower bound + width).
     const std::uint64_t end_ns =
-        LatencyHistogram::bucket_lower(i) + LatencyHistogram::bucket_width(i);
+        LatencyHistogram::bucket_lower(b.index) + LatencyHistogram::bucket_width(b.index);
     rows.push_back(Json::array({static_cast<double>(end_ns) / 1000.0,
                                 static_cast<double>(below) / static_cast<double>(count) * 100.0}));
   }

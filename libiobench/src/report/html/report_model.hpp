@@ -22,7 +22,7 @@ using Json = nlohmann::ordered_json;
 
 /// The cumulative latency curve of `latency`: one row [upper bound of the bucket in us, % of ops
 /// at or below it] per non-empty histogram bucket, ascending. Empty for an empty histogram.
-[[nodiscard]] Json latency_cdf(const LatencyHistogram& latency);
+[[nodiscard]] Json latency_cdf(const CompactLatencyHistogram& latency);
 
 /// The charts of one phase's "time_series" (the agreed shape, TIME_SERIES_SHAPE in the schema
 /// doc): {interval_ns, merged_intervals, points, warmup: [[start_s, end_s]...], throughput: chart,
