@@ -415,8 +415,8 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   write_suite_summary_text(result, text_out);
   if (options.format == "json") {
     const Invocation invocation = invocation_of(given, plan, again ? &repeated : nullptr);
-    // The document runs to megabytes for a sweep: written without a copy (a conditional
-    // expression with a temporary would copy it).
+    // The document runs to megabytes for a sweep: not copied once more by a conditional
+    // expression with a temporary in it.
     std::string document = suite_to_json(plan, result, 2, &invocation);
     if (ranks.ranked()) document = add_ranks_to_json(document, ranks.steps, 2);
     machine << document << '\n';

@@ -15,9 +15,10 @@ namespace iobench {
 /// a client's dbench op kind holds a few hundred, where LatencyHistogram is 39 KiB whatever it
 /// holds). Workers record into LatencyHistogram (fixed memory, no allocation); the runner merges
 /// those into these, so a run's results grow with the buckets samples reached, not with workers
-/// x op kinds x 39 KiB (a dbench sweep of 1..16 clients held 133 MiB of them).
+/// x op kinds x 39 KiB (about 665 KiB per dbench client when results held LatencyHistogram).
 ///
-/// Recording or merging allocates (std::bad_alloc); reading never does. Thread safety: none.
+/// Recording, merging, copying and restore() allocate (std::bad_alloc); reading never does.
+/// Thread safety: none.
 class CompactLatencyHistogram {
  public:
   using Uint128 = LatencyHistogram::Uint128;
@@ -58,7 +59,8 @@ class CompactLatencyHistogram {
   /// Count of samples in bucket `index` (LatencyHistogram::bucket_index); 0 for an empty or
   /// out-of-range bucket. A binary search.
   [[nodiscard]] std::uint64_t bucket_count(std::size_t index) const noexcept;
-  /// The non-empty buckets, indices ascending, counts > 0.
+  /// The non-empty buckets, indices ascending, counts > 0; valid until the next record(),
+  /// merge() or assignment.
   [[nodiscard]] std::span<const BucketCount> buckets() const noexcept { return buckets_; }
   /// The exact state behind count(), min(), max(), mean() and stddev().
   [[nodiscard]] Moments moments() const noexcept {

@@ -98,6 +98,8 @@ struct OpLatencyPartsResult {
   void merge(const OpLatencyPartsResult& other);
   /// Adds what a worker recorded into this, reading only the histogram buckets it reached.
   void merge(const OpLatencyParts& recorded);
+  friend bool operator==(const OpLatencyPartsResult&,
+                         const OpLatencyPartsResult&) noexcept = default;
 };
 
 /// Which OpLatencyParts a phase records (PhaseSpec::latency_parts).

@@ -16,7 +16,8 @@
 /// FileLocation and ConfinedDir in Target and the engines' open(), after_phase() with the
 /// phase's result, WorkerContext's constructor private, Status::kNoMeasurement; WorkerContext
 /// records the time series (record() with the op's completion time), PhaseResult::time_series;
-/// PrepareContext::rank_identity() and from_rank0() for runs across ranks.
+/// PrepareContext::rank_identity() and from_rank0() for runs across ranks; results' op figures
+/// as OpResult/OpLatencyPartsResult with CompactLatencyHistogram (WorkerResult, PhaseResult).
 #define IOBENCH_PLUGIN_ABI_VERSION 3u
 
 extern "C" {

@@ -728,27 +728,24 @@ PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
     worker.index = i;
     worker.target_index = target_index_of(i, request.targets.size());
     worker.seed = worker_seed(request.step_seed, request.phase_index, i);
-    // Merged into compact results: a merge reads only the buckets between a histogram's
-    // minimum's and maximum's, so the shared pages no sample reached are never made resident.
     const auto stats = memory.ops(i);
-    worker.ops.resize(stats.size());
-    for (std::size_t k = 0; k < stats.size(); ++k) worker.ops[k].merge(stats[k]);
-    worker.counters.assign(slot.counters, slot.counters + spec.counter_names.size());
     const auto parts = memory.parts(i);
+    worker.ops.resize(stats.size());
     worker.latency_parts.resize(parts.size());
-    for (std::size_t k = 0; k < parts.size(); ++k) worker.latency_parts[k].merge(parts[k]);
-    worker.pacing = slot.pacing;
+    worker.counters.assign(spec.counter_names.size(), 0);
     const bool ran_warmup_only = !measured(slot) && slot.start_ns != 0 && slot.end_ns != 0;
     if (measured(slot)) {
       any_measured = true;
       worker.elapsed_ns = slot.end_ns - slot.start_ns;
       worker.cpu = cpu_between(slot.cpu_start, slot.cpu_end);
+      // Merged into compact results: a merge reads only the buckets between a histogram's
+      // minimum's and maximum's, so the shared pages no sample reached are never made resident.
+      for (std::size_t k = 0; k < stats.size(); ++k) worker.ops[k].merge(stats[k]);
+      for (std::size_t k = 0; k < parts.size(); ++k) worker.latency_parts[k].merge(parts[k]);
+      worker.counters.assign(slot.counters, slot.counters + spec.counter_names.size());
+      worker.pacing = slot.pacing;
     } else {
-      // What it recorded (if anything) was warm-up: discarded, like every warm-up.
-      worker.ops.assign(spec.op_names.size(), OpResult{});
-      worker.counters.assign(spec.counter_names.size(), 0);
-      worker.latency_parts.assign(worker.latency_parts.size(), OpLatencyPartsResult{});
-      worker.pacing = PacingStats{};
+      // What it recorded (if anything) was warm-up: discarded, like every warm-up (left empty).
       if (ran_warmup_only) {
         any_warmup = true;
         warmup_ran_ns = std::max(warmup_ran_ns, slot.end_ns - slot.start_ns);

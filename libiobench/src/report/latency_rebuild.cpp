@@ -139,7 +139,7 @@ CompactLatencyHistogram rebuild_histogram(const LatencySummary& s) {
   const Uint128 squares = s.sum_squares ? *s.sum_squares : squares_from_stddev(s, sum);
   const std::vector<LatencyHistogram::BucketCount> buckets =
       s.buckets ? *s.buckets : buckets_from_percentiles(s);
-  const std::optional<CompactLatencyHistogram> histogram = CompactLatencyHistogram::restore(
+  std::optional<CompactLatencyHistogram> histogram = CompactLatencyHistogram::restore(
       LatencyHistogram::Moments{s.count, s.min, s.max, sum, squares}, buckets);
   if (!histogram) {
     fail(s, s.buckets ? "buckets" : "",
