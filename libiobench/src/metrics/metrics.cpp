@@ -69,23 +69,25 @@ void OpResult::record(std::uint64_t op_bytes, std::uint64_t latency_ns) {
   ops_over_10s += latency_ns > OpStats::kSlowThreshold2Ns;
 }
 
-void OpResult::merge(const OpResult& other) {
-  latency.merge(other.latency);
-  ops += other.ops;
-  bytes += other.bytes;
-  errors += other.errors;
-  ops_over_2s += other.ops_over_2s;
-  ops_over_10s += other.ops_over_10s;
+namespace {
+
+// OpResult += OpResult or OpStats: the same counts, either kind of histogram. The histogram
+// first, as it may throw (std::bad_alloc): the counts then stay as they were.
+template <class Stats>
+void add_into(OpResult& into, const Stats& from) {
+  into.latency.merge(from.latency);
+  into.ops += from.ops;
+  into.bytes += from.bytes;
+  into.errors += from.errors;
+  into.ops_over_2s += from.ops_over_2s;
+  into.ops_over_10s += from.ops_over_10s;
 }
 
-void OpResult::merge(const OpStats& recorded) {
-  latency.merge(recorded.latency);
-  ops += recorded.ops;
-  bytes += recorded.bytes;
-  errors += recorded.errors;
-  ops_over_2s += recorded.ops_over_2s;
-  ops_over_10s += recorded.ops_over_10s;
-}
+}  // namespace
+
+void OpResult::merge(const OpResult& other) { add_into(*this, other); }
+
+void OpResult::merge(const OpStats& recorded) { add_into(*this, recorded); }
 
 void OpLatencyPartsResult::merge(const OpLatencyPartsResult& other) {
   submission.merge(other.submission);
