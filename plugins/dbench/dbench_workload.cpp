@@ -278,7 +278,12 @@ std::unique_ptr<Workload> make_dbench_workload(const WorkloadSetup& setup) {
   std::vector<std::shared_ptr<const Loadfile>> loadfiles;
   for (const std::string& name : config.loadfiles) {
     auto& slot = parsed[name];
-    if (!slot) slot = cached_loadfile(name, config.max_loadfile_bytes, parse_options(config, name));
+    if (!slot) {
+      ParseOptions options = parse_options(config, name);
+      // client.txt parses in 0.1 s, a bigger loadfile (or a sanitizer build) takes seconds.
+      options.stop_requested = [&setup] { return setup.stop_requested(); };
+      slot = cached_loadfile(name, config.max_loadfile_bytes, options);
+    }
     loadfiles.push_back(slot);
   }
   return std::make_unique<DbenchWorkload>(std::move(config), std::move(loadfiles),

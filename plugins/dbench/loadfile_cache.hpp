@@ -17,7 +17,8 @@ namespace iobench::plugins::dbench {
 /// modification and change times; a file changed in the last 2 s is parsed again (file times
 /// are coarse, a clock tick, so a quick rewrite could keep them). Keeps the last
 /// kLoadfileCacheEntries results.
-/// Thread-safe. Throws ConfigError as parse_loadfile_file().
+/// Thread-safe. Throws ConfigError and InterruptedError as parse_loadfile_file(); a parse cut
+/// short is never kept.
 [[nodiscard]] std::shared_ptr<const Loadfile> cached_loadfile(const std::string& path,
                                                               std::size_t max_bytes,
                                                               const ParseOptions& options);

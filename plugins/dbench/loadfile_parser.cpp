@@ -826,6 +826,10 @@ Loadfile parse_loadfile_file(const std::filesystem::path& path, std::size_t max_
   std::string buffer;
   buffer.reserve(2 * kChunk);
   for (bool more = true; more;) {
+    if (options.stop_requested && options.stop_requested()) {
+      throw InterruptedError(
+          fmt::format("the parse of {} was interrupted by a stop request", options.file_name));
+    }
     const std::size_t old_size = buffer.size();
     more = reader.read(buffer, kChunk);
     // Nothing to do until a line ends: a long line is scanned once, not once per chunk.

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,9 @@ struct ParseOptions {
   LoadfileFormat format = LoadfileFormat::kAuto;
   UnknownOpPolicy unknown_ops = UnknownOpPolicy::kError;
   std::size_t max_errors = 20;  ///< errors listed in the message; the rest are only counted
+  /// parse_loadfile_file() asks this between chunks of text (64 KiB) and throws InterruptedError
+  /// once it is true: a stop is not kept waiting for a big loadfile. Empty: never asked.
+  std::function<bool()> stop_requested{};
 };
 
 /// Parses and validates the text of a dbench loadfile into its executable form. Pure: no I/O.
@@ -56,7 +60,7 @@ struct ParseOptions {
 /// keeps only its last few: the validation of a loadfile that LoadfileStream replays), so memory
 /// does not grow with the file. Loadfile::source is the file read. Throws ConfigError as
 /// read_loadfile_text() (unreadable, corrupt, more than `max_bytes` of text; these first) and as
-/// parse_loadfile().
+/// parse_loadfile(); InterruptedError once `options.stop_requested` says so.
 [[nodiscard]] Loadfile parse_loadfile_file(const std::filesystem::path& path, std::size_t max_bytes,
                                            const ParseOptions& options, bool keep_code = true);
 

@@ -111,3 +111,42 @@ TEST_CASE("a single stop request lets worker processes finish their op", "[core]
     CHECK(worker.total_ops() == 1);  // the op under way when the stop came was completed
   }
 }
+
+TEST_CASE("a stop during a factory's long set-up ends the run interrupted with no step",
+          "[core][stop]") {
+  test::FakeConfig config;
+  config.factory_until_stopped = 20s;  // a loadfile parse that ends only when it sees the stop
+  const TimedRun timed = run_stopped(config, 1);
+  INFO("ended " << timed.took.count() << " ms after the stop request");
+  // Without the factory seeing the stop, validation would take its 20 s.
+  CHECK(timed.took < 10s);
+  CHECK(timed.run.status == Status::kInterrupted);
+  CHECK(timed.run.steps.empty());
+}
+
+TEST_CASE("a run's own stop token reaches a factory's set-up, and validate() returns",
+          "[core][stop]") {
+  test::FakeConfig config;
+  config.factory_until_stopped = 20s;
+  test::TempDir dir("stop-token");
+  Registry registry;
+  register_builtins(registry);
+  test::register_fake(registry, config);
+  clear_stop_request();
+  std::stop_source source;
+  RunOptions options;
+  options.stop_token = source.get_token();
+  Runner runner(registry, options);
+  const std::vector<Step> steps{Step{.workload = "fake", .targets = {dir.path()}}};
+  source.request_stop();  // before validation: the factory's first check sees it
+  CHECK_NOTHROW(runner.validate(steps));
+  CHECK(runner.preview(steps).empty());
+  test::CapturingReporter reporter;
+  const RunResult run = runner.run(steps, reporter);
+  CHECK(run.status == Status::kInterrupted);
+  CHECK(run.steps.empty());
+  CHECK(reporter.ended);
+  CHECK(reporter.final_run.status == Status::kInterrupted);
+  CHECK(dir.entries().empty());
+  CHECK_FALSE(stop_requested());  // the process-wide request was never made
+}

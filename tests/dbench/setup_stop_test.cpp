@@ -1,17 +1,21 @@
-// dbench's untimed per-client set-up (make_worker) sees a stop request: a worker built after
-// one does nothing, however many clients and paths it was asked to prepare.
+// dbench's untimed set-up sees a stop request: a worker built after one does nothing, however
+// many clients and paths it was asked to prepare, and the loadfile's parse ends at its next chunk.
 
 #include <array>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <iobench/engine.hpp>
+#include <iobench/error.hpp>
 #include <iobench/params.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/testing.hpp>
 #include <memory>
 
+#include "plugins/dbench/loadfile_cache.hpp"
+#include "plugins/dbench/loadfile_parser.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace {
@@ -70,4 +74,32 @@ TEST_CASE("a stop request during dbench's set-up leaves a worker that does nothi
   worker->run(ctx);
   for (const auto& s : harness.ops()) recorded += s.ops;
   CHECK(recorded == 8 * (2 + 2 * 300));
+}
+
+TEST_CASE("a stop request cuts a loadfile's parse short, and the cut parse is not cached",
+          "[dbench]") {
+  // client.txt is 26 MB, and old enough (times more than 2 s back) for the cache to keep it.
+  const std::filesystem::path client = "/usr/share/dbench/client.txt";
+  if (!std::filesystem::exists(client)) {
+    WARN("no " << client << ": skipped");
+    return;
+  }
+  const std::size_t max_bytes = std::size_t{1} << 30;
+  iobench::plugins::dbench::ParseOptions stopping;
+  stopping.file_name = "client.txt";
+  int checks = 0;
+  stopping.stop_requested = [&checks] { return ++checks > 3; };  // after 3 chunks of 64 KiB
+  CHECK_THROWS_MATCHES(
+      iobench::plugins::dbench::cached_loadfile(client.string(), max_bytes, stopping),
+      iobench::InterruptedError,
+      Catch::Message("the parse of client.txt was interrupted by a stop request"));
+  CHECK(checks == 4);
+  // The same file and options: a full parse, not the first three chunks' (stop_requested is
+  // not part of the cache's key).
+  stopping.stop_requested = {};
+  const auto full = iobench::plugins::dbench::cached_loadfile(client.string(), max_bytes, stopping);
+  const auto direct = iobench::plugins::dbench::parse_loadfile_file(client, max_bytes, stopping,
+                                                                    /*keep_code=*/false);
+  CHECK(full->stats.text_lines == direct.stats.text_lines);
+  CHECK(full->stats.text_lines > 400'000);
 }

@@ -38,6 +38,9 @@ struct FakeConfig {
   /// make_worker() waits until ctx.stop_requested() (at most this long) and then returns
   /// nullptr, as a long set-up loop that sees a stop does.
   std::chrono::nanoseconds setup_until_stopped{0};
+  /// The factory waits until WorkloadSetup::stop_requested() (at most this long) and then
+  /// throws InterruptedError, as a long loadfile parse that sees a stop does.
+  std::chrono::nanoseconds factory_until_stopped{0};
   /// The path kThrowAfter's IoError names.
   std::string error_path = "/fake/file";
 };
@@ -122,13 +125,20 @@ class FakeWorkload final : public Workload {
 
 /// Registers "fake" into `registry`, built from `config` (which must outlive the registry).
 inline void register_fake(Registry& registry, const FakeConfig& config) {
-  registry.add_workload(
-      WorkloadInfo{.name = "fake",
-                   .summary = "test double",
-                   .params = {},
-                   .factory = [&config](const WorkloadSetup&) -> std::unique_ptr<Workload> {
-                     return std::make_unique<FakeWorkload>(config);
-                   }});
+  registry.add_workload(WorkloadInfo{
+      .name = "fake",
+      .summary = "test double",
+      .params = {},
+      .factory = [&config](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
+        if (config.factory_until_stopped.count() > 0) {
+          const auto end = std::chrono::steady_clock::now() + config.factory_until_stopped;
+          while (std::chrono::steady_clock::now() < end) {
+            if (setup.stop_requested()) throw InterruptedError("fake: stopped");
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+        }
+        return std::make_unique<FakeWorkload>(config);
+      }});
 }
 
 }  // namespace iobench::test

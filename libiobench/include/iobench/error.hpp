@@ -25,6 +25,15 @@ class PluginError : public Error {
   using Error::Error;
 };
 
+/// A stop request (iobench::request_stop(), a stop signal, the run's stop token) cut a long
+/// set-up short before any I/O: a workload factory parsing a big loadfile throws it when
+/// WorkloadSetup::stop_requested() turns true. Neither bad input nor a failure: Runner::run()
+/// ends the run as kInterrupted with no step run, and `iobench` exits 130.
+class InterruptedError : public Error {
+ public:
+  using Error::Error;
+};
+
 /// An I/O system call failed during a run (ENOSPC, EIO, EACCES...). Carries errno; the message has
 /// the call, the path and strerror text. The runner ends the step as failed and reports what was
 /// completed; `iobench` exits 1.

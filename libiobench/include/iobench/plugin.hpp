@@ -17,7 +17,8 @@
 /// phase's result, WorkerContext's constructor private, Status::kNoMeasurement; WorkerContext
 /// records the time series (record() with the op's completion time), PhaseResult::time_series;
 /// PrepareContext::rank_identity() and from_rank0() for runs across ranks; results' op figures
-/// as OpResult/OpLatencyPartsResult with CompactLatencyHistogram (WorkerResult, PhaseResult).
+/// as OpResult/OpLatencyPartsResult with CompactLatencyHistogram (WorkerResult, PhaseResult);
+/// WorkloadSetup::run_stop and stop_requested(), InterruptedError for a factory a stop cut short.
 #define IOBENCH_PLUGIN_ABI_VERSION 3u
 
 extern "C" {

@@ -178,6 +178,9 @@ class Runner {
   /// step writes at its peak (with keep_files: on top of what the earlier steps leave behind,
   /// Workload::retained_bytes, as no run directory is removed). Throws
   /// ConfigError with all problems found, one per line.
+  ///
+  /// A stop request seen by a factory's long set-up (InterruptedError: a big loadfile parsed)
+  /// ends validation at once, without an error: check stop_requested() after it.
   void validate(std::span<const Step> steps) const;
 
   /// What a valid step will do, as validate() resolved it.
@@ -190,13 +193,16 @@ class Runner {
     std::vector<std::uint64_t> planned_bytes;
   };
   /// validate() that also returns, per step, its resolved params and planned bytes. Throws
-  /// ConfigError like validate().
+  /// ConfigError like validate(); none at all if a stop request ended validation early. Across
+  /// ranks (RunOptions::coordinator) such a stop is a ConfigError on every rank instead, since
+  /// the others would wait for this one.
   [[nodiscard]] std::vector<StepPreview> preview(std::span<const Step> steps) const;
 
   /// Validates, then runs every step. Reports through `reporter` (on_run_start, on_step_end per
   /// step, on_run_end), and returns the same results. Never throws for I/O failures (they end
   /// their step as kFailed, with the errno text in its message); throws ConfigError for invalid
-  /// steps (before any I/O).
+  /// steps (before any I/O). A stop request during validation ends the run as kInterrupted with
+  /// no step (across ranks: the ConfigError of preview()).
   RunResult run(std::span<const Step> steps, Reporter& reporter);
   /// The same, reporting to no one: nothing is printed or written but the steps' own files.
   RunResult run(std::span<const Step> steps);

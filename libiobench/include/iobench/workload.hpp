@@ -14,6 +14,7 @@
 #include <iobench/time_series.hpp>
 #include <memory>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <variant>
 #include <vector>
@@ -383,6 +384,13 @@ struct WorkloadSetup {
   std::span<const std::filesystem::path> targets;
   /// The step's engine (its caps decide what the workload may ask of it: check_engine_use()).
   const Engine& engine;
+  /// The run's own stop (RunOptions::stop_token); stop_requested() checks it.
+  std::stop_token run_stop{};
+
+  /// True once the run is asked to stop: iobench::request_stop() (a stop signal) or run_stop.
+  /// A factory that takes long (parsing a big loadfile) checks it now and then and throws
+  /// InterruptedError, so that a stop is not kept waiting for it.
+  [[nodiscard]] bool stop_requested() const noexcept;
 };
 
 /// Checks that `engine` can do what a workload asks, before any I/O: O_DIRECT (`direct`), buffered
@@ -392,7 +400,8 @@ struct WorkloadSetup {
 void check_engine_use(const Engine& engine, bool direct, std::uint32_t iodepth,
                       std::string_view direct_param);
 
-/// Builds a workload; throws ConfigError naming the parameter for invalid combinations.
+/// Builds a workload; throws ConfigError naming the parameter for invalid combinations, or
+/// InterruptedError if WorkloadSetup::stop_requested() cut a long set-up short.
 using WorkloadFactory = std::function<std::unique_ptr<Workload>(const WorkloadSetup&)>;
 
 /// A registered workload: name, one-line summary, declared parameters and factory.

@@ -210,8 +210,11 @@ void check_wear_out(const PlannedStep& planned) {
       "most, but this step has none; give --time (or the suite step's time_limit)");
 }
 
+// Plans every step, or none when a stop request cut a factory's set-up short (InterruptedError):
+// then `stopped` is set, and neither the steps planned nor the problems found matter any more.
 std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const Step> steps,
-                                    const RunOptions& options) {
+                                    const RunOptions& options, bool& stopped) {
+  stopped = false;
   const bool check_space = !options.skip_space_check;
   const bool keep_files = options.keep_files;
   if (options.wear_out && options.stonewall) {
@@ -245,14 +248,19 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
       planned.engine_spec =
           EngineSpec::parse(engine_spec_text(step, *planned.info, planned.params)).to_string();
       check_targets(step, *planned.info, errors, label);
-      planned.workload =
-          planned.info->factory(WorkloadSetup{planned.params, step.targets, *planned.engine});
+      planned.workload = planned.info->factory(WorkloadSetup{.params = planned.params,
+                                                             .targets = step.targets,
+                                                             .engine = *planned.engine,
+                                                             .run_stop = options.stop_token});
       planned.phases = planned.workload->phases();
       if (options.wear_out) check_wear_out(planned);
       if (check_space) check_free_space(planned, errors, label, keep_files ? &kept : nullptr);
     } catch (const ConfigError& e) {
       errors.push_back(steps.size() > 1 ? fmt::format("{}: {}", label, e.what()) : e.what());
       continue;
+    } catch (const InterruptedError&) {
+      stopped = true;
+      return {};
     }
     plan.push_back(std::move(planned));
   }
@@ -458,7 +466,10 @@ std::vector<PlannedStep> plan_across_ranks(Coordinator& coordinator, const Regis
   std::vector<PlannedStep> plan;
   std::string problem;
   try {
-    plan = plan_steps(registry, steps, options);
+    bool stopped = false;
+    plan = plan_steps(registry, steps, options, stopped);
+    // The other ranks, not stopped, would wait for this one at the steps' checkpoints.
+    if (stopped) problem = "interrupted by a stop request during validation";
   } catch (const ConfigError& e) {
     problem = e.what();
   }
@@ -475,6 +486,17 @@ std::vector<PlannedStep> plan_across_ranks(Coordinator& coordinator, const Regis
   }
   detail::agree_on_shared_targets(coordinator, shared);
   return plan;
+}
+
+// Plans a run's steps, across ranks when it has them. Empty if a stop request (not across
+// ranks) cut validation short.
+std::vector<PlannedStep> plan_run(const Registry& registry, std::span<const Step> steps,
+                                  const RunOptions& options) {
+  if (options.coordinator != nullptr && options.coordinator->ranked()) {
+    return plan_across_ranks(*options.coordinator, registry, steps, options);
+  }
+  bool stopped = false;
+  return plan_steps(registry, steps, options, stopped);
 }
 
 }  // namespace
@@ -510,15 +532,12 @@ Runner::Runner(const Registry& registry, RunOptions options)
     : registry_(registry), options_(std::move(options)) {}
 
 void Runner::validate(std::span<const Step> steps) const {
-  (void)plan_steps(registry_, steps, options_);
+  bool stopped = false;
+  (void)plan_steps(registry_, steps, options_, stopped);
 }
 
 std::vector<Runner::StepPreview> Runner::preview(std::span<const Step> steps) const {
-  Coordinator* coordinator = options_.coordinator;
-  const std::vector<PlannedStep> plan =
-      coordinator != nullptr && coordinator->ranked()
-          ? plan_across_ranks(*coordinator, registry_, steps, options_)
-          : plan_steps(registry_, steps, options_);
+  const std::vector<PlannedStep> plan = plan_run(registry_, steps, options_);
   std::vector<StepPreview> previews;
   previews.reserve(plan.size());
   for (const PlannedStep& planned : plan) {
@@ -543,9 +562,8 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
   Coordinator* coordinator = options_.coordinator != nullptr && options_.coordinator->ranked()
                                  ? options_.coordinator
                                  : nullptr;
-  std::vector<PlannedStep> plan = coordinator == nullptr
-                                      ? plan_steps(registry_, steps, options_)
-                                      : plan_across_ranks(*coordinator, registry_, steps, options_);
+  // Empty if a stop request cut validation short: the run then ends interrupted, below.
+  std::vector<PlannedStep> plan = plan_run(registry_, steps, options_);
 
   std::vector<std::filesystem::path> all_targets;
   for (const Step& step : steps) {

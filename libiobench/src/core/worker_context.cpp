@@ -131,6 +131,10 @@ bool WorkerContext::stop_requested() const noexcept {
 
 bool PrepareContext::stop_requested() const noexcept { return iobench::stop_requested(); }
 
+bool WorkloadSetup::stop_requested() const noexcept {
+  return iobench::stop_requested() || run_stop.stop_requested();
+}
+
 const RankIdentity& PrepareContext::rank_identity() const {
   static const RankIdentity alone{};
   return alone;
