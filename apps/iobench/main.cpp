@@ -73,9 +73,6 @@ int main(int argc, char** argv) {
     status = 1;
   } catch (const iobench::ConfigError& e) {
     status = bad_input(ranks, e.what());
-    // A stop that cut validation short (across ranks an error, so that no rank waits for this
-    // one) is still a stop: exit 130.
-    if (iobench::stop_requested()) status = 130;
   } catch (const iobench::PluginError& e) {
     status = bad_input(ranks, e.what());
   } catch (const std::exception& e) {

@@ -127,7 +127,7 @@ TEST_CASE("a stop during a factory's long set-up ends the run interrupted with n
 TEST_CASE("a run's own stop token reaches a factory's set-up, and validate() returns",
           "[core][stop]") {
   test::FakeConfig config;
-  config.factory_until_stopped = 20s;
+  config.factory_until_stopped = 5s;  // each of the three calls below would wait this long
   test::TempDir dir("stop-token");
   Registry registry;
   register_builtins(registry);
@@ -149,4 +149,27 @@ TEST_CASE("a run's own stop token reaches a factory's set-up, and validate() ret
   CHECK(reporter.final_run.status == Status::kInterrupted);
   CHECK(dir.entries().empty());
   CHECK_FALSE(stop_requested());  // the process-wide request was never made
+}
+
+TEST_CASE("InterruptedError without a stop request is the step's validation error",
+          "[core][stop]") {
+  test::TempDir dir("stop-mistake");
+  Registry registry;
+  register_builtins(registry);
+  registry.add_workload(
+      WorkloadInfo{.name = "interrupts",
+                   .summary = "a factory that throws InterruptedError on its own",
+                   .params = {},
+                   .factory = [](const WorkloadSetup&) -> std::unique_ptr<Workload> {
+                     throw InterruptedError("parse cut short");
+                   }});
+  clear_stop_request();
+  Runner runner(registry, {});
+  const std::vector<Step> steps{Step{.workload = "interrupts", .targets = {dir.path()}}};
+  // Not a stop: a run of nothing that ends "ok" would hide the plugin's mistake.
+  CHECK_THROWS_MATCHES(
+      runner.run(steps), ConfigError,
+      Catch::Message("workload 'interrupts' was interrupted without a stop request: parse cut "
+                     "short"));
+  CHECK(dir.entries().empty());
 }

@@ -13,6 +13,8 @@
 #include <iobench/runner.hpp>
 #include <iobench/testing.hpp>
 #include <memory>
+#include <stop_token>
+#include <vector>
 
 #include "plugins/dbench/loadfile_cache.hpp"
 #include "plugins/dbench/loadfile_parser.hpp"
@@ -102,4 +104,30 @@ TEST_CASE("a stop request cuts a loadfile's parse short, and the cut parse is no
                                                                     /*keep_code=*/false);
   CHECK(full->stats.text_lines == direct.stats.text_lines);
   CHECK(full->stats.text_lines > 400'000);
+}
+
+TEST_CASE("dbench's factory stops its loadfile's parse at a run's stop request", "[dbench]") {
+  // A loadfile written just now (never cached) whose first line does not parse: a factory
+  // that parsed it would throw ConfigError; one that sees the stop first never reads it.
+  iobench::test::TempDir files("dbstop-parse");
+  const auto lf = files.path() / "bad.txt";
+  {
+    std::ofstream out(lf);
+    out << "NoSuchOp \"\\clients\\client1\" NT_STATUS_OK\n";
+  }
+  iobench::test::TempDir target("dbstop-parse-target");
+  const iobench::Registry registry = iobench::test::make_full_registry();
+  std::stop_source source;
+  iobench::RunOptions options;
+  options.stop_token = source.get_token();
+  iobench::Runner runner(registry, options);
+  const std::vector<iobench::Step> steps{iobench::Step{
+      .workload = "dbench", .params = {{"loadfile", lf.string()}}, .targets = {target.path()}}};
+  REQUIRE_THROWS_AS(runner.validate(steps), iobench::ConfigError);  // without a stop
+  source.request_stop();
+  CHECK_NOTHROW(runner.validate(steps));
+  const iobench::RunResult run = runner.run(steps);
+  CHECK(run.status == iobench::Status::kInterrupted);
+  CHECK(run.steps.empty());
+  CHECK(target.entries().empty());
 }

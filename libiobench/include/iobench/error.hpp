@@ -27,8 +27,9 @@ class PluginError : public Error {
 
 /// A stop request (iobench::request_stop(), a stop signal, the run's stop token) cut a long
 /// set-up short before any I/O: a workload factory parsing a big loadfile throws it when
-/// WorkloadSetup::stop_requested() turns true. Neither bad input nor a failure: Runner::run()
-/// ends the run as kInterrupted with no step run, and `iobench` exits 130.
+/// WorkloadSetup::stop_requested() turns true. Neither bad input nor a failure: the runner plans
+/// no step, Runner::run() ends the run as kInterrupted with none (across ranks on every rank),
+/// and `iobench` exits 130. Thrown without a stop request it is the step's validation error.
 class InterruptedError : public Error {
  public:
   using Error::Error;

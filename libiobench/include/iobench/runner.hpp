@@ -128,7 +128,8 @@ struct RunOptions {
   std::function<void(const ProgressSnapshot&)> on_progress{};
   /// Stops this run (and a suite run with these options) as request_stop() stops every run:
   /// the current phase ends at its workers' next keep_going(), the step is reported
-  /// kInterrupted with what was done, cleanup runs, no later step starts. Empty: only
+  /// kInterrupted with what was done, cleanup runs, no later step starts; during validation, a
+  /// factory's long set-up ends (WorkloadSetup::stop_requested()) and no step runs. Empty: only
   /// request_stop() (SIGINT/SIGTERM through install_stop_signal_handlers()) stops the run.
   std::stop_token stop_token{};
   /// Skip the free-space check (for targets whose free space statvfs misreports).
@@ -152,7 +153,8 @@ struct RunOptions {
 ///
 /// Interruption: request_stop() (from a stop signal's handler) or RunOptions::stop_token ends
 /// the current phase at the workers' next keep_going() (or their set-up), cleans up, and the
-/// partial results are reported as kInterrupted.
+/// partial results are reported as kInterrupted. During validation it ends a workload factory's
+/// long set-up (InterruptedError), and the run is kInterrupted with no step.
 ///
 /// The runner prints nothing: results come back as a RunResult, and go to a Reporter only if
 /// one is given. A tool's whole run, with the built-in workloads:
@@ -180,7 +182,8 @@ class Runner {
   /// ConfigError with all problems found, one per line.
   ///
   /// A stop request seen by a factory's long set-up (InterruptedError: a big loadfile parsed)
-  /// ends validation at once, without an error: check stop_requested() after it.
+  /// ends validation at once, without an error: check stop_requested() and the run's own
+  /// RunOptions::stop_token after it.
   void validate(std::span<const Step> steps) const;
 
   /// What a valid step will do, as validate() resolved it.
@@ -193,16 +196,15 @@ class Runner {
     std::vector<std::uint64_t> planned_bytes;
   };
   /// validate() that also returns, per step, its resolved params and planned bytes. Throws
-  /// ConfigError like validate(); none at all if a stop request ended validation early. Across
-  /// ranks (RunOptions::coordinator) such a stop is a ConfigError on every rank instead, since
-  /// the others would wait for this one.
+  /// ConfigError like validate(). An empty vector if a stop request ended validation early (on
+  /// any rank, across ranks: RunOptions::coordinator).
   [[nodiscard]] std::vector<StepPreview> preview(std::span<const Step> steps) const;
 
   /// Validates, then runs every step. Reports through `reporter` (on_run_start, on_step_end per
   /// step, on_run_end), and returns the same results. Never throws for I/O failures (they end
   /// their step as kFailed, with the errno text in its message); throws ConfigError for invalid
   /// steps (before any I/O). A stop request during validation ends the run as kInterrupted with
-  /// no step (across ranks: the ConfigError of preview()).
+  /// no step (across ranks: a stop on any rank, on every rank).
   RunResult run(std::span<const Step> steps, Reporter& reporter);
   /// The same, reporting to no one: nothing is printed or written but the steps' own files.
   RunResult run(std::span<const Step> steps);

@@ -120,7 +120,9 @@ struct SuiteOverrides {
 /// runner step with Runner::validate (params against their specs, targets exist and are
 /// writable, free space; with options.keep_files, free space for all runs together). Throws
 /// ConfigError with every problem found, one per line, each prefixed "SOURCE: /steps/N..." naming
-/// the step (and the sweep value).
+/// the step (and the sweep value). A stop request during validation (Runner::validate) leaves
+/// runs unchecked without an error: check it before running the plan (run_suite does, and each
+/// run is validated again when it runs).
 [[nodiscard]] SuitePlan plan_suite(const Suite& suite, const Registry& registry,
                                    const SuiteOverrides& overrides, const RunOptions& options);
 

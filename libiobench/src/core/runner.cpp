@@ -210,11 +210,15 @@ void check_wear_out(const PlannedStep& planned) {
       "most, but this step has none; give --time (or the suite step's time_limit)");
 }
 
-// Plans every step, or none when a stop request cut a factory's set-up short (InterruptedError):
-// then `stopped` is set, and neither the steps planned nor the problems found matter any more.
-std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const Step> steps,
-                                    const RunOptions& options, bool& stopped) {
-  stopped = false;
+// The steps of a run as planned, or none if a stop request cut validation short.
+struct Plan {
+  std::vector<PlannedStep> steps;
+  /// A factory's set-up saw a stop request (InterruptedError), on this rank or across ranks on
+  /// any: nothing is planned, and neither the steps planned nor the problems found matter.
+  bool interrupted = false;
+};
+
+Plan plan_steps(const Registry& registry, std::span<const Step> steps, const RunOptions& options) {
   const bool check_space = !options.skip_space_check;
   const bool keep_files = options.keep_files;
   if (options.wear_out && options.stonewall) {
@@ -258,14 +262,17 @@ std::vector<PlannedStep> plan_steps(const Registry& registry, std::span<const St
     } catch (const ConfigError& e) {
       errors.push_back(steps.size() > 1 ? fmt::format("{}: {}", label, e.what()) : e.what());
       continue;
-    } catch (const InterruptedError&) {
-      stopped = true;
-      return {};
+    } catch (const InterruptedError& e) {
+      if (detail::stop_wanted(options.stop_token)) return Plan{.interrupted = true};
+      // Thrown without a stop request (a plugin's mistake): not a stop to end the run quietly.
+      errors.push_back(fmt::format("{}workload '{}' was interrupted without a stop request: {}",
+                                   steps.size() > 1 ? label + ": " : "", step.workload, e.what()));
+      continue;
     }
     plan.push_back(std::move(planned));
   }
   if (!errors.empty()) throw ConfigError(fmt::format("{}", fmt::join(errors, "\n")));
-  return plan;
+  return Plan{.steps = std::move(plan)};
 }
 
 // PrepareContext of a running step: attributes and warnings go into its StepResult.
@@ -460,23 +467,25 @@ void reduce_step(Coordinator& coordinator, const Environment& environment,
 }
 
 // Across ranks: every rank's planning outcome, then the targets of steps whose ranks share them,
-// agreed before any I/O (ConfigError on every rank).
-std::vector<PlannedStep> plan_across_ranks(Coordinator& coordinator, const Registry& registry,
-                                           std::span<const Step> steps, const RunOptions& options) {
-  std::vector<PlannedStep> plan;
+// agreed before any I/O (ConfigError on every rank). A stop that cut one rank's validation short
+// leaves every rank's plan empty and interrupted: none may wait for it at a step's checkpoint.
+Plan plan_across_ranks(Coordinator& coordinator, const Registry& registry,
+                       std::span<const Step> steps, const RunOptions& options) {
+  Plan plan;
   std::string problem;
   try {
-    bool stopped = false;
-    plan = plan_steps(registry, steps, options, stopped);
-    // The other ranks, not stopped, would wait for this one at the steps' checkpoints.
-    if (stopped) problem = "interrupted by a stop request during validation";
+    plan = plan_steps(registry, steps, options);
   } catch (const ConfigError& e) {
     problem = e.what();
   }
+  const std::vector<std::string> stops = coordinator.all_gather(plan.interrupted ? "stop" : "");
+  if (std::any_of(stops.begin(), stops.end(), [](const std::string& s) { return !s.empty(); })) {
+    return Plan{.interrupted = true};
+  }
   agree_on_validation(coordinator, problem);
   std::vector<detail::SharedTargets> shared;
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    const PlannedStep& planned = plan[i];
+  for (std::size_t i = 0; i < plan.steps.size(); ++i) {
+    const PlannedStep& planned = plan.steps[i];
     if (!planned.info->shared_targets_param) continue;
     std::string param = planned.info->shared_targets_param(planned.params);
     if (param.empty()) continue;
@@ -488,15 +497,12 @@ std::vector<PlannedStep> plan_across_ranks(Coordinator& coordinator, const Regis
   return plan;
 }
 
-// Plans a run's steps, across ranks when it has them. Empty if a stop request (not across
-// ranks) cut validation short.
-std::vector<PlannedStep> plan_run(const Registry& registry, std::span<const Step> steps,
-                                  const RunOptions& options) {
+// Plans a run's steps, across ranks when it has them.
+Plan plan_run(const Registry& registry, std::span<const Step> steps, const RunOptions& options) {
   if (options.coordinator != nullptr && options.coordinator->ranked()) {
     return plan_across_ranks(*options.coordinator, registry, steps, options);
   }
-  bool stopped = false;
-  return plan_steps(registry, steps, options, stopped);
+  return plan_steps(registry, steps, options);
 }
 
 }  // namespace
@@ -532,12 +538,11 @@ Runner::Runner(const Registry& registry, RunOptions options)
     : registry_(registry), options_(std::move(options)) {}
 
 void Runner::validate(std::span<const Step> steps) const {
-  bool stopped = false;
-  (void)plan_steps(registry_, steps, options_, stopped);
+  (void)plan_steps(registry_, steps, options_);
 }
 
 std::vector<Runner::StepPreview> Runner::preview(std::span<const Step> steps) const {
-  const std::vector<PlannedStep> plan = plan_run(registry_, steps, options_);
+  const std::vector<PlannedStep> plan = plan_run(registry_, steps, options_).steps;
   std::vector<StepPreview> previews;
   previews.reserve(plan.size());
   for (const PlannedStep& planned : plan) {
@@ -562,8 +567,9 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
   Coordinator* coordinator = options_.coordinator != nullptr && options_.coordinator->ranked()
                                  ? options_.coordinator
                                  : nullptr;
-  // Empty if a stop request cut validation short: the run then ends interrupted, below.
-  std::vector<PlannedStep> plan = plan_run(registry_, steps, options_);
+  // Empty if a stop request cut validation short: the run then ends interrupted, with no step.
+  Plan planned_run = plan_run(registry_, steps, options_);
+  std::vector<PlannedStep>& plan = planned_run.steps;
 
   std::vector<std::filesystem::path> all_targets;
   for (const Step& step : steps) {
@@ -860,7 +866,7 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
     if (step_status == Status::kInterrupted) break;
     if (step_status == Status::kFailed && options_.fail_fast) break;
   }
-  if (detail::stop_wanted(options_.stop_token))
+  if (planned_run.interrupted || detail::stop_wanted(options_.stop_token))
     run.status = worse(run.status, Status::kInterrupted);
   reporter.on_run_end(run);
   return run;

@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 #include <time.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
-#include <atomic>
 #include <mutex>
 #include <optional>
 #include <string>

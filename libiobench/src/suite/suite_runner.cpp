@@ -111,8 +111,11 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
 
   Runner runner(registry, run_options);
   StepForwarder forwarder(reporter);
+  // Across ranks a stop is met inside the next run (its validation's agreement or its step's
+  // checkpoints): a rank leaving here would leave the others waiting there.
+  const bool ranked = options.run.coordinator != nullptr && options.run.coordinator->ranked();
   for (current = 0; current < plan.runs.size(); ++current) {
-    if (detail::stop_wanted(options.run.stop_token)) break;
+    if (!ranked && detail::stop_wanted(options.run.stop_token)) break;
     if (current > 0 && plan.suite.pause.count() > 0) {
       std::function<void(std::uint64_t, bool)> tick;
       if (options.on_progress) {
@@ -142,9 +145,8 @@ SuiteRunResult run_suite(const SuitePlan& plan, const Registry& registry,
       }
       pause_between_runs(plan.suite.pause, options.run.stop_token, options.run.progress_interval,
                          tick);
-      // Across ranks the next run's checkpoints meet a stop (every rank ends the same way; the
-      // run's status, agreed across ranks, then ends the suite).
-      const bool ranked = options.run.coordinator != nullptr && options.run.coordinator->ranked();
+      // Across ranks the next run meets a stop (every rank ends the same way; the run's status,
+      // agreed across ranks, then ends the suite).
       if (!ranked && detail::stop_wanted(options.run.stop_token)) break;
     }
     const PlannedRun& planned = plan.runs[current];
