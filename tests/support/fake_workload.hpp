@@ -38,8 +38,8 @@ struct FakeConfig {
   /// make_worker() waits until ctx.stop_requested() (at most this long) and then returns
   /// nullptr, as a long set-up loop that sees a stop does.
   std::chrono::nanoseconds setup_until_stopped{0};
-  /// The factory waits until WorkloadSetup::stop_requested() (at most this long) and then
-  /// throws InterruptedError, as a long loadfile parse that sees a stop does.
+  /// The factory runs this long, checking WorkloadSetup::stop_requested() every ms: once it is
+  /// true it throws InterruptedError, as a long loadfile parse that sees a stop does.
   std::chrono::nanoseconds factory_until_stopped{0};
   /// The path kThrowAfter's IoError names.
   std::string error_path = "/fake/file";
