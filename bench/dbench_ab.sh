@@ -6,7 +6,10 @@
 #   - CPU time of the clients per loadfile line (us; user + system, from the JSON of iobench and
 #     /usr/bin/time for dbench), which a shared machine distorts far less than throughput,
 #   - peak RSS (KiB, /usr/bin/time's "Maximum resident set size": that of the largest single
-#     process of the run, parent or client),
+#     process of the run, parent or client), and that process's split into anonymous pages,
+#     file-backed pages (mostly the code of shared libraries) and shared memory (iobench's
+#     phase results), with the peak sums over the whole process tree (bench/tree_memory.py,
+#     sampling every 0.1 s, alike for all three tools),
 #   - the op-weighted mean latency over all operations (us: the sum over the op kinds of count x
 #     mean, divided by the count; dbench's from its table, whose AvgLat is rounded to 1 us),
 #   - the mean latency (us) of the most frequent operations (NTCreateX, Qpathinfo, Unlink, Find,
@@ -14,7 +17,10 @@
 # then medians over the rounds with their spread (min-max), B's change against A and both
 # against dbench (medians: a shared machine's bursts of load hit single rounds). After the
 # rounds, `validate` of each iobench (it reads and parses the loadfile, then stops before any
-# I/O) gives the parse time, wall and CPU, median of ROUNDS runs.
+# I/O) gives the parse time, wall and CPU, median of ROUNDS runs. Last, the op-weighted mean
+# latency per us of CPU per line: on tmpfs the replay is CPU-bound, and a tool that spends less
+# CPU per line also shows lower latencies, in the same proportion where the share of each line's
+# work inside the timed window is the same.
 #
 # Needs root (mount), dbench, python3, /usr/bin/time. Usage:
 #   bench/dbench_ab.sh -a OLD_IOBENCH -b NEW_IOBENCH [-t SECONDS] [-n CLIENTS] [-r ROUNDS]
@@ -38,7 +44,7 @@ while getopts "a:b:t:n:r:l:h" opt; do
     n) clients=$OPTARG ;;
     r) rounds=$OPTARG ;;
     l) loadfile=$OPTARG ;;
-    h) sed -n '2,26p' "$0"; exit 0 ;;
+    h) sed -n '2,28p' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
 done
@@ -48,6 +54,7 @@ die() { echo "dbench_ab: $*" >&2; exit 2; }
 command -v dbench >/dev/null || die "dbench is not installed (apt-get install dbench)"
 command -v python3 >/dev/null || die "python3 is missing"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is missing (apt-get install time)"
+tree_memory="$(dirname "$(realpath "$0")")/tree_memory.py"
 [[ -x $a && -x $b ]] || die "give both binaries: -a OLD_IOBENCH -b NEW_IOBENCH"
 [[ -r $loadfile ]] || die "loadfile '$loadfile' is not readable"
 a=$(realpath "$a")
@@ -66,10 +73,12 @@ mount -t tmpfs -o size=4g tmpfs "$work/tmpfs"
 kinds="NTCreateX Qpathinfo Unlink Find Close ReadX WriteX"
 
 # Each run writes "$out.row": throughput, CPU us per line, peak RSS KiB, op-weighted mean
-# latency us, then "kind=us,..." for $kinds.
+# latency us, "kind=us,..." for $kinds, then the 7 KiB figures of bench/tree_memory.py (largest
+# process: Rss, anonymous, file-backed, shmem; tree sums: anonymous, file-backed, shmem).
 run_dbench() {  # out
-  (cd "$work/tmpfs" && /usr/bin/time -f "%U %S %M" -o "$1.time" \
-    dbench -D "$work/tmpfs" -c "$loadfile" -t "$seconds" --per-client-results "$clients") >"$1" 2>&1
+  (cd "$work/tmpfs" && python3 "$tree_memory" "$1.mem" --wrapper -- /usr/bin/time -f "%U %S %M" \
+    -o "$1.time" dbench -D "$work/tmpfs" -c "$loadfile" -t "$seconds" --per-client-results \
+    "$clients") >"$1" 2>&1
   rm -rf "$work/tmpfs/clients"
   # dbench's line counts include the warm-up, as does its CPU time. Its first table is the
   # whole run's (AvgLat in ms).
@@ -86,11 +95,13 @@ wmean = sum(c * us for c, us in rows.values()) / count
 cpu = (float(user) + float(system)) / lines * 1e6 if lines else float("nan")
 lat = ",".join("%s=%.2f" % (k, rows[k][1] if k in rows else float("nan"))
                for k in sys.argv[2].split())
-print(tp, "%.3f" % cpu, rss, "%.3f" % wmean, lat)' "$1" "$kinds" >"$1.row"
+print(tp, "%.3f" % cpu, rss, "%.3f" % wmean, lat, open(sys.argv[1] + ".mem").read().strip())' \
+    "$1" "$kinds" >"$1.row"
 }
 
 run_iobench() {  # binary out
-  /usr/bin/time -f "%M" -o "$2.time" "$1" run dbench -d "$work/tmpfs" "procs=$clients" \
+  python3 "$tree_memory" "$2.mem" --wrapper -- /usr/bin/time -f "%M" -o "$2.time" "$1" run dbench \
+    -d "$work/tmpfs" "procs=$clients" \
     "time_limit=${seconds}s" "warmup=$((seconds / 5))s" "loadfile=$loadfile" -q -f json \
     -o "$2.json" >"$2" 2>&1
   local tp
@@ -104,8 +115,8 @@ count = sum(o["ops"] for o in ops.values())
 wmean = sum(o["ops"] * o["latency_ns"]["mean"] for o in ops.values()) / count / 1e3
 rss = open(sys.argv[1] + ".time").read().split()[-1]
 lat = ",".join("%s=%.2f" % (k, ops[k]["latency_ns"]["mean"] / 1e3) for k in sys.argv[3].split())
-print(sys.argv[2], "%.3f" % (cpu / lines), rss, "%.3f" % wmean, lat)' "$2" "$tp" "$kinds" \
-    >"$2.row"
+print(sys.argv[2], "%.3f" % (cpu / lines), rss, "%.3f" % wmean, lat,
+      open(sys.argv[1] + ".mem").read().strip())' "$2" "$tp" "$kinds" >"$2.row"
 }
 
 # Parse time: `validate` reads and parses the loadfile, then stops before any I/O.
@@ -143,7 +154,11 @@ for tool in A B dbench; do
     printf '%-6s round %d: throughput %s MB/sec, CPU %s us/line, peak RSS %s KiB, ' \
       "$tool" "$round" $(cut -d' ' -f1-3 "$work/out/$tool.$round.row")
     printf 'op-weighted mean latency %s us, mean latency us: %s\n' \
-      $(cut -d' ' -f4- "$work/out/$tool.$round.row")
+      $(cut -d' ' -f4-5 "$work/out/$tool.$round.row")
+    printf '         largest process: anonymous %s, file-backed %s, shared memory %s KiB; ' \
+      $(cut -d' ' -f7-9 "$work/out/$tool.$round.row")
+    printf 'tree sums: anonymous %s, file-backed %s, shared memory %s KiB\n' \
+      $(cut -d' ' -f10-12 "$work/out/$tool.$round.row")
   done
 done
 python3 - "$work/out" "$rounds" <<'EOF'
@@ -160,10 +175,12 @@ def median(t, i):
 def spread(t, i):
     v = values(t, i)
     return f"{min(v):.2f}-{max(v):.2f}" if v else "-"
-names = ("throughput MB/sec", "CPU us/line", "peak RSS KiB", "op-weighted mean latency us")
+names = {0: "throughput MB/sec", 1: "CPU us/line", 2: "peak RSS KiB",
+         3: "op-weighted mean latency us", 6: "largest process anonymous KiB",
+         7: "its file-backed KiB", 8: "its shared memory KiB", 9: "tree sum of anonymous KiB"}
 for t in tools:
     print(f"{t:6}: " + "; ".join(f"{n} median {median(t, i):.3f} ({spread(t, i)})"
-                                  for i, n in enumerate(names)))
+                                  for i, n in names.items()))
 lat = {}
 for t in tools:
     acc = {}
@@ -190,4 +207,11 @@ for t in ("A", "B"):
     print(f"{t} / dbench (medians): throughput {ratio(t, 'dbench', 0):.3f}x, "
           f"peak RSS {ratio(t, 'dbench', 2):.2f}x, "
           f"op-weighted mean latency {(ratio(t, 'dbench', 3) - 1) * 100:+.1f} %")
+    print(f"{t} / dbench (medians), memory: largest process anonymous "
+          f"{ratio(t, 'dbench', 6):.2f}x, file-backed {ratio(t, 'dbench', 7):.2f}x; "
+          f"tree sum of anonymous {ratio(t, 'dbench', 9):.2f}x")
+for t in tools:
+    per_cpu = [float(r[3]) / float(r[1]) for r in rows[t]]
+    print(f"{t:6}: op-weighted mean latency per us of CPU per line: median "
+          f"{statistics.median(per_cpu):.3f} ({min(per_cpu):.3f}-{max(per_cpu):.3f})")
 EOF
