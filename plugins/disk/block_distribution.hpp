@@ -118,7 +118,6 @@ class BlockOrder {
   BlockOrder(bool sequential, const BlockDistribution& distribution, std::uint64_t blocks,
              std::uint64_t seed) noexcept
       : kind_(sequential ? Kind::kSequential : static_cast<Kind>(distribution.kind)),
-        blocks_(blocks),
         permutation_(blocks, seed ^ 0x5bd1e995ULL),
         uniform_(blocks, seed),
         zipf_(blocks, distribution.kind == BlockDistribution::Kind::kZipf ? distribution.parameter
@@ -151,7 +150,6 @@ class BlockOrder {
   enum class Kind { kPermutation, kUniform, kZipf, kPareto, kSequential };
 
   Kind kind_;
-  std::uint64_t blocks_;
   BlockPermutation permutation_;
   UniformBlocks uniform_;
   ZipfRanks zipf_;
