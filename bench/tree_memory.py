@@ -86,6 +86,12 @@ def main(argv):
         else:
             usage_error(f"unknown option '{options[0]}' (--interval SECONDS, --wrapper)")
 
+    # OUT is opened before the command runs: a path that cannot be written fails at once
+    # (exit 2) instead of after the measurement.
+    try:
+        out_file = open(out, "w")
+    except OSError as e:
+        usage_error(f"cannot write '{out}': {e.strerror}")
     try:
         child = subprocess.Popen(command)
     except OSError as e:
@@ -93,22 +99,25 @@ def main(argv):
         return 127
     largest = {k: 0 for k in FIELDS}
     sums = {k: 0 for k in FIELDS}
-    while child.poll() is None:
-        now = {k: 0 for k in FIELDS}
-        for pid in tree(child.pid)[1 if wrapper else 0:]:
-            values = rss_split(pid)
-            if values is None:
-                continue
-            if sum(values.values()) > sum(largest.values()):
-                largest = values
+    try:
+        while child.poll() is None:
+            now = {k: 0 for k in FIELDS}
+            for pid in tree(child.pid)[1 if wrapper else 0:]:
+                values = rss_split(pid)
+                if values is None:
+                    continue
+                if sum(values.values()) > sum(largest.values()):
+                    largest = values
+                for k in FIELDS:
+                    now[k] += values[k]
             for k in FIELDS:
-                now[k] += values[k]
-        for k in FIELDS:
-            sums[k] = max(sums[k], now[k])
-        time.sleep(interval)
-    with open(out, "w") as f:
+                sums[k] = max(sums[k], now[k])
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        child.wait()  # Ctrl-C reached the command too (same process group): let it stop
+    with out_file:
         print(sum(largest.values()), *(largest[k] for k in FIELDS), *(sums[k] for k in FIELDS),
-              file=f)
+              file=out_file)
     # A command killed by a signal exits as a shell reports it: 128 + the signal's number.
     return child.returncode if child.returncode >= 0 else 128 - child.returncode
 
