@@ -26,6 +26,7 @@ constexpr const char* kUsage =
     "       iobench run --again RESULT.json [-d DIR]... [--format F] [-o FILE]\n"
     "       iobench validate [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]...\n"
     "       iobench list\n"
+    "       iobench completion bash|zsh\n"
     "       iobench compare BASE.json OTHER.json [MORE.json]... [--format text|markdown|csv|json]\n"
     "               [--metrics LIST] [--phases LIST] [--fail-if-worse PCT] [--from FORMAT[,...]]\n"
     "       iobench report RUN.json [MORE.json]... -o REPORT.html|- [--from FORMAT[,...]]\n"
@@ -227,7 +228,35 @@ CliOptions parse_report(const po::variables_map& vm, const std::vector<std::stri
   return cli;
 }
 
+// `completion SHELL`: the script goes to stdout; options of other commands are refused by
+// parse_command_line's callers only through the shell name check (they change nothing here).
+CliOptions parse_completion(const std::vector<std::string>& args, CliOptions cli) {
+  if (args.size() != 2) {
+    throw ConfigError(
+        "completion takes one shell name: iobench completion bash (or zsh); see 'iobench --help'");
+  }
+  cli.command = CliOptions::Command::kCompletion;
+  cli.completion_shell = args[1];
+  return cli;
+}
+
 }  // namespace
+
+std::vector<CompletionOption> completion_options() {
+  std::vector<CompletionOption> out;
+  const po::options_description options = run_options();
+  for (const auto& option : options.options()) {
+    CompletionOption o;
+    o.long_name = option->long_name();
+    // canonical_display_name(dashed_short_option_style) gives "-d" where there is a short name.
+    const std::string shown =
+        option->canonical_display_name(po::command_line_style::allow_dash_for_short);
+    if (shown.size() == 2 && shown[0] == '-') o.short_name = shown.substr(1);
+    o.takes_value = option->semantic()->max_tokens() > 0;
+    out.push_back(std::move(o));
+  }
+  return out;
+}
 
 CliOptions parse_command_line(int argc, const char* const* argv) {
   CliOptions cli;
@@ -283,11 +312,14 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     return parse_compare(vm, args, std::move(cli));
   } else if (command == "report") {
     return parse_report(vm, args, std::move(cli));
+  } else if (command == "completion") {
+    return parse_completion(args, std::move(cli));
   } else if (command == "help") {
     return cli;
   } else {
     throw ConfigError(fmt::format(
-        "unknown command '{}'; use run, validate, list, compare or report (see 'iobench --help')",
+        "unknown command '{}'; use run, validate, list, compare, report or completion (see "
+        "'iobench --help')",
         printable(command)));
   }
   for (std::size_t i = 1; i < args.size(); ++i) {

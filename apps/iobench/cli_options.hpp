@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "completion.hpp"
+
 namespace iobench::cli {
 
 /// What the command line asked for, parsed but not yet validated against the registry.
 struct CliOptions {
-  enum class Command { kHelp, kVersion, kList, kRun, kValidate, kCompare, kReport };
+  enum class Command { kHelp, kVersion, kList, kRun, kValidate, kCompare, kReport, kCompletion };
   Command command = Command::kHelp;
   std::string help_text;
   std::vector<std::string> argv;  ///< the command line as given (recorded in results)
@@ -53,6 +55,8 @@ struct CliOptions {
   std::vector<std::string> report_files;
   /// run: --html FILE, the HTML report of the run (empty: none).
   std::string html_path;
+  /// completion: the shell named ("bash" or "zsh"; checked when the script is made).
+  std::string completion_shell;
   /// compare, report: --from, one format for every file or one per file; empty: detected.
   std::vector<ResultFormat> input_formats;
 
@@ -62,6 +66,9 @@ struct CliOptions {
     return input_formats[input_formats.size() == 1 ? 0 : index];
   }
 };
+
+/// The options of parse_command_line, for shell completion (completion_script).
+[[nodiscard]] std::vector<CompletionOption> completion_options();
 
 /// Parses argv. Throws iobench::ConfigError (exit 2) on unknown options, bad values, a param
 /// without '=', a duplicate param, or an unknown --format.

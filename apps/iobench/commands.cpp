@@ -265,6 +265,10 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     print_list(registry);
     return 0;
   }
+  if (options.command == Command::kCompletion) {
+    fmt::print("{}", completion_script(options.completion_shell, registry, completion_options()));
+    return 0;
+  }
 
   // All input is checked before anything is created: -o, the suite or workload (or the result
   // to repeat), every param and target (the default target's checks run against the directory
