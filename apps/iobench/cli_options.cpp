@@ -26,6 +26,8 @@ constexpr const char* kUsage =
     "       iobench run --again RESULT.json [-d DIR]... [--format F] [-o FILE]\n"
     "       iobench validate [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]...\n"
     "       iobench list\n"
+    "       iobench history FILE.db [workload=W] [host=H] [fs=TYPE] [kernel=TEXT] [last=N]\n"
+    "               [--format text|json|csv] [--html REPORT.html]\n"
     "       iobench completion bash|zsh\n"
     "       iobench compare BASE.json OTHER.json [MORE.json]... [--format text|markdown|csv|json]\n"
     "               [--metrics LIST] [--phases LIST] [--fail-if-worse PCT] [--from FORMAT[,...]]\n"
@@ -67,6 +69,9 @@ po::options_description run_options() {
     ("interval", po::value<std::string>(),
      "time-series interval, 100ms to 60s (default 1s): each phase's results per interval")
     ("keep", "keep the run directories and files for inspection")
+    ("store", po::value<std::string>(),
+     "run: also keep the run's result document in the history FILE.db (SQLite, made if new; "
+     "see 'iobench history')")
     ("time,t", po::value<std::string>(), "time limit per phase, e.g. 30s (default: the workload's)")
     ("warmup", po::value<std::string>(), "warm-up per phase discarded from results, e.g. 5s")
     ("ops", po::value<std::string>(), "op limit per worker per phase, e.g. 100k")
@@ -104,10 +109,10 @@ constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-
 
 // Options of run and validate that compare and report refuse.
 // clang-format off
-constexpr std::array<const char*, 15> kRunOnly{
+constexpr std::array<const char*, 16> kRunOnly{
     "dir",         "keep",      "time",  "warmup", "ops",      "seed",           "plugin",
     "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv", "stonewall",
-    "wear-out"};
+    "wear-out",    "store"};
 // clang-format on
 
 // Items of a comma-separated list; empty items are refused.
@@ -228,6 +233,57 @@ CliOptions parse_report(const po::variables_map& vm, const std::vector<std::stri
   return cli;
 }
 
+// `iobench history FILE.db [key=value]...`: the filters, --format and --html only.
+CliOptions parse_history(const po::variables_map& vm, const std::vector<std::string>& args,
+                         CliOptions cli) {
+  cli.command = CliOptions::Command::kHistory;
+  if (args.size() < 2 || args[1].find('=') != std::string::npos) {
+    throw ConfigError(
+        "history needs the history file: iobench history FILE.db [workload=W] [host=H] "
+        "[fs=TYPE] [kernel=TEXT] [last=N]");
+  }
+  cli.history_file = args[1];
+  constexpr std::array<std::string_view, 5> kFilters{"workload", "host", "fs", "kernel", "last"};
+  for (std::size_t i = 2; i < args.size(); ++i) {
+    const auto eq = args[i].find('=');
+    const std::string key = args[i].substr(0, eq);
+    if (eq == std::string::npos ||
+        std::find(kFilters.begin(), kFilters.end(), key) == kFilters.end()) {
+      throw ConfigError(fmt::format(
+          "history: '{}' is not a filter; give workload=W, host=H, fs=TYPE, kernel=TEXT or last=N",
+          printable(args[i])));
+    }
+    if (!cli.params.emplace(key, args[i].substr(eq + 1)).second) {
+      throw ConfigError(fmt::format("history: {} given twice; give it once", printable(key)));
+    }
+  }
+  for (const char* option : kRunOnly) {
+    if (vm.count(option) && std::string_view(option) != "html") {
+      throw ConfigError(fmt::format("--{} goes with run or validate, not history", option));
+    }
+  }
+  for (const char* option : kCompareOnly) {
+    if (vm.count(option))
+      throw ConfigError(fmt::format("--{} goes with compare, not history", option));
+  }
+  if (vm.count("from") || vm.count("output") || !vm["engine"].defaulted() ||
+      !vm["progress"].defaulted()) {
+    throw ConfigError(
+        "--from, --output, --engine and --progress do not go with history: it lists runs on "
+        "stdout (--format text, json or csv) and writes their HTML report with --html FILE");
+  }
+  cli.format = vm["format"].as<std::string>();
+  if (cli.format != "text" && cli.format != "json" && cli.format != "csv") {
+    throw ConfigError(
+        fmt::format("--format '{}' is not one of text, json, csv", printable(cli.format)));
+  }
+  if (vm.count("html")) {
+    cli.html_path = vm["html"].as<std::string>();
+    if (cli.html_path.empty()) throw ConfigError("--html needs a file name");
+  }
+  return cli;
+}
+
 // `completion SHELL`: the script goes to stdout; options of other commands are refused by
 // parse_command_line's callers only through the shell name check (they change nothing here).
 CliOptions parse_completion(const std::vector<std::string>& args, CliOptions cli) {
@@ -312,15 +368,18 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     return parse_compare(vm, args, std::move(cli));
   } else if (command == "report") {
     return parse_report(vm, args, std::move(cli));
+  } else if (command == "history") {
+    return parse_history(vm, args, std::move(cli));
   } else if (command == "completion") {
     return parse_completion(args, std::move(cli));
   } else if (command == "help") {
     return cli;
   } else {
-    throw ConfigError(fmt::format(
-        "unknown command '{}'; use run, validate, list, compare, report or completion (see "
-        "'iobench --help')",
-        printable(command)));
+    throw ConfigError(
+        fmt::format("unknown command '{}'; use run, validate, list, compare, report, history or "
+                    "completion (see "
+                    "'iobench --help')",
+                    printable(command)));
   }
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -369,6 +428,13 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     }
     cli.html_path = vm["html"].as<std::string>();
     if (cli.html_path.empty()) throw ConfigError("--html needs a file name");
+  }
+  if (vm.count("store")) {
+    if (cli.command != CliOptions::Command::kRun) {
+      throw ConfigError(fmt::format("--store goes with run, not {}", command));
+    }
+    cli.store_path = vm["store"].as<std::string>();
+    if (cli.store_path.empty()) throw ConfigError("--store needs a file name (FILE.db)");
   }
   if (vm.count("again")) {
     cli.again = vm["again"].as<std::string>();

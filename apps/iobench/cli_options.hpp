@@ -14,7 +14,17 @@ namespace iobench::cli {
 
 /// What the command line asked for, parsed but not yet validated against the registry.
 struct CliOptions {
-  enum class Command { kHelp, kVersion, kList, kRun, kValidate, kCompare, kReport, kCompletion };
+  enum class Command {
+    kHelp,
+    kVersion,
+    kList,
+    kRun,
+    kValidate,
+    kCompare,
+    kReport,
+    kHistory,
+    kCompletion
+  };
   Command command = Command::kHelp;
   std::string help_text;
   std::vector<std::string> argv;  ///< the command line as given (recorded in results)
@@ -55,6 +65,10 @@ struct CliOptions {
   std::vector<std::string> report_files;
   /// run: --html FILE, the HTML report of the run (empty: none).
   std::string html_path;
+  /// run: --store FILE.db, the history the run's document is added to (empty: none).
+  std::string store_path;
+  /// history: the history file; its filters are in `params` (workload, host, fs, kernel, last).
+  std::string history_file;
   /// completion: the shell named ("bash" or "zsh"; checked when the script is made).
   std::string completion_shell;
   /// compare, report: --from, one format for every file or one per file; empty: detected.

@@ -16,6 +16,7 @@
 #include <iobench/html_report.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/registry.hpp>
+#include <iobench/result_history.hpp>
 #include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/suite.hpp>
@@ -27,6 +28,7 @@
 #include "again.hpp"
 #include "compare_command.hpp"
 #include "csv_outputs.hpp"
+#include "history_command.hpp"
 #include "output_file.hpp"
 #include "plan_printer.hpp"
 #include "progress_printer.hpp"
@@ -259,6 +261,7 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   }
   if (options.command == Command::kCompare) return run_compare(options);
   if (options.command == Command::kReport) return run_report(options);
+  if (options.command == Command::kHistory) return run_history(options);
   Registry registry = make_builtin_registry();
   for (const std::string& plugin : options.plugins) load_plugin(registry, plugin);
   if (options.command == Command::kList) {
@@ -276,6 +279,14 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   if (!options.output_path.empty()) OutputFile::check(options.output_path);
   if (!options.html_path.empty()) OutputFile::check(options.html_path);
   if (!options.time_series_csv_path.empty()) OutputFile::check(options.time_series_csv_path);
+  // --store: a new file is made only after the run; an existing one must be a history now.
+  if (!options.store_path.empty()) {
+    OutputFile::check(options.store_path);
+    std::error_code ec;
+    if (std::filesystem::exists(options.store_path, ec)) {
+      (void)ResultHistory::open(options.store_path, false);
+    }
+  }
   const bool again = !options.again.empty();
   std::optional<Suite> suite =
       again ? std::optional<Suite>() : suite_for(options.workload, registry);
@@ -417,13 +428,29 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   const SuiteRunResult result = run_suite(plan, registry, suite_options, reporters);
   progress.clear();
   write_suite_summary_text(result, text_out);
-  if (options.format == "json") {
+  const bool store = !options.store_path.empty() && root;
+  std::string document;
+  if (options.format == "json" || store) {
     const Invocation invocation = invocation_of(given, plan, again ? &repeated : nullptr);
     // The document runs to megabytes for a sweep: not copied once more by a conditional
     // expression with a temporary in it.
-    std::string document = suite_to_json(plan, result, 2, &invocation);
+    document = suite_to_json(plan, result, 2, &invocation);
     if (ranks.ranked()) document = add_ranks_to_json(document, ranks.steps, 2);
-    machine << document << '\n';
+    if (options.format == "json") machine << document << '\n';
+  }
+  // The history fails alone: the results are still printed and written below.
+  bool store_failed = false;
+  if (store) {
+    try {
+      const std::int64_t id = ResultHistory::open(options.store_path, true).store(document);
+      if (!options.quiet) {
+        fmt::print(err, "iobench: stored as run #{} in {}\n", id, printable(options.store_path));
+      }
+    } catch (const Error& e) {
+      fmt::print(err, "iobench: cannot store the run in {}: {}\n", printable(options.store_path),
+                 printable(e.what()));
+      store_failed = true;
+    }
   }
   // The HTML page fails alone: the results of -o are still written.
   bool html_failed = false;
@@ -481,7 +508,7 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     fmt::print(err, "iobench: files kept in {}\n", default_dir->path().string());
   }
   const int status = exit_status(result.run.status);
-  return status == 0 && html_failed ? 1 : status;
+  return status == 0 && (html_failed || store_failed) ? 1 : status;
 }
 
 }  // namespace iobench::cli

@@ -9,6 +9,9 @@
 #include <iobench/printable.hpp>
 #include <iobench/result_json.hpp>
 #include <iostream>
+#include <optional>
+
+#include "history_command.hpp"
 
 namespace iobench::cli {
 int run_compare(const CliOptions& options) {
@@ -24,6 +27,10 @@ int run_compare(const CliOptions& options) {
   std::vector<CompareInput> inputs;
   for (std::size_t i = 0; i < options.compare_files.size(); ++i) {
     const std::string& path = options.compare_files[i];
+    if (std::optional<ReportInput> stored = history_input(path)) {
+      inputs.push_back(CompareInput{.label = path, .document = std::move(stored->document)});
+      continue;
+    }
     inputs.push_back(
         CompareInput{.label = path, .document = read_result_file(path, options.input_format(i))});
   }

@@ -126,7 +126,7 @@ std::string join_arms(const std::vector<std::string>& names) {
   return out;
 }
 
-constexpr std::string_view kCommands = "run validate list compare report completion";
+constexpr std::string_view kCommands = "run validate list compare report history completion";
 
 // The walk over the words before the cursor, shared by both shells: the command is the first
 // word that is neither an option, an option's value nor key=value; the workload the second.
@@ -177,7 +177,7 @@ std::string bash_script(const CompletionData& d) {
   s += fmt::format(
       "  case $prev in\n"
       "    -d|--dir) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
-      "    -o|--output|--html|--time-series-csv|--again|--plugin)\n"
+      "    -o|--output|--html|--time-series-csv|--again|--plugin|--store)\n"
       "      COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
       "    -f|--format) __iobench_reply \"$cur\" text json csv markdown; return ;;\n"
       "    --engine) __iobench_reply \"$cur\" {}; return ;;\n"
@@ -192,6 +192,12 @@ std::string bash_script(const CompletionData& d) {
       "  case $command in\n"
       "    compare|report) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
       "    completion) [[ -z $workload ]] && __iobench_reply \"$cur\" bash zsh; return ;;\n"
+      "    history)\n"
+      "      if [[ -z $workload ]]; then COMPREPLY=($(compgen -f -- \"$cur\")); else\n"
+      "        compopt -o nospace 2>/dev/null\n"
+      "        __iobench_reply \"$cur\" workload= host= fs= kernel= last=\n"
+      "      fi\n"
+      "      return ;;\n"
       "    run|validate) ;;\n"
       "    *) return ;;\n"
       "  esac\n"
@@ -226,7 +232,7 @@ std::string zsh_script(const CompletionData& d) {
   s += fmt::format(
       "case $prev in\n"
       "  -d|--dir) _files -/; return ;;\n"
-      "  -o|--output|--html|--time-series-csv|--again|--plugin) _files; return ;;\n"
+      "  -o|--output|--html|--time-series-csv|--again|--plugin|--store) _files; return ;;\n"
       "  -f|--format) compadd -- text json csv markdown; return ;;\n"
       "  --engine) compadd -- {}; return ;;\n"
       "  --from) compadd -- {}; return ;;\n"
@@ -242,6 +248,10 @@ std::string zsh_script(const CompletionData& d) {
       "case $command in\n"
       "  compare|report) _files; return ;;\n"
       "  completion) [[ -z $workload ]] && compadd -- bash zsh; return ;;\n"
+      "  history)\n"
+      "    if [[ -z $workload ]]; then _files; else compadd -S '' -- workload= host= fs= kernel= "
+      "last=; fi\n"
+      "    return ;;\n"
       "  run|validate) ;;\n"
       "  *) return ;;\n"
       "esac\n"

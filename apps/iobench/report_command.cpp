@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "history_command.hpp"
 #include "output_file.hpp"
 
 namespace iobench::cli {
@@ -14,7 +15,9 @@ int run_report(const CliOptions& options) {
   if (!to_stdout) OutputFile::check(options.output_path);
   std::vector<ReportInput> inputs;
   for (std::size_t i = 0; i < options.report_files.size(); ++i) {
-    inputs.push_back(load_report_input(options.report_files[i], options.input_format(i)));
+    std::optional<ReportInput> stored = history_input(options.report_files[i]);
+    inputs.push_back(stored ? std::move(*stored)
+                            : load_report_input(options.report_files[i], options.input_format(i)));
   }
   std::ostringstream page;
   write_html_report(inputs, page);

@@ -46,7 +46,7 @@ expect_only() {
 }
 
 COMP_WORDBREAKS=$' \t\n"\'><=;|&(:'
-expect_only "iobench " "compare completion list report run validate"
+expect_only "iobench " "compare completion history list report run validate"
 expect_only "iobench ru" "run"
 expect "iobench run " disk bonnie tiotest tiobench dbench quick suite:dbench seed-reports
 expect_only "iobench run suite:db" "dbench"   # bash completes after the ':'
@@ -61,6 +61,12 @@ expect_only "iobench run disk -f " "csv json markdown text"
 expect "iobench compare a.json --fr" --from
 expect "iobench compare a.json --from " bonnie-csv fio-json dbench
 expect_only "iobench completion " "bash zsh"
+expect "iobench history runs.db " workload= host= fs= kernel= last=
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+touch "$scratch/runs.db"
+expect "iobench run disk --store $scratch/ru" "$scratch/runs.db"
+expect "iobench history $scratch/r" "$scratch/runs.db"
 # A value-taking option's value is not taken for the workload.
 expect "iobench run -d /tmp disk op" operation=
 # After a suite, params of every workload (a suite's key=value reaches each step declaring it).

@@ -40,7 +40,8 @@ expect() {
   ((passed++))
 }
 export SCRIPT=$script
-expect "iobench ''" run validate list compare report completion
+expect "iobench ''" run validate list compare report history completion
+expect "iobench history runs.db ''" workload= last=
 expect "iobench run ''" disk bonnie dbench quick suite:dbench "<files -g *.json>"
 expect "iobench run disk ''" bs= operation= mode=
 expect "iobench run disk operation=" read write mixed

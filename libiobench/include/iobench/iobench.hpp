@@ -26,6 +26,7 @@
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
 #include <iobench/result.hpp>
+#include <iobench/result_history.hpp>
 #include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/statistics.hpp>
