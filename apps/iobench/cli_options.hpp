@@ -12,7 +12,8 @@ namespace iobench::cli {
 
 /// What the command line asked for, parsed but not yet validated against the registry.
 struct CliOptions {
-  enum class Command { kHelp, kVersion, kList, kRun, kValidate, kCompare, kReport };
+  /// kUsage: no command given (the usage goes to stderr, exit 2); kHelp: --help or `help`.
+  enum class Command { kHelp, kUsage, kVersion, kList, kRun, kValidate, kCompare, kReport };
   Command command = Command::kHelp;
   std::string help_text;
   std::vector<std::string> argv;  ///< the command line as given (recorded in results)
