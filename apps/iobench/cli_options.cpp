@@ -61,7 +61,8 @@ po::options_description run_options() {
      "target directory (repeat for one worker per target); default: a new temporary directory")
     ("format,f", po::value<std::string>()->default_value("text"), "output format: text, json or csv (compare: also markdown)")
     ("output,o", po::value<std::string>(),
-     "write the --format output to FILE (text still goes to stdout for json/csv)")
+     "write the --format output to FILE, - for stdout (beside FILE, json/csv runs print the "
+     "text report on stdout)")
     ("html", po::value<std::string>(),
      "run: also write the HTML report of the run to FILE (replaced once the run has ended)")
     ("time-series-csv", po::value<std::string>(),
@@ -89,7 +90,8 @@ po::options_description run_options() {
     ("again", po::value<std::string>(),
      "repeat the run RESULT.json records: its steps, params, seeds and options (targets too, "
      "unless -d is given)")
-    ("quiet,q", "no progress or status lines on stderr (warnings and errors still)")
+    ("quiet,q", "no progress or status lines on stderr, nor the text report of a json or csv "
+                "run without -o (warnings, errors and --keep's lines still)")
     ("metrics", po::value<std::string>(),
      "compare: metrics to show, comma-separated: throughput, iops, lat_mean, lat_p50, lat_p99, "
      "lat_p99_9, lat_max, cpu (default: all)")
@@ -355,7 +357,10 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   }
   std::vector<std::string> args;
   if (vm.count("args")) args = vm["args"].as<std::vector<std::string>>();
-  if (args.empty()) return cli;
+  if (args.empty()) {
+    cli.command = CliOptions::Command::kUsage;
+    return cli;
+  }
 
   const std::string& command = args.front();
   if (command == "list") {
@@ -421,6 +426,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (vm.count("output")) {
     cli.output_path = vm["output"].as<std::string>();
     if (cli.output_path.empty()) throw ConfigError("--output needs a file name");
+    // "-" is standard output, as without -o (and as report -o - does): not a file named "-".
+    if (cli.output_path == "-") cli.output_path.clear();
   }
   if (vm.count("html")) {
     if (cli.command != CliOptions::Command::kRun) {
@@ -428,6 +435,11 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     }
     cli.html_path = vm["html"].as<std::string>();
     if (cli.html_path.empty()) throw ConfigError("--html needs a file name");
+    if (cli.html_path == "-") {
+      throw ConfigError(
+          "--html -: standard output carries the run's results; give a file name, or write the "
+          "page afterwards with iobench report RESULT.json -o -");
+    }
   }
   if (vm.count("store")) {
     if (cli.command != CliOptions::Command::kRun) {
@@ -446,6 +458,11 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (vm.count("plugin")) cli.plugins = vm["plugin"].as<std::vector<std::string>>();
   cli.engine = vm["engine"].as<std::string>();
   cli.engine_given = !vm["engine"].defaulted();
+  if (cli.engine_given && cli.engine.empty()) {
+    throw ConfigError(
+        "--engine: the engine name is empty; give one, e.g. --engine pvsync2 (see 'iobench "
+        "list'), or leave --engine out for the workload's own");
+  }
   if (vm.count("time")) {
     cli.time_limit = parse_duration(vm["time"].as<std::string>(), "--time");
     if (cli.time_limit.count() == 0) {
@@ -455,6 +472,10 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   if (vm.count("time-series-csv")) {
     cli.time_series_csv_path = vm["time-series-csv"].as<std::string>();
     if (cli.time_series_csv_path.empty()) throw ConfigError("--time-series-csv needs a file name");
+    if (cli.time_series_csv_path == "-") {
+      throw ConfigError(
+          "--time-series-csv -: standard output carries the run's results; give a file name");
+    }
   }
   if (vm.count("interval")) {
     const std::string& text = vm["interval"].as<std::string>();
@@ -493,7 +514,8 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   for (const auto& [option, given, param] :
        {std::tuple{"--time", vm.count("time") > 0, "time_limit"},
         std::tuple{"--warmup", vm.count("warmup") > 0, "warmup"},
-        std::tuple{"--seed", vm.count("seed") > 0, "seed"}}) {
+        std::tuple{"--seed", vm.count("seed") > 0, "seed"},
+        std::tuple{"--engine", cli.engine_given, "engine"}}) {
     if (!given) continue;
     for (const auto& [key, value] : cli.params) {
       const bool same = key == param || (key.size() > std::strlen(param) + 1 &&

@@ -14,8 +14,10 @@ namespace iobench::cli {
 
 /// What the command line asked for, parsed but not yet validated against the registry.
 struct CliOptions {
+  /// kUsage: no command given (the usage goes to stderr, exit 2); kHelp: --help or `help`.
   enum class Command {
     kHelp,
+    kUsage,
     kVersion,
     kList,
     kRun,

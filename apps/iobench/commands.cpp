@@ -23,12 +23,14 @@
 #include <iobench/version.hpp>
 #include <iobench/workloads.hpp>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "again.hpp"
 #include "compare_command.hpp"
 #include "csv_outputs.hpp"
 #include "history_command.hpp"
+#include "kept_dirs.hpp"
 #include "output_file.hpp"
 #include "plan_printer.hpp"
 #include "progress_printer.hpp"
@@ -255,6 +257,12 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     std::cout << options.help_text;
     return 0;
   }
+  if (options.command == Command::kUsage) {
+    // No command: bad usage, so not on stdout and not exit 0 (a script's `iobench $CMD` with
+    // an empty $CMD must not pass).
+    err << options.help_text;
+    return 2;
+  }
   if (options.command == Command::kVersion) {
     fmt::print("iobench {}\n", IOBENCH_VERSION);
     return 0;
@@ -382,10 +390,13 @@ int run_command(const CliOptions& given, RankContext& ranks) {
         std::min<std::chrono::nanoseconds>(options.progress_interval, std::chrono::seconds(1));
   }
   const bool to_file = output.has_value();
-  std::ostream& text_out = (options.format == "text" && to_file)
-                               ? static_cast<std::ostream&>(file_text)
-                           : options.format == "text" || to_file ? out
-                                                                 : err;
+  // The text report: in the file or on stdout for --format text; for a machine format on stdout
+  // beside -o FILE, else on stderr, where -q silences it (stdout then holds the machine format).
+  const bool machine_format = options.format != "text";
+  std::ostream& text_out = !machine_format && to_file   ? static_cast<std::ostream&>(file_text)
+                           : !machine_format || to_file ? out
+                           : options.quiet              ? null_stream
+                                                        : err;
   std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : out;
   reporters.add(make_text_reporter(text_out, registry));
   if (ranks.ranked() && root) reporters.add(make_rank_table_reporter(text_out, ranks));
@@ -425,8 +436,14 @@ int run_command(const CliOptions& given, RankContext& ranks) {
 
   // The stop signal handlers were installed first thing in main(): a stop during validation
   // makes run_suite() return at once with no runs, status interrupted, reported as usual.
+  const std::set<std::filesystem::path> run_dirs_before =
+      options.keep ? run_dirs_named_as_ours(plan) : std::set<std::filesystem::path>();
   const SuiteRunResult result = run_suite(plan, registry, suite_options, reporters);
   progress.clear();
+  if (options.keep) {
+    report_kept_run_dirs(plan, run_dirs_before,
+                         default_dir ? std::optional(default_dir->path()) : std::nullopt, err);
+  }
   write_suite_summary_text(result, text_out);
   const bool store = !options.store_path.empty() && root;
   std::string document;
@@ -503,9 +520,6 @@ int run_command(const CliOptions& given, RankContext& ranks) {
         return 1;
       }
     }
-  }
-  if (options.keep && default_dir) {
-    fmt::print(err, "iobench: files kept in {}\n", default_dir->path().string());
   }
   const int status = exit_status(result.run.status);
   return status == 0 && (html_failed || store_failed) ? 1 : status;

@@ -137,7 +137,12 @@ std::uint64_t default_size_mib(std::uint64_t ram_mib) noexcept {
 }
 
 BonnieConfig make_config(const RawOptions& raw, const HostFacts& host) {
+  // Each value on its own first, then the rules between values and the machine (RAM): a bad
+  // value is named as itself, not as a cross-check it happens to fail too.
+  const PhaseSelection selection = parse_phase_selection(raw.phases, "phases");
   BonnieConfig config;
+  config.machine = raw.machine.value_or(host.hostname);
+  check_machine(config.machine);
   config.ram_mib = raw.ram_mib.value_or(host.physical_memory_bytes / kMiB);
   config.io = io_spec_of(raw, config.ram_mib);
   config.files = parse_file_spec(raw.files, "files");
@@ -189,14 +194,12 @@ BonnieConfig make_config(const RawOptions& raw, const HostFacts& host) {
   }
 
   config.seed = raw.seed;
-  config.machine = raw.machine.value_or(host.hostname);
-  check_machine(config.machine);
   config.report_format = raw.report_format;
 
   check_ram_rules(config, raw.force);
 
   const PlanInputs inputs{
-      .selection = parse_phase_selection(raw.phases, "phases"),
+      .selection = selection,
       .io_enabled = config.io.size_mib > 0,
       .per_char_enabled = config.per_char_mib > 0,
       .seeks_enabled = config.io.seeks > 0 && config.io.seekers > 0,

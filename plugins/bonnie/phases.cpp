@@ -52,19 +52,8 @@ std::optional<PhaseId> phase_from_name(std::string_view name) noexcept {
 
 PhaseSelection parse_phase_selection(std::string_view text, std::string_view field) {
   PhaseSelection selection;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    if (comma == std::string_view::npos) comma = text.size();
-    std::string_view item = text.substr(start, comma - start);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (item.empty()) {
-      throw ConfigError(
-          fmt::format("{}: '{}' has an empty item; list phase names separated by commas, e.g. "
-                      "put_block,get_block",
-                      field, text));
-    }
+  for (const std::string_view item :
+       split_list_param(text, field, "put_block,get_block", ListSeparators::kCommas)) {
     if (item == "all") {
       selection.phases |= kIoGroup | kFilesGroup;
     } else if (item == "io") {
@@ -85,7 +74,6 @@ PhaseSelection parse_phase_selection(std::string_view text, std::string_view fie
           suggestion.empty() ? std::string{} : fmt::format(" (did you mean '{}'?)", suggestion),
           fmt::join(kNames, ", ")));
     }
-    start = comma + 1;
   }
   return selection;
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <iobench/error.hpp>
+#include <iobench/params.hpp>
 
 namespace iobench::plugins::dbench {
 
@@ -118,18 +119,9 @@ DbenchConfig read_dbench_config(const Params& params) {
     c.warmup = std::chrono::seconds(seconds / 5);
   }
   const std::string& list = params.get_string("loadfile");
-  for (std::size_t pos = 0; pos <= list.size();) {
-    std::size_t comma = list.find(',', pos);
-    if (comma == std::string::npos) comma = list.size();
-    const std::string name = list.substr(pos, comma - pos);
-    if (name.empty()) {
-      throw ConfigError(fmt::format(
-          "dbench: loadfile '{}' has an empty name in its comma-separated list; give file names "
-          "separated by single commas",
-          list));
-    }
-    c.loadfiles.push_back(name);
-    pos = comma + 1;
+  for (const std::string_view name : split_list_param(
+           list, "dbench: loadfile", "client.txt,other.txt", ListSeparators::kCommas)) {
+    c.loadfiles.emplace_back(name);
   }
   c.max_loadfile_bytes = static_cast<std::size_t>(params.get_u64("max_loadfile_size"));
   const std::string& format = params.get_string("format");

@@ -132,6 +132,21 @@ std::vector<ParamSpec> disk_param_specs() {
 
 DiskConfig make_disk_config(const Params& params, std::span<const std::filesystem::path> targets) {
   DiskConfig config;
+  // Each value on its own first, then the rules between values: a bad value is named as itself,
+  // not as a rule between values it happens to break too.
+  config.distribution = BlockDistribution::parse(params.get_string("random_order"), "random_order");
+  config.data = DataPattern::parse(params.get_string("data"), "disk: data");
+  config.file_name = params.get_string("file");
+  if (config.file_name.empty() || config.file_name.find('/') != std::string::npos ||
+      config.file_name == "." || config.file_name == "..") {
+    throw ConfigError(
+        fmt::format("disk: file='{}' must be a plain file name without '/'", config.file_name));
+  }
+  config.block_size_bytes = params.get_u64("bs");
+  if (config.block_size_bytes > UINT32_MAX) {
+    throw ConfigError(fmt::format("disk: bs={} is too large for one request; use at most 1g",
+                                  params.get_string("bs")));
+  }
   const std::string& operation = params.get_string("operation");
   config.operation = operation == "read"    ? Operation::kRead
                      : operation == "mixed" ? Operation::kMixed
@@ -148,7 +163,6 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
   config.read_percent = static_cast<std::uint32_t>(params.get_u64("rwmix"));
   config.iodepth = static_cast<std::uint32_t>(params.get_u64("iodepth"));
   config.verify = params.get_bool("verify");
-  config.distribution = BlockDistribution::parse(params.get_string("random_order"), "random_order");
   if (params.get_u64("rate_iops") > 0 && params.get_u64("rate_bytes") > 0) {
     throw ConfigError(
         "disk: rate_iops and rate_bytes both given; give one rate per worker (ops or bytes per "
@@ -167,13 +181,10 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
   config.shared_file = shared == "regions"       ? SharedFile::kRegions
                        : shared == "interleaved" ? SharedFile::kInterleaved
                                                  : SharedFile::kOff;
-  config.block_size_bytes = params.get_u64("bs");
   config.iterations = params.get_u64("iterations");
   config.prime = params.get_bool("prime");
   config.fsync = params.get_bool("fsync");
   config.sync = params.get_string("sync");
-  config.file_name = params.get_string("file");
-  config.data = DataPattern::parse(params.get_string("data"), "disk: data");
   if (params.get_bool("verify") && params.given("data") &&
       config.data.kind != DataPattern::Kind::kRandom) {
     throw ConfigError(fmt::format(
@@ -212,17 +223,8 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
         "disk: bs={} with mode=direct must be a multiple of {} bytes (O_DIRECT alignment)",
         params.get_string("bs"), AlignedBuffer::kAlignment));
   }
-  if (config.file_name.empty() || config.file_name.find('/') != std::string::npos ||
-      config.file_name == "." || config.file_name == "..") {
-    throw ConfigError(
-        fmt::format("disk: file='{}' must be a plain file name without '/'", config.file_name));
-  }
   if (config.prime && config.operation != Operation::kRead) {
     throw ConfigError("disk: prime=true only applies to operation=read");
-  }
-  if (config.block_size_bytes > UINT32_MAX) {
-    throw ConfigError(fmt::format("disk: bs={} is too large for one request; use at most 1g",
-                                  params.get_string("bs")));
   }
   for (const auto& target : targets) {
     struct stat st {};

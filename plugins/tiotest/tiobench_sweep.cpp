@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <iobench/error.hpp>
+#include <iobench/params.hpp>
 #include <iobench/units.hpp>
 
 namespace iobench::plugins::tiotest {
@@ -14,15 +15,13 @@ constexpr std::uint64_t kMiB = 1024 * 1024;
 
 std::vector<std::uint64_t> parse_list(std::string_view text, std::string_view field) {
   std::vector<std::uint64_t> values;
-  for (const std::string& item : split_list(text)) {
+  for (const std::string_view item :
+       split_list_param(text, field, "1,2,4,8", ListSeparators::kCommasOrBlanks)) {
     const std::uint64_t value = parse_size(item, field);
     if (value == 0) {
       throw ConfigError(fmt::format("{}: entries must be at least 1, got '{}'", field, item));
     }
     values.push_back(value);
-  }
-  if (values.empty()) {
-    throw ConfigError(fmt::format("{}: the list is empty; give at least one value", field));
   }
   return values;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <iobench/error.hpp>
+#include <iobench/params.hpp>
 #include <iobench/workload.hpp>
 
 namespace iobench::plugins::tiotest {
@@ -41,24 +42,11 @@ const char* terse_key(PhaseKind kind) noexcept {
   return "?";
 }
 
-std::vector<std::string> split_list(std::string_view text) {
-  std::vector<std::string> items;
-  std::string current;
-  for (const char c : text) {
-    if (c == ',' || c == ' ' || c == '\t') {
-      if (!current.empty()) items.push_back(std::move(current));
-      current.clear();
-    } else {
-      current.push_back(c);
-    }
-  }
-  if (!current.empty()) items.push_back(std::move(current));
-  return items;
-}
-
 PhaseMask parse_skip_list(std::string_view text, std::string_view field) {
   PhaseMask run{true, true, true, true};
-  for (const std::string& item : split_list(text)) {
+  if (text.empty()) return run;
+  for (const std::string_view item :
+       split_list_param(text, field, "write,random_read", ListSeparators::kCommasOrBlanks)) {
     PhaseKind kind{};
     if (item == "0" || item == "write") {
       kind = PhaseKind::kWrite;

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <iobench/rate_pacer.hpp>
 #include <iobench/data_pattern.hpp>
+#include <iobench/rate_pacer.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -38,13 +38,11 @@ using PhaseMask = std::array<bool, 4>;
 
 /// Parses the `skip` parameter: a comma- or space-separated list of phases to skip, each either
 /// tiotest's `-k` number (0 write, 1 random write, 2 read, 3 random read) or a name (write,
-/// random_write, read, random_read; also rwrite/rread as in tiotest's terse output). Empty text
-/// skips nothing. Returns the phases that RUN. Throws ConfigError naming `field` for an unknown
-/// entry (tiotest: "Wrong test number").
+/// random_write, read, random_read; also rwrite/rread as in tiotest's terse output), separated
+/// by commas or blanks (split_list_param: an empty item is refused). Empty text skips nothing.
+/// Returns the phases that RUN. Throws ConfigError naming `field` for an unknown entry (tiotest:
+/// "Wrong test number").
 [[nodiscard]] PhaseMask parse_skip_list(std::string_view text, std::string_view field);
-
-/// Splits a list parameter ("1,2,4,8" or "1 2 4 8") into its non-empty items.
-[[nodiscard]] std::vector<std::string> split_list(std::string_view text);
 
 /// What the workload's factory learned about one target by stat(2) (and, for a block device,
 /// its size by ioctl(BLKGETSIZE64) on a read-only descriptor).

@@ -72,8 +72,7 @@ void add_io_specs(std::vector<ParamSpec>& specs, bool tiobench_names) {
                          "each op's intended time (0: as fast as possible, as tiotest)",
                          0, UINT64_MAX));
   specs.push_back(number("rate_bytes", ParamType::kSize, "0", "bytes/s",
-                         "open loop: as rate_iops, as bytes per second per thread", 0,
-                         UINT64_MAX));
+                         "open loop: as rate_iops, as bytes per second per thread", 0, UINT64_MAX));
   ParamSpec arrivals;
   arrivals.key = "arrivals";
   arrivals.type = ParamType::kEnum;
@@ -232,6 +231,8 @@ std::unique_ptr<Workload> make_tiotest_workload(const WorkloadSetup& setup) {
   io.raw_offset_first = params.get_bool("raw_offset_first");
 
   RunPlan run;
+  // Values first (skip), then the rules between them (size and block_size).
+  run.run_phase = parse_skip_list(optional_text(params, "skip"), "skip");
   run.threads = static_cast<std::size_t>(params.get_u64("threads"));
   run.block_size = params.get_u64("block_size");
   const std::uint64_t size = params.get_u64("size");
@@ -243,7 +244,6 @@ std::unique_ptr<Workload> make_tiotest_workload(const WorkloadSetup& setup) {
   }
   run.blocks = size / run.block_size;
   run.random_ops = params.get_u64("random_ops");
-  run.run_phase = parse_skip_list(optional_text(params, "skip"), "skip");
 
   const std::vector<TargetProbe> probes = probe_all(setup.targets);
   validate_plan(run, io, probes, "size");

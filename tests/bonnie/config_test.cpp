@@ -180,3 +180,17 @@ TEST_CASE("bonnie per char size is capped by the file size", "[bonnie][config]")
   CHECK(no_char.per_char_mib == 0);
   CHECK(ids(no_char).front() == PhaseId::kPutBlock);
 }
+
+TEST_CASE("bonnie names a bad value before any check between values and the RAM",
+          "[bonnie][config]") {
+  // size=4m is less than twice the 1024 MiB of RAM: that check alone would fail too.
+  RawOptions raw;
+  raw.size_mib = 4;
+  raw.phases = "nope";
+  CHECK(error_of(raw, host(1024)).starts_with("phases: unknown phase 'nope'"));
+  raw.phases = "all";
+  raw.machine = "a,b";
+  CHECK(error_of(raw, host(1024)).starts_with("machine: 'a,b' contains a comma"));
+  raw.machine.reset();
+  CHECK(error_of(raw, host(1024)).starts_with("size: 4 MiB x "));
+}

@@ -314,7 +314,7 @@ TEST_CASE("bad dbench parameters are refused before any I/O", "[dbench]") {
     }
   };
   check({{"loadfile", lf}, {"target_rate", "-2"}}, "target_rate '-2' is not a rate");
-  check({{"loadfile", lf + ",,"}}, "has an empty name in its comma-separated list");
+  check({{"loadfile", lf + ",,"}}, "': item 2 is empty (two commas in a row");
   check({{"loadfile", lf + ".missing"}}, "cannot be opened: No such file or directory");
   check({{"loadfile", fx.loadfile("Close x NT_STATUS_OK\n", "bad.txt")}},
         "bad.txt:1:7: bad handle for Close 'x'");

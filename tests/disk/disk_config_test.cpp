@@ -73,3 +73,16 @@ TEST_CASE("existing file targets are read in place and never written", "[disk]")
   const DiskConfig ok = config_of({{"operation", "read"}, {"bs", "4k"}, {"blocks", "2"}}, {file});
   CHECK(ok.existing_file_target.at(0));
 }
+
+TEST_CASE("disk names a bad value before a rule between values", "[disk]") {
+  // rwmix with operation=read breaks a rule between values too; the bad value is named first.
+  const std::map<std::string, std::string> mixed{{"rwmix", "50"}, {"operation", "read"}};
+  auto with = [&](const char* key, const char* value) {
+    auto raw = mixed;
+    raw.emplace(key, value);
+    return error_of(raw);
+  };
+  CHECK(with("random_order", "nope").starts_with("random_order"));
+  CHECK(with("file", "a/b") == "disk: file='a/b' must be a plain file name without '/'");
+  CHECK(error_of(mixed).starts_with("disk: rwmix=50 mixes reads and writes"));
+}

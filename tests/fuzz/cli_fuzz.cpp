@@ -105,6 +105,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // --metrics, --fail-if-worse, --from, -o) are parsed above, only checked not to throw
   // anything but ConfigError.
   if (!cli || cli->command == CliOptions::Command::kHelp ||
+      cli->command == CliOptions::Command::kUsage ||
       cli->command == CliOptions::Command::kVersion ||
       cli->command == CliOptions::Command::kCompare ||
       cli->command == CliOptions::Command::kReport) {

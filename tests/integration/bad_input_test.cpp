@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -177,12 +178,31 @@ TEST_CASE("contradictory or empty options are refused", "[integration][bad-input
       {{"run", "disk", "-d", d, "--time", "0"}, "--time: 0 is no limit"},
       {{"run", "disk", "-d", d, "-q", "--progress", "1s"}, "-q and --progress 1s contradict"},
       {{"run", "disk", "-d", ""}, "-d: the directory name is empty"},
+      // The param's engine ran while the results named the option's.
+      {{"run", "disk", "-d", d, "--engine", "pvsync2", "engine=io_uring"},
+       "--engine pvsync2 and engine=io_uring both given: both set the workload's engine"},
+      {{"run", "tiotest", "-d", d, "--engine", "io_uring", "engine=psync"},
+       "--engine io_uring and engine=psync both given"},
+      {{"run", "disk", "-d", d, "--engine", ""}, "--engine: the engine name is empty"},
+      // Empty list items were dropped (tiobench then ran at 2 x RAM) or refused, by param.
+      {{"run", "tiobench", "-d", d, "threads=1,,2"},
+       "threads '1,,2': item 2 is empty (two commas in a row, or a comma at an end); separate "
+       "items by single commas, e.g. 1,2,4,8"},
+      {{"run", "tiobench", "-d", d, "threads=1,2,"}, "threads '1,2,': item 3 is empty"},
+      {{"run", "tiobench", "-d", d, "sizes=2m,,4m"}, "tiobench: sizes '2m,,4m': item 2 is empty"},
+      {{"run", "tiotest", "-d", d, "skip=read,"}, "skip 'read,': item 2 is empty"},
+      {{"run", "bonnie", "-d", d, "phases=put_block,,get_block"},
+       "phases 'put_block,,get_block': item 2 is empty"},
+      // A bad value is named before the RAM check it would fail as well.
+      {{"run", "bonnie", "-d", d, "size=4m", "phases=nope"}, "phases: unknown phase 'nope'"},
   };
   for (const Case& c : cases) {
     const auto result = run_cli(c.args);
     INFO(result.err);
     CHECK(result.exit_code == 2);
     CHECK_THAT(result.err, Catch::StartsWith("iobench: error: ") && Catch::Contains(c.expected));
+    CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+    CHECK(result.out.empty());
     CHECK(dir.entries().empty());
   }
 }
@@ -264,4 +284,46 @@ TEST_CASE("an option holding a message placeholder is refused, not looped on",
   const auto result = run_cli({"run", "-jx=%original_token%"});
   CHECK(result.exit_code == 2);
   CHECK_THAT(result.err, Catch::Contains("option '-jx=%original_token%': not valid as given"));
+}
+
+TEST_CASE("input files must be regular files within the size cap", "[integration][bad-input]") {
+  TempDir dir("inputs");
+  const auto fifo = dir.path() / "fifo.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+  // A sparse file past the 256 MiB cap: no disk space taken, but its size is refused unread.
+  const auto huge = dir.path() / "huge.json";
+  { std::ofstream(huge) << "{"; }
+  fs::resize_file(huge, (std::uintmax_t{256} << 20) + 1);
+  const std::string too_large =
+      " holds 256 MiB (268435457 bytes), more than the 256 MiB an input file may hold";
+  const auto good = dir.path() / "good.json";
+  std::ofstream(good) << "{}";
+  const auto out = (dir.path() / "out.html").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  // compare and report of /dev/zero grew without bound (488 MB in 3 s) and never ended.
+  const std::vector<Case> cases{
+      {{"compare", "/dev/zero", good.string()},
+       "cannot read result file '/dev/zero': it is a character device, not a regular file"},
+      {{"report", "/dev/zero", "-o", out},
+       "cannot read result file '/dev/zero': it is a character device"},
+      {{"compare", fifo.string(), good.string()}, "it is a FIFO, not a regular file"},
+      {{"compare", huge.string(), good.string()},
+       "result file '" + huge.string() + "'" + too_large},
+      {{"report", huge.string(), "-o", out}, "result file '" + huge.string() + "'" + too_large},
+      {{"run", "--again", "/dev/zero"}, "cannot read result file '/dev/zero': it is a character"},
+      {{"run", "--again", huge.string()}, too_large},
+      {{"validate", huge.string()}, "suite file '" + huge.string() + "'" + too_large},
+      {{"validate", fifo.string()}, "cannot read suite file '" + fifo.string() + "': it is a FIFO"},
+  };
+  for (const Case& c : cases) {
+    const auto result = run_cli(c.args);
+    INFO(result.err);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::StartsWith("iobench: error: ") && Catch::Contains(c.expected));
+    CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(out));
+  }
 }

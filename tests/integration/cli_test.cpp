@@ -19,6 +19,15 @@ TEST_CASE("version and help", "[integration]") {
   const auto help = run_cli({"--help"});
   CHECK(help.exit_code == 0);
   CHECK_THAT(help.out, Catch::Contains("usage: iobench run"));
+  CHECK(help.err.empty());
+  // No command at all is bad usage: the usage on stderr, exit 2 (it was stdout and 0).
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{}, std::vector<std::string>{"-q"}}) {
+    const auto bare = run_cli(args);
+    CHECK(bare.exit_code == 2);
+    CHECK(bare.out.empty());
+    CHECK_THAT(bare.err, Catch::StartsWith("usage: iobench run"));
+  }
 }
 
 TEST_CASE("list shows workloads with params defaults and units", "[integration]") {
@@ -215,4 +224,73 @@ TEST_CASE("an external plugin runs from the command line", "[integration]") {
   const auto doc = nlohmann::json::parse(result.out);
   CHECK(doc.at("steps").at(0).at("phases").at(0).at("ops") == 5);
   CHECK(dir.entries().empty());
+}
+
+TEST_CASE("run -o - is standard output, and -q with a machine format writes no text report",
+          "[integration]") {
+  TempDir dir("cli-stdout");
+  const std::filesystem::path dash = std::filesystem::current_path() / "-";
+  std::filesystem::remove(dash);
+  const std::vector<std::string> run{
+      "run", "disk", "-d", dir.path().string(), "bs=64k", "blocks=16", "--seed", "7", "-q"};
+  // -o - made a file named "-" in the working directory.
+  auto args = run;
+  args.insert(args.end(), {"--format", "json", "-o", "-"});
+  const auto json = run_cli(args);
+  REQUIRE(json.exit_code == 0);
+  CHECK_FALSE(std::filesystem::exists(dash));
+  const auto doc = nlohmann::json::parse(json.out);  // stdout holds the document alone
+  CHECK(doc.at("steps").at(0).at("phases").at(0).at("bytes") == 16 * 65536);
+  // -q with json: the text report ("Completed writing ...") went to stderr regardless.
+  CHECK(json.err.empty());
+  // Without -q the text report is on stderr beside the JSON on stdout.
+  const auto loud = run_cli({"run", "disk", "-d", dir.path().string(), "bs=64k", "blocks=16",
+                             "--format", "json", "--progress", "0"});
+  REQUIRE(loud.exit_code == 0);
+  CHECK_THAT(loud.err, Catch::Contains("Completed writing 1 mbytes"));
+  CHECK(nlohmann::json::parse(loud.out).at("steps").size() == 1);
+  // A text run with -o - prints the text report on stdout.
+  args = run;
+  args.insert(args.end(), {"-o", "-"});
+  const auto text = run_cli(args);
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("Completed writing 1 mbytes"));
+  CHECK_FALSE(std::filesystem::exists(dash));
+  CHECK(dir.entries().empty());
+  // --html and --time-series-csv have no stdout to share.
+  for (const char* option : {"--html", "--time-series-csv"}) {
+    const auto refused =
+        run_cli({"run", "disk", "-d", dir.path().string(), "blocks=16", option, "-"});
+    CHECK(refused.exit_code == 2);
+    CHECK_THAT(refused.err, Catch::StartsWith(fmt::format("iobench: error: {} -: standard output "
+                                                          "carries the run's results",
+                                                          option)));
+    CHECK_FALSE(std::filesystem::exists(dash));
+  }
+}
+
+TEST_CASE("run --keep names every run directory it keeps and removes an empty one",
+          "[integration]") {
+  TempDir a("keepA"), b("keepB");
+  const auto result = run_cli({"run", "disk", "-d", a.path().string(), "-d", b.path().string(),
+                               "bs=64k", "blocks=4", "--keep", "-q"});
+  REQUIRE(result.exit_code == 0);
+  // One line per target, naming the kept directory (it said nothing before).
+  for (const TempDir* dir : {&a, &b}) {
+    const auto entries = dir->entries();
+    REQUIRE(entries.size() == 1);
+    const std::filesystem::path kept = dir->path() / entries.front();
+    CHECK_THAT(result.err, Catch::Contains("iobench: kept " + kept.string() + "\n"));
+    CHECK(std::filesystem::file_size(kept / "bigfile") == 4 * 65536);
+    std::filesystem::remove_all(kept);
+  }
+  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 2);
+  // bonnie removes its files as bonnie++ does: the kept run directory was left empty.
+  const auto bonnie = run_cli({"run", "bonnie", "-d", a.path().string(), "size=8m", "ram=0",
+                               "files=0", "--keep", "-q", "--format", "json"});
+  REQUIRE(bonnie.exit_code == 0);
+  CHECK_THAT(bonnie.err, Catch::Matches("iobench: --keep: removed " + a.path().string() +
+                                        "/iobench\\.[0-9]+\\.[0-9a-f]{8}: it was empty \\(nothing "
+                                        "was created in it\\)\n"));
+  CHECK(a.entries().empty());
 }

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -161,5 +162,22 @@ TEST_CASE("the command line time and warmup reach the time_limit and warmup of d
                             "--time", "1s", "--warmup", "0s", "-q"});
   REQUIRE(run.exit_code == 0);
   CHECK_THAT(run.out, Catch::Contains("Running for 1 seconds with load"));
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("run --engine beats a suite step's engine param as --time its time_limit", "[suite]") {
+  TempDir dir("suite-engine");
+  TempDir files("suite-engine-files");
+  const auto suite = files.path() / "engine.json";
+  std::ofstream(suite)
+      << R"({"name":"s","steps":[{"workload":"disk","params":{"engine":"pvsync2","blocks":"4"}}]})";
+  const auto own = run_cli({"validate", suite.string(), "-d", dir.path().string()});
+  REQUIRE(own.exit_code == 0);
+  CHECK_THAT(own.out, Catch::Contains("blocks=4 engine=pvsync2\n"));
+  // The step's pvsync2 ran while the results named --engine's psync.
+  const auto given =
+      run_cli({"validate", suite.string(), "-d", dir.path().string(), "--engine", "psync"});
+  REQUIRE(given.exit_code == 0);
+  CHECK_THAT(given.out, Catch::Contains("blocks=4 engine=psync\n"));
   CHECK(dir.entries().empty());
 }

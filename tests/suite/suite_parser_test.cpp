@@ -200,3 +200,21 @@ TEST_CASE("built-in suites parse and are listed", "[suite]") {
   CHECK(dbench->steps[0].sweep->param == "procs");
   CHECK(iobench::builtin_suite("seed-reports")->steps.size() == 5);
 }
+
+TEST_CASE("a key given twice in one object is refused with its JSON pointer", "[suite]") {
+  // nlohmann_json kept the last value: suite "t" ran as if "s" had never been written.
+  CHECK(error_of(R"({"name":"s","name":"t","steps":[{"workload":"disk"}]})") ==
+        "t.json: /name: key 'name' is given twice in one object (only one of the values would "
+        "count); give each key once");
+  CHECK(error_of(R"({"steps":[{"workload":"disk"},
+                             {"workload":"disk","params":{"bs":"4k","size":"1m","bs":"8k"}}]})")
+            .starts_with("t.json: /steps/1/params/bs: key 'bs' is given twice"));
+  CHECK(
+      error_of(
+          R"({"steps":[{"workload":"disk","sweep":{"param":"bs","values":[[1],{"a/b":1,"a/b":2}]}}]})")
+          .starts_with("t.json: /steps/0/sweep/values/1/a~1b: key 'a/b' is given twice"));
+  // The same key in different objects is fine.
+  CHECK(error_of(R"({"name":"s","steps":[{"name":"a","workload":"disk"},
+                                        {"name":"b","workload":"disk"}]})")
+            .empty());
+}

@@ -61,6 +61,8 @@ std::string rejection(const RunPlan& run, const IoOptions& io,
 TEST_CASE("tiotest skip list accepts tiotest numbers and names") {
   using iobench::plugins::tiotest::parse_skip_list;
   CHECK(parse_skip_list("", "skip") == PhaseMask{true, true, true, true});
+  CHECK_THROWS_WITH(parse_skip_list("write,,read", "skip"),
+                    Catch::StartsWith("skip 'write,,read': item 2 is empty"));
   CHECK(parse_skip_list("0", "skip") == PhaseMask{false, true, true, true});
   CHECK(parse_skip_list("1,3", "skip") == PhaseMask{true, false, true, false});
   CHECK(parse_skip_list("write random_read", "skip") == PhaseMask{false, true, true, false});
@@ -289,7 +291,12 @@ TEST_CASE("tiobench list parameters parse and reject bad entries") {
   const std::vector<std::uint64_t> sizes{32ULL << 20, 1ULL << 30};
   CHECK(whole_mib_list(sizes, "sizes") == std::vector<std::uint64_t>{32, 1024});
   CHECK_THROWS_WITH(parse_count_list("", "threads"),
-                    Catch::StartsWith("threads: the list is empty"));
+                    Catch::StartsWith("threads '': the list is empty"));
+  // An empty item is refused, not dropped (tiobench then swept 1 and 2 threads).
+  CHECK_THROWS_WITH(parse_count_list("1,,2", "threads"),
+                    Catch::StartsWith("threads '1,,2': item 2 is empty"));
+  CHECK_THROWS_WITH(parse_count_list("1,2,", "threads"),
+                    Catch::StartsWith("threads '1,2,': item 3 is empty"));
   CHECK_THROWS_WITH(parse_count_list("1,0", "threads"),
                     Catch::StartsWith("threads: entries must be at least 1"));
   CHECK_THROWS_AS(parse_count_list("1,two", "threads"), ConfigError);

@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdint>
@@ -368,10 +370,38 @@ TEST_CASE("size lists read each item as a size param does", "[params][units]") {
   CHECK(Params::validate(specs, {{"sizes", "2*ram,64m"}}, "", machine).get_string("sizes") ==
         "8GiB,64m");
   CHECK(Params::validate(specs, {{"sizes", "4k 8k"}}, "", machine).get_string("sizes") == "4k 8k");
-  CHECK_THROWS_WITH(list_of("4k,,8k"), Catch::Contains("an item is empty"));
-  CHECK_THROWS_WITH(list_of(""), Catch::Contains("the list is empty"));
+  CHECK_THROWS_WITH(list_of("4k,,8k"),
+                    "tiobench: sizes '4k,,8k': item 2 is empty (two commas in a row, or a comma "
+                    "at an end); separate items by single commas, e.g. 256m,1g");
+  CHECK_THROWS_WITH(list_of("4k,"), Catch::Contains("item 2 is empty"));
+  CHECK_THROWS_WITH(list_of(""),
+                    "tiobench: sizes '': the list is empty; give at least one item, "
+                    "e.g. 256m,1g");
   CHECK_THROWS_WITH(list_of("4k,0"), Catch::Contains("(item '0'): must be at least 1"));
   CHECK_THROWS_WITH(list_of("4k,4x"), Catch::Contains("sizes='4k,4x' (item '4x') is not a size"));
   CHECK(iobench::to_string(ParamType::kSizeList) == "size list");
   CHECK(iobench::parse_size_value("ram/2", "sizes", machine) == 2ULL << 30);
+}
+
+TEST_CASE("split_list_param is the one list splitter: empty items are refused, never dropped",
+          "[params]") {
+  using iobench::ListSeparators;
+  using iobench::split_list_param;
+  using Items = std::vector<std::string_view>;
+  CHECK(split_list_param("1,2, 4", "threads", "1,2", ListSeparators::kCommas) ==
+        Items{"1", "2", "4"});
+  CHECK(split_list_param(" 1  2\t4 ", "threads", "1,2", ListSeparators::kCommasOrBlanks) ==
+        Items{"1", "2", "4"});
+  CHECK(split_list_param("a b,c", "f", "a,b", ListSeparators::kCommasOrBlanks) ==
+        Items{"a b", "c"});
+  CHECK(split_list_param("a b", "f", "a,b", ListSeparators::kCommas) == Items{"a b"});
+  for (const char* bad : {"1,,2", "1,2,", ",1", "1, ,2", ","}) {
+    for (const auto separators : {ListSeparators::kCommas, ListSeparators::kCommasOrBlanks}) {
+      CHECK_THROWS_WITH(split_list_param(bad, "tiobench: threads", "1,2,4", separators),
+                        Catch::StartsWith(fmt::format("tiobench: threads '{}': item ", bad)) &&
+                            Catch::EndsWith("separate items by single commas, e.g. 1,2,4"));
+    }
+  }
+  CHECK_THROWS_WITH(split_list_param(" ", "threads", "1,2", ListSeparators::kCommasOrBlanks),
+                    "threads ' ': the list is empty; give at least one item, e.g. 1,2");
 }

@@ -2,8 +2,11 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
+#include <string_view>
 
 namespace iobench {
 
@@ -47,5 +50,18 @@ void write_all_at(int fd, std::span<const std::byte> buf, off_t offset,
 /// pread(2) of the whole buffer, retrying short reads and EINTR; EOF before the end throws IoError
 /// (EIO, "short read"). Throws IoError naming `path`.
 void read_all_at(int fd, std::span<std::byte> buf, off_t offset, const std::filesystem::path& path);
+
+/// The most bytes read_input_file takes by default: 256 MiB, far above any real result or suite
+/// file (a sweep's result JSON with time series runs to a few MiB).
+inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{256} << 20;
+
+/// The whole text of an input file the CLI reads (a result file, a classic tool's output, a
+/// suite file, --again's RESULT.json). `what` names it in messages, e.g. "result file". Throws
+/// ConfigError naming the file: it cannot be opened or read (the errno text; a directory says
+/// "Is a directory"), it is not a regular file (a device such as /dev/zero, a FIFO or a socket
+/// would be read forever or block: refused, not read), or it holds more than `max_bytes` (its
+/// size and the cap named; a file that grows while read is refused once past the cap).
+[[nodiscard]] std::string read_input_file(const std::filesystem::path& path, std::string_view what,
+                                          std::uint64_t max_bytes = kMaxInputFileBytes);
 
 }  // namespace iobench

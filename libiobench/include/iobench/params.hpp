@@ -115,6 +115,22 @@ class Params {
 [[nodiscard]] std::uint64_t parse_size_value(std::string_view text, std::string_view field,
                                              const SizeContext& sizes = {});
 
+/// How the items of a list value are separated.
+enum class ListSeparators {
+  kCommas,          ///< commas only; blanks around an item are trimmed ("a, b")
+  kCommasOrBlanks,  ///< commas, or blanks (spaces, tabs) where the text has no comma ("1 2 4")
+};
+
+/// The items of a list param's value ("1,2,4", "put_block,get_block", "256m,1g"), each trimmed
+/// of blanks, in order. Every list a workload takes is split here, so all refuse the same
+/// input: an empty value, or an empty item (",,", a leading or a trailing comma), is refused
+/// with a ConfigError naming `field` (e.g. "tiobench: threads"), the value and the fix, with
+/// `example` as a valid value. Returns views into `text`.
+[[nodiscard]] std::vector<std::string_view> split_list_param(std::string_view text,
+                                                             std::string_view field,
+                                                             std::string_view example,
+                                                             ListSeparators separators);
+
 /// Levenshtein-closest of `candidates` to `word`, or empty if none is within a third of its length
 /// plus one. Used for "unknown parameter 'bz'; did you mean 'bs'?".
 [[nodiscard]] std::string closest_match(std::string_view word,

@@ -106,7 +106,9 @@ struct SuiteOverrides {
   /// "workload.key=value" only to that workload's steps (ignored if the suite has none).
   /// ConfigError if no step declares the key.
   std::map<std::string, std::string> params{};
-  std::string engine{};                    ///< empty: keep the steps'
+  /// --engine; empty: keep the steps'. Else it replaces each step's engine and, where the
+  /// workload declares an "engine" param (disk, tiotest), the step's value of it too.
+  std::string engine{};
   std::chrono::nanoseconds time_limit{0};  ///< 0: keep
   std::chrono::nanoseconds warmup{0};      ///< 0: keep
   std::chrono::nanoseconds interval{0};    ///< --interval; 0: keep the steps'

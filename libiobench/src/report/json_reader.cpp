@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iobench/file_util.hpp>
 #include <iobench/result_json.hpp>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -725,15 +726,9 @@ ResultDocument parse_result_json(std::string_view text_in) {
 }
 
 ResultDocument load_result_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError(
-        fmt::format("cannot read result file '{}': {}", path.string(), std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::string text = read_input_file(path, "result file");
   try {
-    return parse_result_json(text.str());
+    return parse_result_json(text);
   } catch (const ResultFormatError& e) {
     throw ConfigError(fmt::format("{}: {}", path.string(), e.what()));
   }

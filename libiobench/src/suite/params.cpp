@@ -92,29 +92,6 @@ std::uint64_t size_value(std::string_view text, const std::string& subject, cons
   }
 }
 
-std::string_view trim_blanks(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-// Items of a kSizeList: separated by commas, or by blanks when there is neither a comma nor an
-// expression operator (so "2 * ram" stays one item).
-std::vector<std::string_view> size_list_items(std::string_view text) {
-  std::vector<std::string_view> items;
-  const bool by_comma = text.find_first_of(",*/") != std::string_view::npos;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = by_comma ? text.find(',', start) : text.find_first_of(" \t", start);
-    const std::string_view item =
-        trim_blanks(text.substr(start, end == std::string_view::npos ? text.npos : end - start));
-    if (!item.empty() || by_comma) items.push_back(item);
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
-  return items;
-}
-
 // "1 (bytes)", "1073741824 (bytes, 1GiB)", "8", "10s".
 std::string bound_text(const ParamSpec& spec, std::uint64_t bound) {
   if (spec.type == ParamType::kDuration) return detail::format_duration(bound);
@@ -254,16 +231,13 @@ Params Params::validate(std::span<const ParamSpec> specs,
         break;
       }
       case ParamType::kSizeList: {
-        const std::vector<std::string_view> items = size_list_items(text);
-        if (items.empty()) {
-          throw ConfigError(fmt::format("{}: the list is empty; give at least one size", subject));
-        }
+        // Blanks separate sizes only where no expression is given ("2 * ram" is one item).
+        const std::vector<std::string_view> items = split_list_param(
+            text, fmt::format("{}{}", lead, spec.key), "256m,1g",
+            text.find_first_of("*/") == std::string_view::npos ? ListSeparators::kCommasOrBlanks
+                                                               : ListSeparators::kCommas);
         std::vector<std::string> texts;
         for (const std::string_view item : items) {
-          if (item.empty()) {
-            throw ConfigError(
-                fmt::format("{}: an item is empty; separate sizes by one comma", subject));
-          }
           std::string resolved;
           const std::string item_subject = fmt::format("{} (item '{}')", subject, item);
           value.list.push_back(size_value(item, item_subject, &spec, sizes, resolved));

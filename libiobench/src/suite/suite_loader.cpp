@@ -6,6 +6,7 @@
 #include <charconv>
 #include <fstream>
 #include <iobench/error.hpp>
+#include <iobench/file_util.hpp>
 #include <iobench/params.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/suite.hpp>
@@ -347,13 +348,74 @@ std::string default_name(std::string_view source) {
   return name;
 }
 
+// Refuses a key given twice in one object while the text is parsed: nlohmann_json keeps the
+// last one silently, so {"name":"s","name":"t"} would run suite "t" and never say so.
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(std::string_view source) : source_(source) {}
+
+  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    using Event = Json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+        frames_.push_back(Frame{.object = true});
+        break;
+      case Event::array_start:
+        frames_.push_back(Frame{.object = false});
+        break;
+      case Event::key: {
+        Frame& frame = frames_.back();
+        frame.key = parsed.get<std::string>();
+        if (!frame.keys.insert(frame.key).second) {
+          throw ConfigError(fmt::format(
+              "{}: {}: key '{}' is given twice in one object (only one of the values would "
+              "count); give each key once",
+              source_, pointer(), printable(frame.key)));
+        }
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        frames_.pop_back();
+        element_done();
+        break;
+      case Event::value:
+        element_done();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool object = true;
+    std::set<std::string> keys{};
+    std::string key{};      // object: the member being parsed
+    std::size_t index = 0;  // array: the element being parsed
+  };
+  void element_done() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().index;
+  }
+  // The JSON pointer of the member being parsed.
+  [[nodiscard]] std::string pointer() const {
+    std::string out;
+    for (const Frame& frame : frames_) {
+      out = frame.object ? join(out, frame.key) : join(out, frame.index);
+    }
+    return out;
+  }
+
+  std::string source_;
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
 
 Suite parse_suite(std::string_view text, std::string_view source) {
   Errors errors(source);
   Json root;
   try {
-    root = Json::parse(text.begin(), text.end(), nullptr, true, true);
+    root = Json::parse(text.begin(), text.end(), DuplicateKeyCheck(source), true, true);
   } catch (const Json::parse_error& e) {
     // Line and column of the byte where parsing failed (1-based).
     const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
@@ -428,14 +490,7 @@ Suite parse_suite(std::string_view text, std::string_view source) {
 }
 
 Suite load_suite_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError(fmt::format("cannot read suite file '{}': {}", printable(path.string()),
-                                  std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_suite(text.str(), path.filename().string());
+  return parse_suite(read_input_file(path, "suite file"), path.filename().string());
 }
 
 }  // namespace iobench

@@ -131,6 +131,10 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
         params[key] = detail::format_duration(static_cast<std::uint64_t>(value.count()));
       }
     }
+    // --engine beats a suite step's "engine" param the same way: the results name it.
+    if (!overrides.engine.empty() && find_spec(*info, "engine") != nullptr) {
+      params["engine"] = overrides.engine;
+    }
     for (const auto& [qualified, value] : overrides.params) {
       // "key" applies to every workload declaring it; "workload.key" to that workload only.
       const auto dot = qualified.find('.');

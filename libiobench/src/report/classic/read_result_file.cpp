@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iobench/classic_results.hpp>
+#include <iobench/file_util.hpp>
 #include <iobench/printable.hpp>
 #include <sstream>
 
@@ -136,20 +137,7 @@ ResultDocument parse_result_text(std::string_view text, ResultFormat format,
 }
 
 ResultDocument read_result_file(const std::filesystem::path& path, ResultFormat format) {
-  std::error_code error;
-  // An ifstream opens a directory and then reads nothing: say what it is instead.
-  if (std::filesystem::is_directory(path, error)) {
-    throw ConfigError(
-        fmt::format("cannot read result file '{}': Is a directory", printable(path.string())));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError(fmt::format("cannot read result file '{}': {}", printable(path.string()),
-                                  std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_result_text(text.str(), format, path.string());
+  return parse_result_text(read_input_file(path, "result file"), format, path.string());
 }
 
 }  // namespace iobench

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iobench/classic_results.hpp>
 #include <iobench/error.hpp>
+#include <iobench/file_util.hpp>
 #include <iobench/html_report.hpp>
 #include <iobench/printable.hpp>
 #include <sstream>
@@ -58,24 +59,12 @@ std::string html_text(std::string_view text) {
 }  // namespace
 
 ReportInput load_report_input(const std::filesystem::path& path, ResultFormat format) {
-  std::error_code error;
-  // An ifstream opens a directory and then reads nothing: say what it is instead.
-  if (std::filesystem::is_directory(path, error)) {
-    throw ConfigError(
-        fmt::format("cannot read result file '{}': Is a directory", printable(path.string())));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError(fmt::format("cannot read result file '{}': {}", printable(path.string()),
-                                  std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text = read_input_file(path, "result file");
   const std::string source = path.string();
-  if (format == ResultFormat::kAuto) format = detect_result_format(text.str(), source);
-  ReportInput input{.label = source, .document = parse_result_text(text.str(), format, source)};
+  if (format == ResultFormat::kAuto) format = detect_result_format(text, source);
+  ReportInput input{.label = source, .document = parse_result_text(text, format, source)};
   // Only iobench's own JSON has parts the reader does not keep (a phase's "time_series").
-  if (format == ResultFormat::kIobenchJson) input.json_text = std::move(text).str();
+  if (format == ResultFormat::kIobenchJson) input.json_text = std::move(text);
   return input;
 }
 
