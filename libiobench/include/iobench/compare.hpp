@@ -216,13 +216,20 @@ struct Comparison {
 /// Compares `inputs` (at least two) against inputs[0]. Step results are grouped into repetitions
 /// by their suite placement (suite step and sweep point; a document without placements has one
 /// repetition per step, a repeated step name counting as "NAME (2)", ...) and aligned by step
-/// name, workload, sweep point and phase name. Environment differences: hostname, kernel, arch,
+/// name, workload, sweep point and phase name (pooled_phase_name: a workload's own repetitions
+/// are samples of one phase). A fio input's jobs are aligned as the disk steps of other inputs
+/// that do the same I/O (rw, bs, iodepth, ioengine, direct; README "Comparing with bonnie++,
+/// ..."); beside dbench's own output, iobench's dbench throughput is dbench's headline figure
+/// (PhaseComparison::notes says which). Environment differences: hostname, kernel, arch,
 /// cpu_model, cpu_count, memory_bytes, iobench_version, each target's path, fs_type,
 /// mount_point, mount_options, device and size_bytes (by index), "source" (the format a classic
-/// input was read from, with its tool version; "iobench-json" for iobench's own; a classic
-/// input's unknown fields show as "(none)"), and per aligned step its
-/// params, engine, time limit, warm-up, op limit, drop-caches and targets. The start time and
-/// free space, which always differ, are not listed.
+/// input was read from, with its tool version; "iobench-json" for iobench's own), and per
+/// aligned step its params (compared as the workload's ParamSpec reads them: sizes in bytes,
+/// defaults filled for iobench's own results, dbench 4's clients as clients_per_process),
+/// engine, time limit, warm-up, op limit, drop-caches and targets; a field is listed only where
+/// two inputs state different values (an input that does not state it, such as a classic
+/// tool's result, shows "(none)" beside them). The start time and free space, which always
+/// differ, are not listed.
 /// Throws ConfigError for fewer than two inputs or a `phases` name that no input has.
 [[nodiscard]] Comparison compare_results(std::span<const CompareInput> inputs,
                                          const CompareOptions& options = {});
