@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iobench/classic_results.hpp>
 #include <iobench/compare.hpp>
@@ -52,6 +53,23 @@ int run_compare(const CliOptions& options) {
   }
   std::cout.flush();
   if (!options.fail_if_worse) return 0;
+  // A gate with nothing to compare would pass whatever the inputs hold: refuse it.
+  std::size_t compared = 0;
+  for (const PhaseComparison& phase : comparison.phases) {
+    for (const MetricRow& row : phase.metrics) {
+      compared += static_cast<std::size_t>(
+          std::count_if(row.changes.begin(), row.changes.end(),
+                        [](const std::optional<MetricChange>& c) { return c.has_value(); }));
+    }
+  }
+  if (compared == 0) {
+    fmt::print(stderr,
+               "iobench: compare: --fail-if-worse {}: nothing to compare: no phase and metric "
+               "is in the baseline and another input (see \"Not compared\" and \"Not mapped\" "
+               "above); align the inputs (--phases, --metrics, the same steps) or drop the gate\n",
+               *options.fail_if_worse);
+    return 2;
+  }
   const std::vector<Regression> found = regressions(comparison, *options.fail_if_worse);
   for (const Regression& regression : found) {
     const PhaseComparison& phase = comparison.phases[regression.phase];

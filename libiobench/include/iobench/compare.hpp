@@ -76,6 +76,13 @@ enum class Unavailable : std::uint8_t {
                                                        CompareMetric metric,
                                                        Unavailable* why = nullptr);
 
+/// The phase that `name` is one run of, where a workload repeats its own phases: bonnie's
+/// "seq_create#2" (repetitions=N, bonnie++ -x) is run 2 of "seq_create", tiobench's
+/// "Write size=64M bs=4096 threads=1 run=2" (repetitions=N) of "Write size=64M bs=4096
+/// threads=1"; any other name is its own. compare pools the runs of one phase as its samples
+/// (n = repetitions), as it pools a suite's repeated steps.
+[[nodiscard]] std::string pooled_phase_name(std::string_view name);
+
 /// One document to compare and what to call it (typically the file name as given).
 struct CompareInput {
   std::string label;
@@ -148,6 +155,10 @@ struct PhaseComparison {
   std::string phase;
   std::vector<MetricRow> metrics;  ///< in the order of CompareOptions::metrics; throughput left
                                    ///< out when no input moved any bytes (metadata phases)
+  /// Which figure a metric is where inputs could mean different ones, e.g. for dbench's execute
+  /// phase whether throughput is dbench's headline figure (when an input is dbench's own output)
+  /// or the whole execute period (iobench's results only).
+  std::vector<std::string> notes;
 };
 
 /// A step (sweep point) or phase that not every input has: compared where the baseline and
@@ -205,13 +216,20 @@ struct Comparison {
 /// Compares `inputs` (at least two) against inputs[0]. Step results are grouped into repetitions
 /// by their suite placement (suite step and sweep point; a document without placements has one
 /// repetition per step, a repeated step name counting as "NAME (2)", ...) and aligned by step
-/// name, workload, sweep point and phase name. Environment differences: hostname, kernel, arch,
+/// name, workload, sweep point and phase name (pooled_phase_name: a workload's own repetitions
+/// are samples of one phase). A fio input's jobs are aligned as the disk steps of other inputs
+/// that do the same I/O (rw, bs, iodepth, ioengine, direct; README "Comparing with bonnie++,
+/// ..."); beside dbench's own output, iobench's dbench throughput is dbench's headline figure
+/// (PhaseComparison::notes says which). Environment differences: hostname, kernel, arch,
 /// cpu_model, cpu_count, memory_bytes, iobench_version, each target's path, fs_type,
 /// mount_point, mount_options, device and size_bytes (by index), "source" (the format a classic
-/// input was read from, with its tool version; "iobench-json" for iobench's own; a classic
-/// input's unknown fields show as "(none)"), and per aligned step its
-/// params, engine, time limit, warm-up, op limit, drop-caches and targets. The start time and
-/// free space, which always differ, are not listed.
+/// input was read from, with its tool version; "iobench-json" for iobench's own), and per
+/// aligned step its params (compared as the workload's ParamSpec reads them: sizes in bytes,
+/// defaults filled for iobench's own results, dbench 4's clients as clients_per_process),
+/// engine, time limit, warm-up, op limit, drop-caches and targets; a field is listed only where
+/// two inputs state different values (an input that does not state it, such as a classic
+/// tool's result, shows "(none)" beside them). The start time and free space, which always
+/// differ, are not listed.
 /// Throws ConfigError for fewer than two inputs or a `phases` name that no input has.
 [[nodiscard]] Comparison compare_results(std::span<const CompareInput> inputs,
                                          const CompareOptions& options = {});
@@ -232,7 +250,8 @@ struct Regression {
 
 /// The comparison for people: the inputs, environment differences first, then per step, point
 /// and phase a table of metric, direction, each input's mean (+- sample stddev and n with
-/// repetitions, "n/a" or "+++++" where an input lacks the figure), change % and mark; then the
+/// repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++" where an input
+/// lacks the figure), change % and mark; then the
 /// unmatched parts, left-out results, figures not available and what was not mapped. Throughput
 /// in MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
@@ -243,7 +262,11 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out);
 /// One CSV row (RFC 4180) per phase, metric and input after the baseline, in the metrics' own
 /// units (bytes/s, ops/s, ns, %): step, workload, sweep_point, phase, metric, unit, better,
 /// baseline, input, base_n, base_mean, base_stddev, n, mean, stddev, change_percent, direction,
-/// noise, welch_t, welch_df, p_value. An input lacking the phase gets an empty n onwards.
+/// noise, welch_t, welch_df, p_value, base_not_available, not_available. An input lacking the
+/// phase gets an empty n onwards; a mean is empty without a value and a stddev with fewer than
+/// two (n = 1 has no sample stddev); where the baseline or the input has the phase but not the
+/// figure, base_not_available / not_available say why ("too fast to measure (+++++)", "not
+/// reported").
 void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 
 /// The comparison as JSON: {inputs: [label], metrics: [{name, unit, better}], environment:
@@ -253,7 +276,8 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// sweep_point, phase, present, missing}], left_out: [{input, step, sweep_point, repetition,
 /// phase, status, message}]}, and only when not empty: not_available: [{input, metric, reason,
 /// phases}], not_mapped: [{input, format, what}]; an input without a figure has "unavailable":
-/// reason in its metric entry. Units as in `metrics`; an infinite t is null.
+/// reason in its metric entry and a null mean (never 0); stddev is null below n = 2. Units as in
+/// `metrics`; an infinite t is null.
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

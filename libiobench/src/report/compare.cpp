@@ -14,6 +14,10 @@
 #include <set>
 #include <tuple>
 
+#include "report/compare_environment.hpp"
+#include "report/compare_fio.hpp"
+#include "report/compare_params.hpp"
+
 namespace iobench {
 namespace {
 
@@ -64,152 +68,18 @@ std::vector<Group> groups_of(const ResultDocument& document) {
   return groups;
 }
 
-const PhaseResult* find_phase(const StepResult& step, std::string_view name) {
+// The phases of `step` that are runs of the phase `name` (pooled_phase_name): one, or with a
+// workload's own repetitions (bonnie's seq_create#1..#3) each of them.
+std::vector<const PhaseResult*> find_phases(const StepResult& step, std::string_view name) {
+  std::vector<const PhaseResult*> found;
   for (const PhaseResult& phase : step.phases) {
-    if (phase.name == name) return &phase;
+    if (pooled_phase_name(phase.name) == name) found.push_back(&phase);
   }
-  return nullptr;
+  return found;
 }
 
 std::string point_suffix(const std::optional<std::string>& point) {
   return point ? fmt::format(" point {}", *point) : std::string();
-}
-
-// Appends `field` unless every present value is the same; `present[i]` false means the input
-// has no such field (its value shows as "(none)").
-void add_difference(std::vector<EnvironmentDifference>& out, std::string field,
-                    std::vector<std::optional<std::string>> values) {
-  std::set<std::string> distinct;
-  for (const auto& value : values) distinct.insert(value.value_or("(none)"));
-  if (distinct.size() < 2) return;
-  EnvironmentDifference difference{.field = std::move(field), .values = {}};
-  for (const auto& value : values) difference.values.push_back(value.value_or("(none)"));
-  // A step field already listed with the same values (another sweep point) is not repeated.
-  for (const EnvironmentDifference& existing : out) {
-    if (existing.field == difference.field && existing.values == difference.values) return;
-  }
-  out.push_back(std::move(difference));
-}
-
-void environment_differences(std::span<const CompareInput> inputs,
-                             std::vector<EnvironmentDifference>& out) {
-  const auto field = [&](const char* name, auto get) {
-    std::vector<std::optional<std::string>> values;
-    for (const CompareInput& input : inputs) {
-      const Environment& e = input.document.run.environment;
-      // A classic tool's result knows only what its source states: the rest is "(none)".
-      const bool unknown = input.document.source &&
-                           ((std::string_view(name) == "cpu_count" && e.cpu_count == 0) ||
-                            (std::string_view(name) == "memory_bytes" && e.memory_bytes == 0));
-      std::optional<std::string> value;
-      if (!unknown) value = get(e);
-      if (input.document.source && value && value->empty()) value.reset();
-      values.push_back(std::move(value));
-    }
-    add_difference(out, name, std::move(values));
-  };
-  {
-    std::vector<std::optional<std::string>> values;
-    for (const CompareInput& input : inputs) {
-      const auto& source = input.document.source;
-      if (!source) {
-        values.emplace_back("iobench-json");
-      } else {
-        values.emplace_back(source->tool_version.empty()
-                                ? source->format
-                                : fmt::format("{} ({})", source->format, source->tool_version));
-      }
-    }
-    add_difference(out, "source", std::move(values));
-  }
-  field("hostname", [](const Environment& e) { return e.hostname; });
-  field("kernel", [](const Environment& e) { return e.kernel; });
-  field("arch", [](const Environment& e) { return e.arch; });
-  field("cpu_model", [](const Environment& e) { return e.cpu_model; });
-  field("cpu_count", [](const Environment& e) { return std::to_string(e.cpu_count); });
-  field("memory_bytes", [](const Environment& e) {
-    return fmt::format("{} ({})", e.memory_bytes, format_bytes(e.memory_bytes));
-  });
-  field("iobench_version", [](const Environment& e) { return e.iobench_version; });
-  // The clock's kind only: a TSC's calibrated rate differs in its last digits from run to run.
-  field("clock", [](const Environment& e) { return e.clock.substr(0, e.clock.find(' ')); });
-  std::size_t targets = 0;
-  for (const CompareInput& input : inputs) {
-    targets = std::max(targets, input.document.run.environment.targets.size());
-  }
-  for (std::size_t t = 0; t < targets; ++t) {
-    const auto target_field = [&](const char* name, auto get) {
-      std::vector<std::optional<std::string>> values;
-      for (const CompareInput& input : inputs) {
-        const auto& list = input.document.run.environment.targets;
-        values.push_back(t < list.size() ? std::optional<std::string>(get(list[t])) : std::nullopt);
-      }
-      add_difference(out, fmt::format("target {} {}", t, name), std::move(values));
-    };
-    target_field("path", [](const TargetInfo& i) { return i.path; });
-    target_field("fs_type", [](const TargetInfo& i) { return i.fs_type; });
-    target_field("mount_point", [](const TargetInfo& i) { return i.mount_point; });
-    target_field("mount_options", [](const TargetInfo& i) { return i.mount_options; });
-    target_field("device", [](const TargetInfo& i) { return i.device; });
-    target_field("size_bytes", [](const TargetInfo& i) {
-      return fmt::format("{} ({})", i.size_bytes, format_bytes(i.size_bytes));
-    });
-  }
-}
-
-// Differences of the step options of one aligned group: `steps[i]` is input i's first
-// repetition, nullptr where the input lacks the step.
-void step_differences(const Group& group, const std::vector<const StepResult*>& steps,
-                      std::vector<EnvironmentDifference>& out) {
-  const auto step_field = [&](const std::string& name, auto get) {
-    std::vector<std::optional<std::string>> values;
-    for (const StepResult* step : steps) {
-      values.push_back(step != nullptr ? get(*step) : std::optional<std::string>());
-    }
-    // Only the inputs that have the step are compared; the others show "(none)".
-    std::set<std::string> distinct;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (steps[i] != nullptr) distinct.insert(values[i].value_or("(none)"));
-    }
-    if (distinct.size() < 2) return;
-    std::string field = fmt::format("step {}: {}", group.step, name);
-    for (const EnvironmentDifference& existing : out) {
-      if (existing.field != field) continue;
-      std::vector<std::string> shown;
-      for (const auto& value : values) shown.push_back(value.value_or("(none)"));
-      if (existing.values == shown) return;
-      field = fmt::format("step {}{}: {}", group.step, point_suffix(group.point), name);
-    }
-    add_difference(out, std::move(field), std::move(values));
-  };
-  std::set<std::string> keys;
-  for (const StepResult* step : steps) {
-    if (step == nullptr) continue;
-    for (const auto& [key, value] : step->params) keys.insert(key);
-  }
-  for (const std::string& key : keys) {
-    step_field("param " + key, [&key](const StepResult& s) -> std::optional<std::string> {
-      const auto it = s.params.find(key);
-      if (it == s.params.end()) return std::nullopt;
-      return it->second;
-    });
-  }
-  using Text = std::optional<std::string>;
-  step_field("engine", [](const StepResult& s) -> Text { return s.engine; });
-  step_field("time_limit", [](const StepResult& s) -> Text {
-    return s.time_limit_ns == 0 ? "none" : format_duration(s.time_limit_ns);
-  });
-  step_field("warmup", [](const StepResult& s) -> Text {
-    return s.warmup_ns == 0 ? "none" : format_duration(s.warmup_ns);
-  });
-  step_field("ops_limit", [](const StepResult& s) -> Text {
-    return s.ops_limit == 0 ? "none" : std::to_string(s.ops_limit);
-  });
-  step_field("drop_caches",
-             [](const StepResult& s) -> Text { return s.drop_caches ? "true" : "false"; });
-  step_field("targets", [](const StepResult& s) -> Text {
-    return fmt::format("{}", fmt::join(s.targets, ", "));
-  });
 }
 
 MetricChange change_of(const MetricValues& base, const MetricValues& other, Better better) {
@@ -239,8 +109,9 @@ std::vector<std::string> phase_names(const std::vector<const Group*>& groups) {
     if (group == nullptr) continue;
     for (const auto& [repetition, step] : group->repetitions) {
       for (const PhaseResult& phase : step->phases) {
-        if (std::find(names.begin(), names.end(), phase.name) == names.end()) {
-          names.push_back(phase.name);
+        std::string name = pooled_phase_name(phase.name);
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+          names.push_back(std::move(name));
         }
       }
     }
@@ -281,8 +152,9 @@ void check_selected_phases(std::span<const CompareInput> inputs,
   for (const CompareInput& input : inputs) {
     for (const StepResult& step : input.document.run.steps) {
       for (const PhaseResult& phase : step.phases) {
-        if (std::find(known.begin(), known.end(), phase.name) == known.end()) {
-          known.push_back(phase.name);
+        std::string name = pooled_phase_name(phase.name);
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+          known.push_back(std::move(name));
         }
       }
     }
@@ -296,6 +168,25 @@ void check_selected_phases(std::span<const CompareInput> inputs,
 }
 
 }  // namespace
+
+std::string pooled_phase_name(std::string_view name) {
+  const auto digits_from = [&name](std::size_t at) {
+    return at < name.size() && std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at),
+                                           name.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  // bonnie (repetitions=N, bonnie++ -x): "seq_create#2".
+  if (const std::size_t hash = name.rfind('#');
+      hash != std::string_view::npos && hash > 0 && digits_from(hash + 1)) {
+    return std::string(name.substr(0, hash));
+  }
+  // tiobench (repetitions=N, tiobench --numruns): "Write size=64M bs=4096 threads=1 run=2".
+  constexpr std::string_view kRun = " run=";
+  if (const std::size_t run = name.rfind(kRun);
+      run != std::string_view::npos && run > 0 && digits_from(run + kRun.size())) {
+    return std::string(name.substr(0, run));
+  }
+  return std::string(name);
+}
 
 std::span<const CompareMetricInfo> compare_metrics() noexcept { return kMetrics; }
 
@@ -440,9 +331,15 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
   if (out.metrics.empty()) {
     for (const CompareMetricInfo& info : kMetrics) out.metrics.push_back(info.metric);
   }
-  environment_differences(inputs, out.environment);
+  detail::environment_differences(inputs, out.environment);
+  // fio's jobs placed as the disk steps that do the same I/O (compare_fio.hpp).
+  const std::vector<std::optional<ResultDocument>> aligned = detail::fio_aligned_with_disk(inputs);
+  std::vector<const ResultDocument*> documents;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const auto& source = inputs[i].document.source;
+    documents.push_back(aligned[i] ? &*aligned[i] : &inputs[i].document);
+  }
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto& source = documents[i]->source;
     if (!source) continue;
     for (const std::string& what : source->not_mapped) {
       out.not_mapped.push_back(NotMapped{.input = i, .format = source->format, .what = what});
@@ -451,7 +348,7 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
 
   const std::size_t n = inputs.size();
   std::vector<std::vector<Group>> groups;
-  for (const CompareInput& input : inputs) groups.push_back(groups_of(input.document));
+  for (const ResultDocument* document : documents) groups.push_back(groups_of(*document));
   // Every group key, the baseline's first, then those only other inputs have.
   std::vector<GroupKey> keys;
   std::set<GroupKey> seen;
@@ -500,35 +397,41 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
       }
     }
     if (!has[0] || std::count(has.begin(), has.end(), true) < 2) continue;
-    step_differences(*present[0], first, out.environment);
+    std::vector<bool> own(n);
+    for (std::size_t i = 0; i < n; ++i) own[i] = !inputs[i].document.source.has_value();
+    detail::step_differences(step_name, point, first, own, out.environment);
 
     for (const std::string& phase_name : phase_names(present)) {
       if (!selected(phase_name)) continue;
       // Per input the ok results of this phase.
       std::vector<std::vector<const PhaseResult*>> results(n);
+      std::vector<std::vector<const StepResult*>> result_steps(n);  // the step of each result
       std::vector<bool> measured(n, false);
       for (std::size_t i = 0; i < n; ++i) {
         if (present[i] == nullptr) continue;
         std::vector<std::size_t> without;  // ok repetitions of the step that lack the phase
         bool in_any = false;
         for (const auto& [repetition, step] : present[i]->repetitions) {
-          const PhaseResult* phase = find_phase(*step, phase_name);
-          if (phase == nullptr) {
+          const std::vector<const PhaseResult*> runs = find_phases(*step, phase_name);
+          if (runs.empty()) {
             if (step->status == Status::kOk) without.push_back(repetition);
             continue;
           }
           in_any = true;
-          if (phase->status != Status::kOk) {
-            out.left_out.push_back(LeftOutResult{.input = i,
-                                                 .step = step_name,
-                                                 .sweep_point = point,
-                                                 .repetition = repetition,
-                                                 .phase = phase_name,
-                                                 .status = phase->status,
-                                                 .message = phase->message});
-            continue;
+          for (const PhaseResult* phase : runs) {
+            if (phase->status != Status::kOk) {
+              out.left_out.push_back(LeftOutResult{.input = i,
+                                                   .step = step_name,
+                                                   .sweep_point = point,
+                                                   .repetition = repetition,
+                                                   .phase = phase->name,
+                                                   .status = phase->status,
+                                                   .message = phase->message});
+              continue;
+            }
+            results[i].push_back(phase);
+            result_steps[i].push_back(step);
           }
-          results[i].push_back(phase);
         }
         // Some repetitions have the phase and some do not (a partial result file): the
         // statistics use those that have it, and the others are listed.
@@ -569,16 +472,36 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
                                 .workload = workload,
                                 .sweep_point = point,
                                 .phase = phase_name,
-                                .metrics = {}};
+                                .metrics = {},
+                                .notes = {}};
+      // dbench's own output gives its headline throughput: iobench's is then that figure too.
+      bool dbench_headline = false;
+      if (workload == "dbench" && phase_name == "execute") {
+        for (std::size_t i = 0; i < n; ++i) {
+          dbench_headline = dbench_headline || (measured[i] && documents[i]->source &&
+                                                documents[i]->source->format == "dbench");
+        }
+        phase_out.notes.emplace_back(
+            dbench_headline
+                ? "throughput: dbench's headline figure in every input (the final Throughput "
+                  "line: ReadX and WriteX bytes to the last whole-second execute tick over those "
+                  "seconds; for iobench's dbench the same figure its report prints)"
+                : "throughput: the whole execute period (ReadX and WriteX bytes over its wall "
+                  "time), not dbench's headline figure (bytes to the last whole-second tick)");
+      }
       for (const CompareMetric metric : out.metrics) {
         MetricRow row{.metric = metric, .inputs = std::vector<MetricValues>(n), .changes = {}};
         bool nonzero = false;
         bool any_value = false;  // or a "+++++" to show
         for (std::size_t i = 0; i < n; ++i) {
           std::optional<Unavailable> why_none;
-          for (const PhaseResult* phase : results[i]) {
+          for (std::size_t r = 0; r < results[i].size(); ++r) {
+            const PhaseResult* phase = results[i][r];
             Unavailable why = Unavailable::kNotReported;
-            const std::optional<double> value = phase_metric_value(*phase, metric, &why);
+            const std::optional<double> value =
+                dbench_headline && metric == CompareMetric::kThroughput && !phase->reported
+                    ? detail::dbench_headline_bytes_per_s(*result_steps[i][r], *phase)
+                    : phase_metric_value(*phase, metric, &why);
             if (!value) {
               if (!why_none || why == Unavailable::kTooFast) why_none = why;
               continue;

@@ -62,8 +62,11 @@ std::string value_cell(const MetricRow& row, std::size_t input) {
   const Shown unit = shown(row.metric);
   std::string cell = fmt::format("{:.{}f}", values.stats.mean * unit.scale, unit.decimals);
   if (row_has_repetitions(row)) {
-    cell += fmt::format(" +- {:.{}f} (n={})", values.stats.stddev * unit.scale, unit.decimals,
-                        values.stats.count);
+    // One run has no sample stddev: "n/a", never a 0 that reads as no noise.
+    cell += values.stats.count > 1
+                ? fmt::format(" +- {:.{}f} (n={})", values.stats.stddev * unit.scale, unit.decimals,
+                              values.stats.count)
+                : std::string(" +- n/a (n=1)");
   }
   return cell;
 }
@@ -236,6 +239,7 @@ void write_comparison_text(const Comparison& comparison, std::ostream& out) {
       columns.push_back(
           {title, left ? detail::TextTable::Align::kLeft : detail::TextTable::Align::kRight});
     }
+    for (const std::string& note : phase.notes) out << wrapped("Compared: " + note, 100) << '\n';
     detail::TextTable table(std::move(columns));
     for (const MetricRow& row : phase.metrics) table.add_row(row_cells(row));
     table.print(out, "  ");
@@ -294,6 +298,8 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out) 
   for (const PhaseComparison& phase : comparison.phases) {
     out << fmt::format("\n#### {}\n\n",
                        where(phase.step, phase.workload, phase.sweep_point, phase.phase));
+    for (const std::string& note : phase.notes)
+      out << "Compared: " << markdown_cell(note) << "\n\n";
     const std::vector<std::string> titles = row_titles(n);
     markdown_row(out, titles);
     std::vector<std::string> rule;
@@ -336,9 +342,20 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out) 
 
 void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
   out << "step,workload,sweep_point,phase,metric,unit,better,baseline,input,base_n,base_mean,"
-         "base_stddev,n,mean,stddev,change_percent,direction,noise,welch_t,welch_df,p_value\n";
+         "base_stddev,n,mean,stddev,change_percent,direction,noise,welch_t,welch_df,p_value,"
+         "base_not_available,not_available\n";
   const auto number = [](double value) {
     return std::isfinite(value) ? fmt::format("{}", value) : std::string();
+  };
+  // Mean only with a value, stddev only with two (n = 1 has none); why a figure is missing.
+  const auto mean_of = [&number](const SampleStats& s) {
+    return s.count > 0 ? number(s.mean) : std::string();
+  };
+  const auto stddev_of = [&number](const SampleStats& s) {
+    return s.count > 1 ? number(s.stddev) : std::string();
+  };
+  const auto why_none = [](const MetricValues& v) {
+    return v.unavailable ? csv_field(to_string(*v.unavailable)) : std::string();
   };
   for (const PhaseComparison& phase : comparison.phases) {
     for (const MetricRow& row : phase.metrics) {
@@ -355,22 +372,28 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
                                        csv_field(comparison.labels[0]),
                                        csv_field(comparison.labels[i]),
                                        std::to_string(base.count),
-                                       base.count > 0 ? number(base.mean) : "",
-                                       base.count > 0 ? number(base.stddev) : ""};
+                                       mean_of(base),
+                                       stddev_of(base)};
         const auto& change = row.changes[i - 1];
+        const SampleStats& stats = row.inputs[i].stats;
         if (change) {
-          const SampleStats& stats = row.inputs[i].stats;
           const WelchTest& welch = change->welch;
+          cells.insert(cells.end(), {std::to_string(stats.count), mean_of(stats), stddev_of(stats),
+                                     change->change_percent ? number(*change->change_percent) : "",
+                                     to_string(change->direction), to_string(change->noise),
+                                     welch.valid ? number(welch.t) : "",
+                                     welch.valid ? number(welch.degrees_of_freedom) : "",
+                                     welch.valid ? number(welch.p_value) : ""});
+        } else if (stats.count > 0 || row.inputs[i].unavailable) {
+          // The input has the phase; the baseline or it lacks the figure (said in the last two).
           cells.insert(cells.end(),
-                       {std::to_string(stats.count), number(stats.mean), number(stats.stddev),
-                        change->change_percent ? number(*change->change_percent) : "",
-                        to_string(change->direction), to_string(change->noise),
-                        welch.valid ? number(welch.t) : "",
-                        welch.valid ? number(welch.degrees_of_freedom) : "",
-                        welch.valid ? number(welch.p_value) : ""});
+                       {std::to_string(stats.count), mean_of(stats), stddev_of(stats)});
+          cells.resize(cells.size() + 6);
         } else {
           cells.resize(cells.size() + 9);
         }
+        cells.push_back(why_none(row.inputs[0]));
+        cells.push_back(why_none(row.inputs[i]));
         out << fmt::format("{}\n", fmt::join(cells, ","));
       }
     }
@@ -398,10 +421,13 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
       const CompareMetricInfo& info = compare_metric_info(row.metric);
       Json inputs = Json::array();
       for (const MetricValues& values : row.inputs) {
-        Json entry = {{"n", values.stats.count},
-                      {"mean", values.stats.mean},
-                      {"stddev", values.stats.stddev},
-                      {"values", values.values}};
+        // No value: no mean (never 0); one value: no sample stddev.
+        Json entry = {
+            {"n", values.stats.count},
+            {"mean", values.stats.count > 0 ? number_or_null(values.stats.mean) : Json(nullptr)},
+            {"stddev",
+             values.stats.count > 1 ? number_or_null(values.stats.stddev) : Json(nullptr)},
+            {"values", values.values}};
         if (values.unavailable) entry["unavailable"] = to_string(*values.unavailable);
         inputs.push_back(std::move(entry));
       }
@@ -435,6 +461,7 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
                       {"sweep_point", optional_text(phase.sweep_point)},
                       {"phase", phase.phase},
                       {"metrics", std::move(rows)}});
+    if (!phase.notes.empty()) phases.back()["notes"] = phase.notes;
   }
   j["phases"] = std::move(phases);
   Json unmatched = Json::array();

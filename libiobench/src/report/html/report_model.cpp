@@ -549,7 +549,8 @@ Json comparison_json(std::span<const ReportInput> inputs) {
                       {"workload", phase.workload},
                       {"sweep_point", phase.sweep_point ? Json(*phase.sweep_point) : Json(nullptr)},
                       {"phase", phase.phase},
-                      {"metrics", std::move(metrics)}});
+                      {"metrics", std::move(metrics)},
+                      {"notes", phase.notes}});
   }
   j["phases"] = std::move(phases);
   Json unmatched = Json::array();
