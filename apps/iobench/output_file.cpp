@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
+#include <random>
 
 namespace iobench::cli {
 namespace {
@@ -107,6 +108,25 @@ void write_all(int fd, std::string_view text, const fs::path& path) {
   }
 }
 
+// open(O_TMPFILE) fails so where the filesystem (or kernel) has no unnamed files.
+bool tmpfile_unsupported(int err) { return err == EOPNOTSUPP || err == EISDIR || err == EINVAL; }
+
+ConfigError cannot_create(const std::string& path, int err) {
+  return ConfigError(fmt::format(
+      "-o: cannot create a file beside '{}' ({}); the results are written there first and "
+      "renamed over it; choose another file",
+      printable(path), std::strerror(err)));
+}
+
+// Replaces the trailing "XXXXXX" of `name` with random letters and digits.
+void fill_template(std::string& name) {
+  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::random_device random;
+  for (std::size_t i = name.size() - 6; i < name.size(); ++i) {
+    name[i] = kChars[random() % (sizeof kChars - 1)];
+  }
+}
+
 mode_t current_umask() {
   const mode_t mask = ::umask(0);
   ::umask(mask);
@@ -132,19 +152,55 @@ OutputFile::OutputFile(const std::string& path) : final_path_(checked_final_path
     }
     ::close(fd);
   }
+  // An unnamed file (O_TMPFILE) has no name until commit(): a run killed outright (SIGKILL)
+  // leaves nothing beside the file. Filesystems without O_TMPFILE get a named one.
+  fd_ = ::open(directory_of(final_path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd_ < 0 && !tmpfile_unsupported(errno)) throw cannot_create(path, errno);
+  if (fd_ < 0) {
+    std::string temp = temp_template();
+    fd_ = ::mkostemp(temp.data(), O_CLOEXEC);
+    if (fd_ < 0) throw cannot_create(path, errno);
+    temp_path_ = temp;
+  }
+}
+
+std::string OutputFile::temp_template() const {
   const std::string base = final_path_.filename().string();
   // ".NAME.iobench-XXXXXX", or a shorter name where NAME is near the 255-byte limit.
   const std::string name =
       base.size() + 16 <= NAME_MAX ? "." + base + ".iobench-XXXXXX" : ".iobench-out-XXXXXX";
-  std::string temp = (directory_of(final_path_) / name).string();
-  fd_ = ::mkostemp(temp.data(), O_CLOEXEC);
-  if (fd_ < 0) {
-    throw ConfigError(fmt::format(
-        "-o: cannot create a file beside '{}' ({}); the results are written there first and "
-        "renamed over it; choose another file",
-        printable(path), std::strerror(errno)));
+  return (directory_of(final_path_) / name).string();
+}
+
+void OutputFile::name_unnamed_file(std::string_view text) {
+  // linkat gives the unnamed file a name (it cannot replace a file, hence the rename after):
+  // by its descriptor (AT_EMPTY_PATH, which needs CAP_DAC_READ_SEARCH), else through /proc.
+  const std::string proc_path = fmt::format("/proc/self/fd/{}", fd_);
+  int err = 0;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string temp = temp_template();
+    fill_template(temp);
+    err = ::linkat(fd_, "", AT_FDCWD, temp.c_str(), AT_EMPTY_PATH) == 0 ? 0 : errno;
+    if (err != 0 && err != EEXIST) {
+      err = ::linkat(AT_FDCWD, proc_path.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) == 0
+                ? 0
+                : errno;
+    }
+    if (err == 0) {
+      temp_path_ = temp;
+      return;
+    }
+    if (err != EEXIST) break;
   }
+  // Neither works (no /proc, no privilege): write the text again into a named file.
+  std::string temp = temp_template();
+  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
+  if (fd < 0) throw IoError(errno, fmt::format("create (linkat: {})", std::strerror(err)), temp);
+  ::close(fd_);
+  fd_ = fd;
   temp_path_ = temp;
+  write_all(fd_, text, temp_path_);
+  if (::fsync(fd_) != 0) throw IoError(errno, "fsync", temp_path_.string());
 }
 
 OutputFile::~OutputFile() {
@@ -153,8 +209,11 @@ OutputFile::~OutputFile() {
 }
 
 void OutputFile::commit(std::string_view text) {
-  write_all(fd_, text, temp_path_);
-  if (::fsync(fd_) != 0) throw IoError(errno, "fsync", temp_path_.string());
+  // (An unnamed file's errors name the file it would replace.)
+  const fs::path& shown_path = temp_path_.empty() ? final_path_ : temp_path_;
+  write_all(fd_, text, shown_path);
+  if (::fsync(fd_) != 0) throw IoError(errno, "fsync", shown_path.string());
+  if (temp_path_.empty()) name_unnamed_file(text);
   struct stat st {};
   if (replaces_existing_ && ::stat(final_path_.c_str(), &st) == 0) {
     (void)::fchmod(fd_, st.st_mode & 07777);

@@ -109,7 +109,7 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
                  verb_for(phase.status), phase.name == "verify" ? "verifying by " : "",
                  write ? "writing" : "reading", static_cast<std::uint64_t>(mib(io.bytes) + 0.5),
                  phase.workers.size(), io.ops, block_size, seconds(phase.wall_ns),
-                 phase.wall_ns ? mib(io.bytes) / seconds(phase.wall_ns) : 0.0,
+                 phase.throughput_bytes_per_s(k) / static_cast<double>(kMiB),
                  usec(io.latency.mean()));
       for (const WorkerResult& worker : phase.workers) {
         const OpResult& wio = worker.ops[k];

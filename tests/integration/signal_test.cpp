@@ -147,19 +147,26 @@ bool stopped_running(pid_t pid) {
 TEST_CASE("worker processes end when the runner is killed outright", "[integration]") {
   TempDir dir("sigkill");
   TempDir logs("sigkill-logs");
+  TempDir results("sigkill-results");
   const auto loadfile = logs.path() / "load.txt";
   std::ofstream(loadfile) << iobench::test::kTinyLoadfile;
-  const pid_t pid =
-      spawn_cli({"run", "dbench", "-d", dir.path().string(), "procs=2", "time_limit=60s",
-                 "warmup=0s", "loadfile=" + loadfile.string(), "--progress", "100ms"},
-                logs.path() / "out", logs.path() / "err");
+  { std::ofstream(results.path() / "r.json") << "previous results"; }
+  const pid_t pid = spawn_cli({"run", "dbench", "-d", dir.path().string(), "procs=2",
+                               "time_limit=60s", "warmup=0s", "loadfile=" + loadfile.string(),
+                               "--progress", "100ms", "-o", (results.path() / "r.json").string()},
+                              logs.path() / "out", logs.path() / "err");
   REQUIRE(wait_for_progress(logs.path() / "err"));
   const std::vector<pid_t> workers = children_of(pid);
   INFO(iobench::test::read_file(logs.path() / "err"));
   REQUIRE(workers.size() == 2);
+  // The results' temporary file is unnamed until the run's end: none shows beside r.json.
+  CHECK(TempDir::list(results.path()) == std::vector<std::string>{"r.json"});
   REQUIRE(::kill(pid, SIGKILL) == 0);
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
+  // A run killed outright leaves nothing beside the -o file, which keeps its old content.
+  CHECK(TempDir::list(results.path()) == std::vector<std::string>{"r.json"});
+  CHECK(iobench::test::read_file(results.path() / "r.json") == "previous results");
   for (const pid_t worker : workers) {
     bool gone = false;
     for (int i = 0; i < 500 && !gone; ++i) {

@@ -42,6 +42,20 @@ TEST_CASE("phase totals add every op kind", "[report]") {
   CHECK(PhaseResult{}.total_bytes() == 0);
 }
 
+TEST_CASE("phase throughput is bytes per second over the wall time", "[report]") {
+  const RunResult run = test::make_sample_run();
+  const PhaseResult& write = run.steps[0].phases[0];
+  // 128 MiB over a wall time of 0.64 s (not the stonewall time, 0.5 s): 200 MiB/s.
+  CHECK(write.throughput_bytes_per_s() == 200.0 * 1024 * 1024);
+  CHECK(write.throughput_bytes_per_s(write.op_index("write")) == 200.0 * 1024 * 1024);
+  CHECK(write.throughput_bytes_per_s(write.op_names.size()) == 0);  // no such op kind
+  CHECK(run.steps[1].phases[0].throughput_bytes_per_s() == 0);      // metadata: no bytes
+  PhaseResult unmeasured = write;
+  unmeasured.wall_ns = 0;
+  CHECK(unmeasured.throughput_bytes_per_s() == 0);
+  CHECK(unmeasured.throughput_bytes_per_s(0) == 0);
+}
+
 TEST_CASE("all_ops merges the op kinds into one", "[report]") {
   const RunResult run = test::make_sample_run();
   const OpResult all = run.steps[1].phases[0].all_ops();

@@ -143,6 +143,15 @@ struct PhaseResult {
   [[nodiscard]] std::uint64_t total_bytes() const noexcept;
   /// Ops over all op kinds.
   [[nodiscard]] std::uint64_t total_ops() const noexcept;
+  /// Throughput in bytes per second (bytes, not MiB: divide by 2^20 for MiB/s): total_bytes()
+  /// over the measured wall time `wall_ns` (measure start to the last worker's end; not
+  /// `stonewall_ns`, not a worker's `elapsed_ns`). 0 if `wall_ns` is 0. It is the JSON's
+  /// phase `throughput_bytes_per_s` and, over 2^20, the MiB/s of the text report's "all" row.
+  [[nodiscard]] double throughput_bytes_per_s() const noexcept;
+  /// Throughput of op kind `op` (index into `ops`) in bytes per second: ops[op].bytes over
+  /// `wall_ns`, as above (the MiB/s of that op's row in the text report, times 2^20). 0 if `op`
+  /// is out of range or `wall_ns` is 0.
+  [[nodiscard]] double throughput_bytes_per_s(std::size_t op) const noexcept;
   /// All op kinds merged into one (e.g. for a phase's overall latency).
   [[nodiscard]] OpResult all_ops() const;
   /// Index of op `name`, or op_names.size() if absent.

@@ -59,6 +59,15 @@ std::uint64_t WorkerResult::total_ops() const noexcept { return sum_ops(ops); }
 std::uint64_t PhaseResult::total_bytes() const noexcept { return sum_bytes(ops); }
 std::uint64_t PhaseResult::total_ops() const noexcept { return sum_ops(ops); }
 
+double PhaseResult::throughput_bytes_per_s() const noexcept {
+  return iobench::throughput_bytes_per_s(total_bytes(), wall_ns);
+}
+
+double PhaseResult::throughput_bytes_per_s(std::size_t op) const noexcept {
+  if (op >= ops.size()) return 0;
+  return iobench::throughput_bytes_per_s(ops[op].bytes, wall_ns);
+}
+
 OpResult PhaseResult::all_ops() const {
   OpResult all;
   for (const OpResult& op : ops) all.merge(op);

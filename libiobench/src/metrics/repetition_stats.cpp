@@ -53,7 +53,7 @@ SweepRow row_of(const PhaseResult& phase) {
   SweepRow row;
   row.workers = phase.workers.size();
   const std::uint64_t bytes = phase.total_bytes();
-  row.throughput_bytes_per_s = throughput_bytes_per_s(bytes, phase.wall_ns);
+  row.throughput_bytes_per_s = phase.throughput_bytes_per_s();
   row.ops_per_s = ops_per_s(phase.total_ops(), phase.wall_ns);
   row.per_worker_bytes_per_s =
       row.workers == 0 ? 0.0 : row.throughput_bytes_per_s / static_cast<double>(row.workers);
@@ -139,7 +139,7 @@ std::vector<PhaseRepetitions> repetition_statistics(
       if (step == nullptr || step->status != Status::kOk) continue;
       const PhaseResult* phase = find_phase(*step, name);
       if (phase == nullptr) continue;
-      throughput.values.push_back(throughput_bytes_per_s(phase->total_bytes(), phase->wall_ns));
+      throughput.values.push_back(phase->throughput_bytes_per_s());
       ops.values.push_back(ops_per_s(phase->total_ops(), phase->wall_ns));
       mean.values.push_back(phase->all_ops().latency.mean());
       p99.values.push_back(phase_p99(*phase));

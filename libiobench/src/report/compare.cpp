@@ -268,7 +268,7 @@ std::optional<double> phase_metric_value(const PhaseResult& phase, CompareMetric
 double phase_metric(const PhaseResult& phase, CompareMetric metric) {
   switch (metric) {
     case CompareMetric::kThroughput:
-      return throughput_bytes_per_s(phase.total_bytes(), phase.wall_ns);
+      return phase.throughput_bytes_per_s();
     case CompareMetric::kIops:
       return ops_per_s(data_ops(phase).ops, phase.wall_ns);
     case CompareMetric::kCpu:

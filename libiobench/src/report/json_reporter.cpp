@@ -215,7 +215,7 @@ Json phase_json(const PhaseResult& phase) {
   j["stonewall_ns"] = phase.stonewall_ns;
   j["bytes"] = phase.total_bytes();
   j["ops"] = phase.total_ops();
-  j["throughput_bytes_per_s"] = throughput_bytes_per_s(phase.total_bytes(), phase.wall_ns);
+  j["throughput_bytes_per_s"] = phase.throughput_bytes_per_s();
   j["ops_per_s"] = ops_per_s(phase.total_ops(), phase.wall_ns);
   j["cpu"] = {{"process_user_ns", phase.process_cpu.user_ns},
               {"process_system_ns", phase.process_cpu.system_ns},

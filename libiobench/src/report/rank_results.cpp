@@ -164,7 +164,7 @@ PhaseResult merge_phase(const std::vector<RankStep>& ranks, std::size_t p,
     }
     worker_offset += phase.workers.size();
     take_worst(out.status, out.message, phase.status, phase.message, static_cast<int>(r));
-    rates.push_back(per_second(phase.total_bytes(), phase.wall_ns));
+    rates.push_back(phase.throughput_bytes_per_s());
     iops.push_back(per_second(phase.total_ops(), phase.wall_ns));
     cpu.push_back(static_cast<double>(phase.process_cpu.user_ns + phase.process_cpu.system_ns));
   }
@@ -342,8 +342,7 @@ void write_rank_table(const RankedStep& step, std::ostream& out) {
       const PhaseResult& ph = r.step.phases[p];
       out << fmt::format(
           "    {:>5} {:<20} {:>12.2f} {:>12.1f} {:>10.3f}\n", r.rank,
-          printable(r.environment.hostname, 20),
-          to_mib_per_s(per_second(ph.total_bytes(), ph.wall_ns)),
+          printable(r.environment.hostname, 20), to_mib_per_s(ph.throughput_bytes_per_s()),
           per_second(ph.total_ops(), ph.wall_ns),
           static_cast<double>(ph.process_cpu.user_ns + ph.process_cpu.system_ns) / 1e9);
     }
@@ -387,7 +386,7 @@ std::string add_ranks_to_json(std::string_view document, std::span<const RankedS
                             {"ops", ph.total_ops()},
                             {"wall_ns", ph.wall_ns},
                             {"start_ns", start},
-                            {"throughput_bytes_per_s", per_second(ph.total_bytes(), ph.wall_ns)},
+                            {"throughput_bytes_per_s", ph.throughput_bytes_per_s()},
                             {"ops_per_s", per_second(ph.total_ops(), ph.wall_ns)},
                             {"cpu_user_ns", ph.process_cpu.user_ns},
                             {"cpu_system_ns", ph.process_cpu.system_ns}});

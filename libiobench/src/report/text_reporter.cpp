@@ -83,9 +83,10 @@ void print_environment(std::ostream& out, const Environment& env) {
   print_labelled(out, "units", kUnitsLine);
 }
 
-void add_op_row(TextTable& table, const std::string& name, const OpResult& op,
+// `rate`: the op's bytes per second over the phase's wall time
+// (PhaseResult::throughput_bytes_per_s).
+void add_op_row(TextTable& table, const std::string& name, const OpResult& op, double rate,
                 std::uint64_t elapsed_ns) {
-  const double rate = throughput_bytes_per_s(op.bytes, elapsed_ns);
   std::vector<std::string> row = {
       name,
       fmt::format("{}", op.ops),
@@ -119,14 +120,15 @@ void print_op_table(std::ostream& out, const PhaseResult& phase) {
                    {"max us"}});
   const std::size_t kinds = std::min(phase.op_names.size(), phase.ops.size());
   for (std::size_t i = 0; i < kinds; ++i) {
-    add_op_row(table, phase.op_names[i], phase.ops[i], phase.wall_ns);
+    add_op_row(table, phase.op_names[i], phase.ops[i], phase.throughput_bytes_per_s(i),
+               phase.wall_ns);
   }
   if (kinds > 1) {
     // Totals over the op kinds; a latency mixing kinds would mislead, so none is shown.
     OpResult total;
     total.ops = phase.total_ops();
     total.bytes = phase.total_bytes();
-    add_op_row(table, "all", total, phase.wall_ns);
+    add_op_row(table, "all", total, phase.throughput_bytes_per_s(), phase.wall_ns);
   }
   if (table.empty()) {
     out << "(no operations recorded)\n";

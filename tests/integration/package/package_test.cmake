@@ -6,7 +6,9 @@
 #   treated as system headers);
 # - the consumer runs every family at tiny sizes; its JSON holds exactly the bytes and ops asked;
 # - the metadata plugin runs in the installed binary, also with its create phase cut short;
-# - a one-file program builds with `pkg-config --cflags --libs iobench` alone and runs.
+# - a one-file program builds with `pkg-config --cflags --libs iobench` alone (no -std, no -I),
+#   and with find_package(iobench) alone, and runs: it reads a phase's throughput accessor and
+#   instantiates IoDriver, whose inline fmt calls need the package's declared fmt dependency.
 # Inputs: IOBENCH_BUILD_DIR, IOBENCH_SOURCE_DIR, WORK_DIR, GENERATOR, CXX_COMPILER, PKG_CONFIG,
 # CXX_LAUNCHER (ccache or empty).
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -230,11 +232,28 @@ string(STRIP "${last_output}" pc_flags)
 require_match("${pc_flags}" "-liobench" "pkg-config --libs")
 separate_arguments(pc_args UNIX_COMMAND "${pc_flags}")
 separate_arguments(strict_args UNIX_COMMAND "${strict_flags}")
-run_step(${CXX_COMPILER} -std=c++20 ${strict_args}
+# The flags come from the .pc file alone: no -std (it gives -std=c++20), no -I, no -lfmt (its
+# Requires: fmt does; IoDriver calls fmt inline).
+require_match("${pc_flags}" "-std=c\\+\\+20" "pkg-config --cflags")
+run_step(${PKG_CONFIG} --print-requires iobench)
+require_match("${last_output}" "^fmt" "pkg-config --print-requires")
+run_step(${CXX_COMPILER} ${strict_args}
          ${IOBENCH_SOURCE_DIR}/tests/integration/package/one_file.cpp ${pc_args}
          -Wl,-rpath,${prefix}/lib -o ${WORK_DIR}/one_file)
 require_prefix_library(${WORK_DIR}/one_file)
-run_step(${WORK_DIR}/one_file ${WORK_DIR}/target)
-require_match("${last_output}" "one_file: ok, 32 writes, 131072 bytes" "one_file")
+
+# The same program through find_package(iobench) and iobench::iobench alone.
+unset(ENV{PKG_CONFIG_PATH})
+build_example(find_package_consumer
+              ${IOBENCH_SOURCE_DIR}/tests/integration/package/find_package_consumer)
+require_prefix_library(${WORK_DIR}/find_package_consumer/one_file)
+
+foreach(one_file ${WORK_DIR}/one_file ${WORK_DIR}/find_package_consumer/one_file)
+  run_step(${one_file} ${WORK_DIR}/target)
+  foreach(line "one_file: ok, 32 writes, 131072 bytes" "one_file: [0-9]+ bytes/s over [0-9]+ ns"
+               "one_file: IoDriver 16 writes, 65536 bytes")
+    require_match("${last_output}" "${line}" "${one_file}")
+  endforeach()
+endforeach()
 
 message(STATUS "consumer:\n${consumer_output}")
