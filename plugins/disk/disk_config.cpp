@@ -82,8 +82,9 @@ std::vector<ParamSpec> disk_param_specs() {
        .type = ParamType::kCount,
        .default_value = "0",
        .unit = "ops/s",
-       .help = "open loop: issue ops at this rate per worker, latency measured from each op's "
-               "intended time (0: as fast as possible)"},
+       .help = "open loop: issue reads and writes at this rate per worker, latency measured "
+               "from each op's intended time (0: as fast as possible); a write phase's closing "
+               "fsync is not paced but counts in ops_per_s"},
       {.key = "rate_bytes",
        .type = ParamType::kSize,
        .default_value = "0",
