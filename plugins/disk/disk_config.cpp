@@ -104,7 +104,8 @@ std::vector<ParamSpec> disk_param_specs() {
       {.key = "prime",
        .type = ParamType::kBool,
        .default_value = "false",
-       .help = "read the working set untimed first, so reads come from the page cache"},
+       .help = "read the working set untimed first (with pread, whatever the engine), so "
+               "reads come from the page cache"},
       {.key = "fsync",
        .type = ParamType::kBool,
        .default_value = "true",
