@@ -120,13 +120,13 @@ class BlockOrder {
       : kind_(sequential ? Kind::kSequential : static_cast<Kind>(distribution.kind)),
         permutation_(blocks, seed ^ 0x5bd1e995ULL),
         uniform_(blocks, seed),
-        zipf_(blocks, distribution.kind == BlockDistribution::Kind::kZipf ? distribution.parameter
-                                                                          : 1.0,
+        zipf_(blocks,
+              distribution.kind == BlockDistribution::Kind::kZipf ? distribution.parameter : 1.0,
               seed),
-        pareto_(blocks,
-                distribution.kind == BlockDistribution::Kind::kPareto ? distribution.parameter
-                                                                      : 0.5,
-                seed) {}
+        pareto_(
+            blocks,
+            distribution.kind == BlockDistribution::Kind::kPareto ? distribution.parameter : 0.5,
+            seed) {}
 
   /// The block of the i-th op of the pass (i < blocks; the random kinds ignore i).
   [[nodiscard]] std::uint64_t block(std::uint64_t i) noexcept {

@@ -82,8 +82,9 @@ std::vector<ParamSpec> disk_param_specs() {
        .type = ParamType::kCount,
        .default_value = "0",
        .unit = "ops/s",
-       .help = "open loop: issue ops at this rate per worker, latency measured from each op's "
-               "intended time (0: as fast as possible)"},
+       .help = "open loop: issue reads and writes at this rate per worker, latency measured "
+               "from each op's intended time (0: as fast as possible); a write phase's closing "
+               "fsync is not paced but counts in ops_per_s"},
       {.key = "rate_bytes",
        .type = ParamType::kSize,
        .default_value = "0",
@@ -103,7 +104,8 @@ std::vector<ParamSpec> disk_param_specs() {
       {.key = "prime",
        .type = ParamType::kBool,
        .default_value = "false",
-       .help = "read the working set untimed first, so reads come from the page cache"},
+       .help = "read the working set untimed first (with pread, whatever the engine), so "
+               "reads come from the page cache"},
       {.key = "fsync",
        .type = ParamType::kBool,
        .default_value = "true",

@@ -114,11 +114,9 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
       for (const WorkerResult& worker : phase.workers) {
         const OpResult& wio = worker.ops[k];
         fmt::print(out, "#{} ({}) {} in {:.6f}s using {} {} of {} ({:.2f}MB/sec), {}usec\n",
-                   worker.index,
-                   attribute_text(step, fmt::format("file.{}", worker.target_index)),
-                   format_size(wio.bytes, false), seconds(worker.elapsed_ns),
-                   format_count(wio.ops), write ? "writes" : "reads",
-                   format_size(block_size, true),
+                   worker.index, attribute_text(step, fmt::format("file.{}", worker.target_index)),
+                   format_size(wio.bytes, false), seconds(worker.elapsed_ns), format_count(wio.ops),
+                   write ? "writes" : "reads", format_size(block_size, true),
                    worker.elapsed_ns ? mib(wio.bytes) / seconds(worker.elapsed_ns) : 0.0,
                    usec(wio.latency.mean()));
       }

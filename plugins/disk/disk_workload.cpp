@@ -425,11 +425,14 @@ FileLocation DiskWorkload::file_location(std::size_t target_index, const Target&
 }
 
 std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
-  const Engine& engine = ctx.engine();
   const Target& target = ctx.target();
   const std::size_t target_index = ctx.target_index();
   const FileLocation location = file_location(target_index, target);
   const PhaseRole phase_role = role(phase);
+  // The untimed prime pass fills the page cache with blocking reads whatever the step's engine
+  // (RWF_NOWAIT reads of uncached data would fail and fill nothing); null has no file to read.
+  const Engine& engine =
+      phase_role == PhaseRole::kPrime && caps_.moves_data ? *prime_engine_ : ctx.engine();
   std::optional<VerifyPattern> pattern;
   if (config_.verify) {
     pattern.emplace(step_seed_, target_index, static_cast<std::size_t>(config_.block_size_bytes));

@@ -13,7 +13,9 @@ namespace iobench::plugins::disk {
 /// `bs`, sequentially or in a random order (permutation, uniform, zipf, pareto), `iterations`
 /// times, through the step's engine at `iodepth`, closed-loop or at a fixed rate (open loop).
 /// A read of a file the run did not write first creates it untimed and evicts it from the page
-/// cache (posix_fadvise DONTNEED after fsync) unless prime=true, which reads it untimed instead.
+/// cache (posix_fadvise DONTNEED after fsync) unless prime=true, which reads it untimed instead,
+/// with plain blocking reads (the psync engine) whatever the step's engine: pvsync2:nowait's
+/// reads of uncached data would fail with EAGAIN and fill nothing.
 /// With verify=true, every written block carries a VerifyPattern and every read block is
 /// checked; a write phase is then followed by a "verify" phase that reads the file back.
 /// Under mpirun with shared_file=regions|interleaved, the ranks share one file per target (IOR's
@@ -56,6 +58,7 @@ class DiskWorkload final : public Workload {
   DiskConfig config_;
   std::size_t target_count_;
   EngineCaps caps_;
+  std::unique_ptr<Engine> prime_engine_ = make_psync_engine();  ///< the prime pass's reads
   std::uint64_t step_seed_ = 0;
   /// This rank's place among those sharing the files (0 of 1: a file of its own).
   int rank_ = 0;

@@ -16,6 +16,7 @@ void register_family(PluginRegistrar& registrar) {
         DiskConfig config = make_disk_config(setup.params, setup.targets);
         check_engine_use(setup.engine, config.mode == IoMode::kDirect, config.iodepth,
                          "mode=direct");
+        check_engine_checks_data(setup.engine, config.verify, "verify=true");
         check_disk_engine(config, setup.engine, setup.params);
         return std::make_unique<DiskWorkload>(std::move(config), setup.targets.size(),
                                               setup.engine);

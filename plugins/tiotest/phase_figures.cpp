@@ -87,7 +87,9 @@ std::optional<PhaseFigures> figures_of(const PhaseResult& phase, std::size_t thr
 
 OpResult pooled_ops(std::span<const PhaseFigures> phases) {
   OpResult total;
-  for (const PhaseFigures& phase : phases) total.merge(phase.ops);
+  for (const PhaseFigures& phase : phases) {
+    if (phase.measured()) total.merge(phase.ops);
+  }
   return total;
 }
 

@@ -22,8 +22,13 @@ struct PhaseFigures {
   CpuTimes cpu;               ///< summed over the phase's workers
   double system_busy_percent = 0;
   OpResult ops;  ///< all ops of the phase, merged over workers
+  /// The phase's status: the tables print the figures of an ok phase only; any other (failed,
+  /// interrupted, skipped) is marked with its status word instead, as nothing was measured in
+  /// full.
   Status status = Status::kOk;
 
+  /// True if the phase ended ok, so its figures are measurements.
+  [[nodiscard]] bool measured() const noexcept { return status == Status::kOk; }
   /// MB moved, MB = 2^20 bytes as tiotest counts (blocks x block size / 2^20).
   [[nodiscard]] double megabytes() const noexcept;
   [[nodiscard]] double wall_seconds() const noexcept;
@@ -49,9 +54,9 @@ struct PhaseFigures {
 /// `threads` is the thread count of the run the phase belongs to.
 [[nodiscard]] std::optional<PhaseFigures> figures_of(const PhaseResult& phase, std::size_t threads);
 
-/// The latency columns of tiotest's "Total" row: every op of every phase pooled (mean = summed
-/// latency / summed ops, max = the largest, threshold percents over all ops), with the merged
-/// histogram for percentiles.
+/// The latency columns of tiotest's "Total" row: every op of every measured phase (ok; see
+/// PhaseFigures::measured) pooled (mean = summed latency / summed ops, max = the largest,
+/// threshold percents over all ops), with the merged histogram for percentiles.
 [[nodiscard]] OpResult pooled_ops(std::span<const PhaseFigures> phases);
 
 /// Percent of `part` in `whole`; 0 if `whole` is 0.

@@ -122,6 +122,10 @@ std::vector<SweepRow> aggregate_sweep(const StepResult& step) {
     const std::size_t k = index_of(name->kind);
     SweepCell& cell = row->cells[k];
     row->present[k] = true;
+    if (!figures->measured()) {
+      cell.status = worse(cell.status, figures->status);
+      continue;
+    }
     cell.runs += 1;
     cell.bytes += figures->ops.bytes;
     cell.wall_ns += figures->wall_ns;
@@ -142,6 +146,7 @@ std::string tiobench_row(const std::string& identifier, const SweepPoint& point,
   line += " " + centered_number(point.size_mb, 6);
   line += " " + centered_number(point.block_size, 6);
   line += " " + pad_left(fmt::format("{}", point.threads), 3);
+  if (cell.status != Status::kOk) return line + "  " + to_string(cell.status) + ", no figures";
   line += "  " + perl_number(cell.rate_mb_per_s(), 12, 2);
   line += " " + pad_left(perl_text(fmt::sprintf("%.15g", cell.cpu_percent()), 5), 5) + "%";
   line += " " + perl_number(cell.mean_latency_ms(), 9, 3);
@@ -193,6 +198,12 @@ void format_tiobench_csv(const StepResult& step, std::ostream& out) {
       const std::size_t k = index_of(kind);
       if (!row.present[k]) continue;
       const SweepCell& c = row.cells[k];
+      if (c.status != Status::kOk) {
+        // No figures for a cell whose phase did not end ok: empty fields, never zeros.
+        out << fmt::format("{},{},{},{},{},{},{},,,,,,,\n", name, identifier, row.point.size_mb,
+                           row.point.block_size, row.point.threads, terse_key(kind), c.runs);
+        continue;
+      }
       const std::optional<double> efficiency = c.cpu_efficiency();
       out << fmt::format("{},{},{},{},{},{},{},{:.3f},{:.2f},{:.6f},{:.6f},{:.5f},{:.5f},{}\n",
                          name, identifier, row.point.size_mb, row.point.block_size,

@@ -17,7 +17,11 @@ inline constexpr double kMinCpuPercentForEfficiency = 0.005;
 
 /// One phase kind of one sweep point, summed over its repetitions.
 struct SweepCell {
-  std::uint64_t runs = 0;     ///< repetitions that reported this phase
+  std::uint64_t runs = 0;  ///< repetitions that reported this phase and ended ok
+  /// The worst status of its repetitions: a cell with one that did not end ok (failed,
+  /// interrupted, skipped) prints its status word instead of figures, which would read as
+  /// measured; the figures below sum the ok repetitions only.
+  Status status = Status::kOk;
   std::uint64_t bytes = 0;    ///< summed
   std::uint64_t wall_ns = 0;  ///< summed
   /// Summed over runs of (usr + sys CPU of the run's workers) / threads, ns: tiobench.pl sums
@@ -63,7 +67,8 @@ struct SweepRow {
 /// @######` (a number too wide for its field prints as '#'s, as Perl does). Unlike Perl, the
 /// file size, block size and thread count are never cut to their field (Perl shows 8388608 as
 /// 838860): a wider one is printed whole and moves the rest of the row right. A CPU efficiency
-/// that is not defined (SweepCell::cpu_efficiency) prints as "-".
+/// that is not defined (SweepCell::cpu_efficiency) prints as "-". A cell whose status is not ok
+/// prints the status word ("failed, no figures") after the thread count.
 [[nodiscard]] std::string tiobench_row(const std::string& identifier, const SweepPoint& point,
                                        const SweepCell& cell);
 

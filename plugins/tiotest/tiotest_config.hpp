@@ -77,7 +77,10 @@ struct IoOptions {
   bool raw_overwrite = false;       ///< explicit consent to write into raw targets (destroys data)
   std::uint32_t iodepth = 1;        ///< requests in flight per thread (asynchronous engines)
   bool async_engine = false;        ///< the step's engine completes asynchronously (slat/clat)
-  RateLimit rate;                   ///< per thread; inactive: closed loop (as tiotest)
+  /// EngineCaps::moves_data: false for the null engine, which opens no file, so none is sized
+  /// (ftruncate) and no space is planned for one.
+  bool moves_data = true;
+  RateLimit rate;  ///< per thread; inactive: closed loop (as tiotest)
   /// What the write phases write: tiotest writes its zeroed block, or random bytes with -c (the
   /// consistency check verifies reads against this pattern, so it needs kRandom).
   DataPattern data{DataPattern::Kind::kZeros, 0};

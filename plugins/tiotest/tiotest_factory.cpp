@@ -68,8 +68,9 @@ void add_io_specs(std::vector<ParamSpec>& specs, bool tiobench_names) {
                          "requests in flight per thread (asynchronous engines: io_uring, libaio)",
                          1, 4096));
   specs.push_back(number("rate_iops", ParamType::kCount, "0", "ops/s",
-                         "open loop: issue ops at this rate per thread, latency measured from "
-                         "each op's intended time (0: as fast as possible, as tiotest)",
+                         "open loop: issue reads and writes at this rate per thread, latency "
+                         "measured from each op's intended time (0: as fast as possible, as "
+                         "tiotest); the closing fsync is not paced and not an op",
                          0, UINT64_MAX));
   specs.push_back(number("rate_bytes", ParamType::kSize, "0", "bytes/s",
                          "open loop: as rate_iops, as bytes per second per thread", 0, UINT64_MAX));
@@ -151,7 +152,9 @@ std::vector<ParamSpec> tiotest_param_specs() {
   specs.push_back(boolean("sync", "open for writing with O_SYNC (tiotest -S)"));
   specs.push_back(boolean("mmap", "I/O by memcpy through a shared mapping (tiotest -M)"));
   specs.push_back(boolean("consistency_check",
-                          "verify every block read against what was written (tiotest -c)"));
+                          "verify every block read against what was written (tiotest -c); "
+                          "a block that differs fails the phase (exit 1), naming the thread, "
+                          "file and offset"));
   add_io_specs(specs, false);
   specs.push_back(boolean("raw",
                           "targets are existing block devices or files; threads get "
@@ -207,6 +210,7 @@ IoOptions io_options_from(const Params& params, const Engine& engine) {
   io.raw_overwrite = params.get_bool("raw_overwrite");
   io.iodepth = static_cast<std::uint32_t>(params.get_u64("iodepth"));
   io.async_engine = engine.caps().async;
+  io.moves_data = engine.caps().moves_data;
   if (params.get_u64("rate_iops") > 0 && params.get_u64("rate_bytes") > 0) {
     throw ConfigError(
         "rate_iops and rate_bytes both given; give one rate per thread (ops or bytes per "
@@ -225,6 +229,7 @@ std::unique_ptr<Workload> make_tiotest_workload(const WorkloadSetup& setup) {
   io.sync = params.get_bool("sync");
   io.mmap = params.get_bool("mmap");
   io.verify = params.get_bool("consistency_check");
+  check_engine_checks_data(setup.engine, io.verify, "consistency_check=true");
   io.data = data_pattern_from(params, io.verify);
   io.raw = params.get_bool("raw");
   io.raw_gap_bytes = params.get_u64("raw_gap");

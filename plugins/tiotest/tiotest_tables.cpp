@@ -60,12 +60,21 @@ PercentileRow percentile_row(std::string label, const OpResult& ops, std::string
   return row;
 }
 
+// A phase that did not end ok, in a table `width` characters wide: its label and status word
+// across the row, in place of figures that would read as measured (the reason follows the tables).
+std::string status_row(const PhaseFigures& p, std::size_t width) {
+  const std::string text =
+      fmt::format("{}: {}, no figures", phase_label(p.kind), to_string(p.status));
+  return "| " + pad_right(text, width > 4 ? width - 4 : 0) + " |\n";
+}
+
 }  // namespace
 
 void write_result_table(std::ostream& out, std::span<const PhaseFigures> phases,
                         std::size_t threads) {
   std::vector<ResultRow> rows;
   for (const PhaseFigures& p : phases) {
+    if (!p.measured()) continue;  // written as a status line in the loop below
     rows.push_back({phase_label(p.kind), fmt::format("{:.0f}", p.megabytes()),
                     fmt::format("{:.1f}", p.wall_seconds()),
                     fmt::format("{:.3f}", p.rate_mb_per_s()),
@@ -92,7 +101,13 @@ void write_result_table(std::ostream& out, std::span<const PhaseFigures> phases,
       << pad_right("Rate", rate_w + 5) << " | " << pad_right("Usr CPU ", usr_w + 3) << " | "
       << pad_right("Sys CPU", sys_w + 2) << " |\n";
   out << rule << "\n";
-  for (const ResultRow& r : rows) {
+  std::size_t next_row = 0;
+  for (const PhaseFigures& p : phases) {
+    if (!p.measured()) {
+      out << status_row(p, rule.size());
+      continue;
+    }
+    const ResultRow& r = rows[next_row++];
     out << "| " << r.label << repeat(' ', item_inner - r.label.size() - r.mb.size()) << r.mb
         << " MBs | " << pad_left(r.time, time_w) << " s | " << pad_left(r.rate, rate_w)
         << " MB/s | " << pad_left(r.usr, usr_w) << " %  | " << pad_left(r.sys, sys_w) << " % |\n";
@@ -102,7 +117,9 @@ void write_result_table(std::ostream& out, std::span<const PhaseFigures> phases,
 
 void write_latency_table(std::ostream& out, std::span<const PhaseFigures> phases) {
   std::vector<LatencyRow> rows;
-  for (const PhaseFigures& p : phases) rows.push_back(latency_row(phase_label(p.kind), p.ops));
+  for (const PhaseFigures& p : phases) {
+    if (p.measured()) rows.push_back(latency_row(phase_label(p.kind), p.ops));
+  }
   const LatencyRow total = latency_row("Total", pooled_ops(phases));
   std::vector<LatencyRow> all = rows;
   all.push_back(total);
@@ -127,7 +144,14 @@ void write_latency_table(std::ostream& out, std::span<const PhaseFigures> phases
       << " | " << pad_right("Maximum latency", max_w + 3) << " | " << pad_right("% >2 sec", p2_w)
       << " | " << pad_right("% >10 sec", p10_w) << " |\n";
   out << "+" << inner << "+\n";
-  for (const LatencyRow& r : rows) write_row(r);
+  std::size_t next_row = 0;
+  for (const PhaseFigures& p : phases) {
+    if (p.measured()) {
+      write_row(rows[next_row++]);
+    } else {
+      out << status_row(p, inner.size() + 2);
+    }
+  }
   out << "|" << inner << "|\n";
   write_row(total);
   out << "`" << inner << "'\n\n";
@@ -136,6 +160,7 @@ void write_latency_table(std::ostream& out, std::span<const PhaseFigures> phases
 void write_percentile_table(std::ostream& out, std::span<const PhaseFigures> phases) {
   std::vector<PercentileRow> all;
   for (const PhaseFigures& p : phases) {
+    if (!p.measured()) continue;
     all.push_back(
         percentile_row(phase_label(p.kind), p.ops, fmt::format("{:.1f} %", p.system_busy_percent)));
   }
@@ -165,7 +190,14 @@ void write_percentile_table(std::ostream& out, std::span<const PhaseFigures> pha
   }
   out << " | " << pad_right("Sys busy", busy_w) << " |\n";
   out << "+" << inner << "+\n";
-  for (std::size_t i = 0; i + 1 < all.size(); ++i) write_row(all[i]);
+  std::size_t next_row = 0;
+  for (const PhaseFigures& p : phases) {
+    if (p.measured()) {
+      write_row(all[next_row++]);
+    } else {
+      out << status_row(p, inner.size() + 2);
+    }
+  }
   out << "|" << inner << "|\n";
   write_row(all.back());
   out << "`" << inner << "'\n\n";
@@ -184,6 +216,10 @@ void write_terse(std::ostream& out, std::span<const PhaseFigures> phases, std::s
       continue;
     }
     const PhaseFigures& p = *found;
+    if (!p.measured()) {
+      out << terse_key(kind) << ":" << to_string(p.status) << "\n";
+      continue;
+    }
     out << fmt::format("{}:{:.5f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f},{:.5f}\n",
                        terse_key(kind), p.megabytes(), p.wall_seconds(),
                        static_cast<double>(p.cpu.user_ns) / 1e9 / per_thread,
@@ -242,6 +278,11 @@ void format_tiotest_csv(const StepResult& step, std::ostream& out) {
     return text;
   };
   for (const PhaseFigures& p : figures) {
+    if (!p.measured()) {
+      // No figures for a phase that did not end ok: empty fields, never zeros.
+      out << fmt::format("{},{},,,,,,,,,,,,,,,\n", name, phase_label(p.kind));
+      continue;
+    }
     out << fmt::format("{},{},{:.5f},{:.5f},{:.2f},{:.2f},{:.3f},{:.6f},{:.6f},{:.5f},{:.5f}", name,
                        phase_label(p.kind), p.megabytes(), p.wall_seconds(), p.user_cpu_percent(),
                        p.system_cpu_percent(), p.rate_mb_per_s(), p.mean_latency_ms(),

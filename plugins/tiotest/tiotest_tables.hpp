@@ -10,10 +10,12 @@
 namespace iobench::plugins::tiotest {
 
 /// tiotest's result table ("Tiotest results for N concurrent io threads:"), one row per phase in
-/// `phases` (tiotest prints rows only for phases that ran). Cells use tiotest's printf formats
-/// (MB %.0f, time %6.1f s, rate %7.3f MB/s, CPU %5.1f %); when a value is wider than tiotest's
-/// field (rates of 1000 MB/s and more, CPU above 999.9 %), the whole column and its borders widen
-/// so the table stays aligned, where tiotest shifts the row. MB = 2^20 bytes.
+/// `phases` (tiotest prints rows only for phases that ran). A phase that did not end ok
+/// (PhaseFigures::measured) gets a row with its label and status word instead of figures; this
+/// holds for every table and the CSV (empty fields), and the terse line reads `key:status`. Cells
+/// use tiotest's printf formats (MB %.0f, time %6.1f s, rate %7.3f MB/s, CPU %5.1f %); when a value
+/// is wider than tiotest's field (rates of 1000 MB/s and more, CPU above 999.9 %), the whole column
+/// and its borders widen so the table stays aligned, where tiotest shifts the row. MB = 2^20 bytes.
 void write_result_table(std::ostream& out, std::span<const PhaseFigures> phases,
                         std::size_t threads);
 

@@ -1,6 +1,9 @@
 #include "plugins/tiotest/tiotest_worker.hpp"
 
+#include <fmt/format.h>
+
 #include <cstring>
+#include <iobench/error.hpp>
 #include <utility>
 
 namespace iobench::plugins::tiotest {
@@ -115,11 +118,14 @@ void TiotestWorker::run(WorkerContext& ctx) {
   if (setup_.verify && !is_write(setup_.kind)) {
     ctx.add_counter(kVerifiedBlocksCounter, verified_);
     ctx.add_counter(kCorruptBlocksCounter, corrupt_);
-    if (setup_.slot != nullptr) {
-      setup_.slot->verified_blocks.store(verified_, std::memory_order_relaxed);
-      setup_.slot->first_corrupt_offset.store(first_corrupt_offset_, std::memory_order_relaxed);
-      setup_.slot->corrupt_blocks.store(corrupt_, std::memory_order_release);
-    }
+  }
+  if (corrupt_ > 0) {
+    // Not an errno: the reads succeeded and returned other bytes than were written. The runner
+    // fails the phase with this message, prefixed by the worker (thread) index.
+    throw Error(fmt::format(
+        "consistency check: {} of {} blocks read differ from what was written (first at offset "
+        "{} of '{}')",
+        corrupt_, verified_, first_corrupt_offset_, setup_.file->path().string()));
   }
 }
 

@@ -22,9 +22,6 @@ namespace iobench::plugins::tiotest {
 /// after the phase by the runner's thread; atomics make that hand-over explicit).
 struct WorkerSlot {
   std::atomic<bool> file_created{false};
-  std::atomic<std::uint64_t> verified_blocks{0};
-  std::atomic<std::uint64_t> corrupt_blocks{0};
-  std::atomic<std::uint64_t> first_corrupt_offset{0};
 };
 
 /// Counter ids of the read phases when the consistency check is on.
@@ -45,8 +42,7 @@ struct WorkerSetup {
   /// Write phases: block n's bytes. Read phases with `verify`: what block n must hold (the
   /// same pattern and seed as the writes). Unset otherwise.
   std::optional<PatternBuffer> data;
-  bool verify = false;  ///< consistency check: compare every block read with `data`
-  WorkerSlot* slot = nullptr;
+  bool verify = false;               ///< consistency check: compare every block read with `data`
   const TestHooks* hooks = nullptr;  ///< offsets are logged when it has on_random_offsets
   std::uint32_t iodepth = 1;         ///< requests in flight (asynchronous engines)
   bool async_engine = false;         ///< EngineCaps::async: record slat and clat
@@ -57,7 +53,9 @@ struct WorkerSetup {
 /// One tiotest thread in one phase: the timed loop of writes or reads (through the engine's
 /// queue, IoDriver) of one block per op, sequential (offsets 0, b, 2b, ...) or random
 /// (RandomOffsets), then fsync and close inside the timed part, as tiotest times them. Reads are
-/// checked against the pattern when the consistency check is on.
+/// checked against the pattern when the consistency check is on: after its loop, a thread that
+/// read any block other than what was written throws Error naming how many, the first bad
+/// offset and the file, which fails the phase (exit 1).
 ///
 /// Latency: back-to-back ops share one clock read (IoDriver), so each op's latency is its
 /// pread/pwrite plus the loop's few ns of offset generation, data stamping (PatternBuffer::block)

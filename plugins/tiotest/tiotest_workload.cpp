@@ -74,7 +74,7 @@ std::vector<PhaseSpec> TiotestWorkload::phases() const {
 }
 
 std::uint64_t TiotestWorkload::planned_bytes(std::size_t target_index) const {
-  if (plan_.io.raw || plan_.target_count == 0) return 0;
+  if (plan_.io.raw || !plan_.io.moves_data || plan_.target_count == 0) return 0;
   // Runs follow each other and each one's files are removed after it: the peak is the largest run.
   std::uint64_t peak = 0;
   for (const RunPlan& run : plan_.runs) {
@@ -103,11 +103,10 @@ void TiotestWorkload::prepare(PrepareContext& ctx) {
   for (std::size_t r = 0; r < plan_.runs.size(); ++r) {
     for (std::size_t t = 0; t < plan_.runs[r].threads; ++t) {
       locations_[r].push_back(
-          plan_.io.raw
-              ? FileLocation::user_target(
-                    plan_.raw_targets[target_index_of(t, plan_.raw_targets.size())])
-              : FileLocation::beneath(targets[target_index_of(t, targets.size())].run_dir,
-                                      file_name(r, t)));
+          plan_.io.raw ? FileLocation::user_target(
+                             plan_.raw_targets[target_index_of(t, plan_.raw_targets.size())])
+                       : FileLocation::beneath(targets[target_index_of(t, targets.size())].run_dir,
+                                               file_name(r, t)));
       files_[r].push_back(locations_[r].back().path());
     }
   }
@@ -140,7 +139,6 @@ std::unique_ptr<PhaseWorker> TiotestWorkload::make_worker(std::size_t phase, Wor
   setup.blocks = run.blocks;
   setup.block_size = run.block_size;
   setup.random_ops = run.random_ops;
-  setup.slot = &worker_slot;
   setup.hooks = hooks_;
   // The untimed prepare phase writes as fast as it can, one request at a time.
   setup.iodepth = ref.measured ? io.iodepth : 1;
@@ -158,7 +156,8 @@ std::unique_ptr<PhaseWorker> TiotestWorkload::make_worker(std::size_t phase, Wor
   setup.generator_seed = ctx.seed();
 
   // The first phase of a run that writes sequentially creates the file.
-  const bool creates = !io.raw && ref.kind == PhaseKind::kWrite;
+  // An engine that moves no bytes (null) opens no file: there is nothing to create or size.
+  const bool creates = !io.raw && io.moves_data && ref.kind == PhaseKind::kWrite;
   OpenOptions options;
   options.read = true;
   options.write = is_write(ref.kind);
@@ -181,35 +180,9 @@ std::unique_ptr<PhaseWorker> TiotestWorkload::make_worker(std::size_t phase, Wor
   return std::make_unique<TiotestWorker>(std::move(setup));
 }
 
-void TiotestWorkload::report_verification(std::size_t phase, PrepareContext& ctx) {
-  const PhaseRef& ref = phase_refs_[phase];
-  const RunPlan& run = plan_.runs[ref.run];
-  std::uint64_t corrupt = 0;
-  std::uint64_t verified = 0;
-  std::size_t first_thread = 0;
-  std::uint64_t first_offset = 0;
-  for (std::size_t t = 0; t < run.threads; ++t) {
-    WorkerSlot& s = slot(ref.run, t);
-    const std::uint64_t c = s.corrupt_blocks.exchange(0, std::memory_order_acquire);
-    verified += s.verified_blocks.exchange(0, std::memory_order_relaxed);
-    if (c > 0 && corrupt == 0) {
-      first_thread = t;
-      first_offset = s.first_corrupt_offset.load(std::memory_order_relaxed);
-    }
-    corrupt += c;
-  }
-  if (corrupt == 0) return;
-  ctx.warn(fmt::format(
-      "consistency check: {} of {} blocks read in phase '{}' differ from what was written "
-      "(first: thread {}, file '{}', offset {})",
-      corrupt, verified, ref.name, first_thread, files_[ref.run][first_thread].string(),
-      first_offset));
-}
-
 void TiotestWorkload::after_phase(std::size_t phase, const PhaseResult& /*result*/,
                                   PrepareContext& ctx) {
   const PhaseRef& ref = phase_refs_.at(phase);
-  if (plan_.io.verify && !is_write(ref.kind)) report_verification(phase, ctx);
   if (hooks_ != nullptr && hooks_->after_phase)
     hooks_->after_phase(phase, ref.name, files_[ref.run]);
   // A sweep needs the space of a finished run back; the last run's files go with the run

@@ -55,8 +55,8 @@ inline constexpr const char* kPreparePhaseName = "Prepare files";
 ///
 /// Data: the write phases write the `data` pattern (PatternBuffer, seeded per run and thread).
 /// Consistency check: the read phases compare every block with that pattern; mismatches are
-/// counted in the phase's "corrupt_blocks" counter (beside "verified_blocks") and reported by a
-/// warning naming the first bad block.
+/// counted in the phase's "corrupt_blocks" counter (beside "verified_blocks") and fail the phase
+/// (TiotestWorker), naming the thread, the file and the first bad offset.
 class TiotestWorkload final : public Workload {
  public:
   /// REQUIRES: `plan` passed validate_plan() for each run.
@@ -81,7 +81,6 @@ class TiotestWorkload final : public Workload {
   [[nodiscard]] WorkerSlot& slot(std::size_t run, std::size_t thread) const;
   [[nodiscard]] std::string file_name(std::size_t run, std::size_t thread) const;
   void remove_files(std::size_t run, PrepareContext& ctx);
-  void report_verification(std::size_t phase, PrepareContext& ctx);
 
   WorkloadPlan plan_;
   std::vector<PhaseRef> phase_refs_;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <iobench/error.hpp>
 #include <iobench/io_driver.hpp>
+#include <iobench/metrics.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 
@@ -119,11 +120,11 @@ class DriveWorkload final : public Workload {
  public:
   DriveWorkload(DriveConfig config, EngineCaps caps) : config_(config), caps_(caps) {}
   [[nodiscard]] std::vector<PhaseSpec> phases() const override {
-    return {PhaseSpec{.name = "drive",
-                      .op_names = {"read"},
-                      .workers = 1,
-                      .latency_parts = {.submission_completion = caps_.async,
-                                        .service = config_.rate_iops > 0}}};
+    return {PhaseSpec{
+        .name = "drive",
+        .op_names = {"read"},
+        .workers = 1,
+        .latency_parts = {.submission_completion = caps_.async, .service = config_.rate_iops > 0}}};
   }
   std::unique_ptr<PhaseWorker> make_worker(std::size_t, WorkerContext& ctx) override {
     return std::make_unique<Worker>(config_, ctx.engine());
@@ -233,13 +234,41 @@ TEST_CASE("an op limit holds at any depth", "[core][driver]") {
   CHECK(run.steps.at(0).phases.at(0).ops[0].ops == 100);
 }
 
-TEST_CASE("would-block failures are counted as errors, not fatal", "[core][driver]") {
+TEST_CASE("would-block failures are counted as errors, then fail the phase", "[core][driver]") {
+  // Requests that would have blocked (RWF_NOWAIT) moved no data: the loop counts them and goes
+  // on, and the worker then fails, saying how many and where the first was.
   Shared shared;
   const RunResult run = drive(Behaviour::kEagain, {.ops = 1000, .iodepth = 8}, shared);
-  REQUIRE(run.status == Status::kOk);
-  const OpResult& read = run.steps.at(0).phases.at(0).ops[0];
+  REQUIRE(run.status == Status::kFailed);
+  const PhaseResult& phase = run.steps.at(0).phases.at(0);
+  CHECK(phase.status == Status::kFailed);
+  CHECK(phase.message ==
+        "worker 0: 100 of 1000 requests would have blocked (RWF_NOWAIT) and moved no data, first "
+        "the read of 4096 bytes at offset 36864 in /test/file: Resource temporarily unavailable");
+  const OpResult& read = phase.ops[0];
   CHECK(read.errors == 100);
   CHECK(read.ops == 900);
+}
+
+TEST_CASE("open loop: N paced ops span N intervals, so the rate reported is the rate asked",
+          "[core][driver]") {
+  // 20 ops at 200/s, the last due 95 ms after the first: the worker's window ends at the end of
+  // that op's interval, 100 ms, so the phase reports 20 / 0.1 s = 200 ops/s (at most; a window
+  // ending at the last op's issue gave 20 / 0.095 s = 210.5). The same when the op limit, not
+  // the source, ends the loop. A bound from the schedule, not from the machine's speed.
+  for (const std::uint64_t limit : {std::uint64_t{0}, std::uint64_t{20}}) {
+    INFO("op limit " << limit);
+    Shared shared;
+    const RunResult run = drive(Behaviour::kStall,
+                                {.ops = limit == 0 ? 20U : 1000U, .rate_iops = 200}, shared, limit);
+    REQUIRE(run.status == Status::kOk);
+    const PhaseResult& phase = run.steps.at(0).phases.at(0);
+    CHECK(phase.ops[0].ops == 20);
+    CHECK(phase.workers.at(0).elapsed_ns >= 100'000'000);
+    CHECK(phase.wall_ns >= 100'000'000);
+    CHECK(iobench::ops_per_s(phase.total_ops(), phase.wall_ns) <= 200.0);
+    CHECK(phase.pacing.backlog_ops == 0);
+  }
 }
 
 TEST_CASE("a short transfer is finished, then counted in full", "[core][driver]") {
@@ -250,14 +279,13 @@ TEST_CASE("a short transfer is finished, then counted in full", "[core][driver]"
   CHECK(run.steps.at(0).phases.at(0).ops[0].bytes == 300 * kLength);
 }
 
-TEST_CASE("a failed request ends the worker naming the call, offset and errno",
-          "[core][driver]") {
+TEST_CASE("a failed request ends the worker naming the call, offset and errno", "[core][driver]") {
   Shared shared;
   const RunResult run = drive(Behaviour::kFailAt, {.ops = 1000, .iodepth = 8}, shared);
   REQUIRE(run.status == Status::kFailed);
-  CHECK_THAT(run.steps.at(0).message, Catch::Contains("read of 4096 bytes at offset 200704 in /test/file") &&
-                                          Catch::Contains("/test/file") &&
-                                          Catch::Contains("Input/output error"));
+  CHECK_THAT(run.steps.at(0).message,
+             Catch::Contains("read of 4096 bytes at offset 200704 in /test/file") &&
+                 Catch::Contains("/test/file") && Catch::Contains("Input/output error"));
 }
 
 TEST_CASE("open loop: a stalling device shows in response times, not in service times",

@@ -250,3 +250,34 @@ TEST_CASE("tiobench csv has one row per point and test") {
     if (fields[0] != "step") CHECK(fields[1] == "a,b");
   }
 }
+
+TEST_CASE("tiobench marks a cell whose phase did not end ok instead of printing its figures") {
+  const std::string r1 = " size=8M bs=4096 threads=1 run=1";
+  const std::string r2 = " size=8M bs=4096 threads=1 run=2";
+  PhaseResult failed = sweep_phase("Read", r2, 8, 5'000, 50'000'000, 0);
+  failed.status = iobench::Status::kFailed;
+  failed.message = "worker 0: preadv2: Input/output error";
+  const StepResult step =
+      make_step("tiobench", {{"identifier", "x"}},
+                {sweep_phase("Write", r1, 8, 10'000, 100'000'000, 50'000'000),
+                 sweep_phase("Read", r1, 8, 5'000, 50'000'000, 0),
+                 sweep_phase("Write", r2, 8, 10'000, 100'000'000, 50'000'000), failed});
+  const std::vector<iobench::plugins::tiotest::SweepRow> rows = aggregate_sweep(step);
+  REQUIRE(rows.size() == 1);
+  const SweepCell& read = rows[0].cells[index_of(PhaseKind::kRead)];
+  CHECK(read.status == iobench::Status::kFailed);
+  CHECK(read.runs == 1);  // the ok repetition only
+  CHECK(read.bytes == 8 * kMiB);
+  const std::string text = tiobench_text(step);
+  INFO(text);
+  CHECK(text.find("Sequential Reads\n================\n") != std::string::npos);
+  CHECK(text.find("x                              8     4096    1  failed, no figures\n") !=
+        std::string::npos);
+  CHECK(text.find("x                              8     4096    1         80.00") !=
+        std::string::npos);  // the writes: both repetitions ok
+  std::ostringstream csv;
+  iobench::plugins::tiotest::format_tiobench_csv(step, csv);
+  CHECK(csv.str() ==
+        "tiobench,x,8,4096,1,read,1,,,,,,,\n"
+        "tiobench,x,8,4096,1,write,2,80.000,50.00,0.010000,0.010000,0.00000,0.00000,160\n");
+}

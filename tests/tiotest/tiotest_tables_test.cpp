@@ -231,3 +231,36 @@ TEST_CASE("tiotest csv has a header a row per phase and a total row") {
     CHECK(std::count(lines[i].begin(), lines[i].end(), ',') == 17);
   }
 }
+
+TEST_CASE("tiotest tables mark a phase that did not end ok instead of printing its figures") {
+  std::vector<PhaseResult> phases = four_phases();
+  phases[2].status = iobench::Status::kFailed;
+  phases[2].message = "worker 0: ftruncate /d/_tiotest.thr0: Bad file descriptor";
+  const StepResult step = make_step("tiotest", {{"threads", "2"}}, phases);
+  const std::string text = tiotest_text(step);
+  INFO(text);
+  // The result table: the Read row is its status across the table's width, no MB, time or rate.
+  CHECK(text.find("| Read           32 MBs") == std::string::npos);
+  CHECK(text.find("| Read: failed, no figures                                             |\n"
+                  "| Random Read     8 MBs |") != std::string::npos);
+  // The latency table: the same, and the Total row pools the three measured phases only
+  // (8191 x 0.05 + 8.19 + 1997 x 0.12 + 2 x 2500 + 11000 + 2000 x 0.2 ms over 12192 ops).
+  CHECK(text.find("| Read: failed, no figures                                                |\n"
+                  "| Random Read  |        0.200 ms |") != std::string::npos);
+  CHECK(text.find("| Total        |        1.399 ms |    11000.000 ms |  0.02461 |   0.00820 |") !=
+        std::string::npos);
+  CHECK(text.find("| Read         |") == std::string::npos);
+  CHECK(text.find("Read: failed: worker 0: ftruncate /d/_tiotest.thr0: Bad file descriptor\n") !=
+        std::string::npos);
+
+  const StepResult terse = make_step("tiotest", {{"threads", "2"}, {"terse", "true"}}, phases);
+  CHECK(lines_of(tiotest_text(terse)).at(2) == "read:failed");
+
+  std::ostringstream csv;
+  iobench::plugins::tiotest::format_tiotest_csv(step, csv);
+  const std::vector<std::string> rows = lines_of(csv.str());
+  INFO(csv.str());
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[2] == "tiotest,Read,,,,,,,,,,,,,,,");
+  CHECK(rows[4].rfind("tiotest,Total,,,,,,1.399063,11000.000000,0.02461,0.00820,", 0) == 0);
+}

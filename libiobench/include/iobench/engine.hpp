@@ -221,7 +221,8 @@ class AlignedBuffer {
 [[nodiscard]] std::unique_ptr<Engine> make_null_engine();
 /// The pvsync2 engine: preadv2(2)/pwritev2(2) with RWF_HIPRI ("hipri": polled completion, needs
 /// O_DIRECT and a device with poll queues) and RWF_NOWAIT ("nowait": a request that would block
-/// fails with EAGAIN, counted as an error op, instead of waiting), as `spec` asks.
+/// fails with EAGAIN instead of waiting; its completion carries -EAGAIN, which IoDriver counts as
+/// an error op and then fails the worker for), as `spec` asks.
 [[nodiscard]] std::unique_ptr<Engine> make_pvsync2_engine(const EngineSpec& spec);
 /// The io_uring engine (liburing): up to 4096 requests in flight, batched submit and reap;
 /// options "fixedbufs" (registered buffers, IORING_OP_READ_FIXED), "registerfiles" (registered

@@ -12,6 +12,9 @@
 /// - submission (slat) and completion (clat), asynchronous engines only: issue to the return of
 ///   the submit call; that return to the reap.
 /// - service, open-loop phases only: actual issue to completion.
+/// An open-loop worker that runs out of ops (the source's last, or the op limit) returns from
+/// run() only at the end of its last op's interval (wait_out_interval()): its window then holds
+/// N intended intervals, and a phase of N ops at R per second reports R ops/s, not R x N / (N-1).
 /// Clock reads are shared: the completion time of one reap is the issue time of the requests
 /// submitted right after it, so a synchronous op costs one clock read and an asynchronous batch
 /// two (after submit, after reap). Work a source does between ops that must not be timed
@@ -21,6 +24,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <iobench/clock.hpp>
 #include <iobench/engine.hpp>
@@ -58,8 +62,12 @@ struct IoDriverOptions {
 ///   was recorded (e.g. to verify what a read returned); may throw IoError to fail the worker.
 ///
 /// A failed request throws IoError naming the call, offset, errno and file, except EAGAIN (only
-/// pvsync2:nowait produces it), which is counted as an error op of its kind. A short transfer is
-/// finished synchronously (so a full disk reports ENOSPC, not "short write").
+/// pvsync2:nowait produces it: the request would have blocked, e.g. a buffered read whose data is
+/// not in the page cache), which is counted as an error op of its kind and moved no data; the
+/// loop goes on, and when it ends run() throws IoError(EAGAIN) saying how many of the requests
+/// would have blocked and where the first was, so a phase that did not do its I/O fails
+/// (exit 1) instead of reporting a completed run. A short transfer is finished synchronously
+/// (so a full disk reports ENOSPC, not "short write").
 class IoDriver {
  public:
   /// `buffers` holds options.depth buffers of `buffer_bytes` each, back to back (slot i uses
@@ -164,7 +172,17 @@ class IoDriver {
       if (options_.untimed_work_between_ops) now = monotonic_ns();
     }
     if (held) free_.push_back(held_);
-    if (pacer != nullptr) ctx.record_backlog(pacer->due_by(monotonic_ns(), buffer_bytes_));
+    if (pacer != nullptr) {
+      if (ctx.phase_ended()) {
+        ctx.record_backlog(pacer->due_by(monotonic_ns(), buffer_bytes_));
+      } else {
+        // Out of ops (the source's last, or the op limit): none is due and never issued. The
+        // last op's interval is waited out, so N ops at rate R span N / R and report R.
+        ctx.record_backlog(0);
+        wait_out_interval(ctx, pacer->next_due_ns());
+      }
+    }
+    throw_if_blocked();
   }
 
  private:
@@ -204,6 +222,18 @@ class IoDriver {
       finish(ctx, source, s, completion, now);
       if (options_.untimed_work_between_ops) now = monotonic_ns();
     }
+    throw_if_blocked();
+  }
+
+  // After the loop: requests that would have blocked (EAGAIN) moved no data, so the worker did
+  // not do its I/O; it fails, saying how many and where the first was.
+  void throw_if_blocked() const {
+    if (would_block_ == 0) return;
+    throw IoError(EAGAIN,
+                  fmt::format("{} of {} requests would have blocked (RWF_NOWAIT) and moved no "
+                              "data, first the {}",
+                              would_block_, would_block_ + completed_, call_text(first_blocked_)),
+                  file_.path().string());
   }
 
   template <class Source>
@@ -221,6 +251,7 @@ class IoDriver {
     if (completion.result < 0) {
       const int err = static_cast<int>(-completion.result);
       if (err == EAGAIN) {
+        if (would_block_++ == 0) first_blocked_ = s.request;
         ctx.record_error(s.op);
         return;
       }
@@ -242,6 +273,7 @@ class IoDriver {
       times.latency_ns = now - std::max(ctx.recording_start_ns(), std::min(s.intended_ns, from));
     }
     ctx.record(s.op, s.request.length, times, now);
+    ++completed_;
     source.completed(s.request, s.op);
   }
 
@@ -272,6 +304,9 @@ class IoDriver {
   std::vector<IoCompletion> completions_;
   std::vector<std::uint32_t> free_;
   std::uint32_t held_ = 0;
+  std::uint64_t completed_ = 0;    ///< requests that completed and were recorded
+  std::uint64_t would_block_ = 0;  ///< requests that failed with EAGAIN
+  IoRequest first_blocked_{};      ///< the first of them, for the message
 };
 
 }  // namespace iobench

@@ -44,6 +44,12 @@ class RatePacer {
   /// worker stops behind schedule). For a bytes-per-second rate, `bytes_per_op` sizes them.
   [[nodiscard]] std::uint64_t due_by(std::uint64_t now_ns,
                                      std::uint64_t bytes_per_op) const noexcept;
+  /// When the op after the last one next() handed out would be due (ns, CLOCK_MONOTONIC): the
+  /// end of that last op's interval. N ops from start() span [start, next_due_ns()), N / rate
+  /// seconds on average.
+  [[nodiscard]] std::uint64_t next_due_ns() const noexcept {
+    return static_cast<std::uint64_t>(next_ns_);
+  }
 
   /// Pacing by the bytes already moved, as dbench -R paces its clients (dbench 4.0 child.c):
   /// advances the schedule by the time `bytes` (moved since the previous call) take at the rate
@@ -66,5 +72,13 @@ class RatePacer {
 /// 50 ms so that ctx.keep_going() is polled (a stop or the end of the phase ends the wait).
 /// Returns false if the worker must stop.
 [[nodiscard]] bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns) noexcept;
+
+/// An open-loop worker that ran out of ops (its last op, or its op limit) waits until
+/// `deadline_ns` (RatePacer::next_due_ns(): the end of its last op's interval), so that N ops at
+/// R per second span N / R seconds and the rate reported over the worker's window is R, not the
+/// R x N / (N - 1) of a window ending at the last op's issue. Returns at once once
+/// WorkerContext::phase_ended() (time limit, stop, another worker failed); 50 ms slices as
+/// sleep_until().
+void wait_out_interval(WorkerContext& ctx, std::uint64_t deadline_ns) noexcept;
 
 }  // namespace iobench

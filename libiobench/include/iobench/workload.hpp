@@ -145,6 +145,11 @@ class WorkerContext final {
   /// threads and worker processes; costs an atomic load and a call, so check it per chunk of
   /// work (a MiB written, a directory made), not per byte. run() loops use keep_going().
   [[nodiscard]] bool stop_requested() const noexcept;
+  /// True once the runner has ended the phase (its time limit, a stop request, another worker
+  /// failed), as opposed to this worker reaching its op limit or its last op. An open-loop
+  /// worker that ran out of ops waits out its last op's interval unless this turns true
+  /// (IoDriver, wait_out_interval()).
+  [[nodiscard]] bool phase_ended() const noexcept;
 
   /// Records one completed op of kind `op` that moved `bytes` in `latency_ns` and completed at
   /// `end_ns` (monotonic_ns()); the phase's time series counts it in the interval holding
@@ -399,6 +404,12 @@ struct WorkloadSetup {
 /// param that asks (`direct_param`, e.g. "mode=direct") and the fix.
 void check_engine_use(const Engine& engine, bool direct, std::uint32_t iodepth,
                       std::string_view direct_param);
+
+/// Checks that `engine` moves bytes (EngineCaps::moves_data) when the workload checks what its
+/// reads return (`checks_data`, e.g. disk's verify, tiotest's consistency_check): an engine that
+/// moves none (null) leaves read buffers as they were, so every block would read as corrupt.
+/// Throws ConfigError naming `check_param` (e.g. "verify=true"), the engine and the fix.
+void check_engine_checks_data(const Engine& engine, bool checks_data, std::string_view check_param);
 
 /// Builds a workload; throws ConfigError naming the parameter for invalid combinations, or
 /// InterruptedError if WorkloadSetup::stop_requested() cut a long set-up short.

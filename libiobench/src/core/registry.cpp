@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
 #include <iobench/printable.hpp>
@@ -88,12 +87,11 @@ std::unique_ptr<Engine> Registry::create_engine(std::string_view spec_text) cons
     if (known) continue;
     std::vector<std::string> names;
     for (const EngineOptionSpec& o : info.options) names.push_back(o.name);
-    throw ConfigError(
-        names.empty()
-            ? fmt::format("engine '{}': {} takes no options; give just '{}'", spec_text,
-                          info.name, info.name)
-            : fmt::format("engine '{}': {} has no option '{}'; its options: {}", spec_text,
-                          info.name, option, fmt::join(names, ", ")));
+    throw ConfigError(names.empty()
+                          ? fmt::format("engine '{}': {} takes no options; give just '{}'",
+                                        spec_text, info.name, info.name)
+                          : fmt::format("engine '{}': {} has no option '{}'; its options: {}",
+                                        spec_text, info.name, option, fmt::join(names, ", ")));
   }
   return info.factory(spec);
 }
@@ -121,8 +119,10 @@ void register_builtins(Registry& registry) {
       {.name = "pvsync2",
        .summary = "preadv2(2)/pwritev2(2), one I/O at a time, with per-call flags",
        .options = {{"hipri", "RWF_HIPRI: poll for the completion (O_DIRECT, poll queues)"},
-                   {"nowait", "RWF_NOWAIT: a request that would block fails with EAGAIN, "
-                              "counted as an error op"}},
+                   {"nowait",
+                    "RWF_NOWAIT: a request that would block (data not in the "
+                    "page cache) fails with EAGAIN, counted as an error op; any such "
+                    "op fails the phase (exit 1), as fio without ignore_error"}},
        .factory = [](const EngineSpec& spec) { return make_pvsync2_engine(spec); }});
   registry.add_engine({.name = "mmap",
                        .summary = "the file mapped MAP_SHARED; I/O is memcpy, sync is msync",

@@ -129,6 +129,10 @@ bool WorkerContext::stop_requested() const noexcept {
   return state_.load(std::memory_order_relaxed) == detail::kAbort || iobench::stop_requested();
 }
 
+bool WorkerContext::phase_ended() const noexcept {
+  return state_.load(std::memory_order_relaxed) >= detail::kStop || iobench::stop_requested();
+}
+
 bool PrepareContext::stop_requested() const noexcept { return iobench::stop_requested(); }
 
 bool WorkloadSetup::stop_requested() const noexcept {

@@ -25,9 +25,9 @@ void check_engine_use(const Engine& engine, bool direct, std::uint32_t iodepth,
         name, direct_param));
   }
   if (!direct && caps.polls_completions) {
-    throw ConfigError(fmt::format(
-        "engine {}: polled completions (hipri) need O_DIRECT; add {} or drop hipri", name,
-        direct_param));
+    throw ConfigError(
+        fmt::format("engine {}: polled completions (hipri) need O_DIRECT; add {} or drop hipri",
+                    name, direct_param));
   }
   if (iodepth < 1 || iodepth > caps.max_depth) {
     throw ConfigError(
@@ -37,6 +37,16 @@ void check_engine_use(const Engine& engine, bool direct, std::uint32_t iodepth,
                           iodepth, name)
             : fmt::format("iodepth={}: engine {} takes 1..{}", iodepth, name, caps.max_depth));
   }
+}
+
+void check_engine_checks_data(const Engine& engine, bool checks_data,
+                              std::string_view check_param) {
+  if (!checks_data || engine.caps().moves_data) return;
+  throw ConfigError(fmt::format(
+      "{} with engine {}: the engine moves no bytes, so reads return nothing to check and every "
+      "block would read as corrupt; use an engine that moves data (psync, pvsync2, io_uring, "
+      "libaio, mmap) or drop {}",
+      check_param, engine.name(), check_param));
 }
 
 }  // namespace iobench

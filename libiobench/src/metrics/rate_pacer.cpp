@@ -66,7 +66,12 @@ void RatePacer::rebase(std::uint64_t issued_ns) noexcept {
   next_ns_ = std::max(next_ns_, static_cast<double>(issued_ns));
 }
 
-bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns) noexcept {
+namespace {
+
+// Sleeps in slices of at most 50 ms until `deadline_ns` or until `go_on()` turns false; returns
+// false in the latter case.
+template <class GoOn>
+bool sleep_while(std::uint64_t deadline_ns, GoOn go_on) noexcept {
   // The default 50 us timer slack would make every paced op that late; 1 us keeps the schedule.
   static thread_local bool slack_set = false;
   if (!slack_set) {
@@ -75,7 +80,7 @@ bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns) noexcept {
   }
   constexpr std::uint64_t kSliceNs = 50'000'000;
   while (true) {
-    if (!ctx.keep_going()) return false;
+    if (!go_on()) return false;
     const std::uint64_t now = monotonic_ns();
     if (now >= deadline_ns) return true;
     // A relative sleep: the run clock may be the TSC, which the kernel's deadlines do not use.
@@ -84,6 +89,17 @@ bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns) noexcept {
                 .tv_nsec = static_cast<long>(sleep_ns % 1'000'000'000ULL)};
     (void)::clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, nullptr);
   }
+}
+
+}  // namespace
+
+bool sleep_until(WorkerContext& ctx, std::uint64_t deadline_ns) noexcept {
+  return sleep_while(deadline_ns, [&ctx]() noexcept { return ctx.keep_going(); });
+}
+
+void wait_out_interval(WorkerContext& ctx, std::uint64_t deadline_ns) noexcept {
+  // Not keep_going(): it is already false when the op limit is reached.
+  (void)sleep_while(deadline_ns, [&ctx]() noexcept { return !ctx.phase_ended(); });
 }
 
 }  // namespace iobench
