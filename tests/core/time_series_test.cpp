@@ -293,7 +293,7 @@ TimeSeries one_part(std::uint64_t interval, std::uint64_t last, std::uint64_t le
 
 }  // namespace
 
-TEST_CASE("a part's last sliver folds into the point before it, its rate over the real length",
+TEST_CASE("a part's last sliver folds into the point before it: its rate is over the real length",
           "[core][time_series]") {
   constexpr std::uint64_t kInterval = 100'000'000;
   SECTION("3 s plus 0.1 ms: 30 points, the last 100.1 ms long with the sliver's ops") {
@@ -463,7 +463,7 @@ TEST_CASE("an --interval out of range and a bad --time-series-csv are refused be
   CHECK(dir.entries().empty());
 }
 
-TEST_CASE("the time-series CSV has a row per point and worker plus an all row, plain decimals",
+TEST_CASE("the time-series CSV has a row per point and worker plus an all row in plain decimals",
           "[core][time_series][cli]") {
   test::TempDir dir("ts_csv");
   test::TempDir out("ts_csv_out");
