@@ -652,11 +652,14 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
                          : spec.measured && !own_warmup ? step.warmup
                                                         : nanoseconds(0)};
       };
-      // What phases `from`.. take by their time limits (and warm-ups); nullopt if one has none.
+      // What phases `from`.. take by their time limits (and warm-ups); nullopt if a measured
+      // one has none. An untimed phase without a limit (dbench's clean-up) counts as 0: the
+      // ETA is then to the end of the timed work rather than absent.
       const auto phases_ns = [&](std::size_t from) -> std::optional<std::uint64_t> {
         std::uint64_t sum = 0;
         for (std::size_t q = from; q < planned.phases.size(); ++q) {
           const auto [limit, warmup] = limits_of(q);
+          if (limit.count() <= 0 && !planned.phases[q].measured) continue;
           if (limit.count() <= 0) return std::nullopt;
           const PhaseSpec& spec = planned.phases[q];
           sum += static_cast<std::uint64_t>((limit + warmup).count()) *
