@@ -17,6 +17,7 @@ void register_family(PluginRegistrar& registrar) {
         check_engine_use(setup.engine, config.mode == IoMode::kDirect, config.iodepth,
                          "mode=direct");
         check_disk_engine(config, setup.engine, setup.params);
+        check_disk_limits(config, setup.time_limit, setup.ops_limit);
         return std::make_unique<DiskWorkload>(std::move(config), setup.targets.size(),
                                               setup.engine);
       },

@@ -255,7 +255,9 @@ Plan plan_steps(const Registry& registry, std::span<const Step> steps, const Run
       planned.workload = planned.info->factory(WorkloadSetup{.params = planned.params,
                                                              .targets = step.targets,
                                                              .engine = *planned.engine,
-                                                             .run_stop = options.stop_token});
+                                                             .run_stop = options.stop_token,
+                                                             .time_limit = step.time_limit,
+                                                             .ops_limit = step.ops_limit});
       planned.phases = planned.workload->phases();
       if (options.wear_out) check_wear_out(planned);
       if (check_space) check_free_space(planned, errors, label, keep_files ? &kept : nullptr);
