@@ -178,7 +178,7 @@ TEST_CASE("a planted slow op is the max and p99.9 of the interval it completed i
   }
 }
 
-TEST_CASE("warm-up points are kept and marked; measured points still add up exactly",
+TEST_CASE("warm-up points are kept and marked: measured points still add up exactly",
           "[core][time_series][warmup]") {
   for (const WorkerMode mode : {WorkerMode::kThreads, WorkerMode::kProcesses}) {
     test::FakeConfig config;
@@ -407,7 +407,7 @@ TEST_CASE("a long idle phase still keeps at most the cap of points", "[core][tim
   check_shape(series);
 }
 
-TEST_CASE("the time series survives the JSON round trip; documents without it still read",
+TEST_CASE("the time series survives the JSON round trip and documents without it still read",
           "[core][time_series][json]") {
   test::FakeConfig config;
   config.ops = 3000;
