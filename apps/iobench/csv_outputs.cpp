@@ -65,7 +65,8 @@ void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ost
         const SeriesPoint& p = points[i];
         const auto row = [&](const std::string& worker, std::uint64_t bytes, std::uint64_t ops,
                              std::uint64_t errors, const SeriesLatency& l) {
-          out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6g},{:.6g},{:.1f},{},{},{},{}\n",
+          // Plain decimals, never an exponent: rates to 3 places, the mean to 1, the rest integers.
+          out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.1f},{},{},{},{}\n",
                              step_columns, csv_field(phase.name), i, p.start_ns, p.duration_ns,
                              p.warmup ? 1 : 0, worker, bytes, ops, errors,
                              throughput_bytes_per_s(bytes, p.duration_ns),
@@ -74,7 +75,7 @@ void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ost
         for (const SeriesWorkerPoint& w : p.workers) {
           row(std::to_string(w.index), w.bytes, w.ops, w.errors, w.latency_ns);
         }
-        row("total", p.bytes, p.ops, p.errors, p.latency_ns);
+        row("all", p.bytes, p.ops, p.errors, p.latency_ns);
       }
     }
   }

@@ -37,10 +37,12 @@ class CsvOutputs {
 };
 
 /// `--time-series-csv FILE`: every phase's time series (PhaseResult::time_series) as CSV, a
-/// header line then per point one row per worker and a row of all workers (worker "total"):
+/// header line then per point one row per worker and a row of all workers (worker "all", as in
+/// the generic CSV and the text table):
 /// step,suite_step,sweep_point,repetition,phase,point,start_ns,duration_ns,warmup,worker,bytes,
 /// ops,errors,throughput_bytes_per_s,iops,lat_mean_ns,lat_max_ns,lat_p50_ns,lat_p99_ns,
-/// lat_p99_9_ns. `run.steps[i]` is `plan.runs[i]` (as run_suite() makes them).
+/// lat_p99_9_ns. Rates have 3 decimals, lat_mean_ns 1, every other number is an integer (never
+/// an exponent). `run.steps[i]` is `plan.runs[i]` (as run_suite() makes them).
 void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ostream& out);
 
 /// The distinct workloads of `plan`, in first-run order, that registered a "csv" formatter.

@@ -68,6 +68,12 @@ std::string short_duration(std::uint64_t ns) {
   return fmt::format("{}h{:02}m", s / 3600, (s % 3600) / 60);
 }
 
+std::string eta_duration(std::uint64_t ns) {
+  // Half a second rounds down here and up in short_duration: the elapsed time and the ETA of a
+  // time limit then add up to the limit exactly (4.5 s of 10 s: "5s", "ETA 5s"), never 1 s over.
+  return short_duration(ns > 0 ? ns - 1 : 0);
+}
+
 std::string fit_line(std::span<const LineField> fields, std::size_t width) {
   std::vector<std::size_t> form(fields.size(), 0);
   const auto render = [&] {
@@ -117,13 +123,12 @@ std::vector<LineField> progress_fields(const SuiteProgress& progress) {
                        fmt::format("{:.0f} MiB/s", to_mib_per_s(s.interval_bytes_per_s)), ""},
                       kThroughput});
     fields.push_back({{iops(s.interval_ops_per_s), ""}, kIops});
-    if (s.interval_p99_ns) {
-      // "1.21 ms", or without its space "1.21ms".
-      std::string p99 = format_duration(*s.interval_p99_ns);
-      std::string tight = p99;
-      tight.erase(std::remove(tight.begin(), tight.end(), ' '), tight.end());
-      fields.push_back({{"p99 " + p99, "p99 " + tight, ""}, kP99});
-    }
+    // "1.21 ms", or without its space "1.21ms"; "-" until the first interval is complete, so
+    // the field keeps its place from frame to frame.
+    std::string p99 = s.interval_p99_ns ? format_duration(*s.interval_p99_ns) : "-";
+    std::string tight = p99;
+    tight.erase(std::remove(tight.begin(), tight.end(), ' '), tight.end());
+    fields.push_back({{"p99 " + p99, "p99 " + tight, ""}, kP99});
     if (s.workers > 0) {
       fields.push_back(
           {{fmt::format("{} worker{}", s.workers, s.workers == 1 ? "" : "s"), ""}, kWorkers});
@@ -133,11 +138,7 @@ std::vector<LineField> progress_fields(const SuiteProgress& progress) {
     fields.push_back(
         {{fmt::format("{:.0f}%", std::clamp(*s.done_fraction, 0.0, 1.0) * 100), ""}, kDone});
   }
-  if (progress.eta_ns) {
-    // Rounded up: "ETA 0s" would claim it is over.
-    const std::uint64_t up = *progress.eta_ns == 0 ? 0 : *progress.eta_ns + 499'999'999;
-    fields.push_back({{"ETA " + short_duration(up), ""}, kEta});
-  }
+  if (progress.eta_ns) fields.push_back({{"ETA " + eta_duration(*progress.eta_ns), ""}, kEta});
   return fields;
 }
 

@@ -24,14 +24,18 @@ struct LineField {
 [[nodiscard]] std::string fit_line(std::span<const LineField> fields, std::size_t width);
 
 /// The live line's fields for `progress`, in line order: "[i/n step]", "phase: state",
-/// elapsed, bytes so far, throughput, IOPS, p99 of the last interval, workers, % done, ETA
-/// (each only where known and meaningful in the state).
+/// elapsed, bytes so far, throughput, IOPS, p99 of the last interval ("p99 -" until one is
+/// known), workers, % done, ETA (each only where meaningful in the state).
 [[nodiscard]] std::vector<LineField> progress_fields(const SuiteProgress& progress);
 
 /// The line printed off a terminal: every field at its longest, comma-separated.
 [[nodiscard]] std::string plain_progress_line(const SuiteProgress& progress);
 
-/// "45s", "3m05s", "1h02m".
+/// "45s", "3m05s", "1h02m": to the nearest second, half a second up (elapsed times).
 [[nodiscard]] std::string short_duration(std::uint64_t ns);
+
+/// An ETA as short_duration() shows it, but half a second rounds down, so that elapsed + ETA of
+/// a time limit shows the limit: 5.5 s -> "5s", 0.4 s -> "0s" (at 100 %).
+[[nodiscard]] std::string eta_duration(std::uint64_t ns);
 
 }  // namespace iobench::cli

@@ -101,6 +101,12 @@ std::vector<ParamSpec> disk_param_specs() {
        .unit = "passes",
        .help = "passes over the working set",
        .min = 1},
+      {.key = "time_based",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "fio's time_based: loop over the file(s), pass after pass, until the time limit "
+               "(--time) even if a pass finishes early; needs --time (or --ops), excludes "
+               "iterations. Off: the phase ends after its passes or at the limit, if sooner"},
       {.key = "prime",
        .type = ParamType::kBool,
        .default_value = "false",
@@ -184,6 +190,13 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
                        : shared == "interleaved" ? SharedFile::kInterleaved
                                                  : SharedFile::kOff;
   config.iterations = params.get_u64("iterations");
+  config.time_based = params.get_bool("time_based");
+  if (config.time_based && params.given("iterations")) {
+    throw ConfigError(fmt::format(
+        "disk: time_based=true repeats passes until the time limit, so iterations={} would be "
+        "ignored; drop iterations or set time_based=false",
+        params.get_string("iterations")));
+  }
   config.prime = params.get_bool("prime");
   config.fsync = params.get_bool("fsync");
   config.sync = params.get_string("sync");
@@ -270,6 +283,15 @@ void check_disk_engine(const DiskConfig& config, const Engine& engine, const Par
         "bytes): a mapping writes back whole pages, and a page shared with another rank's blocks "
         "would overwrite them from another host; use bs={} or more, or mode=buffered",
         params.get_string("bs"), params.get_string("shared_file"), engine.name(), page, page));
+  }
+}
+
+void check_disk_limits(const DiskConfig& config, std::chrono::nanoseconds time_limit,
+                       std::uint64_t ops_limit) {
+  if (config.time_based && time_limit.count() <= 0 && ops_limit == 0) {
+    throw ConfigError(
+        "disk: time_based=true loops over the file until the time limit, but the step has none; "
+        "give --time DURATION (or --ops N), or drop time_based");
   }
 }
 

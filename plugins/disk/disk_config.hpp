@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <iobench/data_pattern.hpp>
@@ -37,6 +38,8 @@ struct DiskConfig {
   std::uint64_t block_size_bytes = 0;
   std::uint64_t blocks = 0;  ///< per target: the working set is blocks * block_size_bytes
   std::uint64_t iterations = 1;
+  /// fio's time_based: the main phase loops over its file until the time (or op) limit.
+  bool time_based = false;
   bool prime = false;  ///< read the working set untimed first (page-cache reads)
   bool fsync = true;   ///< writes: fsync before close, timed as op "fsync"
   std::string sync;    ///< "none", "sync" (O_SYNC) or "dsync" (O_DSYNC)
@@ -56,7 +59,8 @@ struct DiskConfig {
 /// The parameters the disk workload declares (names as in the seeds' tool).
 [[nodiscard]] std::vector<ParamSpec> disk_param_specs();
 
-/// Builds and cross-checks the config. Throws ConfigError naming the parameter: both blocks and
+/// Builds and cross-checks the config. Throws ConfigError naming the parameter: time_based with
+/// iterations, both blocks and
 /// size given, a working set that is not a whole number of blocks, direct I/O with a block size
 /// that is not a multiple of 4096, a write to an existing file target, a read of an existing file
 /// target smaller than the working set, rwmix with operation read or write, both rate_iops and
@@ -69,6 +73,11 @@ struct DiskConfig {
 /// mapping writes back whole pages and a page holding another rank's bytes would overwrite them
 /// on another host. Throws ConfigError naming bs and the page size.
 void check_disk_engine(const DiskConfig& config, const Engine& engine, const Params& params);
+
+/// time_based=true loops until a limit, so the step must have one: throws ConfigError naming
+/// time_based and --time when `time_limit` and `ops_limit` (the step's) are both 0.
+void check_disk_limits(const DiskConfig& config, std::chrono::nanoseconds time_limit,
+                       std::uint64_t ops_limit);
 
 /// The engine disk's params imply (WorkloadInfo::implied_engine): mode=mmap maps the file.
 [[nodiscard]] std::string disk_implied_engine(const Params& params);

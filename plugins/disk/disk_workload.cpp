@@ -11,9 +11,12 @@
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/io_driver.hpp>
+#include <iobench/result.hpp>
+#include <iobench/sysinfo.hpp>
 #include <optional>
 
 #include "plugins/disk/block_distribution.hpp"
+#include "plugins/disk/page_cache_note.hpp"
 #include "plugins/disk/shared_file.hpp"
 #include "plugins/disk/verify_pattern.hpp"
 
@@ -125,6 +128,9 @@ bool fill_read_file(const ConfinedDir& dir, const FileLocation& location, const 
   fd.close(path);
   return true;
 }
+
+// PhasePlan::iterations of a time_based phase: passes until the time or op limit ends it.
+constexpr std::uint64_t kUntilLimit = UINT64_MAX;
 
 // What one worker of one phase does, fed to the IoDriver: which block next, read or write, each
 // write's bytes (the `data` pattern, or with verify the verify pattern), and the checking.
@@ -283,9 +289,13 @@ class DiskWorker final : public PhaseWorker {
   void run(WorkerContext& ctx) override {
     DiskSource source(plan_, seed_, pattern_ ? &*pattern_ : nullptr, data_ ? &*data_ : nullptr,
                       file_->path());
-    const std::uint64_t ops = plan_.reads_written_only() ? plan_.written->size() * plan_.iterations
-                                                         : plan_.blocks * plan_.iterations;
-    ctx.plan_work(ops, ops * plan_.block_size);
+    // time_based: no planned work, the time limit tells the progress how far it is.
+    if (plan_.iterations != kUntilLimit) {
+      const std::uint64_t ops = plan_.reads_written_only()
+                                    ? plan_.written->size() * plan_.iterations
+                                    : plan_.blocks * plan_.iterations;
+      ctx.plan_work(ops, ops * plan_.block_size);
+    }
     driver_->run(ctx, source);
     // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.
     // A write being abandoned (the run is stopped) skips the fsync: seconds of writeback must
@@ -396,6 +406,7 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("block_size_bytes", static_cast<std::int64_t>(config_.block_size_bytes));
   ctx.set_attribute("blocks_per_target", static_cast<std::int64_t>(config_.blocks));
   ctx.set_attribute("iterations", static_cast<std::int64_t>(config_.iterations));
+  if (config_.time_based) ctx.set_attribute("time_based", std::string("true"));
   ctx.set_attribute("iodepth", static_cast<std::int64_t>(config_.iodepth));
   ctx.set_attribute(
       "data", config_.verify ? std::string("random (verify pattern)") : config_.data.to_string());
@@ -444,7 +455,7 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
       .blocks = config_.blocks,
       .block_size = config_.block_size_bytes,
       .placement = BlockPlacement::of(config_.shared_file, config_.blocks, rank_, ranks_),
-      .iterations = config_.iterations};
+      .iterations = config_.time_based ? kUntilLimit : config_.iterations};
   bool write_open = false;
   bool fsync_at_end = false;
   OpId fsync_op = 0;
@@ -501,6 +512,15 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   return std::make_unique<DiskWorker>(plan, std::move(file), iodepth, engine.caps(), rate,
                                       ctx.seed(), std::move(pattern), config_.data, fsync_at_end,
                                       fsync_op);
+}
+
+void DiskWorkload::after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) {
+  if (role(phase) != PhaseRole::kMain) return;
+  std::uint64_t most = 0;
+  for (const WorkerResult& worker : result.workers) most = std::max(most, worker.total_bytes());
+  const std::string warning =
+      repeated_pass_warning(config_, result.name, most, target_count_, physical_memory_bytes());
+  if (!warning.empty()) ctx.warn(warning);
 }
 
 }  // namespace iobench::plugins::disk

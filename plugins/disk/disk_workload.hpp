@@ -42,6 +42,9 @@ class DiskWorkload final : public Workload {
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
+  /// After the main phase: warns (step warning naming the phase) when its later passes were
+  /// likely page-cache reads (repeated_pass_warning()).
+  void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
   /// The file the worker of target `target_index` works on: config's file name beneath the run
   /// directory (a shared file: beneath rank 0's), or the user's own existing file or device

@@ -195,3 +195,34 @@ TEST_CASE("after_phase gets each phase's result, measured or not", "[core][run_a
   REQUIRE(run.steps.at(0).phases.size() == 1);  // only the measured one is reported
   CHECK(run.steps[0].phases[0].total_ops() == 3 * 11);
 }
+
+TEST_CASE("a timed phase followed by an untimed clean-up still has a step ETA",
+          "[core][run_api][progress]") {
+  // dbench's shape: a timed measured phase, then an unmeasured one without a time limit.
+  test::TempDir dir("run_api");
+  test::FakeConfig config;
+  config.phases = {
+      PhaseSpec{.name = "execute", .op_names = {"op"}, .workers = 1},
+      PhaseSpec{.name = "cleanup", .op_names = {"op"}, .workers = 1, .measured = false}};
+  config.ops = 10;
+  const Registry registry = fake_registry(config);
+  std::vector<ProgressSnapshot> progress;
+  const RunResult run =
+      Runner(registry,
+             RunOptions{.progress_interval = 1ms,
+                        .on_progress = [&](const ProgressSnapshot& p) { progress.push_back(p); }})
+          .run(std::vector<Step>{
+              Step{.workload = "fake", .targets = {dir.path()}, .time_limit = 10s}});
+  REQUIRE(run.status == Status::kOk);
+  // The step's set-up knows the whole step: the 10 s limit, the clean-up counting 0.
+  REQUIRE(!progress.empty());
+  CHECK(progress.front().state == ProgressState::kSetUp);
+  CHECK(progress.front().step_left_ns == std::optional<std::uint64_t>(10'000'000'000));
+  bool measuring_seen = false;
+  for (const ProgressSnapshot& p : progress) {
+    if (p.phase_name != "execute" || p.state != ProgressState::kMeasuring) continue;
+    measuring_seen = true;
+    CHECK(p.step_left_ns.has_value());
+  }
+  CHECK(measuring_seen);
+}

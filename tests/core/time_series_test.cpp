@@ -178,7 +178,7 @@ TEST_CASE("a planted slow op is the max and p99.9 of the interval it completed i
   }
 }
 
-TEST_CASE("warm-up points are kept and marked; measured points still add up exactly",
+TEST_CASE("warm-up points are kept and marked: measured points still add up exactly",
           "[core][time_series][warmup]") {
   for (const WorkerMode mode : {WorkerMode::kThreads, WorkerMode::kProcesses}) {
     test::FakeConfig config;
@@ -272,6 +272,63 @@ TEST_CASE("past the cap adjacent intervals merge pairwise without losing an op",
   CHECK(series.points.back().duration_ns == 4 * kInterval);
 }
 
+namespace {
+
+// One worker, 10 ops of 4 KiB (latency 1000 + interval ns) in each of intervals 0..`last` of a
+// part `length_ns` long.
+TimeSeries one_part(std::uint64_t interval, std::uint64_t last, std::uint64_t length_ns) {
+  detail::SeriesRecorder recorder(interval, 1);
+  recorder.begin_group(0, 1, 0);
+  for (std::uint64_t i = 0; i <= last; ++i) {
+    IntervalStats s;
+    s.index = i;
+    s.ops = 10;
+    s.bytes = 10 * 4096;
+    for (std::uint64_t k = 0; k < s.ops; ++k) s.latency.record(1000 + i);
+    recorder.add(0, s);
+  }
+  recorder.end_group(0, length_ns);
+  return recorder.build();
+}
+
+}  // namespace
+
+TEST_CASE("a part's last sliver folds into the point before it: its rate is over the real length",
+          "[core][time_series]") {
+  constexpr std::uint64_t kInterval = 100'000'000;
+  SECTION("3 s plus 0.1 ms: 30 points, the last 100.1 ms long with the sliver's ops") {
+    const TimeSeries series = one_part(kInterval, 30, 3'000'100'000);
+    REQUIRE(series.points.size() == 30);
+    check_shape(series);
+    const SeriesPoint& last = series.points.back();
+    CHECK(last.start_ns == 29 * kInterval);
+    CHECK(last.duration_ns == 100'100'000);
+    CHECK(last.ops == 20);
+    CHECK(last.bytes == 20 * 4096);
+    CHECK(last.latency_ns.max == 1030);
+    CHECK(last.ops_per_s() == Approx(20 / 0.1001));
+    CHECK(measured_sums(series).ops == 31 * 10);
+  }
+  SECTION("ops completed past the part's end fold in too (no point of 0 ns)") {
+    const TimeSeries series = one_part(kInterval, 3, 3 * kInterval);
+    REQUIRE(series.points.size() == 3);
+    CHECK(series.points.back().duration_ns == kInterval);
+    CHECK(series.points.back().ops == 20);
+  }
+  SECTION("a remainder of half an interval or more stays a point of its own") {
+    const TimeSeries series = one_part(kInterval, 30, 3'050'000'000);
+    REQUIRE(series.points.size() == 31);
+    CHECK(series.points.back().duration_ns == 50'000'000);
+    CHECK(series.points.back().ops == 10);
+    CHECK(series.points.back().ops_per_s() == Approx(200.0));
+  }
+  SECTION("a part shorter than half an interval keeps its one point") {
+    const TimeSeries series = one_part(kInterval, 0, 1'000'000);
+    REQUIRE(series.points.size() == 1);
+    CHECK(series.points[0].duration_ns == 1'000'000);
+  }
+}
+
 TEST_CASE("many workers keep fewer points: the cells, not the points, are capped",
           "[core][time_series]") {
   // 512 workers: 2^18 cells / 512 = 512 points at most; 1500 intervals merge to 375 points.
@@ -350,7 +407,7 @@ TEST_CASE("a long idle phase still keeps at most the cap of points", "[core][tim
   check_shape(series);
 }
 
-TEST_CASE("the time series survives the JSON round trip; documents without it still read",
+TEST_CASE("the time series survives the JSON round trip and documents without it still read",
           "[core][time_series][json]") {
   test::FakeConfig config;
   config.ops = 3000;
@@ -406,7 +463,7 @@ TEST_CASE("an --interval out of range and a bad --time-series-csv are refused be
   CHECK(dir.entries().empty());
 }
 
-TEST_CASE("the time-series CSV has a row per point and worker plus a total row",
+TEST_CASE("the time-series CSV has a row per point and worker plus an all row in plain decimals",
           "[core][time_series][cli]") {
   test::TempDir dir("ts_csv");
   test::TempDir out("ts_csv_out");
@@ -425,7 +482,17 @@ TEST_CASE("the time-series CSV has a row per point and worker plus a total row",
   std::uint64_t ops = 0, bytes = 0;
   for (std::size_t i = 1; i < rows.size(); ++i) {
     CHECK(rows[i].at(4) == phase.name);
-    if (rows[i].at(9) != "total") continue;
+    CHECK((rows[i].at(9) == "all" || rows[i].at(9) == "0"));
+    // Rates with 3 decimals, the mean latency with 1, every other number an integer.
+    for (std::size_t c = 5; c < rows[i].size(); ++c) {
+      if (c == 9) continue;
+      const std::string& cell = rows[i].at(c);
+      const std::size_t dot = cell.find('.');
+      const std::size_t decimals = c == 13 || c == 14 ? 3 : c == 15 ? 1 : 0;
+      CHECK(cell.find_first_not_of("0123456789.") == std::string::npos);
+      CHECK((decimals == 0 ? dot == std::string::npos : cell.size() - dot - 1 == decimals));
+    }
+    if (rows[i].at(9) != "all") continue;
     bytes += std::stoull(rows[i].at(10));
     ops += std::stoull(rows[i].at(11));
   }

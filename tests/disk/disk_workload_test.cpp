@@ -1,9 +1,12 @@
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <iobench/error.hpp>
 #include <iobench/runner.hpp>
+#include <nlohmann/json.hpp>
 
+#include "plugins/disk/page_cache_note.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -150,4 +153,140 @@ TEST_CASE("the free-space check refuses a write larger than a small filesystem",
       .workload = "disk", .params = {{"bs", "64k"}, {"size", "16m"}}, .targets = {small.path()}}};
   CHECK_THROWS_WITH(Runner(registry, {}).validate(steps),
                     Catch::Contains("not enough free space") && Catch::Contains("writes 16 MiB"));
+}
+
+namespace {
+
+RunResult run_disk_limited(std::map<std::string, std::string> params,
+                           const std::filesystem::path& target, std::uint64_t ops_limit,
+                           std::chrono::nanoseconds time_limit = {}) {
+  const Registry registry = test::make_full_registry();
+  test::CapturingReporter reporter;
+  return Runner(registry, {})
+      .run(std::vector<Step>{Step{.workload = "disk",
+                                  .params = std::move(params),
+                                  .targets = {target},
+                                  .time_limit = time_limit,
+                                  .ops_limit = ops_limit}},
+           reporter);
+}
+
+bool mentions_page_cache(const StepResult& step) {
+  return std::any_of(step.warnings.begin(), step.warnings.end(), [](const std::string& w) {
+    return w.find("phase 'read'") != std::string::npos &&
+           w.find("page cache") != std::string::npos && w.find("mode=direct") != std::string::npos;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("time_based loops over the file until the limit where one pass ends a plain phase",
+          "[disk]") {
+  test::TempDir dir("disk");
+  // 16 blocks of 4 KiB: an op limit of 100 takes 6.25 passes.
+  const std::map<std::string, std::string> read{
+      {"operation", "read"}, {"bs", "4k"}, {"size", "64k"}};
+  std::map<std::string, std::string> timed = read;
+  timed["time_based"] = "true";
+  const RunResult looped = run_disk_limited(timed, dir.path(), 100);
+  REQUIRE(looped.status == Status::kOk);
+  CHECK(looped.steps.at(0).phases.at(0).ops.at(0).ops == 100);
+  CHECK(looped.steps.at(0).phases.at(0).ops.at(0).bytes == 100 * 4096);
+  const RunResult once = run_disk_limited(read, dir.path(), 100);
+  REQUIRE(once.status == Status::kOk);
+  CHECK(once.steps.at(0).phases.at(0).ops.at(0).ops == 16);
+  // A time limit: more than the one pass of 16 reads a plain --time gives.
+  const RunResult by_time = run_disk_limited(timed, dir.path(), 0, std::chrono::milliseconds(200));
+  REQUIRE(by_time.status == Status::kOk);
+  CHECK(by_time.steps.at(0).phases.at(0).ops.at(0).ops > 16);
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("time_based needs a limit and excludes iterations: exit 2 and nothing written",
+          "[disk][cli]") {
+  test::TempDir dir("disk");
+  const test::CliResult bare =
+      test::run_cli({"run", "disk", "-d", dir.path().string(), "size=1m", "time_based=true"});
+  CHECK(bare.exit_code == 2);
+  CHECK_THAT(bare.err, Catch::Contains("time_based=true") && Catch::Contains("--time"));
+  const test::CliResult both = test::run_cli({"run", "disk", "-d", dir.path().string(), "size=64k",
+                                              "time_based=true", "iterations=2", "--time", "1s"});
+  CHECK(both.exit_code == 2);
+  CHECK_THAT(both.err, Catch::Contains("iterations=2"));
+  CHECK(dir.entries().empty());
+  const test::CliResult list = test::run_cli({"list"});
+  CHECK_THAT(list.out, Catch::Contains("time_based") && Catch::Contains("fio's time_based"));
+}
+
+TEST_CASE("repeated buffered reads of a file that fits in RAM warn of the page cache", "[disk]") {
+  test::TempDir dir("disk");
+  const RunResult repeated = run_disk_limited(
+      {{"operation", "read"}, {"bs", "4k"}, {"size", "64k"}, {"iterations", "3"}}, dir.path(), 0);
+  REQUIRE(repeated.status == Status::kOk);
+  CHECK(mentions_page_cache(repeated.steps.at(0)));
+  const RunResult timed = run_disk_limited(
+      {{"operation", "read"}, {"bs", "4k"}, {"size", "64k"}, {"time_based", "true"}}, dir.path(),
+      40);
+  CHECK(mentions_page_cache(timed.steps.at(0)));
+  // One pass, or prime=true (cached reads asked for): no warning.
+  const RunResult once =
+      run_disk_limited({{"operation", "read"}, {"bs", "4k"}, {"size", "64k"}}, dir.path(), 0);
+  CHECK(once.steps.at(0).warnings.empty());
+  const RunResult primed = run_disk_limited({{"operation", "read"},
+                                             {"bs", "4k"},
+                                             {"size", "64k"},
+                                             {"iterations", "3"},
+                                             {"prime", "true"}},
+                                            dir.path(), 0);
+  CHECK(!mentions_page_cache(primed.steps.at(0)));
+}
+
+TEST_CASE("the page-cache warning shows in the text and JSON results", "[disk][cli]") {
+  test::TempDir dir("disk");
+  const std::vector<std::string> args{
+      "run",      "disk",         "-d", dir.path().string(), "operation=read", "bs=4k",
+      "size=64k", "iterations=2", "-q"};
+  std::vector<std::string> json = args;
+  json.insert(json.end(), {"-f", "json"});
+  const test::CliResult as_json = test::run_cli(json);
+  REQUIRE(as_json.exit_code == 0);
+  const auto doc = nlohmann::json::parse(as_json.out);
+  const auto& warnings = doc["steps"][0]["warnings"];
+  REQUIRE(warnings.size() == 1);
+  CHECK_THAT(warnings[0].get<std::string>(), Catch::Contains("phase 'read'") &&
+                                                 Catch::Contains("2.0 times") &&
+                                                 Catch::Contains("page cache"));
+  std::vector<std::string> text = args;
+  text.insert(text.end(), {"-f", "text"});
+  const test::CliResult as_text = test::run_cli(text);
+  REQUIRE(as_text.exit_code == 0);
+  CHECK_THAT(as_text.out, Catch::Contains("page cache") && Catch::Contains("mode=direct"));
+}
+
+TEST_CASE("the page-cache warning's conditions", "[disk][unit]") {
+  using iobench::plugins::disk::DiskConfig;
+  using iobench::plugins::disk::IoMode;
+  using iobench::plugins::disk::Operation;
+  using iobench::plugins::disk::repeated_pass_warning;
+  DiskConfig config;
+  config.operation = Operation::kRead;
+  config.block_size_bytes = 1 << 20;
+  config.blocks = 64;  // 64 MiB per file
+  const std::uint64_t ram = 1ULL << 30;
+  CHECK(repeated_pass_warning(config, "read", 128ULL << 20, 2, ram) ==
+        "phase 'read': a worker went over its 64.0 MiB file 2.0 times with mode=buffered, and the "
+        "128 MiB of files fit in RAM (1.00 GiB): passes after the first were likely served from "
+        "the page cache, not the device; use mode=direct or a size larger than RAM "
+        "(--drop-caches empties the cache only before the phase)");
+  CHECK(repeated_pass_warning(config, "read", 64ULL << 20, 2, ram).empty());    // one pass
+  CHECK(repeated_pass_warning(config, "read", 128ULL << 20, 17, ram).empty());  // > RAM
+  config.mode = IoMode::kMmap;
+  CHECK(!repeated_pass_warning(config, "read", 128ULL << 20, 1, ram).empty());
+  config.mode = IoMode::kDirect;
+  CHECK(repeated_pass_warning(config, "read", 128ULL << 20, 1, ram).empty());
+  config.mode = IoMode::kBuffered;
+  config.operation = Operation::kWrite;
+  CHECK(repeated_pass_warning(config, "write", 128ULL << 20, 1, ram).empty());
+  config.operation = Operation::kMixed;
+  CHECK(!repeated_pass_warning(config, "mixed", 128ULL << 20, 1, ram).empty());
 }

@@ -50,7 +50,7 @@ TEST_CASE("time series charts have one row per point of the result, in its units
   CHECK(charts["workers"] == 2);
   const detail::html::Json& tput = charts["throughput"];
   const detail::html::Json& iops = charts["iops"];
-  CHECK(tput["labels"] == detail::html::Json::array({"time (s)", "total MiB/s", "worker 0",
+  CHECK(tput["labels"] == detail::html::Json::array({"time (s)", "all MiB/s", "worker 0",
                                                      "worker 1", "p99 latency (us)"}));
   REQUIRE(tput["rows"].size() == points.size());
   REQUIRE(iops["rows"].size() == points.size());
@@ -84,7 +84,7 @@ TEST_CASE("time series charts have one row per point of the result, in its units
   CHECK(tput["rows"][5][3].get<double>() == 0.0);
 }
 
-TEST_CASE("an interval without ops has no p99 point, and many workers chart the total only") {
+TEST_CASE("an interval without ops has no p99 point, and many workers chart the line of all only") {
   RawJson series = {{"interval_ns", 1e9}, {"points", RawJson::array()}};
   RawJson workers = RawJson::array();
   for (int w = 0; w < 20; ++w) workers.push_back({{"index", w}, {"bytes", 0}, {"ops", 0}});

@@ -113,18 +113,47 @@ TEST_CASE("states without ops show no rates", "[progress][unit]") {
   p.phase.phase_measured = false;
   p.phase.interval_p99_ns.reset();
   CHECK(fit_line(progress_fields(p), 200) ==
-        "[2/5 seq-write] prime: running (untimed) 12s 3.00 GiB 412.3 MiB/s 1234 IOPS 2 workers");
+        "[2/5 seq-write] prime: running (untimed) 12s 3.00 GiB 412.3 MiB/s 1234 IOPS p99 - 2 "
+        "workers");
 }
 
-TEST_CASE("an ETA rounds up and rates wait for the first op", "[progress][unit]") {
+TEST_CASE("an ETA rounds half a second down so elapsed + ETA is the limit and 0s at the end",
+          "[progress][unit]") {
   SuiteProgress p = measuring();
-  p.eta_ns = 300'000'000;
-  CHECK(plain_progress_line(p).find(", ETA 1s") != std::string::npos);
+  p.phase.elapsed_ns = 800'000'000;  // 10 s limit: 0.8 s in, 9.2 s left
+  p.phase.done_fraction = 0.08;
+  p.eta_ns = 9'200'000'000;
+  CHECK(plain_progress_line(p) ==
+        "[2/5 seq-write] write: measuring, 1s, 3.00 GiB, 412.3 MiB/s, 1234 IOPS, p99 1.21 ms, 2 "
+        "workers, 8%, ETA 9s");
+  p.phase.elapsed_ns = 4'500'000'000;
+  p.eta_ns = 5'500'000'000;
+  CHECK(plain_progress_line(p).find(", 5s, ") != std::string::npos);
+  CHECK(plain_progress_line(p).find(", ETA 5s") != std::string::npos);
+  p.phase.done_fraction = 0.996;
+  p.eta_ns = 40'000'000;
+  CHECK(plain_progress_line(p).find(", 100%, ETA 0s") != std::string::npos);
   p.eta_ns = 0;
-  CHECK(plain_progress_line(p).find(", ETA 0s") != std::string::npos);
   p.phase.bytes = 0;
   p.phase.ops = 0;
+  p.phase.elapsed_ns = 12'000'000'000;
+  p.phase.done_fraction = 0.45;
   CHECK(plain_progress_line(p) == "[2/5 seq-write] write: measuring, 12s, 45%, ETA 0s");
+  CHECK(iobench::cli::eta_duration(65'500'000'000) == "1m05s");
+  CHECK(iobench::cli::eta_duration(65'500'000'001) == "1m06s");
+}
+
+TEST_CASE("the p99 field keeps its place: a placeholder until a value is known",
+          "[progress][unit]") {
+  SuiteProgress p = measuring();
+  const std::size_t with_value = progress_fields(p).size();
+  p.phase.interval_p99_ns.reset();
+  const auto fields = progress_fields(p);
+  CHECK(fields.size() == with_value);
+  CHECK(fit_line(fields, 200) ==
+        "[2/5 seq-write] write: measuring 12s 3.00 GiB 412.3 MiB/s 1234 IOPS p99 - 2 workers 45% "
+        "ETA 1m05s");
+  CHECK(fit_line(fields, 60) == "[2/5] write: measuring 412.3 MiB/s 1234 IOPS 45% ETA 1m05s");
 }
 
 TEST_CASE("names are shown safely and shortened with a mark", "[progress][unit]") {

@@ -141,6 +141,10 @@ TEST_CASE("a timed run's live line fits the terminal and is cleared before the r
     CHECK(any_contains(screen.frames(), "[1/1 disk] read: measuring"));
     CHECK(any_contains(screen.frames(), " IOPS"));
     CHECK(any_contains(screen.frames(), "p99 "));
+    // A stable layout: every frame with rates has its p99 field ("p99 -" until one is known).
+    for (const std::string& frame : screen.frames()) {
+      if (frame.find(" IOPS") != std::string::npos) CHECK(frame.find(" p99 ") != std::string::npos);
+    }
   }
   CHECK(dir.entries().empty());
 }

@@ -97,9 +97,11 @@ struct ProgressSnapshot {
   /// far for an op limit or planned work (the smallest where several apply).
   std::optional<std::uint64_t> phase_left_ns;
   /// What the step still has to run: phase_left_ns plus the warm-ups and time limits of the
-  /// phases after it; nullopt if one of those has no time limit.
+  /// phases after it; nullopt if a measured one of those has no time limit (an unmeasured one
+  /// without, such as a clean-up, counts as 0).
   std::optional<std::uint64_t> step_left_ns;
-  /// p99 latency of the newest complete time-series interval (all workers and op kinds), ns.
+  /// p99 latency of the newest complete time-series interval (all workers and op kinds), ns;
+  /// once known in a phase, kept until a newer one is (nullopt only before the first).
   std::optional<std::uint64_t> interval_p99_ns;
 };
 

@@ -23,6 +23,9 @@ inline constexpr std::size_t kSeriesPointCap = 3600;
 /// series' memory is then bounded by the cells, whatever the number of workers.
 inline constexpr std::size_t kSeriesCellCap = std::size_t{1} << 18;
 inline constexpr std::size_t kSeriesMinPoints = 60;
+/// A part's (warm-up's or measurement's) last point shorter than interval_ns / this folds into
+/// the point before it: a plotted rate is never over a sliver (a 3 s limit's last 0.1 ms).
+inline constexpr std::uint64_t kSeriesFoldDivisor = 2;
 
 /// Latency histogram of one worker's interval, in ns: like LatencyHistogram (log-linear) but
 /// with 16 buckets per power of two (a percentile, reported as its bucket's midpoint clamped to
@@ -120,9 +123,11 @@ struct SeriesWorkerPoint {
 /// One point of a phase's time series: what the phase's workers did in [start_ns, start_ns +
 /// duration_ns). An op counts in the point in which it completed.
 struct SeriesPoint {
-  std::uint64_t start_ns = 0;     ///< since the phase's start (its warm-up's, if any)
-  std::uint64_t duration_ns = 0;  ///< the series' interval_ns, except a part's last point
-  bool warmup = false;            ///< inside the warm-up: not part of the phase's totals
+  std::uint64_t start_ns = 0;  ///< since the phase's start (its warm-up's, if any)
+  /// The series' interval_ns, except a part's last point: what is left of the part, from half
+  /// an interval up to 1.5 intervals (a shorter remainder folds into it, kSeriesFoldDivisor).
+  std::uint64_t duration_ns = 0;
+  bool warmup = false;  ///< inside the warm-up: not part of the phase's totals
   std::uint64_t bytes = 0;
   std::uint64_t ops = 0;
   std::uint64_t errors = 0;

@@ -391,6 +391,11 @@ struct WorkloadSetup {
   const Engine& engine;
   /// The run's own stop (RunOptions::stop_token); stop_requested() checks it.
   std::stop_token run_stop{};
+  /// The step's time limit after warm-up (Step::time_limit, `--time`), 0: none; and its op
+  /// limit (Step::ops_limit, `--ops`), 0: none. For a workload whose params need one (disk's
+  /// time_based).
+  std::chrono::nanoseconds time_limit{0};
+  std::uint64_t ops_limit = 0;
 
   /// True once the run is asked to stop: iobench::request_stop() (a stop signal) or run_stop.
   /// A factory that takes long (parsing a big loadfile) checks it now and then and throws

@@ -361,6 +361,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
       sum += (memory.slot(i)->*member).load(std::memory_order_relaxed);
     return sum;
   };
+  std::optional<std::uint64_t> last_p99;
   const auto report = [&](bool changed) {
     progress.now_ns = monotonic_ns();
     progress.bytes = live_sum(&WorkerSlot::live_bytes);
@@ -376,7 +377,10 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     ProgressSnapshot snapshot;
     fill_progress(progress, snapshot);
     snapshot.state_changed = changed;
-    snapshot.interval_p99_ns = series.latest_p99_ns();
+    // The display keeps its p99 field from frame to frame: a frame that finds no complete
+    // point (a new part just began) shows the last one known.
+    if (const auto p99 = series.latest_p99_ns()) last_p99 = p99;
+    snapshot.interval_p99_ns = last_p99;
     request.on_progress(snapshot);
   };
   // Reports a state change at once, and the interval's line when due.

@@ -255,7 +255,9 @@ Plan plan_steps(const Registry& registry, std::span<const Step> steps, const Run
       planned.workload = planned.info->factory(WorkloadSetup{.params = planned.params,
                                                              .targets = step.targets,
                                                              .engine = *planned.engine,
-                                                             .run_stop = options.stop_token});
+                                                             .run_stop = options.stop_token,
+                                                             .time_limit = step.time_limit,
+                                                             .ops_limit = step.ops_limit});
       planned.phases = planned.workload->phases();
       if (options.wear_out) check_wear_out(planned);
       if (check_space) check_free_space(planned, errors, label, keep_files ? &kept : nullptr);
@@ -652,11 +654,14 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
                          : spec.measured && !own_warmup ? step.warmup
                                                         : nanoseconds(0)};
       };
-      // What phases `from`.. take by their time limits (and warm-ups); nullopt if one has none.
+      // What phases `from`.. take by their time limits (and warm-ups); nullopt if a measured
+      // one has none. An untimed phase without a limit (dbench's clean-up) counts as 0: the
+      // ETA is then to the end of the timed work rather than absent.
       const auto phases_ns = [&](std::size_t from) -> std::optional<std::uint64_t> {
         std::uint64_t sum = 0;
         for (std::size_t q = from; q < planned.phases.size(); ++q) {
           const auto [limit, warmup] = limits_of(q);
+          if (limit.count() <= 0 && !planned.phases[q].measured) continue;
           if (limit.count() <= 0) return std::nullopt;
           const PhaseSpec& spec = planned.phases[q];
           sum += static_cast<std::uint64_t>((limit + warmup).count()) *

@@ -209,29 +209,38 @@ TimeSeries SeriesRecorder::build() const {
     const auto first = points_.lower_bound(Key{s, 0});
     const auto next = points_.lower_bound(Key{s + 1, 0});
     const std::uint64_t count = std::max(ceil_div(seg.length_ns, width), keys_in(s));
-    auto it = first;
-    for (std::uint64_t k = 0; k < count; ++k) {
+    std::vector<const std::vector<Cell>*> cells_at(count, nullptr);
+    for (auto it = first; it != next; ++it) cells_at[it->first.second] = &it->second;
+    // The part's last interval is as long as what is left of the part: a remainder shorter
+    // than half an interval (a 3 s limit's last 0.1 ms, ops that completed past the part's end)
+    // folds into the point before it, whose rate is then over its real, longer duration_ns.
+    const std::uint64_t part_end = seg.origin_ns + seg.length_ns;
+    const std::uint64_t last_start = seg.origin_ns + (count == 0 ? 0 : count - 1) * width;
+    const bool fold = count >= 2 && (part_end > last_start ? part_end - last_start : 0) <
+                                        width / kSeriesFoldDivisor;
+    const std::uint64_t shown = count - (fold ? 1 : 0);
+    for (std::uint64_t k = 0; k < shown; ++k) {
       SeriesPoint point;
       point.start_ns = seg.origin_ns + k * width;
-      const std::uint64_t end = k + 1 == count
-                                    ? std::max(seg.origin_ns + seg.length_ns, point.start_ns)
-                                    : point.start_ns + width;
+      const std::uint64_t end =
+          k + 1 == shown ? std::max(part_end, point.start_ns) : point.start_ns + width;
       point.duration_ns = end - point.start_ns;
       point.warmup = seg.warmup;
-      const std::vector<Cell>* cells = nullptr;
-      if (it != next && it->first.second == k) cells = &(it++)->second;
+      std::vector<Cell> cells(seg.workers);
+      for (std::uint64_t from = k; from < (k + 1 == shown ? count : k + 1); ++from) {
+        if (cells_at[from] == nullptr) continue;
+        for (std::size_t w = 0; w < seg.workers; ++w) cells[w].merge((*cells_at[from])[w]);
+      }
       Cell total;
       for (std::size_t w = 0; w < seg.workers; ++w) {
         SeriesWorkerPoint worker;
         worker.index = seg.first_worker + w;
-        if (cells != nullptr) {
-          const Cell& cell = (*cells)[w];
-          worker.bytes = cell.bytes;
-          worker.ops = cell.ops;
-          worker.errors = cell.errors;
-          worker.latency_ns = figures(cell);
-          total.merge(cell);
-        }
+        const Cell& cell = cells[w];
+        worker.bytes = cell.bytes;
+        worker.ops = cell.ops;
+        worker.errors = cell.errors;
+        worker.latency_ns = figures(cell);
+        total.merge(cell);
         point.workers.push_back(worker);
       }
       point.bytes = total.bytes;

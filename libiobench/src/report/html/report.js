@@ -129,7 +129,7 @@
     container.appendChild(note(series.points + ' points, ' + resolution +
       (series.warmup.length ? '; warm-up shaded' : '') +
       (series.workers > 1 && !series.per_worker ? '; ' + series.workers +
-        ' workers: total only' : '') + '. Drag to zoom, double-click to reset.'));
+        ' workers: the line of all only' : '') + '. Drag to zoom, double-click to reset.'));
     [['throughput', 'MiB/s'], ['iops', 'ops/s']].forEach(function (kind) {
       chart(container, series[kind[0]], {
         stepPlot: true, series: secondAxis, ylabel: kind[1], y2label: p99,

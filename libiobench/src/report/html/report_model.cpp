@@ -36,8 +36,8 @@ namespace iobench::detail::html {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
-// More workers than this: the time-series charts show the total only (a legend of 64 lines
-// helps nobody); the worker bars still show every worker.
+// More workers than this: the time-series charts show the line of all workers only (a legend of 64
+// lines helps nobody); the worker bars still show every worker.
 constexpr std::size_t kMaxWorkerSeries = 16;
 
 Json pair(std::string_view key, std::string_view value) {
@@ -659,8 +659,8 @@ Json time_series_charts(const nlohmann::json& series, const std::string& pointer
     }
   }
   const bool per_worker = worker_count > 1 && worker_count <= kMaxWorkerSeries;
-  Json labels_tput = Json::array({"time (s)", "total MiB/s"});
-  Json labels_iops = Json::array({"time (s)", "total IOPS"});
+  Json labels_tput = Json::array({"time (s)", "all MiB/s"});
+  Json labels_iops = Json::array({"time (s)", "all IOPS"});
   if (per_worker) {
     for (std::size_t w = 0; w < worker_count; ++w) {
       labels_tput.push_back(fmt::format("worker {}", w));
