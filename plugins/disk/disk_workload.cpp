@@ -135,6 +135,7 @@ struct PhasePlan {
   std::uint64_t block_size = 0;
   BlockPlacement placement;  ///< where the worker's blocks lie in its file
   std::uint64_t iterations = 1;
+  std::uint32_t latency_sample = 1;  ///< time 1 op in this many (IoDriverOptions)
   enum class Ops { kRead, kWrite, kMixed } ops = Ops::kRead;
   std::uint32_t read_percent = 0;
   OpId read_op = 0;
@@ -277,7 +278,9 @@ class DiskWorker final : public PhaseWorker {
         IoDriverOptions{.depth = iodepth,
                         .async = caps.async,
                         .untimed_work_between_ops = pattern_.has_value() || plan_.copy_writes,
-                        .pacer = pacer_ ? &*pacer_ : nullptr});
+                        .pacer = pacer_ ? &*pacer_ : nullptr,
+                        .latency_sample = plan_.latency_sample,
+                        .sample_seed = seed ^ 0x73616d706c65ULL});
   }
 
   void run(WorkerContext& ctx) override {
@@ -405,6 +408,9 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   if (config_.operation == Operation::kMixed) {
     ctx.set_attribute("rwmix_read_percent", static_cast<std::int64_t>(config_.read_percent));
   }
+  if (config_.latency_sample > 1) {
+    ctx.set_attribute("latency_sample", static_cast<std::int64_t>(config_.latency_sample));
+  }
   if (config_.rate.active()) {
     ctx.set_attribute("rate_per_worker", config_.rate.ops_per_s > 0
                                              ? fmt::format("{} ops/s", config_.rate.ops_per_s)
@@ -441,7 +447,8 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
       .blocks = config_.blocks,
       .block_size = config_.block_size_bytes,
       .placement = BlockPlacement::of(config_.shared_file, config_.blocks, rank_, ranks_),
-      .iterations = config_.iterations};
+      .iterations = config_.iterations,
+      .latency_sample = config_.latency_sample};
   bool write_open = false;
   bool fsync_at_end = false;
   OpId fsync_op = 0;
