@@ -205,7 +205,9 @@ class DiskSource {
     return true;
   }
 
-  [[gnu::hot]] void completed(const IoRequest& request, OpId /*op*/) const {
+  // Inlined where the driver calls it: with latency sampling the driver has two call sites,
+  // and an out-of-line call costs ~20 instructions per op.
+  [[gnu::hot, gnu::always_inline]] void completed(const IoRequest& request, OpId /*op*/) const {
     if (request.direction == IoDirection::kWrite) {
       // Only a write that completed in full counts for verify (a paced request built but never
       // issued when the phase ended wrote nothing).
