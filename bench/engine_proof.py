@@ -7,8 +7,9 @@ repetitions):
 
 1. psync: 4 KiB random reads of a cached 256 MiB file on tmpfs, one worker. iobench's IOPS over a
    bare pread loop's (bench/pread_loop.c: no clock, no statistics) and over fio's (ioengine=psync,
-   norandommap, the file in the page cache). Also at WORKING_SETS (default 256m, 512m) to see
-   whether iobench's own cost per op grows with the working set.
+   norandommap, the file in the page cache); and iobench's with latency_sample=SAMPLE (default
+   64: 1 op in 64 timed, as fio's gtod_reduce) over the loop's. Also at WORKING_SETS (default
+   256m, 512m) to see whether iobench's own cost per op grows with the working set.
 2. null engine: ns per op of iobench (engine=null, latency recorded) and of fio (ioengine=null,
    its default statistics).
 3. io_uring and libaio, 4 KiB random reads with O_DIRECT from a file on the machine's own disk
@@ -22,7 +23,7 @@ repetitions):
 Needs root (tmpfs mount, chrt), fio, cc. Usage:
   bench/engine_proof.py [path/to/iobench]      (a Release build: build/release/apps/iobench/iobench)
 Environment: PIN_CPU (the highest-numbered CPU), REPS (9), OPS (1000000 per psync run),
-  NULL_OPS (20000000), DISK_SECONDS (4), DISK_REPS (5), DISK_FILE_MB (2048), DEPTHS,
+  SAMPLE (64), NULL_OPS (20000000), DISK_SECONDS (4), DISK_REPS (5), DISK_FILE_MB (2048), DEPTHS,
   WORKING_SETS, DISK_DIR, SKIP (comma list of sections 1-5).
 Exit status: 0 every target met, 1 some target missed, 2 setup failure.
 """
@@ -41,6 +42,7 @@ IOBENCH = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     HERE, "..", "build", "release", "apps", "iobench", "iobench")
 REPS = int(os.environ.get("REPS", "9"))
 OPS = int(os.environ.get("OPS", "1000000"))
+SAMPLE = int(os.environ.get("SAMPLE", "64"))
 NULL_OPS = int(os.environ.get("NULL_OPS", "20000000"))
 DISK_SECONDS = int(os.environ.get("DISK_SECONDS", "4"))
 DISK_REPS = int(os.environ.get("DISK_REPS", "5"))
@@ -147,20 +149,24 @@ def section_psync(tmp, pread_loop):
         with open(path, "wb") as f:
             f.write(os.urandom(1 << 20) * (size >> 20))
         ops = OPS
-        vs_loop, vs_fio, ns_extra = [], [], []
+        vs_loop, vs_fio, ns_extra, sampled_vs_loop = [], [], [], []
         for rep in range(REPS):
-            # The loop runs before and after the other two, which swap places every repetition:
-            # each ratio divides by the loop's rate around it, so a drift of the machine's speed
-            # during the repetition cancels.
+            # The loop runs before and after the other three, whose order rotates every
+            # repetition: each ratio divides by the loop's rate around it, so a drift of the
+            # machine's speed during the repetition cancels.
             def loop_rate():
                 n, seconds = run(PRIORITY + [pread_loop, path, str(BS), str(ops)]).split()
                 return int(n) / float(seconds)
 
-            def iobench_rate():
-                return iobench_phase(["disk", "-d", path, "operation=read", "seek=random",
-                                      "random_order=uniform", "bs=4k", f"size={ws}",
-                                      "iterations=1000", "engine=psync", "--ops",
-                                      str(ops)])["ops_per_s"]
+            def iobench_rate(sample=1):
+                phase = iobench_phase(["disk", "-d", path, "operation=read", "seek=random",
+                                       "random_order=uniform", "bs=4k", f"size={ws}",
+                                       "iterations=1000", "engine=psync",
+                                       f"latency_sample={sample}", "--ops", str(ops)])
+                timed = phase["ops_by_kind"]["read"]["latency_ns"].get("samples", ops)
+                if sample > 1 and not ops // sample <= timed <= ops // sample + 1:
+                    die(f"latency_sample={sample}: {timed} of {ops} ops timed")
+                return phase["ops_per_s"]
 
             def fio_rate():
                 return fio_job(["--name=r", f"--filename={path}", "--rw=randread", f"--bs={BS}",
@@ -169,16 +175,20 @@ def section_psync(tmp, pread_loop):
                                 f"--size={size}"])["read"]["iops"]
 
             before = loop_rate()
-            if rep % 2 == 0:
-                io, fio = iobench_rate(), fio_rate()
-            else:
-                fio, io = fio_rate(), iobench_rate()
+            tools = [("io", iobench_rate), ("fio", fio_rate),
+                     ("sampled", lambda: iobench_rate(SAMPLE))]
+            tools = tools[rep % 3:] + tools[:rep % 3]
+            rate = {name: measure() for name, measure in tools}
             loop = (before * loop_rate()) ** 0.5
+            io = rate["io"]
             vs_loop.append(io / loop)
-            vs_fio.append(io / fio)
+            vs_fio.append(io / rate["fio"])
             ns_extra.append(1e9 / io - 1e9 / loop)
+            sampled_vs_loop.append(rate["sampled"] / loop)
         report(1, f"{ws}: iobench / bare pread loop", vs_loop, ">= 0.97",
                statistics.median(vs_loop) >= 0.97)
+        report(1, f"{ws}: iobench latency_sample={SAMPLE} / bare pread loop", sampled_vs_loop,
+               ">= 0.99", statistics.median(sampled_vs_loop) >= 0.99)
         report(1, f"{ws}: iobench / fio psync", vs_fio, ">= 1.0",
                statistics.median(vs_fio) >= 1.0)
         report(1, f"{ws}: iobench's own time per op over the loop's", ns_extra, "(info)", True,

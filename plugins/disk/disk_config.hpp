@@ -35,6 +35,8 @@ struct DiskConfig {
   std::uint32_t iodepth = 1;  ///< requests in flight per worker
   bool verify = false;        ///< stamp every written block, check every read one
   RateLimit rate;             ///< per worker; inactive: closed loop
+  /// Time and record the latency of 1 op in this many (IoDriverOptions::latency_sample); 1: all.
+  std::uint32_t latency_sample = 1;
   std::uint64_t block_size_bytes = 0;
   std::uint64_t blocks = 0;  ///< per target: the working set is blocks * block_size_bytes
   std::uint64_t iterations = 1;

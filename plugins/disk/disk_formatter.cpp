@@ -120,8 +120,17 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
                    worker.elapsed_ns ? mib(wio.bytes) / seconds(worker.elapsed_ns) : 0.0,
                    usec(wio.latency.mean()));
       }
-      const std::string label = fmt::format(
-          "latency per {}{}", kind, phase.pacing.paced ? " from its intended issue time" : "");
+      std::string label = fmt::format("latency per {}{}", kind,
+                                      phase.pacing.paced ? " from its intended issue time" : "");
+      if (io.latency.count() != io.ops) {
+        // latency_sample: the figures come from the timed ops only.
+        const AttributeValue* every = step.attribute("latency_sample");
+        label += fmt::format(" (sampled{}: {} of {} {}s timed)",
+                             every != nullptr && std::holds_alternative<std::int64_t>(*every)
+                                 ? fmt::format(" 1 in {}", std::get<std::int64_t>(*every))
+                                 : "",
+                             io.latency.count(), io.ops, kind);
+      }
       print_latency_line(out, label.c_str(), io.latency);
       if (k < phase.latency_parts.size()) {
         const OpLatencyPartsResult& parts = phase.latency_parts[k];

@@ -24,6 +24,7 @@ enum class Behaviour {
   kShort,    ///< every request completes with half its length; the rest goes via read_at
   kFailAt,   ///< the 50th request fails with EIO
   kStall,    ///< synchronous; every 200th request takes 20 ms
+  kSync,     ///< synchronous; every request completes in full at once
 };
 
 struct Shared {
@@ -96,7 +97,7 @@ class TestEngine final : public Engine {
   TestEngine(Behaviour behaviour, Shared& shared) : behaviour_(behaviour), shared_(shared) {}
   [[nodiscard]] std::string name() const override { return "test"; }
   [[nodiscard]] EngineCaps caps() const override {
-    const bool async = behaviour_ != Behaviour::kStall;
+    const bool async = behaviour_ != Behaviour::kStall && behaviour_ != Behaviour::kSync;
     return {.async = async, .max_depth = async ? 64U : 1U, .moves_data = false};
   }
   [[nodiscard]] std::unique_ptr<IoFile> open(const FileLocation&,
@@ -114,6 +115,7 @@ struct DriveConfig {
   std::uint64_t ops = 1000;
   std::uint32_t iodepth = 1;
   double rate_iops = 0;
+  std::uint32_t latency_sample = 1;
 };
 
 class DriveWorkload final : public Workload {
@@ -159,7 +161,9 @@ class DriveWorkload final : public Workload {
       driver_.emplace(*file_, *queue_, buffers_.span(), kLength,
                       IoDriverOptions{.depth = config.iodepth,
                                       .async = engine.caps().async,
-                                      .pacer = pacer_ ? &*pacer_ : nullptr});
+                                      .pacer = pacer_ ? &*pacer_ : nullptr,
+                                      .latency_sample = config.latency_sample,
+                                      .sample_seed = 7});
     }
     void run(WorkerContext& ctx) override {
       Source source(config_.ops);
@@ -309,4 +313,63 @@ TEST_CASE("open loop: a stalling device shows in response times, not in service 
   CHECK(phase.pacing.max_lag_ns >= 15'000'000);
   // The schedule does not slip: 1000 ops at 1000/s take about 1 s whatever the stalls.
   CHECK(phase.wall_ns >= 990'000'000);
+}
+
+TEST_CASE("latency sampling times 1 op in N and counts every op exactly", "[core][driver]") {
+  // Synchronous at depth 1 (the loop that reads no clock for an untimed op) and a queue of an
+  // asynchronous engine (the general loop, with its latency parts).
+  for (const auto& [behaviour, depth] :
+       {std::pair{Behaviour::kSync, 1U}, std::pair{Behaviour::kReverse, 8U}}) {
+    INFO("iodepth " << depth);
+    Shared shared;
+    const RunResult run =
+        drive(behaviour, {.ops = 100, .iodepth = depth, .latency_sample = 4}, shared);
+    REQUIRE(run.status == Status::kOk);
+    const PhaseResult& phase = run.steps.at(0).phases.at(0);
+    CHECK(phase.ops[0].ops == 100);
+    CHECK(phase.ops[0].bytes == 100 * kLength);
+    // One timed op in each run of 4: exactly 25 latencies, in the histogram and every part.
+    CHECK(phase.ops[0].latency.count() == 25);
+    CHECK(phase.workers.at(0).ops[0].latency.count() == 25);
+    if (phase.latency_parts_kind.submission_completion) {
+      CHECK(phase.latency_parts.at(0).submission.count() == 25);
+      CHECK(phase.latency_parts.at(0).completion.count() == 25);
+    }
+    // The time series counts every op, and its latency figures are of the timed ones.
+    std::uint64_t series_ops = 0;
+    std::uint64_t series_samples = 0;
+    for (const SeriesPoint& point : phase.time_series.points) {
+      series_ops += point.ops;
+      std::uint64_t samples = 0;
+      for (const auto& bucket : point.histogram.buckets) samples += bucket.second;
+      series_samples += samples;
+      if (samples == 0) continue;
+      CHECK(point.latency_ns.mean ==
+            Approx(static_cast<double>(point.histogram.sum_ns) / static_cast<double>(samples)));
+    }
+    CHECK(series_ops == 100);
+    CHECK(series_samples == 25);
+  }
+}
+
+TEST_CASE("latency sampling keeps an op limit and the default times every op", "[core][driver]") {
+  Shared shared;
+  const RunResult limited =
+      drive(Behaviour::kSync, {.ops = 1000, .latency_sample = 10}, shared, 300);
+  REQUIRE(limited.status == Status::kOk);
+  CHECK(limited.steps.at(0).phases.at(0).ops[0].ops == 300);
+  CHECK(limited.steps.at(0).phases.at(0).ops[0].latency.count() == 30);
+  const RunResult every = drive(Behaviour::kSync, {.ops = 100}, shared);
+  REQUIRE(every.status == Status::kOk);
+  CHECK(every.steps.at(0).phases.at(0).ops[0].ops == 100);
+  CHECK(every.steps.at(0).phases.at(0).ops[0].latency.count() == 100);
+}
+
+TEST_CASE("the driver refuses latency sampling in an open loop", "[core][driver]") {
+  Shared shared;
+  const RunResult run =
+      drive(Behaviour::kSync, {.ops = 100, .rate_iops = 1000, .latency_sample = 4}, shared);
+  REQUIRE(run.status == Status::kFailed);
+  CHECK_THAT(run.steps.at(0).message,
+             Catch::Contains("latency_sample=4") && Catch::Contains("open-loop"));
 }

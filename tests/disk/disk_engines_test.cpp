@@ -11,7 +11,9 @@
 #include <iobench/error.hpp>
 #include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
+#include <sstream>
 
+#include "plugins/disk/disk_formatter.hpp"
 #include "plugins/disk/verify_pattern.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -273,6 +275,11 @@ TEST_CASE("engine and option combinations that cannot work are refused before an
       {{"run", "disk", "-d", d, "rwmix=70", "operation=write"}, "rwmix"},
       {{"run", "disk", "-d", d, "rate_iops=10", "rate_bytes=1m"}, "rate_iops and rate_bytes"},
       {{"run", "disk", "-d", d, "random_order=zipf:0"}, "theta > 0"},
+      {{"run", "disk", "-d", d, "latency_sample=8", "rate_iops=100"},
+       "latency_sample=8 with rate_iops=100"},
+      {{"run", "disk", "-d", d, "latency_sample=64", "rate_bytes=1m"},
+       "latency_sample=64 with rate_bytes=1m"},
+      {{"run", "disk", "-d", d, "latency_sample=0"}, "latency_sample"},
       {{"run", "bonnie", "-d", d, "--engine", "io_uring"}, "bonnie++"},
       {{"run", "dbench", "-d", d, "--engine", "libaio"}, "dbench"},
       {{"run", "tiotest", "-d", d, "iodepth=4"}, "does one I/O at a time"},
@@ -337,4 +344,71 @@ TEST_CASE("latency parts count every op, the closing fsync too, and read back fr
     const ResultDocument back = parse_result_json(text);
     CHECK(to_json(back.run, 2) == text);
   }
+}
+
+TEST_CASE("latency_sample times 1 op in N; counts, JSON and text keep the rest exact",
+          "[disk][json]") {
+  const Registry registry = test::make_full_registry();
+  test::TempDir dir("disk-sample");
+  const RunResult run = run_disk(
+      registry, {{"operation", "read"}, {"bs", "4k"}, {"blocks", "100"}, {"latency_sample", "4"}},
+      dir.path());
+  const StepResult& step = run.steps.at(0);
+  REQUIRE(step.status == Status::kOk);
+  const OpResult& read = step.phases.at(0).ops.at(0);
+  CHECK(read.ops == 100);
+  CHECK(read.bytes == 100 * 4096);
+  CHECK(read.latency.count() == 25);
+  const AttributeValue* every = step.attribute("latency_sample");
+  REQUIRE(every != nullptr);
+  CHECK(std::get<std::int64_t>(*every) == 4);
+
+  // JSON keeps the sample count beside the op count and reads it back.
+  const std::string json = to_json(run, 2);
+  CHECK_THAT(json, Catch::Contains("\"samples\": 25"));
+  const ResultDocument back = parse_result_json(json);
+  CHECK(back.run.steps.at(0).phases.at(0).ops.at(0).ops == 100);
+  CHECK(back.run.steps.at(0).phases.at(0).ops.at(0).latency.count() == 25);
+  CHECK(to_json(back.run, 2) == json);
+  std::string too_many = json;
+  const std::string samples = "\"samples\": 25";
+  too_many.replace(too_many.find(samples), samples.size(), "\"samples\": 101");
+  CHECK_THROWS_WITH(parse_result_json(too_many), Catch::Contains("101 latency samples of 100 ops"));
+
+  std::ostringstream text;
+  iobench::plugins::disk::format_disk_text(step, text);
+  CHECK_THAT(text.str(), Catch::Contains("sampled 1 in 4: 25 of 100 reads timed"));
+
+  // The default times every op and writes no sample count.
+  const RunResult every_op =
+      run_disk(registry, {{"operation", "read"}, {"bs", "4k"}, {"blocks", "100"}}, dir.path());
+  REQUIRE(every_op.status == Status::kOk);
+  CHECK(every_op.steps.at(0).phases.at(0).ops.at(0).latency.count() == 100);
+  CHECK_THAT(to_json(every_op, 2), !Catch::Contains("\"samples\""));
+}
+
+TEST_CASE("latency_sample with verify: every block is checked, 1 in N timed", "[disk]") {
+  const Registry registry = test::make_full_registry();
+  test::TempDir dir("disk-sample-verify");
+  const RunResult run = run_disk(registry,
+                                 {{"operation", "write"},
+                                  {"bs", "4k"},
+                                  {"blocks", "100"},
+                                  {"verify", "true"},
+                                  {"latency_sample", "4"}},
+                                 dir.path());
+  const StepResult& step = run.steps.at(0);
+  INFO(step.message);
+  REQUIRE(step.status == Status::kOk);
+  REQUIRE(step.phases.size() == 2);
+  const PhaseResult& write = step.phases.at(0);
+  CHECK(write.ops.at(0).ops == 100);
+  CHECK(write.ops.at(0).latency.count() == 25);
+  CHECK(write.ops.at(1).ops == 1);  // the closing fsync is always timed
+  CHECK(write.ops.at(1).latency.count() == 1);
+  const PhaseResult& verify = step.phases.at(1);
+  CHECK(verify.name == "verify");
+  CHECK(verify.ops.at(0).ops == 100);
+  CHECK(verify.ops.at(0).bytes == 100 * 4096);
+  CHECK(verify.ops.at(0).latency.count() == 25);
 }

@@ -20,6 +20,18 @@
 /// two (after submit, after reap). Work a source does between ops that must not be timed
 /// (stamping or checking a verify pattern) makes the driver read the clock afresh before the
 /// next issue (IoDriverOptions::untimed_work_between_ops).
+///
+/// Latency sampling (IoDriverOptions::latency_sample = N > 1, fio's gtod_reduce analogue): 1 op
+/// in N is timed and recorded in the latency histograms; the others are only counted (ops and
+/// bytes stay exact, WorkerContext::record_unsampled). In each run of N consecutive ops one op,
+/// at a random position, is timed (stratified sampling: a periodic pattern in the ops, such as
+/// readahead every 32 pages, cannot line up with the samples), so a phase of k * N ops has
+/// exactly k samples. At depth 1 on a synchronous engine an untimed op reads no clock at all,
+/// and a timed op reads it afresh just before its issue (no previous op's end time to share),
+/// so its latency is issue to completion without the loop's own work between ops (~10 ns that
+/// the shared reads of N = 1 count). On queues (asynchronous engines, depth > 1) the clock is
+/// still read once per submit and once per reap, shared by the batch: sampling spares the
+/// histogram updates only. Not with a pacer: every op's intended issue time matters there.
 
 #include <fmt/format.h>
 
@@ -46,6 +58,11 @@ struct IoDriverOptions {
   bool untimed_work_between_ops = false;
   /// Open loop: issue each op at its intended time from this schedule (nullptr: closed loop).
   RatePacer* pacer = nullptr;
+  /// Time and record the latency of 1 op in this many (see the file comment); 1: every op.
+  /// At least 1; above 1 only without a pacer.
+  std::uint32_t latency_sample = 1;
+  /// Seed of the random position of the timed op in each run of latency_sample ops.
+  std::uint64_t sample_seed = 0;
 };
 
 /// Drives one IoQueue. Built untimed (it allocates its per-slot tables); run() is the timed loop
@@ -72,6 +89,8 @@ class IoDriver {
  public:
   /// `buffers` holds options.depth buffers of `buffer_bytes` each, back to back (slot i uses
   /// the i-th). REQUIRES: options.depth == queue.depth(); buffers.size() >= depth * buffer_bytes.
+  /// Throws Error for options.latency_sample 0, or above 1 with a pacer (workloads refuse both
+  /// as ConfigError first).
   IoDriver(IoFile& file, IoQueue& queue, std::span<std::byte> buffers, std::size_t buffer_bytes,
            const IoDriverOptions& options)
       : file_(file),
@@ -81,7 +100,13 @@ class IoDriver {
         options_(options),
         slots_(options.depth),
         batch_(options.depth),
-        completions_(options.depth) {
+        completions_(options.depth),
+        sampler_(options.latency_sample, options.sample_seed) {
+    if (options.latency_sample == 0 || (options.latency_sample > 1 && options.pacer != nullptr)) {
+      throw Error(fmt::format(
+          "IoDriver: latency_sample={} must be at least 1, and 1 in an open-loop (paced) phase",
+          options.latency_sample));
+    }
     free_.reserve(options.depth);
     for (std::uint32_t i = options.depth; i > 0; --i) free_.push_back(i - 1);
   }
@@ -91,7 +116,11 @@ class IoDriver {
   template <class Source>
   [[gnu::hot]] void run(WorkerContext& ctx, Source& source) {
     if (options_.depth == 1 && !options_.async && options_.pacer == nullptr) {
-      run_one_at_a_time(ctx, source);
+      if (options_.latency_sample > 1) {
+        run_one_at_a_time_sampled(ctx, source);
+      } else {
+        run_one_at_a_time(ctx, source);
+      }
       return;
     }
     std::uint64_t now = monotonic_ns();
@@ -188,6 +217,42 @@ class IoDriver {
  private:
   static constexpr std::uint64_t kPollWhilePacedNs = 20'000;
 
+  // Picks the timed ops: one at a random position in each run of `n` consecutive ops.
+  class Sampler {
+   public:
+    Sampler(std::uint32_t n, std::uint64_t seed) noexcept : n_(n), state_(seed) {
+      if (n_ > 1) skip_ = pick();
+    }
+    // Whether the next op is timed.
+    [[gnu::always_inline]] bool take() noexcept {
+      if (skip_ != 0) {
+        --skip_;
+        return false;
+      }
+      // Timed at position `at_` of its run: the next run's timed op is `pick()` into it.
+      const std::uint32_t rest = n_ - 1 - at_;
+      skip_ = rest + pick();
+      return true;
+    }
+
+   private:
+    // A position in [0, n): splitmix64, scaled without a division (Lemire).
+    std::uint32_t pick() noexcept {
+      state_ += 0x9e3779b97f4a7c15ULL;
+      std::uint64_t z = state_;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      at_ = static_cast<std::uint32_t>(((z >> 32) * n_) >> 32);
+      return at_;
+    }
+
+    std::uint32_t n_;
+    std::uint64_t state_;
+    std::uint32_t skip_ = 0;
+    std::uint32_t at_ = 0;
+  };
+
   struct Slot {
     IoRequest request{};
     OpId op = 0;
@@ -236,29 +301,80 @@ class IoDriver {
                   file_.path().string());
   }
 
+  // run_one_at_a_time() with latency_sample > 1: an untimed op reads no clock; a timed one
+  // reads it just before its issue and after its completion. A loop of its own, so that the
+  // default (every op timed) pays nothing for sampling.
+  template <class Source>
+  [[gnu::noinline]] void run_one_at_a_time_sampled(WorkerContext& ctx, Source& source) {
+    Slot s{};
+    IoCompletion completion{};
+    while (ctx.keep_going(0)) {
+      s.request.buffer = buffers_.data();  // the source may point a write elsewhere
+      s.request.buffer_index = 0;
+      s.request.tag = 0;
+      if (!source.next(s.request, s.op)) break;
+      const bool timed = sampler_.take();
+      if (timed) s.issue_ns = monotonic_ns();
+      queue_.submit(std::span<const IoRequest>(&s.request, 1));
+      if (queue_.reap(std::span<IoCompletion>(&completion, 1), 1) != 1) {
+        throw Error("a synchronous engine's queue returned no completion for its request");
+      }
+      if (timed) {
+        finish(ctx, source, s, completion, monotonic_ns());
+      } else {
+        finish_untimed(ctx, source, s, completion);
+      }
+    }
+    throw_if_blocked();
+  }
+
   template <class Source>
   [[gnu::hot]] void complete(WorkerContext& ctx, Source& source, const IoCompletion& completion,
                              std::uint64_t now) {
     const auto slot = static_cast<std::uint32_t>(completion.tag);
     free_.push_back(slot);
-    finish(ctx, source, slots_[slot], completion, now);
+    if (options_.latency_sample > 1 && !sampler_.take()) {
+      finish_untimed(ctx, source, slots_[slot], completion);
+    } else {
+      finish(ctx, source, slots_[slot], completion, now);
+    }
+  }
+
+  // Counts the completed request of `s` without its latency (an op sampling left untimed). A
+  // second call site of Source::completed(): a source whose completed() is not small should
+  // mark it always_inline, or the compiler calls it out of line from finish() too.
+  template <class Source>
+  void finish_untimed(WorkerContext& ctx, Source& source, const Slot& s,
+                      const IoCompletion& completion) {
+    if (!settle(ctx, s, completion)) return;
+    ctx.record_unsampled(s.op, s.request.length);
+    ++completed_;
+    source.completed(s.request, s.op);
+  }
+
+  // A completed request's outcome: false for EAGAIN (counted as an error op); a failure throws;
+  // a short transfer is finished. True when the request moved all its bytes.
+  [[gnu::always_inline]] bool settle(WorkerContext& ctx, const Slot& s,
+                                     const IoCompletion& completion) {
+    if (completion.result < 0) {
+      const int err = static_cast<int>(-completion.result);
+      if (err == EAGAIN) {
+        if (would_block_++ == 0) first_blocked_ = s.request;
+        ctx.record_error(s.op);
+        return false;
+      }
+      throw IoError(err, call_text(s.request), file_.path().string());
+    }
+    if (static_cast<std::uint64_t>(completion.result) < s.request.length)
+      finish_short(s, completion);
+    return true;
   }
 
   // Records the completed request of `s` (or counts/throws its failure) at time `now`.
   template <class Source>
   [[gnu::hot]] void finish(WorkerContext& ctx, Source& source, const Slot& s,
                            const IoCompletion& completion, std::uint64_t now) {
-    if (completion.result < 0) {
-      const int err = static_cast<int>(-completion.result);
-      if (err == EAGAIN) {
-        if (would_block_++ == 0) first_blocked_ = s.request;
-        ctx.record_error(s.op);
-        return;
-      }
-      throw IoError(err, call_text(s.request), file_.path().string());
-    }
-    if (static_cast<std::uint64_t>(completion.result) < s.request.length)
-      finish_short(s, completion);
+    if (!settle(ctx, s, completion)) return;
     // An op that began before the recording did (warm-up ending meanwhile) counts from there.
     const std::uint64_t from = std::max(ctx.recording_start_ns(), s.issue_ns);
     OpTimes times;
@@ -307,6 +423,7 @@ class IoDriver {
   std::uint64_t completed_ = 0;    ///< requests that completed and were recorded
   std::uint64_t would_block_ = 0;  ///< requests that failed with EAGAIN
   IoRequest first_blocked_{};      ///< the first of them, for the message
+  Sampler sampler_;
 };
 
 }  // namespace iobench

@@ -24,7 +24,9 @@ struct OpStats {
   std::uint64_t errors = 0;        ///< failed operations (not in `latency`)
   std::uint64_t ops_over_2s = 0;   ///< exact count with latency > 2 s
   std::uint64_t ops_over_10s = 0;  ///< exact count with latency > 10 s
-  LatencyHistogram latency;        ///< per-op latency, ns
+  /// Per-op latency, ns: every op's, or with latency sampling only the sampled ops' (its
+  /// count() is then below `ops`; ops_over_2s/10s count sampled ops too).
+  LatencyHistogram latency;
 
   OpStats() noexcept = default;
   /// Empty stats in memory that holds only zero bytes (LatencyHistogram::InZeroedMemory): the
@@ -38,6 +40,12 @@ struct OpStats {
     ops_over_2s += latency_ns > kSlowThreshold1Ns;
     ops_over_10s += latency_ns > kSlowThreshold2Ns;
     latency.record(latency_ns);
+  }
+  /// Counts one completed op whose latency was not sampled (IoDriverOptions::latency_sample):
+  /// `ops` and `bytes` stay exact, `latency` and the slow-op counts hold the sampled ops only.
+  void count_unsampled(std::uint64_t op_bytes) noexcept {
+    ++ops;
+    bytes += op_bytes;
   }
   /// Adds `other` into this.
   void merge(const OpStats& other) noexcept;
@@ -71,12 +79,14 @@ struct OpLatencyParts {
 /// counts, with the latency histogram kept compactly (CompactLatencyHistogram). Merging or
 /// recording allocates (std::bad_alloc); for building results, not for an I/O loop.
 struct OpResult {
-  std::uint64_t ops = 0;            ///< completed operations
-  std::uint64_t bytes = 0;          ///< bytes moved by them
-  std::uint64_t errors = 0;         ///< failed operations (not in `latency`)
-  std::uint64_t ops_over_2s = 0;    ///< exact count with latency > 2 s (tiotest's "> 2 s")
-  std::uint64_t ops_over_10s = 0;   ///< exact count with latency > 10 s (tiotest's "> 10 s")
-  CompactLatencyHistogram latency;  ///< per-op latency, ns
+  std::uint64_t ops = 0;           ///< completed operations
+  std::uint64_t bytes = 0;         ///< bytes moved by them
+  std::uint64_t errors = 0;        ///< failed operations (not in `latency`)
+  std::uint64_t ops_over_2s = 0;   ///< exact count with latency > 2 s (tiotest's "> 2 s")
+  std::uint64_t ops_over_10s = 0;  ///< exact count with latency > 10 s (tiotest's "> 10 s")
+  /// Per-op latency, ns; with latency sampling (OpStats::count_unsampled) only the sampled
+  /// ops', so latency.count() < ops: the JSON files keep that count as latency_ns.samples.
+  CompactLatencyHistogram latency;
 
   /// Records one completed op, as OpStats::record counts it.
   void record(std::uint64_t op_bytes, std::uint64_t latency_ns);

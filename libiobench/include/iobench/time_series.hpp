@@ -87,7 +87,7 @@ struct IntervalStats {
   std::uint64_t bytes = 0;
   std::uint64_t ops = 0;
   std::uint64_t errors = 0;
-  IntervalHistogram latency;  ///< of the `ops`
+  IntervalHistogram latency;  ///< of the `ops` (with latency sampling, of the sampled ones)
 };
 
 /// Latency figures of one time-series point, ns (all 0 when it has no ops). Percentiles come

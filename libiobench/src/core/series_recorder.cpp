@@ -31,9 +31,12 @@ SparseBuckets merge_buckets(const SparseBuckets& a, const SparseBuckets& b) {
   return merged;
 }
 
-SeriesLatency series_figures(std::uint64_t ops, SeriesHistogram::Uint128 sum_ns,
-                             std::uint64_t max_ns, const SparseBuckets& buckets) {
+SeriesLatency series_figures(SeriesHistogram::Uint128 sum_ns, std::uint64_t max_ns,
+                             const SparseBuckets& buckets) {
   SeriesLatency out;
+  // Not the point's op count: with latency sampling only some of its ops have a latency.
+  std::uint64_t ops = 0;
+  for (const auto& bucket : buckets) ops += bucket.second;
   if (ops == 0) return out;
   out.mean = LatencyHistogram::mean_of(ops, sum_ns);
   out.max = max_ns;
@@ -195,7 +198,7 @@ std::optional<std::uint64_t> SeriesRecorder::latest_p99_ns() const {
 }
 
 SeriesLatency SeriesRecorder::figures(const Cell& cell) {
-  return series_figures(cell.ops, cell.latency_sum, cell.latency_max, cell.buckets);
+  return series_figures(cell.latency_sum, cell.latency_max, cell.buckets);
 }
 
 TimeSeries SeriesRecorder::build() const {

@@ -16,11 +16,12 @@ using SparseBuckets = std::vector<std::pair<std::uint16_t, std::uint64_t>>;
 /// `a` and `b` added bucket by bucket.
 [[nodiscard]] SparseBuckets merge_buckets(const SparseBuckets& a, const SparseBuckets& b);
 
-/// A point's latency figures from `ops` latencies summing to `sum_ns`, the largest `max_ns`, in
-/// `buckets`: exact mean and max; each percentile its nearest-rank bucket's midpoint, clamped to
-/// the max (within 3.1 %, IntervalHistogram). All 0 when `ops` is 0.
-[[nodiscard]] SeriesLatency series_figures(std::uint64_t ops, SeriesHistogram::Uint128 sum_ns,
-                                           std::uint64_t max_ns, const SparseBuckets& buckets);
+/// A point's latency figures from the latencies in `buckets` (as many as their counts add up
+/// to: its ops, or with latency sampling only the sampled ones), summing to `sum_ns`, the largest
+/// `max_ns`: exact mean and max; each percentile its nearest-rank bucket's midpoint, clamped to
+/// the max (within 3.1 %, IntervalHistogram). All 0 when `buckets` is empty.
+[[nodiscard]] SeriesLatency series_figures(SeriesHistogram::Uint128 sum_ns, std::uint64_t max_ns,
+                                           const SparseBuckets& buckets);
 
 /// The runner's side of a phase's time series: takes the workers' finished intervals
 /// (IntervalStats, in any order across workers), keeps per point and worker the exact sums and a

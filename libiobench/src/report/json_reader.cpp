@@ -190,7 +190,7 @@ std::map<std::string, std::string> string_map(const Field& f) {
 
 // --- results ----------------------------------------------------------------------------------
 
-CompactLatencyHistogram histogram(const Field& latency, std::uint64_t count, bool buckets_expected);
+CompactLatencyHistogram histogram(const Field& latency, std::uint64_t ops, bool buckets_expected);
 
 OpResult op_result(const Field& f, bool buckets_expected) {
   OpResult op;
@@ -207,11 +207,19 @@ OpResult op_result(const Field& f, bool buckets_expected) {
   return op;
 }
 
-// One latency object ({min, max, mean, ..., sum, sum_squares, buckets}) of `count` samples.
-CompactLatencyHistogram histogram(const Field& latency, std::uint64_t samples,
-                                  bool buckets_expected) {
+// One latency object ({[samples,] min, max, mean, ..., sum, sum_squares, buckets}) of an op
+// kind of `ops` ops: of `samples` latencies where given (latency sampling), else of `ops`.
+CompactLatencyHistogram histogram(const Field& latency, std::uint64_t ops, bool buckets_expected) {
   detail::LatencySummary summary;
-  summary.count = samples;
+  summary.count = ops;
+  if (const auto samples = optional_member(latency, "samples")) {
+    summary.count = u64(*samples);
+    if (summary.count > ops) {
+      fail(samples->pointer, fmt::format("{} latency samples of {} ops: an op has one latency at "
+                                         "most",
+                                         summary.count, ops));
+    }
+  }
   summary.pointer = latency.pointer;
   summary.min = u64(latency, "min");
   summary.max = u64(latency, "max");
@@ -251,7 +259,7 @@ CompactLatencyHistogram histogram(const Field& latency, std::uint64_t samples,
 }
 
 // The latency parts of an op kind where its phase recorded them (slat/clat, service time);
-// every part holds one sample per op.
+// every part holds one sample per op (per sampled op with latency sampling).
 void latency_parts(const Field& f, const OpResult& op, OpLatencyPartsResult& parts,
                    LatencyPartsKind& kind, bool buckets_expected) {
   const auto slat = optional_member(f, "slat_ns");

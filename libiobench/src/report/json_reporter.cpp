@@ -33,8 +33,10 @@
 //            (+ suite_step, sweep_point, repetition in a suite document)}],
 //   suite (a suite document): {name, source, complete, planned_runs, completed_runs, steps}
 //   OPS = {ops, bytes, errors, ops_over_2s, ops_over_10s, throughput_bytes_per_s, ops_per_s,
-//          latency_ns: {min, max, mean, stddev, p50, p90, p99, p99_9, p99_99, sum, sum_squares
-//                       (, buckets: {"lower_ns": count})}}
+//          latency_ns: {[samples,] min, max, mean, stddev, p50, p90, p99, p99_9, p99_99, sum,
+//                       sum_squares (, buckets: {"lower_ns": count})}}
+//          (samples: how many ops the latency figures come from, written only when not all ops
+//          were timed: latency sampling, disk's latency_sample; absent = ops)
 //   and, where recorded: [slat_ns: LAT, clat_ns: LAT] (asynchronous engines),
 //          [service_ns: LAT] (open-loop phases, whose latency_ns runs from the intended issue)}
 //   LAT = a latency object like latency_ns (with buckets where latency_ns has them)
@@ -60,8 +62,10 @@ const char* mode_name(WorkerMode mode) {
   return mode == WorkerMode::kProcesses ? "processes" : "threads";
 }
 
-Json latency_json(const CompactLatencyHistogram& latency, bool with_buckets) {
+// `ops`: the op kind's count; the histogram holds fewer where latency was sampled.
+Json latency_json(const CompactLatencyHistogram& latency, std::uint64_t ops, bool with_buckets) {
   Json j;
+  if (latency.count() != ops) j["samples"] = latency.count();
   j["min"] = latency.min();
   j["max"] = latency.max();
   j["mean"] = latency.mean();
@@ -93,7 +97,7 @@ Json op_json(const OpResult& op, std::uint64_t elapsed_ns, bool with_buckets) {
   j["ops_over_10s"] = op.ops_over_10s;
   j["throughput_bytes_per_s"] = throughput_bytes_per_s(op.bytes, elapsed_ns);
   j["ops_per_s"] = ops_per_s(op.ops, elapsed_ns);
-  j["latency_ns"] = latency_json(op.latency, with_buckets);
+  j["latency_ns"] = latency_json(op.latency, op.ops, with_buckets);
   return j;
 }
 
@@ -108,10 +112,12 @@ Json ops_by_kind_json(const std::vector<std::string>& names, const std::vector<O
     Json op = op_json(ops[i], elapsed_ns, with_buckets);
     if (i < parts.size()) {
       if (kind.submission_completion) {
-        op["slat_ns"] = latency_json(parts[i].submission, with_buckets);
-        op["clat_ns"] = latency_json(parts[i].completion, with_buckets);
+        op["slat_ns"] = latency_json(parts[i].submission, ops[i].ops, with_buckets);
+        op["clat_ns"] = latency_json(parts[i].completion, ops[i].ops, with_buckets);
       }
-      if (kind.service) op["service_ns"] = latency_json(parts[i].service, with_buckets);
+      if (kind.service) {
+        op["service_ns"] = latency_json(parts[i].service, ops[i].ops, with_buckets);
+      }
     }
     j[names[i]] = std::move(op);
   }

@@ -60,8 +60,8 @@ void add_totals(SeriesPoint& into, const SeriesPoint& from) {
 }
 
 void finish(SeriesPoint& point) {
-  point.latency_ns = series_figures(point.ops, point.histogram.sum_ns, point.latency_ns.max,
-                                    point.histogram.buckets);
+  point.latency_ns =
+      series_figures(point.histogram.sum_ns, point.latency_ns.max, point.histogram.buckets);
 }
 
 // `run`'s points merged `factor` at a time from its start.

@@ -163,6 +163,12 @@ void print_phase_details(std::ostream& out, const PhaseResult& phase) {
     if (op.errors > 0) {
       print_labelled(out, "ERRORS", fmt::format("{}: {} failed ops", phase.op_names[i], op.errors));
     }
+    if (op.latency.count() != op.ops) {
+      // Latency sampling (disk's latency_sample): the latency columns are of the timed ops.
+      print_labelled(out, "latency",
+                     fmt::format("{}: sampled, {} of {} ops timed", phase.op_names[i],
+                                 op.latency.count(), op.ops));
+    }
     if (op.ops_over_2s > 0) {
       print_labelled(out, "slow ops",
                      fmt::format("{}: {} over 2 s, {} over 10 s", phase.op_names[i], op.ops_over_2s,
