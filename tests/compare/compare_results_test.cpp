@@ -267,7 +267,7 @@ TEST_CASE("a phase without bytes has no throughput row", "[compare]") {
   CHECK(c.phases[0].metrics[0].metric == CompareMetric::kIops);
 }
 
-TEST_CASE("sweep points align by value; unmatched points are listed", "[compare]") {
+TEST_CASE("sweep points align by value, unmatched points are listed", "[compare]") {
   const auto swept = [](const std::vector<std::pair<std::string, std::uint64_t>>& points) {
     ResultDocument document = single_run_document(compare_environment(), {});
     for (const auto& [point, wall_ns] : points) {

@@ -216,7 +216,7 @@ TEST_CASE("bonnie's block output writes each data pattern, bonnie++'s buffer by 
   CHECK(attribute(run.steps.front(), "data") == "bonnie");
 }
 
-TEST_CASE("bonnie's file tests write the data pattern; zeros for bonnie++'s own", "[data]") {
+TEST_CASE("bonnie's file tests write the data pattern, zeros for bonnie++'s own", "[data]") {
   // On a tmpfs where possible: the create phase ends with sync(2), which would otherwise wait
   // for the 8 MiB each pattern writes to reach the disk.
   const test::ScopedTmpfs tmpfs("64m");

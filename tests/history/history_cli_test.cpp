@@ -20,7 +20,7 @@ iobench::test::CliResult stored_run(const std::filesystem::path& target,
 
 }  // namespace
 
-TEST_CASE("run --store keeps each run; history lists them; compare and report read db:FILE#ID",
+TEST_CASE("run --store keeps each run, history lists them, compare and report read db:FILE#ID",
           "[history][cli]") {
   iobench::test::TempDir dir;
   const auto db = dir.path() / "runs.db";

@@ -132,7 +132,7 @@ TEST_CASE("a disk run prints the seed-style lines and JSON that parses back", "[
   CHECK(b.entries().empty());
 }
 
-TEST_CASE("a run records the clock it measured with; IOBENCH_CLOCK=monotonic chooses that one",
+TEST_CASE("a run records the clock it measured with, IOBENCH_CLOCK=monotonic chooses that one",
           "[integration]") {
   TempDir dir("clock");
   const std::vector<std::string> run = {"run",   "disk",     "-d", dir.path().string(),

@@ -56,7 +56,7 @@ TEST_CASE("a time limit gives exact fraction and time left, warm-up included", "
   CHECK(s.phase_left_ns == 1200 * kMs);  // all of it is still to run
 }
 
-TEST_CASE("planned work and op limits extrapolate; the nearest end wins", "[progress][unit]") {
+TEST_CASE("planned work and op limits extrapolate, the nearest end wins", "[progress][unit]") {
   GroupProgress g = timed();
   g.time_limit_ns = 0;
   g.warmup_ns = 0;
