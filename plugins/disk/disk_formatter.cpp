@@ -102,6 +102,13 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
       const OpResult& io = phase.ops[k];
       if (phase.op_names.size() > 2 && io.ops == 0) continue;  // a mixed phase without this kind
       const bool write = kind == "write";
+      if (io.ops == 0 && phase.status != Status::kOk) {
+        // Nothing completed: no figures to print as if measured, only why.
+        fmt::print(out, "{} {}{}: no {} completed{}{}\n", verb_for(phase.status),
+                   phase.name == "verify" ? "verifying by " : "", write ? "writing" : "reading",
+                   kind, phase.message.empty() ? "" : ": ", phase.message);
+        continue;
+      }
       const std::uint64_t block_size = io.ops != 0 ? io.bytes / io.ops : 0;
       fmt::print(out,
                  "{} {}{} {} mbytes across {} devices using {} blocks of {} in {:.6f} seconds "

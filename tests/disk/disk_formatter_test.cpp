@@ -58,3 +58,23 @@ TEST_CASE("disk text matches the seeds' completed and per-target lines", "[disk]
   // The family formatter replaces the generic section, warnings included.
   CHECK_THAT(text, Catch::EndsWith("\nWARNING: page cache not dropped before 'write': not root\n"));
 }
+
+TEST_CASE("a phase that failed before any op completed prints why, not figures of zero", "[disk]") {
+  StepResult step;
+  PhaseResult phase;
+  phase.name = "read";
+  phase.op_names = {"read"};
+  phase.status = Status::kFailed;
+  phase.message = "pread of 4096 bytes at offset 0: Input/output error";
+  phase.wall_ns = 1'000'000;
+  phase.workers = {worker(0, 0, 4096, 0, 1'000'000)};
+  phase.workers[0].ops.resize(1);
+  phase.ops.resize(1);
+  step.phases.push_back(phase);
+  std::ostringstream out;
+  format_disk_text(step, out);
+  CHECK_THAT(out.str(),
+             Catch::StartsWith("Failed reading: no read completed: pread of 4096 bytes at "
+                               "offset 0: Input/output error\n"));
+  CHECK_THAT(out.str(), !Catch::Contains("usec"));
+}
