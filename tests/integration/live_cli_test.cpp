@@ -24,7 +24,7 @@ std::vector<std::string> split(const std::string& line) {
 
 }  // namespace
 
-TEST_CASE("--live-csv rows parse and their last byte counts are the result's",
+TEST_CASE("run --live-csv: rows parse and their last byte counts are the result's",
           "[integration][live]") {
   TempDir a("livecsvA"), b("livecsvB"), files("livecsv-files");
   const auto csv_path = files.path() / "live.csv";
@@ -70,7 +70,7 @@ TEST_CASE("--live-csv rows parse and their last byte counts are the result's",
   CHECK(b.entries().empty());
 }
 
-TEST_CASE("--live off a terminal says so once and the run goes on", "[integration][live]") {
+TEST_CASE("run --live off a terminal says so once and the run goes on", "[integration][live]") {
   TempDir dir("live-off");
   const auto result = run_cli({"run", "disk", "-d", dir.path().string(), "bs=4k", "blocks=16",
                                "--live", "--progress", "100ms", "--format", "json"});
@@ -88,7 +88,7 @@ TEST_CASE("--live off a terminal says so once and the run goes on", "[integratio
   CHECK(dir.entries().empty());
 }
 
-TEST_CASE("--live with -q or --progress 0, and --live-csv in a bad place, are refused",
+TEST_CASE("run --live with -q or --progress 0, and --live-csv in a bad place, are refused",
           "[integration][live]") {
   TempDir dir("live-bad");
   for (const std::vector<std::string>& extra :

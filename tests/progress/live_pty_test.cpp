@@ -123,7 +123,7 @@ void check_restored(const LivePtyRun& run, const std::string& results) {
 
 }  // namespace
 
-TEST_CASE("--live draws a row per worker on the alternate screen and leaves it at the end",
+TEST_CASE("run --live draws a row per worker on the alternate screen and leaves it at the end",
           "[progress][integration][live]") {
   TempDir a("live-a"), b("live-b");
   const LivePtyRun run = run_live_on_pty(two_readers(a, b, "500ms"));
@@ -134,7 +134,7 @@ TEST_CASE("--live draws a row per worker on the alternate screen and leaves it a
   CHECK(b.entries().empty());
 }
 
-TEST_CASE("--live gives the terminal back when SIGINT stops the run",
+TEST_CASE("run --live gives the terminal back when SIGINT stops the run",
           "[progress][integration][live]") {
   TempDir a("live-int-a"), b("live-int-b");
   // A run far longer than the test: only the SIGINT, sent once the view shows, ends it.
