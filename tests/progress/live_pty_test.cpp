@@ -137,8 +137,9 @@ TEST_CASE("run --live draws a row per worker on the alternate screen and leaves 
 TEST_CASE("run --live gives the terminal back when SIGINT stops the run",
           "[progress][integration][live]") {
   TempDir a("live-int-a"), b("live-int-b");
-  // A run far longer than the test: only the SIGINT, sent once the view shows, ends it.
-  const LivePtyRun run = run_live_on_pty(two_readers(a, b, "10m"), "worker state");
+  // A run far longer than the test: only the SIGINT, sent once the view shows the second
+  // worker's row in a phase (the step's own set-up has none), ends it.
+  const LivePtyRun run = run_live_on_pty(two_readers(a, b, "10m"), "     1 measuring");
   INFO(run.bytes);
   CHECK(run.exit_code == 130);
   check_restored(run, "interrupted");
