@@ -81,6 +81,11 @@ po::options_description run_options() {
     ("seed", po::value<std::string>(), "seed of the random generators (default: random, reported)")
     ("progress", po::value<std::string>()->default_value("5s"),
      "interval of the progress lines on stderr (0 turns them off)")
+    ("live", "run: a full-screen view on stderr's terminal, per worker and total: rates, "
+             "latency percentiles, state and ETA, redrawn every progress interval (at most 1s)")
+    ("live-csv", po::value<std::string>(),
+     "run: also write the live view's numbers to FILE as CSV, one row per worker and a total "
+     "row per progress interval (written once the run has ended)")
     ("plugin", po::value<std::vector<std::string>>()->composing(), "load a workload plugin (.so)")
     ("drop-caches", "sync and drop the page cache before each phase (root)")
     ("fail-fast", "stop the run at the first failed step")
@@ -112,10 +117,10 @@ constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-
 
 // Options of run and validate that compare and report refuse.
 // clang-format off
-constexpr std::array<const char*, 16> kRunOnly{
+constexpr std::array<const char*, 18> kRunOnly{
     "dir",         "keep",      "time",  "warmup", "ops",      "seed",           "plugin",
     "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv", "stonewall",
-    "wear-out",    "store"};
+    "wear-out",    "store",     "live",  "live-csv"};
 // clang-format on
 
 // Items of a comma-separated list; empty items are refused.
@@ -510,6 +515,24 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
     throw ConfigError(fmt::format(
         "-q and --progress {} contradict: -q turns the progress lines off; give one of them",
         printable(vm["progress"].as<std::string>())));
+  }
+  cli.live = vm.count("live") > 0;
+  if (cli.live && vm.count("quiet")) {
+    throw ConfigError("-q and --live contradict: -q turns the progress display off; give one");
+  }
+  if (vm.count("live-csv")) {
+    cli.live_csv_path = vm["live-csv"].as<std::string>();
+    if (cli.live_csv_path.empty()) throw ConfigError("--live-csv needs a file name");
+    if (cli.live_csv_path == "-") {
+      throw ConfigError(
+          "--live-csv -: standard output carries the run's results; give a file name");
+    }
+  }
+  if ((cli.live || vm.count("live-csv")) && cli.progress_interval.count() == 0) {
+    throw ConfigError(fmt::format(
+        "{} and --progress 0 contradict: the live numbers come every progress interval; give "
+        "--progress 1s or leave --progress out",
+        cli.live ? "--live" : "--live-csv"));
   }
   // An option and a param that set the same thing: which one was meant is not known.
   for (const auto& [option, given, param] :

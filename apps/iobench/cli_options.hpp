@@ -58,6 +58,8 @@ struct CliOptions {
   bool stonewall = false;  ///< --stonewall
   bool wear_out = false;   ///< --wear-out
   bool quiet = false;
+  bool live = false;          ///< --live: the full-screen per-worker view (on a terminal only)
+  std::string live_csv_path;  ///< --live-csv FILE: the live numbers as CSV (empty: none)
   /// compare: the result documents, the first the baseline.
   std::vector<std::string> compare_files;
   std::vector<std::string> compare_metrics;  ///< --metrics, split at commas (names unchecked)

@@ -31,6 +31,7 @@
 #include "csv_outputs.hpp"
 #include "history_command.hpp"
 #include "kept_dirs.hpp"
+#include "live_display.hpp"
 #include "output_file.hpp"
 #include "plan_printer.hpp"
 #include "progress_printer.hpp"
@@ -229,6 +230,17 @@ SuitePlan workload_plan(const CliOptions& options, const std::filesystem::path& 
   return plan;
 }
 
+// OutputFile's messages name -o: the same rules for another option name that option.
+void check_output_option(std::string_view option, const std::string& path) {
+  try {
+    OutputFile::check(path);
+  } catch (const ConfigError& e) {
+    const std::string_view text = e.what();
+    if (!text.starts_with("-o: ")) throw;
+    throw ConfigError(fmt::format("{}: {}", option, text.substr(4)));
+  }
+}
+
 int exit_status(Status status) {
   switch (status) {
     case Status::kOk:
@@ -287,6 +299,7 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   if (!options.output_path.empty()) OutputFile::check(options.output_path);
   if (!options.html_path.empty()) OutputFile::check(options.html_path);
   if (!options.time_series_csv_path.empty()) OutputFile::check(options.time_series_csv_path);
+  if (!options.live_csv_path.empty()) check_output_option("--live-csv", options.live_csv_path);
   // --store: a new file is made only after the run; an existing one must be a history now.
   if (!options.store_path.empty()) {
     OutputFile::check(options.store_path);
@@ -377,6 +390,8 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   if (!options.html_path.empty()) html.emplace(options.html_path);
   std::optional<OutputFile> series_output;
   if (!options.time_series_csv_path.empty()) series_output.emplace(options.time_series_csv_path);
+  std::optional<OutputFile> live_csv_output;
+  if (!options.live_csv_path.empty()) live_csv_output.emplace(options.live_csv_path);
   std::ostringstream file_text;
   // Progress on stderr: a live line on a terminal that can rewrite one (cleared before any
   // result, by the reporter first in the set), else plain lines.
@@ -433,13 +448,38 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   if (show_progress) {
     suite_options.on_progress = [&progress](const SuiteProgress& p) { progress.update(p); };
   }
+  // --live replaces the progress line (or lines) on a terminal; --live-csv keeps its numbers.
+  LiveDisplay live(options.live && root, live_csv_output.has_value());
+  if (options.live || live_csv_output) {
+    const bool shown = live.start(err);
+    if (shown) {
+      suite_options.run.progress_interval =
+          std::min<std::chrono::nanoseconds>(options.progress_interval, std::chrono::seconds(1));
+    }
+    suite_options.on_progress = [&live, &progress, shown,
+                                 plain = show_progress](const SuiteProgress& p) {
+      live.update(p);
+      if (!shown && plain) progress.update(p);
+    };
+  }
 
   // The stop signal handlers were installed first thing in main(): a stop during validation
   // makes run_suite() return at once with no runs, status interrupted, reported as usual.
   const std::set<std::filesystem::path> run_dirs_before =
       options.keep ? run_dirs_named_as_ours(plan) : std::set<std::filesystem::path>();
   const SuiteRunResult result = run_suite(plan, registry, suite_options, reporters);
+  live.finish();
   progress.clear();
+  if (live_csv_output) {
+    // Written at once: a later failure (-o's, the history's) keeps the live numbers.
+    try {
+      live_csv_output->commit(live.csv_text());
+    } catch (const Error& e) {
+      fmt::print(err, "iobench: cannot write {}: {}\n", printable(live_csv_output->path().string()),
+                 printable(e.what()));
+      return 1;
+    }
+  }
   if (options.keep) {
     report_kept_run_dirs(plan, run_dirs_before,
                          default_dir ? std::optional(default_dir->path()) : std::nullopt, err);

@@ -177,7 +177,7 @@ std::string bash_script(const CompletionData& d) {
   s += fmt::format(
       "  case $prev in\n"
       "    -d|--dir) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
-      "    -o|--output|--html|--time-series-csv|--again|--plugin|--store)\n"
+      "    -o|--output|--html|--time-series-csv|--live-csv|--again|--plugin|--store)\n"
       "      COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
       "    -f|--format) __iobench_reply \"$cur\" text json csv markdown; return ;;\n"
       "    --engine) __iobench_reply \"$cur\" {}; return ;;\n"
@@ -232,7 +232,8 @@ std::string zsh_script(const CompletionData& d) {
   s += fmt::format(
       "case $prev in\n"
       "  -d|--dir) _files -/; return ;;\n"
-      "  -o|--output|--html|--time-series-csv|--again|--plugin|--store) _files; return ;;\n"
+      "  -o|--output|--html|--time-series-csv|--live-csv|--again|--plugin|--store)\n"
+      "    _files; return ;;\n"
       "  -f|--format) compadd -- text json csv markdown; return ;;\n"
       "  --engine) compadd -- {}; return ;;\n"
       "  --from) compadd -- {}; return ;;\n"

@@ -33,6 +33,8 @@ CliOptions options_for_rank(const CliOptions& given, const RankContext& ranks) {
     options.output_path.clear();
     options.html_path.clear();
     options.time_series_csv_path.clear();
+    options.live_csv_path.clear();
+    options.live = false;  // rank 0's terminal shows rank 0's workers
     options.quiet = true;
   }
   return options;

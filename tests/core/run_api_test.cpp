@@ -167,6 +167,27 @@ TEST_CASE("a run without a reporter prints nothing and returns the results", "[c
     CHECK(p.step_name == "fake");
     if (!p.phase_name.empty()) CHECK(p.phase_name == "fake");
     CHECK(p.ops <= 1000);
+    // Each running worker's own counters, summing to the phase's; none outside a phase.
+    if (p.phase_name.empty()) {
+      CHECK(p.worker_progress.empty());
+      continue;
+    }
+    REQUIRE(p.worker_progress.size() == 2);
+    CHECK(p.worker_progress[0].worker == 0);
+    CHECK(p.worker_progress[1].worker == 1);
+    CHECK(p.worker_progress[0].bytes + p.worker_progress[1].bytes == p.bytes);
+    CHECK(p.worker_progress[0].ops + p.worker_progress[1].ops == p.ops);
+  }
+  // At the phase's clean-up both workers have ended with their 500 ops each.
+  const auto cleanup =
+      std::find_if(progress.begin(), progress.end(), [](const ProgressSnapshot& p) {
+        return p.state == ProgressState::kCleanUp && p.phase_name == "fake";
+      });
+  REQUIRE(cleanup != progress.end());
+  for (const WorkerProgress& w : cleanup->worker_progress) {
+    CHECK(w.ended);
+    CHECK(w.ops == 500);
+    CHECK(w.bytes == 500 * 4096);
   }
 }
 

@@ -257,8 +257,8 @@ TEST_CASE("run -o - is standard output, and -q with a machine format writes no t
   CHECK_THAT(text.out, Catch::Contains("Completed writing 1 mbytes"));
   CHECK_FALSE(std::filesystem::exists(dash));
   CHECK(dir.entries().empty());
-  // --html and --time-series-csv have no stdout to share.
-  for (const char* option : {"--html", "--time-series-csv"}) {
+  // --html, --time-series-csv and --live-csv have no stdout to share.
+  for (const char* option : {"--html", "--time-series-csv", "--live-csv"}) {
     const auto refused =
         run_cli({"run", "disk", "-d", dir.path().string(), "blocks=16", option, "-"});
     CHECK(refused.exit_code == 2);

@@ -63,6 +63,19 @@ enum class ProgressState : std::uint8_t {
 /// "set-up", "warm-up", "measuring", "fsync", "clean-up", "pause".
 [[nodiscard]] std::string_view to_string(ProgressState state) noexcept;
 
+/// One worker's part of a ProgressSnapshot, read from the live counters the worker keeps anyway
+/// (nothing is added to its hot path): a live display derives its rate from two snapshots.
+struct WorkerProgress {
+  std::size_t worker = 0;   ///< index among the phase's workers (0-based)
+  std::uint64_t bytes = 0;  ///< so far in the phase (warm-up included), as ProgressSnapshot::bytes
+  std::uint64_t ops = 0;    ///< likewise
+  bool ended = false;       ///< its run() returned (or threw): it does no more I/O
+  bool in_fsync = false;    ///< in its closing fsync (WorkerContext::begin_fsync())
+  /// Latency of its ops in the newest complete time-series interval (the one interval_p99_ns
+  /// is of), ns; nullopt while there is none or it completed no op in it.
+  std::optional<SeriesLatency> interval_latency_ns;
+};
+
 /// What a progress callback sees: every RunOptions::progress_interval while a step runs (its
 /// set-up included), and at once whenever the state changes (`state_changed` true), so a live
 /// display can show a phase from its start. Estimates (done_fraction, phase_left_ns,
@@ -103,6 +116,11 @@ struct ProgressSnapshot {
   /// p99 latency of the newest complete time-series interval (all workers and op kinds), ns;
   /// once known in a phase, kept until a newer one is (nullopt only before the first).
   std::optional<std::uint64_t> interval_p99_ns;
+  /// The same interval's latency figures over all workers, ns (nullopt as interval_p99_ns).
+  std::optional<SeriesLatency> interval_latency_ns;
+  /// The workers running now, by index: all of the phase's, or the current one of a serial
+  /// phase; empty outside the phases (the step's set-up and clean-up, a suite's pause).
+  std::vector<WorkerProgress> worker_progress;
 };
 
 /// How the runner behaves.

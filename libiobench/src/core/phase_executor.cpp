@@ -181,6 +181,25 @@ void worker_main(const PhaseRequest& request, const PhaseMemory& memory, std::si
   advance(shared, slot, kFinished);
 }
 
+// The live display's per-worker view: the counters the workers keep for progress anyway and
+// the series' newest complete point.
+void fill_worker_progress(const PhaseMemory& memory, std::size_t first, std::size_t count,
+                          const SeriesRecorder& series, ProgressSnapshot& snapshot) {
+  const std::optional<SeriesRecorder::LatestFigures> latest = series.latest_figures();
+  if (latest) snapshot.interval_latency_ns = latest->total;
+  snapshot.worker_progress.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const WorkerSlot& slot = *memory.slot(first + i);
+    WorkerProgress worker{.worker = first + i,
+                          .bytes = slot.live_bytes.load(std::memory_order_relaxed),
+                          .ops = slot.live_ops.load(std::memory_order_relaxed),
+                          .ended = slot.stage.load() >= kEnded,
+                          .in_fsync = slot.in_fsync.load(std::memory_order_relaxed) != 0};
+    if (latest && i < latest->workers.size()) worker.interval_latency_ns = latest->workers[i];
+    snapshot.worker_progress.push_back(worker);
+  }
+}
+
 // Takes the finished intervals worker `index` handed over (its ring's entries below
 // `published`); with `finished`, also what it still held (the worker is done writing).
 bool measured(const WorkerSlot& slot) noexcept;
@@ -381,6 +400,7 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     // point (a new part just began) shows the last one known.
     if (const auto p99 = series.latest_p99_ns()) last_p99 = p99;
     snapshot.interval_p99_ns = last_p99;
+    fill_worker_progress(memory, first, count, series, snapshot);
     request.on_progress(snapshot);
   };
   // Reports a state change at once, and the interval's line when due.

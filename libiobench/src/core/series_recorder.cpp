@@ -197,6 +197,26 @@ std::optional<std::uint64_t> SeriesRecorder::latest_p99_ns() const {
   return std::nullopt;
 }
 
+std::optional<SeriesRecorder::LatestFigures> SeriesRecorder::latest_figures() const {
+  for (const std::size_t segment : {measure_segment_, warmup_segment_}) {
+    if (segment == SIZE_MAX) continue;
+    const auto first = points_.lower_bound(Key{segment, 0});
+    const auto next = points_.lower_bound(Key{segment + 1, 0});
+    if (first == next) continue;  // nothing in this part yet
+    const auto newest = std::prev(next);
+    if (newest == first) return std::nullopt;
+    LatestFigures out;
+    Cell total;
+    for (const Cell& cell : std::prev(newest)->second) {
+      total.merge(cell);
+      out.workers.push_back(cell.ops == 0 ? std::nullopt : std::optional(figures(cell)));
+    }
+    out.total = figures(total);
+    return out;
+  }
+  return std::nullopt;
+}
+
 SeriesLatency SeriesRecorder::figures(const Cell& cell) {
   return series_figures(cell.latency_sum, cell.latency_max, cell.buckets);
 }

@@ -53,6 +53,14 @@ class SeriesRecorder {
   /// point before the newest of its measured part (or, before any point there, of its warm-up),
   /// as the newest may still be filling. nullopt while there is none. For the live display.
   [[nodiscard]] std::optional<std::uint64_t> latest_p99_ns() const;
+  /// The figures of the point latest_p99_ns() is of: over all workers, and per worker of the
+  /// current group (by index in the group; nullopt for one with no op in it). nullopt while
+  /// there is no such point. For the live display.
+  struct LatestFigures {
+    SeriesLatency total;
+    std::vector<std::optional<SeriesLatency>> workers;
+  };
+  [[nodiscard]] std::optional<LatestFigures> latest_figures() const;
   /// Requested intervals per point now.
   [[nodiscard]] std::uint64_t merge_factor() const noexcept { return factor_; }
 
