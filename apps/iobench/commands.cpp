@@ -301,13 +301,7 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   if (!options.time_series_csv_path.empty()) OutputFile::check(options.time_series_csv_path);
   if (!options.live_csv_path.empty()) check_output_option("--live-csv", options.live_csv_path);
   // --store: a new file is made only after the run; an existing one must be a history now.
-  if (!options.store_path.empty()) {
-    OutputFile::check(options.store_path);
-    std::error_code ec;
-    if (std::filesystem::exists(options.store_path, ec)) {
-      (void)ResultHistory::open(options.store_path, false);
-    }
-  }
+  if (!options.store_path.empty()) check_history_for_store(options.store_path);
   const bool again = !options.again.empty();
   std::optional<Suite> suite =
       again ? std::optional<Suite>() : suite_for(options.workload, registry);
@@ -470,14 +464,15 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   const SuiteRunResult result = run_suite(plan, registry, suite_options, reporters);
   live.finish();
   progress.clear();
+  // Written at once, and a failure here fails alone: the results below are still written.
+  bool live_csv_failed = false;
   if (live_csv_output) {
-    // Written at once: a later failure (-o's, the history's) keeps the live numbers.
     try {
       live_csv_output->commit(live.csv_text());
     } catch (const Error& e) {
       fmt::print(err, "iobench: cannot write {}: {}\n", printable(live_csv_output->path().string()),
                  printable(e.what()));
-      return 1;
+      live_csv_failed = true;
     }
   }
   if (options.keep) {
@@ -562,7 +557,7 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     }
   }
   const int status = exit_status(result.run.status);
-  return status == 0 && (html_failed || store_failed) ? 1 : status;
+  return status == 0 && (html_failed || store_failed || live_csv_failed) ? 1 : status;
 }
 
 }  // namespace iobench::cli

@@ -1,5 +1,6 @@
 #include "live_screen.hpp"
 
+#include <pthread.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -61,11 +62,14 @@ extern "C" void restore_on_crash(int signo) {
 void install_safety_nets() {
   static const bool installed = [] {
     std::atexit(restore_at_exit);
+    // A forked worker process inherits the handlers: it must never restore the runner's screen.
+    ::pthread_atfork(nullptr, nullptr, [] { g_shown.store(false); });
     struct sigaction action = {};
     action.sa_handler = restore_on_crash;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESETHAND;
-    for (const int signo : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    // SIGQUIT's default action (a core dump) skips atexit: it restores first, as the others.
+    for (const int signo : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT}) {
       struct sigaction previous = {};
       // A handler someone else installed (a sanitizer's) is left alone.
       if (::sigaction(signo, nullptr, &previous) == 0 && previous.sa_handler != SIG_DFL) continue;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iobench/printable.hpp>
 #include <iobench/runner.hpp>
 
 namespace iobench::cli {
@@ -45,12 +46,12 @@ std::string row_line(const LiveRow& row) {
 
 std::string header_line(const LiveFrame& frame) {
   std::string line = fmt::format("iobench  step {}/{} {}", frame.step_index + 1, frame.step_count,
-                                 frame.step_name);
+                                 printable(frame.step_name, 64));
   if (frame.repeat > 1)
     line += fmt::format(" (repetition {}/{})", frame.repetition + 1, frame.repeat);
   if (!frame.phase_name.empty()) {
-    line +=
-        fmt::format("  phase {}/{} {}", frame.phase_index + 1, frame.phase_count, frame.phase_name);
+    line += fmt::format("  phase {}/{} {}", frame.phase_index + 1, frame.phase_count,
+                        printable(frame.phase_name, 64));
   }
   line += fmt::format("  {}  elapsed {}", frame.state,
                       live_duration(static_cast<std::uint64_t>(frame.time_s * 1e9)));
@@ -62,8 +63,12 @@ std::string header_line(const LiveFrame& frame) {
   return line;
 }
 
+// Cut to `width` bytes, never inside a UTF-8 sequence (the names are printable(): valid UTF-8).
 std::string fitted(std::string line, std::size_t width) {
-  if (line.size() > width) line.resize(width);
+  if (line.size() <= width) return line;
+  std::size_t cut = width;
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+  line.resize(cut);
   return line;
 }
 

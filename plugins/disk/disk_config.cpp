@@ -306,12 +306,20 @@ void check_disk_engine(const DiskConfig& config, const Engine& engine, const Par
   }
 }
 
-void check_disk_limits(const DiskConfig& config, std::chrono::nanoseconds time_limit,
-                       std::uint64_t ops_limit) {
+void check_disk_limits(const DiskConfig& config, const Engine& engine,
+                       std::chrono::nanoseconds time_limit, std::uint64_t ops_limit) {
   if (config.time_based && time_limit.count() <= 0 && ops_limit == 0) {
     throw ConfigError(
         "disk: time_based=true loops over the file until the time limit, but the step has none; "
         "give --time DURATION (or --ops N), or drop time_based");
+  }
+  // A request refused with EAGAIN is not an op: --ops alone might never be reached.
+  if (config.time_based && time_limit.count() <= 0 && engine.caps().may_refuse_to_block) {
+    throw ConfigError(fmt::format(
+        "disk: time_based=true with engine {} (requests may be refused with EAGAIN, which count "
+        "as no op) needs a time limit: --ops {} alone might never be reached; give --time "
+        "DURATION",
+        engine.name(), ops_limit));
   }
 }
 

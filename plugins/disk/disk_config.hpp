@@ -77,9 +77,11 @@ struct DiskConfig {
 void check_disk_engine(const DiskConfig& config, const Engine& engine, const Params& params);
 
 /// time_based=true loops until a limit, so the step must have one: throws ConfigError naming
-/// time_based and --time when `time_limit` and `ops_limit` (the step's) are both 0.
-void check_disk_limits(const DiskConfig& config, std::chrono::nanoseconds time_limit,
-                       std::uint64_t ops_limit);
+/// time_based and --time when `time_limit` and `ops_limit` (the step's) are both 0, or when
+/// `time_limit` is 0 and `engine` may refuse requests with EAGAIN (EngineCaps::
+/// may_refuse_to_block: refused requests are no ops, so an op limit might never be reached).
+void check_disk_limits(const DiskConfig& config, const Engine& engine,
+                       std::chrono::nanoseconds time_limit, std::uint64_t ops_limit);
 
 /// The engine disk's params imply (WorkloadInfo::implied_engine): mode=mmap maps the file.
 [[nodiscard]] std::string disk_implied_engine(const Params& params);

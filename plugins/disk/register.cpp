@@ -18,7 +18,7 @@ void register_family(PluginRegistrar& registrar) {
                          "mode=direct");
         check_engine_checks_data(setup.engine, config.verify, "verify=true");
         check_disk_engine(config, setup.engine, setup.params);
-        check_disk_limits(config, setup.time_limit, setup.ops_limit);
+        check_disk_limits(config, setup.engine, setup.time_limit, setup.ops_limit);
         return std::make_unique<DiskWorkload>(std::move(config), setup.targets.size(),
                                               setup.engine);
       },

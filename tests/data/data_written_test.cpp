@@ -222,9 +222,13 @@ TEST_CASE("bonnie's file tests write the data pattern, zeros for bonnie++'s own"
   const test::ScopedTmpfs tmpfs("64m");
   test::TempDir fallback("bonniefiles");
   const fs::path dir = tmpfs.mounted() ? tmpfs.path() : fallback.path();
+  // The file workers work beneath the run directory, as the runner opens it.
+  const OwnedConfinedDir confined = test::open_confined(dir);
   for (const std::string pattern : {"bonnie", "random", "compressible:50"}) {
     const auto test_dir = dir / ("files." + pattern);
-    plugins::bonnie::FileArgs args{.test_dir = test_dir,
+    plugins::bonnie::FileArgs args{.run_dir = confined,
+                                   .test_name = "files." + pattern,
+                                   .test_dir = test_dir,
                                    .spec = {.num_k = 1, .max_bytes = 8192, .min_bytes = 8192},
                                    .seed = 3,
                                    .data = DataPattern::parse(pattern, "data")};

@@ -346,7 +346,7 @@ TEST_CASE("latency parts count every op, the closing fsync too, and read back fr
   }
 }
 
-TEST_CASE("latency_sample times 1 op in N; counts, JSON and text keep the rest exact",
+TEST_CASE("latency_sample times 1 op in N, counts, JSON and text keep the rest exact",
           "[disk][json]") {
   const Registry registry = test::make_full_registry();
   test::TempDir dir("disk-sample");

@@ -213,6 +213,12 @@ TEST_CASE("time_based needs a limit and excludes iterations: exit 2 and nothing 
                                               "time_based=true", "iterations=2", "--time", "1s"});
   CHECK(both.exit_code == 2);
   CHECK_THAT(both.err, Catch::Contains("iterations=2"));
+  // EAGAIN refusals are no ops: an op limit alone might never end the loop.
+  const test::CliResult nowait =
+      test::run_cli({"run", "disk", "-d", dir.path().string(), "size=64k", "operation=read",
+                     "time_based=true", "engine=pvsync2:nowait", "--ops", "100"});
+  CHECK(nowait.exit_code == 2);
+  CHECK_THAT(nowait.err, Catch::Contains("pvsync2") && Catch::Contains("needs a time limit"));
   CHECK(dir.entries().empty());
   const test::CliResult list = test::run_cli({"list"});
   CHECK_THAT(list.out, Catch::Contains("time_based") && Catch::Contains("fio's time_based"));

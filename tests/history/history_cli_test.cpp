@@ -51,7 +51,8 @@ TEST_CASE("run --store keeps each run, history lists them, compare and report re
   REQUIRE(rows.size() == 2);  // header + the newest run
   CHECK(rows[1][0] == "2");
 
-  const auto html = dir.path() / "trend.html";
+  iobench::test::TempDir out_dir("history-out");
+  const auto html = out_dir.path() / "trend.html";
   const auto report = run_cli({"history", db.string(), "workload=disk", "--html", html.string()});
   REQUIRE(report.exit_code == 0);
   const std::string page = iobench::test::read_file(html);

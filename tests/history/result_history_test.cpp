@@ -187,3 +187,26 @@ TEST_CASE("db:FILE#ID references", "[history]") {
     CHECK_THROWS_WITH(iobench::parse_history_reference(bad, path, id), Contains("db:FILE.db#ID"));
   }
 }
+
+TEST_CASE("run --store's check before the run takes a new name or an empty file, refuses a link",
+          "[history]") {
+  iobench::test::TempDir dir;
+  CHECK_NOTHROW(iobench::check_history_for_store(dir.path() / "new.db"));
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "new.db"));  // touched nothing
+  const auto empty = dir.path() / "empty.db";
+  write_text(empty, "");
+  CHECK_NOTHROW(iobench::check_history_for_store(empty));
+  {
+    ResultHistory history = ResultHistory::open(empty, true);  // an empty file becomes one
+    CHECK(history.store(sample_document()) == 1);
+  }
+  CHECK_NOTHROW(iobench::check_history_for_store(empty));
+  const auto notes = dir.path() / "notes.txt";
+  write_text(notes, "notes\n");
+  CHECK_THROWS_WITH(iobench::check_history_for_store(notes), Contains("not an iobench history"));
+  const auto link = dir.path() / "link.db";
+  std::filesystem::create_symlink(empty, link);
+  CHECK_THROWS_WITH(iobench::check_history_for_store(link), Contains("symbolic link"));
+  CHECK_THROWS_WITH(ResultHistory::open(link, false), Contains("symbolic link"));
+  CHECK_THROWS_AS(iobench::check_history_for_store(dir.path() / "no-dir" / "x.db"), ConfigError);
+}

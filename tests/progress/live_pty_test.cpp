@@ -1,5 +1,6 @@
 // --live in a real pseudo-terminal (forkpty): the alternate screen is entered, drawn with a row
 // per worker, and left at the end and after SIGINT, with the results printed after it.
+#include <poll.h>
 #include <pty.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -8,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -26,7 +28,8 @@ constexpr const char* kShowCursor = "\x1b[?25h";
 
 struct LivePtyRun {
   int exit_code = -1;
-  std::string bytes;  // stdout and stderr as the terminal got them, in order
+  bool timed_out = false;  // killed after 60 s
+  std::string bytes;       // stdout and stderr as the terminal got them, in order
 };
 
 // Runs the CLI on a new 120x30 pseudo-terminal with TERM=xterm; with `interrupt_at`, sends
@@ -55,7 +58,17 @@ LivePtyRun run_live_on_pty(const std::vector<std::string>& args,
   LivePtyRun run;
   bool interrupted = false;
   char buffer[4096];
+  // A run that never ends (the SIGINT's text never shown) fails here instead of at ctest's timeout.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      run.timed_out = true;
+      break;
+    }
+    struct pollfd ready = {.fd = master, .events = POLLIN, .revents = 0};
+    const int polled = ::poll(&ready, 1, 200);
+    if (polled == 0 || (polled < 0 && errno == EINTR)) continue;
     const ssize_t n = ::read(master, buffer, sizeof buffer);
     if (n > 0) {
       run.bytes.append(buffer, static_cast<std::size_t>(n));
@@ -109,7 +122,11 @@ void check_restored(const LivePtyRun& run, const std::string& results) {
   REQUIRE(left != std::string::npos);
   CHECK(left > entered);
   CHECK(run.bytes.find(kEnter) == entered);  // entered once
-  CHECK(run.bytes.rfind(kShowCursor) > run.bytes.rfind(kHideCursor));
+  REQUIRE(!run.timed_out);
+  const std::size_t shown = run.bytes.rfind(kShowCursor);
+  REQUIRE(shown != std::string::npos);
+  const std::size_t hidden = run.bytes.rfind(kHideCursor);
+  CHECK((hidden == std::string::npos || shown > hidden));
   // Drawn on the alternate screen: the column heads and both workers' rows.
   const std::string screen = run.bytes.substr(entered, left - entered);
   CHECK(screen.find("worker state") != std::string::npos);

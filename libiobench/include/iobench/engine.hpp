@@ -51,6 +51,10 @@ struct EngineCaps {
   /// false: no byte moves and every request completes at once (the null engine, which measures
   /// iobench's own cost per op); workloads then create no data files.
   bool moves_data = true;
+  /// Requests may fail with EAGAIN instead of waiting for the device (pvsync2:nowait,
+  /// RWF_NOWAIT): such a request moves nothing and does not count against an op limit, so a
+  /// workload that loops until a limit needs a time limit with it.
+  bool may_refuse_to_block = false;
 };
 
 /// One engine option a user may give after the engine's name ("io_uring:fixedbufs,sqpoll").

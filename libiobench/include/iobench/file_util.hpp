@@ -57,10 +57,11 @@ inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{256} << 20;
 
 /// The whole text of an input file the CLI reads (a result file, a classic tool's output, a
 /// suite file, --again's RESULT.json). `what` names it in messages, e.g. "result file". Throws
-/// ConfigError naming the file: it cannot be opened or read (the errno text; a directory says
+/// ConfigError naming the file: it cannot be opened (the errno text; a directory says
 /// "Is a directory"), it is not a regular file (a device such as /dev/zero, a FIFO or a socket
 /// would be read forever or block: refused, not read), or it holds more than `max_bytes` (its
-/// size and the cap named; a file that grows while read is refused once past the cap).
+/// size and the cap named; a file that grows while read is refused once past the cap). Throws
+/// IoError if read(2) fails once open (EIO: a failure, not bad input).
 [[nodiscard]] std::string read_input_file(const std::filesystem::path& path, std::string_view what,
                                           std::uint64_t max_bytes = kMaxInputFileBytes);
 

@@ -83,6 +83,12 @@ class ResultHistory {
   std::unique_ptr<detail::HistoryConnection> connection_;
 };
 
+/// Checks, touching nothing, that `path` can take a run's document later (`run --store`,
+/// before the run): a new name, an empty file, or an iobench history that can be written. Throws
+/// ConfigError naming the path otherwise, as ResultHistory::open does, and for a file or
+/// directory that cannot be written (access(2)) or a symbolic link.
+void check_history_for_store(const std::filesystem::path& path);
+
 /// A history reference as compare and report take it: "db:FILE.db#ID". Returns true and sets
 /// `path` and `id` if `text` starts with "db:"; throws ConfigError naming `text` and the form
 /// if it does but the rest is not FILE#ID with ID >= 1; false for any other text (a file name).

@@ -114,7 +114,9 @@ class Pvsync2Engine final : public Engine {
       : flags_((spec.has("hipri") ? RWF_HIPRI : 0) | (spec.has("nowait") ? RWF_NOWAIT : 0)) {}
   [[nodiscard]] std::string name() const override { return "pvsync2"; }
   [[nodiscard]] EngineCaps caps() const override {
-    return EngineCaps{.supports_direct = true, .polls_completions = (flags_ & RWF_HIPRI) != 0};
+    return EngineCaps{.supports_direct = true,
+                      .polls_completions = (flags_ & RWF_HIPRI) != 0,
+                      .may_refuse_to_block = (flags_ & RWF_NOWAIT) != 0};
   }
   [[nodiscard]] std::unique_ptr<IoFile> open(const FileLocation& location,
                                              const OpenOptions& options) const override {

@@ -1,11 +1,13 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
@@ -232,6 +234,10 @@ ResultHistory::~ResultHistory() = default;
 
 ResultHistory ResultHistory::open(const std::filesystem::path& path, bool create) {
   struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    throw ConfigError(
+        fmt::format("{}: a symbolic link; give the history file itself", printable(path.string())));
+  }
   if (::stat(path.c_str(), &st) != 0) {
     if (errno != ENOENT) throw IoError(errno, "stat", path.string());
     if (!create) {
@@ -332,6 +338,28 @@ std::string ResultHistory::document(std::int64_t id) const {
                                              range.integer(1), range.integer(2));
   throw ConfigError(fmt::format("{}: there is no run #{} ({}); `iobench history {}` lists them",
                                 printable(path_.string()), id, held, printable(path_.string())));
+}
+
+void check_history_for_store(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT) throw IoError(errno, "stat", path.string());
+    // A new file: made after the run, in a directory that must take it.
+    const std::filesystem::path dir =
+        path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+    if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+      throw ConfigError(fmt::format("--store {}: the directory '{}' cannot take a new file: {}",
+                                    printable(path.string()), printable(dir.string()),
+                                    std::strerror(errno)));
+    }
+    return;
+  }
+  if (S_ISREG(st.st_mode) && st.st_size == 0) return;  // made into a history at the store
+  (void)ResultHistory::open(path, false);              // every other refusal, with its own words
+  if (::access(path.c_str(), W_OK) != 0) {
+    throw ConfigError(fmt::format("--store {}: the history cannot be written: {}",
+                                  printable(path.string()), std::strerror(errno)));
+  }
 }
 
 bool parse_history_reference(std::string_view text, std::filesystem::path& path, std::int64_t& id) {

@@ -78,7 +78,8 @@ std::string read_input_file(const std::filesystem::path& path, std::string_view 
     const ssize_t n = ::read(fd.get(), text.data() + done, text.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw refuse(errno);
+      // A device error (EIO) while reading is a failure, not bad input: exit 1.
+      throw IoError(errno, "read", path.string());
     }
     if (n == 0) break;
     done += static_cast<std::size_t>(n);
