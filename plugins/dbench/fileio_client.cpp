@@ -103,9 +103,9 @@ void FileioClient::resolve_new_paths() {
 }
 
 FileioClient::~FileioClient() {
-  for (const HandleSlot& slot : handles_) {
+  handles_.for_each([](const HandleSlot& slot) {
     if (slot.fd >= 0) ::close(slot.fd);
-  }
+  });
 }
 
 std::uint64_t FileioClient::next_random() noexcept {
@@ -275,7 +275,9 @@ FileioClient::NameState FileioClient::resolve_name(const Instruction& ins, const
 }
 
 int FileioClient::handle_fd(const Instruction& ins, WorkerContext& ctx) {
-  const HandleSlot& slot = handles_[ins.a];
+  static constexpr HandleSlot kUnused{};
+  const HandleSlot* held = handles_.find(ins.a);
+  const HandleSlot& slot = held != nullptr ? *held : kUnused;
   if (slot.fd >= 0) return slot.fd;
   problem(ins, kCounterMissingHandle, 1, true, ctx, [&] {
     const std::string_view op = loadfile_name(ins.op);
@@ -298,7 +300,9 @@ int FileioClient::handle_fd(const Instruction& ins, WorkerContext& ctx) {
 }
 
 std::string FileioClient::handle_text(const Instruction& ins) {
-  return fmt::format("handle {} ({})", loadfile_.handles[ins.a], shown(path(handles_[ins.a].path)));
+  const HandleSlot* slot = handles_.find(ins.a);
+  return fmt::format("handle {} ({})", loadfile_.handles[ins.a],
+                     shown(path(slot != nullptr ? slot->path : kNoId)));
 }
 
 void FileioClient::check_status(const Instruction& ins, int err, const std::string& rel,
@@ -366,7 +370,7 @@ OpOutcome FileioClient::execute(const Instruction& ins, const std::array<std::in
       break;
     case OpCode::kClose:
       ::close(fd);
-      handles_[ins.a] = HandleSlot{};
+      handles_.erase(ins.a);
       break;
     case OpCode::kRename:
       op_rename(ins, ctx);
@@ -490,7 +494,7 @@ void FileioClient::op_ntcreatex(const Instruction& ins, const std::array<std::in
   }
   guard(ins, err, p, ins.a);
 
-  HandleSlot* slot = ins.b != kNoId ? &handles_[ins.b] : nullptr;
+  HandleSlot* slot = ins.b != kNoId ? &handles_.slot(ins.b) : nullptr;
   const Expect expect = ins.expect();
   if (fd < 0 || expect == Expect::kFailure) {
     if (expect == Expect::kOk || fd >= 0) {
@@ -652,7 +656,8 @@ void FileioClient::op_sfileinfo(const Instruction& ins, int fd, WorkerContext& c
     timespec times[2]{};
     times[0].tv_sec = st.st_atime - 10;
     times[1].tv_sec = st.st_mtime - 12;
-    const std::uint32_t id = handles_[ins.a].path;
+    const HandleSlot* slot = handles_.find(ins.a);  // held: fd came from it
+    const std::uint32_t id = slot != nullptr ? slot->path : kNoId;
     const std::string& p = path(id);
     guard(ins,
           parents_.apply(p, [&](const ConfinedDir& dir,

@@ -4,14 +4,15 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
-#include <iobench/data_pattern.hpp>
 #include <iobench/confined_dir.hpp>
+#include <iobench/data_pattern.hpp>
 #include <iobench/error.hpp>
 #include <iobench/workload.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "plugins/dbench/handle_table.hpp"
 #include "plugins/dbench/loadfile_program.hpp"
 #include "plugins/dbench/parent_cache.hpp"
 #include "plugins/dbench/replay_report.hpp"
@@ -72,12 +73,10 @@ class FileioClient {
   FileioClient(const FileioClient&) = delete;
   FileioClient& operator=(const FileioClient&) = delete;
 
-  /// Resolves the client's names of the loadfile paths read since the last call and makes room
-  /// for its new handles. Untimed: call before evaluate() and execute() of each line (a size
-  /// compare when nothing is new).
+  /// Resolves the client's names of the loadfile paths read since the last call. Untimed: call
+  /// before evaluate() and execute() of each line (a size compare when nothing is new).
   void catch_up() {
     if (paths_.size() < loadfile_.paths.size()) resolve_new_paths();
-    if (handles_.size() < loadfile_.handles.size()) handles_.resize(loadfile_.handles.size());
   }
 
   /// Evaluates the numeric arguments of `ins` (modifier expressions included) into `out` and
@@ -105,12 +104,6 @@ class FileioClient {
   [[nodiscard]] std::string loadfile_spelling(std::uint32_t id) const;
 
  private:
-  struct HandleSlot {
-    int fd = -1;
-    std::uint32_t path = kNoId;
-    std::uint32_t open_line = 0;  ///< line of the NTCreateX that left the handle closed, or 0
-    int open_errno = 0;           ///< its errno (0: it succeeded although failure was expected)
-  };
   struct NameState {
     bool exists = false;
     bool is_dir = false;
@@ -178,7 +171,7 @@ class FileioClient {
   std::string template_text_;
   std::array<std::string, 10> random_strings_;
   bool random_set_[10] = {};
-  std::vector<HandleSlot> handles_;
+  HandleTable handles_;  ///< by dense handle id: the open ones and failed opens remembered
   std::array<std::int64_t, 8> previous_values_{};
   /// The bytes of successive write chunks (FileioOptions::data), each chunk its own block.
   PatternBuffer write_data_;

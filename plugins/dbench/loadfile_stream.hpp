@@ -72,6 +72,7 @@ class LoadfileStream {
   std::size_t max_bytes_;
   ParseOptions options_;
   FileIdentity validated_;
+  std::size_t handle_count_;  ///< handle numbers of the validated file: the tables' size
   std::unique_ptr<Loadfile> loadfile_;
   std::unique_ptr<detail::LoadfileParser> parser_;
   std::optional<LoadfileTextReader> reader_;
