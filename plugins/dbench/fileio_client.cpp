@@ -84,8 +84,9 @@ FileioClient::FileioClient(const Loadfile& loadfile, const LoadfileStats& sizes,
       rng_state_(seed ^ (0x9E3779B97F4A7C15ULL * (client_id + 1))),
       write_data_(options.data, buffer_bytes(sizes.max_write_bytes, sizes.has_expr_sizes),
                   seed ^ (0xC2B2AE3D27D4EB4FULL * (client_id + 1))),
-      read_buffer_(buffer_bytes(sizes.max_read_bytes, sizes.has_expr_sizes)),
-      dir_buffer_(32 * 1024) {
+      read_bytes_(buffer_bytes(sizes.max_read_bytes, sizes.has_expr_sizes)),
+      read_buffer_(new std::byte[read_bytes_]),
+      dir_buffer_(new std::byte[kDirBufferBytes]) {
   for (auto& s : scratch_) s.reserve(kPathMax);
   template_text_.reserve(kPathMax);
   for (auto& s : random_strings_) s.reserve(256);
@@ -268,7 +269,8 @@ FileioClient::NameState FileioClient::resolve_name(const Instruction& ins, const
   guard(ins,
         parents_.apply(rel,
                        [&](const ConfinedDir& dir, std::string_view leaf) {
-                         return find_name_case_insensitive(dir, ".", leaf, dir_buffer_);
+                         return find_name_case_insensitive(
+                             dir, ".", leaf, std::span(dir_buffer_.get(), kDirBufferBytes));
                        }),
         rel, id);
   return {};
@@ -621,9 +623,9 @@ std::uint64_t FileioClient::op_readx(const Instruction& ins, int fd,
   int err = 0;
   for (std::uint64_t done = 0; done < size;) {
     const std::size_t chunk =
-        static_cast<std::size_t>(std::min<std::uint64_t>(size - done, read_buffer_.size()));
+        static_cast<std::size_t>(std::min<std::uint64_t>(size - done, read_bytes_));
     const ssize_t n =
-        ::pread(fd, read_buffer_.data(), chunk, offset + static_cast<std::int64_t>(done));
+        ::pread(fd, read_buffer_.get(), chunk, offset + static_cast<std::int64_t>(done));
     if (n < 0) {
       err = errno;
       break;
@@ -676,7 +678,9 @@ void FileioClient::op_find(const Instruction& ins, const std::array<std::int64_t
   guard(ins,
         parents_.apply(pattern,
                        [&](const ConfinedDir& dir, std::string_view) {
-                         return read_dir_entries(dir, ".", max_entries, dir_buffer_, count);
+                         return read_dir_entries(dir, ".", max_entries,
+                                                 std::span(dir_buffer_.get(), kDirBufferBytes),
+                                                 count);
                        }),
         pattern, ins.a);
 }

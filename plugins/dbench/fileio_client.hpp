@@ -8,6 +8,7 @@
 #include <iobench/data_pattern.hpp>
 #include <iobench/error.hpp>
 #include <iobench/workload.hpp>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -178,8 +179,12 @@ class FileioClient {
   std::uint64_t write_chunks_ = 0;
   /// WRITEPATTERN's bytes once one ran (then used instead of write_data_), else empty.
   std::vector<std::byte> write_pattern_;
-  std::vector<std::byte> read_buffer_;
-  std::vector<std::byte> dir_buffer_;
+  // Left uninitialized (new std::byte[n], not a vector's zero fill): a page costs memory only
+  // once a read or getdents fills it, as with dbench's malloc'd buffers.
+  std::size_t read_bytes_;
+  std::unique_ptr<std::byte[]> read_buffer_;
+  static constexpr std::size_t kDirBufferBytes = 32 * 1024;
+  std::unique_ptr<std::byte[]> dir_buffer_;
 };
 
 }  // namespace iobench::plugins::dbench
