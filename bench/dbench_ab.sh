@@ -46,7 +46,7 @@ while getopts "a:b:t:n:r:l:h" opt; do
     n) clients=$OPTARG ;;
     r) rounds=$OPTARG ;;
     l) loadfile=$OPTARG ;;
-    h) sed -n '2,28p' "$0"; exit 0 ;;
+    h) sed -n '2,30p' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
 done
