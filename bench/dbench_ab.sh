@@ -9,7 +9,9 @@
 #     process of the run, parent or client), and that process's split into anonymous pages,
 #     file-backed pages (mostly the code of shared libraries) and shared memory (iobench's
 #     phase results), with the peak sums over the whole process tree (bench/tree_memory.py,
-#     sampling every 0.1 s, alike for all three tools),
+#     sampling every 0.1 s, alike for all three tools), and per client process (median over the
+#     clients of each one's peak, KiB): RssAnon, Pss_Anon and private anonymous memory (the pages
+#     only that client maps: what the client costs beyond its parent; tree_memory.py --clients),
 #   - the op-weighted mean latency over all operations (us: the sum over the op kinds of count x
 #     mean, divided by the count; dbench's from its table, whose AvgLat is rounded to 1 us),
 #   - the mean latency (us) of the most frequent operations (NTCreateX, Qpathinfo, Unlink, Find,
@@ -44,7 +46,7 @@ while getopts "a:b:t:n:r:l:h" opt; do
     n) clients=$OPTARG ;;
     r) rounds=$OPTARG ;;
     l) loadfile=$OPTARG ;;
-    h) sed -n '2,28p' "$0"; exit 0 ;;
+    h) sed -n '2,30p' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
 done
@@ -74,9 +76,11 @@ kinds="NTCreateX Qpathinfo Unlink Find Close ReadX WriteX"
 
 # Each run writes "$out.row": throughput, CPU us per line, peak RSS KiB, op-weighted mean
 # latency us, "kind=us,..." for $kinds, then the 7 KiB figures of bench/tree_memory.py (largest
-# process: Rss, anonymous, file-backed, shmem; tree sums: anonymous, file-backed, shmem).
+# process: Rss, anonymous, file-backed, shmem; tree sums: anonymous, file-backed, shmem), then per
+# client (tree_memory.py --clients, medians over the clients): RssAnon, Pss_Anon, private anon.
 run_dbench() {  # out
-  (cd "$work/tmpfs" && python3 "$tree_memory" "$1.mem" --wrapper -- /usr/bin/time -f "%U %S %M" \
+  (cd "$work/tmpfs" && python3 "$tree_memory" "$1.mem" --wrapper --clients "$1.cl" -- /usr/bin/time \
+    -f "%U %S %M" \
     -o "$1.time" dbench -D "$work/tmpfs" -c "$loadfile" -t "$seconds" --per-client-results \
     "$clients") >"$1" 2>&1
   rm -rf "$work/tmpfs/clients"
@@ -95,12 +99,15 @@ wmean = sum(c * us for c, us in rows.values()) / count
 cpu = (float(user) + float(system)) / lines * 1e6 if lines else float("nan")
 lat = ",".join("%s=%.2f" % (k, rows[k][1] if k in rows else float("nan"))
                for k in sys.argv[2].split())
-print(tp, "%.3f" % cpu, rss, "%.3f" % wmean, lat, open(sys.argv[1] + ".mem").read().strip())' \
+clients = open(sys.argv[1] + ".cl").read().splitlines()[-2].split()[1:]
+print(tp, "%.3f" % cpu, rss, "%.3f" % wmean, lat, open(sys.argv[1] + ".mem").read().strip(),
+      *clients)' \
     "$1" "$kinds" >"$1.row"
 }
 
 run_iobench() {  # binary out
-  python3 "$tree_memory" "$2.mem" --wrapper -- /usr/bin/time -f "%M" -o "$2.time" "$1" run dbench \
+  python3 "$tree_memory" "$2.mem" --wrapper --clients "$2.cl" -- /usr/bin/time -f "%M" \
+    -o "$2.time" "$1" run dbench \
     -d "$work/tmpfs" "procs=$clients" \
     "time_limit=${seconds}s" "warmup=$((seconds / 5))s" "loadfile=$loadfile" -q -f json \
     -o "$2.json" >"$2" 2>&1
@@ -115,8 +122,9 @@ count = sum(o["ops"] for o in ops.values())
 wmean = sum(o["ops"] * o["latency_ns"]["mean"] for o in ops.values()) / count / 1e3
 rss = open(sys.argv[1] + ".time").read().split()[-1]
 lat = ",".join("%s=%.2f" % (k, ops[k]["latency_ns"]["mean"] / 1e3) for k in sys.argv[3].split())
+clients = open(sys.argv[1] + ".cl").read().splitlines()[-2].split()[1:]
 print(sys.argv[2], "%.3f" % (cpu / lines), rss, "%.3f" % wmean, lat,
-      open(sys.argv[1] + ".mem").read().strip())' "$2" "$tp" "$kinds" >"$2.row"
+      open(sys.argv[1] + ".mem").read().strip(), *clients)' "$2" "$tp" "$kinds" >"$2.row"
 }
 
 # Parse time: `validate` reads and parses the loadfile, then stops before any I/O.
@@ -159,6 +167,8 @@ for tool in A B dbench; do
       $(cut -d' ' -f7-9 "$work/out/$tool.$round.row")
     printf 'tree sums: anonymous %s, file-backed %s, shared memory %s KiB\n' \
       $(cut -d' ' -f10-12 "$work/out/$tool.$round.row")
+    printf '         per client (median): RssAnon %s, Pss_Anon %s, private anonymous %s KiB\n' \
+      $(cut -d' ' -f13-15 "$work/out/$tool.$round.row")
   done
 done
 python3 - "$work/out" "$rounds" <<'EOF'
@@ -177,7 +187,9 @@ def spread(t, i):
     return f"{min(v):.2f}-{max(v):.2f}" if v else "-"
 names = {0: "throughput MB/sec", 1: "CPU us/line", 2: "peak RSS KiB",
          3: "op-weighted mean latency us", 6: "largest process anonymous KiB",
-         7: "its file-backed KiB", 8: "its shared memory KiB", 9: "tree sum of anonymous KiB"}
+         7: "its file-backed KiB", 8: "its shared memory KiB", 9: "tree sum of anonymous KiB",
+         12: "per client RssAnon KiB", 13: "per client Pss_Anon KiB",
+         14: "per client private anonymous KiB"}
 for t in tools:
     print(f"{t:6}: " + "; ".join(f"{n} median {median(t, i):.3f} ({spread(t, i)})"
                                   for i, n in names.items()))
@@ -209,7 +221,9 @@ for t in ("A", "B"):
           f"op-weighted mean latency {(ratio(t, 'dbench', 3) - 1) * 100:+.1f} %")
     print(f"{t} / dbench (medians), memory: largest process anonymous "
           f"{ratio(t, 'dbench', 6):.2f}x, file-backed {ratio(t, 'dbench', 7):.2f}x; "
-          f"tree sum of anonymous {ratio(t, 'dbench', 9):.2f}x")
+          f"tree sum of anonymous {ratio(t, 'dbench', 9):.2f}x; per client RssAnon "
+          f"{ratio(t, 'dbench', 12):.2f}x, Pss_Anon {ratio(t, 'dbench', 13):.2f}x, private "
+          f"anonymous {ratio(t, 'dbench', 14):.2f}x")
 for t in tools:
     per_cpu = [float(r[3]) / float(r[1]) for r in rows[t]]
     print(f"{t:6}: op-weighted mean latency per us of CPU per line: median "

@@ -84,8 +84,9 @@ FileioClient::FileioClient(const Loadfile& loadfile, const LoadfileStats& sizes,
       rng_state_(seed ^ (0x9E3779B97F4A7C15ULL * (client_id + 1))),
       write_data_(options.data, buffer_bytes(sizes.max_write_bytes, sizes.has_expr_sizes),
                   seed ^ (0xC2B2AE3D27D4EB4FULL * (client_id + 1))),
-      read_buffer_(buffer_bytes(sizes.max_read_bytes, sizes.has_expr_sizes)),
-      dir_buffer_(32 * 1024) {
+      read_bytes_(buffer_bytes(sizes.max_read_bytes, sizes.has_expr_sizes)),
+      read_buffer_(new std::byte[read_bytes_]),
+      dir_buffer_(new std::byte[kDirBufferBytes]) {
   for (auto& s : scratch_) s.reserve(kPathMax);
   template_text_.reserve(kPathMax);
   for (auto& s : random_strings_) s.reserve(256);
@@ -103,9 +104,9 @@ void FileioClient::resolve_new_paths() {
 }
 
 FileioClient::~FileioClient() {
-  for (const HandleSlot& slot : handles_) {
+  handles_.for_each([](const HandleSlot& slot) {
     if (slot.fd >= 0) ::close(slot.fd);
-  }
+  });
 }
 
 std::uint64_t FileioClient::next_random() noexcept {
@@ -268,14 +269,17 @@ FileioClient::NameState FileioClient::resolve_name(const Instruction& ins, const
   guard(ins,
         parents_.apply(rel,
                        [&](const ConfinedDir& dir, std::string_view leaf) {
-                         return find_name_case_insensitive(dir, ".", leaf, dir_buffer_);
+                         return find_name_case_insensitive(
+                             dir, ".", leaf, std::span(dir_buffer_.get(), kDirBufferBytes));
                        }),
         rel, id);
   return {};
 }
 
 int FileioClient::handle_fd(const Instruction& ins, WorkerContext& ctx) {
-  const HandleSlot& slot = handles_[ins.a];
+  static constexpr HandleSlot kUnused{};
+  const HandleSlot* held = handles_.find(ins.a);
+  const HandleSlot& slot = held != nullptr ? *held : kUnused;
   if (slot.fd >= 0) return slot.fd;
   problem(ins, kCounterMissingHandle, 1, true, ctx, [&] {
     const std::string_view op = loadfile_name(ins.op);
@@ -298,7 +302,9 @@ int FileioClient::handle_fd(const Instruction& ins, WorkerContext& ctx) {
 }
 
 std::string FileioClient::handle_text(const Instruction& ins) {
-  return fmt::format("handle {} ({})", loadfile_.handles[ins.a], shown(path(handles_[ins.a].path)));
+  const HandleSlot* slot = handles_.find(ins.a);
+  return fmt::format("handle {} ({})", loadfile_.handles[ins.a],
+                     shown(path(slot != nullptr ? slot->path : kNoId)));
 }
 
 void FileioClient::check_status(const Instruction& ins, int err, const std::string& rel,
@@ -366,7 +372,7 @@ OpOutcome FileioClient::execute(const Instruction& ins, const std::array<std::in
       break;
     case OpCode::kClose:
       ::close(fd);
-      handles_[ins.a] = HandleSlot{};
+      handles_.erase(ins.a);
       break;
     case OpCode::kRename:
       op_rename(ins, ctx);
@@ -490,7 +496,7 @@ void FileioClient::op_ntcreatex(const Instruction& ins, const std::array<std::in
   }
   guard(ins, err, p, ins.a);
 
-  HandleSlot* slot = ins.b != kNoId ? &handles_[ins.b] : nullptr;
+  HandleSlot* slot = ins.b != kNoId ? &handles_.slot(ins.b) : nullptr;
   const Expect expect = ins.expect();
   if (fd < 0 || expect == Expect::kFailure) {
     if (expect == Expect::kOk || fd >= 0) {
@@ -617,9 +623,9 @@ std::uint64_t FileioClient::op_readx(const Instruction& ins, int fd,
   int err = 0;
   for (std::uint64_t done = 0; done < size;) {
     const std::size_t chunk =
-        static_cast<std::size_t>(std::min<std::uint64_t>(size - done, read_buffer_.size()));
+        static_cast<std::size_t>(std::min<std::uint64_t>(size - done, read_bytes_));
     const ssize_t n =
-        ::pread(fd, read_buffer_.data(), chunk, offset + static_cast<std::int64_t>(done));
+        ::pread(fd, read_buffer_.get(), chunk, offset + static_cast<std::int64_t>(done));
     if (n < 0) {
       err = errno;
       break;
@@ -652,7 +658,8 @@ void FileioClient::op_sfileinfo(const Instruction& ins, int fd, WorkerContext& c
     timespec times[2]{};
     times[0].tv_sec = st.st_atime - 10;
     times[1].tv_sec = st.st_mtime - 12;
-    const std::uint32_t id = handles_[ins.a].path;
+    const HandleSlot* slot = handles_.find(ins.a);  // held: fd came from it
+    const std::uint32_t id = slot != nullptr ? slot->path : kNoId;
     const std::string& p = path(id);
     guard(ins,
           parents_.apply(p, [&](const ConfinedDir& dir,
@@ -671,7 +678,9 @@ void FileioClient::op_find(const Instruction& ins, const std::array<std::int64_t
   guard(ins,
         parents_.apply(pattern,
                        [&](const ConfinedDir& dir, std::string_view) {
-                         return read_dir_entries(dir, ".", max_entries, dir_buffer_, count);
+                         return read_dir_entries(dir, ".", max_entries,
+                                                 std::span(dir_buffer_.get(), kDirBufferBytes),
+                                                 count);
                        }),
         pattern, ins.a);
 }

@@ -4,14 +4,16 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
-#include <iobench/data_pattern.hpp>
 #include <iobench/confined_dir.hpp>
+#include <iobench/data_pattern.hpp>
 #include <iobench/error.hpp>
 #include <iobench/workload.hpp>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "plugins/dbench/handle_table.hpp"
 #include "plugins/dbench/loadfile_program.hpp"
 #include "plugins/dbench/parent_cache.hpp"
 #include "plugins/dbench/replay_report.hpp"
@@ -72,12 +74,10 @@ class FileioClient {
   FileioClient(const FileioClient&) = delete;
   FileioClient& operator=(const FileioClient&) = delete;
 
-  /// Resolves the client's names of the loadfile paths read since the last call and makes room
-  /// for its new handles. Untimed: call before evaluate() and execute() of each line (a size
-  /// compare when nothing is new).
+  /// Resolves the client's names of the loadfile paths read since the last call. Untimed: call
+  /// before evaluate() and execute() of each line (a size compare when nothing is new).
   void catch_up() {
     if (paths_.size() < loadfile_.paths.size()) resolve_new_paths();
-    if (handles_.size() < loadfile_.handles.size()) handles_.resize(loadfile_.handles.size());
   }
 
   /// Evaluates the numeric arguments of `ins` (modifier expressions included) into `out` and
@@ -105,12 +105,6 @@ class FileioClient {
   [[nodiscard]] std::string loadfile_spelling(std::uint32_t id) const;
 
  private:
-  struct HandleSlot {
-    int fd = -1;
-    std::uint32_t path = kNoId;
-    std::uint32_t open_line = 0;  ///< line of the NTCreateX that left the handle closed, or 0
-    int open_errno = 0;           ///< its errno (0: it succeeded although failure was expected)
-  };
   struct NameState {
     bool exists = false;
     bool is_dir = false;
@@ -178,15 +172,19 @@ class FileioClient {
   std::string template_text_;
   std::array<std::string, 10> random_strings_;
   bool random_set_[10] = {};
-  std::vector<HandleSlot> handles_;
+  HandleTable handles_;  ///< by dense handle id: the open ones and failed opens remembered
   std::array<std::int64_t, 8> previous_values_{};
   /// The bytes of successive write chunks (FileioOptions::data), each chunk its own block.
   PatternBuffer write_data_;
   std::uint64_t write_chunks_ = 0;
   /// WRITEPATTERN's bytes once one ran (then used instead of write_data_), else empty.
   std::vector<std::byte> write_pattern_;
-  std::vector<std::byte> read_buffer_;
-  std::vector<std::byte> dir_buffer_;
+  // Left uninitialized (new std::byte[n], not a vector's zero fill): a page costs memory only
+  // once a read or getdents fills it, as with dbench's malloc'd buffers.
+  std::size_t read_bytes_;
+  std::unique_ptr<std::byte[]> read_buffer_;
+  static constexpr std::size_t kDirBufferBytes = 32 * 1024;
+  std::unique_ptr<std::byte[]> dir_buffer_;
 };
 
 }  // namespace iobench::plugins::dbench

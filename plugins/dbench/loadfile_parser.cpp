@@ -568,7 +568,7 @@ void LoadfileParser::emit(Instruction ins) {
   };
   switch (ins.op) {
     case OpCode::kNtCreateX:
-      if (ins.b != kNoId) handle_path_[ins.b] = ins.a;
+      if (ins.b != kNoId && !for_replay_) handle_path_[ins.b] = ins.a;
       break;
     case OpCode::kWriteX:
       out_.stats.max_write_bytes = std::max(out_.stats.max_write_bytes, constant(1));
@@ -613,14 +613,10 @@ std::uint32_t LoadfileParser::intern_string(std::string_view text) {
 }
 
 std::uint32_t LoadfileParser::intern_handle(std::int64_t number) {
-  // try_emplace: no node is allocated for a handle already known (nearly every use).
-  const auto [it, inserted] =
-      handle_ids_.try_emplace(number, static_cast<std::uint32_t>(out_.handles.size()));
-  if (inserted) {
-    out_.handles.push_back(number);
-    handle_path_.push_back(kNoId);
-  }
-  return it->second;
+  bool inserted = false;
+  const std::uint32_t id = handle_ids_.intern(number, out_.handles, inserted);
+  if (inserted && !for_replay_) handle_path_.push_back(kNoId);
+  return id;
 }
 
 namespace {

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "plugins/dbench/handle_table.hpp"
 #include "plugins/dbench/loadfile_parser.hpp"
 #include "plugins/dbench/loadfile_reader.hpp"
 #include "plugins/dbench/loadfile_tokenizer.hpp"
@@ -62,6 +63,13 @@ class LoadfileParser {
   LoadfileParser(Loadfile& out, const ParseOptions& options, bool for_replay = false)
       : options_(options), out_(out), for_replay_(for_replay) {
     out_.name = options.file_name;
+  }
+
+  /// Makes room for `count` handle numbers (a replay knows them from the validation), so the
+  /// tables do not grow by doubling past what the file needs.
+  void reserve_handles(std::size_t count) {
+    out_.handles.reserve(count);
+    handle_ids_.reserve(count, out_.handles);
   }
 
   /// Parses all of `text`, then finish().
@@ -140,8 +148,9 @@ class LoadfileParser {
   std::size_t error_count_ = 0;
   InternMap path_ids_;
   InternMap string_ids_;
-  std::unordered_map<std::int64_t, std::uint32_t> handle_ids_;
-  std::vector<std::uint32_t> handle_path_;  // dense handle id -> path id of its last NTCreateX
+  HandleIndex handle_ids_;
+  // dense handle id -> path id of its last NTCreateX (for note_write: empty for a replay)
+  std::vector<std::uint32_t> handle_path_;
   /// Per path id, what the writes through it can occupy: 4 KiB-aligned [begin, end) ranges of
   /// the writes with a known place (merged in finish_stats), and the summed sizes (times their
   /// executions per pass) of those without one (unbounded offsets, template paths).

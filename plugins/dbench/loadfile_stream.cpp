@@ -15,6 +15,7 @@ LoadfileStream::LoadfileStream(std::filesystem::path path, std::size_t max_bytes
       max_bytes_(max_bytes),
       options_(std::move(options)),
       validated_(validated.source),
+      handle_count_(validated.handles.size()),
       loadfile_(std::make_unique<Loadfile>()) {
   buffer_.reserve(2 * kChunkBytes);
   open();
@@ -33,6 +34,7 @@ void LoadfileStream::open() {
   }
   *loadfile_ = Loadfile{};
   parser_ = std::make_unique<detail::LoadfileParser>(*loadfile_, options_, /*for_replay=*/true);
+  parser_->reserve_handles(handle_count_);
   cursor_.reset();
   buffer_.clear();
   released_ = 0;

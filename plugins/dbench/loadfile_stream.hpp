@@ -28,8 +28,8 @@ class LoadfileParser;
 /// (another inode, size or time) is refused with a ReplayError, as is one that no longer parses.
 class LoadfileStream {
  public:
-  /// Text read and parsed at a time (about 1,400 lines of client.txt).
-  static constexpr std::size_t kChunkBytes = 32 * 1024;
+  /// Text read and parsed at a time (about 700 lines of client.txt).
+  static constexpr std::size_t kChunkBytes = 16 * 1024;
 
   /// Opens `path` again for a replay of what `validated` (parse_loadfile_file() of it, with the
   /// same `options`) describes. Throws ConfigError if it cannot be opened, ReplayError if it is
@@ -72,6 +72,7 @@ class LoadfileStream {
   std::size_t max_bytes_;
   ParseOptions options_;
   FileIdentity validated_;
+  std::size_t handle_count_;  ///< handle numbers of the validated file: the tables' size
   std::unique_ptr<Loadfile> loadfile_;
   std::unique_ptr<detail::LoadfileParser> parser_;
   std::optional<LoadfileTextReader> reader_;

@@ -1,3 +1,6 @@
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <iobench/data_pattern.hpp>
@@ -57,6 +60,21 @@ TEST_CASE("zeros are zero", "[unit][data]") {
     CHECK(std::all_of(block.begin(), block.end(), [](std::byte b) { return b == std::byte{0}; }));
   }
   CHECK(buffer.allocated_bytes() == 12288);  // one block, page-rounded
+}
+
+TEST_CASE("a zeros buffer holds no resident page, however large", "[unit][data]") {
+  // dbench's WriteX buffer is a calloc'd one never written: it costs no memory, and neither may
+  // this one (a memset would make every page resident). Reading it later maps the kernel's
+  // shared zero page, not pages of the process's own.
+  PatternBuffer buffer({Kind::kZeros, 0}, 256 * 1024, 1);
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> resident(buffer.allocated_bytes() / page, 0xFF);
+  const auto block = buffer.block(0);
+  REQUIRE(::mincore(const_cast<std::byte*>(block.data()), buffer.allocated_bytes(),
+                    resident.data()) == 0);
+  CHECK(std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return r & 1U; }) ==
+        0);
+  CHECK(std::all_of(block.begin(), block.end(), [](std::byte b) { return b == std::byte{0}; }));
 }
 
 TEST_CASE("random blocks differ block to block and do not compress", "[unit][data]") {

@@ -56,11 +56,12 @@ struct DataPattern {
 /// Aligned for O_DIRECT (AlignedBuffer::kAlignment). Move-only; not thread-safe (one per
 /// worker).
 ///
-/// Memory: block_bytes for kZeros and kBonnie; for kRandom and kCompressible a ring of windows
-/// of round_up(block_bytes, 4 KiB) each, as many as fit in 1 MiB (a power of two, at least one):
-/// block n is window n % windows with its stamps rewritten, so the data does not repeat within
-/// the ring and block n's content is a function of (pattern, block_bytes, seed, n) only, which
-/// lets a reader verify it (tiotest's consistency check).
+/// Memory: block_bytes for kBonnie; for kZeros block_bytes of address space only (mmap'd pages
+/// never written: reading them maps the kernel's zero page, no resident memory); for kRandom and
+/// kCompressible a ring of windows of round_up(block_bytes, 4 KiB) each, as many as fit in 1 MiB (a
+/// power of two, at least one): block n is window n % windows with its stamps rewritten, so the
+/// data does not repeat within the ring and block n's content is a function of (pattern,
+/// block_bytes, seed, n) only, which lets a reader verify it (tiotest's consistency check).
 class PatternBuffer {
  public:
   /// Bytes per segment: the unit of kCompressible's random/zero split and of the stamps.
@@ -100,6 +101,9 @@ class PatternBuffer {
   [[nodiscard]] std::size_t allocated_bytes() const noexcept { return allocated_; }
 
  private:
+  /// Frees data_ as it was allocated (kZeros: mmap'd pages, else aligned_alloc).
+  void release() noexcept;
+
   DataPattern pattern_;
   std::size_t block_bytes_ = 0;
   std::byte* data_ = nullptr;

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <bit>
@@ -103,6 +104,15 @@ PatternBuffer::PatternBuffer(const DataPattern& pattern, std::size_t block_bytes
   }
   const std::size_t bytes = ring ? windows * window_stride_ : block_bytes_;
   allocated_ = (bytes + align - 1) / align * align;
+  if (pattern_.kind == DataPattern::Kind::kZeros) {
+    // Pages the kernel gives zeroed and nobody writes: reads (a write(2) from them) map its
+    // shared zero page, so the block costs no memory however large (as dbench's calloc'd one).
+    void* memory =
+        ::mmap(nullptr, allocated_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) throw std::bad_alloc();
+    data_ = static_cast<std::byte*>(memory);
+    return;
+  }
   void* memory = std::aligned_alloc(align, allocated_);
   if (memory == nullptr) throw std::bad_alloc();
   data_ = static_cast<std::byte*>(memory);
@@ -141,7 +151,7 @@ PatternBuffer::PatternBuffer(PatternBuffer&& other) noexcept
 
 PatternBuffer& PatternBuffer::operator=(PatternBuffer&& other) noexcept {
   if (this != &other) {
-    std::free(data_);
+    release();
     pattern_ = other.pattern_;
     block_bytes_ = other.block_bytes_;
     data_ = std::exchange(other.data_, nullptr);
@@ -154,6 +164,16 @@ PatternBuffer& PatternBuffer::operator=(PatternBuffer&& other) noexcept {
   return *this;
 }
 
-PatternBuffer::~PatternBuffer() { std::free(data_); }
+void PatternBuffer::release() noexcept {
+  if (data_ == nullptr) return;
+  if (pattern_.kind == DataPattern::Kind::kZeros) {
+    (void)::munmap(data_, allocated_);
+  } else {
+    std::free(data_);
+  }
+  data_ = nullptr;
+}
+
+PatternBuffer::~PatternBuffer() { release(); }
 
 }  // namespace iobench
