@@ -215,8 +215,8 @@ TEST_CASE("time_based needs a limit and excludes iterations: exit 2 and nothing 
   CHECK_THAT(both.err, Catch::Contains("iterations=2"));
   // EAGAIN refusals are no ops: an op limit alone might never end the loop.
   const test::CliResult nowait =
-      test::run_cli({"run", "disk", "-d", dir.path().string(), "size=64k", "operation=read",
-                     "time_based=true", "engine=pvsync2:nowait", "--ops", "100"});
+      test::run_cli({"run", "disk", "-d", dir.path().string(), "size=64k", "bs=4k",
+                     "operation=read", "time_based=true", "engine=pvsync2:nowait", "--ops", "100"});
   CHECK(nowait.exit_code == 2);
   CHECK_THAT(nowait.err, Catch::Contains("pvsync2") && Catch::Contains("needs a time limit"));
   CHECK(dir.entries().empty());
