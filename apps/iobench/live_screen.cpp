@@ -11,6 +11,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "terminal.hpp"
+
 // term.h defines macros named after every capability (columns, lines, ...): included last, and
 // nothing below uses those names.
 #include <term.h>
@@ -80,22 +82,9 @@ void install_safety_nets() {
   (void)installed;
 }
 
-// A capability's string with its padding interpreted by tputs, or empty where the terminal
-// lacks it.
-std::string* g_expanded = nullptr;
-int append_char(int c) {
-  g_expanded->push_back(static_cast<char>(c));
-  return c;
+std::string capability(const char* name) {
+  return expand_capability(::tigetstr(const_cast<char*>(name)));
 }
-std::string expand(const char* value) {
-  if (value == nullptr || value == reinterpret_cast<char*>(-1)) return {};
-  std::string text;
-  g_expanded = &text;
-  ::tputs(value, 1, append_char);
-  g_expanded = nullptr;
-  return text;
-}
-std::string capability(const char* name) { return expand(::tigetstr(const_cast<char*>(name))); }
 
 bool is_tty(int fd) { return ::isatty(fd) != 0; }
 
@@ -130,7 +119,7 @@ std::unique_ptr<LiveScreen> LiveScreen::open(int fd, std::string& why_not) {
   if (caps->home.empty()) {
     const char* cup = ::tigetstr(const_cast<char*>("cup"));
     if (cup != nullptr && cup != reinterpret_cast<char*>(-1)) {
-      caps->home = expand(::tiparm(cup, 0, 0));
+      caps->home = expand_capability(::tiparm(cup, 0, 0));
     }
   }
   caps->el = capability("el");

@@ -28,24 +28,27 @@ void install_sigwinch_handler() {
   (void)installed;
 }
 
-// A capability's string with its padding ("$<5>") interpreted by tputs (none at an unknown
-// speed), or empty where the terminal lacks it.
+// tputs() hands the expanded string out a character at a time, to a plain function.
 std::string* g_expanded = nullptr;
 int append_char(int c) {
   g_expanded->push_back(static_cast<char>(c));
   return c;
 }
+
 std::string capability(const char* name) {
-  char* value = ::tigetstr(const_cast<char*>(name));
-  if (value == nullptr || value == reinterpret_cast<char*>(-1)) return {};
+  return expand_capability(::tigetstr(const_cast<char*>(name)));
+}
+
+}  // namespace
+
+std::string expand_capability(const char* value) {
+  if (value == nullptr || value == reinterpret_cast<const char*>(-1)) return {};
   std::string text;
   g_expanded = &text;
   ::tputs(value, 1, append_char);
   g_expanded = nullptr;
   return text;
 }
-
-}  // namespace
 
 std::optional<Terminal> Terminal::open(int fd) {
   if (::isatty(fd) == 0) return std::nullopt;

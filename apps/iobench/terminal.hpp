@@ -6,6 +6,11 @@
 
 namespace iobench::cli {
 
+/// A terminfo string (tigetstr(), tiparm()) with its padding ("$<5>") interpreted by tputs (none
+/// at an unknown speed); empty for a capability the terminal lacks (null or (char*)-1).
+/// REQUIRES: setupterm() was called.
+[[nodiscard]] std::string expand_capability(const char* value);
+
 /// The terminal a live progress line is drawn on: its control strings from terminfo (ncurses'
 /// libtinfo: setupterm(), tigetstr("cr"), tigetstr("el")) and its width, read with TIOCGWINSZ
 /// and again after each SIGWINCH.

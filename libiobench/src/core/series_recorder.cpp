@@ -183,18 +183,9 @@ void SeriesRecorder::merge_round() {
 }
 
 std::optional<std::uint64_t> SeriesRecorder::latest_p99_ns() const {
-  for (const std::size_t segment : {measure_segment_, warmup_segment_}) {
-    if (segment == SIZE_MAX) continue;
-    const auto first = points_.lower_bound(Key{segment, 0});
-    const auto next = points_.lower_bound(Key{segment + 1, 0});
-    if (first == next) continue;  // nothing in this part yet
-    const auto newest = std::prev(next);
-    if (newest == first) return std::nullopt;
-    Cell total;
-    for (const Cell& cell : std::prev(newest)->second) total.merge(cell);
-    return figures(total).p99;
-  }
-  return std::nullopt;
+  const std::optional<LatestFigures> latest = latest_figures();
+  if (!latest) return std::nullopt;
+  return latest->total.p99;
 }
 
 std::optional<SeriesRecorder::LatestFigures> SeriesRecorder::latest_figures() const {
