@@ -130,7 +130,8 @@ LiveFrame LiveRates::update(const SuiteProgress& progress) {
                                     .latency_ns = worker.interval_latency_ns});
   }
   const bool fresh_total = !total_ || snapshot.bytes < total_->bytes || snapshot.ops < total_->ops;
-  if (!total_) total_.emplace();
+  if (!total_)
+    total_ = Sample{};  // (not emplace(): clang finds Sample not yet default-constructible)
   advance(*total_, fresh_total, interval, snapshot.bytes, snapshot.ops, now);
   frame.total = LiveRow{.worker = "total",
                         .state = frame.state,
