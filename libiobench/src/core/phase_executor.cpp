@@ -383,8 +383,16 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
   std::optional<std::uint64_t> last_p99;
   const auto report = [&](bool changed) {
     progress.now_ns = monotonic_ns();
-    progress.bytes = live_sum(&WorkerSlot::live_bytes);
-    progress.ops = live_sum(&WorkerSlot::live_ops);
+    // Each worker's counters are read once: the totals are their sum, so a snapshot's workers
+    // always add up to its totals while the workers run on.
+    ProgressSnapshot snapshot;
+    fill_worker_progress(memory, first, count, series, snapshot);
+    progress.bytes = 0;
+    progress.ops = 0;
+    for (const WorkerProgress& w : snapshot.worker_progress) {
+      progress.bytes += w.bytes;
+      progress.ops += w.ops;
+    }
     bool all_planned = true;
     for (std::size_t i = first; i < first + count; ++i) {
       const WorkerSlot& slot = *memory.slot(i);
@@ -393,14 +401,12 @@ GroupOutcome run_group(const PhaseRequest& request, const PhaseMemory& memory, s
     }
     progress.planned_ops = all_planned ? live_sum(&WorkerSlot::planned_ops) : 0;
     progress.planned_bytes = all_planned ? live_sum(&WorkerSlot::planned_bytes) : 0;
-    ProgressSnapshot snapshot;
     fill_progress(progress, snapshot);
     snapshot.state_changed = changed;
     // The display keeps its p99 field from frame to frame: a frame that finds no complete
     // point (a new part just began) shows the last one known.
     if (const auto p99 = series.latest_p99_ns()) last_p99 = p99;
     snapshot.interval_p99_ns = last_p99;
-    fill_worker_progress(memory, first, count, series, snapshot);
     request.on_progress(snapshot);
   };
   // Reports a state change at once, and the interval's line when due.
