@@ -1,0 +1,240 @@
+// Worker spawning and reaping: the life of one worker (the same in a thread and in a forked
+// child) and the runner's side of starting, killing and reaping them.
+#include "core/group_workers.hpp"
+
+#include <fmt/format.h>
+#include <malloc.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <iobench/clock.hpp>
+#include <iobench/printable.hpp>
+#include <iobench/runner.hpp>
+#include <memory>
+#include <string>
+
+#include "core/futex.hpp"
+
+namespace iobench::detail {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Keeps the failure's message in the slot's fixed buffer. A message too long for it (a path of
+// thousands of bytes) is cut in the middle, never at its end, where the errno text is.
+void store_failure(WorkerSlot& slot, const char* what) noexcept {
+  slot.failed = 1;
+  try {
+    const std::string text = printable(what, sizeof slot.message - 1);
+    std::memcpy(slot.message, text.c_str(), text.size() + 1);
+  } catch (...) {  // no memory for the copy: a plain cut is better than nothing
+    std::strncpy(slot.message, what, sizeof slot.message - 1);
+  }
+}
+
+// Blocks the stop signals in the calling thread (the runner's thread handles them).
+void block_stop_signals() noexcept {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int signo : stop_signals()) sigaddset(&set, signo);
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+// Moves `slot` to `stage`, bumping the shared counter of every stage it passes (once each).
+void advance(PhaseShared& shared, WorkerSlot& slot, WorkerStage stage) noexcept {
+  for (std::uint32_t s = slot.stage.load(); s < stage; s = slot.stage.load()) {
+    if (!slot.stage.compare_exchange_strong(s, s + 1)) continue;
+    std::atomic<std::uint32_t>& counter = s + 1 == kReady   ? shared.ready
+                                          : s + 1 == kEnded ? shared.ended
+                                                            : shared.finished;
+    counter.fetch_add(1);
+    futex_wake_all(counter);
+  }
+}
+
+// The life of one worker, the same in a thread and in a forked child: untimed set-up, barrier,
+// timed run, untimed tear-down.
+void worker_main(const PhaseRequest& request, const PhaseMemory& memory, std::size_t index) {
+  PhaseShared& shared = memory.shared();
+  WorkerSlot& slot = *memory.slot(index);
+  WorkerContext ctx = WorkerContextAccess::make(
+      request.phase_index, index, request.spec.workers, request.targets, request.engine,
+      worker_seed(request.step_seed, request.phase_index, index), shared.state, slot,
+      memory.ops(index), request.ops_limit, memory.parts(index), request.spec.latency_parts);
+  std::unique_ptr<PhaseWorker> worker;
+  try {
+    worker = request.workload.make_worker(request.phase_index, ctx);
+  } catch (const std::exception& e) {
+    store_failure(slot, e.what());
+  }
+  advance(shared, slot, kReady);
+  for (std::uint32_t s; (s = shared.state.load()) == kWaiting;) futex_wait(shared.state, s, 100ms);
+
+  // A phase abandoned before it began (stop request, another worker failed) runs nothing.
+  if (worker && !slot.failed && shared.state.load() != kAbort) {
+    (void)ctx.keep_going();  // takes the measure start (clock and CPU baseline)
+    try {
+      worker->run(ctx);
+    } catch (const std::exception& e) {
+      store_failure(slot, e.what());
+    }
+    // CPU first, clock second: the CPU window lies inside [start_ns, end_ns].
+    slot.cpu_end = slot.whole_process != 0 ? read_process_cpu() : read_thread_cpu();
+    slot.end_ns = monotonic_ns();
+  }
+  if (slot.failed) {
+    // One worker failing ends the phase for all: the others see keep_going() turn false.
+    advance_state(shared.state, kAbort);
+  }
+  advance(shared, slot, kEnded);
+  try {
+    worker.reset();  // untimed tear-down
+  } catch (...) {
+  }
+  advance(shared, slot, kFinished);
+}
+
+// A worker process that ended before its run() did: its CPU time since is unknown (none is
+// counted) and its run ends now.
+void close_cut_run(WorkerSlot& slot) noexcept {
+  if (slot.start_ns != 0 && slot.end_ns == 0) {
+    slot.cpu_end = slot.cpu_start;
+    slot.end_ns = monotonic_ns();
+  }
+}
+
+}  // namespace
+
+bool advance_state(std::atomic<std::uint32_t>& state, std::uint32_t to) noexcept {
+  for (std::uint32_t s = state.load(); s < to;) {
+    if (state.compare_exchange_weak(s, to)) {
+      futex_wake_all(state);
+      return true;
+    }
+  }
+  return false;
+}
+
+GroupWorkers::GroupWorkers(const PhaseRequest& request, const PhaseMemory& memory,
+                           std::size_t first, std::size_t count)
+    : request_(request),
+      memory_(memory),
+      first_(first),
+      count_(count),
+      processes_(request.spec.mode == WorkerMode::kProcesses) {}
+
+void GroupWorkers::start() {
+  if (processes_) {
+    start_processes();
+  } else {
+    start_threads();
+  }
+}
+
+void GroupWorkers::start_threads() {
+  for (std::size_t i = first_; i < first_ + count_; ++i) {
+    threads_.emplace_back([&request = request_, &memory = memory_, i] {
+      // Stop signals go to the runner's thread: a worker's I/O call is never cut short by one.
+      block_stop_signals();
+      worker_main(request, memory, i);
+    });
+  }
+}
+
+void GroupWorkers::start_processes() {
+  PhaseShared& shared = memory_.shared();
+  const pid_t parent = ::getpid();
+  // Free heap pages the runner still holds (a validation's parse, earlier steps) would be
+  // copied into every worker's memory: give them back first.
+  (void)::malloc_trim(0);
+  for (std::size_t i = first_; i < first_ + count_; ++i) {
+    if (stop_requested()) {
+      // Forking hundreds of processes takes seconds: a stop ends it; the workers not yet
+      // started never run (and did nothing).
+      advance_state(shared.state, kAbort);
+      for (std::size_t rest = i; rest < first_ + count_; ++rest) {
+        advance(shared, *memory_.slot(rest), kFinished);
+        children_.push_back(0);
+      }
+      break;
+    }
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      // The parent turns the stop signals into a stop of the phase; children just follow it.
+      for (const int signo : stop_signals()) ::signal(signo, SIG_IGN);
+      // If the runner itself dies (SIGKILL, crash), its workers must not go on doing I/O.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(1);
+      worker_main(request_, memory_, i);
+      ::_exit(0);
+    }
+    if (pid < 0) {
+      store_failure(*memory_.slot(i), fmt::format("fork: {}", std::strerror(errno)).c_str());
+      advance(shared, *memory_.slot(i), kFinished);
+      children_.push_back(0);
+      continue;
+    }
+    children_.push_back(pid);
+  }
+}
+
+// A second stop request hurries the end: worker processes still running are killed rather
+// than awaited (the run's files are removed all the same, after they are gone).
+void GroupWorkers::hurry_if_asked() {
+  if (hurried_ || !processes_ || stop_request_count() < 2) return;
+  hurried_ = true;
+  advance_state(memory_.shared().state, kAbort);
+  for (const pid_t pid : children_) {
+    if (pid > 0) ::kill(pid, SIGKILL);
+  }
+}
+
+void GroupWorkers::reap(bool block) {
+  hurry_if_asked();
+  for (pid_t& pid : children_) {
+    if (pid <= 0) continue;
+    int status = 0;
+    const pid_t r = ::waitpid(pid, &status, block ? 0 : WNOHANG);
+    if (r != pid) continue;
+    pid = -pid;  // reaped
+    reaped(first_ + static_cast<std::size_t>(&pid - children_.data()), r, status);
+  }
+}
+
+// Worker process `pid` of worker `index` ended with `status`.
+void GroupWorkers::reaped(std::size_t index, pid_t pid, int status) {
+  WorkerSlot& slot = *memory_.slot(index);
+  const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!clean && hurried_ && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+      slot.stage.load() < kFinished) {
+    // Killed by us on the second stop request: interrupted, not failed.
+    slot.hurried = 1;
+    close_cut_run(slot);
+  } else if (!clean) {
+    // Died before finishing (killed, crashed): count it and stop the others.
+    if (!slot.failed && slot.stage.load() < kFinished) {
+      const std::string why =
+          WIFSIGNALED(status)
+              ? fmt::format("worker process {} killed by signal {} ({})", pid, WTERMSIG(status),
+                            ::strsignal(WTERMSIG(status)))
+              : fmt::format("worker process {} exited with status {}", pid, WEXITSTATUS(status));
+      store_failure(slot, why.c_str());
+      close_cut_run(slot);
+    }
+    advance_state(memory_.shared().state, kAbort);
+  }
+  advance(memory_.shared(), slot, kFinished);
+}
+
+void GroupWorkers::join() {
+  for (auto& t : threads_) t.join();
+  reap(true);
+}
+
+}  // namespace iobench::detail
