@@ -16,20 +16,23 @@
 #include <sstream>
 #include <tuple>
 
+#include "output_formats.hpp"
+
 namespace iobench::cli {
 namespace po = boost::program_options;
 
 namespace {
 
+// The usage text; {0}: history's --format names, {1}: compare's (from the format table).
 constexpr const char* kUsage =
     "usage: iobench run [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]... [options]\n"
     "       iobench run --again RESULT.json [-d DIR]... [--format F] [-o FILE]\n"
     "       iobench validate [WORKLOAD | SUITE | FILE.json] [-d DIR]... [key=value]...\n"
     "       iobench list\n"
     "       iobench history FILE.db [workload=W] [host=H] [fs=TYPE] [kernel=TEXT] [last=N]\n"
-    "               [--format text|json|csv] [--html REPORT.html]\n"
+    "               [--format {0}] [--html REPORT.html]\n"
     "       iobench completion bash|zsh\n"
-    "       iobench compare BASE.json OTHER.json [MORE.json]... [--format text|markdown|csv|json]\n"
+    "       iobench compare BASE.json OTHER.json [MORE.json]... [--format {1}]\n"
     "               [--metrics LIST] [--phases LIST] [--fail-if-worse PCT] [--from FORMAT[,...]]\n"
     "       iobench report RUN.json [MORE.json]... -o REPORT.html|- [--from FORMAT[,...]]\n"
     "       iobench --help | --version\n"
@@ -52,6 +55,16 @@ constexpr const char* kUsage =
     "and the seeds' \"Completed writing ...\" lines; the format is detected, or named with\n"
     "--from.\n";
 
+// --from's help: the names of the result readers' table (classic_results.hpp).
+std::string from_help() {
+  std::vector<std::string_view> names{"auto"};
+  for (const ResultFormat format : result_formats()) names.push_back(to_string(format));
+  return fmt::format(
+      "compare, report: the inputs' format, one for all or one per file in order "
+      "(comma-separated): {} (default: auto, detected per file)",
+      fmt::join(names, ", "));
+}
+
 po::options_description run_options() {
   po::options_description options("Options");
   // clang-format off
@@ -60,7 +73,7 @@ po::options_description run_options() {
     ("version", "show the version")
     ("dir,d", po::value<std::vector<std::string>>()->composing(),
      "target directory (repeat for one worker per target); default: a new temporary directory")
-    ("format,f", po::value<std::string>()->default_value("text"), "output format: text, json or csv (compare: also markdown)")
+    ("format,f", po::value<std::string>()->default_value("text"), output_format_help().c_str())
     ("output,o", po::value<std::string>(),
      "write the --format output to FILE, - for stdout (beside FILE, json/csv runs print the "
      "text report on stdout)")
@@ -105,10 +118,7 @@ po::options_description run_options() {
     ("fail-if-worse", po::value<std::string>(),
      "compare: exit 1 if a selected metric is worse than the baseline by more than PCT % "
      "(and significantly, where both sides have repetitions)")
-    ("from", po::value<std::string>(),
-     "compare, report: the inputs' format, one for all or one per file in order (comma-separated): auto, "
-     "iobench-json, bonnie-csv, bonnie-text, tiotest, tiobench, dbench, fio-json, seed-lines "
-     "(default: auto, detected per file)");
+    ("from", po::value<std::string>(), from_help().c_str());
   // clang-format on
   return options;
 }
@@ -193,12 +203,7 @@ CliOptions parse_compare(const po::variables_map& vm, const std::vector<std::str
   if (!vm["engine"].defaulted() || !vm["progress"].defaulted()) {
     throw ConfigError("--engine and --progress go with run or validate, not compare");
   }
-  cli.format = vm["format"].as<std::string>();
-  if (cli.format != "text" && cli.format != "markdown" && cli.format != "csv" &&
-      cli.format != "json") {
-    throw ConfigError(fmt::format("--format '{}' is not one of text, markdown, csv, json",
-                                  printable(cli.format)));
-  }
+  cli.format = find_output_format(vm["format"].as<std::string>(), FormatCommand::kCompare).name;
   if (vm.count("metrics"))
     cli.compare_metrics = comma_list(vm["metrics"].as<std::string>(), "metrics");
   if (vm.count("phases")) cli.compare_phases = comma_list(vm["phases"].as<std::string>(), "phases");
@@ -276,15 +281,12 @@ CliOptions parse_history(const po::variables_map& vm, const std::vector<std::str
   }
   if (vm.count("from") || vm.count("output") || !vm["engine"].defaulted() ||
       !vm["progress"].defaulted()) {
-    throw ConfigError(
+    throw ConfigError(fmt::format(
         "--from, --output, --engine and --progress do not go with history: it lists runs on "
-        "stdout (--format text, json or csv) and writes their HTML report with --html FILE");
+        "stdout (--format {}) and writes their HTML report with --html FILE",
+        output_format_choices(FormatCommand::kHistory)));
   }
-  cli.format = vm["format"].as<std::string>();
-  if (cli.format != "text" && cli.format != "json" && cli.format != "csv") {
-    throw ConfigError(
-        fmt::format("--format '{}' is not one of text, json, csv", printable(cli.format)));
-  }
+  cli.format = find_output_format(vm["format"].as<std::string>(), FormatCommand::kHistory).name;
   if (vm.count("html")) {
     cli.html_path = vm["html"].as<std::string>();
     if (cli.html_path.empty()) throw ConfigError("--html needs a file name");
@@ -334,7 +336,11 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   positional.add("args", -1);
 
   std::ostringstream help;
-  help << kUsage << "\n" << visible;
+  help << fmt::format(fmt::runtime(kUsage),
+                      fmt::join(output_format_names(FormatCommand::kHistory), "|"),
+                      fmt::join(output_format_names(FormatCommand::kCompare), "|"))
+       << "\n"
+       << visible;
   cli.help_text = help.str();
 
   po::variables_map vm;
@@ -424,11 +430,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   for (const std::string& dir : cli.targets) {
     if (dir.empty()) throw ConfigError("-d: the directory name is empty; give -d DIR");
   }
-  cli.format = vm["format"].as<std::string>();
-  if (cli.format != "text" && cli.format != "json" && cli.format != "csv") {
-    throw ConfigError(
-        fmt::format("--format '{}' is not one of text, json, csv", printable(cli.format)));
-  }
+  cli.format = find_output_format(vm["format"].as<std::string>(), FormatCommand::kRun).name;
   if (vm.count("output")) {
     cli.output_path = vm["output"].as<std::string>();
     if (cli.output_path.empty()) throw ConfigError("--output needs a file name");

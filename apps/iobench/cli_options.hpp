@@ -37,7 +37,7 @@ struct CliOptions {
   std::string workload;
   std::map<std::string, std::string> params;
   std::vector<std::string> targets;
-  std::string format = "text";
+  std::string format = "text";  ///< --format: a name of the command's in output_formats()
   std::string output_path;
   std::string time_series_csv_path;  ///< --time-series-csv FILE (empty: none)
   /// --interval: the time-series interval (kMinSeriesInterval..kMaxSeriesInterval).

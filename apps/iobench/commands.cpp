@@ -33,6 +33,7 @@
 #include "kept_dirs.hpp"
 #include "live_display.hpp"
 #include "output_file.hpp"
+#include "output_formats.hpp"
 #include "plan_printer.hpp"
 #include "progress_printer.hpp"
 #include "report_command.hpp"
@@ -401,7 +402,8 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   const bool to_file = output.has_value();
   // The text report: in the file or on stdout for --format text; for a machine format on stdout
   // beside -o FILE, else on stderr, where -q silences it (stdout then holds the machine format).
-  const bool machine_format = options.format != "text";
+  const OutputFormat& format = find_output_format(options.format, FormatCommand::kRun);
+  const bool machine_format = !format.is_text_report;
   std::ostream& text_out = !machine_format && to_file   ? static_cast<std::ostream&>(file_text)
                            : !machine_format || to_file ? out
                            : options.quiet              ? null_stream
@@ -409,20 +411,14 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : out;
   reporters.add(make_text_reporter(text_out, registry));
   if (ranks.ranked() && root) reporters.add(make_rank_table_reporter(text_out, ranks));
-  std::optional<CsvOutputs> csv;
-  std::vector<std::unique_ptr<OutputFile>> family_outputs;
-  if (options.format == "csv") {
-    csv.emplace(plan, registry, options.output_path, out, file_text, reporters);
-    for (const std::filesystem::path& path : csv->family_paths()) {
-      family_outputs.push_back(std::make_unique<OutputFile>(path.string()));
-    }
-    if (!csv->left_out().empty()) {
-      fmt::print(err,
-                 "iobench: CSV on stdout holds the generic rows of every step; the own CSV of "
-                 "{} is written with -o FILE.csv (as FILE.<workload>.csv)\n",
-                 fmt::join(csv->left_out(), ", "));
-    }
-  }
+  const std::unique_ptr<RunOutput> format_output = format.run();
+  format_output->prepare(RunOutputTarget{.plan = plan,
+                                         .registry = registry,
+                                         .output_path = options.output_path,
+                                         .stdout_stream = out,
+                                         .file_text = file_text,
+                                         .err = err},
+                         reporters);
   std::optional<DefaultTarget> default_dir;
   if (needs_default_dir) {
     default_dir.emplace(tmp_root, options.keep);
@@ -482,14 +478,14 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   write_suite_summary_text(result, text_out);
   const bool store = !options.store_path.empty() && root;
   std::string document;
-  if (options.format == "json" || store) {
+  if (format_output->wants_document() || store) {
     const Invocation invocation = invocation_of(given, plan, again ? &repeated : nullptr);
     // The document runs to megabytes for a sweep: not copied once more by a conditional
     // expression with a temporary in it.
     document = suite_to_json(plan, result, 2, &invocation);
     if (ranks.ranked()) document = add_ranks_to_json(document, ranks.steps, 2);
-    if (options.format == "json") machine << document << '\n';
   }
+  format_output->write(format_output->wants_document() ? document : std::string(), machine);
   // The history fails alone: the results are still printed and written below.
   bool store_failed = false;
   if (store) {
@@ -544,18 +540,7 @@ int run_command(const CliOptions& given, RankContext& ranks) {
       return 1;
     }
   }
-  if (csv) {
-    const auto texts = csv->family_texts();
-    for (std::size_t i = 0; i < family_outputs.size() && i < texts.size(); ++i) {
-      try {
-        family_outputs[i]->commit(texts[i]);
-      } catch (const Error& e) {
-        fmt::print(err, "iobench: cannot write {}: {}\n",
-                   printable(family_outputs[i]->path().string()), printable(e.what()));
-        return 1;
-      }
-    }
-  }
+  if (!format_output->commit_files(err)) return 1;
   const int status = exit_status(result.run.status);
   return status == 0 && (html_failed || store_failed || live_csv_failed) ? 1 : status;
 }

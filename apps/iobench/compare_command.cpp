@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "history_command.hpp"
+#include "output_formats.hpp"
 
 namespace iobench::cli {
 int run_compare(const CliOptions& options) {
@@ -42,15 +43,7 @@ int run_compare(const CliOptions& options) {
     throw ConfigError(fmt::format("--phases: {}", e.what()));
   }
 
-  if (options.format == "markdown") {
-    write_comparison_markdown(comparison, std::cout);
-  } else if (options.format == "csv") {
-    write_comparison_csv(comparison, std::cout);
-  } else if (options.format == "json") {
-    std::cout << comparison_to_json(comparison) << '\n';
-  } else {
-    write_comparison_text(comparison, std::cout);
-  }
+  find_output_format(options.format, FormatCommand::kCompare).compare(comparison, std::cout);
   std::cout.flush();
   if (!options.fail_if_worse) return 0;
   // A gate with nothing to compare would pass whatever the inputs hold: refuse it.

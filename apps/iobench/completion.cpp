@@ -11,6 +11,8 @@
 #include <map>
 #include <set>
 
+#include "output_formats.hpp"
+
 // The two scripts share their logic (a case over the previous word, then the command, the
 // workload and key=value); the data in them (workloads, params, values, engines, suites, formats)
 // is generated from the registry, so a new param or engine completes without touching a script.
@@ -46,6 +48,7 @@ struct CompletionData {
   std::vector<std::string> value_options;  // those that take a value
   std::vector<std::string> engines;
   std::vector<std::string> targets;                        // workloads, suites, suite:NAME
+  std::vector<std::string> output_formats;                 // --format, of every command
   std::vector<std::string> formats;                        // --from
   std::map<std::string, std::vector<std::string>> params;  // workload -> "key=" words
   std::vector<std::string> all_params;                     // for suites: every workload's
@@ -90,6 +93,7 @@ CompletionData gather(const Registry& registry, const std::vector<CompletionOpti
     d.targets.push_back(fmt::format("suite:{}", suite.name));
   }
   d.all_params.assign(all_params.begin(), all_params.end());
+  for (const OutputFormat& format : output_formats()) d.output_formats.emplace_back(format.name);
   for (ResultFormat format : result_formats()) d.formats.emplace_back(to_string(format));
   d.formats.insert(d.formats.begin(), "auto");
   return d;
@@ -179,13 +183,14 @@ std::string bash_script(const CompletionData& d) {
       "    -d|--dir) COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
       "    -o|--output|--html|--time-series-csv|--live-csv|--again|--plugin|--store)\n"
       "      COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
-      "    -f|--format) __iobench_reply \"$cur\" text json csv markdown; return ;;\n"
+      "    -f|--format) __iobench_reply \"$cur\" {}; return ;;\n"
       "    --engine) __iobench_reply \"$cur\" {}; return ;;\n"
       "    --from) __iobench_reply \"$cur\" {}; return ;;\n"
       "    {}) return ;;\n"
       "  esac\n"
       "  if [[ $cur == -* ]]; then __iobench_reply \"$cur\" {}; return; fi\n",
-      words(d.engines), words(d.formats), join_arms(d.value_options), words(d.options));
+      words(d.output_formats), words(d.engines), words(d.formats), join_arms(d.value_options),
+      words(d.options));
   s += word_walk(d, "1", "${__iobench_words[i]}");
   s += fmt::format(
       "  if [[ -z $command ]]; then __iobench_reply \"$cur\" {}; return; fi\n"
@@ -234,13 +239,14 @@ std::string zsh_script(const CompletionData& d) {
       "  -d|--dir) _files -/; return ;;\n"
       "  -o|--output|--html|--time-series-csv|--live-csv|--again|--plugin|--store)\n"
       "    _files; return ;;\n"
-      "  -f|--format) compadd -- text json csv markdown; return ;;\n"
+      "  -f|--format) compadd -- {}; return ;;\n"
       "  --engine) compadd -- {}; return ;;\n"
       "  --from) compadd -- {}; return ;;\n"
       "  {}) return ;;\n"
       "esac\n"
       "if [[ $cur == -* ]]; then compadd -- {}; return; fi\n",
-      words(d.engines), words(d.formats), join_arms(d.value_options), words(d.options));
+      words(d.output_formats), words(d.engines), words(d.formats), join_arms(d.value_options),
+      words(d.options));
   // zsh's words[] starts at 1 with the command name: the walk starts at 2.
   std::string walk = word_walk(d, "2", "${words[i]}");
   s += walk;

@@ -8,11 +8,11 @@
 #include <iobench/result_history.hpp>
 #include <iobench/result_json.hpp>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
 
 #include "output_file.hpp"
+#include "output_formats.hpp"
 
 namespace iobench::cli {
 namespace {
@@ -36,72 +36,6 @@ HistoryFilter filter_of(const CliOptions& options) {
     }
   }
   return filter;
-}
-
-// "Linux 6.1.0-28-amd64 #1 SMP ..." -> "6.1.0-28-amd64": the part a reader compares.
-std::string kernel_release(const std::string& kernel) {
-  std::istringstream words(kernel);
-  std::string system;
-  std::string release;
-  words >> system >> release;
-  return release.empty() ? kernel : release;
-}
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + '"';
-}
-
-void write_text(const std::vector<HistoryRun>& runs, std::ostream& out) {
-  out << fmt::format("{:>5}  {:<20}  {:<16}  {:<24}  {:<8}  {:<20}  {}\n", "run", "stored (UTC)",
-                     "host", "kernel", "fs", "workloads", "status");
-  for (const HistoryRun& r : runs) {
-    out << fmt::format("{:>5}  {:<20}  {:<16}  {:<24}  {:<8}  {:<20}  {}\n",
-                       fmt::format("#{}", r.id), printable(r.stored_at), printable(r.hostname),
-                       printable(kernel_release(r.kernel)), printable(r.fs_type),
-                       printable(r.suite.empty() || r.suite == r.workloads
-                                     ? r.workloads
-                                     : fmt::format("{} ({})", r.suite, r.workloads)),
-                       printable(r.status));
-  }
-  out << fmt::format("{} run(s)\n", runs.size());
-}
-
-void write_json(const std::vector<HistoryRun>& runs, std::ostream& out) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const HistoryRun& r : runs) {
-    list.push_back({{"id", r.id},
-                    {"stored_at", r.stored_at},
-                    {"started_at", r.started_at},
-                    {"hostname", r.hostname},
-                    {"kernel", r.kernel},
-                    {"fs_type", r.fs_type},
-                    {"target", r.target},
-                    {"suite", r.suite},
-                    {"workloads", r.workloads},
-                    {"status", r.status},
-                    {"iobench_version", r.iobench_version}});
-  }
-  out << list.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-}
-
-void write_csv(const std::vector<HistoryRun>& runs, std::ostream& out) {
-  out << "id,stored_at,started_at,hostname,kernel,fs_type,target,suite,workloads,status,"
-         "iobench_version\n";
-  for (const HistoryRun& r : runs) {
-    out << r.id;
-    for (const std::string* field :
-         {&r.stored_at, &r.started_at, &r.hostname, &r.kernel, &r.fs_type, &r.target, &r.suite,
-          &r.workloads, &r.status, &r.iobench_version}) {
-      out << ',' << csv_field(*field);
-    }
-    out << '\n';
-  }
 }
 
 ReportInput input_of(const std::string& label, std::string json_text) {
@@ -131,13 +65,7 @@ int run_history(const CliOptions& options) {
     write_html_report(inputs, html);
     page = std::move(html).str();
   }
-  if (options.format == "json") {
-    write_json(runs, std::cout);
-  } else if (options.format == "csv") {
-    write_csv(runs, std::cout);
-  } else {
-    write_text(runs, std::cout);
-  }
+  find_output_format(options.format, FormatCommand::kHistory).history(runs, std::cout);
   std::cout.flush();
   if (!options.html_path.empty()) OutputFile(options.html_path).commit(page);
   return 0;

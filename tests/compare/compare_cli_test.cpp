@@ -178,7 +178,7 @@ TEST_CASE("compare refuses bad input with exit 2", "[compare][cli]") {
   require_bad_input(run_cli({"compare", pair.base, pair.other, "--fail-if-worse", "-3"}),
                     "--fail-if-worse '-3' is not a percentage");
   require_bad_input(run_cli({"compare", pair.base, pair.other, "--format", "html"}),
-                    "--format 'html' is not one of text, markdown, csv, json");
+                    "--format 'html' is not one of text, json, csv, markdown");
   require_bad_input(run_cli({"compare", pair.base, pair.other, "-d", "/tmp"}),
                     "--dir goes with run or validate, not compare");
   require_bad_input(run_cli({"run", "disk", "--fail-if-worse", "5"}),

@@ -9,6 +9,8 @@
 namespace {
 
 using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
+using Catch::Matchers::StartsWith;
 using iobench::test::run_cli;
 
 // One small disk run stored into `db`, in `target`.
@@ -51,6 +53,12 @@ TEST_CASE("run --store keeps each run, history lists them, compare and report re
   REQUIRE(rows.size() == 2);  // header + the newest run
   CHECK(rows[1][0] == "2");
 
+  // The text listing (formats/text.cpp): a header line, a line per run, the count.
+  const auto text = run_cli({"history", db.string()});
+  REQUIRE(text.exit_code == 0);
+  CHECK_THAT(text.out, StartsWith("  run  stored (UTC)"));
+  CHECK_THAT(text.out, Contains("\n   #1  ") && Contains("\n   #2  ") && EndsWith("\n2 run(s)\n"));
+
   iobench::test::TempDir out_dir("history-out");
   const auto html = out_dir.path() / "trend.html";
   const auto report = run_cli({"history", db.string(), "workload=disk", "--html", html.string()});
@@ -88,6 +96,10 @@ TEST_CASE("run --store with a file that is not a history is refused before the r
 
   CHECK(run_cli({"history", (dir.path() / "none.db").string()}).exit_code == 2);
   CHECK(run_cli({"history", notes.string(), "colour=red"}).exit_code == 2);
+  // history's --format names are those of its table entries; compare's markdown is not one.
+  const auto markdown = run_cli({"history", notes.string(), "--format", "markdown"});
+  CHECK(markdown.exit_code == 2);
+  CHECK_THAT(markdown.err, Contains("--format 'markdown' is not one of text, json, csv"));
   const auto missing = run_cli({"compare", "db:" + notes.string() + "#1", "x.json"});
   CHECK(missing.exit_code == 2);
   CHECK(run_cli({"validate", "disk", "--store", (dir.path() / "r.db").string()}).exit_code == 2);

@@ -26,5 +26,21 @@ commands=$(grep -oE '^ *(usage: )?iobench [a-z]+' <<<"$help" | awk '{print $NF}'
 for command in $commands; do
   grep -qxF ".B $command" "$page" || fail "the manual page has no paragraph for '$command'"
 done
+# The format names of --format and --from, as the tables give them (the names the error of an
+# unknown one lists), each in its option's paragraph.
+section() { sed -n "/^$1/,/^\.\(TP\|PP\)\$/p" "$page" | sed 's/\\-/-/g'; }
+check_names() {  # OPTION SECTION-START ARGS...
+  local option=$1 start=$2 names
+  shift 2
+  names=$("$iobench" "$@" 2>&1 | sed -n 's/.*\(is not one of\|formats:\) //p' | tr -d ',' || true)
+  [[ -n $names ]] || fail "found no $option names in the error of iobench $*"
+  for name in $names; do
+    grep -qw -- "$name" <<<"$(section "$start")" ||
+      fail "the manual page's $option paragraph does not name the format '$name'"
+  done
+}
+check_names --format '\.BR \\-f ", " \\-\\-format' compare a.json b.json --format '?'
+check_names --format '\.BR \\-f ", " \\-\\-format' history a.db --format '?'
+check_names --from '\.B \\-\\-from' compare a.json b.json --from '?'
 echo "man page: $(wc -l <<<"$options") options and $(wc -w <<<"$commands") commands documented"
 echo "1 passed, 0 failed"

@@ -187,7 +187,12 @@ TEST_CASE("bad result documents are refused with the pointer of the bad field", 
   CHECK(error_of(edited([](Json& doc) { doc.erase("environment"); })) ==
         "/: the key \"environment\" is missing");
   CHECK(error_of(edited([](Json& doc) { doc["steps"][0]["phases"][0]["wall_ns"] = -1; })) ==
-        "/steps/0/phases/0/wall_ns: must be a whole number of 0 or more, not a negative number");
+        "/steps/0/phases/0/wall_ns: must be a whole number of 0 or more, not a negative integer");
+  CHECK(error_of(edited([](Json& doc) { doc["steps"][0]["phases"][0]["wall_ns"] = 1.5; })) ==
+        "/steps/0/phases/0/wall_ns: must be a whole number of 0 or more, not a fractional number");
+  // A key with '/' and '~' is escaped in the pointer (RFC 6901: "~1", "~0").
+  CHECK(error_of(edited([](Json& doc) { doc["steps"][0]["params"]["a/b~c"] = 1; })) ==
+        "/steps/0/params/a~1b~0c: must be a string, not an integer");
   CHECK(pointer_of(edited([](Json& doc) { doc["steps"][0]["phases"][0]["wall_ns"] = 1.5; })) ==
         "/steps/0/phases/0/wall_ns");
   CHECK(error_of(edited([](Json& doc) { doc["steps"][1]["status"] = "great"; })) ==

@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "report/json_fields.hpp"
 #include "report/json_shape.hpp"
 #include "report/latency_rebuild.hpp"
-#include "util/json_pointer.hpp"
 
 namespace iobench {
 
@@ -25,168 +25,12 @@ ResultFormatError::ResultFormatError(std::string pointer, const std::string& mes
 
 namespace {
 
-using Json = nlohmann::ordered_json;
+using namespace detail::json_read;
+using detail::json_pointer_child;
 using Uint128 = LatencyHistogram::Uint128;
 
 // Deeper nesting than any result document has is refused before parsing (bounded work).
 constexpr std::size_t kMaxDepth = 64;
-
-[[noreturn]] void fail(const std::string& pointer, const std::string& what) {
-  throw ResultFormatError(pointer, what);
-}
-
-std::string child(const std::string& pointer, std::string_view key) {
-  return detail::json_pointer_child(pointer, key);
-}
-std::string child(const std::string& pointer, std::size_t index) {
-  return detail::json_pointer_child(pointer, index);
-}
-
-const char* kind(const Json& j) {
-  switch (j.type()) {
-    case Json::value_t::null:
-      return "null";
-    case Json::value_t::object:
-      return "an object";
-    case Json::value_t::array:
-      return "an array";
-    case Json::value_t::string:
-      return "a string";
-    case Json::value_t::boolean:
-      return "a boolean";
-    case Json::value_t::number_float:
-      return "a fractional number";
-    case Json::value_t::number_integer:
-      return "a negative number";
-    case Json::value_t::number_unsigned:
-      return "a number";
-    default:
-      return "something else";
-  }
-}
-
-[[noreturn]] void wrong_type(const std::string& pointer, const Json& j, std::string_view wanted) {
-  fail(pointer, fmt::format("must be {}, not {}", wanted, kind(j)));
-}
-
-// A member of an object, which must be there.
-struct Field {
-  const Json& value;
-  std::string pointer;
-};
-
-Field member(const Field& object, std::string_view key) {
-  if (!object.value.is_object()) wrong_type(object.pointer, object.value, "an object");
-  const auto it = object.value.find(key);
-  if (it == object.value.end()) fail(object.pointer, fmt::format("the key \"{}\" is missing", key));
-  return Field{*it, child(object.pointer, key)};
-}
-
-std::optional<Field> optional_member(const Field& object, std::string_view key) {
-  if (!object.value.is_object()) wrong_type(object.pointer, object.value, "an object");
-  const auto it = object.value.find(key);
-  if (it == object.value.end()) return std::nullopt;
-  return Field{*it, child(object.pointer, key)};
-}
-
-std::uint64_t u64(const Field& f) {
-  if (!f.value.is_number_unsigned()) wrong_type(f.pointer, f.value, "a whole number of 0 or more");
-  return f.value.get<std::uint64_t>();
-}
-std::uint64_t u64(const Field& object, std::string_view key) { return u64(member(object, key)); }
-
-// Numbers the writer writes as doubles; null is how a NaN was written.
-double number(const Field& f) {
-  if (f.value.is_null()) return std::numeric_limits<double>::quiet_NaN();
-  if (!f.value.is_number()) wrong_type(f.pointer, f.value, "a number");
-  return f.value.get<double>();
-}
-double number(const Field& object, std::string_view key) { return number(member(object, key)); }
-
-const std::string& text(const Field& f) {
-  if (!f.value.is_string()) wrong_type(f.pointer, f.value, "a string");
-  return f.value.get_ref<const std::string&>();
-}
-const std::string& text(const Field& object, std::string_view key) {
-  return text(member(object, key));
-}
-
-bool boolean(const Field& object, std::string_view key) {
-  const Field f = member(object, key);
-  if (!f.value.is_boolean()) wrong_type(f.pointer, f.value, "true or false");
-  return f.value.get<bool>();
-}
-
-std::vector<std::string> strings(const Field& f) {
-  if (!f.value.is_array()) wrong_type(f.pointer, f.value, "an array of strings");
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < f.value.size(); ++i) {
-    out.push_back(text(Field{f.value[i], child(f.pointer, i)}));
-  }
-  return out;
-}
-
-// Calls fn(Field) for each element of the array `f`.
-template <typename Fn>
-void each(const Field& f, Fn&& fn) {
-  if (!f.value.is_array()) wrong_type(f.pointer, f.value, "an array");
-  for (std::size_t i = 0; i < f.value.size(); ++i) fn(Field{f.value[i], child(f.pointer, i)});
-}
-
-// Calls fn(key, Field) for each member of the object `f`, in document order.
-template <typename Fn>
-void each_member(const Field& f, Fn&& fn) {
-  if (!f.value.is_object()) wrong_type(f.pointer, f.value, "an object");
-  for (auto it = f.value.begin(); it != f.value.end(); ++it) {
-    fn(it.key(), Field{it.value(), child(f.pointer, it.key())});
-  }
-}
-
-// A seed: decimal text (schema 2) or a JSON number (schema 1).
-std::uint64_t seed(const Field& f) {
-  if (f.value.is_number_unsigned()) return f.value.get<std::uint64_t>();
-  if (f.value.is_string()) {
-    const auto value = detail::json::parse_decimal(f.value.get_ref<const std::string&>());
-    if (value && *value <= std::numeric_limits<std::uint64_t>::max()) {
-      return static_cast<std::uint64_t>(*value);
-    }
-  }
-  fail(f.pointer, fmt::format("must be a seed: decimal digits (\"42\") or a whole number, not {}",
-                              f.value.is_string() ? f.value.dump() : kind(f.value)));
-}
-
-Uint128 decimal(const Field& f) {
-  if (f.value.is_string()) {
-    if (const auto value = detail::json::parse_decimal(f.value.get_ref<const std::string&>())) {
-      return *value;
-    }
-  }
-  fail(f.pointer, fmt::format("must be decimal digits in a string (up to 2^128), not {}",
-                              f.value.is_string() ? f.value.dump() : kind(f.value)));
-}
-
-Status status(const Field& object) {
-  const Field f = member(object, "status");
-  const std::string& s = text(f);
-  for (const Status st : {Status::kOk, Status::kFailed, Status::kInterrupted, Status::kSkipped,
-                          Status::kNoMeasurement}) {
-    if (s == to_string(st)) return st;
-  }
-  fail(f.pointer, fmt::format("\"{}\" is not a status; use ok, failed, interrupted, skipped or {}",
-                              s, to_string(Status::kNoMeasurement)));
-}
-
-std::size_t size_of(const Field& f) {
-  const std::uint64_t value = u64(f);
-  if (value > std::numeric_limits<std::size_t>::max()) fail(f.pointer, "is too large");
-  return static_cast<std::size_t>(value);
-}
-
-std::map<std::string, std::string> string_map(const Field& f) {
-  std::map<std::string, std::string> out;
-  each_member(f, [&](const std::string& key, const Field& value) { out[key] = text(value); });
-  return out;
-}
 
 // --- results ----------------------------------------------------------------------------------
 
@@ -200,7 +44,7 @@ OpResult op_result(const Field& f, bool buckets_expected) {
   op.ops_over_2s = u64(f, "ops_over_2s");
   op.ops_over_10s = u64(f, "ops_over_10s");
   if (op.ops_over_10s > op.ops_over_2s || op.ops_over_2s > op.ops) {
-    fail(child(f.pointer, "ops_over_2s"),
+    fail(json_pointer_child(f.pointer, "ops_over_2s"),
          "ops over 10 s <= ops over 2 s <= ops must hold; the counts contradict each other");
   }
   op.latency = histogram(member(f, "latency_ns"), op.ops, buckets_expected);
@@ -494,7 +338,7 @@ StepResult step(const Field& f) {
     s.given_params = strings(*given);
     for (std::size_t i = 0; i < s.given_params.size(); ++i) {
       if (!s.params.contains(s.given_params[i])) {
-        fail(child(given->pointer, i),
+        fail(json_pointer_child(given->pointer, i),
              fmt::format("\"{}\" is not one of the step's params", s.given_params[i]));
       }
     }
@@ -565,93 +409,6 @@ Invocation invocation(const Field& f) {
   inv.repeated_from = text(f, "repeated_from");
   return inv;
 }
-
-// --- the suite record -------------------------------------------------------------------------
-
-MetricSamples metric(const std::string& name, const Field& f) {
-  MetricSamples m;
-  m.metric = name;
-  each(member(f, "values"), [&](const Field& v) { m.values.push_back(number(v)); });
-  m.stats.count = size_of(member(f, "count"));
-  m.stats.mean = number(f, "mean");
-  m.stats.stddev = number(f, "stddev");
-  m.stats.min = number(f, "min");
-  m.stats.max = number(f, "max");
-  m.stats.cv_percent = number(f, "cv_percent");
-  m.stats.ci95_low = number(f, "ci95_low");
-  m.stats.ci95_high = number(f, "ci95_high");
-  m.stats.ci95_half = m.stats.ci95_high - m.stats.mean;
-  m.stats.high_variation = boolean(f, "high_variation");
-  return m;
-}
-
-SweepRow sweep_row(const Field& f) {
-  SweepRow r;
-  r.phase = text(f, "phase");
-  r.point = text(f, "point");
-  r.samples = size_of(member(f, "samples"));
-  r.workers = size_of(member(f, "workers"));
-  r.throughput_bytes_per_s = number(f, "throughput_bytes_per_s");
-  r.ops_per_s = number(f, "ops_per_s");
-  r.per_worker_bytes_per_s = number(f, "per_worker_bytes_per_s");
-  r.max_latency_ns = number(f, "max_latency_ns");
-  r.p99_latency_ns = number(f, "p99_latency_ns");
-  r.cpu_percent = number(f, "cpu_percent");
-  r.fairness = number(f, "fairness");
-  r.peak = boolean(f, "peak");
-  return r;
-}
-
-StepSummary step_summary(const Field& f, std::size_t results) {
-  StepSummary s;
-  s.name = text(f, "name");
-  s.workload = text(f, "workload");
-  const Field repeat = member(f, "repeat");
-  if (u64(repeat) == 0 || u64(repeat) > std::numeric_limits<unsigned>::max()) {
-    fail(repeat.pointer, "must be 1 or more");
-  }
-  s.repeat = static_cast<unsigned>(u64(repeat));
-  const Field sweep = member(f, "sweep");
-  if (!sweep.value.is_null()) {
-    s.sweep = SweepSpec{.param = text(sweep, "param"), .values = strings(member(sweep, "values"))};
-  }
-  each(member(f, "points"), [&](const Field& p) {
-    PointSummary point;
-    point.point = text(p, "point");
-    each(member(p, "result_indices"), [&](const Field& i) {
-      const std::size_t index = size_of(i);
-      if (index >= results) fail(i.pointer, fmt::format("there is no step {}", index));
-      point.result_indices.push_back(index);
-    });
-    each(member(p, "repetitions"), [&](const Field& r) {
-      PhaseRepetitions phase{.phase = text(r, "phase"), .metrics = {}};
-      each_member(member(r, "metrics"), [&](const std::string& name, const Field& m) {
-        phase.metrics.push_back(metric(name, m));
-      });
-      point.repetitions.push_back(std::move(phase));
-    });
-    s.points.push_back(std::move(point));
-  });
-  each(member(f, "sweep_table"), [&](const Field& r) { s.sweep_rows.push_back(sweep_row(r)); });
-  return s;
-}
-
-SuiteRecord suite(const Field& f, std::size_t results) {
-  SuiteRecord s;
-  s.name = text(f, "name");
-  s.source = text(f, "source");
-  s.complete = boolean(f, "complete");
-  s.planned_runs = size_of(member(f, "planned_runs"));
-  const Field completed = member(f, "completed_runs");
-  if (size_of(completed) != results) {
-    fail(completed.pointer,
-         fmt::format("{} runs, but the document has {} steps", size_of(completed), results));
-  }
-  each(member(f, "steps"),
-       [&](const Field& step) { s.summary.push_back(step_summary(step, results)); });
-  return s;
-}
-
 // Refuses nesting deeper than kMaxDepth before nlohmann parses (strings skipped).
 void check_depth(std::string_view text) {
   std::size_t depth = 0;
@@ -724,7 +481,8 @@ ResultDocument parse_result_json(std::string_view text_in) {
     }
     if (p) out.placements.push_back(std::move(*p));
   });
-  if (const auto s = optional_member(doc, "suite")) out.suite = suite(*s, out.run.steps.size());
+  if (const auto s = optional_member(doc, "suite"))
+    out.suite = suite_record(*s, out.run.steps.size());
   if (const auto s = optional_member(doc, "source")) {
     out.source = ResultSource{.format = text(*s, "format"),
                               .tool_version = text(*s, "tool_version"),

@@ -49,34 +49,8 @@ class Errors {
   std::vector<std::string> lines_;
 };
 
-std::string join(const std::string& pointer, const std::string& key) {
-  return detail::json_pointer_child(pointer, key);
-}
-std::string join(const std::string& pointer, std::size_t index) {
-  return detail::json_pointer_child(pointer, index);
-}
-
-const char* kind(const Json& j) {
-  switch (j.type()) {
-    case Json::value_t::null:
-      return "null";
-    case Json::value_t::object:
-      return "an object";
-    case Json::value_t::array:
-      return "an array";
-    case Json::value_t::string:
-      return "a string";
-    case Json::value_t::boolean:
-      return "a boolean";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-      return "an integer";
-    case Json::value_t::number_float:
-      return "a number";
-    default:
-      return "a value";
-  }
-}
+using detail::json_kind;
+using detail::json_pointer_child;
 
 void check_keys(const Json& object, const std::vector<std::string>& allowed,
                 const std::string& pointer, Errors& errors) {
@@ -84,7 +58,7 @@ void check_keys(const Json& object, const std::vector<std::string>& allowed,
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
     const std::string suggestion = closest_match(key, allowed);
     errors.add(
-        join(pointer, key),
+        json_pointer_child(pointer, key),
         suggestion.empty()
             ? fmt::format("unknown key '{}'; allowed: {}", printable(key), fmt::join(allowed, ", "))
             : fmt::format("unknown key '{}'; did you mean '{}'?", printable(key), suggestion));
@@ -96,7 +70,8 @@ std::optional<std::string> get_string(const Json& object, const char* key,
   const auto it = object.find(key);
   if (it == object.end()) return std::nullopt;
   if (!it->is_string()) {
-    errors.add(join(pointer, key), fmt::format("'{}' must be a string, not {}", key, kind(*it)));
+    errors.add(json_pointer_child(pointer, key),
+               fmt::format("'{}' must be a string, not {}", key, json_kind(*it)));
     return std::nullopt;
   }
   return it->get<std::string>();
@@ -107,8 +82,8 @@ std::optional<bool> get_bool(const Json& object, const char* key, const std::str
   const auto it = object.find(key);
   if (it == object.end()) return std::nullopt;
   if (!it->is_boolean()) {
-    errors.add(join(pointer, key),
-               fmt::format("'{}' must be true or false, not {}", key, kind(*it)));
+    errors.add(json_pointer_child(pointer, key),
+               fmt::format("'{}' must be true or false, not {}", key, json_kind(*it)));
     return std::nullopt;
   }
   return it->get<bool>();
@@ -124,7 +99,7 @@ std::optional<std::string> scalar_text(const Json& value, const std::string& poi
   if (value.is_number_float()) return fmt::format("{}", value.get<double>());
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
   errors.add(pointer,
-             fmt::format("{} must be a string, number or boolean, not {}", what, kind(value)));
+             fmt::format("{} must be a string, number or boolean, not {}", what, json_kind(value)));
   return std::nullopt;
 }
 
@@ -133,17 +108,18 @@ std::map<std::string, std::string> get_params(const Json& object, const std::str
   std::map<std::string, std::string> params;
   const auto it = object.find("params");
   if (it == object.end()) return params;
-  const std::string at = join(pointer, "params");
+  const std::string at = json_pointer_child(pointer, "params");
   if (!it->is_object()) {
-    errors.add(at, fmt::format("'params' must be an object of key: value, not {}", kind(*it)));
+    errors.add(at, fmt::format("'params' must be an object of key: value, not {}", json_kind(*it)));
     return params;
   }
   for (const auto& [key, value] : it->items()) {
     if (key.empty()) {
-      errors.add(join(at, key), "a parameter name is empty");
+      errors.add(json_pointer_child(at, key), "a parameter name is empty");
       continue;
     }
-    if (auto text = scalar_text(value, join(at, key), fmt::format("parameter '{}'", key), errors)) {
+    if (auto text = scalar_text(value, json_pointer_child(at, key),
+                                fmt::format("parameter '{}'", key), errors)) {
       params[key] = *text;
     }
   }
@@ -155,9 +131,10 @@ std::vector<std::filesystem::path> get_targets(const Json& object, const std::st
   std::vector<std::filesystem::path> targets;
   const auto it = object.find("targets");
   if (it == object.end()) return targets;
-  const std::string at = join(pointer, "targets");
+  const std::string at = json_pointer_child(pointer, "targets");
   if (!it->is_array()) {
-    errors.add(at, fmt::format("'targets' must be an array of directories, not {}", kind(*it)));
+    errors.add(at,
+               fmt::format("'targets' must be an array of directories, not {}", json_kind(*it)));
     return targets;
   }
   if (it->empty())
@@ -165,8 +142,9 @@ std::vector<std::filesystem::path> get_targets(const Json& object, const std::st
   for (std::size_t i = 0; i < it->size(); ++i) {
     const Json& t = (*it)[i];
     if (!t.is_string() || t.get<std::string>().empty()) {
-      errors.add(join(at, i), fmt::format("a target must be a non-empty path string, not {}",
-                                          t.is_string() ? "an empty string" : kind(t)));
+      errors.add(json_pointer_child(at, i),
+                 fmt::format("a target must be a non-empty path string, not {}",
+                             t.is_string() ? "an empty string" : json_kind(t)));
       continue;
     }
     targets.emplace_back(t.get<std::string>());
@@ -181,7 +159,7 @@ std::chrono::nanoseconds get_duration(const Json& object, const char* key,
   try {
     return parse_duration(*text, key);
   } catch (const ConfigError& e) {
-    errors.add(join(pointer, key), e.what());
+    errors.add(json_pointer_child(pointer, key), e.what());
     return std::chrono::nanoseconds(0);
   }
 }
@@ -189,11 +167,11 @@ std::chrono::nanoseconds get_duration(const Json& object, const char* key,
 std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer, Errors& errors) {
   const auto it = step.find("sweep");
   if (it == step.end()) return std::nullopt;
-  const std::string at = join(pointer, "sweep");
+  const std::string at = json_pointer_child(pointer, "sweep");
   if (!it->is_object()) {
     errors.add(at, fmt::format("'sweep' must be an object {{\"param\": ..., \"values\": [...]}}, "
                                "not {}",
-                               kind(*it)));
+                               json_kind(*it)));
     return std::nullopt;
   }
   check_keys(*it, kSweepKeys, at, errors);
@@ -201,7 +179,7 @@ std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer,
   if (const auto param = get_string(*it, "param", at, errors)) {
     sweep.param = *param;
     if (sweep.param.empty())
-      errors.add(join(at, "param"), "'param' is empty; name an integer param");
+      errors.add(json_pointer_child(at, "param"), "'param' is empty; name an integer param");
   } else if (!it->contains("param")) {
     errors.add(at, "'sweep' needs 'param', the integer param to vary (e.g. \"threads\")");
   }
@@ -209,15 +187,15 @@ std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer,
   if (values == it->end()) {
     errors.add(at, "'sweep' needs 'values', e.g. [1, 2, 4, 8]");
   } else if (!values->is_array() || values->empty()) {
-    errors.add(join(at, "values"),
+    errors.add(json_pointer_child(at, "values"),
                fmt::format("'values' must be a non-empty array, not {}",
-                           values->is_array() ? "an empty one" : kind(*values)));
+                           values->is_array() ? "an empty one" : json_kind(*values)));
   } else {
     std::set<std::uint64_t> seen;
     std::set<std::string> seen_expressions;
     for (std::size_t i = 0; i < values->size(); ++i) {
       const Json& v = (*values)[i];
-      const std::string vp = join(join(at, "values"), i);
+      const std::string vp = json_pointer_child(json_pointer_child(at, "values"), i);
       std::string text;
       if (v.is_number_unsigned()) {
         text = std::to_string(v.get<std::uint64_t>());
@@ -226,7 +204,7 @@ std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer,
       } else {
         errors.add(vp, fmt::format("a sweep value must be a non-negative integer or a size such "
                                    "as \"64k\", not {}",
-                                   kind(v)));
+                                   json_kind(v)));
         continue;
       }
       // A size expression ("ram/4") resolves per run, on the machine that runs it.
@@ -255,16 +233,17 @@ std::optional<SweepSpec> get_sweep(const Json& step, const std::string& pointer,
 }
 
 SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
-  const std::string pointer = join("/steps", index);
+  const std::string pointer = json_pointer_child("/steps", index);
   SuiteStep step;
   if (!j.is_object()) {
-    errors.add(pointer, fmt::format("a step must be an object, not {}", kind(j)));
+    errors.add(pointer, fmt::format("a step must be an object, not {}", json_kind(j)));
     return step;
   }
   check_keys(j, kStepKeys, pointer, errors);
   if (const auto workload = get_string(j, "workload", pointer, errors)) {
     step.workload = *workload;
-    if (step.workload.empty()) errors.add(join(pointer, "workload"), "'workload' is empty");
+    if (step.workload.empty())
+      errors.add(json_pointer_child(pointer, "workload"), "'workload' is empty");
   } else if (!j.contains("workload")) {
     errors.add(pointer, "step has no 'workload'; name one (see 'iobench list')");
   }
@@ -275,7 +254,7 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
     if (!it->is_number_integer() || it->get<std::int64_t>() < 1 ||
         it->get<std::int64_t>() > static_cast<std::int64_t>(kMaxRepeat)) {
       errors.add(
-          join(pointer, "repeat"),
+          json_pointer_child(pointer, "repeat"),
           fmt::format("'repeat' must be an integer from 1 to {}, not {}", kMaxRepeat, it->dump()));
     } else {
       step.repeat = static_cast<unsigned>(it->get<std::int64_t>());
@@ -283,7 +262,7 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
   }
   step.sweep = get_sweep(j, pointer, errors);
   if (step.sweep && !step.sweep->param.empty() && step.params.count(step.sweep->param) > 0) {
-    errors.add(join(join(pointer, "params"), step.sweep->param),
+    errors.add(json_pointer_child(json_pointer_child(pointer, "params"), step.sweep->param),
                fmt::format("'{}' is swept and also set in params; remove it from params",
                            step.sweep->param));
   }
@@ -293,7 +272,7 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
   step.interval = get_duration(j, "interval", pointer, errors);
   if (j.contains("interval") && j["interval"].is_string() && step.interval.count() != 0 &&
       (step.interval < kMinSeriesInterval || step.interval > kMaxSeriesInterval)) {
-    errors.add(join(pointer, "interval"),
+    errors.add(json_pointer_child(pointer, "interval"),
                fmt::format("\"{}\": the time-series interval must be 100ms to 60s, e.g. \"1s\"",
                            printable(j["interval"].get<std::string>())));
     step.interval = std::chrono::nanoseconds(0);
@@ -308,11 +287,12 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
         step.ops_limit = parse_count(*ops, "ops");
         parsed = true;
       } catch (const ConfigError& e) {
-        errors.add(join(pointer, "ops"), e.what());
+        errors.add(json_pointer_child(pointer, "ops"), e.what());
       }
     }
     if (parsed && step.ops_limit == 0) {
-      errors.add(join(pointer, "ops"), "'ops' must be at least 1; leave it out for no op limit");
+      errors.add(json_pointer_child(pointer, "ops"),
+                 "'ops' must be at least 1; leave it out for no op limit");
     }
   }
   step.drop_caches = get_bool(j, "drop_caches", pointer, errors);
@@ -328,10 +308,10 @@ SuiteStep parse_step(const Json& j, std::size_t index, Errors& errors) {
       if (ec != std::errc() || end != digits.data() + digits.size()) seed = 0;
     }
     if (seed == 0) {
-      errors.add(join(pointer, "seed"),
+      errors.add(json_pointer_child(pointer, "seed"),
                  fmt::format("'seed' must be an integer of 1 or more, as a number or its decimal "
                              "text (leave it out for a random seed, which is reported), not {}",
-                             it->is_number() || it->is_string() ? it->dump() : kind(*it)));
+                             it->is_number() || it->is_string() ? it->dump() : json_kind(*it)));
     } else {
       step.seed = seed;
     }
@@ -400,7 +380,8 @@ class DuplicateKeyCheck {
   [[nodiscard]] std::string pointer() const {
     std::string out;
     for (const Frame& frame : frames_) {
-      out = frame.object ? join(out, frame.key) : join(out, frame.index);
+      out =
+          frame.object ? json_pointer_child(out, frame.key) : json_pointer_child(out, frame.index);
     }
     return out;
   }
@@ -444,7 +425,8 @@ Suite parse_suite(std::string_view text, std::string_view source) {
   suite.source = std::string(source);
   suite.text = std::string(text);
   if (!root.is_object()) {
-    errors.add("", fmt::format("a suite must be a JSON object with \"steps\", not {}", kind(root)));
+    errors.add(
+        "", fmt::format("a suite must be a JSON object with \"steps\", not {}", json_kind(root)));
     errors.throw_if_any();
   }
   check_keys(root, kSuiteKeys, "", errors);
@@ -459,7 +441,7 @@ Suite parse_suite(std::string_view text, std::string_view source) {
     errors.add("", "the suite has no 'steps'; add \"steps\": [{\"workload\": ...}]");
   } else if (!steps->is_array() || steps->empty()) {
     errors.add("/steps", fmt::format("'steps' must be a non-empty array, not {}",
-                                     steps->is_array() ? "an empty one" : kind(*steps)));
+                                     steps->is_array() ? "an empty one" : json_kind(*steps)));
   } else {
     for (std::size_t i = 0; i < steps->size(); ++i) {
       suite.steps.push_back(parse_step((*steps)[i], i, errors));
@@ -481,7 +463,7 @@ Suite parse_suite(std::string_view text, std::string_view source) {
     }
     if (!names.insert(step.name).second) {
       errors.add(
-          join(join("/steps", i), "name"),
+          json_pointer_child(json_pointer_child("/steps", i), "name"),
           fmt::format("step name '{}' is used twice; names must be unique", printable(step.name)));
     }
   }

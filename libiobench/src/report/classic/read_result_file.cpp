@@ -17,11 +17,6 @@ namespace iobench {
 
 namespace {
 
-constexpr std::array<ResultFormat, 8> kFormats{
-    ResultFormat::kIobenchJson, ResultFormat::kBonnieCsv, ResultFormat::kBonnieText,
-    ResultFormat::kTiotest,     ResultFormat::kTiobench,  ResultFormat::kDbench,
-    ResultFormat::kFioJson,     ResultFormat::kSeedLines};
-
 bool contains(std::string_view text, std::string_view what) {
   return text.find(what) != std::string_view::npos;
 }
@@ -34,30 +29,54 @@ bool bonnie_csv_line(std::string_view line) {
   return std::count(line.begin(), line.end(), ',') == 26;
 }
 
+// iobench's own document, read by parse_result_json; its errors get the source's name.
+ResultDocument read_iobench_json(std::string_view text, std::string_view source_name) {
+  try {
+    return parse_result_json(text);
+  } catch (const ResultFormatError& e) {
+    throw ConfigError(fmt::format("{}: {}", printable(source_name), e.what()));
+  }
+}
+
+// A format --from names and the reader of its text (`source`: the name errors start with).
+struct ResultReader {
+  ResultFormat format;
+  std::string_view name;
+  ResultDocument (*read)(std::string_view text, std::string_view source);
+};
+
+// The registration: one line a format, in the order of the enum (--from's list, completions).
+// A new format: a reader file beside these, its ResultFormat value, and a line here
+// (docs/adding-an-output-format.md); detect_result_format recognises it where it can.
+constexpr std::array kReaders{
+    ResultReader{ResultFormat::kIobenchJson, "iobench-json", read_iobench_json},
+    ResultReader{ResultFormat::kBonnieCsv, "bonnie-csv", detail::classic::read_bonnie_csv},
+    ResultReader{ResultFormat::kBonnieText, "bonnie-text", detail::classic::read_bonnie_text},
+    ResultReader{ResultFormat::kTiotest, "tiotest", detail::classic::read_tiotest},
+    ResultReader{ResultFormat::kTiobench, "tiobench", detail::classic::read_tiobench},
+    ResultReader{ResultFormat::kDbench, "dbench", detail::classic::read_dbench},
+    ResultReader{ResultFormat::kFioJson, "fio-json", detail::classic::read_fio_json},
+    ResultReader{ResultFormat::kSeedLines, "seed-lines", detail::classic::read_seed_lines},
+};
+
+constexpr std::array<ResultFormat, kReaders.size()> kFormats = [] {
+  std::array<ResultFormat, kReaders.size()> formats{};
+  for (std::size_t i = 0; i < kReaders.size(); ++i) formats[i] = kReaders[i].format;
+  return formats;
+}();
+
+const ResultReader* reader_of(ResultFormat format) noexcept {
+  for (const ResultReader& reader : kReaders) {
+    if (reader.format == format) return &reader;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::string_view to_string(ResultFormat format) noexcept {
-  switch (format) {
-    case ResultFormat::kAuto:
-      return "auto";
-    case ResultFormat::kIobenchJson:
-      return "iobench-json";
-    case ResultFormat::kBonnieCsv:
-      return "bonnie-csv";
-    case ResultFormat::kBonnieText:
-      return "bonnie-text";
-    case ResultFormat::kTiotest:
-      return "tiotest";
-    case ResultFormat::kTiobench:
-      return "tiobench";
-    case ResultFormat::kDbench:
-      return "dbench";
-    case ResultFormat::kFioJson:
-      return "fio-json";
-    case ResultFormat::kSeedLines:
-      return "seed-lines";
-  }
-  return "auto";
+  const ResultReader* reader = reader_of(format);
+  return reader != nullptr ? reader->name : "auto";
 }
 
 std::span<const ResultFormat> result_formats() noexcept { return kFormats; }
@@ -65,9 +84,9 @@ std::span<const ResultFormat> result_formats() noexcept { return kFormats; }
 ResultFormat parse_result_format(std::string_view name) {
   if (name == "auto") return ResultFormat::kAuto;
   std::vector<std::string_view> names{"auto"};
-  for (const ResultFormat format : kFormats) {
-    if (to_string(format) == name) return format;
-    names.push_back(to_string(format));
+  for (const ResultReader& reader : kReaders) {
+    if (reader.name == name) return reader.format;
+    names.push_back(reader.name);
   }
   throw ConfigError(fmt::format("unknown result format '{}'; formats: {}", printable(name),
                                 fmt::join(names, ", ")));
@@ -107,33 +126,10 @@ ResultFormat detect_result_format(std::string_view text, std::string_view source
 
 ResultDocument parse_result_text(std::string_view text, ResultFormat format,
                                  std::string_view source_name) {
-  namespace c = detail::classic;
   if (format == ResultFormat::kAuto) format = detect_result_format(text, source_name);
-  switch (format) {
-    case ResultFormat::kIobenchJson:
-      try {
-        return parse_result_json(text);
-      } catch (const ResultFormatError& e) {
-        throw ConfigError(fmt::format("{}: {}", printable(source_name), e.what()));
-      }
-    case ResultFormat::kBonnieCsv:
-      return c::read_bonnie_csv(text, source_name);
-    case ResultFormat::kBonnieText:
-      return c::read_bonnie_text(text, source_name);
-    case ResultFormat::kTiotest:
-      return c::read_tiotest(text, source_name);
-    case ResultFormat::kTiobench:
-      return c::read_tiobench(text, source_name);
-    case ResultFormat::kDbench:
-      return c::read_dbench(text, source_name);
-    case ResultFormat::kFioJson:
-      return c::read_fio_json(text, source_name);
-    case ResultFormat::kSeedLines:
-      return c::read_seed_lines(text, source_name);
-    case ResultFormat::kAuto:
-      break;
-  }
-  throw ConfigError("unreachable result format");
+  if (const ResultReader* reader = reader_of(format)) return reader->read(text, source_name);
+  throw ConfigError(
+      fmt::format("result format #{} has no reader registered", static_cast<int>(format)));
 }
 
 ResultDocument read_result_file(const std::filesystem::path& path, ResultFormat format) {
