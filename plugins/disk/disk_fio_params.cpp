@@ -93,10 +93,12 @@ std::vector<ParamSpec> fio_param_specs() {
        .type = ParamType::kCount,
        .default_value = "0",
        .unit = "% trims",
-       .help = "operation=mixed: percentage of ops that are trims (holes punched with fallocate "
-               "PUNCH_HOLE|KEEP_SIZE, as fio's trims on files); writes get what rwmix and this "
-               "leave; giving it implies operation=mixed. fio has no trim share in randrw (its "
-               "trimwrite pairs them instead)",
+       .help =
+           "operation=mixed: percentage of ops that are trims (holes punched with fallocate "
+           "PUNCH_HOLE|KEEP_SIZE, as fio's trims on files); writes get what rwmix and this "
+           "leave; giving it implies operation=mixed. fio has no trim share in randrw (its "
+           "trimwrite pairs them instead). A trim is one fallocate call made synchronously where "
+           "the engine submits (io_uring and libaio too), so it holds the queue up meanwhile",
        .min = 0,
        .max = 100},
   };
