@@ -1,15 +1,19 @@
 // fio's numjobs, nrfiles, bssplit, thinktime and trim in the disk workload: parsing, refusals,
 // and what a run really does (files, ops per size, holes, workers, pauses).
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstring>
 #include <iobench/error.hpp>
 #include <iobench/runner.hpp>
 
 #include "plugins/disk/block_size_split.hpp"
 #include "plugins/disk/disk_config.hpp"
 #include "plugins/disk/disk_formatter.hpp"
+#include "plugins/disk/file_set.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -259,4 +263,46 @@ TEST_CASE("rwmixtrim mixes trims into a mixed phase with their own op and bytes"
   CHECK(static_cast<std::uint64_t>(st.st_blocks) * 512 <= (600 - trims.ops) * 4096 + 65536);
   CHECK(static_cast<std::uint64_t>(st.st_blocks) * 512 < 600 * 4096);
   std::filesystem::remove_all(fio_run_dir(dir.path()));
+}
+
+namespace {
+
+// An IoFile over a descriptor of /dev/null: what a filesystem without hole punching is to
+// fallocate (the engines open only regular files and block devices).
+class DevNullFile final : public IoFile {
+ public:
+  DevNullFile() : fd_(::open("/dev/null", O_RDWR | O_CLOEXEC)) { REQUIRE(fd_ >= 0); }
+  ~DevNullFile() override { ::close(fd_); }
+  DevNullFile(const DevNullFile&) = delete;
+  DevNullFile& operator=(const DevNullFile&) = delete;
+  void read_at(std::span<std::byte>, std::uint64_t) override {}
+  void write_at(std::span<const std::byte>, std::uint64_t) override {}
+  void sync() override {}
+  void close() override {}
+  [[nodiscard]] std::uint64_t size() const override { return 0; }
+  [[nodiscard]] int fd() const override { return fd_; }
+  [[nodiscard]] const std::filesystem::path& path() const override { return path_; }
+
+ private:
+  int fd_;
+  std::filesystem::path path_ = "/dev/null";
+};
+
+}  // namespace
+
+TEST_CASE("a trim the file cannot take fails with fallocate's errno and the file", "[disk]") {
+  // fallocate on /dev/null fails (ENODEV) as on a filesystem without hole punching
+  // (EOPNOTSUPP): the trim must say so instead of counting a trim that did nothing.
+  std::vector<std::unique_ptr<IoFile>> files;
+  files.push_back(std::make_unique<DevNullFile>());
+  DiskFileSet set(std::move(files), 4096, 1);
+  try {
+    set.trim(0, 4096);
+    FAIL("the trim of /dev/null succeeded");
+  } catch (const IoError& e) {
+    CHECK(e.error_number() != 0);
+    CHECK_THAT(std::string(e.what()), Catch::Contains("fallocate(FALLOC_FL_PUNCH_HOLE)") &&
+                                          Catch::Contains("/dev/null") &&
+                                          Catch::Contains(std::strerror(e.error_number())));
+  }
 }
