@@ -8,15 +8,20 @@
 #include <iobench/error.hpp>
 #include <iobench/units.hpp>
 
+#include "plugins/disk/disk_fio_params.hpp"
+
 namespace iobench::plugins::disk {
 
 std::vector<ParamSpec> disk_param_specs() {
-  return {
+  std::vector<ParamSpec> specs{
       {.key = "operation",
        .type = ParamType::kEnum,
        .default_value = "write",
-       .help = "write the file(s), read them back, or mixed reads and writes (see rwmix)",
-       .choices = {"read", "write", "mixed"}},
+       .help = "write the file(s), read them back, mixed reads and writes (see rwmix, "
+               "rwmixtrim), or trim (fio's trim; randtrim = trim with seek=random): punch holes "
+               "in a filled file with fallocate PUNCH_HOLE|KEEP_SIZE as fio does on files; a "
+               "filesystem that cannot fails the phase with its errno (EOPNOTSUPP)",
+       .choices = {"read", "write", "mixed", "trim", "randtrim"}},
       {.key = "rwmix",
        .type = ParamType::kCount,
        .default_value = "50",
@@ -147,6 +152,8 @@ std::vector<ParamSpec> disk_param_specs() {
       // compressing or deduplicating filesystem from flattering the run.
       data_param_spec("random", "default random; also fills the file a read creates"),
   };
+  for (ParamSpec& spec : fio_param_specs()) specs.push_back(std::move(spec));
+  return specs;
 }
 
 DiskConfig make_disk_config(const Params& params, std::span<const std::filesystem::path> targets) {
@@ -167,9 +174,10 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
                                   params.get_string("bs")));
   }
   const std::string& operation = params.get_string("operation");
-  config.operation = operation == "read"    ? Operation::kRead
-                     : operation == "mixed" ? Operation::kMixed
-                                            : Operation::kWrite;
+  config.operation = operation == "read"                              ? Operation::kRead
+                     : operation == "mixed"                           ? Operation::kMixed
+                     : operation == "trim" || operation == "randtrim" ? Operation::kTrim
+                                                                      : Operation::kWrite;
   if (params.given("rwmix")) {
     if (params.given("operation") && config.operation != Operation::kMixed) {
       throw ConfigError(fmt::format(
@@ -205,6 +213,14 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
                                  : IoMode::kBuffered;
   config.seek =
       params.get_string("seek") == "random" ? SeekPattern::kRandom : SeekPattern::kSequential;
+  if (operation == "randtrim") {
+    if (params.given("seek") && config.seek != SeekPattern::kRandom) {
+      throw ConfigError(
+          "disk: operation=randtrim trims in random order, but seek=sequential; use "
+          "operation=trim for sequential trims, or drop seek");
+    }
+    config.seek = SeekPattern::kRandom;
+  }
   const std::string& shared = params.get_string("shared_file");
   config.shared_file = shared == "regions"       ? SharedFile::kRegions
                        : shared == "interleaved" ? SharedFile::kInterleaved
@@ -228,6 +244,8 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
         params.get_string("data")));
   }
 
+  read_fio_params(params, config);
+  const char* const bs_name = config.bssplit.empty() ? "bs" : "bssplit";
   if (params.given("blocks") && params.given("size")) {
     throw ConfigError(
         "disk: blocks and size both given; give one of them (blocks=N or size=BYTES)");
@@ -238,14 +256,15 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     const std::uint64_t size = params.get_u64("size");
     if (size < config.block_size_bytes) {
       throw ConfigError(fmt::format(
-          "disk: bs={} is larger than size={} ({} bytes > {} bytes); use a smaller bs or a larger "
-          "size",
-          params.get_string("bs"), params.get_string("size"), config.block_size_bytes, size));
+          "disk: {}={} is larger than size={} ({} bytes > {} bytes); use a smaller {} or a "
+          "larger size",
+          bs_name, params.get_string(bs_name), params.get_string("size"), config.block_size_bytes,
+          size, bs_name));
     }
     if (size % config.block_size_bytes != 0) {
       throw ConfigError(fmt::format(
-          "disk: size={} is not a whole number of blocks of bs={}; use a multiple of {} bytes",
-          params.get_string("size"), params.get_string("bs"), config.block_size_bytes));
+          "disk: size={} is not a whole number of blocks of {}={}; use a multiple of {} bytes",
+          params.get_string("size"), bs_name, params.get_string(bs_name), config.block_size_bytes));
     }
     config.blocks = size / config.block_size_bytes;
   }
@@ -261,6 +280,7 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
   if (config.prime && config.operation != Operation::kRead) {
     throw ConfigError("disk: prime=true only applies to operation=read");
   }
+  check_fio_params(params, config);
   for (const auto& target : targets) {
     struct stat st {};
     const bool existing_file = ::stat(target.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
@@ -274,9 +294,15 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     }
     if (config.writes()) {
       throw ConfigError(fmt::format(
-          "disk: target '{}' is an existing file; iobench never overwrites existing files, so "
-          "operation={} needs a directory target",
-          target.string(), config.operation == Operation::kMixed ? "mixed" : "write"));
+          "disk: target '{}' is an existing file (or device); iobench never overwrites or trims "
+          "existing files, so operation={} needs a directory target",
+          target.string(), config.operation == Operation::kMixed ? "mixed" : operation));
+    }
+    if (config.nrfiles > 1) {
+      throw ConfigError(fmt::format(
+          "disk: nrfiles={} makes files in a directory, but target '{}' is an existing file; "
+          "give a directory target or nrfiles=1",
+          config.nrfiles, target.string()));
     }
     if (config.verify) {
       throw ConfigError(fmt::format(

@@ -12,10 +12,12 @@
 #include <vector>
 
 #include "plugins/disk/block_distribution.hpp"
+#include "plugins/disk/block_size_split.hpp"
 
 namespace iobench::plugins::disk {
 
-enum class Operation { kRead, kWrite, kMixed };
+/// kTrim: fio's rw=trim / randtrim (holes punched in a filled file).
+enum class Operation { kRead, kWrite, kMixed, kTrim };
 enum class IoMode { kBuffered, kDirect, kMmap };
 enum class SeekPattern { kSequential, kRandom };
 /// Across the ranks of an MPI run: a file per rank (IOR's file-per-process), or one file per
@@ -31,6 +33,17 @@ struct DiskConfig {
   BlockDistribution distribution;  ///< random_order, with seek=random
   /// operation=mixed: percentage of ops that are reads (fio's rwmixread); the rest are writes.
   std::uint32_t read_percent = 50;
+  /// operation=mixed: percentage of ops that are trims (rwmixtrim); writes get the rest.
+  std::uint32_t trim_percent = 0;
+  std::uint32_t numjobs = 1;  ///< fio's numjobs: workers per target, each with its own files
+  std::uint32_t nrfiles = 1;  ///< fio's nrfiles: files per worker, served round-robin
+  /// fio's bssplit; empty: every op is block_size_bytes (then the largest size of the split).
+  BlockSizeSplit bssplit;
+  /// fio's thinktime: pause after every thinktime_blocks ops, the first thinktime_spin of it
+  /// busy-spinning.
+  std::chrono::nanoseconds thinktime{0};
+  std::chrono::nanoseconds thinktime_spin{0};
+  std::uint64_t thinktime_blocks = 1;
   SharedFile shared_file = SharedFile::kOff;
   std::uint32_t iodepth = 1;  ///< requests in flight per worker
   bool verify = false;        ///< stamp every written block, check every read one
@@ -54,8 +67,21 @@ struct DiskConfig {
   [[nodiscard]] std::uint64_t working_set_bytes() const noexcept {
     return blocks * block_size_bytes;
   }
+  /// The phase changes the file(s): writes or trims.
   [[nodiscard]] bool writes() const noexcept { return operation != Operation::kRead; }
-  [[nodiscard]] bool reads() const noexcept { return operation != Operation::kWrite; }
+  [[nodiscard]] bool reads() const noexcept {
+    return operation == Operation::kRead || operation == Operation::kMixed;
+  }
+  /// The main phase trims (operation=trim, or mixed with rwmixtrim).
+  [[nodiscard]] bool trims() const noexcept {
+    return operation == Operation::kTrim || (operation == Operation::kMixed && trim_percent > 0);
+  }
+  /// Blocks of each of the worker's files.
+  [[nodiscard]] std::uint64_t blocks_per_file() const noexcept { return blocks / nrfiles; }
+  /// Bytes of each of the worker's files.
+  [[nodiscard]] std::uint64_t file_bytes() const noexcept {
+    return blocks_per_file() * block_size_bytes;
+  }
 };
 
 /// The parameters the disk workload declares (names as in the seeds' tool).

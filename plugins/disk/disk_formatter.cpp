@@ -90,40 +90,44 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
       const std::string_view doing = phase.name == "write"    ? "writing"
                                      : phase.name == "read"   ? "reading"
                                      : phase.name == "verify" ? "verifying"
+                                     : phase.name == "trim"   ? "trimming"
                                                               : "mixed reading and writing";
       fmt::print(out, "{} {}: {}\n", verb_for(phase.status), doing, phase.message);
       continue;
     }
-    // The data op kinds: "read" and/or "write" (a mixed phase has both); "fsync" is reported
-    // on its own line.
+    // The data op kinds: "read", "write" and/or "trim" (a mixed phase has two or three);
+    // "fsync" is reported on its own line.
     for (std::size_t k = 0; k < phase.op_names.size(); ++k) {
       const std::string& kind = phase.op_names[k];
-      if (kind != "read" && kind != "write") continue;
+      if (kind != "read" && kind != "write" && kind != "trim") continue;
       const OpResult& io = phase.ops[k];
       if (phase.op_names.size() > 2 && io.ops == 0) continue;  // a mixed phase without this kind
       const bool write = kind == "write";
+      const char* const doing = write ? "writing" : kind == "trim" ? "trimming" : "reading";
       if (io.ops == 0 && phase.status != Status::kOk) {
         // Nothing completed: no figures to print as if measured, only why.
         fmt::print(out, "{} {}{}: no {} completed{}{}\n", verb_for(phase.status),
-                   phase.name == "verify" ? "verifying by " : "", write ? "writing" : "reading",
-                   kind, phase.message.empty() ? "" : ": ", phase.message);
+                   phase.name == "verify" ? "verifying by " : "", doing, kind,
+                   phase.message.empty() ? "" : ": ", phase.message);
         continue;
       }
       const std::uint64_t block_size = io.ops != 0 ? io.bytes / io.ops : 0;
       fmt::print(out,
                  "{} {}{} {} mbytes across {} devices using {} blocks of {} in {:.6f} seconds "
                  "({:.2f} Mbytes/sec), {}usec mean\n",
-                 verb_for(phase.status), phase.name == "verify" ? "verifying by " : "",
-                 write ? "writing" : "reading", static_cast<std::uint64_t>(mib(io.bytes) + 0.5),
-                 phase.workers.size(), io.ops, block_size, seconds(phase.wall_ns),
+                 verb_for(phase.status), phase.name == "verify" ? "verifying by " : "", doing,
+                 static_cast<std::uint64_t>(mib(io.bytes) + 0.5), phase.workers.size(), io.ops,
+                 block_size, seconds(phase.wall_ns),
                  phase.throughput_bytes_per_s(k) / static_cast<double>(kMiB),
                  usec(io.latency.mean()));
       for (const WorkerResult& worker : phase.workers) {
         const OpResult& wio = worker.ops[k];
-        fmt::print(out, "#{} ({}) {} in {:.6f}s using {} {} of {} ({:.2f}MB/sec), {}usec\n",
-                   worker.index, attribute_text(step, fmt::format("file.{}", worker.target_index)),
-                   format_size(wio.bytes, false), seconds(worker.elapsed_ns), format_count(wio.ops),
-                   write ? "writes" : "reads", format_size(block_size, true),
+        // numjobs/nrfiles: each worker's own file(s); otherwise its target's file.
+        std::string file = attribute_text(step, fmt::format("worker_file.{}", worker.index));
+        if (file.empty()) file = attribute_text(step, fmt::format("file.{}", worker.target_index));
+        fmt::print(out, "#{} ({}) {} in {:.6f}s using {} {}s of {} ({:.2f}MB/sec), {}usec\n",
+                   worker.index, file, format_size(wio.bytes, false), seconds(worker.elapsed_ns),
+                   format_count(wio.ops), kind, format_size(block_size, true),
                    worker.elapsed_ns ? mib(wio.bytes) / seconds(worker.elapsed_ns) : 0.0,
                    usec(wio.latency.mean()));
       }

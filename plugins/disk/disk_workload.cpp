@@ -14,8 +14,12 @@
 #include <iobench/result.hpp>
 #include <iobench/sysinfo.hpp>
 #include <optional>
+#include <thread>
 
 #include "plugins/disk/block_distribution.hpp"
+#include "plugins/disk/disk_fio_params.hpp"
+#include "plugins/disk/disk_source.hpp"
+#include "plugins/disk/file_set.hpp"
 #include "plugins/disk/page_cache_note.hpp"
 #include "plugins/disk/shared_file.hpp"
 #include "plugins/disk/verify_pattern.hpp"
@@ -65,8 +69,9 @@ constexpr std::size_t kWriteBehindChunks = 16;
 // written; the one 16 chunks back is waited for), so neither the loop nor the closing fsync can
 // hold a stop up for long, however large the file. The file's data is on the device at the end.
 bool fill_read_file(const ConfinedDir& dir, const FileLocation& location, const std::string& name,
-                    bool shared, BlockPlacement placement, const DiskConfig& config,
-                    const VerifyPattern* pattern, std::uint64_t seed, const WorkerContext& ctx) {
+                    bool shared, BlockPlacement placement, std::uint64_t blocks,
+                    const DiskConfig& config, const VerifyPattern* pattern, std::uint64_t seed,
+                    const WorkerContext& ctx) {
   const std::filesystem::path& path = location.path();
   UniqueFd fd = location.open(O_WRONLY, !shared);
   const std::uint64_t bs = config.block_size_bytes;
@@ -78,13 +83,13 @@ bool fill_read_file(const ConfinedDir& dir, const FileLocation& location, const 
   // The file range each recent chunk spans (its blocks, and between them other ranks' ones).
   std::array<std::pair<off_t, off_t>, kWriteBehindChunks> spans{};
   std::size_t chunk_index = 0;
-  for (std::uint64_t first = 0; first < config.blocks; first += chunk_blocks, ++chunk_index) {
+  for (std::uint64_t first = 0; first < blocks; first += chunk_blocks, ++chunk_index) {
     if (ctx.stop_requested()) {
       fd.close(path);
       if (!shared) dir.unlink(name);  // half a file must not pass for the file to read
       return false;
     }
-    const std::uint64_t count = std::min(chunk_blocks, config.blocks - first);
+    const std::uint64_t count = std::min(chunk_blocks, blocks - first);
     for (std::uint64_t i = 0; i < count; ++i) {
       const std::uint64_t block = first + i;
       const auto bytes =
@@ -129,131 +134,6 @@ bool fill_read_file(const ConfinedDir& dir, const FileLocation& location, const 
   return true;
 }
 
-// PhasePlan::iterations of a time_based phase: passes until the time or op limit ends it.
-constexpr std::uint64_t kUntilLimit = UINT64_MAX;
-
-// What one worker of one phase does, fed to the IoDriver: which block next, read or write, each
-// write's bytes (the `data` pattern, or with verify the verify pattern), and the checking.
-struct PhasePlan {
-  bool sequential = true;
-  BlockDistribution distribution;
-  std::uint64_t blocks = 0;
-  std::uint64_t block_size = 0;
-  BlockPlacement placement;  ///< where the worker's blocks lie in its file
-  std::uint64_t iterations = 1;
-  std::uint32_t latency_sample = 1;  ///< time 1 op in this many (IoDriverOptions)
-  enum class Ops { kRead, kWrite, kMixed } ops = Ops::kRead;
-  std::uint32_t read_percent = 0;
-  OpId read_op = 0;
-  OpId write_op = 0;
-  /// Writes copy their bytes into the request's slot buffer (queues deeper than one, registered
-  /// buffers); otherwise a write points at its PatternBuffer block, which stays put until the
-  /// request completes.
-  bool copy_writes = false;
-  /// With verify: a write phase marks each block it writes here (one bit per block), and the
-  /// verify phase after it reads only the marked ones, so blocks a random order with repetition
-  /// or a time or op limit left unwritten are not taken for lost writes. Null: not tracked.
-  BlockSet* written = nullptr;
-
-  /// True for a verify phase that reads back only the blocks in `written`.
-  [[nodiscard]] bool reads_written_only() const noexcept {
-    return written != nullptr && ops == Ops::kRead;
-  }
-};
-
-class DiskSource {
- public:
-  DiskSource(const PhasePlan& plan, std::uint64_t seed, const VerifyPattern* pattern,
-             PatternBuffer* data, const std::filesystem::path& path)
-      : plan_(plan),
-        seed_(seed),
-        mix_state_(seed ^ 0x6d69786564ULL),
-        pattern_(pattern),
-        data_(data),
-        path_(path),
-        written_only_(plan.reads_written_only()) {
-    start_pass();
-  }
-
-  [[gnu::hot]] bool next(IoRequest& request, OpId& op) {
-    if (written_only_) {
-      while (index_ < plan_.blocks && !plan_.written->contains(index_)) ++index_;
-    }
-    if (index_ == plan_.blocks) {
-      if (++pass_ == plan_.iterations) return false;
-      start_pass();
-      if (written_only_) return next(request, op);
-    }
-    const std::uint64_t block = order_->block(index_++);
-    const std::uint64_t offset = plan_.placement.file_block(block) * plan_.block_size;
-    bool read = plan_.ops == PhasePlan::Ops::kRead;
-    if (plan_.ops == PhasePlan::Ops::kMixed) {
-      // Lemire's bound on 64 random bits: read with probability read_percent / 100.
-      read = (splitmix64(mix_state_) >> 32) * 100 < std::uint64_t{plan_.read_percent} << 32;
-    }
-    request.direction = read ? IoDirection::kRead : IoDirection::kWrite;
-    request.length = static_cast<std::uint32_t>(plan_.block_size);
-    request.offset = offset;
-    op = read ? plan_.read_op : plan_.write_op;
-    if (!read) {
-      if (pattern_ != nullptr) {
-        pattern_->stamp({request.buffer, request.length}, offset);  // untimed (see the driver)
-      } else if (data_ != nullptr) {
-        const std::span<const std::byte> bytes = data_->block(block);
-        if (plan_.copy_writes) {
-          std::memcpy(request.buffer, bytes.data(), bytes.size());
-        } else {
-          // Engines only read a write's buffer; IoRequest has one pointer type for both ways.
-          request.buffer = const_cast<std::byte*>(bytes.data());
-        }
-      }
-    }
-    return true;
-  }
-
-  // Inlined where the driver calls it: with latency sampling the driver has two call sites,
-  // and an out-of-line call costs ~20 instructions per op.
-  [[gnu::hot, gnu::always_inline]] void completed(const IoRequest& request, OpId /*op*/) const {
-    if (request.direction == IoDirection::kWrite) {
-      // Only a write that completed in full counts for verify (a paced request built but never
-      // issued when the phase ended wrote nothing).
-      if (plan_.written != nullptr) {
-        const std::uint64_t file_block = request.offset / plan_.block_size;
-        plan_.written->insert((file_block - plan_.placement.first) / plan_.placement.stride);
-      }
-      return;
-    }
-    if (pattern_ == nullptr) return;
-    const std::uint64_t bad =
-        pattern_->first_mismatch({request.buffer, request.length}, request.offset);
-    if (bad != UINT64_MAX) {
-      // Not an errno: the read succeeded and returned the wrong bytes.
-      throw Error(fmt::format(
-          "verify: {}: the {}-byte block at offset {} does not hold what was written (first bad "
-          "sector at offset {})",
-          path_.string(), request.length, request.offset, bad));
-    }
-  }
-
- private:
-  void start_pass() {
-    index_ = 0;
-    std::uint64_t state = seed_ + pass_;
-    order_.emplace(plan_.sequential, plan_.distribution, plan_.blocks, splitmix64(state));
-  }
-
-  PhasePlan plan_;
-  std::uint64_t seed_;
-  std::uint64_t mix_state_;
-  const VerifyPattern* pattern_;
-  PatternBuffer* data_;
-  std::filesystem::path path_;
-  bool written_only_;  // plan_.reads_written_only(), asked once rather than per op
-  std::optional<BlockOrder> order_;
-  std::uint64_t pass_ = 0;
-  std::uint64_t index_ = 0;
-};
-
 // The timed part of one worker: the driver's loop, then (writes) fsync and close.
 class DiskWorker final : public PhaseWorker {
  public:
@@ -267,7 +147,8 @@ class DiskWorker final : public PhaseWorker {
         pattern_(std::move(pattern)),
         fsync_at_end_(fsync_at_end),
         fsync_op_(fsync_op),
-        seed_(seed) {
+        seed_(seed),
+        iodepth_(iodepth) {
     if (pattern_) {
       // Each slot's buffer holds the pattern; writes then only restamp it.
       for (std::uint32_t i = 0; i < iodepth; ++i) {
@@ -285,7 +166,8 @@ class DiskWorker final : public PhaseWorker {
         *file_, *queue_, buffers_.span(), plan.block_size,
         IoDriverOptions{.depth = iodepth,
                         .async = caps.async,
-                        .untimed_work_between_ops = pattern_.has_value() || plan_.copy_writes,
+                        .untimed_work_between_ops =
+                            pattern_.has_value() || plan_.copy_writes || plan_.thinktime_ns > 0,
                         .pacer = pacer_ ? &*pacer_ : nullptr,
                         .latency_sample = plan_.latency_sample,
                         .sample_seed = seed ^ 0x73616d706c65ULL});
@@ -293,13 +175,19 @@ class DiskWorker final : public PhaseWorker {
 
   void run(WorkerContext& ctx) override {
     DiskSource source(plan_, seed_, pattern_ ? &*pattern_ : nullptr, data_ ? &*data_ : nullptr,
-                      file_->path());
+                      file_->path(), ctx, iodepth_);
     // time_based: no planned work, the time limit tells the progress how far it is.
     if (plan_.iterations != kUntilLimit) {
       const std::uint64_t ops = plan_.reads_written_only()
                                     ? plan_.written->size() * plan_.iterations
                                     : plan_.blocks * plan_.iterations;
-      ctx.plan_work(ops, ops * plan_.block_size);
+      // With bssplit the bytes are the mean op size's worth (the sizes are drawn as it runs).
+      const double op_bytes = plan_.split == nullptr
+                                  ? static_cast<double>(plan_.block_size)
+                                  : plan_.split->mean_size(plan_.ops == PhasePlan::Ops::kRead
+                                                               ? BlockSizeSplit::List::kRead
+                                                               : BlockSizeSplit::List::kWrite);
+      ctx.plan_work(ops, static_cast<std::uint64_t>(static_cast<double>(ops) * op_bytes));
     }
     driver_->run(ctx, source);
     // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.
@@ -326,6 +214,7 @@ class DiskWorker final : public PhaseWorker {
   bool fsync_at_end_;
   OpId fsync_op_;
   std::uint64_t seed_;
+  std::uint32_t iodepth_;
 };
 
 }  // namespace
@@ -342,34 +231,44 @@ DiskWorkload::PhaseRole DiskWorkload::role(std::size_t phase) const noexcept {
 std::vector<PhaseSpec> DiskWorkload::phases() const {
   const LatencyPartsKind parts{.submission_completion = caps_.async,
                                .service = config_.rate.active()};
+  const std::size_t workers = target_count_ * config_.numjobs;
+  // bssplit: ops per block size, in the split's counters (ops_bs_4096...).
+  std::vector<std::string> counters;
+  for (const std::uint64_t size : config_.bssplit.sizes()) {
+    counters.push_back(fmt::format("ops_bs_{}", size));
+  }
   std::vector<PhaseSpec> phases;
   if (config_.prime) {
-    phases.push_back(PhaseSpec{
-        .name = "prime", .op_names = {"read"}, .workers = target_count_, .measured = false});
+    phases.push_back(
+        PhaseSpec{.name = "prime", .op_names = {"read"}, .workers = workers, .measured = false});
   }
+  PhaseSpec main{.workers = workers, .latency_parts = parts};
+  main.counter_names = counters;
   switch (config_.operation) {
     case Operation::kRead:
-      phases.push_back(PhaseSpec{
-          .name = "read", .op_names = {"read"}, .workers = target_count_, .latency_parts = parts});
+      main.name = "read";
+      main.op_names = {"read"};
       break;
     case Operation::kWrite:
-      phases.push_back(PhaseSpec{.name = "write",
-                                 .op_names = {"write", "fsync"},
-                                 .workers = target_count_,
-                                 .latency_parts = parts});
+      main.name = "write";
+      main.op_names = {"write", "fsync"};
       break;
     case Operation::kMixed:
-      phases.push_back(PhaseSpec{.name = "mixed",
-                                 .op_names = {"read", "write", "fsync"},
-                                 .workers = target_count_,
-                                 .latency_parts = parts});
+      main.name = "mixed";
+      main.op_names = {"read", "write", "fsync"};
+      if (config_.trim_percent > 0) main.op_names.emplace_back("trim");
+      break;
+    case Operation::kTrim:
+      main.name = "trim";
+      main.op_names = {"trim"};
       break;
   }
+  phases.push_back(std::move(main));
   if (config_.verify && config_.writes()) {
     // What was written is read back and checked, closed-loop, as fio's verify phase does.
     phases.push_back(PhaseSpec{.name = "verify",
                                .op_names = {"read"},
-                               .workers = target_count_,
+                               .workers = workers,
                                .latency_parts = {.submission_completion = caps_.async}});
   }
   return phases;
@@ -378,7 +277,7 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
 std::uint64_t DiskWorkload::planned_bytes(std::size_t target_index) const {
   const bool existing = target_index < config_.existing_file_target.size() &&
                         config_.existing_file_target[target_index];
-  return existing || !caps_.moves_data ? 0 : config_.working_set_bytes();
+  return existing || !caps_.moves_data ? 0 : config_.working_set_bytes() * config_.numjobs;
 }
 
 void DiskWorkload::prepare(PrepareContext& ctx) {
@@ -387,7 +286,7 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   const bool share = config_.shared_file != SharedFile::kOff && me.size > 1;
   rank0_dirs_.clear();
   filled_.assign(ctx.targets().size(), 0);
-  written_.assign(ctx.targets().size(), BlockSet());
+  written_.assign(ctx.targets().size() * config_.numjobs, BlockSet());
   if (share) {
     const std::string rank0_dirs = ctx.from_rank0([&] {
       return caps_.moves_data ? create_shared_files(ctx.targets(), config_.file_name)
@@ -413,6 +312,7 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("iterations", static_cast<std::int64_t>(config_.iterations));
   if (config_.time_based) ctx.set_attribute("time_based", std::string("true"));
   ctx.set_attribute("iodepth", static_cast<std::int64_t>(config_.iodepth));
+  set_fio_attributes(config_, ctx);
   ctx.set_attribute(
       "data", config_.verify ? std::string("random (verify pattern)") : config_.data.to_string());
   if (config_.seek == SeekPattern::kRandom) {
@@ -434,19 +334,33 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
     ctx.set_attribute(fmt::format("file.{}", i),
                       file_location(i, ctx.targets()[i]).path().string());
   }
+  if (config_.numjobs > 1 || config_.nrfiles > 1) {
+    // Worker w is job w / targets of target w % targets (target_index_of).
+    for (std::size_t w = 0; w < ctx.targets().size() * config_.numjobs; ++w) {
+      const std::size_t t = w % ctx.targets().size();
+      const auto job = static_cast<std::uint32_t>(w / ctx.targets().size());
+      std::string path = file_location(t, ctx.targets()[t], job, 0).path().string();
+      if (config_.nrfiles > 1) path += fmt::format(" and {} more", config_.nrfiles - 1);
+      ctx.set_attribute(fmt::format("worker_file.{}", w), path);
+    }
+  }
 }
 
-FileLocation DiskWorkload::file_location(std::size_t target_index, const Target& target) const {
+FileLocation DiskWorkload::file_location(std::size_t target_index, const Target& target,
+                                         std::uint32_t job, std::uint32_t file) const {
   if (target.is_existing_file) return FileLocation::user_target(target.user_path);
   const ConfinedDir dir =
       target_index < rank0_dirs_.size() ? rank0_dirs_[target_index].view() : target.run_dir;
-  return FileLocation::beneath(dir, config_.file_name);
+  return FileLocation::beneath(dir, disk_file_name(config_, job, file));
 }
 
 std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
   const Target& target = ctx.target();
   const std::size_t target_index = ctx.target_index();
-  const FileLocation location = file_location(target_index, target);
+  const std::size_t worker_index = ctx.worker_index();
+  // Workers are spread over the targets in turn (target_index_of): job j of target t is worker
+  // j * targets + t.
+  const auto job = static_cast<std::uint32_t>(worker_index / target_count_);
   const PhaseRole phase_role = role(phase);
   // The untimed prime pass fills the page cache with blocking reads whatever the step's engine
   // (RWF_NOWAIT reads of uncached data would fail and fill nothing); null has no file to read.
@@ -464,19 +378,26 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
       .block_size = config_.block_size_bytes,
       .placement = BlockPlacement::of(config_.shared_file, config_.blocks, rank_, ranks_),
       .iterations = config_.time_based ? kUntilLimit : config_.iterations,
-      .latency_sample = config_.latency_sample};
+      .latency_sample = config_.latency_sample,
+      .files = config_.nrfiles,
+      .file_span = config_.file_bytes(),
+      .split = config_.bssplit.empty() ? nullptr : &config_.bssplit,
+      .thinktime_ns = static_cast<std::uint64_t>(config_.thinktime.count()),
+      .thinktime_spin_ns = static_cast<std::uint64_t>(config_.thinktime_spin.count()),
+      .thinktime_blocks = config_.thinktime_blocks};
   bool write_open = false;
   bool fsync_at_end = false;
+  bool trims = false;
   OpId fsync_op = 0;
   std::uint32_t iodepth = config_.iodepth;
   RateLimit rate = config_.rate;
-  const std::uint64_t file_bytes = config_.working_set_bytes() * static_cast<std::uint64_t>(ranks_);
+  const std::uint64_t file_bytes = config_.file_bytes() * static_cast<std::uint64_t>(ranks_);
   OpenOptions options = open_options(config_, true, false, false, file_bytes);
   if (phase_role == PhaseRole::kMain && config_.operation == Operation::kWrite) {
     plan.ops = PhasePlan::Ops::kWrite;
     if (config_.verify) {
-      written_[target_index] = BlockSet(config_.blocks);
-      plan.written = &written_[target_index];
+      written_[worker_index] = BlockSet(config_.blocks);
+      plan.written = &written_[worker_index];
     }
     write_open = true;
     fsync_at_end = config_.fsync;
@@ -486,17 +407,28 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   } else if (phase_role == PhaseRole::kMain && config_.operation == Operation::kMixed) {
     plan.ops = PhasePlan::Ops::kMixed;
     plan.read_percent = config_.read_percent;
+    plan.trim_percent = config_.trim_percent;
     plan.read_op = kMixedRead;
     plan.write_op = kMixedWrite;
+    plan.trim_op = kMixedTrim;
+    trims = config_.trim_percent > 0;
     write_open = true;
     fsync_at_end = config_.fsync;
     fsync_op = kMixedFsync;
     options = open_options(config_, true, true, false, file_bytes);
+  } else if (phase_role == PhaseRole::kMain && config_.operation == Operation::kTrim) {
+    // fio's trims on a file: holes punched in the filled file, no fsync.
+    plan.ops = PhasePlan::Ops::kTrim;
+    plan.trim_op = kTrim;
+    trims = true;
+    options = open_options(config_, true, true, false, file_bytes);  // mmap maps read-write
   } else if (phase_role == PhaseRole::kPrime) {
     // One sequential pass through the page cache fills it; the measured phase then reads it.
     options.direct = false;
     plan.sequential = true;
     plan.iterations = 1;
+    plan.thinktime_ns = 0;
+    plan.split = nullptr;  // whole blocks; the prime phase has no size counters
     iodepth = 1;
     rate = {};
   } else if (phase_role == PhaseRole::kVerify) {
@@ -504,21 +436,36 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     // write, the blocks it wrote; after a mixed phase (a filled file), all.
     plan.sequential = true;
     plan.iterations = 1;
+    plan.thinktime_ns = 0;
     rate = {};
-    if (config_.operation == Operation::kWrite) plan.written = &written_[target_index];
+    if (config_.operation == Operation::kWrite) plan.written = &written_[worker_index];
   }
   const bool needs_file = !write_open || config_.operation == Operation::kMixed;
-  if (needs_file && !target.is_existing_file && phase_role != PhaseRole::kVerify &&
-      caps_.moves_data &&
-      !(shares_files() ? filled_[target_index] != 0 : target.run_dir.exists(config_.file_name))) {
-    if (!fill_read_file(target.run_dir, location, config_.file_name, shares_files(), plan.placement,
-                        config_, pattern ? &*pattern : nullptr, ctx.seed(), ctx)) {
-      return nullptr;  // stopped while creating the file
+  std::vector<std::unique_ptr<IoFile>> files;
+  for (std::uint32_t file = 0; file < config_.nrfiles; ++file) {
+    const FileLocation location = file_location(target_index, target, job, file);
+    const std::string name = disk_file_name(config_, job, file);
+    if (needs_file && !target.is_existing_file && phase_role != PhaseRole::kVerify &&
+        caps_.moves_data &&
+        !(shares_files() ? filled_[target_index] != 0 : target.run_dir.exists(name))) {
+      if (!fill_read_file(target.run_dir, location, name, shares_files(), plan.placement,
+                          config_.blocks_per_file(), config_, pattern ? &*pattern : nullptr,
+                          ctx.seed(), ctx)) {
+        return nullptr;  // stopped while creating the file
+      }
+      filled_[target_index] = 1;
     }
-    filled_[target_index] = 1;
+    files.push_back(open_file(engine, location, options));
   }
-  std::unique_ptr<IoFile> file = open_file(engine, location, options);
-  return std::make_unique<DiskWorker>(plan, std::move(file), iodepth, engine.caps(), rate,
+  std::unique_ptr<IoFile> io_file;
+  if (files.size() == 1 && !trims) {
+    io_file = std::move(files.front());
+  } else {
+    auto set = std::make_unique<DiskFileSet>(std::move(files), config_.file_bytes(), iodepth);
+    if (trims) plan.trim_slots = &set->trim_slots();
+    io_file = std::move(set);
+  }
+  return std::make_unique<DiskWorker>(plan, std::move(io_file), iodepth, engine.caps(), rate,
                                       ctx.seed(), std::move(pattern), config_.data, fsync_at_end,
                                       fsync_op);
 }

@@ -8,30 +8,32 @@
 
 namespace iobench::plugins::disk {
 
-/// The seeds' multi-target test (test_disk_performance), grown into a block workload: one worker
-/// per target, each writing, reading or mixing reads and writes on its own file of `blocks` x
-/// `bs`, sequentially or in a random order (permutation, uniform, zipf, pareto), `iterations`
-/// times, through the step's engine at `iodepth`, closed-loop or at a fixed rate (open loop).
-/// A read of a file the run did not write first creates it untimed and evicts it from the page
-/// cache (posix_fadvise DONTNEED after fsync) unless prime=true, which reads it untimed instead,
-/// with plain blocking reads (the psync engine) whatever the step's engine: pvsync2:nowait's
-/// reads of uncached data would fail with EAGAIN and fill nothing.
-/// With verify=true, every written block carries a VerifyPattern and every read block is
-/// checked; a write phase is then followed by a "verify" phase that reads the file back.
-/// Under mpirun with shared_file=regions|interleaved, the ranks share one file per target (IOR's
-/// N-1): rank 0 creates it empty in its run directory in prepare() and every rank works on its
-/// own blocks of it (BlockPlacement); rank 0 removes it with its run directory at the step's end,
-/// after every rank's last phase.
+/// The seeds' multi-target test (test_disk_performance), grown into a block workload: numjobs
+/// workers per target (fio's numjobs; 1 by default), each with nrfiles files of its own, writing,
+/// reading or mixing reads and writes on its own file of `blocks` x `bs`, sequentially or in a
+/// random order (permutation, uniform, zipf, pareto), `iterations` times, through the step's engine
+/// at `iodepth`, closed-loop or at a fixed rate (open loop). A read of a file the run did not write
+/// first creates it untimed and evicts it from the page cache (posix_fadvise DONTNEED after fsync)
+/// unless prime=true, which reads it untimed instead, with plain blocking reads (the psync engine)
+/// whatever the step's engine: pvsync2:nowait's reads of uncached data would fail with EAGAIN and
+/// fill nothing. With verify=true, every written block carries a VerifyPattern and every read block
+/// is checked; a write phase is then followed by a "verify" phase that reads the file back. Under
+/// mpirun with shared_file=regions|interleaved, the ranks share one file per target (IOR's N-1):
+/// rank 0 creates it empty in its run directory in prepare() and every rank works on its own blocks
+/// of it (BlockPlacement); rank 0 removes it with its run directory at the step's end, after every
+/// rank's last phase.
 class DiskWorkload final : public Workload {
  public:
   /// Op ids: a read phase records "read"; a write phase "write" and "fsync"; a mixed phase
-  /// "read", "write" and "fsync".
+  /// "read", "write", "fsync" and, with rwmixtrim, "trim"; a trim phase "trim".
   static constexpr OpId kRead = 0;
   static constexpr OpId kWrite = 0;
   static constexpr OpId kFsync = 1;
   static constexpr OpId kMixedRead = 0;
   static constexpr OpId kMixedWrite = 1;
   static constexpr OpId kMixedFsync = 2;
+  static constexpr OpId kMixedTrim = 3;
+  static constexpr OpId kTrim = 0;
 
   /// `engine` is the step's: its caps decide the latency parts recorded and whether files hold
   /// data (the null engine creates none).
@@ -46,10 +48,11 @@ class DiskWorkload final : public Workload {
   /// likely page-cache reads (repeated_pass_warning()).
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
-  /// The file the worker of target `target_index` works on: config's file name beneath the run
-  /// directory (a shared file: beneath rank 0's), or the user's own existing file or device
-  /// (their symbolic link followed). After prepare().
-  [[nodiscard]] FileLocation file_location(std::size_t target_index, const Target& target) const;
+  /// File `file` (of nrfiles) of job `job` (of numjobs) in target `target_index`:
+  /// disk_file_name() beneath the run directory (a shared file: beneath rank 0's), or the user's
+  /// own existing file or device (their symbolic link followed). After prepare().
+  [[nodiscard]] FileLocation file_location(std::size_t target_index, const Target& target,
+                                           std::uint32_t job = 0, std::uint32_t file = 0) const;
 
  private:
   enum class PhaseRole { kPrime, kMain, kVerify };
@@ -70,7 +73,7 @@ class DiskWorkload final : public Workload {
   std::vector<OwnedConfinedDir> rank0_dirs_;
   /// Per target: this rank's blocks of the shared file hold the data a read expects.
   std::vector<char> filled_;
-  /// Per target, with verify after a write: the blocks the write phase wrote.
+  /// Per worker, with verify after a write: the blocks the write phase wrote.
   std::vector<BlockSet> written_;
 };
 

@@ -9,8 +9,9 @@ namespace iobench::plugins::disk {
 void register_family(PluginRegistrar& registrar) {
   registrar.add_workload(WorkloadInfo{
       .name = "disk",
-      .summary = "one worker per target: sequential or random reads/writes of one file each "
-                 "(the seeds' multi-disk large-file test)",
+      .summary = "one worker per target (numjobs for more): sequential or random reads, "
+                 "writes or trims of a file each (nrfiles for more; the seeds' multi-disk "
+                 "large-file test)",
       .params = disk_param_specs(),
       .factory = [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
         DiskConfig config = make_disk_config(setup.params, setup.targets);

@@ -51,8 +51,11 @@ expect_only "iobench ru" "run"
 expect "iobench run " disk bonnie tiotest tiobench dbench quick suite:dbench seed-reports
 expect_only "iobench run suite:db" "dbench"   # bash completes after the ':'
 expect "iobench run disk " bs= blocks= operation= mode=
-expect_only "iobench run disk operation=" "mixed read write"
+expect_only "iobench run disk operation=" "mixed randtrim read trim write"
 expect_only "iobench run disk operation=wr" "write"
+# fio's params come from the registry like the rest.
+expect "iobench run disk " numjobs= nrfiles= bssplit= thinktime= rwmixtrim=
+expect_only "iobench run disk operation=t" "trim"
 expect_only "iobench run disk mode=d" "direct"
 expect "iobench run disk --engine " psync pvsync2 io_uring libaio mmap null
 expect "iobench run disk engine=" psync io_uring

@@ -44,7 +44,7 @@ expect "iobench ''" run validate list compare report history completion
 expect "iobench history runs.db ''" workload= last=
 expect "iobench run ''" disk bonnie dbench quick suite:dbench "<files -g *.json>"
 expect "iobench run disk ''" bs= operation= mode=
-expect "iobench run disk operation=" read write mixed
+expect "iobench run disk operation=" read write mixed trim randtrim
 expect "iobench run disk --engine ''" psync io_uring null
 expect "iobench run -d ''" "<files -/>"
 expect "iobench compare ''" "<files >"
