@@ -14,6 +14,7 @@
 #include "apps/iobench/cli_options.hpp"
 #include "suite/units_detail.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
+#include "util/duration_text.hpp"
 
 namespace {
 
@@ -32,7 +33,8 @@ std::optional<CliOptions> parse(const std::vector<std::string>& args) {
 }
 
 std::string duration(std::chrono::nanoseconds ns) {
-  return iobench::detail::format_duration(static_cast<std::uint64_t>(ns.count()));
+  return iobench::detail::format_duration(static_cast<std::uint64_t>(ns.count()),
+                                          iobench::detail::DurationStyle::kExact);
 }
 
 // "--option=value", which takes values starting with '-'; an empty value as its own argument

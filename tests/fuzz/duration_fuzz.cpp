@@ -12,8 +12,8 @@
 #include <optional>
 #include <string>
 
-#include "suite/units_detail.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
+#include "util/duration_text.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = iobench::fuzz::as_text(data, size);
@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const auto ns = parsed->count();
   FUZZ_CHECK(ns >= 0, text);
-  const std::string printed = iobench::detail::format_duration(static_cast<std::uint64_t>(ns));
+  const std::string printed = iobench::detail::format_duration(
+      static_cast<std::uint64_t>(ns), iobench::detail::DurationStyle::kExact);
   FUZZ_CHECK(iobench::parse_duration(printed, "x").count() == ns, printed);
   const std::string in_ns = std::to_string(ns) + "ns";
   FUZZ_CHECK(iobench::parse_duration(in_ns, "x").count() == ns, in_ns);

@@ -22,6 +22,7 @@
 
 #include "suite/units_detail.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
+#include "util/duration_text.hpp"
 
 namespace {
 
@@ -62,7 +63,8 @@ Json target_array(const std::vector<std::filesystem::path>& targets) {
 }
 
 std::string duration_text(std::chrono::nanoseconds ns) {
-  return iobench::detail::format_duration(static_cast<std::uint64_t>(ns.count()));
+  return iobench::detail::format_duration(static_cast<std::uint64_t>(ns.count()),
+                                          iobench::detail::DurationStyle::kExact);
 }
 
 // The suite as a suite file that says everything explicitly.

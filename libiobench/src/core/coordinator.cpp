@@ -1,4 +1,5 @@
-// The single-process coordinator, the choice between it and the MPI one, and target templates.
+// The single-process coordinator, the choice between it and the MPI one (loaded by
+// mpi/mpi_loader.cpp), and target templates.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -8,12 +9,7 @@
 #include <iobench/printable.hpp>
 
 #ifdef IOBENCH_HAVE_MPI
-#include <dlfcn.h>
-
-#include <filesystem>
-
-#include "mpi/mpi_coordinator.hpp"
-#include "plugin/shared_library.hpp"
+#include "mpi/mpi_loader.hpp"
 #endif
 
 namespace iobench {
@@ -51,42 +47,6 @@ class SingleProcessCoordinator final : public Coordinator {
   RankIdentity identity_;
 };
 
-#ifdef IOBENCH_HAVE_MPI
-// The MPI coordinator lives in a module beside this library (IOBENCH_MPI_MODULE, relative to
-// its directory: the same in the build tree and installed), loaded only under mpirun.
-std::unique_ptr<Coordinator> load_mpi_coordinator(int& argc, char**& argv) {
-  static const int anchor = 0;  // an address inside this library
-  Dl_info self{};
-  if (::dladdr(&anchor, &self) == 0 || self.dli_fname == nullptr) {
-    throw ConfigError(
-        "started by mpirun, but libiobench cannot tell where it is installed "
-        "(dladdr) to load its MPI module");
-  }
-  const std::filesystem::path module =
-      std::filesystem::path(self.dli_fname).parent_path() / IOBENCH_MPI_MODULE;
-  std::string error;
-  // RTLD_GLOBAL: OpenMPI's own components, which it loads later, look for its symbols there.
-  detail::SharedLibrary library = detail::SharedLibrary::open(module.string(), error, true);
-  if (!library) {
-    throw ConfigError(fmt::format(
-        "started by mpirun, but iobench's MPI module {} cannot be loaded: {}; it is installed "
-        "with libiobench (lib/iobench/) and needs OpenMPI's libraries (Debian: libopenmpi3); "
-        "or run iobench without mpirun",
-        module.string(), error));
-  }
-  const auto make = reinterpret_cast<detail::MakeMpiCoordinator>(
-      library.symbol(detail::kMakeMpiCoordinatorSymbol));
-  if (make == nullptr) {
-    throw ConfigError(fmt::format("iobench's MPI module {} has no {}: it is from another build",
-                                  module.string(), detail::kMakeMpiCoordinatorSymbol));
-  }
-  library.leak();  // MPI stays loaded until the process ends (MPI_Finalize runs at its end)
-  std::unique_ptr<Coordinator> coordinator;
-  make(&argc, &argv, &coordinator);
-  return coordinator;
-}
-#endif
-
 }  // namespace
 
 std::unique_ptr<Coordinator> make_single_process_coordinator() {
@@ -100,7 +60,7 @@ bool launched_by_mpirun() noexcept {
 std::unique_ptr<Coordinator> make_coordinator(int& argc, char**& argv) {
   if (!launched_by_mpirun()) return make_single_process_coordinator();
 #ifdef IOBENCH_HAVE_MPI
-  return load_mpi_coordinator(argc, argv);
+  return detail::load_mpi_coordinator(argc, argv);
 #else
   (void)argc;
   (void)argv;

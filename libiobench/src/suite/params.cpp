@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "suite/units_detail.hpp"
+#include "util/duration_text.hpp"
 
 namespace iobench {
 
@@ -94,7 +95,8 @@ std::uint64_t size_value(std::string_view text, const std::string& subject, cons
 
 // "1 (bytes)", "1073741824 (bytes, 1GiB)", "8", "10s".
 std::string bound_text(const ParamSpec& spec, std::uint64_t bound) {
-  if (spec.type == ParamType::kDuration) return detail::format_duration(bound);
+  if (spec.type == ParamType::kDuration)
+    return detail::format_duration(bound, detail::DurationStyle::kExact);
   const std::string unit = unit_of(spec);
   if (spec.type == ParamType::kSize && bound >= kKiB && bound % kKiB == 0) {
     return fmt::format("{} ({}, {})", bound, unit, detail::format_size(bound));

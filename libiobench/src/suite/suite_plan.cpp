@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/suite.hpp>
 #include <sstream>
 
 #include "suite/units_detail.hpp"
+#include "util/duration_text.hpp"
 
 namespace iobench {
 namespace {
@@ -84,18 +86,172 @@ std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
   return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
+// Which suite params and command-line params (key or workload.key) some step used.
+struct Used {
+  std::map<std::string, bool> suite_params;
+  std::map<std::string, bool> overrides;
+};
+
+// Adds a problem at a JSON pointer into the suite.
+using AddProblem = std::function<void(const std::string& pointer, const std::string& message)>;
+
+// A step's params: the suite's that its workload declares, its own, then the command line's
+// (--time/--warmup, --engine, key=value), which beat both; marks in `used` which suite params and
+// overrides served. A key=value for the swept param leaves one point: `sweep` is reset.
+std::map<std::string, std::string> step_params(const Suite& suite, const SuiteStep& step,
+                                               const WorkloadInfo& info,
+                                               const SuiteOverrides& overrides, Used& used,
+                                               std::optional<SweepSpec>& sweep) {
+  std::map<std::string, std::string> params;
+  for (const auto& [key, value] : suite.params) {
+    if (find_spec(info, key) == nullptr) continue;
+    params[key] = value;
+    used.suite_params[key] = true;
+  }
+  for (const auto& [key, value] : step.params) params[key] = value;
+  // --time/--warmup beat the suite's own "time_limit"/"warmup" params (dbench's), as the
+  // command line's key=value do.
+  for (const auto& [key, value] :
+       {std::pair{"time_limit", overrides.time_limit}, std::pair{"warmup", overrides.warmup}}) {
+    const ParamSpec* spec = find_spec(info, key);
+    if (value.count() > 0 && spec != nullptr && spec->type == ParamType::kDuration) {
+      params[key] = detail::format_duration(static_cast<std::uint64_t>(value.count()),
+                                            detail::DurationStyle::kExact);
+    }
+  }
+  // --engine beats a suite step's "engine" param the same way: the results name it.
+  if (!overrides.engine.empty() && find_spec(info, "engine") != nullptr) {
+    params["engine"] = overrides.engine;
+  }
+  for (const auto& [qualified, value] : overrides.params) {
+    // "key" applies to every workload declaring it; "workload.key" to that workload only.
+    const auto dot = qualified.find('.');
+    if (dot != std::string::npos && qualified.substr(0, dot) != step.workload) continue;
+    const std::string key = dot == std::string::npos ? qualified : qualified.substr(dot + 1);
+    if (find_spec(info, key) == nullptr) continue;
+    params[key] = value;
+    used.overrides[qualified] = true;
+    if (sweep && sweep->param == key) sweep.reset();  // one point: the command line's value
+  }
+  return params;
+}
+
+// True if the swept param is one of the workload's integer params; else says why at `pointer`.
+bool sweep_fits(const SweepSpec& sweep, const WorkloadInfo& info, const std::string& workload,
+                const std::string& pointer, const AddProblem& add) {
+  const ParamSpec* spec = find_spec(info, sweep.param);
+  if (spec == nullptr) {
+    const std::string suggestion = closest_match(sweep.param, spec_keys(info));
+    add(pointer,
+        fmt::format("workload '{}' has no param '{}'{}", workload, sweep.param,
+                    suggestion.empty() ? "" : fmt::format("; did you mean '{}'?", suggestion)));
+    return false;
+  }
+  if (!is_integer_type(spec->type)) {
+    add(pointer, fmt::format("param '{}' of workload '{}' is not an integer param; sweep a count, "
+                             "size or integer",
+                             sweep.param, workload));
+    return false;
+  }
+  return true;
+}
+
+// The runner step a suite step makes, before its params: the command line's options beat the
+// step's, the step's the suite's.
+Step base_step(const Suite& suite, const SuiteStep& step, const SuiteOverrides& overrides) {
+  Step base;
+  base.workload = step.workload;
+  // Empty: not asked for; the runner then uses the workload's own engine param or psync.
+  base.engine = !overrides.engine.empty() ? overrides.engine : step.engine;
+  base.time_limit = overrides.time_limit.count() > 0 ? overrides.time_limit : step.time_limit;
+  base.warmup = overrides.warmup.count() > 0 ? overrides.warmup : step.warmup;
+  base.interval = overrides.interval.count() > 0 ? overrides.interval
+                  : step.interval.count() > 0    ? step.interval
+                                                 : kDefaultSeriesInterval;
+  base.ops_limit = overrides.ops_limit > 0 ? overrides.ops_limit : step.ops_limit;
+  base.drop_caches = overrides.drop_caches || step.drop_caches.value_or(suite.drop_caches);
+  base.seed = overrides.seed != 0 ? overrides.seed : step.seed;
+  base.targets = !overrides.targets.empty() ? overrides.targets
+                 : !step.targets.empty()    ? step.targets
+                 : !suite.targets.empty()   ? suite.targets
+                                            : std::vector{overrides.default_target};
+  return base;
+}
+
+// With --keep nothing is removed between runs: every run's files must fit at once.
+void check_kept_runs(const Runner& runner, const SuitePlan& plan, const AddProblem& add) {
+  std::vector<Step> all;
+  all.reserve(plan.runs.size());
+  for (const PlannedRun& run : plan.runs) all.push_back(run.step);
+  try {
+    runner.validate(all);
+  } catch (const ConfigError& e) {
+    // The runner labels each line "step K (NAME): " with K counting runs; point at the suite
+    // step instead, naming the run.
+    std::istringstream lines(e.what());
+    for (std::string line; std::getline(lines, line);) {
+      std::string pointer = "/steps";
+      for (std::size_t k = 0; k < plan.runs.size(); ++k) {
+        const std::string label = fmt::format("step {} ({}): ", k + 1, plan.runs[k].step.name);
+        if (!line.starts_with(label)) continue;
+        pointer = fmt::format("/steps/{}", plan.runs[k].suite_step);
+        line = fmt::format("run {} ({}): {}", k + 1, plan.runs[k].step.name,
+                           line.substr(label.size()));
+        break;
+      }
+      add(pointer, line);
+    }
+  }
+}
+
+// Suite params no step's workload declares, and command-line params no step's workload takes
+// (unless a workload was unknown: its params are unknown too).
+void check_unused(const Suite& suite, const Registry& registry, const Used& used,
+                  bool unknown_workload, const AddProblem& add, std::vector<std::string>& errors) {
+  for (const auto& [key, served] : used.suite_params) {
+    if (!served && !unknown_workload) {
+      add(fmt::format("/params/{}", key),
+          fmt::format("no step's workload declares param '{}'; remove it or fix its name", key));
+    }
+  }
+  for (const auto& [key, served] : used.overrides) {
+    // "workload.key" for a workload the suite does not use is not an error (one set of
+    // overrides can serve several suites), but it must name a workload.
+    const auto dot = key.find('.');
+    if (dot != std::string::npos) {
+      try {
+        (void)registry.workload(key.substr(0, dot));
+      } catch (const ConfigError& e) {
+        errors.push_back(fmt::format("{}: parameter '{}' from the command line: {}", suite.source,
+                                     key, e.what()));
+        continue;
+      }
+    }
+    const bool absent_workload =
+        dot != std::string::npos &&
+        std::none_of(suite.steps.begin(), suite.steps.end(), [&, &name = key](const SuiteStep& s) {
+          return s.workload == name.substr(0, dot);
+        });
+    if (!served && !unknown_workload && !absent_workload) {
+      errors.push_back(fmt::format(
+          "{}: parameter '{}' from the command line is not a param of any step's workload "
+          "(see 'iobench list')",
+          suite.source, key));
+    }
+  }
+}
+
 }  // namespace
 
 SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOverrides& overrides,
                      const RunOptions& options) {
   std::vector<std::string> errors;
-  auto add = [&errors, &suite](const std::string& pointer, const std::string& message) {
+  const AddProblem add = [&errors, &suite](const std::string& pointer, const std::string& message) {
     errors.push_back(fmt::format("{}: {}: {}", suite.source, pointer, message));
   };
-  std::map<std::string, bool> suite_param_used;
-  for (const auto& [key, value] : suite.params) suite_param_used[key] = false;
-  std::map<std::string, bool> override_used;
-  for (const auto& [key, value] : overrides.params) override_used[key] = false;
+  Used used;
+  for (const auto& [key, value] : suite.params) used.suite_params[key] = false;
+  for (const auto& [key, value] : overrides.params) used.overrides[key] = false;
 
   SuitePlan plan;
   plan.suite = suite;
@@ -114,70 +270,14 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
       unknown_workload = true;
       continue;
     }
-    std::map<std::string, std::string> params;
-    for (const auto& [key, value] : suite.params) {
-      if (find_spec(*info, key) == nullptr) continue;
-      params[key] = value;
-      suite_param_used[key] = true;
-    }
-    for (const auto& [key, value] : step.params) params[key] = value;
     std::optional<SweepSpec> sweep = step.sweep;
-    // --time/--warmup beat the suite's own "time_limit"/"warmup" params (dbench's), as the
-    // command line's key=value do.
-    for (const auto& [key, value] :
-         {std::pair{"time_limit", overrides.time_limit}, std::pair{"warmup", overrides.warmup}}) {
-      const ParamSpec* spec = find_spec(*info, key);
-      if (value.count() > 0 && spec != nullptr && spec->type == ParamType::kDuration) {
-        params[key] = detail::format_duration(static_cast<std::uint64_t>(value.count()));
-      }
+    const std::map<std::string, std::string> params =
+        step_params(suite, step, *info, overrides, used, sweep);
+    if (sweep &&
+        !sweep_fits(*sweep, *info, step.workload, fmt::format("/steps/{}/sweep/param", i), add)) {
+      continue;
     }
-    // --engine beats a suite step's "engine" param the same way: the results name it.
-    if (!overrides.engine.empty() && find_spec(*info, "engine") != nullptr) {
-      params["engine"] = overrides.engine;
-    }
-    for (const auto& [qualified, value] : overrides.params) {
-      // "key" applies to every workload declaring it; "workload.key" to that workload only.
-      const auto dot = qualified.find('.');
-      if (dot != std::string::npos && qualified.substr(0, dot) != step.workload) continue;
-      const std::string key = dot == std::string::npos ? qualified : qualified.substr(dot + 1);
-      if (find_spec(*info, key) == nullptr) continue;
-      params[key] = value;
-      override_used[qualified] = true;
-      if (sweep && sweep->param == key) sweep.reset();  // one point: the command line's value
-    }
-    if (sweep) {
-      const ParamSpec* spec = find_spec(*info, sweep->param);
-      if (spec == nullptr) {
-        const std::string suggestion = closest_match(sweep->param, spec_keys(*info));
-        add(fmt::format("/steps/{}/sweep/param", i),
-            fmt::format("workload '{}' has no param '{}'{}", step.workload, sweep->param,
-                        suggestion.empty() ? "" : fmt::format("; did you mean '{}'?", suggestion)));
-        continue;
-      }
-      if (!is_integer_type(spec->type)) {
-        add(fmt::format("/steps/{}/sweep/param", i),
-            fmt::format("param '{}' of workload '{}' is not an integer param; sweep a count, "
-                        "size or integer",
-                        sweep->param, step.workload));
-        continue;
-      }
-    }
-    Step base;
-    base.workload = step.workload;
-    // Empty: not asked for; the runner then uses the workload's own engine param or psync.
-    base.engine = !overrides.engine.empty() ? overrides.engine : step.engine;
-    base.time_limit = overrides.time_limit.count() > 0 ? overrides.time_limit : step.time_limit;
-    base.warmup = overrides.warmup.count() > 0 ? overrides.warmup : step.warmup;
-    base.interval = overrides.interval.count() > 0 ? overrides.interval
-                    : step.interval.count() > 0    ? step.interval
-                                                   : kDefaultSeriesInterval;
-    base.ops_limit = overrides.ops_limit > 0 ? overrides.ops_limit : step.ops_limit;
-    base.drop_caches = overrides.drop_caches || step.drop_caches.value_or(suite.drop_caches);
-    base.seed = overrides.seed != 0 ? overrides.seed : step.seed;
-    base.targets = !overrides.targets.empty() ? overrides.targets
-                   : !step.targets.empty()    ? step.targets
-                   : !suite.targets.empty()   ? suite.targets
-                                              : std::vector{overrides.default_target};
+    const Step base = base_step(suite, step, overrides);
 
     const std::vector<std::string> points =
         sweep ? sweep->values : std::vector<std::string>{std::string()};
@@ -243,61 +343,9 @@ SuitePlan plan_suite(const Suite& suite, const Registry& registry, const SuiteOv
                               planned_ns / (24 * 3600 * 1'000'000'000ULL), planned_runs));
   }
   if (errors.empty() && options.keep_files && !options.skip_space_check && plan.runs.size() > 1) {
-    // With --keep nothing is removed between runs: every run's files must fit at once.
-    std::vector<Step> all;
-    all.reserve(plan.runs.size());
-    for (const PlannedRun& run : plan.runs) all.push_back(run.step);
-    try {
-      runner.validate(all);
-    } catch (const ConfigError& e) {
-      // The runner labels each line "step K (NAME): " with K counting runs; point at the suite
-      // step instead, naming the run.
-      std::istringstream lines(e.what());
-      for (std::string line; std::getline(lines, line);) {
-        std::string pointer = "/steps";
-        for (std::size_t k = 0; k < plan.runs.size(); ++k) {
-          const std::string label = fmt::format("step {} ({}): ", k + 1, plan.runs[k].step.name);
-          if (!line.starts_with(label)) continue;
-          pointer = fmt::format("/steps/{}", plan.runs[k].suite_step);
-          line = fmt::format("run {} ({}): {}", k + 1, plan.runs[k].step.name,
-                             line.substr(label.size()));
-          break;
-        }
-        add(pointer, line);
-      }
-    }
+    check_kept_runs(runner, plan, add);
   }
-  for (const auto& [key, used] : suite_param_used) {
-    if (!used && !unknown_workload) {
-      add(fmt::format("/params/{}", key),
-          fmt::format("no step's workload declares param '{}'; remove it or fix its name", key));
-    }
-  }
-  for (const auto& [key, used] : override_used) {
-    // "workload.key" for a workload the suite does not use is not an error (one set of
-    // overrides can serve several suites), but it must name a workload.
-    const auto dot = key.find('.');
-    if (dot != std::string::npos) {
-      try {
-        (void)registry.workload(key.substr(0, dot));
-      } catch (const ConfigError& e) {
-        errors.push_back(fmt::format("{}: parameter '{}' from the command line: {}", suite.source,
-                                     key, e.what()));
-        continue;
-      }
-    }
-    const bool absent_workload =
-        dot != std::string::npos &&
-        std::none_of(suite.steps.begin(), suite.steps.end(), [&, &name = key](const SuiteStep& s) {
-          return s.workload == name.substr(0, dot);
-        });
-    if (!used && !unknown_workload && !absent_workload) {
-      errors.push_back(fmt::format(
-          "{}: parameter '{}' from the command line is not a param of any step's workload "
-          "(see 'iobench list')",
-          suite.source, key));
-    }
-  }
+  check_unused(suite, registry, used, unknown_workload, add, errors);
   if (!errors.empty()) throw ConfigError(fmt::format("{}", fmt::join(errors, "\n")));
   return plan;
 }

@@ -214,17 +214,6 @@ std::string format_size(std::uint64_t bytes) {
   return fmt::format("{}", bytes);
 }
 
-std::string format_duration(std::uint64_t ns) {
-  static constexpr std::array<Suffix, 6> kUnits{Suffix{"h", kNsPerH},   Suffix{"m", kNsPerMin},
-                                                Suffix{"s", kNsPerS},   Suffix{"ms", kNsPerMs},
-                                                Suffix{"us", kNsPerUs}, Suffix{"ns", 1}};
-  if (ns == 0) return "0s";
-  for (const Suffix& unit : kUnits) {
-    if (ns % unit.multiplier == 0) return fmt::format("{}{}", ns / unit.multiplier, unit.name);
-  }
-  return fmt::format("{}ns", ns);  // unreachable: 1 divides everything
-}
-
 }  // namespace detail
 
 namespace {

@@ -40,7 +40,5 @@ namespace iobench::detail {
 /// Shortest exact text for a byte count: "1GiB", "1536KiB", "1000" (no suffix when not a whole
 /// multiple of 1 KiB).
 [[nodiscard]] std::string format_size(std::uint64_t bytes);
-/// Shortest exact text for a duration in ns: "2h", "90s", "1500ms", "7ns".
-[[nodiscard]] std::string format_duration(std::uint64_t ns);
 
 }  // namespace iobench::detail
