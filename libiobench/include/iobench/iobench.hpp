@@ -36,5 +36,7 @@
 #include <iobench/time_series.hpp>
 #include <iobench/units.hpp>
 #include <iobench/version.hpp>
+#include <iobench/worker_context.hpp>
 #include <iobench/workload.hpp>
+#include <iobench/workload_info.hpp>
 #include <iobench/workloads.hpp>
