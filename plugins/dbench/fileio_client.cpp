@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <iobench/random_mix.hpp>
 #include <iobench/runner.hpp>
 
 #include "plugins/dbench/dir_util.hpp"
@@ -110,11 +111,7 @@ FileioClient::~FileioClient() {
 }
 
 std::uint64_t FileioClient::next_random() noexcept {
-  // splitmix64: small, fast, and reproducible from the reported seed.
-  std::uint64_t z = (rng_state_ += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  return splitmix64(rng_state_);  // small, fast, and reproducible from the reported seed
 }
 
 void FileioClient::evaluate(const Instruction& ins, std::array<std::int64_t, 3>& out) noexcept {

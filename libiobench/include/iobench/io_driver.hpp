@@ -41,6 +41,7 @@
 #include <iobench/clock.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
+#include <iobench/random_mix.hpp>
 #include <iobench/rate_pacer.hpp>
 #include <iobench/workload.hpp>
 #include <span>
@@ -238,12 +239,7 @@ class IoDriver {
    private:
     // A position in [0, n): splitmix64, scaled without a division (Lemire).
     std::uint32_t pick() noexcept {
-      state_ += 0x9e3779b97f4a7c15ULL;
-      std::uint64_t z = state_;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      z ^= z >> 31;
-      at_ = static_cast<std::uint32_t>(((z >> 32) * n_) >> 32);
+      at_ = static_cast<std::uint32_t>(((splitmix64(state_) >> 32) * n_) >> 32);
       return at_;
     }
 

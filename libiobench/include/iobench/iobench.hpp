@@ -21,6 +21,7 @@
 #include <iobench/params.hpp>
 #include <iobench/plugin.hpp>
 #include <iobench/printable.hpp>
+#include <iobench/random_mix.hpp>
 #include <iobench/rank_results.hpp>
 #include <iobench/rate_pacer.hpp>
 #include <iobench/registry.hpp>
