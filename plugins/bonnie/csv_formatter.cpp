@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plugins/bonnie/cell_text.hpp"
+#include "plugins/bonnie/phases.hpp"
 
 namespace iobench::plugins::bonnie {
 namespace {
@@ -13,13 +14,25 @@ namespace {
 constexpr std::string_view kHeadStart = "format_version,bonnie_version,name,concurrency,seed,";
 constexpr std::string_view kHeadIo198 = "file_size,io_chunk_size,seek_count,seek_proc_count,";
 constexpr std::string_view kHeadIo197 = "file_size,io_chunk_size,";
-constexpr std::string_view kHeadRest =
-    "putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,get_block,"
-    "get_block_cpu,seeks,seeks_cpu,num_files,max_size,min_size,num_dirs,file_chunk_size,"
-    "seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,"
-    "ran_create_cpu,ran_stat,ran_stat_cpu,ran_del,ran_del_cpu,putc_latency,put_block_latency,"
-    "rewrite_latency,getc_latency,get_block_latency,seeks_latency,seq_create_latency,"
-    "seq_stat_latency,seq_del_latency,ran_create_latency,ran_stat_latency,ran_del_latency";
+constexpr std::string_view kHeadFiles = "num_files,max_size,min_size,num_dirs,file_chunk_size,";
+
+/// "NAME,NAME_cpu," for the six phases from `first` on (the columns add_cells() fills).
+void add_rate_columns(std::string& header, PhaseId first) {
+  for (std::size_t i = index_of(first); i < index_of(first) + 6; ++i) {
+    header += fmt::format("{0},{0}_cpu,", kPhaseNames[i]);
+  }
+}
+
+/// The columns after the I/O test's sizes: rates and CPU of the I/O phases, the file test's
+/// sizes, rates and CPU of the file phases, then every phase's latency.
+std::string head_rest() {
+  std::string rest;
+  add_rate_columns(rest, PhaseId::kPutc);
+  rest += kHeadFiles;
+  add_rate_columns(rest, PhaseId::kSeqCreate);
+  rest += fmt::format("{}_latency", fmt::join(kPhaseNames, "_latency,"));
+  return rest;
+}
 
 void add_cells(std::vector<std::string>& fields, const ReportRow& row, PhaseId first) {
   for (std::size_t i = index_of(first); i < index_of(first) + 6; ++i) {
@@ -34,7 +47,7 @@ void add_cells(std::vector<std::string>& fields, const ReportRow& row, PhaseId f
 std::string csv_header(ReportFormat format) {
   std::string header(kHeadStart);
   header += format == ReportFormat::kV197 ? kHeadIo197 : kHeadIo198;
-  header += kHeadRest;
+  header += head_rest();
   return header;
 }
 

@@ -1,6 +1,7 @@
 #include "plugins/bonnie/file_names.hpp"
 
 #include <bit>
+#include <iobench/random_mix.hpp>
 
 namespace iobench::plugins::bonnie {
 namespace {
@@ -14,12 +15,6 @@ constexpr std::uint64_t kRandomExtra = 12;
 constexpr std::uint64_t kCharsPerValue = 10;
 constexpr char kHexDigits[] = "0123456789abcdef";
 
-std::uint64_t mix(std::uint64_t z) noexcept {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 /// Writes `value` as exactly 10 lower-case hex digits (bonnie++'s "%010x").
 char* put_hex10(char* out, std::uint64_t value) noexcept {
   for (int shift = 36; shift >= 0; shift -= 4) {
@@ -31,7 +26,7 @@ char* put_hex10(char* out, std::uint64_t value) noexcept {
 }  // namespace
 
 std::uint64_t stream_value(std::uint64_t seed, std::uint64_t salt, std::uint64_t n) noexcept {
-  return mix(mix(seed ^ salt) + 0x9e3779b97f4a7c15ULL * (n + 1));
+  return splitmix64_mix(splitmix64_mix(seed ^ salt) + 0x9e3779b97f4a7c15ULL * (n + 1));
 }
 
 FileNamer::FileNamer(std::uint64_t seed, std::uint64_t count, std::uint32_t dirs, bool random_names,

@@ -9,10 +9,6 @@
 namespace iobench::plugins::bonnie {
 namespace {
 
-constexpr std::array<std::string_view, kPhaseCount> kNames{
-    "putc",       "put_block", "rewrite", "getc",       "get_block", "seeks",
-    "seq_create", "seq_stat",  "seq_del", "ran_create", "ran_stat",  "ran_del"};
-
 PhaseSet group(std::initializer_list<PhaseId> ids) {
   PhaseSet set;
   for (const PhaseId id : ids) set.set(index_of(id));
@@ -41,11 +37,11 @@ std::string why_off(PhaseId id, const PlanInputs& in) {
 
 }  // namespace
 
-std::string_view phase_name(PhaseId id) noexcept { return kNames[index_of(id)]; }
+std::string_view phase_name(PhaseId id) noexcept { return kPhaseNames[index_of(id)]; }
 
 std::optional<PhaseId> phase_from_name(std::string_view name) noexcept {
   for (const PhaseId id : kAllPhases) {
-    if (kNames[index_of(id)] == name) return id;
+    if (kPhaseNames[index_of(id)] == name) return id;
   }
   return std::nullopt;
 }
@@ -67,12 +63,12 @@ PhaseSelection parse_phase_selection(std::string_view text, std::string_view fie
       selection.named.set(index_of(*id));
     } else {
       std::vector<std::string> candidates{"all", "io", "files", "per_char"};
-      for (const auto name : kNames) candidates.emplace_back(name);
+      for (const auto name : kPhaseNames) candidates.emplace_back(name);
       const std::string suggestion = closest_match(item, candidates);
       throw ConfigError(fmt::format(
           "{}: unknown phase '{}'{}; known: all, io, files, per_char, {}", field, item,
           suggestion.empty() ? std::string{} : fmt::format(" (did you mean '{}'?)", suggestion),
-          fmt::join(kNames, ", ")));
+          fmt::join(kPhaseNames, ", ")));
     }
   }
   return selection;

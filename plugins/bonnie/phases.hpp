@@ -33,8 +33,13 @@ inline constexpr std::array<PhaseId, kPhaseCount> kAllPhases{
     PhaseId::kGetBlock,  PhaseId::kSeeks,      PhaseId::kSeqCreate, PhaseId::kSeqStat,
     PhaseId::kSeqDelete, PhaseId::kRandCreate, PhaseId::kRandStat,  PhaseId::kRandDelete};
 
-/// Stable phase name, as in bonnie++'s CSV header: "putc", "put_block", "rewrite", "getc",
-/// "get_block", "seeks", "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del".
+/// The stable phase names, by index_of(PhaseId): bonnie++'s CSV column names, the `phases`
+/// parameter's words and the step's phase names (planned_phase_name()). The one list of them.
+inline constexpr std::array<std::string_view, kPhaseCount> kPhaseNames{
+    "putc",       "put_block", "rewrite", "getc",       "get_block", "seeks",
+    "seq_create", "seq_stat",  "seq_del", "ran_create", "ran_stat",  "ran_del"};
+
+/// Stable phase name of `id` (kPhaseNames), e.g. "put_block".
 [[nodiscard]] std::string_view phase_name(PhaseId id) noexcept;
 /// The phase called `name`, or nullopt.
 [[nodiscard]] std::optional<PhaseId> phase_from_name(std::string_view name) noexcept;

@@ -105,6 +105,11 @@ class FileioClient {
   [[nodiscard]] std::string loadfile_spelling(std::uint32_t id) const;
 
  private:
+  /// The extended attribute dbench's xattr mode reads and writes (Samba's DOS attributes), and
+  /// the bytes it holds.
+  static constexpr const char* kDosAttrib = "user.DosAttrib";
+  static constexpr std::size_t kDosAttribBytes = 44;
+
   struct NameState {
     bool exists = false;
     bool is_dir = false;
@@ -144,6 +149,11 @@ class FileioClient {
 
   void op_ntcreatex(const Instruction& ins, const std::array<std::int64_t, 3>& v,
                     WorkerContext& ctx);
+  void op_unlink(const Instruction& ins, WorkerContext& ctx);
+  /// Deltree: removes the files below the directory, counting those that could not be removed.
+  void op_deltree(const Instruction& ins, WorkerContext& ctx);
+  void op_rmdir(const Instruction& ins, WorkerContext& ctx);
+  void op_mkdir(const Instruction& ins);
   void op_rename(const Instruction& ins, WorkerContext& ctx);
   std::uint64_t op_writex(const Instruction& ins, int fd, const std::array<std::int64_t, 3>& v,
                           WorkerContext& ctx);

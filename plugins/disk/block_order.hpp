@@ -2,16 +2,9 @@
 
 #include <bit>
 #include <cstdint>
+#include <iobench/random_mix.hpp>
 
 namespace iobench::plugins::disk {
-
-/// SplitMix64 step: a fast, well-mixed 64-bit generator (Vigna), used for seeds and uniform picks.
-[[nodiscard]] constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 /// A pseudo-random permutation of [0, n) in O(1) memory: a 4-round Feistel network over the
 /// smallest even number of bits covering n, with cycle-walking for values >= n. Visiting

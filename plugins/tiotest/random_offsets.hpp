@@ -1,16 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/random_mix.hpp>
 
 namespace iobench::plugins::tiotest {
-
-/// splitmix64 step: a bijective 64-bit mix (Steele, Lea, Flood 2014). Used to expand seeds.
-[[nodiscard]] constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 /// Mixes `salt` into `seed` so that related inputs (worker seed and phase number) give unrelated
 /// generator seeds.

@@ -37,6 +37,8 @@ done
 root=$work/root
 dpkg -x "$deb" "$root"
 for file in usr/bin/iobench usr/include/iobench/runner.hpp usr/include/iobench/version.hpp \
+            usr/include/iobench/worker_context.hpp usr/include/iobench/workload_info.hpp \
+            usr/include/iobench/detail/io_driver_loops.hpp \
             usr/lib/cmake/iobench/iobenchConfig.cmake usr/lib/pkgconfig/iobench.pc \
             usr/share/man/man1/iobench.1 usr/share/bash-completion/completions/iobench \
             usr/share/zsh/vendor-completions/_iobench; do

@@ -35,15 +35,15 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <iobench/clock.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
+#include <iobench/random_mix.hpp>
 #include <iobench/rate_pacer.hpp>
 #include <iobench/workload.hpp>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace iobench {
@@ -112,107 +112,11 @@ class IoDriver {
   }
 
   /// Runs until the source has no more ops or ctx.keep_going() turns false, then waits for the
-  /// requests in flight (they are recorded). Throws IoError as described above.
+  /// requests in flight (they are recorded). Throws IoError as described above. Defined, with
+  /// the loops it picks from, in <iobench/detail/io_driver_loops.hpp> (included below): a
+  /// template, so that Source's calls and the recording inline into the I/O loop.
   template <class Source>
-  [[gnu::hot]] void run(WorkerContext& ctx, Source& source) {
-    if (options_.depth == 1 && !options_.async && options_.pacer == nullptr) {
-      if (options_.latency_sample > 1) {
-        run_one_at_a_time_sampled(ctx, source);
-      } else {
-        run_one_at_a_time(ctx, source);
-      }
-      return;
-    }
-    std::uint64_t now = monotonic_ns();
-    RatePacer* const pacer = options_.pacer;
-    if (pacer != nullptr) pacer->start(now);
-    bool more = true;   // the source may have more ops and the phase goes on
-    bool held = false;  // slots_[held_] holds a built request not issued yet (open loop: not due)
-    while (true) {
-      // Fill the queue with requests that are due.
-      std::size_t batch = 0;
-      while (queue_.in_flight() + batch < options_.depth) {
-        if (held && !more) {
-          free_.push_back(held_);  // the phase ended while it waited for its time
-          held = false;
-        }
-        if (!held) {
-          if (!more || !ctx.keep_going(queue_.in_flight() + batch)) {
-            more = false;
-            break;
-          }
-          const std::uint32_t slot = free_.back();
-          Slot& s = slots_[slot];
-          s.request.buffer = buffers_.data() + std::size_t{slot} * buffer_bytes_;
-          s.request.buffer_index = slot;
-          s.request.tag = slot;
-          if (!source.next(s.request, s.op)) {
-            more = false;
-            break;
-          }
-          free_.pop_back();
-          if (options_.untimed_work_between_ops) now = monotonic_ns();
-          if (pacer != nullptr) s.intended_ns = pacer->next(s.request.length);
-          held = true;
-          held_ = slot;
-        }
-        Slot& s = slots_[held_];
-        if (pacer != nullptr && s.intended_ns > now) {
-          // Not due: submit what is, and collect completions while waiting (below).
-          if (batch > 0 || queue_.in_flight() > 0) break;
-          if (!sleep_until(ctx, s.intended_ns)) {
-            free_.push_back(held_);
-            held = more = false;
-            break;
-          }
-          now = monotonic_ns();
-        }
-        if (pacer != nullptr) ctx.record_issue_lag(now - std::min(now, s.intended_ns));
-        s.issue_ns = now;
-        batch_[batch++] = s.request;
-        held = false;
-      }
-      if (batch > 0) {
-        queue_.submit(std::span<const IoRequest>(batch_.data(), batch));
-        if (options_.async) {
-          now = monotonic_ns();
-          for (std::size_t i = 0; i < batch; ++i) slots_[batch_[i].tag].submit_ns = now;
-        }
-      }
-      if (queue_.in_flight() == 0) {
-        if (!more && !held) break;
-        continue;  // an open loop with its next op not due: the fill loop sleeps until it is
-      }
-      // Reap: block for a completion unless the next op falls due first (open loop), in which
-      // case poll in short sleeps so that completions are still timed within a few us.
-      const bool next_due_later = held && slots_[held_].intended_ns > now;
-      const std::size_t n =
-          queue_.reap(completions_, next_due_later && queue_.in_flight() < options_.depth ? 0 : 1);
-      if (n == 0) {
-        now = monotonic_ns();
-        const std::uint64_t until =
-            std::min<std::uint64_t>(slots_[held_].intended_ns, now + kPollWhilePacedNs);
-        if (until > now && !sleep_until(ctx, until)) more = false;
-        now = monotonic_ns();
-        continue;
-      }
-      now = monotonic_ns();
-      for (std::size_t i = 0; i < n; ++i) complete(ctx, source, completions_[i], now);
-      if (options_.untimed_work_between_ops) now = monotonic_ns();
-    }
-    if (held) free_.push_back(held_);
-    if (pacer != nullptr) {
-      if (ctx.phase_ended()) {
-        ctx.record_backlog(pacer->due_by(monotonic_ns(), buffer_bytes_));
-      } else {
-        // Out of ops (the source's last, or the op limit): none is due and never issued. The
-        // last op's interval is waited out, so N ops at rate R span N / R and report R.
-        ctx.record_backlog(0);
-        wait_out_interval(ctx, pacer->next_due_ns());
-      }
-    }
-    throw_if_blocked();
-  }
+  [[gnu::hot]] void run(WorkerContext& ctx, Source& source);
 
  private:
   static constexpr std::uint64_t kPollWhilePacedNs = 20'000;
@@ -238,12 +142,7 @@ class IoDriver {
    private:
     // A position in [0, n): splitmix64, scaled without a division (Lemire).
     std::uint32_t pick() noexcept {
-      state_ += 0x9e3779b97f4a7c15ULL;
-      std::uint64_t z = state_;
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-      z ^= z >> 31;
-      at_ = static_cast<std::uint32_t>(((z >> 32) * n_) >> 32);
+      at_ = static_cast<std::uint32_t>(((splitmix64(state_) >> 32) * n_) >> 32);
       return at_;
     }
 
@@ -267,28 +166,7 @@ class IoDriver {
   // each system call the kernel's page-cache walk has evicted much of the worker's cache, and
   // every line touched again costs a miss (issue 11: iobench's cost per op grew with the file).
   template <class Source>
-  [[gnu::hot]] void run_one_at_a_time(WorkerContext& ctx, Source& source) {
-    Slot s{};
-    IoCompletion completion{};
-    std::uint64_t now = monotonic_ns();
-    while (ctx.keep_going(0)) {
-      s.request.buffer = buffers_.data();  // the source may point a write elsewhere
-      s.request.buffer_index = 0;
-      s.request.tag = 0;
-      if (!source.next(s.request, s.op)) break;
-      if (options_.untimed_work_between_ops) now = monotonic_ns();
-      s.issue_ns = now;
-      queue_.submit(std::span<const IoRequest>(&s.request, 1));
-      // A synchronous queue's request completed inside submit(): this returns it at once.
-      if (queue_.reap(std::span<IoCompletion>(&completion, 1), 1) != 1) {
-        throw Error("a synchronous engine's queue returned no completion for its request");
-      }
-      now = monotonic_ns();
-      finish(ctx, source, s, completion, now);
-      if (options_.untimed_work_between_ops) now = monotonic_ns();
-    }
-    throw_if_blocked();
-  }
+  [[gnu::hot]] void run_one_at_a_time(WorkerContext& ctx, Source& source);
 
   // After the loop: requests that would have blocked (EAGAIN) moved no data, so the worker did
   // not do its I/O; it fails, saying how many and where the first was.
@@ -305,52 +183,18 @@ class IoDriver {
   // reads it just before its issue and after its completion. A loop of its own, so that the
   // default (every op timed) pays nothing for sampling.
   template <class Source>
-  [[gnu::noinline]] void run_one_at_a_time_sampled(WorkerContext& ctx, Source& source) {
-    Slot s{};
-    IoCompletion completion{};
-    while (ctx.keep_going(0)) {
-      s.request.buffer = buffers_.data();  // the source may point a write elsewhere
-      s.request.buffer_index = 0;
-      s.request.tag = 0;
-      if (!source.next(s.request, s.op)) break;
-      const bool timed = sampler_.take();
-      if (timed) s.issue_ns = monotonic_ns();
-      queue_.submit(std::span<const IoRequest>(&s.request, 1));
-      if (queue_.reap(std::span<IoCompletion>(&completion, 1), 1) != 1) {
-        throw Error("a synchronous engine's queue returned no completion for its request");
-      }
-      if (timed) {
-        finish(ctx, source, s, completion, monotonic_ns());
-      } else {
-        finish_untimed(ctx, source, s, completion);
-      }
-    }
-    throw_if_blocked();
-  }
+  [[gnu::noinline]] void run_one_at_a_time_sampled(WorkerContext& ctx, Source& source);
 
   template <class Source>
   [[gnu::hot]] void complete(WorkerContext& ctx, Source& source, const IoCompletion& completion,
-                             std::uint64_t now) {
-    const auto slot = static_cast<std::uint32_t>(completion.tag);
-    free_.push_back(slot);
-    if (options_.latency_sample > 1 && !sampler_.take()) {
-      finish_untimed(ctx, source, slots_[slot], completion);
-    } else {
-      finish(ctx, source, slots_[slot], completion, now);
-    }
-  }
+                             std::uint64_t now);
 
   // Counts the completed request of `s` without its latency (an op sampling left untimed). A
   // second call site of Source::completed(): a source whose completed() is not small should
   // mark it always_inline, or the compiler calls it out of line from finish() too.
   template <class Source>
   void finish_untimed(WorkerContext& ctx, Source& source, const Slot& s,
-                      const IoCompletion& completion) {
-    if (!settle(ctx, s, completion)) return;
-    ctx.record_unsampled(s.op, s.request.length);
-    ++completed_;
-    source.completed(s.request, s.op);
-  }
+                      const IoCompletion& completion);
 
   // A completed request's outcome: false for EAGAIN (counted as an error op); a failure throws;
   // a short transfer is finished. True when the request moved all its bytes.
@@ -373,25 +217,7 @@ class IoDriver {
   // Records the completed request of `s` (or counts/throws its failure) at time `now`.
   template <class Source>
   [[gnu::hot]] void finish(WorkerContext& ctx, Source& source, const Slot& s,
-                           const IoCompletion& completion, std::uint64_t now) {
-    if (!settle(ctx, s, completion)) return;
-    // An op that began before the recording did (warm-up ending meanwhile) counts from there.
-    const std::uint64_t from = std::max(ctx.recording_start_ns(), s.issue_ns);
-    OpTimes times;
-    times.latency_ns = now - from;
-    if (options_.async) {
-      const std::uint64_t submitted = std::max(from, s.submit_ns);
-      times.submission_ns = submitted - from;
-      times.completion_ns = now - submitted;
-    }
-    if (options_.pacer != nullptr) {
-      times.service_ns = times.latency_ns;
-      times.latency_ns = now - std::max(ctx.recording_start_ns(), std::min(s.intended_ns, from));
-    }
-    ctx.record(s.op, s.request.length, times, now);
-    ++completed_;
-    source.completed(s.request, s.op);
-  }
+                           const IoCompletion& completion, std::uint64_t now);
 
   // A short transfer (a full disk, a signal): finish it with a blocking call, which either moves
   // the rest or throws the failure's own errno.
@@ -427,3 +253,5 @@ class IoDriver {
 };
 
 }  // namespace iobench
+
+#include <iobench/detail/io_driver_loops.hpp>  // IWYU pragma: export

@@ -21,6 +21,7 @@
 #include <iobench/params.hpp>
 #include <iobench/plugin.hpp>
 #include <iobench/printable.hpp>
+#include <iobench/random_mix.hpp>
 #include <iobench/rank_results.hpp>
 #include <iobench/rate_pacer.hpp>
 #include <iobench/registry.hpp>
@@ -36,5 +37,7 @@
 #include <iobench/time_series.hpp>
 #include <iobench/units.hpp>
 #include <iobench/version.hpp>
+#include <iobench/worker_context.hpp>
 #include <iobench/workload.hpp>
+#include <iobench/workload_info.hpp>
 #include <iobench/workloads.hpp>

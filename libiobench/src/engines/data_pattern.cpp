@@ -8,6 +8,7 @@
 #include <iobench/data_pattern.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
+#include <iobench/random_mix.hpp>
 #include <new>
 #include <utility>
 
@@ -21,13 +22,6 @@ constexpr std::string_view kCompressiblePrefix = "compressible:";
       fmt::format("{}: '{}' {}; use random, zeros, compressible:PCT (PCT 1 to 99: "
                   "the percent of each 4 KiB that is zeros) or bonnie",
                   field, text, why));
-}
-
-std::uint64_t splitmix64(std::uint64_t& state) noexcept {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
 }
 
 void fill_random(std::byte* out, std::size_t bytes, std::uint64_t& state) noexcept {

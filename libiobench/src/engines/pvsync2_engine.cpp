@@ -10,6 +10,7 @@
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 
+#include "engines/depth1_queue.hpp"
 #include "engines/descriptor_file.hpp"
 #include "engines/open_flags.hpp"
 
@@ -82,30 +83,10 @@ class Pvsync2File final : public detail::DescriptorFile {
   int flags_;
 };
 
-class Pvsync2Queue final : public IoQueue {
- public:
-  explicit Pvsync2Queue(Pvsync2File& file) noexcept : IoQueue(1), file_(file) {}
-  void submit(std::span<const IoRequest> requests) override {
-    for (const IoRequest& r : requests) {
-      done_ = {r.tag, file_.request(r)};
-      ++in_flight_;
-    }
-  }
-  std::size_t reap(std::span<IoCompletion> out, std::size_t /*min_completions*/) override {
-    if (in_flight_ == 0 || out.empty()) return 0;
-    out[0] = done_;
-    --in_flight_;
-    return 1;
-  }
-
- private:
-  Pvsync2File& file_;
-  IoCompletion done_;
-};
-
 std::unique_ptr<IoQueue> Pvsync2File::make_queue(const QueueOptions& options) {
   if (options.depth != 1) return IoFile::make_queue(options);  // the same refusal as psync
-  return std::make_unique<Pvsync2Queue>(*this);
+  const auto transfer = [this](const IoRequest& r) { return request(r); };
+  return std::make_unique<detail::Depth1Queue<decltype(transfer)>>(transfer);
 }
 
 class Pvsync2Engine final : public Engine {
