@@ -24,6 +24,7 @@
 #include "core/shared_targets.hpp"
 #include "core/step_options.hpp"
 #include "core/step_sync.hpp"
+#include "explain_bpf/session.hpp"
 #include "suite/units_detail.hpp"
 
 namespace iobench {
@@ -764,7 +765,12 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             };
           }
           detail::PhaseWindow window;
+          // --- --explain hook (explain_bpf/session.hpp): the phase's latency by layer.
+          const bool explain = options_.explain && spec.measured;
+          if (explain) detail::explain_bpf_phase_begin();
           PhaseResult phase = detail::execute_phase(request, &window);
+          if (explain) phase.explain_bpf = detail::explain_bpf_phase_end();
+          // --- end of the --explain hook.
           if (phase.status == Status::kOk) {
             // Files open in a run directory someone removed take writes unnoticed to the end.
             try {
