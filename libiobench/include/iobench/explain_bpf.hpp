@@ -56,6 +56,12 @@ struct ExplainBpfPhase {
   std::string unavailable;
   /// The calls the workers made, most total time first (calls with no sample left out).
   std::vector<ExplainCall> calls;
+  /// The workers' time off CPU outside the tracked calls (ns) and how many times they were
+  /// switched out there: preempted in user space, or on the way back from a call (the kernel
+  /// reschedules after a call's exit, so that wait is in iobench's op latency and not in any
+  /// call's split). A loaded machine shows it here, not in the split.
+  std::uint64_t off_cpu_outside_calls_ns = 0;
+  std::uint64_t switches_outside_calls = 0;
 };
 
 /// Whether this build has `--explain`'s BPF program: "" if it has, else the reason CMake gave

@@ -29,6 +29,7 @@ struct call_state {
   __u64 queue_ns;
   __u64 device_ns;
   __u64 off_cpu_ns;
+  __u64 out_at;  // switched out outside a call at (0: on CPU or in a call)
 };
 
 // Key: thread id. User space adds a worker's entry when it starts its run and removes it after.
@@ -77,6 +78,14 @@ struct {
   __type(key, __u32);
   __type(value, struct iob_call_totals);
 } totals SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(map_flags, BPF_F_MMAPABLE);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, struct iob_outside);
+} outside SEC(".maps");
 
 // Number of bits needed for x (C++'s std::bit_width), without a loop.
 static __always_inline __u32 bit_width(__u64 x) {
@@ -173,15 +182,30 @@ int BPF_PROG(iob_sys_exit, struct pt_regs *regs, long ret) {
 }
 
 // Switching out or in: the call's time so far goes to the layer it was in.
+// Outside a call, the time off CPU is summed apart (iobench's op latency holds it, the split not).
 static __always_inline void set_off_cpu(__u32 tid, __u32 off, __u64 now) {
   struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
   if (!s) return;
+  __u64 away = 0;
   bpf_spin_lock(&s->lock);
   if (s->call) {
     account(s, now);
     s->off_cpu = off;
+  } else if (off) {
+    s->out_at = now;
+  } else if (s->out_at) {
+    away = now > s->out_at ? now - s->out_at : 0;
+    s->out_at = 0;
   }
   bpf_spin_unlock(&s->lock);
+  if (away) {
+    __u32 zero = 0;
+    struct iob_outside *o = bpf_map_lookup_elem(&outside, &zero);
+    if (o) {
+      __sync_fetch_and_add(&o->off_cpu_ns, away);
+      __sync_fetch_and_add(&o->switches, 1);
+    }
+  }
 }
 
 SEC("tp_btf/sched_switch")

@@ -32,4 +32,11 @@ struct iob_call_totals {
   unsigned long long clamped;
 };
 
+/* The workers' time off CPU outside the tracked calls (preempted in user space, or on the way back
+ * from a call: the kernel reschedules after the sys_exit tracepoint), and how many times. */
+struct iob_outside {
+  unsigned long long off_cpu_ns;
+  unsigned long long switches;
+};
+
 #endif

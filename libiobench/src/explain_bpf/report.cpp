@@ -47,6 +47,10 @@ std::string explain_bpf_text(const ExplainBpfPhase& phase) {
     out += split_line("p50", c.p50);
     out += split_line("p99", c.p99);
   }
+  out += fmt::format(
+      "  off CPU outside these calls (preempted in user space or on return from a call: in "
+      "iobench's op latency, not in the split): {:.3f} ms in {} switches\n",
+      static_cast<double>(phase.off_cpu_outside_calls_ns) / 1e6, phase.switches_outside_calls);
   return out;
 }
 
@@ -63,7 +67,10 @@ nlohmann::ordered_json explain_bpf_json(const ExplainBpfPhase& phase) {
                      {"p50", split_json(c.p50)},
                      {"p99", split_json(c.p99)}});
   }
-  return {{"residual", "fs_kernel_ns"}, {"calls", std::move(calls)}};
+  return {{"residual", "fs_kernel_ns"},
+          {"calls", std::move(calls)},
+          {"off_cpu_outside_calls_ns", phase.off_cpu_outside_calls_ns},
+          {"switches_outside_calls", phase.switches_outside_calls}};
 }
 
 }  // namespace iobench::detail

@@ -53,6 +53,7 @@ struct Session {
   explain_bpf* skel = nullptr;
   iob_bucket* buckets = nullptr;
   iob_call_totals* totals = nullptr;
+  iob_outside* outside = nullptr;
   int workers_fd = -1;
   std::string unavailable;  // set once a load failed
 };
@@ -104,7 +105,8 @@ std::string load(Session& s) {
   }
   s.buckets = map_array<iob_bucket>(s.skel->maps.buckets, kBucketBytes);
   s.totals = map_array<iob_call_totals>(s.skel->maps.totals, kTotalsBytes);
-  if (s.buckets == nullptr || s.totals == nullptr)
+  s.outside = map_array<iob_outside>(s.skel->maps.outside, sizeof(iob_outside));
+  if (s.buckets == nullptr || s.totals == nullptr || s.outside == nullptr)
     return load_failure("mapping the BPF arrays", errno);
   if (const int err = explain_bpf__attach(s.skel); err != 0) {
     return load_failure("attaching the BPF tracepoints", -err);
@@ -139,6 +141,8 @@ void explain_bpf_phase_begin() {
     } else if (s.skel != nullptr) {
       if (s.buckets != nullptr) ::munmap(s.buckets, kBucketBytes);
       if (s.totals != nullptr) ::munmap(s.totals, kTotalsBytes);
+      if (s.outside != nullptr) ::munmap(s.outside, sizeof(iob_outside));
+      s.outside = nullptr;
       s.buckets = nullptr;
       s.totals = nullptr;
       explain_bpf__destroy(s.skel);
@@ -149,6 +153,7 @@ void explain_bpf_phase_begin() {
   // No worker is registered between phases: nothing writes these now.
   std::memset(static_cast<void*>(s.buckets), 0, kBucketBytes);
   std::memset(static_cast<void*>(s.totals), 0, kTotalsBytes);
+  *s.outside = iob_outside{};
   g_phase_open.store(true);
 }
 
@@ -160,6 +165,8 @@ ExplainBpfPhase explain_bpf_phase_end() {
     phase.unavailable = s.unavailable.empty() ? "not loaded" : s.unavailable;
     return phase;
   }
+  phase.off_cpu_outside_calls_ns = s.outside->off_cpu_ns;
+  phase.switches_outside_calls = s.outside->switches;
   const ExplainCallName* names = explain_bpf_call_names();
   for (std::size_t c = 0; c < IOB_NCALLS; ++c) {
     const iob_call_totals& t = s.totals[c];
