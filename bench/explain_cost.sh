@@ -33,7 +33,7 @@ run() {  # $1: extra option or ""; prints "ops_per_s cpu_us_per_op"
 import json, sys
 p = json.load(sys.stdin)["steps"][0]["phases"][-1]
 cpu = p["cpu"]["workers_user_ns"] + p["cpu"]["workers_system_ns"]
-print(f"{p[\"ops_per_s\"]:.0f} {cpu / 1000 / max(p[\"ops\"], 1):.3f}")'
+print("%.0f %.3f" % (p["ops_per_s"], cpu / 1000 / max(p["ops"], 1)))'
 }
 off=()
 on=()
