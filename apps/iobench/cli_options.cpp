@@ -106,6 +106,9 @@ po::options_description run_options() {
                   "is done, as IOR's stonewalling")
     ("wear-out", "at a phase's time limit, go on until every worker (under mpirun: of every "
                  "rank) has done as many ops as the most, as IOR's stoneWallingWearOut")
+    ("explain", "split each phase's system call latency of the workers into file system + "
+                "kernel, block queue, device and off-CPU wait, measured with eBPF (root or "
+                "CAP_BPF; elsewhere the result says why it is unavailable)")
     ("again", po::value<std::string>(),
      "repeat the run RESULT.json records: its steps, params, seeds and options (targets too, "
      "unless -d is given)")
@@ -127,10 +130,10 @@ constexpr std::array<const char*, 3> kCompareOnly{"metrics", "phases", "fail-if-
 
 // Options of run and validate that compare and report refuse.
 // clang-format off
-constexpr std::array<const char*, 18> kRunOnly{
+constexpr std::array<const char*, 19> kRunOnly{
     "dir",         "keep",      "time",  "warmup", "ops",      "seed",           "plugin",
     "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv", "stonewall",
-    "wear-out",    "store",     "live",  "live-csv"};
+    "wear-out",    "store",     "live",  "live-csv", "explain"};
 // clang-format on
 
 // Items of a comma-separated list; empty items are refused.
@@ -557,6 +560,7 @@ CliOptions parse_command_line(int argc, const char* const* argv) {
   cli.fail_fast = vm.count("fail-fast") > 0;
   cli.stonewall = vm.count("stonewall") > 0;
   cli.wear_out = vm.count("wear-out") > 0;
+  cli.explain = vm.count("explain") > 0;
   cli.quiet = vm.count("quiet") > 0;
   return cli;
 }

@@ -56,6 +56,7 @@ struct CliOptions {
   bool drop_caches = false;
   bool fail_fast = false;
   bool stonewall = false;  ///< --stonewall
+  bool explain = false;    ///< --explain (RunOptions::explain)
   bool wear_out = false;   ///< --wear-out
   bool quiet = false;
   bool live = false;          ///< --live: the full-screen per-worker view (on a terminal only)

@@ -325,7 +325,8 @@ int run_command(const CliOptions& given, RankContext& ranks) {
                                                   .fail_fast = options.fail_fast,
                                                   .progress_interval = options.progress_interval,
                                                   .stonewall = options.stonewall,
-                                                  .wear_out = options.wear_out},
+                                                  .wear_out = options.wear_out,
+                                                  .explain = options.explain},
                                 .on_progress = {}};
   if (ranks.ranked()) {
     suite_options.run.coordinator = &ranks.coordinator;

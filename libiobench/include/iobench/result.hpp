@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/explain_bpf.hpp>
 #include <iobench/metrics.hpp>
 #include <iobench/time_series.hpp>
 #include <iobench/workload.hpp>
@@ -138,6 +139,10 @@ struct PhaseResult {
   /// What the workers did interval by interval (warm-up included, marked), per worker and
   /// merged; over its measured points bytes and ops add up to the phase's exactly.
   TimeSeries time_series{};
+  /// `--explain` (RunOptions::explain): the workers' system call latency by layer, measured in
+  /// the kernel with eBPF, or why it is unavailable; nullopt when not asked for. JSON key
+  /// "explain_bpf" (absent when nullopt).
+  std::optional<ExplainBpfPhase> explain_bpf{};
 
   /// Bytes over all op kinds.
   [[nodiscard]] std::uint64_t total_bytes() const noexcept;

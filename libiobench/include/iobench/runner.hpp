@@ -154,6 +154,11 @@ struct RunOptions {
   std::stop_token stop_token{};
   /// Skip the free-space check (for targets whose free space statvfs misreports).
   bool skip_space_check = false;
+  /// `--explain`: measure every measured phase's system call latency by layer with eBPF
+  /// (PhaseResult::explain_bpf, iobench/explain_bpf.hpp). The program is loaded at the first
+  /// phase and stays for the process; where it cannot be (no privileges, no BTF, a build
+  /// without libbpf) the run goes on and each phase says why. Off: nothing is loaded.
+  bool explain = false;
   /// The other ranks of an MPI run (make_coordinator); null or alone: this process only. With
   /// other ranks, every rank runs the same steps in step: the validation outcome is agreed
   /// before any I/O (a ConfigError on every rank, naming each rank's problem), each phase starts

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "core/futex.hpp"
+#include "explain_bpf/session.hpp"
 
 namespace iobench::detail {
 namespace {
@@ -79,11 +80,14 @@ void worker_main(const PhaseRequest& request, const PhaseMemory& memory, std::si
   // A phase abandoned before it began (stop request, another worker failed) runs nothing.
   if (worker && !slot.failed && shared.state.load() != kAbort) {
     (void)ctx.keep_going();  // takes the measure start (clock and CPU baseline)
+    // --explain hook: this thread's system calls are measured from here to its end below.
+    explain_bpf_worker_begin();
     try {
       worker->run(ctx);
     } catch (const std::exception& e) {
       store_failure(slot, e.what());
     }
+    explain_bpf_worker_end();
     // CPU first, clock second: the CPU window lies inside [start_ns, end_ns].
     slot.cpu_end = slot.whole_process != 0 ? read_process_cpu() : read_thread_cpu();
     slot.end_ns = monotonic_ns();

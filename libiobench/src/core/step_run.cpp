@@ -22,6 +22,7 @@
 #include "core/step_context.hpp"
 #include "core/step_options.hpp"
 #include "core/step_sync.hpp"
+#include "explain_bpf/session.hpp"
 
 namespace iobench::detail {
 namespace {
@@ -245,7 +246,12 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   IntervalRates rates;
   if (options_.on_progress) request.on_progress = phase_progress(p, limits, rates);
   PhaseWindow window;
+  // --- --explain hook (explain_bpf/session.hpp): the phase's latency by layer.
+  const bool explain = options_.explain && spec.measured;
+  if (explain) explain_bpf_phase_begin();
   PhaseResult phase = execute_phase(request, &window);
+  if (explain) phase.explain_bpf = explain_bpf_phase_end();
+  // --- end of the --explain hook.
   return end_phase(p, std::move(phase), window, dirs, context);
 }
 

@@ -50,6 +50,7 @@
 #include <string>
 #include <variant>
 
+#include "explain_bpf/report.hpp"
 #include "report/json_shape.hpp"
 
 namespace iobench {
@@ -237,6 +238,7 @@ Json phase_json(const PhaseResult& phase) {
   j["workers"] = std::move(workers);
   if (phase.reported) j["reported"] = reported_json(*phase.reported);
   j["time_series"] = time_series_json(phase.time_series);
+  if (phase.explain_bpf) j["explain_bpf"] = detail::explain_bpf_json(*phase.explain_bpf);
   return j;
 }
 

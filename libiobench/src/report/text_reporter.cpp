@@ -14,6 +14,7 @@
 #include <string>
 #include <variant>
 
+#include "explain_bpf/report.hpp"
 #include "report/text_table.hpp"
 
 namespace iobench {
@@ -217,6 +218,7 @@ void print_phase(std::ostream& out, const PhaseResult& phase,
                      status_text(phase.status, phase.message));
   print_op_table(out, phase);
   print_phase_details(out, phase);
+  if (phase.explain_bpf) out << detail::explain_bpf_text(*phase.explain_bpf);
   if (workers > 1) print_worker_table(out, phase, targets);
 }
 
@@ -273,6 +275,12 @@ class TextReporter final : public Reporter {
       out_ << fmt::format("\n== {} ({}, seed {}{})\n", step.name, step.workload, step.seed,
                           data_text != nullptr ? ", data " + *data_text : std::string());
       (*formatter)(step, out_);
+      // --explain's split, which the family formats do not know, under them.
+      for (const PhaseResult& phase : step.phases) {
+        if (!phase.explain_bpf) continue;
+        out_ << fmt::format("-- phase {}:\n", phase.name)
+             << detail::explain_bpf_text(*phase.explain_bpf);
+      }
       if (step.status != Status::kOk) {
         out_ << fmt::format("step {} ({}): {}\n", step.name, step.workload,
                             status_text(step.status, step.message));

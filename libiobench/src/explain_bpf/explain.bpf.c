@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+// The kernel half of `iobench run --explain`: for the threads user space registered (the
+// workers, while they run), each tracked system call's time from entry to exit is split, instant
+// by instant, into exactly one layer: device (a block request the call caused is at the device:
+// issued, not completed), else block queue (one is queued: inserted, not issued), else off CPU
+// (the thread is switched out), else file system and kernel (on CPU: the residual). The layers
+// therefore add up to the call's total by construction.
+#include "vmlinux.h"
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "explain_bpf_shared.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+// One worker thread's call in flight. Block completions run on other CPUs: the lock keeps the
+// state's transitions and the time accounted for them in one order.
+struct call_state {
+  struct bpf_spin_lock lock;
+  __u32 call;  // call index + 1; 0: not in a tracked call
+  __u32 seq;   // bumped at every entry: a request of an earlier call is not this one's
+  __u32 at_device;
+  __u32 queued;
+  __u32 off_cpu;
+  __u32 requests;
+  __u64 start;
+  __u64 last;  // accounted up to here
+  __u64 queue_ns;
+  __u64 device_ns;
+  __u64 off_cpu_ns;
+  __u64 out_at;  // switched out outside a call at (0: on CPU or in a call)
+};
+
+// Key: thread id. User space adds a worker's entry when it starts its run and removes it after.
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(max_entries, 16384);
+  __type(key, __u32);
+  __type(value, struct call_state);
+} workers SEC(".maps");
+
+// Syscall number -> call index + 1 (0: not tracked); filled by user space (arch's numbers).
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(max_entries, IOB_MAX_SYSCALL_NR);
+  __type(key, __u32);
+  __type(value, __u32);
+} call_of_nr SEC(".maps");
+
+struct rq_owner {
+  __u32 tid;
+  __u32 seq;
+  __u32 at_device;  // 0: queued, 1: issued
+};
+
+// A block request caused by a worker's call, by its struct request address.
+struct {
+  __uint(type, BPF_MAP_TYPE_LRU_HASH);
+  __uint(max_entries, 65536);
+  __type(key, __u64);
+  __type(value, struct rq_owner);
+} requests SEC(".maps");
+
+// [call][bucket of the total latency], LatencyHistogram's buckets; mapped by user space.
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(map_flags, BPF_F_MMAPABLE);
+  __uint(max_entries, IOB_NCALLS * IOB_NBUCKETS);
+  __type(key, __u32);
+  __type(value, struct iob_bucket);
+} buckets SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(map_flags, BPF_F_MMAPABLE);
+  __uint(max_entries, IOB_NCALLS);
+  __type(key, __u32);
+  __type(value, struct iob_call_totals);
+} totals SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(map_flags, BPF_F_MMAPABLE);
+  __uint(max_entries, 1);
+  __type(key, __u32);
+  __type(value, struct iob_outside);
+} outside SEC(".maps");
+
+// Number of bits needed for x (C++'s std::bit_width), without a loop.
+static __always_inline __u32 bit_width(__u64 x) {
+  __u32 n = 0;
+  if (x >> 32) { n += 32; x >>= 32; }
+  if (x >> 16) { n += 16; x >>= 16; }
+  if (x >> 8) { n += 8; x >>= 8; }
+  if (x >> 4) { n += 4; x >>= 4; }
+  if (x >> 2) { n += 2; x >>= 2; }
+  if (x >> 1) { n += 1; x >>= 1; }
+  return n + (__u32)x;
+}
+
+// LatencyHistogram::bucket_index.
+static __always_inline __u32 bucket_index(__u64 ns) {
+  const __u64 top = (2ULL << IOB_MAX_EXPONENT) - 1;
+  const __u64 v = ns < top ? ns : top;
+  const __u32 shift = bit_width(v | (1ULL << IOB_SUB_BITS)) - 1 - IOB_SUB_BITS;
+  return (shift << IOB_SUB_BITS) + (__u32)(v >> shift);
+}
+
+// Charges [last, now) to the layer the call is in; `now` taken before the lock may be older than
+// `last` (another CPU accounted meanwhile): nothing is charged then.
+static __always_inline void account(struct call_state *s, __u64 now) {
+  if (now <= s->last) return;
+  const __u64 d = now - s->last;
+  if (s->at_device)
+    s->device_ns += d;
+  else if (s->queued)
+    s->queue_ns += d;
+  else if (s->off_cpu)
+    s->off_cpu_ns += d;
+  s->last = now;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(iob_sys_enter, struct pt_regs *regs, long id) {
+  __u32 tid = (__u32)bpf_get_current_pid_tgid();
+  struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
+  if (!s || id < 0 || id >= IOB_MAX_SYSCALL_NR) return 0;
+  __u32 nr = (__u32)id;
+  __u32 *call = bpf_map_lookup_elem(&call_of_nr, &nr);
+  if (!call || *call == 0) return 0;
+  const __u32 c = *call;
+  const __u64 now = bpf_ktime_get_ns();
+  bpf_spin_lock(&s->lock);
+  s->call = c;
+  s->seq++;
+  s->at_device = s->queued = s->off_cpu = s->requests = 0;
+  s->start = s->last = now;
+  s->queue_ns = s->device_ns = s->off_cpu_ns = 0;
+  bpf_spin_unlock(&s->lock);
+  return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(iob_sys_exit, struct pt_regs *regs, long ret) {
+  __u32 tid = (__u32)bpf_get_current_pid_tgid();
+  struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
+  if (!s) return 0;
+  const __u64 now = bpf_ktime_get_ns();
+  bpf_spin_lock(&s->lock);
+  const __u32 c = s->call;
+  account(s, now);
+  const __u64 total = s->last - s->start;
+  const __u64 queue = s->queue_ns, device = s->device_ns, off = s->off_cpu_ns;
+  const __u32 requests = s->requests;
+  s->call = 0;
+  bpf_spin_unlock(&s->lock);
+  if (c == 0 || c > IOB_NCALLS) return 0;
+
+  __u32 ci = c - 1;
+  struct iob_call_totals *t = bpf_map_lookup_elem(&totals, &ci);
+  __u32 key = ci * IOB_NBUCKETS + bucket_index(total);
+  struct iob_bucket *b = bpf_map_lookup_elem(&buckets, &key);
+  if (!t || !b) return 0;
+  __u64 layers = queue + device + off;
+  __u64 fs_kernel = 0;
+  if (layers > total) {
+    __sync_fetch_and_add(&t->clamped, 1);  // cannot happen: `last` only moves forward
+  } else {
+    fs_kernel = total - layers;
+  }
+  __sync_fetch_and_add(&t->calls, 1);
+  if (requests == 0) __sync_fetch_and_add(&t->cache_hits, 1);
+  __sync_fetch_and_add(&t->block_requests, requests);
+  __sync_fetch_and_add(&b->count, 1);
+  __sync_fetch_and_add(&b->total_ns, total);
+  __sync_fetch_and_add(&b->fs_kernel_ns, fs_kernel);
+  __sync_fetch_and_add(&b->queue_ns, queue);
+  __sync_fetch_and_add(&b->device_ns, device);
+  __sync_fetch_and_add(&b->off_cpu_ns, off);
+  return 0;
+}
+
+// Switching out or in: the call's time so far goes to the layer it was in.
+// Outside a call, the time off CPU is summed apart (iobench's op latency holds it, the split not).
+static __always_inline void set_off_cpu(__u32 tid, __u32 off, __u64 now) {
+  struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
+  if (!s) return;
+  __u64 away = 0;
+  bpf_spin_lock(&s->lock);
+  if (s->call) {
+    account(s, now);
+    s->off_cpu = off;
+  } else if (off) {
+    s->out_at = now;
+  } else if (s->out_at) {
+    away = now > s->out_at ? now - s->out_at : 0;
+    s->out_at = 0;
+  }
+  bpf_spin_unlock(&s->lock);
+  if (away) {
+    __u32 zero = 0;
+    struct iob_outside *o = bpf_map_lookup_elem(&outside, &zero);
+    if (o) {
+      __sync_fetch_and_add(&o->off_cpu_ns, away);
+      __sync_fetch_and_add(&o->switches, 1);
+    }
+  }
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(iob_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next) {
+  const __u64 now = bpf_ktime_get_ns();
+  set_off_cpu((__u32)prev->pid, 1, now);
+  set_off_cpu((__u32)next->pid, 0, now);
+  return 0;
+}
+
+// A request the current worker's call submits: queued (insert) or straight to the device (issue
+// without insert: no scheduler, direct issue). Returns whether it was taken.
+static __always_inline void own_request(__u64 rq, __u32 at_device) {
+  __u32 tid = (__u32)bpf_get_current_pid_tgid();
+  struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
+  if (!s) return;
+  const __u64 now = bpf_ktime_get_ns();
+  struct rq_owner owner = {.tid = tid, .at_device = at_device};
+  bpf_spin_lock(&s->lock);
+  const __u32 active = s->call;
+  if (active) {
+    account(s, now);
+    if (at_device)
+      s->at_device++;
+    else
+      s->queued++;
+    s->requests++;
+    owner.seq = s->seq;
+  }
+  bpf_spin_unlock(&s->lock);
+  if (active) bpf_map_update_elem(&requests, &rq, &owner, BPF_ANY);
+}
+
+// Moves one of the call's requests: from the queue to the device (issued), or off either
+// (completed). Nothing if the call that caused it has ended.
+static __always_inline void move_request(struct rq_owner *o, __u32 issued, __u64 now) {
+  struct call_state *s = bpf_map_lookup_elem(&workers, &o->tid);
+  if (!s) return;
+  bpf_spin_lock(&s->lock);
+  if (s->call && s->seq == o->seq) {
+    account(s, now);
+    if (o->at_device) {
+      if (s->at_device) s->at_device--;
+    } else if (s->queued) {
+      s->queued--;
+    }
+    if (issued) s->at_device++;
+  }
+  bpf_spin_unlock(&s->lock);
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(iob_rq_insert, struct request *rq) {
+  own_request((__u64)rq, 0);
+  return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(iob_rq_issue, struct request *rq) {
+  __u64 key = (__u64)rq;
+  struct rq_owner *o = bpf_map_lookup_elem(&requests, &key);
+  if (!o) {
+    own_request(key, 1);
+    return 0;
+  }
+  if (o->at_device) return 0;  // issued again (requeued): still at the device
+  move_request(o, 1, bpf_ktime_get_ns());
+  o->at_device = 1;
+  return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(iob_rq_complete, struct request *rq, int error, unsigned int nr_bytes) {
+  __u64 key = (__u64)rq;
+  struct rq_owner *o = bpf_map_lookup_elem(&requests, &key);
+  if (!o) return 0;
+  move_request(o, 0, bpf_ktime_get_ns());
+  bpf_map_delete_elem(&requests, &key);
+  return 0;
+}

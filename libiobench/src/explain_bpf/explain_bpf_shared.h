@@ -1,0 +1,42 @@
+/* Shapes shared by explain.bpf.c and the C++ that reads its maps (C, for both compilers). */
+#ifndef IOBENCH_EXPLAIN_BPF_SHARED_H
+#define IOBENCH_EXPLAIN_BPF_SHARED_H
+
+/* The system calls whose latency is split (explain_calls.cpp names them, in this order). */
+#define IOB_NCALLS 24
+/* Syscall numbers mapped to a call (array size: every number below this). */
+#define IOB_MAX_SYSCALL_NR 512
+/* LatencyHistogram's bucket scheme (latency_histogram.hpp): 7 sub-bits, top exponent 44. */
+#define IOB_SUB_BITS 7
+#define IOB_MAX_EXPONENT 44
+#define IOB_NBUCKETS ((1 << IOB_SUB_BITS) * (IOB_MAX_EXPONENT - IOB_SUB_BITS + 2))
+
+/* The calls of one call kind whose total latency fell in one bucket: how many, and the sums (ns)
+ * of their total and of each layer. fs_kernel is the residual: total - queue - device - off_cpu. */
+struct iob_bucket {
+  unsigned long long count;
+  unsigned long long total_ns;
+  unsigned long long fs_kernel_ns;
+  unsigned long long queue_ns;
+  unsigned long long device_ns;
+  unsigned long long off_cpu_ns;
+};
+
+/* Per call kind: calls that caused no block request (page cache hits), block requests caused,
+ * and calls whose measured layers exceeded their total (clamped; a clock-ordering artefact of
+ * events on two CPUs, reported so it is never hidden). */
+struct iob_call_totals {
+  unsigned long long calls;
+  unsigned long long cache_hits;
+  unsigned long long block_requests;
+  unsigned long long clamped;
+};
+
+/* The workers' time off CPU outside the tracked calls (preempted in user space, or on the way back
+ * from a call: the kernel reschedules after the sys_exit tracepoint), and how many times. */
+struct iob_outside {
+  unsigned long long off_cpu_ns;
+  unsigned long long switches;
+};
+
+#endif

@@ -1,0 +1,76 @@
+// --explain's latency by layer as text ("where the time went") and JSON.
+#include "explain_bpf/report.hpp"
+
+#include <fmt/format.h>
+
+namespace iobench::detail {
+namespace {
+
+std::string us(double ns) { return fmt::format("{:.2f} us", ns / 1000.0); }
+
+std::string split_line(const char* label, const ExplainSplit& s) {
+  return fmt::format(
+      "    {:<5} {:>11} = fs+kernel {:5.1f} % + block queue {:5.1f} % + device {:5.1f} % + "
+      "off-CPU {:5.1f} %\n",
+      label, us(s.mean(s.total_ns)), s.percent(s.fs_kernel_ns), s.percent(s.queue_ns),
+      s.percent(s.device_ns), s.percent(s.off_cpu_ns));
+}
+
+nlohmann::ordered_json split_json(const ExplainSplit& s) {
+  return {{"calls", s.calls},
+          {"total_ns", s.total_ns},
+          {"fs_kernel_ns", s.fs_kernel_ns},
+          {"queue_ns", s.queue_ns},
+          {"device_ns", s.device_ns},
+          {"off_cpu_ns", s.off_cpu_ns},
+          {"mean_ns", s.mean(s.total_ns)}};
+}
+
+}  // namespace
+
+std::string explain_bpf_text(const ExplainBpfPhase& phase) {
+  if (!phase.unavailable.empty())
+    return fmt::format("  explain: unavailable: {}\n", phase.unavailable);
+  std::string out =
+      "  where the time went (--explain, eBPF: each system call's latency by layer; fs+kernel is "
+      "the residual, on CPU):\n";
+  if (phase.calls.empty()) out += "    no tracked system call\n";
+  for (const ExplainCall& c : phase.calls) {
+    out += fmt::format(
+        "  {}: {} calls, {:.1f} % page cache hits (no block request), {} block "
+        "requests{}\n",
+        c.call, c.all.calls,
+        c.all.calls ? 100.0 * static_cast<double>(c.cache_hits) / static_cast<double>(c.all.calls)
+                    : 0.0,
+        c.block_requests, c.clamped ? fmt::format(", {} clamped", c.clamped) : std::string{});
+    out += split_line("mean", c.all);
+    out += split_line("p50", c.p50);
+    out += split_line("p99", c.p99);
+  }
+  out += fmt::format(
+      "  off CPU outside these calls (preempted in user space or on return from a call: in "
+      "iobench's op latency, not in the split): {:.3f} ms in {} switches\n",
+      static_cast<double>(phase.off_cpu_outside_calls_ns) / 1e6, phase.switches_outside_calls);
+  return out;
+}
+
+nlohmann::ordered_json explain_bpf_json(const ExplainBpfPhase& phase) {
+  if (!phase.unavailable.empty()) return {{"unavailable", phase.unavailable}};
+  nlohmann::ordered_json calls = nlohmann::ordered_json::array();
+  for (const ExplainCall& c : phase.calls) {
+    calls.push_back({{"call", c.call},
+                     {"calls", c.all.calls},
+                     {"cache_hits", c.cache_hits},
+                     {"block_requests", c.block_requests},
+                     {"clamped", c.clamped},
+                     {"all", split_json(c.all)},
+                     {"p50", split_json(c.p50)},
+                     {"p99", split_json(c.p99)}});
+  }
+  return {{"residual", "fs_kernel_ns"},
+          {"calls", std::move(calls)},
+          {"off_cpu_outside_calls_ns", phase.off_cpu_outside_calls_ns},
+          {"switches_outside_calls", phase.switches_outside_calls}};
+}
+
+}  // namespace iobench::detail

@@ -1,0 +1,16 @@
+#pragma once
+// --explain's latency by layer in the text and JSON results.
+#include <iobench/explain_bpf.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace iobench::detail {
+
+/// The "where the time went" block printed under a phase, lines indented by two spaces and
+/// ending in '\n'; "  explain: unavailable: <reason>\n" when it was not measured.
+[[nodiscard]] std::string explain_bpf_text(const ExplainBpfPhase& phase);
+/// The phase's "explain_bpf" JSON object: {"unavailable": reason} or {"residual": "fs_kernel_ns",
+/// "calls": [...]} with every sum in ns (exact integers) and the means.
+[[nodiscard]] nlohmann::ordered_json explain_bpf_json(const ExplainBpfPhase& phase);
+
+}  // namespace iobench::detail

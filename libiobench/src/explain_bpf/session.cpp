@@ -1,0 +1,217 @@
+// The --explain session with libbpf: loads explain.bpf.c's skeleton, attaches its tracepoints,
+// and reads the call and bucket arrays through their mappings (no system call per bucket).
+#include "explain_bpf/session.hpp"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdarg>
+#include <cstring>
+#include <filesystem>
+#include <iobench/latency_histogram.hpp>
+#include <mutex>
+#include <string>
+
+#include "explain.skel.h"
+#include "explain_bpf/explain_bpf_shared.h"
+
+namespace iobench::detail {
+namespace {
+
+static_assert(IOB_NBUCKETS == LatencyHistogram::kBucketCount &&
+                  IOB_SUB_BITS == LatencyHistogram::kSubBits,
+              "the BPF program buckets as LatencyHistogram does");
+
+constexpr std::size_t kBucketBytes = sizeof(iob_bucket) * IOB_NCALLS * IOB_NBUCKETS;
+constexpr std::size_t kTotalsBytes = sizeof(iob_call_totals) * IOB_NCALLS;
+
+// libbpf's last warning, for the unavailable reason (its messages go nowhere else).
+std::string& libbpf_warning() {
+  static std::string text;
+  return text;
+}
+int keep_warning(enum libbpf_print_level level, const char* format, va_list args) {
+  if (level != LIBBPF_WARN) return 0;
+  char line[512];
+  const int n = std::vsnprintf(line, sizeof line, format, args);
+  if (n > 0) {
+    std::string text(line);
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    libbpf_warning() = text;
+  }
+  return 0;
+}
+
+struct Session {
+  explain_bpf* skel = nullptr;
+  iob_bucket* buckets = nullptr;
+  iob_call_totals* totals = nullptr;
+  iob_outside* outside = nullptr;
+  int workers_fd = -1;
+  std::string unavailable;  // set once a load failed
+};
+
+Session& session() {
+  static Session s;
+  return s;
+}
+// workers_fd, read by the workers; written once, before the first phase starts its workers.
+int g_workers_fd = -1;
+// Between explain_bpf_phase_begin() and _end(): a later phase of a run without --explain in the
+// same process registers no worker (and costs nothing but this check).
+std::atomic<bool> g_phase_open{false};
+
+std::string load_failure(const char* what, int err) {
+  const std::string why =
+      err == EPERM || err == EACCES ? " (needs root, or CAP_BPF and CAP_PERFMON)" : std::string{};
+  std::string text = fmt::format("{}: {}{}", what, std::strerror(err), why);
+  if (!libbpf_warning().empty()) text += fmt::format(" [libbpf: {}]", libbpf_warning());
+  return text;
+}
+
+template <typename T>
+T* map_array(bpf_map* map, std::size_t bytes) {
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+  return p == MAP_FAILED ? nullptr : static_cast<T*>(p);
+}
+
+std::string load(Session& s) {
+  std::error_code ec;
+  if (!std::filesystem::exists("/sys/kernel/btf/vmlinux", ec)) {
+    return "no kernel BTF at /sys/kernel/btf/vmlinux (needs CONFIG_DEBUG_INFO_BTF)";
+  }
+  libbpf_set_print(keep_warning);
+  s.skel = explain_bpf__open();
+  if (s.skel == nullptr) return load_failure("opening the BPF program", errno);
+  if (const int err = explain_bpf__load(s.skel); err != 0) {
+    return load_failure("loading the BPF program", -err);
+  }
+  const ExplainCallName* calls = explain_bpf_call_names();
+  const int nr_fd = bpf_map__fd(s.skel->maps.call_of_nr);
+  for (std::uint32_t i = 0; i < IOB_NCALLS; ++i) {
+    const auto nr = static_cast<std::uint32_t>(calls[i].number);
+    const std::uint32_t value = i + 1;
+    if (nr >= IOB_MAX_SYSCALL_NR) continue;
+    if (bpf_map_update_elem(nr_fd, &nr, &value, BPF_ANY) != 0) {
+      return load_failure("filling the syscall map", errno);
+    }
+  }
+  s.buckets = map_array<iob_bucket>(s.skel->maps.buckets, kBucketBytes);
+  s.totals = map_array<iob_call_totals>(s.skel->maps.totals, kTotalsBytes);
+  s.outside = map_array<iob_outside>(s.skel->maps.outside, sizeof(iob_outside));
+  if (s.buckets == nullptr || s.totals == nullptr || s.outside == nullptr)
+    return load_failure("mapping the BPF arrays", errno);
+  if (const int err = explain_bpf__attach(s.skel); err != 0) {
+    return load_failure("attaching the BPF tracepoints", -err);
+  }
+  s.workers_fd = bpf_map__fd(s.skel->maps.workers);
+  return {};
+}
+
+// The calls of one kind whose total fell in the bucket of percentile p (nearest rank).
+ExplainSplit percentile_split(const iob_bucket* row, std::uint64_t calls, double p) {
+  const std::uint64_t rank = LatencyHistogram::nearest_rank(p, calls);
+  std::uint64_t seen = 0;
+  for (std::size_t b = 0; b < IOB_NBUCKETS; ++b) {
+    seen += row[b].count;
+    if (row[b].count != 0 && seen >= rank) {
+      return {row[b].count,    row[b].total_ns,  row[b].fs_kernel_ns,
+              row[b].queue_ns, row[b].device_ns, row[b].off_cpu_ns};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void explain_bpf_phase_begin() {
+  static std::once_flag once;
+  Session& s = session();
+  std::call_once(once, [&s] {
+    s.unavailable = load(s);
+    if (s.unavailable.empty()) {
+      g_workers_fd = s.workers_fd;
+    } else if (s.skel != nullptr) {
+      if (s.buckets != nullptr) ::munmap(s.buckets, kBucketBytes);
+      if (s.totals != nullptr) ::munmap(s.totals, kTotalsBytes);
+      if (s.outside != nullptr) ::munmap(s.outside, sizeof(iob_outside));
+      s.outside = nullptr;
+      s.buckets = nullptr;
+      s.totals = nullptr;
+      explain_bpf__destroy(s.skel);
+      s.skel = nullptr;
+    }
+  });
+  if (!s.unavailable.empty()) return;
+  // No worker is registered between phases: nothing writes these now.
+  std::memset(static_cast<void*>(s.buckets), 0, kBucketBytes);
+  std::memset(static_cast<void*>(s.totals), 0, kTotalsBytes);
+  *s.outside = iob_outside{};
+  g_phase_open.store(true);
+}
+
+ExplainBpfPhase explain_bpf_phase_end() {
+  const Session& s = session();
+  g_phase_open.store(false);
+  ExplainBpfPhase phase;
+  if (!s.unavailable.empty() || s.skel == nullptr) {
+    phase.unavailable = s.unavailable.empty() ? "not loaded" : s.unavailable;
+    return phase;
+  }
+  phase.off_cpu_outside_calls_ns = s.outside->off_cpu_ns;
+  phase.switches_outside_calls = s.outside->switches;
+  const ExplainCallName* names = explain_bpf_call_names();
+  for (std::size_t c = 0; c < IOB_NCALLS; ++c) {
+    const iob_call_totals& t = s.totals[c];
+    if (t.calls == 0) continue;
+    ExplainCall call{.call = names[c].name,
+                     .cache_hits = t.cache_hits,
+                     .block_requests = t.block_requests,
+                     .clamped = t.clamped};
+    const iob_bucket* row = s.buckets + c * IOB_NBUCKETS;
+    for (std::size_t b = 0; b < IOB_NBUCKETS; ++b) {
+      call.all.calls += row[b].count;
+      call.all.total_ns += row[b].total_ns;
+      call.all.fs_kernel_ns += row[b].fs_kernel_ns;
+      call.all.queue_ns += row[b].queue_ns;
+      call.all.device_ns += row[b].device_ns;
+      call.all.off_cpu_ns += row[b].off_cpu_ns;
+    }
+    call.p50 = percentile_split(row, call.all.calls, 50);
+    call.p99 = percentile_split(row, call.all.calls, 99);
+    phase.calls.push_back(std::move(call));
+  }
+  std::sort(phase.calls.begin(), phase.calls.end(), [](const ExplainCall& a, const ExplainCall& b) {
+    return a.all.total_ns > b.all.total_ns;
+  });
+  return phase;
+}
+
+void explain_bpf_worker_begin() noexcept {
+  if (g_workers_fd < 0 || !g_phase_open.load()) return;
+  const auto tid = static_cast<std::uint32_t>(::syscall(SYS_gettid));
+  // The value holds a bpf_spin_lock the kernel initialises; user space writes zeros.
+  alignas(8) unsigned char zero[128] = {};
+  (void)bpf_map_update_elem(g_workers_fd, &tid, zero, BPF_ANY);
+}
+
+void explain_bpf_worker_end() noexcept {
+  if (g_workers_fd < 0) return;
+  const auto tid = static_cast<std::uint32_t>(::syscall(SYS_gettid));
+  (void)bpf_map_delete_elem(g_workers_fd, &tid);
+}
+
+bool explain_bpf_loaded() noexcept { return session().skel != nullptr; }
+
+}  // namespace iobench::detail
+
+namespace iobench {
+std::string explain_bpf_build_gap() { return {}; }
+}  // namespace iobench

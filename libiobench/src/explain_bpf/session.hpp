@@ -1,0 +1,29 @@
+#pragma once
+// The process's `--explain` BPF session: loaded at the first phase that asks for it, kept until
+// the process ends (a second load per phase would cost more than a phase of a quick run).
+#include <iobench/explain_bpf.hpp>
+
+namespace iobench::detail {
+
+/// Loads and attaches the program if not yet done (once per process; a failure is remembered
+/// and not retried), then forgets every figure: this phase's figures start at zero.
+void explain_bpf_phase_begin();
+/// The figures since explain_bpf_phase_begin(), or `unavailable` with the reason.
+[[nodiscard]] ExplainBpfPhase explain_bpf_phase_end();
+/// The calling thread's system calls are measured from now (a worker at the start of its run;
+/// a no-op unless a session is loaded). In a forked worker process too: the map stays shared.
+void explain_bpf_worker_begin() noexcept;
+/// ... until now (the worker's run ended).
+void explain_bpf_worker_end() noexcept;
+/// Whether this process has loaded the BPF program (tests: --explain off loads nothing).
+[[nodiscard]] bool explain_bpf_loaded() noexcept;
+
+/// The system calls the program tracks, in the order of its call index (IOB_NCALLS of them):
+/// name and this architecture's number.
+struct ExplainCallName {
+  const char* name;
+  long number;
+};
+[[nodiscard]] const ExplainCallName* explain_bpf_call_names() noexcept;
+
+}  // namespace iobench::detail

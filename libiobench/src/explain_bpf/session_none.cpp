@@ -1,0 +1,26 @@
+// --explain in a build without its BPF program (IOBENCH_BPF off: cmake/IobenchBpf.cmake): every
+// phase says why, and nothing is loaded.
+#include "explain_bpf/session.hpp"
+
+#ifndef IOBENCH_BPF_WHY
+#define IOBENCH_BPF_WHY "IOBENCH_BPF is off"
+#endif
+
+namespace iobench {
+std::string explain_bpf_build_gap() { return IOBENCH_BPF_WHY; }
+}  // namespace iobench
+
+namespace iobench::detail {
+
+void explain_bpf_phase_begin() {}
+
+ExplainBpfPhase explain_bpf_phase_end() {
+  return {.unavailable = "this build has no eBPF support (" + explain_bpf_build_gap() + ")",
+          .calls = {}};
+}
+
+void explain_bpf_worker_begin() noexcept {}
+void explain_bpf_worker_end() noexcept {}
+bool explain_bpf_loaded() noexcept { return false; }
+
+}  // namespace iobench::detail
