@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iobench/explain.hpp>
 #include <iobench/metrics.hpp>
 #include <iobench/time_series.hpp>
 #include <iobench/workload.hpp>
@@ -138,6 +139,10 @@ struct PhaseResult {
   /// What the workers did interval by interval (warm-up included, marked), per worker and
   /// merged; over its measured points bytes and ops add up to the phase's exactly.
   TimeSeries time_series{};
+  /// What the kernel, the page cache and the devices under the targets did during the phase
+  /// (issue 29, explain.hpp): storage chains, deltas, derived figures, findings. JSON key
+  /// "explain" (schema 3; absent in older results and in phases read from classic tools).
+  std::optional<explain::PhaseExplanation> explanation{};
 
   /// Bytes over all op kinds.
   [[nodiscard]] std::uint64_t total_bytes() const noexcept;

@@ -24,6 +24,7 @@
 #include "core/shared_targets.hpp"
 #include "core/step_options.hpp"
 #include "core/step_sync.hpp"
+#include "explain/phase_observer.hpp"
 #include "suite/units_detail.hpp"
 
 namespace iobench {
@@ -764,7 +765,10 @@ RunResult Runner::run(std::span<const Step> steps, Reporter& reporter) {
             };
           }
           detail::PhaseWindow window;
+          // Issue 29: the kernel's and the devices' view of the phase (explain/).
+          const explain::PhaseObserver observer(request.targets);
           PhaseResult phase = detail::execute_phase(request, &window);
+          observer.finish(phase);
           if (phase.status == Status::kOk) {
             // Files open in a run directory someone removed take writes unnoticed to the end.
             try {

@@ -218,6 +218,16 @@ void print_phase(std::ostream& out, const PhaseResult& phase,
   print_op_table(out, phase);
   print_phase_details(out, phase);
   if (workers > 1) print_worker_table(out, phase, targets);
+  if (phase.explanation) out << explain::findings_text(*phase.explanation, "");
+}
+
+// Under a family's own output (which knows nothing of them): each phase's findings (issue 29).
+void print_step_findings(std::ostream& out, const StepResult& step) {
+  for (const PhaseResult& phase : step.phases) {
+    if (!phase.explanation || phase.explanation->findings.empty()) continue;
+    out << fmt::format("phase {}:\n", phase.name)
+        << explain::findings_text(*phase.explanation, "  ");
+  }
 }
 
 void print_generic_step(std::ostream& out, const StepResult& step) {
@@ -273,6 +283,7 @@ class TextReporter final : public Reporter {
       out_ << fmt::format("\n== {} ({}, seed {}{})\n", step.name, step.workload, step.seed,
                           data_text != nullptr ? ", data " + *data_text : std::string());
       (*formatter)(step, out_);
+      print_step_findings(out_, step);
       if (step.status != Status::kOk) {
         out_ << fmt::format("step {} ({}): {}\n", step.name, step.workload,
                             status_text(step.status, step.message));
