@@ -102,7 +102,10 @@ TEST_CASE("O_DIRECT 4 KiB writes on a loop fs reach the device byte for byte",
   REQUIRE(e.write_amplification.has_value());
   CHECK(*e.write_amplification == Approx(1.0).epsilon(0.01));
   REQUIRE(finding(e, "writes_reached_device") != nullptr);
-  CHECK_THAT(finding(e, "writes_reached_device")->text, Catch::Contains("4.00 MiB for 4.00 MiB"));
+  // Within 1 %: the file system may add a block of its own (the inode's times).
+  CHECK_THAT(finding(e, "writes_reached_device")->text,
+             Catch::StartsWith("the device wrote what the application wrote: 4.0") &&
+                 Catch::Contains(" MiB for 4.00 MiB (x1.00"));
   CHECK(d.targets == std::vector<std::size_t>{0});
 
   // Read back with O_DIRECT: every byte comes from the device.
