@@ -61,4 +61,12 @@ TEST_CASE("ext4 on a loop device chains the loop device to its backing file's de
       chain_device_names(std::vector<StorageChain>{chain, chain});
   CHECK(names.size() == chain.devices.size());
   CHECK(names.front() == loop.name());
+
+  // The loop device itself as the target (read in place): its chain, not /dev's devtmpfs.
+  const StorageChain raw = describe_storage(loop.device());
+  CHECK(raw.no_block_device.empty());
+  REQUIRE(raw.devices.size() == chain.devices.size());
+  CHECK(raw.devices[0].name == loop.name());
+  CHECK(raw.devices[0].role == "target");
+  CHECK(raw.devices[1].device == backing.device);
 }

@@ -107,8 +107,8 @@ struct CgroupIoLimit {
 struct BlockDevice {
   std::string name;    ///< kernel name, e.g. "sda1", "loop0", "dm-0"
   std::string device;  ///< "major:minor"
-  /// How it joins the chain: "filesystem" (the mount's device), "whole disk" (of a partition),
-  /// "loop backing" (the device under a loop device's backing file), "slave" (under dm/md).
+  /// How it joins the chain: "filesystem" (the mount's), "target" (a device given as target),
+  /// "whole disk" (of a partition), "loop backing" (under a loop's file), "slave" (dm/md).
   std::string role;
   std::string model;  ///< device/model, empty if the device has none (virtio, loop)
   std::optional<bool> rotational;

@@ -171,6 +171,16 @@ std::vector<CgroupIoLimit> cgroup_limits() {
   return limits;
 }
 
+// The cgroup limits on the devices of `chain`.
+void add_matching_limits(StorageChain& chain) {
+  for (CgroupIoLimit& limit : cgroup_limits()) {
+    const bool on_chain =
+        std::any_of(chain.devices.begin(), chain.devices.end(),
+                    [&](const BlockDevice& d) { return d.device == limit.device; });
+    if (on_chain) chain.limits.push_back(std::move(limit));
+  }
+}
+
 }  // namespace
 
 StorageChain describe_storage(const fs::path& path) {
@@ -178,6 +188,13 @@ StorageChain describe_storage(const fs::path& path) {
   chain.path = path.string();
   const fs::path resolved = existing_canonical(path);
   if (resolved.empty()) return chain;
+  // A block device as the target (read in place): its own chain, whatever /dev is mounted as.
+  if (struct stat st{}; ::stat(resolved.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
+    ChainBuilder{chain}.add(
+        std::to_string(major(st.st_rdev)) + ":" + std::to_string(minor(st.st_rdev)), "target", 0);
+    add_matching_limits(chain);
+    return chain;
+  }
   const std::vector<detail::MountEntry> mounts =
       detail::parse_mountinfo(read_kernel_file("/proc/self/mountinfo"));
   const detail::MountEntry* mount = detail::find_mount(mounts, resolved.string());
@@ -204,12 +221,7 @@ StorageChain describe_storage(const fs::path& path) {
     chain.no_block_device = no_device_reason(chain.fs_type);
     return chain;
   }
-  for (CgroupIoLimit& limit : cgroup_limits()) {
-    const bool on_chain =
-        std::any_of(chain.devices.begin(), chain.devices.end(),
-                    [&](const BlockDevice& d) { return d.device == limit.device; });
-    if (on_chain) chain.limits.push_back(std::move(limit));
-  }
+  add_matching_limits(chain);
   return chain;
 }
 
