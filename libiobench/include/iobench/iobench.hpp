@@ -12,6 +12,7 @@
 #include <iobench/data_pattern.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
+#include <iobench/explain.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/format.hpp>
 #include <iobench/html_report.hpp>
