@@ -1,7 +1,7 @@
 // iobench-consumer: a quick look at one filesystem, as a tool built on libiobench would give it.
 // Runs the seeds' disk test at two block sizes, tiotest, dbench with 2 clients and bonnie++ in
 // DIR through the library's run API, prints one summary line per run and the bonnie++ table,
-// and writes every result as one JSON document (iobench-result/2).
+// and writes every result as one JSON document (iobench-result/3).
 //
 // Usage: consumer DIR RESULT.json [--size=64m] [--tiotest-size=16m] [--bonnie-size=64]
 //                 [--bonnie-files=1] [--bonnie-per-char=3] [--dbench-loadfile=FILE]

@@ -1,11 +1,13 @@
 // Fuzz target: the text iobench reads from /proc to describe the machine and its targets: mountinfo
 // (fs type, device and mount options of every target in the results), /proc/stat's cpu line
-// (system busy %), /proc/cpuinfo's model name.
+// (system busy %), /proc/cpuinfo's model name; and the explain parsers (issue 29): diskstats,
+// vmstat, meminfo, PSI, /proc/self/cgroup, blkio throttle and io.max files.
 //
 // Invariants: each mountinfo entry written back as a line (kernel escapes, no optional fields)
 // parses to the same entry; looking up an entry's own mount point finds a mount on that point;
 // the combined options keep every per-mount option; a CPU model is a part of the text without
 // surrounding blanks; ticks are read only from an aggregate "cpu " line.
+#include <iobench/explain.hpp>
 #include <iobench/metrics.hpp>
 #include <string>
 
@@ -90,6 +92,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const iobench::SystemCpuSample sample = iobench::parse_proc_stat_cpu(text);
   if (sample.total_ticks != 0 || sample.busy_ticks != 0) {
     FUZZ_CHECK(text.find("cpu ") != std::string_view::npos, "ticks without a cpu line");
+  }
+  // The explain parsers: never throw; what they keep has the shape they promise.
+  namespace explain = iobench::explain;
+  for (const explain::DiskCounters& d : explain::parse_diskstats(text)) {
+    FUZZ_CHECK(!d.name.empty() && text.find(d.name) != std::string_view::npos, d.name);
+  }
+  for (const auto& [key, value] : explain::parse_vmstat(text)) {
+    FUZZ_CHECK(!key.empty() && text.find(key) != std::string_view::npos, key);
+  }
+  const explain::MemInfo mem = explain::parse_meminfo(text);
+  if (mem.valid) FUZZ_CHECK(text.find("Dirty:") != std::string_view::npos, "dirty without Dirty:");
+  const explain::Pressure psi = explain::parse_pressure(text);
+  if (psi.valid) FUZZ_CHECK(text.find("some") != std::string_view::npos, "some without some");
+  for (const explain::CgroupMembership& m : explain::parse_proc_cgroup(text)) {
+    FUZZ_CHECK(!m.path.empty() && m.path.front() == '/', m.path);
+  }
+  for (const auto& [device, value] : explain::parse_blkio_throttle(text)) {
+    FUZZ_CHECK(device.find(':') != std::string::npos, device);
+  }
+  for (const explain::CgroupIoLimit& limit : explain::parse_io_max(text)) {
+    FUZZ_CHECK(limit.device.find(':') != std::string::npos, limit.device);
   }
   return 0;
 }

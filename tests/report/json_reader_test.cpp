@@ -183,7 +183,7 @@ TEST_CASE("bad result documents are refused with the pointer of the bad field", 
              Catch::Contains("nested deeper than 64 levels"));
   CHECK(error_of(edited([](Json& doc) { doc["schema"] = "iobench-result/9"; })) ==
         "/schema: \"iobench-result/9\" is not a result schema this iobench reads "
-        "(iobench-result/1, iobench-result/2)");
+        "(iobench-result/1, iobench-result/2, iobench-result/3)");
   CHECK(error_of(edited([](Json& doc) { doc.erase("environment"); })) ==
         "/: the key \"environment\" is missing");
   CHECK(error_of(edited([](Json& doc) { doc["steps"][0]["phases"][0]["wall_ns"] = -1; })) ==

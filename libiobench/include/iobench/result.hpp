@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <iobench/explain_bpf.hpp>
+#include <iobench/explain.hpp>
 #include <iobench/metrics.hpp>
 #include <iobench/time_series.hpp>
 #include <iobench/workload.hpp>
@@ -143,6 +144,10 @@ struct PhaseResult {
   /// the kernel with eBPF, or why it is unavailable; nullopt when not asked for. JSON key
   /// "explain_bpf" (absent when nullopt).
   std::optional<ExplainBpfPhase> explain_bpf{};
+  /// What the kernel, the page cache and the devices under the targets did during the phase
+  /// (issue 29, explain.hpp): storage chains, deltas, derived figures, findings. JSON key
+  /// "explain" (schema 3; absent in older results and in phases read from classic tools).
+  std::optional<explain::PhaseExplanation> explanation{};
 
   /// Bytes over all op kinds.
   [[nodiscard]] std::uint64_t total_bytes() const noexcept;

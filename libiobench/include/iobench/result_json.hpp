@@ -24,9 +24,12 @@ namespace iobench {
 inline constexpr std::string_view kResultSchema = IOBENCH_RESULT_SCHEMA;
 /// The first schema: no invocation, seeds as JSON numbers, no latency sums or buckets. Still read.
 inline constexpr std::string_view kResultSchemaV1 = "iobench-result/1";
-/// The shape this build writes: kResultSchemaV1 plus the invocation, step options, seeds as
-/// decimal strings and exact latency state. Read whatever kResultSchema says.
+/// kResultSchemaV1 plus the invocation, step options, seeds as decimal strings and exact
+/// latency state. Still read.
 inline constexpr std::string_view kResultSchemaV2 = "iobench-result/2";
+/// The shape this build writes: kResultSchemaV2 plus each phase's "explain" (issue 29: storage
+/// chains, kernel and device deltas, findings). Read whatever kResultSchema says.
+inline constexpr std::string_view kResultSchemaV3 = "iobench-result/3";
 
 /// How a run was asked for: the command line and what it named, recorded so that the run can be
 /// understood and repeated. Durations in ns; 0 means "not given".

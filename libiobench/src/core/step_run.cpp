@@ -22,6 +22,7 @@
 #include "core/step_context.hpp"
 #include "core/step_options.hpp"
 #include "core/step_sync.hpp"
+#include "explain/phase_observer.hpp"
 #include "explain_bpf/session.hpp"
 
 namespace iobench::detail {
@@ -249,7 +250,10 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   // --- --explain hook (explain_bpf/session.hpp): the phase's latency by layer.
   const bool explain = options_.explain && spec.measured;
   if (explain) explain_bpf_phase_begin();
+  // Issue 29: the kernel's and the devices' view of the phase (explain/), always on.
+  const explain::PhaseObserver observer(request.targets);
   PhaseResult phase = execute_phase(request, &window);
+  observer.finish(phase);
   if (explain) phase.explain_bpf = explain_bpf_phase_end();
   // --- end of the --explain hook.
   return end_phase(p, std::move(phase), window, dirs, context);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "report/explain_json.hpp"
 #include "report/json_fields.hpp"
 #include "report/json_shape.hpp"
 #include "report/latency_rebuild.hpp"
@@ -300,6 +301,9 @@ PhaseResult phase(const Field& f) {
   each(member(f, "workers"), [&](const Field& w) { p.workers.push_back(worker(w, p)); });
   if (const auto figures = optional_member(f, "reported")) p.reported = reported(*figures);
   if (const auto series = optional_member(f, "time_series")) p.time_series = time_series(*series);
+  if (const auto e = optional_member(f, "explain")) {
+    p.explanation = detail::explain_from_json(e->value, e->pointer);
+  }
   return p;
 }
 
@@ -461,9 +465,10 @@ ResultDocument parse_result_json(std::string_view text_in) {
   const Field schema = member(doc, "schema");
   out.schema = text(schema);
   if (out.schema != kResultSchemaV1 && out.schema != kResultSchemaV2 &&
-      out.schema != kResultSchema) {
-    fail(schema.pointer, fmt::format("\"{}\" is not a result schema this iobench reads ({}, {})",
-                                     out.schema, kResultSchemaV1, kResultSchemaV2));
+      out.schema != kResultSchemaV3 && out.schema != kResultSchema) {
+    fail(schema.pointer,
+         fmt::format("\"{}\" is not a result schema this iobench reads ({}, {}, {})", out.schema,
+                     kResultSchemaV1, kResultSchemaV2, kResultSchemaV3));
   }
   out.run.environment = environment(member(doc, "environment"), text(doc, "iobench_version"));
   out.run.status = status(doc);

@@ -29,7 +29,10 @@
 //                      workers: [{index, target_index, seed, elapsed_ns, status, message,
 //                                 cpu: {user_ns, system_ns}, bytes, ops,
 //                                 throughput_bytes_per_s, ops_per_s, counters: {name: value},
-//                                 ops_by_kind: {op: OPS}}]}]
+//                                 ops_by_kind: {op: OPS}}],
+//                      explain (schema 3, see report/explain_json.hpp): {interval_ns, storage,
+//                               devices, vmstat_delta, meminfo, pressure_stall_us,
+//                               application, derived, findings: [{name, text}]}}]
 //            (+ suite_step, sweep_point, repetition in a suite document)}],
 //   suite (a suite document): {name, source, complete, planned_runs, completed_runs, steps}
 //   OPS = {ops, bytes, errors, ops_over_2s, ops_over_10s, throughput_bytes_per_s, ops_per_s,
@@ -51,6 +54,7 @@
 #include <variant>
 
 #include "explain_bpf/report.hpp"
+#include "report/explain_json.hpp"
 #include "report/json_shape.hpp"
 
 namespace iobench {
@@ -239,6 +243,7 @@ Json phase_json(const PhaseResult& phase) {
   if (phase.reported) j["reported"] = reported_json(*phase.reported);
   j["time_series"] = time_series_json(phase.time_series);
   if (phase.explain_bpf) j["explain_bpf"] = detail::explain_bpf_json(*phase.explain_bpf);
+  if (phase.explanation) j["explain"] = detail::explain_to_json(*phase.explanation);
   return j;
 }
 

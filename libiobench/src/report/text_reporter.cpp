@@ -220,6 +220,19 @@ void print_phase(std::ostream& out, const PhaseResult& phase,
   print_phase_details(out, phase);
   if (phase.explain_bpf) out << detail::explain_bpf_text(*phase.explain_bpf);
   if (workers > 1) print_worker_table(out, phase, targets);
+  if (phase.explanation) out << explain::findings_text(*phase.explanation, "");
+}
+
+// Under a family's own output (which knows nothing of them): each phase's --explain split and
+// findings (issue 29), under one line naming the phase.
+void print_step_explanations(std::ostream& out, const StepResult& step) {
+  for (const PhaseResult& phase : step.phases) {
+    const bool findings = phase.explanation && !phase.explanation->findings.empty();
+    if (!findings && !phase.explain_bpf) continue;
+    out << fmt::format("phase {}:\n", phase.name);
+    if (phase.explain_bpf) out << detail::explain_bpf_text(*phase.explain_bpf);
+    if (findings) out << explain::findings_text(*phase.explanation, "  ");
+  }
 }
 
 void print_generic_step(std::ostream& out, const StepResult& step) {
@@ -275,12 +288,7 @@ class TextReporter final : public Reporter {
       out_ << fmt::format("\n== {} ({}, seed {}{})\n", step.name, step.workload, step.seed,
                           data_text != nullptr ? ", data " + *data_text : std::string());
       (*formatter)(step, out_);
-      // --explain's split, which the family formats do not know, under them.
-      for (const PhaseResult& phase : step.phases) {
-        if (!phase.explain_bpf) continue;
-        out_ << fmt::format("-- phase {}:\n", phase.name)
-             << detail::explain_bpf_text(*phase.explain_bpf);
-      }
+      print_step_explanations(out_, step);
       if (step.status != Status::kOk) {
         out_ << fmt::format("step {} ({}): {}\n", step.name, step.workload,
                             status_text(step.status, step.message));

@@ -1,0 +1,30 @@
+#pragma once
+
+// The runner's hook for issue 29: one call before a phase (describe the targets' storage, take
+// a snapshot) and one after (take another, attach the explanation to the PhaseResult). The
+// snapshots bracket the whole phase, workers' set-up and warm-up included: what the kernel and
+// the devices did while the phase ran, of which the measured window is the larger part.
+#include <iobench/explain.hpp>
+#include <iobench/result.hpp>
+#include <iobench/workload.hpp>
+#include <span>
+
+namespace iobench::explain {
+
+/// What a phase's PhaseResult says the application did (op kinds named "*read*" / "*write*").
+[[nodiscard]] ApplicationFigures application_figures(const PhaseResult& phase);
+
+class PhaseObserver {
+ public:
+  /// Describes each target's storage and takes the starting snapshot.
+  explicit PhaseObserver(std::span<const Target> targets);
+  /// Takes the closing snapshot and sets `phase.explanation`. Call once.
+  void finish(PhaseResult& phase) const;
+
+ private:
+  std::vector<StorageChain> chains_;
+  std::vector<std::string> devices_;
+  SystemSnapshot start_;
+};
+
+}  // namespace iobench::explain

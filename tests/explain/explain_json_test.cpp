@@ -1,0 +1,171 @@
+// The derived figures and rules on given counters (iostat's formulas), and a real run through
+// the runner: the phase carries its explanation, the JSON keeps it (and reads it back), the
+// text prints its findings.
+#include <catch2/catch.hpp>
+#include <iobench/explain.hpp>
+#include <iobench/registry.hpp>
+#include <iobench/reporter.hpp>
+#include <iobench/result_json.hpp>
+#include <iobench/runner.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/support/test_support.hpp"
+
+namespace {
+
+using namespace iobench;
+using namespace iobench::explain;
+
+DiskCounters disk(std::string name, std::uint64_t scale) {
+  DiskCounters d;
+  d.name = std::move(name);
+  d.reads_completed = 100 * scale;
+  d.sectors_read = 800 * scale;
+  d.read_time_ms = 50 * scale;
+  d.writes_completed = 200 * scale;
+  d.sectors_written = 4096 * scale;
+  d.write_time_ms = 300 * scale;
+  d.io_time_ms = 990 * scale;
+  d.weighted_io_time_ms = 4000 * scale;
+  return d;
+}
+
+bool has(const PhaseExplanation& e, std::string_view name) {
+  for (const Finding& f : e.findings) {
+    if (f.name == name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("device deltas follow iostat's formulas and fire the saturation and cpu rules",
+          "[explain][rules]") {
+  StorageChain a{.path = "/a", .fs_type = "ext4"};
+  a.devices.push_back({.name = "sdz", .device = "8:0", .role = "filesystem"});
+  StorageChain b = a;
+  b.path = "/b";
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = 2'000'000'000;  // 1 s
+  start.disks = {disk("sdz", 1)};
+  end.disks = {disk("sdz", 2)};
+  end.disks[0].in_flight = 3;
+  start.vmstat = {
+      {"pgpgout", 10}, {"pgsteal_kswapd", 1}, {"pgsteal_direct", 2}, {"pgsteal_anon", 9}};
+  end.vmstat = {
+      {"pgpgout", 30}, {"pgsteal_kswapd", 5}, {"pgsteal_direct", 4}, {"pgsteal_anon", 90}};
+  const PhaseExplanation e = explain_phase({a, b}, start, end,
+                                           {.read_bytes = 400 * 512,
+                                            .write_bytes = 1024 * 1024,
+                                            .workers_cpu_percent = 196,
+                                            .workers = 2});
+  REQUIRE(e.devices.size() == 1);
+  const DeviceDelta& d = e.devices[0];
+  CHECK(d.reads == 100);
+  CHECK(d.read_bytes == 800 * 512);
+  CHECK(d.write_bytes == 4096 * 512);
+  CHECK(d.in_flight_end == 3);
+  CHECK(d.util_percent == Approx(99.0));
+  CHECK(d.avg_queue_size == Approx(4.0));
+  CHECK(d.r_await_ms == Approx(0.5));
+  CHECK(d.w_await_ms == Approx(1.5));
+  CHECK(d.targets == std::vector<std::size_t>{0, 1});
+  CHECK(e.shared_device);
+  CHECK(e.device_write_bytes == 4096 * 512);  // counted once for the two targets
+  CHECK(*e.write_amplification == Approx(2.0));
+  CHECK(*e.read_amplification == Approx(2.0));
+  // Counters absent from both snapshots are left out; pgsteal sums kswapd + direct only (the
+  // anon/file counters split the same pages again).
+  using Delta = std::vector<std::pair<std::string, std::int64_t>>;
+  CHECK(e.vmstat_delta ==
+        Delta{{"pgpgout", 20}, {"pgsteal", 6}, {"pgscan", 0}, {"workingset_refault", 0}});
+  CHECK(has(e, "device_saturated"));
+  CHECK(has(e, "cpu_bound"));
+  CHECK(has(e, "shared_device"));
+  CHECK(has(e, "write_amplification"));
+  CHECK_FALSE(has(e, "page_cache_reads"));  // under 1 MiB of reads: no read rule
+  CHECK_THAT(findings_text(e),
+             Catch::Contains("explain: device_saturated: device saturated: sdz util 99 %, queue "
+                             "4.0, r_await 0.50 ms, w_await 1.50 ms\n"));
+}
+
+TEST_CASE("a run on tmpfs carries its explanation into the JSON and the text",
+          "[explain][runner]") {
+  const test::ScopedTmpfs tmpfs("8m");
+  if (!tmpfs.mounted()) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  const Registry registry = test::make_full_registry();
+  test::CapturingReporter reporter;
+  const RunResult run =
+      Runner(registry, RunOptions{.skip_space_check = true})
+          .run(std::vector<Step>{Step{.workload = "disk",
+                                      .params = {{"operation", "write"}, {"size", "1m"}},
+                                      .targets = {tmpfs.path()}}},
+               reporter);
+  REQUIRE(run.steps.size() == 1);
+  REQUIRE_FALSE(run.steps[0].phases.empty());
+  const PhaseResult& phase = run.steps[0].phases[0];
+  REQUIRE(phase.explanation.has_value());
+  const PhaseExplanation& e = *phase.explanation;
+  REQUIRE(e.chains.size() == 1);
+  CHECK(e.chains[0].fs_type == "tmpfs");
+  CHECK(e.devices.empty());
+  CHECK(e.application.write_bytes == phase.total_bytes());
+  REQUIRE_FALSE(e.findings.empty());
+  CHECK(e.findings[0].name == "no_block_device");
+  CHECK(e.findings[0].text ==
+        tmpfs.path().string() + " is on tmpfs: no block device: page cache only");
+
+  ResultDocument doc;
+  doc.run = run;
+  const std::string json = to_json(doc);
+  const auto j = nlohmann::json::parse(json);
+  CHECK(j["schema"] == "iobench-result/3");
+  const auto& ej = j["steps"][0]["phases"][0]["explain"];
+  CHECK(ej["storage"][0]["no_block_device"] == "tmpfs: no block device: page cache only");
+  CHECK(ej["findings"][0]["name"] == "no_block_device");
+  CHECK(ej["application"]["write_bytes"] == phase.total_bytes());
+  // Read back, it writes the same document again.
+  CHECK(to_json(parse_result_json(json)) == json);
+
+  std::ostringstream text;
+  report_run(run, *make_text_reporter(text, registry));
+  CHECK_THAT(text.str(), Catch::Contains("phase " + phase.name + ":\n  explain: no_block_device: " +
+                                         tmpfs.path().string() + " is on tmpfs"));
+}
+
+TEST_CASE("an explain object with a wrong type is refused with its pointer", "[explain][json]") {
+  const test::ScopedTmpfs tmpfs("8m");
+  if (!tmpfs.mounted()) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  const Registry registry = test::make_full_registry();
+  test::CapturingReporter reporter;
+  ResultDocument doc;
+  doc.run = Runner(registry, RunOptions{.skip_space_check = true})
+                .run(std::vector<Step>{Step{
+                         .workload = "disk",
+                         .params = {{"operation", "write"}, {"size", "64k"}, {"bs", "4k"}},
+                         .targets = {tmpfs.path()}}},
+                     reporter);
+  auto j = nlohmann::ordered_json::parse(to_json(doc));
+  j["steps"][0]["phases"][0]["explain"]["derived"]["device_write_bytes"] = "x";
+  try {
+    (void)parse_result_json(j.dump());
+    FAIL("accepted");
+  } catch (const ResultFormatError& error) {
+    CHECK(std::string(error.what()) ==
+          "/steps/0/phases/0/explain/derived/device_write_bytes: must be a whole number of 0 or "
+          "more");
+  }
+  // A schema-2 document (no explain) is still read.
+  j["schema"] = "iobench-result/2";
+  j["steps"][0]["phases"][0].erase("explain");
+  CHECK_FALSE(parse_result_json(j.dump()).run.steps[0].phases[0].explanation.has_value());
+}
