@@ -5,6 +5,7 @@
 
 #include <iobench/units.hpp>
 #include <ostream>
+#include <set>
 
 namespace iobench::plugins::disk {
 namespace {
@@ -112,11 +113,14 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
         continue;
       }
       const std::uint64_t block_size = io.ops != 0 ? io.bytes / io.ops : 0;
+      // Devices are the targets the workers ran on (numjobs puts several workers on one).
+      std::set<std::size_t> devices;
+      for (const WorkerResult& worker : phase.workers) devices.insert(worker.target_index);
       fmt::print(out,
                  "{} {}{} {} mbytes across {} devices using {} blocks of {} in {:.6f} seconds "
                  "({:.2f} Mbytes/sec), {}usec mean\n",
                  verb_for(phase.status), phase.name == "verify" ? "verifying by " : "", doing,
-                 static_cast<std::uint64_t>(mib(io.bytes) + 0.5), phase.workers.size(), io.ops,
+                 static_cast<std::uint64_t>(mib(io.bytes) + 0.5), devices.size(), io.ops,
                  block_size, seconds(phase.wall_ns),
                  phase.throughput_bytes_per_s(k) / static_cast<double>(kMiB),
                  usec(io.latency.mean()));

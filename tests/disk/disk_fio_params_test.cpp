@@ -188,6 +188,8 @@ TEST_CASE("numjobs runs that many workers per target, each on its own file", "[d
   format_disk_text(run.steps.at(0), text);
   CHECK_THAT(text.str(),
              Catch::Contains("#3 (" + (fio_run_dir(b.path()) / "bigfile.1.0").string() + ") 32KB"));
+  // The headline counts the two targets as its devices, not the six workers.
+  CHECK_THAT(text.str(), Catch::Contains(" mbytes across 2 devices using 48 blocks of 4096 "));
   for (const auto* dir : {&a, &b}) {
     const auto run_dir = fio_run_dir(dir->path());
     CHECK(test::TempDir::list(run_dir) ==
