@@ -5,19 +5,23 @@
 # Prints per run ops/s and CPU time per op (us, workers' user + system, from the JSON), then the
 # medians and the change, and the load average before and after (a shared machine's load shifts
 # single runs; medians of alternating runs cancel its drift). Needs root for --explain.
-# Usage: bench/explain_cost.sh IOBENCH [-d DIR] [-t SECONDS] [-r ROUNDS]   (defaults: a temporary
-# directory under /dev/shm, 3 s, 5 rounds)
+# With -f FLOOR (a build of bench/tracepoint_floor.c), each round also runs without --explain
+# while FLOOR holds empty programs on the raw_syscalls tracepoints: the floor of --explain's cost.
+# Usage: bench/explain_cost.sh IOBENCH [-d DIR] [-t SECONDS] [-r ROUNDS] [-f FLOOR]   (defaults: a
+# temporary directory under /dev/shm, 3 s, 5 rounds, no floor)
 set -euo pipefail
-iobench=${1:?usage: $0 IOBENCH [-d DIR] [-t SECONDS] [-r ROUNDS]}
+iobench=${1:?usage: $0 IOBENCH [-d DIR] [-t SECONDS] [-r ROUNDS] [-f FLOOR]}
 shift
 dir=""
 seconds=3
 rounds=5
-while getopts "d:t:r:" opt; do
+floor=""
+while getopts "d:t:r:f:" opt; do
   case $opt in
     d) dir=$OPTARG ;;
     t) seconds=$OPTARG ;;
     r) rounds=$OPTARG ;;
+    f) floor=$OPTARG ;;
     *) exit 2 ;;
   esac
 done
@@ -37,6 +41,7 @@ print("%.0f %.3f" % (p["ops_per_s"], cpu / 1000 / max(p["ops"], 1)))'
 }
 off=()
 on=()
+floored=()
 for ((r = 1; r <= rounds; r++)); do
   if ((r % 2)); then order=(off on); else order=(on off); fi
   for mode in "${order[@]}"; do
@@ -47,16 +52,31 @@ for ((r = 1; r <= rounds; r++)); do
     fi
     echo "round $r $mode: $line (ops/s, CPU us/op)"
   done
+  if [[ -n $floor ]]; then
+    "$floor" hold $((seconds + 10)) &
+    holder=$!
+    sleep 1
+    line=$(run "")
+    kill "$holder"
+    wait "$holder" || true
+    floored+=("$line")
+    echo "round $r floor (off, empty tracepoint programs): $line (ops/s, CPU us/op)"
+  fi
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "${off[@]}" -- "${on[@]}" <<'PY'
+python3 - "${off[@]}" -- "${on[@]}" -- "${floored[@]}" <<'PY'
 import statistics, sys
 args = sys.argv[1:]
 cut = args.index("--")
+cut2 = args.index("--", cut + 1)
 def med(lines, i):
     return statistics.median(float(l.split()[i]) for l in lines)
-off, on = args[:cut], args[cut + 1:]
+off, on, floored = args[:cut], args[cut + 1:cut2], args[cut2 + 1:]
 for i, name in ((0, "ops/s"), (1, "CPU us/op")):
     a, b = med(off, i), med(on, i)
-    print(f"median {name}: off {a:.3f}, --explain {b:.3f} ({(b - a) / a * 100:+.1f} %)")
+    line = f"median {name}: off {a:.3f}, --explain {b:.3f} ({(b - a) / a * 100:+.1f} %)"
+    if floored:
+        f = med(floored, i)
+        line += f", floor {f:.3f} ({(f - a) / a * 100:+.1f} %)"
+    print(line)
 PY

@@ -20,12 +20,16 @@ using namespace iobench;
 namespace {
 
 RunResult run_disk(std::map<std::string, std::string> params, const std::filesystem::path& dir,
-                   bool explain) {
+                   bool explain, std::chrono::nanoseconds warmup = {},
+                   std::uint64_t ops_limit = 0) {
   const Registry registry = test::make_full_registry();
   test::CapturingReporter reporter;
   return Runner(registry, RunOptions{.explain = explain})
-      .run(std::vector<Step>{Step{
-               .workload = "disk", .params = std::move(params), .targets = {dir}}},
+      .run(std::vector<Step>{Step{.workload = "disk",
+                                  .params = std::move(params),
+                                  .targets = {dir},
+                                  .warmup = warmup,
+                                  .ops_limit = ops_limit}},
            reporter);
 }
 
@@ -140,6 +144,30 @@ TEST_CASE("explain splits page cache reads exactly and agrees with the op latenc
   CHECK(pread->cache_hits == pread->all.calls);
   CHECK(pread->all.queue_ns == 0);
   CHECK(pread->all.device_ns == 0);
+}
+
+TEST_CASE("explain counts the measured calls only, not the warm-up's", "[explain_bpf]") {
+  if (!std::filesystem::is_directory("/dev/shm")) {
+    WARN("skipped: no tmpfs at /dev/shm");
+    return;
+  }
+  const ShmDir dir;
+  // 4 KiB page cache reads for a 100 ms warm-up (thousands of reads), then 3000 measured ones.
+  const RunResult run =
+      run_disk({{"operation", "read"}, {"bs", "4k"}, {"size", "1m"}, {"time_based", "true"}},
+               dir.path(), true, std::chrono::milliseconds(100), 3000);
+  REQUIRE(run.status == Status::kOk);
+  const std::string reason = unavailable(run);
+  if (!reason.empty()) {
+    WARN("skipped: explain: unavailable: " << reason);
+    return;
+  }
+  const PhaseResult& phase = run.steps.at(0).phases.back();
+  REQUIRE(phase.ops.at(0).ops == 3000);
+  const ExplainCall* pread = find_call(*phase.explain_bpf, "pread64");
+  REQUIRE(pread != nullptr);
+  CHECK(pread->all.calls == 3000);
+  check_layers_add_up(pread->all);
 }
 
 TEST_CASE("explain attributes O_DIRECT reads on a loop device to the device layer",

@@ -79,9 +79,9 @@ void worker_main(const PhaseRequest& request, const PhaseMemory& memory, std::si
 
   // A phase abandoned before it began (stop request, another worker failed) runs nothing.
   if (worker && !slot.failed && shared.state.load() != kAbort) {
-    (void)ctx.keep_going();  // takes the measure start (clock and CPU baseline)
-    // --explain hook: this thread's system calls are measured from here to its end below.
-    explain_bpf_worker_begin();
+    // Takes the measure start (clock and CPU baseline); with no warm-up, --explain's split of
+    // this thread's calls begins there too (WorkerContext::on_state_change), ending below.
+    (void)ctx.keep_going();
     try {
       worker->run(ctx);
     } catch (const std::exception& e) {

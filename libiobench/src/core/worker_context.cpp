@@ -3,6 +3,7 @@
 #include <iobench/workload.hpp>
 
 #include "core/worker_slot.hpp"
+#include "explain_bpf/session.hpp"
 
 namespace iobench {
 
@@ -42,6 +43,9 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
   const bool measurement_starts = (state == detail::kWarmup && previous == detail::kWaiting) ||
                                   (state >= detail::kMeasure && previous < detail::kMeasure);
   if (measurement_starts) {
+    // --explain: this thread's system calls are split from its measurement's start (a warm-up's
+    // are not, as its ops are not), until the worker's run ends (group_workers.cpp).
+    if (state >= detail::kMeasure) detail::explain_bpf_worker_begin();
     // Entering warm-up or measurement: whatever was recorded before is discarded, and the clock
     // and CPU baseline restart here.
     for (OpStats& stats : ops_) stats.reset();

@@ -14,8 +14,11 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-// One worker thread's call in flight. Block completions run on other CPUs: the lock keeps the
-// state's transitions and the time accounted for them in one order.
+// One worker thread's call in flight. Only its own thread's events touch it (its calls, its
+// switches in and out, the requests it submits), one at a time, except the issue and completion
+// of its block requests, which run on any CPU: while one of those is in flight (`inflight`), every
+// access takes the lock, which keeps the transitions and the time accounted for them in one
+// order. With none in flight (page cache hits) nothing else can touch the state: no lock.
 struct call_state {
   struct bpf_spin_lock lock;
   __u32 call;  // call index + 1; 0: not in a tracked call
@@ -30,23 +33,20 @@ struct call_state {
   __u64 device_ns;
   __u64 off_cpu_ns;
   __u64 out_at;  // switched out outside a call at (0: on CPU or in a call)
+  __u64 inflight;  // requests submitted and not completed (any call's); changed under the lock
 };
 
-// Key: thread id. User space adds a worker's entry when it starts its run and removes it after.
+// Per task: user space adds a worker's entry (key: a pidfd of the thread) when its measurement
+// starts and removes it after its run. A task-local lookup is a pointer walk, not a hash.
 struct {
-  __uint(type, BPF_MAP_TYPE_HASH);
-  __uint(max_entries, 16384);
-  __type(key, __u32);
+  __uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
+  __type(key, int);
   __type(value, struct call_state);
 } workers SEC(".maps");
 
-// Syscall number -> call index + 1 (0: not tracked); filled by user space (arch's numbers).
-struct {
-  __uint(type, BPF_MAP_TYPE_ARRAY);
-  __uint(max_entries, IOB_MAX_SYSCALL_NR);
-  __type(key, __u32);
-  __type(value, __u32);
-} call_of_nr SEC(".maps");
+extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+extern void bpf_task_release(struct task_struct *p) __ksym;
 
 struct rq_owner {
   __u32 tid;
@@ -87,6 +87,10 @@ struct {
   __type(value, struct iob_outside);
 } outside SEC(".maps");
 
+static __always_inline struct call_state *state_of(struct task_struct *task) {
+  return bpf_task_storage_get(&workers, task, 0, 0);
+}
+
 // Number of bits needed for x (C++'s std::bit_width), without a loop.
 static __always_inline __u32 bit_width(__u64 x) {
   __u32 n = 0;
@@ -121,73 +125,117 @@ static __always_inline void account(struct call_state *s, __u64 now) {
   s->last = now;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(iob_sys_enter, struct pt_regs *regs, long id) {
-  __u32 tid = (__u32)bpf_get_current_pid_tgid();
-  struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
-  if (!s || id < 0 || id >= IOB_MAX_SYSCALL_NR) return 0;
-  __u32 nr = (__u32)id;
-  __u32 *call = bpf_map_lookup_elem(&call_of_nr, &nr);
-  if (!call || *call == 0) return 0;
-  const __u32 c = *call;
-  const __u64 now = bpf_ktime_get_ns();
-  bpf_spin_lock(&s->lock);
+// Whether a block request of this thread is in flight, so that another CPU may be in the state:
+// a fetching atomic, so that it is also a full barrier (the completion's last write, below, is
+// seen with every write before it).
+static __always_inline bool shared(struct call_state *s) {
+  return __sync_fetch_and_add(&s->inflight, 0) != 0;
+}
+
+static __always_inline void begin_call(struct call_state *s, __u32 c, __u64 now) {
   s->call = c;
   s->seq++;
   s->at_device = s->queued = s->off_cpu = s->requests = 0;
   s->start = s->last = now;
   s->queue_ns = s->device_ns = s->off_cpu_ns = 0;
+}
+
+// Entry of a tracked call (`c`: its index + 1) by the current thread.
+static __always_inline int call_enter(__u32 c) {
+  struct call_state *s = state_of(bpf_get_current_task_btf());
+  if (!s) return 0;
+  const __u64 now = bpf_ktime_get_ns();
+  if (!shared(s)) {
+    begin_call(s, c, now);
+    return 0;
+  }
+  bpf_spin_lock(&s->lock);
+  begin_call(s, c, now);
   bpf_spin_unlock(&s->lock);
   return 0;
+}
+
+struct call_end {
+  __u64 total, queue, device, off;
+  __u32 call, requests;
+};
+
+static __always_inline void end_call(struct call_state *s, __u64 now, struct call_end *e) {
+  account(s, now);
+  e->call = s->call;
+  e->total = s->last - s->start;
+  e->queue = s->queue_ns;
+  e->device = s->device_ns;
+  e->off = s->off_cpu_ns;
+  e->requests = s->requests;
+  s->call = 0;
+}
+
+// Its exit: the call's total and layers go to its bucket. A page cache hit (no request, never off
+// CPU) adds three sums; a layer or a total that is zero adds nothing.
+static __always_inline int call_exit(void) {
+  struct call_state *s = state_of(bpf_get_current_task_btf());
+  if (!s || s->call == 0) return 0;  // only its owner thread sets `call`: no lock to read it
+  const __u64 now = bpf_ktime_get_ns();
+  struct call_end e;
+  if (!shared(s)) {
+    end_call(s, now, &e);
+  } else {
+    bpf_spin_lock(&s->lock);
+    end_call(s, now, &e);
+    bpf_spin_unlock(&s->lock);
+  }
+  const __u32 c = e.call;
+  const __u64 total = e.total, queue = e.queue, device = e.device, off = e.off;
+  const __u32 requests = e.requests;
+  if (c == 0 || c > IOB_NCALLS) return 0;
+
+  __u32 key = (c - 1) * IOB_NBUCKETS + bucket_index(total);
+  struct iob_bucket *b = bpf_map_lookup_elem(&buckets, &key);
+  if (!b) return 0;
+  const __u64 layers = queue + device + off;
+  __sync_fetch_and_add(&b->count, 1);
+  __sync_fetch_and_add(&b->total_ns, total);
+  if (layers < total) __sync_fetch_and_add(&b->fs_kernel_ns, total - layers);
+  if (queue) __sync_fetch_and_add(&b->queue_ns, queue);
+  if (device) __sync_fetch_and_add(&b->device_ns, device);
+  if (off) __sync_fetch_and_add(&b->off_cpu_ns, off);
+  if (requests == 0 && layers <= total) return 0;
+  __u32 ci = c - 1;
+  struct iob_call_totals *t = bpf_map_lookup_elem(&totals, &ci);
+  if (!t) return 0;
+  if (requests) {
+    __sync_fetch_and_add(&t->calls_with_requests, 1);
+    __sync_fetch_and_add(&t->block_requests, requests);
+  }
+  if (layers > total) __sync_fetch_and_add(&t->clamped, 1);  // cannot happen: `last` only moves on
+  return 0;
+}
+
+// Syscall number -> call index + 1 (0: not tracked); user space sets it before the load (this
+// architecture's numbers), so the lookup is a plain load of a constant array.
+const volatile __u8 call_of_nr[IOB_MAX_SYSCALL_NR] = {};
+
+// The raw_syscalls tracepoints see every system call of every process: the common case (not a
+// worker) ends at the first, task-local, lookup.
+SEC("tp_btf/sys_enter")
+int BPF_PROG(iob_sys_enter, struct pt_regs *regs, long id) {
+  if (id < 0 || id >= IOB_MAX_SYSCALL_NR) return 0;
+  const __u32 c = call_of_nr[id];
+  if (c == 0) return 0;
+  return call_enter(c);
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(iob_sys_exit, struct pt_regs *regs, long ret) {
-  __u32 tid = (__u32)bpf_get_current_pid_tgid();
-  struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
-  if (!s) return 0;
-  const __u64 now = bpf_ktime_get_ns();
-  bpf_spin_lock(&s->lock);
-  const __u32 c = s->call;
-  account(s, now);
-  const __u64 total = s->last - s->start;
-  const __u64 queue = s->queue_ns, device = s->device_ns, off = s->off_cpu_ns;
-  const __u32 requests = s->requests;
-  s->call = 0;
-  bpf_spin_unlock(&s->lock);
-  if (c == 0 || c > IOB_NCALLS) return 0;
-
-  __u32 ci = c - 1;
-  struct iob_call_totals *t = bpf_map_lookup_elem(&totals, &ci);
-  __u32 key = ci * IOB_NBUCKETS + bucket_index(total);
-  struct iob_bucket *b = bpf_map_lookup_elem(&buckets, &key);
-  if (!t || !b) return 0;
-  __u64 layers = queue + device + off;
-  __u64 fs_kernel = 0;
-  if (layers > total) {
-    __sync_fetch_and_add(&t->clamped, 1);  // cannot happen: `last` only moves forward
-  } else {
-    fs_kernel = total - layers;
-  }
-  __sync_fetch_and_add(&t->calls, 1);
-  if (requests == 0) __sync_fetch_and_add(&t->cache_hits, 1);
-  __sync_fetch_and_add(&t->block_requests, requests);
-  __sync_fetch_and_add(&b->count, 1);
-  __sync_fetch_and_add(&b->total_ns, total);
-  __sync_fetch_and_add(&b->fs_kernel_ns, fs_kernel);
-  __sync_fetch_and_add(&b->queue_ns, queue);
-  __sync_fetch_and_add(&b->device_ns, device);
-  __sync_fetch_and_add(&b->off_cpu_ns, off);
-  return 0;
+  return call_exit();
 }
 
 // Switching out or in: the call's time so far goes to the layer it was in.
 // Outside a call, the time off CPU is summed apart (iobench's op latency holds it, the split not).
-static __always_inline void set_off_cpu(__u32 tid, __u32 off, __u64 now) {
-  struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
-  if (!s) return;
+// Returns the time off CPU outside a call that ends here (0: none).
+static __always_inline __u64 switch_state(struct call_state *s, __u32 off, __u64 now) {
   __u64 away = 0;
-  bpf_spin_lock(&s->lock);
   if (s->call) {
     account(s, now);
     s->off_cpu = off;
@@ -197,7 +245,20 @@ static __always_inline void set_off_cpu(__u32 tid, __u32 off, __u64 now) {
     away = now > s->out_at ? now - s->out_at : 0;
     s->out_at = 0;
   }
-  bpf_spin_unlock(&s->lock);
+  return away;
+}
+
+static __always_inline void set_off_cpu(struct task_struct *task, __u32 off, __u64 now) {
+  struct call_state *s = state_of(task);
+  if (!s) return;
+  __u64 away;
+  if (!shared(s)) {
+    away = switch_state(s, off, now);
+  } else {
+    bpf_spin_lock(&s->lock);
+    away = switch_state(s, off, now);
+    bpf_spin_unlock(&s->lock);
+  }
   if (away) {
     __u32 zero = 0;
     struct iob_outside *o = bpf_map_lookup_elem(&outside, &zero);
@@ -211,17 +272,17 @@ static __always_inline void set_off_cpu(__u32 tid, __u32 off, __u64 now) {
 SEC("tp_btf/sched_switch")
 int BPF_PROG(iob_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next) {
   const __u64 now = bpf_ktime_get_ns();
-  set_off_cpu((__u32)prev->pid, 1, now);
-  set_off_cpu((__u32)next->pid, 0, now);
+  set_off_cpu(prev, 1, now);
+  set_off_cpu(next, 0, now);
   return 0;
 }
 
 // A request the current worker's call submits: queued (insert) or straight to the device (issue
 // without insert: no scheduler, direct issue). Returns whether it was taken.
 static __always_inline void own_request(__u64 rq, __u32 at_device) {
-  __u32 tid = (__u32)bpf_get_current_pid_tgid();
-  struct call_state *s = bpf_map_lookup_elem(&workers, &tid);
+  struct call_state *s = state_of(bpf_get_current_task_btf());
   if (!s) return;
+  const __u32 tid = (__u32)bpf_get_current_pid_tgid();
   const __u64 now = bpf_ktime_get_ns();
   struct rq_owner owner = {.tid = tid, .at_device = at_device};
   bpf_spin_lock(&s->lock);
@@ -233,6 +294,7 @@ static __always_inline void own_request(__u64 rq, __u32 at_device) {
     else
       s->queued++;
     s->requests++;
+    s->inflight++;
     owner.seq = s->seq;
   }
   bpf_spin_unlock(&s->lock);
@@ -240,10 +302,16 @@ static __always_inline void own_request(__u64 rq, __u32 at_device) {
 }
 
 // Moves one of the call's requests: from the queue to the device (issued), or off either
-// (completed). Nothing if the call that caused it has ended.
+// (completed). Nothing if the call that caused it has ended, but a completion is no longer in
+// flight: its fetching decrement, the last write under the lock, lets the owner go lockless.
 static __always_inline void move_request(struct rq_owner *o, __u32 issued, __u64 now) {
-  struct call_state *s = bpf_map_lookup_elem(&workers, &o->tid);
-  if (!s) return;
+  struct task_struct *task = bpf_task_from_pid((s32)o->tid);
+  if (!task) return;
+  struct call_state *s = state_of(task);
+  if (!s) {
+    bpf_task_release(task);
+    return;
+  }
   bpf_spin_lock(&s->lock);
   if (s->call && s->seq == o->seq) {
     account(s, now);
@@ -254,7 +322,9 @@ static __always_inline void move_request(struct rq_owner *o, __u32 issued, __u64
     }
     if (issued) s->at_device++;
   }
+  if (!issued && s->inflight) (void)__sync_fetch_and_sub(&s->inflight, 1);
   bpf_spin_unlock(&s->lock);
+  bpf_task_release(task);
 }
 
 SEC("tp_btf/block_rq_insert")

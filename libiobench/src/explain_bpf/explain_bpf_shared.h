@@ -2,7 +2,7 @@
 #ifndef IOBENCH_EXPLAIN_BPF_SHARED_H
 #define IOBENCH_EXPLAIN_BPF_SHARED_H
 
-/* The system calls whose latency is split (explain_calls.cpp names them, in this order). */
+/* The system calls whose latency is split (calls.cpp names them, in this order). */
 #define IOB_NCALLS 24
 /* Syscall numbers mapped to a call (array size: every number below this). */
 #define IOB_MAX_SYSCALL_NR 512
@@ -22,12 +22,12 @@ struct iob_bucket {
   unsigned long long off_cpu_ns;
 };
 
-/* Per call kind: calls that caused no block request (page cache hits), block requests caused,
- * and calls whose measured layers exceeded their total (clamped; a clock-ordering artefact of
- * events on two CPUs, reported so it is never hidden). */
+/* Per call kind (its calls are the buckets' counts): calls that caused a block request (the rest
+ * are page cache hits), block requests caused, and calls whose measured layers exceeded their
+ * total (clamped; a clock-ordering artefact of events on two CPUs, reported so it is never
+ * hidden). Only what is not zero is added: a cache hit costs no add here. */
 struct iob_call_totals {
-  unsigned long long calls;
-  unsigned long long cache_hits;
+  unsigned long long calls_with_requests;
   unsigned long long block_requests;
   unsigned long long clamped;
 };

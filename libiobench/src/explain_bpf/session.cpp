@@ -4,6 +4,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -90,18 +91,13 @@ std::string load(Session& s) {
   libbpf_set_print(keep_warning);
   s.skel = explain_bpf__open();
   if (s.skel == nullptr) return load_failure("opening the BPF program", errno);
-  if (const int err = explain_bpf__load(s.skel); err != 0) {
-    return load_failure("loading the BPF program", -err);
-  }
   const ExplainCallName* calls = explain_bpf_call_names();
-  const int nr_fd = bpf_map__fd(s.skel->maps.call_of_nr);
   for (std::uint32_t i = 0; i < IOB_NCALLS; ++i) {
     const auto nr = static_cast<std::uint32_t>(calls[i].number);
-    const std::uint32_t value = i + 1;
-    if (nr >= IOB_MAX_SYSCALL_NR) continue;
-    if (bpf_map_update_elem(nr_fd, &nr, &value, BPF_ANY) != 0) {
-      return load_failure("filling the syscall map", errno);
-    }
+    if (nr < IOB_MAX_SYSCALL_NR) s.skel->rodata->call_of_nr[nr] = static_cast<std::uint8_t>(i + 1);
+  }
+  if (const int err = explain_bpf__load(s.skel); err != 0) {
+    return load_failure("loading the BPF program", -err);
   }
   s.buckets = map_array<iob_bucket>(s.skel->maps.buckets, kBucketBytes);
   s.totals = map_array<iob_call_totals>(s.skel->maps.totals, kTotalsBytes);
@@ -111,6 +107,10 @@ std::string load(Session& s) {
   if (const int err = explain_bpf__attach(s.skel); err != 0) {
     return load_failure("attaching the BPF tracepoints", -err);
   }
+  // Workers register by a pidfd of their thread (explain_bpf_worker_begin()).
+  const int probe = static_cast<int>(::syscall(SYS_pidfd_open, ::syscall(SYS_gettid), O_EXCL));
+  if (probe < 0) return load_failure("opening a thread's pidfd (PIDFD_THREAD: Linux 6.9)", errno);
+  ::close(probe);
   s.workers_fd = bpf_map__fd(s.skel->maps.workers);
   return {};
 }
@@ -170,11 +170,8 @@ ExplainBpfPhase explain_bpf_phase_end() {
   const ExplainCallName* names = explain_bpf_call_names();
   for (std::size_t c = 0; c < IOB_NCALLS; ++c) {
     const iob_call_totals& t = s.totals[c];
-    if (t.calls == 0) continue;
-    ExplainCall call{.call = names[c].name,
-                     .cache_hits = t.cache_hits,
-                     .block_requests = t.block_requests,
-                     .clamped = t.clamped};
+    ExplainCall call{
+        .call = names[c].name, .block_requests = t.block_requests, .clamped = t.clamped};
     const iob_bucket* row = s.buckets + c * IOB_NBUCKETS;
     for (std::size_t b = 0; b < IOB_NBUCKETS; ++b) {
       call.all.calls += row[b].count;
@@ -184,6 +181,9 @@ ExplainBpfPhase explain_bpf_phase_end() {
       call.all.device_ns += row[b].device_ns;
       call.all.off_cpu_ns += row[b].off_cpu_ns;
     }
+    if (call.all.calls == 0) continue;
+    call.cache_hits =
+        call.all.calls - std::min<std::uint64_t>(t.calls_with_requests, call.all.calls);
     call.p50 = percentile_split(row, call.all.calls, 50);
     call.p99 = percentile_split(row, call.all.calls, 99);
     phase.calls.push_back(std::move(call));
@@ -194,18 +194,30 @@ ExplainBpfPhase explain_bpf_phase_end() {
   return phase;
 }
 
+// The task storage map's key: a pidfd of the calling thread (PIDFD_THREAD, which is O_EXCL:
+// Linux 6.9; older kernels refuse a thread that does not lead its process). Kept open until the
+// worker's end: closing it while registered would be a tracked call (close) of its own.
+thread_local int t_pidfd = -1;
+
 void explain_bpf_worker_begin() noexcept {
-  if (g_workers_fd < 0 || !g_phase_open.load()) return;
-  const auto tid = static_cast<std::uint32_t>(::syscall(SYS_gettid));
+  if (g_workers_fd < 0 || !g_phase_open.load() || t_pidfd >= 0) return;
+  const auto tid = static_cast<pid_t>(::syscall(SYS_gettid));
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, O_EXCL));
+  if (pidfd < 0) return;
   // The value holds a bpf_spin_lock the kernel initialises; user space writes zeros.
   alignas(8) unsigned char zero[128] = {};
-  (void)bpf_map_update_elem(g_workers_fd, &tid, zero, BPF_ANY);
+  if (bpf_map_update_elem(g_workers_fd, &pidfd, zero, BPF_ANY) != 0) {
+    ::close(pidfd);
+    return;
+  }
+  t_pidfd = pidfd;
 }
 
 void explain_bpf_worker_end() noexcept {
-  if (g_workers_fd < 0) return;
-  const auto tid = static_cast<std::uint32_t>(::syscall(SYS_gettid));
-  (void)bpf_map_delete_elem(g_workers_fd, &tid);
+  if (t_pidfd < 0) return;
+  (void)bpf_map_delete_elem(g_workers_fd, &t_pidfd);
+  ::close(t_pidfd);
+  t_pidfd = -1;
 }
 
 bool explain_bpf_loaded() noexcept { return session().skel != nullptr; }

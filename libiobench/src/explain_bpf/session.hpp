@@ -10,8 +10,9 @@ namespace iobench::detail {
 void explain_bpf_phase_begin();
 /// The figures since explain_bpf_phase_begin(), or `unavailable` with the reason.
 [[nodiscard]] ExplainBpfPhase explain_bpf_phase_end();
-/// The calling thread's system calls are measured from now (a worker at the start of its run;
-/// a no-op unless a session is loaded). In a forked worker process too: the map stays shared.
+/// The calling thread's system calls are measured from now (a worker when its measurement
+/// starts, after any warm-up: WorkerContext::on_state_change; a no-op unless a session is loaded,
+/// or if the thread is registered already). In a forked worker process too: the map is shared.
 void explain_bpf_worker_begin() noexcept;
 /// ... until now (the worker's run ended).
 void explain_bpf_worker_end() noexcept;
