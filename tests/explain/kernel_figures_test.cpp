@@ -80,6 +80,19 @@ const DeviceDelta& delta(const PhaseExplanation& e, const std::string& name) {
 
 std::string all_findings(const PhaseExplanation& e) { return findings_text(e); }
 
+// Why `bytes` more dirty pages would start background writeback (machine-wide Dirty plus
+// Writeback within `bytes` of vmstat's nr_dirty_background_threshold), or "" if they would not.
+std::string dirty_pressure(const SystemSnapshot& s, std::uint64_t bytes) {
+  const auto it = s.vmstat.find("nr_dirty_background_threshold");
+  if (it == s.vmstat.end() || !s.meminfo.valid) return {};
+  const std::uint64_t background = it->second * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t dirty = s.meminfo.dirty_bytes + s.meminfo.writeback_bytes;
+  if (dirty + bytes < background) return {};
+  return "machine-wide Dirty " + std::to_string(s.meminfo.dirty_bytes) + " B + Writeback " +
+         std::to_string(s.meminfo.writeback_bytes) + " B is within " + std::to_string(bytes) +
+         " B of the background writeback threshold " + std::to_string(background) + " B";
+}
+
 }  // namespace
 
 TEST_CASE("O_DIRECT 4 KiB writes on a loop fs reach the device byte for byte",
@@ -127,9 +140,23 @@ TEST_CASE("buffered writes without fsync are absorbed by the page cache and read
   }
   constexpr std::uint64_t kBytes = 8 * test::kMiB;
   const auto path = loop.mount_point() / "buffered";
+  // Dirty is machine-wide: once it passes the background threshold the flusher starts writeback
+  // at once, of these pages too. Other processes' dirty pages are no failure of the figures.
+  const std::string pressure = dirty_pressure(take_snapshot({}), kBytes);
+  if (!pressure.empty()) {
+    WARN("skipped: " << pressure);
+    return;
+  }
   const PhaseExplanation w = measured(loop, {.write_bytes = kBytes},
                                       [&] { block_io(path, O_WRONLY | O_CREAT, kBytes, true); });
   INFO(all_findings(w));
+  if (w.device_write_bytes >= kBytes / 2) {
+    const std::string late = dirty_pressure(take_snapshot({}), kBytes);
+    if (!late.empty()) {
+      WARN("skipped: writeback started during the writes: " << late);
+      return;
+    }
+  }
   CHECK(w.device_write_bytes < kBytes / 2);
   REQUIRE(finding(w, "writes_absorbed_by_page_cache") != nullptr);
   CHECK_THAT(finding(w, "writes_absorbed_by_page_cache")->text,
