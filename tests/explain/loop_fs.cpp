@@ -46,6 +46,13 @@ LoopFs::LoopFs(std::uint64_t image_bytes) {
     return;
   }
   mounted_ = true;
+  // udev probes a new or changed block device (blkid reads its first blocks): wait for those
+  // events here, so that its reads do not land inside a test's measured window.
+  settle_udev();
+}
+
+void settle_udev() {
+  if (run_command("command -v udevadm") == 0) run_command("udevadm settle --timeout=10");
 }
 
 LoopFs::~LoopFs() {

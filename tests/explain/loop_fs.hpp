@@ -37,4 +37,8 @@ class LoopFs {
 /// Runs a shell command; its exit status.
 int run_command(const std::string& command);
 
+/// Waits (up to 10 s) for udev's queued events (`udevadm settle`), if udevadm is installed:
+/// udev's blkid probe of a new loop device or file system reads it after losetup/mkfs/mount.
+void settle_udev();
+
 }  // namespace iobench::test
