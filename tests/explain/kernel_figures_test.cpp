@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iobench/explain.hpp>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -79,6 +80,22 @@ const DeviceDelta& delta(const PhaseExplanation& e, const std::string& name) {
 }
 
 std::string all_findings(const PhaseExplanation& e) { return findings_text(e); }
+
+// This process's cgroup v1 blkio path from /proc/self/cgroup ("/" for the root), "" if none.
+std::string blkio_cgroup() {
+  std::ifstream in("/proc/self/cgroup");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  for (const CgroupMembership& m : parse_proc_cgroup(text)) {
+    std::string_view controllers = m.controllers;
+    while (!controllers.empty()) {
+      const std::size_t comma = controllers.find(',');
+      if (controllers.substr(0, comma) == "blkio") return m.path;
+      if (comma == std::string_view::npos) break;
+      controllers.remove_prefix(comma + 1);
+    }
+  }
+  return {};
+}
 
 // Why `bytes` more dirty pages would start background writeback (machine-wide Dirty plus
 // Writeback within `bytes` of vmstat's nr_dirty_background_threshold), or "" if they would not.
@@ -184,6 +201,12 @@ TEST_CASE("writes in a blkio-throttled cgroup are named as throttled with the li
     return;
   }
   const std::string root = "/sys/fs/cgroup/blkio";
+  // The cgroup the test started in, to go back to: not the root (a CI job runs in its own).
+  const std::string started_in = blkio_cgroup();
+  if (started_in.empty()) {
+    WARN("skipped: /proc/self/cgroup has no cgroup v1 blkio line");
+    return;
+  }
   const std::string group = root + "/iobench-explain-" + std::to_string(::getpid());
   if (::access((root + "/blkio.throttle.write_bps_device").c_str(), W_OK) != 0 ||
       ::mkdir(group.c_str(), 0755) != 0) {
@@ -206,8 +229,10 @@ TEST_CASE("writes in a blkio-throttled cgroup are named as throttled with the li
     e = measured(loop, {.write_bytes = kBytes},
                  [&] { block_io(path, O_WRONLY | O_DIRECT, kBytes, true); });
   }
-  write_to(root + "/cgroup.procs", std::to_string(::getpid()));
+  const std::string back = (started_in == "/" ? root : root + started_in) + "/cgroup.procs";
+  CHECK(write_to(back, std::to_string(::getpid())));
   ::rmdir(group.c_str());
+  CHECK(blkio_cgroup() == started_in);
   if (!limited) {
     WARN("skipped: the kernel refused the blkio limit or moving the test into " << group);
     return;
