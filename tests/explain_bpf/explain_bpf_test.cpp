@@ -12,6 +12,11 @@
 #include <string>
 
 #include "explain_bpf/session.hpp"
+#ifdef IOBENCH_TEST_LIBBPF
+#include <bpf/libbpf.h>
+
+#include <cstdarg>
+#endif
 #include "tests/faults/fault_fixtures.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -205,3 +210,39 @@ TEST_CASE("explain attributes O_DIRECT reads on a loop device to the device laye
   check_layers_add_up(pread->p50);
   check_layers_add_up(pread->p99);
 }
+
+TEST_CASE("explain closes the phase when the phase ends by an exception", "[explain_bpf]") {
+  // StepRun's --explain hook: an exception out of execute_phase leaves by the guard's
+  // destructor, which must close the phase (workers started later then register nothing).
+  try {
+    const detail::ExplainBpfPhaseGuard phase(true);
+    if (!detail::explain_bpf_loaded()) {
+      WARN("skipped: the BPF program did not load here");
+      return;
+    }
+    REQUIRE(detail::explain_bpf_phase_open());
+    throw std::runtime_error("the phase failed");
+  } catch (const std::runtime_error&) {
+  }
+  CHECK_FALSE(detail::explain_bpf_phase_open());
+  // A phase read by end() is closed too, and a later one opens again.
+  detail::ExplainBpfPhaseGuard read(true);
+  CHECK(detail::explain_bpf_phase_open());
+  CHECK(read.end().unavailable.empty());
+  CHECK_FALSE(detail::explain_bpf_phase_open());
+}
+
+#ifdef IOBENCH_TEST_LIBBPF
+namespace {
+int own_print(enum libbpf_print_level, const char*, va_list) { return 0; }
+}  // namespace
+
+TEST_CASE("explain gives libbpf's print callback back after loading", "[explain_bpf]") {
+  // A program embedding libiobench may route libbpf's messages itself: the load keeps them for
+  // its reason only while it loads.
+  (void)libbpf_set_print(own_print);
+  detail::explain_bpf_phase_begin();
+  (void)detail::explain_bpf_phase_end();
+  CHECK(libbpf_set_print(nullptr) == &own_print);
+}
+#endif

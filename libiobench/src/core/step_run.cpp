@@ -248,13 +248,14 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   if (options_.on_progress) request.on_progress = phase_progress(p, limits, rates);
   PhaseWindow window;
   // --- --explain hook (explain_bpf/session.hpp): the phase's latency by layer.
+  // The guard closes the phase if execute_phase throws.
   const bool explain = options_.explain && spec.measured;
-  if (explain) explain_bpf_phase_begin();
+  ExplainBpfPhaseGuard explain_phase(explain);
   // Issue 29: the kernel's and the devices' view of the phase (explain/), always on.
   const explain::PhaseObserver observer(request.targets);
   PhaseResult phase = execute_phase(request, &window);
   observer.finish(phase);
-  if (explain) phase.explain_bpf = explain_bpf_phase_end();
+  if (explain) phase.explain_bpf = explain_phase.end();
   // --- end of the --explain hook.
   return end_phase(p, std::move(phase), window, dirs, context);
 }

@@ -49,6 +49,9 @@ extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 extern void bpf_task_release(struct task_struct *p) __ksym;
 
 struct rq_owner {
+  // The thread's id in the initial PID namespace, both ways: bpf_get_current_pid_tgid() gives it
+  // and bpf_task_from_pid() looks it up there, so a worker inside another PID namespace (a
+  // container) is found, and no host thread is taken for it (checked under unshare --pid).
   __u32 tid;
   __u32 seq;
   __u32 at_device;  // 0: queued, 1: issued

@@ -19,6 +19,7 @@
 #include <iobench/latency_histogram.hpp>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "explain.skel.h"
 #include "explain_bpf/explain_bpf_shared.h"
@@ -56,6 +57,8 @@ struct Session {
   iob_call_totals* totals = nullptr;
   iob_outside* outside = nullptr;
   int workers_fd = -1;
+  // A workers entry's value (struct call_state in explain.bpf.c), zeros: its size is the map's.
+  std::vector<unsigned char> zero_worker;
   std::string unavailable;  // set once a load failed
 };
 
@@ -83,12 +86,7 @@ T* map_array(bpf_map* map, std::size_t bytes) {
   return p == MAP_FAILED ? nullptr : static_cast<T*>(p);
 }
 
-std::string load(Session& s) {
-  std::error_code ec;
-  if (!std::filesystem::exists("/sys/kernel/btf/vmlinux", ec)) {
-    return "no kernel BTF at /sys/kernel/btf/vmlinux (needs CONFIG_DEBUG_INFO_BTF)";
-  }
-  libbpf_set_print(keep_warning);
+std::string load_program(Session& s) {
   s.skel = explain_bpf__open();
   if (s.skel == nullptr) return load_failure("opening the BPF program", errno);
   const ExplainCallName* calls = explain_bpf_call_names();
@@ -99,6 +97,7 @@ std::string load(Session& s) {
   if (const int err = explain_bpf__load(s.skel); err != 0) {
     return load_failure("loading the BPF program", -err);
   }
+  s.zero_worker.assign(bpf_map__value_size(s.skel->maps.workers), 0);
   s.buckets = map_array<iob_bucket>(s.skel->maps.buckets, kBucketBytes);
   s.totals = map_array<iob_call_totals>(s.skel->maps.totals, kTotalsBytes);
   s.outside = map_array<iob_outside>(s.skel->maps.outside, sizeof(iob_outside));
@@ -113,6 +112,19 @@ std::string load(Session& s) {
   ::close(probe);
   s.workers_fd = bpf_map__fd(s.skel->maps.workers);
   return {};
+}
+
+std::string load(Session& s) {
+  std::error_code ec;
+  if (!std::filesystem::exists("/sys/kernel/btf/vmlinux", ec)) {
+    return "no kernel BTF at /sys/kernel/btf/vmlinux (needs CONFIG_DEBUG_INFO_BTF)";
+  }
+  // libbpf's messages are kept for the reason during the load only: the embedding program's
+  // own callback (a library user may have set one) is back afterwards.
+  const libbpf_print_fn_t previous = libbpf_set_print(keep_warning);
+  std::string why = load_program(s);
+  libbpf_set_print(previous);
+  return why;
 }
 
 // The calls of one kind whose total fell in the bucket of percentile p (nearest rank).
@@ -194,6 +206,10 @@ ExplainBpfPhase explain_bpf_phase_end() {
   return phase;
 }
 
+void explain_bpf_phase_close() noexcept { g_phase_open.store(false); }
+
+bool explain_bpf_phase_open() noexcept { return g_phase_open.load(); }
+
 // The task storage map's key: a pidfd of the calling thread (PIDFD_THREAD, which is O_EXCL:
 // Linux 6.9; older kernels refuse a thread that does not lead its process). Kept open until the
 // worker's end: closing it while registered would be a tracked call (close) of its own.
@@ -205,8 +221,7 @@ void explain_bpf_worker_begin() noexcept {
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, O_EXCL));
   if (pidfd < 0) return;
   // The value holds a bpf_spin_lock the kernel initialises; user space writes zeros.
-  alignas(8) unsigned char zero[128] = {};
-  if (bpf_map_update_elem(g_workers_fd, &pidfd, zero, BPF_ANY) != 0) {
+  if (bpf_map_update_elem(g_workers_fd, &pidfd, session().zero_worker.data(), BPF_ANY) != 0) {
     ::close(pidfd);
     return;
   }

@@ -19,6 +19,9 @@ ExplainBpfPhase explain_bpf_phase_end() {
           .calls = {}};
 }
 
+void explain_bpf_phase_close() noexcept {}
+bool explain_bpf_phase_open() noexcept { return false; }
+
 void explain_bpf_worker_begin() noexcept {}
 void explain_bpf_worker_end() noexcept {}
 bool explain_bpf_loaded() noexcept { return false; }
