@@ -1,6 +1,7 @@
 # `iobench run --explain` (libiobench/src/explain_bpf): a BPF program built with clang's bpf
 # target against a vmlinux.h that bpftool dumps from this machine's BTF, embedded in libiobench as
-# a bpftool-generated skeleton and loaded through libbpf (Debian: libbpf-dev, bpftool, clang).
+# a bpftool-generated skeleton and loaded through libbpf (Debian: libbpf-dev, pkgconf, bpftool,
+# clang).
 # IOBENCH_BPF: AUTO builds it where all of them are found, ON fails without them, OFF leaves it
 # out; a build without it is supported (--explain then reports "explain: unavailable: ...").
 # Sets IOBENCH_BPF_ENABLED and, when on, the target iobench_bpf_skeleton (its header directory).
@@ -12,13 +13,18 @@ set(IOBENCH_BPF_WHY "")
 if(IOBENCH_BPF STREQUAL "OFF")
   set(IOBENCH_BPF_WHY "IOBENCH_BPF=OFF")
 else()
-  find_package(PkgConfig REQUIRED)
-  pkg_check_modules(LIBBPF IMPORTED_TARGET libbpf)
+  # Not REQUIRED: under AUTO a machine without pkg-config builds without the feature and says why.
+  find_package(PkgConfig)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(LIBBPF IMPORTED_TARGET libbpf)
+  endif()
   find_program(IOBENCH_BPFTOOL bpftool PATHS /usr/sbin /sbin)
   find_program(IOBENCH_BPF_CLANG NAMES clang clang-16 clang-15 clang-14)
   set(IOBENCH_BTF_FILE /sys/kernel/btf/vmlinux CACHE FILEPATH
       "BTF of the kernel whose types the BPF program is built against")
-  if(NOT LIBBPF_FOUND)
+  if(NOT PKG_CONFIG_FOUND)
+    set(IOBENCH_BPF_WHY "pkg-config not found, needed to find libbpf (Debian: pkgconf)")
+  elseif(NOT LIBBPF_FOUND)
     set(IOBENCH_BPF_WHY "libbpf not found (Debian: libbpf-dev)")
   elseif(NOT IOBENCH_BPFTOOL)
     set(IOBENCH_BPF_WHY "bpftool not found (Debian: bpftool)")
