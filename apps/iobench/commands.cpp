@@ -37,6 +37,7 @@
 #include "plan_printer.hpp"
 #include "progress_printer.hpp"
 #include "report_command.hpp"
+#include "run_results.hpp"
 
 namespace iobench::cli {
 namespace {
@@ -257,15 +258,9 @@ int exit_status(Status status) {
   return 1;
 }
 
-}  // namespace
-
-int run_command(const CliOptions& given, RankContext& ranks) {
+// help, usage, version and the commands that need no workload registry; nothing for the others.
+std::optional<int> run_registry_free_command(const CliOptions& options, std::ostream& err) {
   using Command = CliOptions::Command;
-  const CliOptions options = options_for_rank(given, ranks);
-  const bool root = ranks.root();
-  std::ostream null_stream(nullptr);  // what other ranks than 0 print goes nowhere
-  std::ostream& out = root ? std::cout : null_stream;
-  std::ostream& err = root ? std::cerr : null_stream;
   if (options.command == Command::kHelp) {
     std::cout << options.help_text;
     return 0;
@@ -283,8 +278,12 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   if (options.command == Command::kCompare) return run_compare(options);
   if (options.command == Command::kReport) return run_report(options);
   if (options.command == Command::kHistory) return run_history(options);
-  Registry registry = make_builtin_registry();
-  for (const std::string& plugin : options.plugins) load_plugin(registry, plugin);
+  return std::nullopt;
+}
+
+// list and completion, which only read the registry; nothing for the others.
+std::optional<int> run_registry_command(const CliOptions& options, const Registry& registry) {
+  using Command = CliOptions::Command;
   if (options.command == Command::kList) {
     print_list(registry);
     return 0;
@@ -293,17 +292,32 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     fmt::print("{}", completion_script(options.completion_shell, registry, completion_options()));
     return 0;
   }
+  return std::nullopt;
+}
 
-  // All input is checked before anything is created: -o, the suite or workload (or the result
-  // to repeat), every param and target (the default target's checks run against the directory
-  // it will be made in).
+// The output options, checked before anything is created.
+void check_output_options(const CliOptions& options) {
   if (!options.output_path.empty()) OutputFile::check(options.output_path);
   if (!options.html_path.empty()) OutputFile::check(options.html_path);
   if (!options.time_series_csv_path.empty()) OutputFile::check(options.time_series_csv_path);
   if (!options.live_csv_path.empty()) check_output_option("--live-csv", options.live_csv_path);
   // --store: a new file is made only after the run; an existing one must be a history now.
   if (!options.store_path.empty()) check_history_for_store(options.store_path);
-  const bool again = !options.again.empty();
+}
+
+// What the run's input resolved to: the suite (none for one workload or a repeat) and the plan.
+struct ResolvedRun {
+  bool again = false;
+  std::optional<Suite> suite;
+  bool needs_default_dir = false;
+  std::filesystem::path tmp_root;
+  ResultDocument repeated;  // the result --again repeats
+  SuitePlan plan;
+};
+
+// The suite or workload of the command line (the result to repeat has none).
+std::optional<Suite> resolve_suite(const CliOptions& options, const Registry& registry,
+                                   const RankContext& ranks, bool again) {
   std::optional<Suite> suite =
       again ? std::optional<Suite>() : suite_for(options.workload, registry);
   if (suite) {
@@ -315,12 +329,10 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     }
   }
   if (!suite && !again) (void)registry.workload(options.workload);
-  CliOptions effective = options;
-  if (!again) apply_zero_warmup(options, registry, suite, effective.params);
-  const bool needs_default_dir =
-      !again && options.targets.empty() && (!suite || needs_default_target(*suite));
-  const std::filesystem::path tmp_root = temporary_root();
+  return suite;
+}
 
+SuiteRunOptions suite_run_options(const CliOptions& options, RankContext& ranks) {
   SuiteRunOptions suite_options{.run = RunOptions{.keep_files = options.keep,
                                                   .fail_fast = options.fail_fast,
                                                   .progress_interval = options.progress_interval,
@@ -334,61 +346,84 @@ int run_command(const CliOptions& given, RankContext& ranks) {
       ranks.steps.push_back(step);
     };
   }
-  const Runner runner(registry, suite_options.run);
-  ResultDocument repeated;
-  SuitePlan plan;
+  return suite_options;
+}
+
+// The plan of the repeat, the suite or the workload; a bad input without -d also says when the
+// default target's directory cannot be used.
+void build_plan(const CliOptions& options, const CliOptions& effective, const Registry& registry,
+                const Runner& runner, const SuiteRunOptions& suite_options, ResolvedRun& run) {
   try {
-    plan = again   ? again_plan(options, runner, repeated)
-           : suite ? plan_suite(*suite, registry, overrides_from(effective, tmp_root),
-                                suite_options.run)
-                   : workload_plan(effective, tmp_root, runner);
+    run.plan = run.again   ? again_plan(options, runner, run.repeated)
+               : run.suite ? plan_suite(*run.suite, registry,
+                                        overrides_from(effective, run.tmp_root), suite_options.run)
+                           : workload_plan(effective, run.tmp_root, runner);
   } catch (const ConfigError& e) {
-    const std::string problem = needs_default_dir ? temporary_root_problem(tmp_root) : "";
+    const std::string problem = run.needs_default_dir ? temporary_root_problem(run.tmp_root) : "";
     if (problem.empty()) throw;
     throw ConfigError(fmt::format(
         "{}\nno -d given: the target would be a new directory in '{}' (TMPDIR or /tmp), which "
         "cannot be used: {}; give -d DIR or set TMPDIR",
-        e.what(), printable(tmp_root.string()), problem));
+        e.what(), printable(run.tmp_root.string()), problem));
   }
-  // Across ranks: every rank's input is valid before any rank creates anything, and the steps
-  // whose ranks share their targets name the same ones on every rank (preview() agrees on
-  // both).
-  if (ranks.ranked()) agree_on_input(ranks, "");
-  std::vector<Step> planned_steps;
-  for (const PlannedRun& run : plan.runs) planned_steps.push_back(run.step);
-  if (ranks.ranked() && options.command != Command::kValidate) {
-    (void)runner.preview(planned_steps);
-  }
-  if (options.command == Command::kValidate) {
-    const std::vector<Runner::StepPreview> previews =
-        runner.preview(planned_steps);  // may still throw
-    if (stop_requested()) {
-      fmt::print(err, "iobench: interrupted during validation\n");
-      return exit_status(Status::kInterrupted);
-    }
-    if (suite || again) {
-      fmt::print("ok: {}suite '{}': {} step(s), {} run(s) valid\n",
-                 again ? fmt::format("repeat of {}: ", printable(options.again)) : std::string(),
-                 plan.suite.name, plan.suite.steps.size(), plan.runs.size());
-    } else {
-      fmt::print("ok: 1 step(s) valid\n");
-    }
-    out.flush();
-    print_plan(plan, previews, out);
-    return 0;
-  }
+}
 
+// `validate`: previews every step (may still throw) and prints the plan.
+int validate_plan(const CliOptions& options, const Runner& runner,
+                  const std::vector<Step>& planned_steps, const ResolvedRun& run, std::ostream& out,
+                  std::ostream& err) {
+  const std::vector<Runner::StepPreview> previews =
+      runner.preview(planned_steps);  // may still throw
+  if (stop_requested()) {
+    fmt::print(err, "iobench: interrupted during validation\n");
+    return exit_status(Status::kInterrupted);
+  }
+  if (run.suite || run.again) {
+    fmt::print("ok: {}suite '{}': {} step(s), {} run(s) valid\n",
+               run.again ? fmt::format("repeat of {}: ", printable(options.again)) : std::string(),
+               run.plan.suite.name, run.plan.suite.steps.size(), run.plan.runs.size());
+  } else {
+    fmt::print("ok: 1 step(s) valid\n");
+  }
+  out.flush();
+  print_plan(run.plan, previews, out);
+  return 0;
+}
+
+// What is run, on stderr unless -q.
+void announce_run(const CliOptions& options, const ResolvedRun& run,
+                  const std::optional<DefaultTarget>& default_dir, std::ostream& err) {
+  if (default_dir && !options.quiet)
+    fmt::print(err, "iobench: target {} (temporary)\n", default_dir->path().string());
+  if (run.again && !options.quiet) {
+    fmt::print(err, "iobench: repeating {} (suite '{}'): {} run(s) with their seeds\n",
+               printable(options.again), run.plan.suite.name, run.plan.runs.size());
+  }
+  if (run.suite && !options.quiet) {
+    fmt::print(err, "iobench: suite '{}' ({}): {} run(s)\n", run.plan.suite.name,
+               run.plan.suite.source, run.plan.runs.size());
+  }
+}
+
+// The streams of this rank: what other ranks than 0 print goes to `none`.
+struct RankStreams {
+  std::ostream& out;
+  std::ostream& err;
+  std::ostream& none;
+};
+
+// Runs the valid plan: opens the outputs, runs the suite, writes the results.
+int run_plan(const CliOptions& given, const CliOptions& options, RankContext& ranks,
+             Registry& registry, ResolvedRun& run, SuiteRunOptions& suite_options,
+             const RankStreams& streams) {
+  const bool root = ranks.root();
+  std::ostream& out = streams.out;
+  std::ostream& err = streams.err;
+  SuitePlan& plan = run.plan;
   // Input is valid: now -o (and the family CSV files beside it) are opened for real, then the
   // default target made.
-  std::optional<OutputFile> output;
-  if (!options.output_path.empty()) output.emplace(options.output_path);
-  std::optional<OutputFile> html;
-  if (!options.html_path.empty()) html.emplace(options.html_path);
-  std::optional<OutputFile> series_output;
-  if (!options.time_series_csv_path.empty()) series_output.emplace(options.time_series_csv_path);
-  std::optional<OutputFile> live_csv_output;
-  if (!options.live_csv_path.empty()) live_csv_output.emplace(options.live_csv_path);
-  std::ostringstream file_text;
+  RunFiles files;
+  open_run_files(options, files);
   // Progress on stderr: a live line on a terminal that can rewrite one (cleared before any
   // result, by the reporter first in the set), else plain lines.
   const bool show_progress = !options.quiet && options.progress_interval.count() > 0;
@@ -400,16 +435,16 @@ int run_command(const CliOptions& given, RankContext& ranks) {
     suite_options.run.progress_interval =
         std::min<std::chrono::nanoseconds>(options.progress_interval, std::chrono::seconds(1));
   }
-  const bool to_file = output.has_value();
+  const bool to_file = files.output.has_value();
   // The text report: in the file or on stdout for --format text; for a machine format on stdout
   // beside -o FILE, else on stderr, where -q silences it (stdout then holds the machine format).
   const OutputFormat& format = find_output_format(options.format, FormatCommand::kRun);
   const bool machine_format = !format.is_text_report;
-  std::ostream& text_out = !machine_format && to_file   ? static_cast<std::ostream&>(file_text)
+  std::ostream& text_out = !machine_format && to_file ? static_cast<std::ostream&>(files.file_text)
                            : !machine_format || to_file ? out
-                           : options.quiet              ? null_stream
+                           : options.quiet              ? streams.none
                                                         : err;
-  std::ostream& machine = to_file ? static_cast<std::ostream&>(file_text) : out;
+  std::ostream& machine = to_file ? static_cast<std::ostream&>(files.file_text) : out;
   reporters.add(make_text_reporter(text_out, registry));
   if (ranks.ranked() && root) reporters.add(make_rank_table_reporter(text_out, ranks));
   const std::unique_ptr<RunOutput> format_output = format.run();
@@ -417,31 +452,22 @@ int run_command(const CliOptions& given, RankContext& ranks) {
                                          .registry = registry,
                                          .output_path = options.output_path,
                                          .stdout_stream = out,
-                                         .file_text = file_text,
+                                         .file_text = files.file_text,
                                          .err = err},
                          reporters);
   std::optional<DefaultTarget> default_dir;
-  if (needs_default_dir) {
-    default_dir.emplace(tmp_root, options.keep);
+  if (run.needs_default_dir) {
+    default_dir.emplace(run.tmp_root, options.keep);
     use_default_target(plan, options, default_dir->path());
   }
-  if (default_dir && !options.quiet)
-    fmt::print(err, "iobench: target {} (temporary)\n", default_dir->path().string());
-  if (again && !options.quiet) {
-    fmt::print(err, "iobench: repeating {} (suite '{}'): {} run(s) with their seeds\n",
-               printable(options.again), plan.suite.name, plan.runs.size());
-  }
-  if (suite && !options.quiet) {
-    fmt::print(err, "iobench: suite '{}' ({}): {} run(s)\n", plan.suite.name, plan.suite.source,
-               plan.runs.size());
-  }
+  announce_run(options, run, default_dir, err);
 
   if (show_progress) {
     suite_options.on_progress = [&progress](const SuiteProgress& p) { progress.update(p); };
   }
   // --live replaces the progress line (or lines) on a terminal; --live-csv keeps its numbers.
-  LiveDisplay live(options.live && root, live_csv_output.has_value());
-  if (options.live || live_csv_output) {
+  LiveDisplay live(options.live && root, files.live_csv_output.has_value());
+  if (options.live || files.live_csv_output) {
     const bool shown = live.start(err);
     if (shown) {
       suite_options.run.progress_interval =
@@ -461,89 +487,79 @@ int run_command(const CliOptions& given, RankContext& ranks) {
   const SuiteRunResult result = run_suite(plan, registry, suite_options, reporters);
   live.finish();
   progress.clear();
-  // Written at once, and a failure here fails alone: the results below are still written.
-  bool live_csv_failed = false;
-  if (live_csv_output) {
-    try {
-      live_csv_output->commit(live.csv_text());
-    } catch (const Error& e) {
-      fmt::print(err, "iobench: cannot write {}: {}\n", printable(live_csv_output->path().string()),
-                 printable(e.what()));
-      live_csv_failed = true;
-    }
-  }
+  const bool live_csv_write_failed = live_csv_failed(files, live.csv_text(), err);
   if (options.keep) {
     report_kept_run_dirs(plan, run_dirs_before,
                          default_dir ? std::optional(default_dir->path()) : std::nullopt, err);
   }
   write_suite_summary_text(result, text_out);
   const bool store = !options.store_path.empty() && root;
+  const ResultDocument* repeated = run.again ? &run.repeated : nullptr;
   std::string document;
   if (format_output->wants_document() || store) {
-    const Invocation invocation = invocation_of(given, plan, again ? &repeated : nullptr);
+    const Invocation invocation = invocation_of(given, plan, repeated);
     // The document runs to megabytes for a sweep: not copied once more by a conditional
     // expression with a temporary in it.
     document = suite_to_json(plan, result, 2, &invocation);
     if (ranks.ranked()) document = add_ranks_to_json(document, ranks.steps, 2);
   }
   format_output->write(format_output->wants_document() ? document : std::string(), machine);
-  // The history fails alone: the results are still printed and written below.
-  bool store_failed = false;
-  if (store) {
-    try {
-      const std::int64_t id = ResultHistory::open(options.store_path, true).store(document);
-      if (!options.quiet) {
-        fmt::print(err, "iobench: stored as run #{} in {}\n", id, printable(options.store_path));
-      }
-    } catch (const Error& e) {
-      fmt::print(err, "iobench: cannot store the run in {}: {}\n", printable(options.store_path),
-                 printable(e.what()));
-      store_failed = true;
-    }
-  }
-  // The HTML page fails alone: the results of -o are still written.
-  bool html_failed = false;
-  if (html) {
-    const ReportInput input{
-        .label = plan.suite.name,
-        .document =
-            result_document(plan, result, invocation_of(given, plan, again ? &repeated : nullptr))};
-    try {
-      std::ostringstream page;
-      write_html_report(std::span<const ReportInput>(&input, 1), page);
-      html->commit(page.str());
-    } catch (const std::exception& e) {
-      fmt::print(err, "iobench: cannot write {}: {}\n", printable(html->path().string()),
-                 printable(e.what()));
-      html_failed = true;
-    }
-  }
-  if (output) {
-    const std::string text = std::move(file_text).str();  // moved out of the stream, not copied
-    try {
-      output->commit(text);
-    } catch (const Error& e) {
-      // Opened before the run, so this is rare (the disk filled up meanwhile): keep the results.
-      fmt::print(err, "iobench: cannot write {}: {}; the results follow on stdout\n",
-                 printable(output->path().string()), printable(e.what()));
-      out << text;
-      return 1;
-    }
-  }
-  if (series_output) {
-    std::ostringstream series_text;
-    write_time_series_csv(plan, result.run, series_text);
-    try {
-      series_output->commit(series_text.str());
-    } catch (const Error& e) {
-      fmt::print(err, "iobench: cannot write {}: {}\n", printable(series_output->path().string()),
-                 printable(e.what()));
-      return 1;
-    }
+  const bool store_write_failed = store && store_failed(options, document, err);
+  const bool html_write_failed = html_failed(files, given, plan, result, repeated, err);
+  if (const std::optional<int> failed = commit_result_files(files, plan, result, out, err)) {
+    return *failed;
   }
   if (!format_output->commit_files(err)) return 1;
   const int status = exit_status(result.run.status);
-  return status == 0 && (html_failed || store_failed || live_csv_failed) ? 1 : status;
+  return status == 0 && (html_write_failed || store_write_failed || live_csv_write_failed) ? 1
+                                                                                           : status;
+}
+
+}  // namespace
+
+int run_command(const CliOptions& given, RankContext& ranks) {
+  using Command = CliOptions::Command;
+  const CliOptions options = options_for_rank(given, ranks);
+  std::ostream null_stream(nullptr);  // what other ranks than 0 print goes nowhere
+  const RankStreams streams{.out = ranks.root() ? std::cout : null_stream,
+                            .err = ranks.root() ? std::cerr : null_stream,
+                            .none = null_stream};
+  if (const std::optional<int> status = run_registry_free_command(options, streams.err)) {
+    return *status;
+  }
+  Registry registry = make_builtin_registry();
+  for (const std::string& plugin : options.plugins) load_plugin(registry, plugin);
+  if (const std::optional<int> status = run_registry_command(options, registry)) return *status;
+
+  // All input is checked before anything is created: -o, the suite or workload (or the result
+  // to repeat), every param and target (the default target's checks run against the directory
+  // it will be made in).
+  check_output_options(options);
+  ResolvedRun run;
+  run.again = !options.again.empty();
+  run.suite = resolve_suite(options, registry, ranks, run.again);
+  CliOptions effective = options;
+  if (!run.again) apply_zero_warmup(options, registry, run.suite, effective.params);
+  run.needs_default_dir =
+      !run.again && options.targets.empty() && (!run.suite || needs_default_target(*run.suite));
+  run.tmp_root = temporary_root();
+
+  SuiteRunOptions suite_options = suite_run_options(options, ranks);
+  const Runner runner(registry, suite_options.run);
+  build_plan(options, effective, registry, runner, suite_options, run);
+  // Across ranks: every rank's input is valid before any rank creates anything, and the steps
+  // whose ranks share their targets name the same ones on every rank (preview() agrees on
+  // both).
+  if (ranks.ranked()) agree_on_input(ranks, "");
+  std::vector<Step> planned_steps;
+  for (const PlannedRun& planned : run.plan.runs) planned_steps.push_back(planned.step);
+  if (ranks.ranked() && options.command != Command::kValidate) {
+    (void)runner.preview(planned_steps);
+  }
+  if (options.command == Command::kValidate) {
+    return validate_plan(options, runner, planned_steps, run, streams.out, streams.err);
+  }
+  return run_plan(given, options, ranks, registry, run, suite_options, streams);
 }
 
 }  // namespace iobench::cli
