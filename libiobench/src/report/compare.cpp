@@ -206,118 +206,282 @@ CompareMetric parse_compare_metric(std::string_view name) {
 
 namespace {
 
-// The op kinds that move data merged (all kinds when none does): what IOPS and latency describe.
-OpResult data_ops(const PhaseResult& phase) {
-  OpResult data;
-  bool any = false;
-  for (const OpResult& op : phase.ops) {
-    if (op.bytes == 0) continue;
-    data.merge(op);
-    any = true;
+// The documents compared: per input its fio jobs placed as the disk steps that do the same I/O
+// (compare_fio.hpp), else the input's own document.
+std::vector<const ResultDocument*> compared_documents(
+    std::span<const CompareInput> inputs,
+    const std::vector<std::optional<ResultDocument>>& aligned) {
+  std::vector<const ResultDocument*> documents;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    documents.push_back(aligned[i] ? &*aligned[i] : &inputs[i].document);
   }
-  return any ? data : phase.all_ops();
+  return documents;
+}
+
+void list_not_mapped(const std::vector<const ResultDocument*>& documents, Comparison& out) {
+  for (std::size_t i = 0; i < documents.size(); ++i) {
+    const auto& source = documents[i]->source;
+    if (!source) continue;
+    for (const std::string& what : source->not_mapped) {
+      out.not_mapped.push_back(NotMapped{.input = i, .format = source->format, .what = what});
+    }
+  }
+}
+
+// Every group key, the baseline's first, then those only other inputs have.
+std::vector<GroupKey> group_keys(const std::vector<std::vector<Group>>& groups) {
+  std::vector<GroupKey> keys;
+  std::set<GroupKey> seen;
+  for (const auto& list : groups) {
+    for (const Group& group : list) {
+      if (seen.insert(key_of(group)).second) keys.push_back(key_of(group));
+    }
+  }
+  return keys;
+}
+
+// One group key across the inputs: per input its group, the group's first step, whether it has
+// one.
+struct KeyedGroups {
+  std::vector<const Group*> present;
+  std::vector<const StepResult*> first;
+  std::vector<bool> has;
+};
+
+KeyedGroups keyed_groups(const std::vector<std::vector<Group>>& groups, const GroupKey& key) {
+  const std::size_t n = groups.size();
+  KeyedGroups keyed{.present = std::vector<const Group*>(n, nullptr),
+                    .first = std::vector<const StepResult*>(n, nullptr),
+                    .has = std::vector<bool>(n, false)};
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const Group& group : groups[i]) {
+      if (key_of(group) != key) continue;
+      keyed.present[i] = &group;
+      keyed.first[i] = group.repetitions.front().second;
+      keyed.has[i] = true;
+    }
+  }
+  return keyed;
+}
+
+// A step missing in some input, and the repetitions of the step that did not end ok.
+void list_unmatched_and_left_out_steps(const GroupKey& key, const KeyedGroups& keyed,
+                                       Comparison& out) {
+  const std::size_t n = keyed.has.size();
+  const auto& [step_name, workload, point] = key;
+  if (std::count(keyed.has.begin(), keyed.has.end(), true) < static_cast<long>(n)) {
+    out.unmatched.push_back(UnmatchedPart{.step = step_name,
+                                          .workload = workload,
+                                          .sweep_point = point,
+                                          .phase = {},
+                                          .present = indices_where(keyed.has, true),
+                                          .missing = indices_where(keyed.has, false)});
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (keyed.present[i] == nullptr) continue;
+    for (const auto& [repetition, step] : keyed.present[i]->repetitions) {
+      if (step->status == Status::kOk) continue;
+      out.left_out.push_back(LeftOutResult{.input = i,
+                                           .step = step_name,
+                                           .sweep_point = point,
+                                           .repetition = repetition,
+                                           .phase = {},
+                                           .status = step->status,
+                                           .message = step->message});
+    }
+  }
+}
+
+// Per input the ok results of one phase and the step of each; whether the input measured it.
+struct PhaseSample {
+  std::vector<std::vector<const PhaseResult*>> results;
+  std::vector<std::vector<const StepResult*>> result_steps;  // the step of each result
+  std::vector<bool> measured;
+};
+
+// The ok results of `phase_name` in input `i`'s group; the others are listed as left out.
+void collect_input_phase(const Group& group, std::size_t i, const GroupKey& key,
+                         const std::string& phase_name, PhaseSample& sample, Comparison& out) {
+  const auto& [step_name, workload, point] = key;
+  std::vector<std::size_t> without;  // ok repetitions of the step that lack the phase
+  bool in_any = false;
+  for (const auto& [repetition, step] : group.repetitions) {
+    const std::vector<const PhaseResult*> runs = find_phases(*step, phase_name);
+    if (runs.empty()) {
+      if (step->status == Status::kOk) without.push_back(repetition);
+      continue;
+    }
+    in_any = true;
+    for (const PhaseResult* phase : runs) {
+      if (phase->status != Status::kOk) {
+        out.left_out.push_back(LeftOutResult{.input = i,
+                                             .step = step_name,
+                                             .sweep_point = point,
+                                             .repetition = repetition,
+                                             .phase = phase->name,
+                                             .status = phase->status,
+                                             .message = phase->message});
+        continue;
+      }
+      sample.results[i].push_back(phase);
+      sample.result_steps[i].push_back(step);
+    }
+  }
+  // Some repetitions have the phase and some do not (a partial result file): the
+  // statistics use those that have it, and the others are listed.
+  for (const std::size_t repetition : without) {
+    if (!in_any) break;
+    out.left_out.push_back(LeftOutResult{
+        .input = i,
+        .step = step_name,
+        .sweep_point = point,
+        .repetition = repetition,
+        .phase = phase_name,
+        .status = Status::kSkipped,
+        .message = "this repetition has no such phase; the others that have it are used"});
+  }
+  sample.measured[i] = !sample.results[i].empty();
+}
+
+PhaseSample collect_phase(const GroupKey& key, const KeyedGroups& keyed,
+                          const std::string& phase_name, Comparison& out) {
+  const std::size_t n = keyed.has.size();
+  PhaseSample sample{.results = std::vector<std::vector<const PhaseResult*>>(n),
+                     .result_steps = std::vector<std::vector<const StepResult*>>(n),
+                     .measured = std::vector<bool>(n, false)};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (keyed.present[i] == nullptr) continue;
+    collect_input_phase(*keyed.present[i], i, key, phase_name, sample, out);
+  }
+  return sample;
+}
+
+// A phase missing where its step is present (a whole missing step is listed already).
+void list_lacking_phase(const GroupKey& key, const std::string& phase_name,
+                        const KeyedGroups& keyed, const std::vector<bool>& measured,
+                        Comparison& out) {
+  const std::size_t n = keyed.has.size();
+  const auto& [step_name, workload, point] = key;
+  std::vector<bool> lacking(n, false);
+  bool any_lacking = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    lacking[i] = keyed.has[i] && !measured[i];
+    any_lacking = any_lacking || lacking[i];
+  }
+  if (any_lacking) {
+    std::vector<bool> with(n);
+    for (std::size_t i = 0; i < n; ++i) with[i] = measured[i];
+    out.unmatched.push_back(UnmatchedPart{.step = step_name,
+                                          .workload = workload,
+                                          .sweep_point = point,
+                                          .phase = phase_name,
+                                          .present = indices_where(with, true),
+                                          .missing = indices_where(lacking, true)});
+  }
+}
+
+// dbench's own output gives its headline throughput: iobench's is then that figure too. Whether
+// the headline is used; the phase's note says which throughput it is.
+bool note_dbench_throughput(const std::vector<const ResultDocument*>& documents,
+                            const std::vector<bool>& measured, PhaseComparison& phase_out) {
+  bool dbench_headline = false;
+  if (phase_out.workload == "dbench" && phase_out.phase == "execute") {
+    for (std::size_t i = 0; i < documents.size(); ++i) {
+      dbench_headline = dbench_headline || (measured[i] && documents[i]->source &&
+                                            documents[i]->source->format == "dbench");
+    }
+    phase_out.notes.emplace_back(
+        dbench_headline
+            ? "throughput: dbench's headline figure in every input (the final Throughput "
+              "line: ReadX and WriteX bytes to the last whole-second execute tick over those "
+              "seconds; for iobench's dbench the same figure its report prints)"
+            : "throughput: the whole execute period (ReadX and WriteX bytes over its wall "
+              "time), not dbench's headline figure (bytes to the last whole-second tick)");
+  }
+  return dbench_headline;
+}
+
+// The row of `metric` in one phase; nothing when there is no figure to compare.
+std::optional<MetricRow> metric_row(CompareMetric metric, const PhaseSample& sample,
+                                    bool dbench_headline, const PhaseComparison& phase_out,
+                                    Comparison& out) {
+  const std::size_t n = sample.results.size();
+  MetricRow row{.metric = metric, .inputs = std::vector<MetricValues>(n), .changes = {}};
+  bool nonzero = false;
+  bool any_value = false;  // or a "+++++" to show
+  for (std::size_t i = 0; i < n; ++i) {
+    std::optional<Unavailable> why_none;
+    for (std::size_t r = 0; r < sample.results[i].size(); ++r) {
+      const PhaseResult* phase = sample.results[i][r];
+      Unavailable why = Unavailable::kNotReported;
+      const std::optional<double> value =
+          dbench_headline && metric == CompareMetric::kThroughput && !phase->reported
+              ? detail::dbench_headline_bytes_per_s(*sample.result_steps[i][r], *phase)
+              : phase_metric_value(*phase, metric, &why);
+      if (!value) {
+        if (!why_none || why == Unavailable::kTooFast) why_none = why;
+        continue;
+      }
+      nonzero = nonzero || *value != 0;
+      row.inputs[i].values.push_back(*value);
+    }
+    row.inputs[i].stats = summarize_sample(row.inputs[i].values);
+    any_value = any_value || !row.inputs[i].values.empty() || why_none == Unavailable::kTooFast;
+    if (row.inputs[i].values.empty() && why_none) {
+      row.inputs[i].unavailable = why_none;
+      note_unavailable(out.not_available, i, metric, *why_none,
+                       fmt::format("{}{}: {}", phase_out.step, point_suffix(phase_out.sweep_point),
+                                   phase_out.phase));
+    }
+  }
+  // A phase that moves no bytes (metadata ops) has no throughput to compare; a figure no
+  // input has gets no row (it is listed as not available).
+  if ((metric == CompareMetric::kThroughput && !nonzero && !too_fast_row(row)) || !any_value) {
+    return std::nullopt;
+  }
+  const Better better = compare_metric_info(metric).better;
+  for (std::size_t i = 1; i < n; ++i) {
+    if (!sample.measured[i] || row.inputs[i].values.empty() || row.inputs[0].values.empty()) {
+      row.changes.emplace_back();
+      continue;
+    }
+    row.changes.emplace_back(change_of(row.inputs[0], row.inputs[i], better));
+  }
+  return row;
+}
+
+// The phases of one group key compared across the inputs.
+void compare_key(const GroupKey& key, const KeyedGroups& keyed,
+                 const std::vector<const ResultDocument*>& documents, const CompareOptions& options,
+                 Comparison& out) {
+  const auto& [step_name, workload, point] = key;
+  const auto selected = [&options](const std::string& phase) {
+    return options.phases.empty() ||
+           std::find(options.phases.begin(), options.phases.end(), phase) != options.phases.end();
+  };
+  for (const std::string& phase_name : phase_names(keyed.present)) {
+    if (!selected(phase_name)) continue;
+    const PhaseSample sample = collect_phase(key, keyed, phase_name, out);
+    const auto measured_count = std::count(sample.measured.begin(), sample.measured.end(), true);
+    list_lacking_phase(key, phase_name, keyed, sample.measured, out);
+    if (!sample.measured[0] || measured_count < 2) continue;
+
+    PhaseComparison phase_out{.step = step_name,
+                              .workload = workload,
+                              .sweep_point = point,
+                              .phase = phase_name,
+                              .metrics = {},
+                              .notes = {}};
+    const bool dbench_headline = note_dbench_throughput(documents, sample.measured, phase_out);
+    for (const CompareMetric metric : out.metrics) {
+      std::optional<MetricRow> row = metric_row(metric, sample, dbench_headline, phase_out, out);
+      if (row) phase_out.metrics.push_back(std::move(*row));
+    }
+    out.phases.push_back(std::move(phase_out));
+  }
 }
 
 }  // namespace
-
-const char* to_string(Unavailable why) noexcept {
-  return why == Unavailable::kTooFast ? "too fast to measure (+++++)" : "not reported";
-}
-
-std::optional<double> phase_metric_value(const PhaseResult& phase, CompareMetric metric,
-                                         Unavailable* why) {
-  if (!phase.reported) return phase_metric(phase, metric);
-  const ReportedFigures& f = *phase.reported;
-  const std::optional<ReportedFigure>* figure = nullptr;
-  switch (metric) {
-    case CompareMetric::kThroughput:
-      figure = &f.throughput_bytes_per_s;
-      break;
-    case CompareMetric::kIops:
-      figure = &f.iops;
-      break;
-    case CompareMetric::kLatencyMean:
-      figure = &f.latency_mean_ns;
-      break;
-    case CompareMetric::kLatencyP50:
-      figure = &f.latency_p50_ns;
-      break;
-    case CompareMetric::kLatencyP99:
-      figure = &f.latency_p99_ns;
-      break;
-    case CompareMetric::kLatencyP99_9:
-      figure = &f.latency_p99_9_ns;
-      break;
-    case CompareMetric::kLatencyMax:
-      figure = &f.latency_max_ns;
-      break;
-    case CompareMetric::kCpu:
-      figure = &f.cpu_percent;
-      break;
-  }
-  if (figure == nullptr || !*figure || (*figure)->too_fast || !std::isfinite((*figure)->value)) {
-    if (why != nullptr) {
-      *why = figure != nullptr && *figure && (*figure)->too_fast ? Unavailable::kTooFast
-                                                                 : Unavailable::kNotReported;
-    }
-    return std::nullopt;
-  }
-  return (*figure)->value;
-}
-
-double phase_metric(const PhaseResult& phase, CompareMetric metric) {
-  switch (metric) {
-    case CompareMetric::kThroughput:
-      return phase.throughput_bytes_per_s();
-    case CompareMetric::kIops:
-      return ops_per_s(data_ops(phase).ops, phase.wall_ns);
-    case CompareMetric::kCpu:
-      return cpu_percent(phase.process_cpu.user_ns + phase.process_cpu.system_ns, phase.wall_ns);
-    default:
-      break;
-  }
-  if (phase.wall_ns == 0) return 0;
-  const OpResult data = data_ops(phase);
-  const CompactLatencyHistogram& latency = data.latency;
-  switch (metric) {
-    case CompareMetric::kLatencyMean:
-      return latency.mean();
-    case CompareMetric::kLatencyP50:
-      return static_cast<double>(latency.percentile(50.0));
-    case CompareMetric::kLatencyP99:
-      return static_cast<double>(latency.percentile(99.0));
-    case CompareMetric::kLatencyP99_9:
-      return static_cast<double>(latency.percentile(99.9));
-    case CompareMetric::kLatencyMax:
-      return static_cast<double>(latency.max());
-    default:
-      return 0;
-  }
-}
-
-const char* to_string(ChangeDirection direction) noexcept {
-  switch (direction) {
-    case ChangeDirection::kBetter:
-      return "better";
-    case ChangeDirection::kWorse:
-      return "worse";
-    case ChangeDirection::kUnchanged:
-      return "unchanged";
-  }
-  return "unchanged";
-}
-
-const char* to_string(Noise noise) noexcept {
-  switch (noise) {
-    case Noise::kSignificant:
-      return "significant";
-    case Noise::kWithinNoise:
-      return "within noise";
-    case Noise::kNoEstimate:
-      return "n=1: no noise estimate";
-  }
-  return "n=1: no noise estimate";
-}
 
 Comparison compare_results(std::span<const CompareInput> inputs, const CompareOptions& options) {
   if (inputs.size() < 2) {
@@ -334,208 +498,21 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
   detail::environment_differences(inputs, out.environment);
   // fio's jobs placed as the disk steps that do the same I/O (compare_fio.hpp).
   const std::vector<std::optional<ResultDocument>> aligned = detail::fio_aligned_with_disk(inputs);
-  std::vector<const ResultDocument*> documents;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    documents.push_back(aligned[i] ? &*aligned[i] : &inputs[i].document);
-  }
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const auto& source = documents[i]->source;
-    if (!source) continue;
-    for (const std::string& what : source->not_mapped) {
-      out.not_mapped.push_back(NotMapped{.input = i, .format = source->format, .what = what});
-    }
-  }
+  const std::vector<const ResultDocument*> documents = compared_documents(inputs, aligned);
+  list_not_mapped(documents, out);
 
   const std::size_t n = inputs.size();
   std::vector<std::vector<Group>> groups;
   for (const ResultDocument* document : documents) groups.push_back(groups_of(*document));
-  // Every group key, the baseline's first, then those only other inputs have.
-  std::vector<GroupKey> keys;
-  std::set<GroupKey> seen;
-  for (const auto& list : groups) {
-    for (const Group& group : list) {
-      if (seen.insert(key_of(group)).second) keys.push_back(key_of(group));
-    }
-  }
-  const auto selected = [&options](const std::string& phase) {
-    return options.phases.empty() ||
-           std::find(options.phases.begin(), options.phases.end(), phase) != options.phases.end();
-  };
-
-  for (const GroupKey& key : keys) {
-    std::vector<const Group*> present(n, nullptr);
-    std::vector<const StepResult*> first(n, nullptr);
-    std::vector<bool> has(n, false);
-    for (std::size_t i = 0; i < n; ++i) {
-      for (const Group& group : groups[i]) {
-        if (key_of(group) != key) continue;
-        present[i] = &group;
-        first[i] = group.repetitions.front().second;
-        has[i] = true;
-      }
-    }
-    const auto& [step_name, workload, point] = key;
-    if (std::count(has.begin(), has.end(), true) < static_cast<long>(n)) {
-      out.unmatched.push_back(UnmatchedPart{.step = step_name,
-                                            .workload = workload,
-                                            .sweep_point = point,
-                                            .phase = {},
-                                            .present = indices_where(has, true),
-                                            .missing = indices_where(has, false)});
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (present[i] == nullptr) continue;
-      for (const auto& [repetition, step] : present[i]->repetitions) {
-        if (step->status == Status::kOk) continue;
-        out.left_out.push_back(LeftOutResult{.input = i,
-                                             .step = step_name,
-                                             .sweep_point = point,
-                                             .repetition = repetition,
-                                             .phase = {},
-                                             .status = step->status,
-                                             .message = step->message});
-      }
-    }
-    if (!has[0] || std::count(has.begin(), has.end(), true) < 2) continue;
+  for (const GroupKey& key : group_keys(groups)) {
+    const KeyedGroups keyed = keyed_groups(groups, key);
+    list_unmatched_and_left_out_steps(key, keyed, out);
+    if (!keyed.has[0] || std::count(keyed.has.begin(), keyed.has.end(), true) < 2) continue;
     std::vector<bool> own(n);
     for (std::size_t i = 0; i < n; ++i) own[i] = !inputs[i].document.source.has_value();
-    detail::step_differences(step_name, point, first, own, out.environment);
-
-    for (const std::string& phase_name : phase_names(present)) {
-      if (!selected(phase_name)) continue;
-      // Per input the ok results of this phase.
-      std::vector<std::vector<const PhaseResult*>> results(n);
-      std::vector<std::vector<const StepResult*>> result_steps(n);  // the step of each result
-      std::vector<bool> measured(n, false);
-      for (std::size_t i = 0; i < n; ++i) {
-        if (present[i] == nullptr) continue;
-        std::vector<std::size_t> without;  // ok repetitions of the step that lack the phase
-        bool in_any = false;
-        for (const auto& [repetition, step] : present[i]->repetitions) {
-          const std::vector<const PhaseResult*> runs = find_phases(*step, phase_name);
-          if (runs.empty()) {
-            if (step->status == Status::kOk) without.push_back(repetition);
-            continue;
-          }
-          in_any = true;
-          for (const PhaseResult* phase : runs) {
-            if (phase->status != Status::kOk) {
-              out.left_out.push_back(LeftOutResult{.input = i,
-                                                   .step = step_name,
-                                                   .sweep_point = point,
-                                                   .repetition = repetition,
-                                                   .phase = phase->name,
-                                                   .status = phase->status,
-                                                   .message = phase->message});
-              continue;
-            }
-            results[i].push_back(phase);
-            result_steps[i].push_back(step);
-          }
-        }
-        // Some repetitions have the phase and some do not (a partial result file): the
-        // statistics use those that have it, and the others are listed.
-        for (const std::size_t repetition : without) {
-          if (!in_any) break;
-          out.left_out.push_back(LeftOutResult{
-              .input = i,
-              .step = step_name,
-              .sweep_point = point,
-              .repetition = repetition,
-              .phase = phase_name,
-              .status = Status::kSkipped,
-              .message = "this repetition has no such phase; the others that have it are used"});
-        }
-        measured[i] = !results[i].empty();
-      }
-      const auto measured_count = std::count(measured.begin(), measured.end(), true);
-      // A phase missing where its step is present (a whole missing step is listed above).
-      std::vector<bool> lacking(n, false);
-      bool any_lacking = false;
-      for (std::size_t i = 0; i < n; ++i) {
-        lacking[i] = has[i] && !measured[i];
-        any_lacking = any_lacking || lacking[i];
-      }
-      if (any_lacking) {
-        std::vector<bool> with(n);
-        for (std::size_t i = 0; i < n; ++i) with[i] = measured[i];
-        out.unmatched.push_back(UnmatchedPart{.step = step_name,
-                                              .workload = workload,
-                                              .sweep_point = point,
-                                              .phase = phase_name,
-                                              .present = indices_where(with, true),
-                                              .missing = indices_where(lacking, true)});
-      }
-      if (!measured[0] || measured_count < 2) continue;
-
-      PhaseComparison phase_out{.step = step_name,
-                                .workload = workload,
-                                .sweep_point = point,
-                                .phase = phase_name,
-                                .metrics = {},
-                                .notes = {}};
-      // dbench's own output gives its headline throughput: iobench's is then that figure too.
-      bool dbench_headline = false;
-      if (workload == "dbench" && phase_name == "execute") {
-        for (std::size_t i = 0; i < n; ++i) {
-          dbench_headline = dbench_headline || (measured[i] && documents[i]->source &&
-                                                documents[i]->source->format == "dbench");
-        }
-        phase_out.notes.emplace_back(
-            dbench_headline
-                ? "throughput: dbench's headline figure in every input (the final Throughput "
-                  "line: ReadX and WriteX bytes to the last whole-second execute tick over those "
-                  "seconds; for iobench's dbench the same figure its report prints)"
-                : "throughput: the whole execute period (ReadX and WriteX bytes over its wall "
-                  "time), not dbench's headline figure (bytes to the last whole-second tick)");
-      }
-      for (const CompareMetric metric : out.metrics) {
-        MetricRow row{.metric = metric, .inputs = std::vector<MetricValues>(n), .changes = {}};
-        bool nonzero = false;
-        bool any_value = false;  // or a "+++++" to show
-        for (std::size_t i = 0; i < n; ++i) {
-          std::optional<Unavailable> why_none;
-          for (std::size_t r = 0; r < results[i].size(); ++r) {
-            const PhaseResult* phase = results[i][r];
-            Unavailable why = Unavailable::kNotReported;
-            const std::optional<double> value =
-                dbench_headline && metric == CompareMetric::kThroughput && !phase->reported
-                    ? detail::dbench_headline_bytes_per_s(*result_steps[i][r], *phase)
-                    : phase_metric_value(*phase, metric, &why);
-            if (!value) {
-              if (!why_none || why == Unavailable::kTooFast) why_none = why;
-              continue;
-            }
-            nonzero = nonzero || *value != 0;
-            row.inputs[i].values.push_back(*value);
-          }
-          row.inputs[i].stats = summarize_sample(row.inputs[i].values);
-          any_value =
-              any_value || !row.inputs[i].values.empty() || why_none == Unavailable::kTooFast;
-          if (row.inputs[i].values.empty() && why_none) {
-            row.inputs[i].unavailable = why_none;
-            note_unavailable(out.not_available, i, metric, *why_none,
-                             fmt::format("{}{}: {}", step_name, point_suffix(point), phase_name));
-          }
-        }
-        // A phase that moves no bytes (metadata ops) has no throughput to compare; a figure no
-        // input has gets no row (it is listed as not available).
-        if ((metric == CompareMetric::kThroughput && !nonzero && !too_fast_row(row)) ||
-            !any_value) {
-          continue;
-        }
-        const Better better = compare_metric_info(metric).better;
-        for (std::size_t i = 1; i < n; ++i) {
-          if (!measured[i] || row.inputs[i].values.empty() || row.inputs[0].values.empty()) {
-            row.changes.emplace_back();
-            continue;
-          }
-          row.changes.emplace_back(change_of(row.inputs[0], row.inputs[i], better));
-        }
-        phase_out.metrics.push_back(std::move(row));
-      }
-      out.phases.push_back(std::move(phase_out));
-    }
+    const auto& [step_name, workload, point] = key;
+    detail::step_differences(step_name, point, keyed.first, own, out.environment);
+    compare_key(key, keyed, documents, options, out);
   }
   return out;
 }
