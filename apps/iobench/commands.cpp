@@ -405,6 +405,43 @@ void announce_run(const CliOptions& options, const ResolvedRun& run,
   }
 }
 
+// Where the run's progress goes: the plain or live line (`show_progress`) and --live or
+// --live-csv's view (`live`), which refreshes at least every second when shown.
+void route_progress(const CliOptions& options, bool show_progress, bool live_csv,
+                    ProgressPrinter& progress, LiveDisplay& live, std::ostream& err,
+                    SuiteRunOptions& suite_options) {
+  if (show_progress) {
+    suite_options.on_progress = [&progress](const SuiteProgress& p) { progress.update(p); };
+  }
+  if (options.live || live_csv) {
+    const bool shown = live.start(err);
+    if (shown) {
+      suite_options.run.progress_interval =
+          std::min<std::chrono::nanoseconds>(options.progress_interval, std::chrono::seconds(1));
+    }
+    suite_options.on_progress = [&live, &progress, shown,
+                                 plain = show_progress](const SuiteProgress& p) {
+      live.update(p);
+      if (!shown && plain) progress.update(p);
+    };
+  }
+}
+
+// The run's result document (JSON) when `wanted` (by the format or --store), else empty.
+std::string result_json(const CliOptions& given, const SuitePlan& plan,
+                        const SuiteRunResult& result, const ResultDocument* repeated,
+                        const RankContext& ranks, bool wanted) {
+  std::string document;
+  if (wanted) {
+    const Invocation invocation = invocation_of(given, plan, repeated);
+    // The document runs to megabytes for a sweep: not copied once more by a conditional
+    // expression with a temporary in it.
+    document = suite_to_json(plan, result, 2, &invocation);
+    if (ranks.ranked()) document = add_ranks_to_json(document, ranks.steps, 2);
+  }
+  return document;
+}
+
 // The streams of this rank: what other ranks than 0 print goes to `none`.
 struct RankStreams {
   std::ostream& out;
@@ -462,23 +499,10 @@ int run_plan(const CliOptions& given, const CliOptions& options, RankContext& ra
   }
   announce_run(options, run, default_dir, err);
 
-  if (show_progress) {
-    suite_options.on_progress = [&progress](const SuiteProgress& p) { progress.update(p); };
-  }
   // --live replaces the progress line (or lines) on a terminal; --live-csv keeps its numbers.
   LiveDisplay live(options.live && root, files.live_csv_output.has_value());
-  if (options.live || files.live_csv_output) {
-    const bool shown = live.start(err);
-    if (shown) {
-      suite_options.run.progress_interval =
-          std::min<std::chrono::nanoseconds>(options.progress_interval, std::chrono::seconds(1));
-    }
-    suite_options.on_progress = [&live, &progress, shown,
-                                 plain = show_progress](const SuiteProgress& p) {
-      live.update(p);
-      if (!shown && plain) progress.update(p);
-    };
-  }
+  route_progress(options, show_progress, files.live_csv_output.has_value(), progress, live, err,
+                 suite_options);
 
   // The stop signal handlers were installed first thing in main(): a stop during validation
   // makes run_suite() return at once with no runs, status interrupted, reported as usual.
@@ -495,14 +519,8 @@ int run_plan(const CliOptions& given, const CliOptions& options, RankContext& ra
   write_suite_summary_text(result, text_out);
   const bool store = !options.store_path.empty() && root;
   const ResultDocument* repeated = run.again ? &run.repeated : nullptr;
-  std::string document;
-  if (format_output->wants_document() || store) {
-    const Invocation invocation = invocation_of(given, plan, repeated);
-    // The document runs to megabytes for a sweep: not copied once more by a conditional
-    // expression with a temporary in it.
-    document = suite_to_json(plan, result, 2, &invocation);
-    if (ranks.ranked()) document = add_ranks_to_json(document, ranks.steps, 2);
-  }
+  const std::string document =
+      result_json(given, plan, result, repeated, ranks, format_output->wants_document() || store);
   format_output->write(format_output->wants_document() ? document : std::string(), machine);
   const bool store_write_failed = store && store_failed(options, document, err);
   const bool html_write_failed = html_failed(files, given, plan, result, repeated, err);
