@@ -169,3 +169,71 @@ TEST_CASE("an explain object with a wrong type is refused with its pointer", "[e
   j["steps"][0]["phases"][0].erase("explain");
   CHECK_FALSE(parse_result_json(j.dump()).run.steps[0].phases[0].explanation.has_value());
 }
+
+TEST_CASE("diskstats ms fields wrap at 2^32 and are taken modulo 2^32 as sysstat does",
+          "[explain][rules]") {
+  StorageChain a{.path = "/a", .fs_type = "ext4"};
+  a.devices.push_back({.name = "sdz", .device = "8:0", .role = "filesystem"});
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = 3'000'000'000;  // 2 s
+  start.disks = {disk("sdz", 1)};
+  end.disks = {disk("sdz", 2)};
+  // The kernel printed 4294967000 ms before and 704 after the wrap: 1000 ms passed.
+  start.disks[0].io_time_ms = 4'294'967'000;
+  end.disks[0].io_time_ms = 704;
+  start.disks[0].write_time_ms = 4'294'967'295;
+  end.disks[0].write_time_ms = 399;  // 400 ms
+  start.disks[0].weighted_io_time_ms = 4'294'966'296;
+  end.disks[0].weighted_io_time_ms = 3000;  // 4000 ms
+  const PhaseExplanation e = explain_phase({a}, start, end, {.write_bytes = 4096 * 512});
+  REQUIRE(e.devices.size() == 1);
+  const DeviceDelta& d = e.devices[0];
+  CHECK(d.valid);
+  CHECK(d.io_time_ms == 1000);
+  CHECK(d.write_time_ms == 400);
+  CHECK(d.weighted_io_time_ms == 4000);
+  CHECK(d.util_percent == Approx(50.0));
+  CHECK(d.avg_queue_size == Approx(2.0));
+  CHECK(d.w_await_ms == Approx(2.0));
+}
+
+TEST_CASE("a device whose counts went back has an invalid delta and no ratio is derived",
+          "[explain][rules]") {
+  StorageChain a{.path = "/a", .fs_type = "ext4"};
+  a.devices.push_back({.name = "sdz", .device = "8:0", .role = "filesystem"});
+  StorageChain b{.path = "/b", .fs_type = "ext4"};
+  b.devices.push_back({.name = "sdy", .device = "8:16", .role = "filesystem"});
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = 2'000'000'000;
+  start.disks = {disk("sdz", 1), disk("sdy", 3)};
+  end.disks = {disk("sdz", 2), disk("sdy", 1)};  // sdy re-created: its counts went back
+  end.disks[1].sectors_written = 8192 * 3;       // one count grew, the others went back
+  const ApplicationFigures app{.read_bytes = 4 << 20, .write_bytes = 4 << 20};
+  const PhaseExplanation e = explain_phase({a, b}, start, end, app);
+  REQUIRE(e.devices.size() == 2);
+  CHECK(e.devices[0].valid);
+  CHECK(e.devices[0].write_bytes == 4096 * 512);
+  CHECK_FALSE(e.devices[1].valid);
+  CHECK(e.devices[1].write_bytes == 0);
+  CHECK(e.devices[1].io_time_ms == 0);
+  CHECK(e.devices[1].util_percent == 0);
+  CHECK_FALSE(e.write_amplification);
+  CHECK_FALSE(e.read_amplification);
+  CHECK_FALSE(e.page_cache_read_percent);
+  CHECK_FALSE(has(e, "writes_absorbed_by_page_cache"));
+  CHECK_FALSE(has(e, "device_reads"));
+  // A device missing from the closing snapshot (removed) leaves no ratio either.
+  end.disks.pop_back();
+  const PhaseExplanation missing = explain_phase({a, b}, start, end, app);
+  CHECK_FALSE(missing.write_amplification);
+  CHECK_FALSE(has(missing, "writes_absorbed_by_page_cache"));
+  // With both deltas there are ratios: (4096 + 4096) * 512 B written for 4 MiB.
+  end.disks.push_back(disk("sdy", 4));
+  const PhaseExplanation both = explain_phase({a, b}, start, end, app);
+  REQUIRE(both.write_amplification);
+  CHECK(*both.write_amplification == Approx(4096.0 * 512 * 2 / (4 << 20)));
+}

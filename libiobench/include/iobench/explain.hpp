@@ -161,6 +161,10 @@ struct SystemSnapshot {
 /// weighted io ms / interval).
 struct DeviceDelta {
   std::string name;
+  /// false when a 64-bit count went back between the snapshots (the device was re-created):
+  /// every difference is then 0 and nothing is derived from this device. The ms fields wrap at
+  /// 2^32 (the kernel prints them as 32-bit values) and are taken modulo 2^32, as sysstat does.
+  bool valid = true;
   std::uint64_t reads = 0, reads_merged = 0, read_bytes = 0, read_time_ms = 0;
   std::uint64_t writes = 0, writes_merged = 0, write_bytes = 0, write_time_ms = 0;
   std::uint64_t discards = 0, discards_merged = 0, discard_bytes = 0, discard_time_ms = 0;

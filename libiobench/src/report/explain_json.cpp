@@ -191,6 +191,7 @@ Json explain_to_json(const PhaseExplanation& e) {
     Json dj;
     dj["name"] = d.name;
     dj["targets"] = d.targets;
+    if (!d.valid) dj["valid"] = false;  // only when a count went back (absent means valid)
     each_counter(d, [&](const char* key, std::uint64_t& v) { dj[key] = v; });
     each_ratio(d, [&](const char* key, double& v) { dj[key] = v; });
     devices.push_back(std::move(dj));
@@ -241,6 +242,7 @@ PhaseExplanation explain_from_json(const Json& json, const std::string& pointer)
     const In d = devices.at(i);
     DeviceDelta out;
     out.name = d.at("name").text();
+    if (d.j.contains("valid")) out.valid = d.at("valid").boolean();
     const In targets = d.at("targets");
     for (std::size_t t = 0; t < targets.size(); ++t) {
       out.targets.push_back(static_cast<std::size_t>(targets.at(t).u64()));
