@@ -237,3 +237,94 @@ TEST_CASE("a device whose counts went back has an invalid delta and no ratio is 
   REQUIRE(both.write_amplification);
   CHECK(*both.write_amplification == Approx(4096.0 * 512 * 2 / (4 << 20)));
 }
+
+namespace {
+
+// One target on sdz, 8 MiB written by the application, `device_sectors` written by the device.
+PhaseExplanation written(std::uint64_t device_sectors, std::uint64_t interval_ns = 2'000'000'000) {
+  StorageChain a{.path = "/a", .fs_type = "ext4"};
+  a.devices.push_back({.name = "sdz", .device = "8:0", .role = "filesystem"});
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = start.time_ns + interval_ns;
+  start.disks = {disk("sdz", 1)};
+  end.disks = {disk("sdz", 1)};
+  end.disks[0].sectors_written += device_sectors;
+  return explain_phase({a}, start, end, {.write_bytes = 8 << 20});
+}
+
+std::vector<std::string> names(const PhaseExplanation& e) {
+  std::vector<std::string> out;
+  for (const Finding& f : e.findings) out.push_back(f.name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("write bands: absorbed, partly written back, reached, amplified without a gap",
+          "[explain][rules]") {
+  using Names = std::vector<std::string>;
+  constexpr std::uint64_t kApp = (8 << 20) / 512;  // the application's 8 MiB in sectors
+  CHECK(names(written(kApp * 4 / 10)) == Names{"writes_absorbed_by_page_cache"});
+  const PhaseExplanation partly = written(kApp * 6 / 10);
+  CHECK(names(partly) == Names{"writes_partly_reached_device"});
+  CHECK_THAT(partly.findings[0].text, Catch::Contains("x0.600"));
+  CHECK(names(written(kApp)) == Names{"writes_reached_device"});
+  CHECK(names(written(kApp * 1005 / 1000)) == Names{"writes_reached_device"});
+  CHECK(names(written(kApp * 105 / 100)) == Names{"write_amplification"});
+  CHECK(names(written(kApp * 2)) == Names{"write_amplification"});
+}
+
+TEST_CASE("dirty_throttled replaces writes_absorbed_by_page_cache at the dirty limit",
+          "[explain][rules]") {
+  PhaseExplanation e = written((8 << 20) / 512 / 10);
+  e.meminfo_end = {.valid = true, .dirty_bytes = 95 << 20, .writeback_bytes = 1 << 20};
+  e.meminfo_start = {.valid = true};
+  e.dirty_threshold_bytes = 100 << 20;
+  add_findings(e);
+  CHECK(names(e) == std::vector<std::string>{"dirty_throttled"});
+  CHECK_THAT(e.findings[0].text,
+             Catch::Contains("(the application wrote 8.00 MiB, the device wrote 819 KiB)"));
+}
+
+TEST_CASE("device_saturated only on a file system's device over 1 s with 1 MiB of I/O",
+          "[explain][rules]") {
+  // disk(...) deltas: 990 ms of io_ticks; over 1 s that is 99 % util.
+  StorageChain a{.path = "/a", .fs_type = "ext4"};
+  a.devices.push_back({.name = "sdz", .device = "8:0", .role = "filesystem"});
+  a.devices.push_back({.name = "sdy", .device = "8:16", .role = "loop backing"});
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = 2'000'000'000;
+  start.disks = {disk("sdz", 1), disk("sdy", 1)};
+  end.disks = {disk("sdz", 1), disk("sdy", 2)};  // only the lower device was busy
+  CHECK_FALSE(has(explain_phase({a}, start, end, {.write_bytes = 8 << 20}), "device_saturated"));
+  end.disks = {disk("sdz", 2), disk("sdy", 1)};
+  CHECK(has(explain_phase({a}, start, end, {.write_bytes = 8 << 20}), "device_saturated"));
+  CHECK_FALSE(has(explain_phase({a}, start, end, {.write_bytes = 4096}), "device_saturated"));
+  end.time_ns = 1'500'000'000;  // 0.5 s: util 100 % of a short phase
+  CHECK_FALSE(has(explain_phase({a}, start, end, {.write_bytes = 8 << 20}), "device_saturated"));
+}
+
+TEST_CASE("cgroup_throttled is named once per cgroup and device", "[explain][rules]") {
+  StorageChain a{.path = "/a", .fs_type = "ext4"};
+  a.devices.push_back({.name = "sdz", .device = "8:0", .role = "filesystem"});
+  a.limits.push_back({.cgroup = "/sys/fs/cgroup/blkio/t",
+                      .source = "blkio.throttle",
+                      .device = "8:0",
+                      .write_bytes_per_s = 1 << 20});
+  StorageChain b = a;
+  b.path = "/b";
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = 2'000'000'000;
+  start.disks = {disk("sdz", 1)};
+  end.disks = {disk("sdz", 1)};
+  end.disks[0].sectors_written += 2048;  // 1 MiB in 1 s: at the cap
+  const PhaseExplanation e = explain_phase({a, b}, start, end, {.write_bytes = 1 << 20});
+  const std::vector<std::string> fired = names(e);
+  CHECK(std::count(fired.begin(), fired.end(), "cgroup_throttled") == 1);
+}
