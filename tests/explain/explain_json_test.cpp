@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "explain/phase_observer.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace {
@@ -327,4 +328,47 @@ TEST_CASE("cgroup_throttled is named once per cgroup and device", "[explain][rul
   const PhaseExplanation e = explain_phase({a, b}, start, end, {.write_bytes = 1 << 20});
   const std::vector<std::string> fired = names(e);
   CHECK(std::count(fired.begin(), fired.end(), "cgroup_throttled") == 1);
+}
+
+TEST_CASE("application bytes count dbench ReadX WriteX and bonnie rewrite and chunk ops",
+          "[explain][rules]") {
+  PhaseResult dbench;
+  dbench.name = "execute";
+  dbench.op_names = {"NTCreateX", "WriteX", "ReadX", "Flush"};
+  dbench.ops.resize(4);
+  dbench.ops[0].bytes = 7;
+  dbench.ops[1].bytes = 3000;
+  dbench.ops[2].bytes = 5000;
+  dbench.ops[3].bytes = 11;
+  ApplicationFigures app = explain::application_figures(dbench);
+  CHECK(app.read_bytes == 5000);
+  CHECK(app.write_bytes == 3000);
+  PhaseResult rewrite;
+  rewrite.name = "rewrite";
+  rewrite.op_names = {"rewrite"};
+  rewrite.ops.resize(1);
+  rewrite.ops[0].bytes = 8192;
+  app = explain::application_figures(rewrite);
+  CHECK(app.read_bytes == 8192);
+  CHECK(app.write_bytes == 8192);
+  PhaseResult putc;
+  putc.name = "putc";
+  putc.op_names = {"chunk"};
+  putc.ops.resize(1);
+  putc.ops[0].bytes = 4096;
+  app = explain::application_figures(putc);
+  CHECK(app.read_bytes == 0);
+  CHECK(app.write_bytes == 4096);
+  putc.name = "getc";
+  app = explain::application_figures(putc);
+  CHECK(app.read_bytes == 4096);
+  CHECK(app.write_bytes == 0);
+  PhaseResult disk_phase;
+  disk_phase.name = "main";
+  disk_phase.op_names = {"read", "write", "fsync", "trim"};
+  disk_phase.ops.resize(4);
+  for (auto& op : disk_phase.ops) op.bytes = 100;
+  app = explain::application_figures(disk_phase);
+  CHECK(app.read_bytes == 100);
+  CHECK(app.write_bytes == 100);
 }

@@ -11,7 +11,17 @@
 
 namespace iobench::explain {
 
-/// What a phase's PhaseResult says the application did (op kinds named "*read*" / "*write*").
+/// Whether an op kind moves data read, written or both (see op_kind).
+struct OpKind {
+  bool read = false;
+  bool write = false;
+};
+/// The kind of op `op` of phase `phase`, from an explicit table of the families' op names
+/// (phase_observer.cpp): bonnie's "rewrite" both, its "chunk" by phase (putc / getc), any name
+/// starting with "read" / "write" in any case (dbench's ReadX / WriteX) read / write.
+[[nodiscard]] OpKind op_kind(std::string_view phase, std::string_view op);
+
+/// What a phase's PhaseResult says the application did (op bytes by op_kind).
 [[nodiscard]] ApplicationFigures application_figures(const PhaseResult& phase);
 
 class PhaseObserver {
