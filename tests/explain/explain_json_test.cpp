@@ -1,6 +1,8 @@
 // The derived figures and rules on given counters (iostat's formulas), and a real run through
 // the runner: the phase carries its explanation, the JSON keeps it (and reads it back), the
 // text prints its findings.
+#include "report/explain_json.hpp"
+
 #include <catch2/catch.hpp>
 #include <iobench/explain.hpp>
 #include <iobench/registry.hpp>
@@ -371,4 +373,85 @@ TEST_CASE("application bytes count dbench ReadX WriteX and bonnie rewrite and ch
   app = explain::application_figures(disk_phase);
   CHECK(app.read_bytes == 100);
   CHECK(app.write_bytes == 100);
+}
+
+TEST_CASE("ratios count only the application bytes of targets with a device chain",
+          "[explain][rules]") {
+  StorageChain disk_target{.path = "/a", .fs_type = "ext4"};
+  disk_target.devices.push_back({.name = "sdz", .device = "8:0", .role = "filesystem"});
+  StorageChain tmpfs_target{.path = "/b", .fs_type = "tmpfs"};
+  tmpfs_target.no_block_device = "tmpfs: no block device: page cache only";
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = 3'000'000'000;
+  start.disks = {disk("sdz", 1)};
+  end.disks = {disk("sdz", 1)};
+  end.disks[0].sectors_written += (4 << 20) / 512;  // the device wrote 4 MiB
+  // 4 MiB written to /a (target 0), 12 MiB to the tmpfs /b (target 1).
+  const ApplicationFigures app{.write_bytes = 16 << 20,
+                               .target_read_bytes = {0, 0},
+                               .target_write_bytes = {4 << 20, 12 << 20}};
+  const PhaseExplanation e = explain_phase({disk_target, tmpfs_target}, start, end, app);
+  CHECK(e.device_backed_write_bytes == 4 << 20);
+  REQUIRE(e.write_amplification);
+  CHECK(*e.write_amplification == Approx(1.0));  // x0.25 when the tmpfs bytes were counted
+  CHECK(has(e, "writes_reached_device"));
+  CHECK_FALSE(has(e, "writes_absorbed_by_page_cache"));
+  // Per-target bytes from the workers' results.
+  PhaseResult phase;
+  phase.name = "main";
+  phase.op_names = {"read", "write"};
+  phase.ops.resize(2);
+  phase.workers.resize(3);
+  for (std::size_t w = 0; w < 3; ++w) {
+    phase.workers[w].target_index = w == 2 ? 1 : 0;
+    phase.workers[w].ops.resize(2);
+    phase.workers[w].ops[1].bytes = 1000 * (w + 1);
+  }
+  const ApplicationFigures figures = explain::application_figures(phase);
+  CHECK(figures.target_write_bytes == std::vector<std::uint64_t>{3000, 3000});
+}
+
+TEST_CASE("a device under another target's file system is counted once and shared",
+          "[explain][rules]") {
+  StorageChain loop_target{.path = "/mnt/loop", .fs_type = "ext4"};
+  loop_target.devices.push_back({.name = "loop0", .device = "7:0", .role = "filesystem"});
+  loop_target.devices.push_back({.name = "vdz", .device = "252:0", .role = "loop backing"});
+  StorageChain disk_target{.path = "/data", .fs_type = "ext4"};
+  disk_target.devices.push_back({.name = "vdz", .device = "252:0", .role = "filesystem"});
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = 3'000'000'000;
+  start.disks = {disk("loop0", 1), disk("vdz", 1)};
+  end.disks = {disk("loop0", 1), disk("vdz", 1)};
+  end.disks[0].sectors_written += (2 << 20) / 512;  // loop0: 2 MiB, which vdz wrote too
+  end.disks[1].sectors_written += (6 << 20) / 512;  // vdz: 2 MiB of loop0 + 4 MiB of /data
+  const PhaseExplanation e =
+      explain_phase({loop_target, disk_target}, start, end, {.write_bytes = 6 << 20});
+  CHECK(e.device_write_bytes == 6 << 20);  // 8 MiB when loop0 was counted beside vdz
+  CHECK(e.shared_device);
+  REQUIRE(e.write_amplification);
+  CHECK(*e.write_amplification == Approx(1.0));
+  CHECK(has(e, "shared_device"));
+}
+
+TEST_CASE("a phase with a warm-up derives no ratio and says why", "[explain][rules]") {
+  StorageChain a{.path = "/a", .fs_type = "ext4"};
+  a.devices.push_back({.name = "sdz", .device = "8:0", .role = "filesystem"});
+  SystemSnapshot start;
+  SystemSnapshot end;
+  start.time_ns = 1'000'000'000;
+  end.time_ns = 3'000'000'000;
+  start.disks = {disk("sdz", 1)};
+  end.disks = {disk("sdz", 2)};
+  const PhaseExplanation e =
+      explain_phase({a}, start, end, {.write_bytes = 8 << 20, .warmup = true});
+  CHECK_FALSE(e.write_amplification);
+  CHECK_FALSE(has(e, "writes_absorbed_by_page_cache"));
+  CHECK_THAT(e.derived_note, Catch::Contains("warm-up"));
+  const auto j = detail::explain_to_json(e);
+  CHECK(j.at("derived").at("note") == e.derived_note);
+  CHECK(j.at("derived").at("write_amplification").is_null());
 }

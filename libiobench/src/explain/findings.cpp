@@ -48,7 +48,7 @@ void storage_findings(PhaseExplanation& e, std::vector<Finding>& out) {
 }
 
 void read_findings(PhaseExplanation& e, std::vector<Finding>& out) {
-  const std::uint64_t app = e.application.read_bytes;
+  const std::uint64_t app = e.device_backed_read_bytes;
   if (app < kMinBytes || !e.page_cache_read_percent) return;
   const double share = *e.page_cache_read_percent;
   if (share >= 90) {
@@ -83,7 +83,7 @@ bool dirty_at_limit(const PhaseExplanation& e) {
 // absorbed what it could and writers ran at the device's pace: dirty_throttled says that instead
 // of writes_absorbed_by_page_cache.
 void write_findings(PhaseExplanation& e, std::vector<Finding>& out) {
-  const std::uint64_t app = e.application.write_bytes;
+  const std::uint64_t app = e.device_backed_write_bytes;
   if (app < kMinBytes || !e.write_amplification) return;
   const double amp = *e.write_amplification;
   const bool throttled = dirty_at_limit(e);

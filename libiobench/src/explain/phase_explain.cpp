@@ -182,18 +182,25 @@ PhaseExplanation explain_phase(std::vector<StorageChain> chains, const SystemSna
   e.memory_full_us = stall(start.memory_pressure, end.memory_pressure, true);
   e.cpu_some_us = stall(start.cpu_pressure, end.cpu_pressure, false);
 
-  // Device bytes of the file systems' own devices (each once): what the targets' I/O became.
-  // A ratio needs every one of them: one missing from a snapshot or re-created would make it a
-  // mix of real deltas and zeros.
+  // Device bytes of the file systems' own devices (each once): what the targets' I/O became. A
+  // file system device that lies under another counted one (a loop file on a disk that is also a
+  // target's) is left out: the lower device's bytes hold its I/O. A ratio needs every counted
+  // device: one missing from a snapshot or re-created would mix zeros with real deltas.
+  std::vector<std::string> own;
+  for (const StorageChain& chain : e.chains) {
+    if (!chain.devices.empty()) own.push_back(chain.devices.front().name);
+  }
+  for (const DeviceDelta& d : e.devices) e.shared_device = e.shared_device || d.targets.size() > 1;
   std::vector<std::string> counted;
   bool complete = true;
   for (const StorageChain& chain : e.chains) {
     if (chain.devices.empty()) continue;
     const std::string& name = chain.devices.front().name;
-    if (std::find(counted.begin(), counted.end(), name) != counted.end()) {
-      e.shared_device = true;
-      continue;
-    }
+    const bool above_other =
+        std::any_of(chain.devices.begin() + 1, chain.devices.end(), [&](const BlockDevice& lower) {
+          return std::find(own.begin(), own.end(), lower.name) != own.end();
+        });
+    if (above_other || std::find(counted.begin(), counted.end(), name) != counted.end()) continue;
     counted.push_back(name);
     const auto d = std::find_if(e.devices.begin(), e.devices.end(),
                                 [&](const DeviceDelta& x) { return x.name == name; });
@@ -204,15 +211,29 @@ PhaseExplanation explain_phase(std::vector<StorageChain> chains, const SystemSna
     e.device_read_bytes += d->read_bytes;
     e.device_write_bytes += d->write_bytes;
   }
-  if (!counted.empty() && complete) {
-    if (app.read_bytes != 0) {
-      e.read_amplification =
-          static_cast<double>(e.device_read_bytes) / static_cast<double>(app.read_bytes);
+  // The application's bytes on targets with a device chain (tmpfs targets' bytes never reach one).
+  for (std::size_t t = 0; t < e.chains.size(); ++t) {
+    if (e.chains[t].devices.empty()) continue;
+    if (t < app.target_read_bytes.size()) e.device_backed_read_bytes += app.target_read_bytes[t];
+    if (t < app.target_write_bytes.size()) e.device_backed_write_bytes += app.target_write_bytes[t];
+  }
+  if (app.target_read_bytes.empty() && app.target_write_bytes.empty()) {
+    e.device_backed_read_bytes = app.read_bytes;
+    e.device_backed_write_bytes = app.write_bytes;
+  }
+  if (app.warmup) {
+    e.derived_note =
+        "no ratio: the phase had a warm-up, which the device counters cover and the "
+        "application's bytes do not";
+  } else if (!counted.empty() && complete) {
+    if (e.device_backed_read_bytes != 0) {
+      e.read_amplification = static_cast<double>(e.device_read_bytes) /
+                             static_cast<double>(e.device_backed_read_bytes);
       e.page_cache_read_percent = 100.0 * (1.0 - std::min(1.0, *e.read_amplification));
     }
-    if (app.write_bytes != 0) {
-      e.write_amplification =
-          static_cast<double>(e.device_write_bytes) / static_cast<double>(app.write_bytes);
+    if (e.device_backed_write_bytes != 0) {
+      e.write_amplification = static_cast<double>(e.device_write_bytes) /
+                              static_cast<double>(e.device_backed_write_bytes);
     }
   }
   add_findings(e);

@@ -38,6 +38,18 @@ ApplicationFigures application_figures(const PhaseResult& phase) {
     if (kind.read) app.read_bytes += phase.ops[k].bytes;
     if (kind.write) app.write_bytes += phase.ops[k].bytes;
   }
+  for (const WorkerResult& w : phase.workers) {
+    const std::size_t t = w.target_index;
+    if (app.target_read_bytes.size() <= t) {
+      app.target_read_bytes.resize(t + 1);
+      app.target_write_bytes.resize(t + 1);
+    }
+    for (std::size_t k = 0; k < phase.op_names.size() && k < w.ops.size(); ++k) {
+      const OpKind kind = op_kind(phase.name, phase.op_names[k]);
+      if (kind.read) app.target_read_bytes[t] += w.ops[k].bytes;
+      if (kind.write) app.target_write_bytes[t] += w.ops[k].bytes;
+    }
+  }
   app.workers = phase.workers.size();
   app.workers_cpu_percent =
       cpu_percent(phase.workers_cpu.user_ns + phase.workers_cpu.system_ns, phase.wall_ns);
@@ -51,9 +63,11 @@ PhaseObserver::PhaseObserver(std::span<const Target> targets) {
   start_ = take_snapshot(devices_);
 }
 
-void PhaseObserver::finish(PhaseResult& phase) const {
+void PhaseObserver::finish(PhaseResult& phase, bool had_warmup) const {
   const SystemSnapshot end = take_snapshot(devices_);
-  phase.explanation = explain_phase(chains_, start_, end, application_figures(phase));
+  ApplicationFigures app = application_figures(phase);
+  app.warmup = had_warmup;
+  phase.explanation = explain_phase(chains_, start_, end, app);
 }
 
 }  // namespace iobench::explain

@@ -28,8 +28,9 @@ class PhaseObserver {
  public:
   /// Describes each target's storage and takes the starting snapshot.
   explicit PhaseObserver(std::span<const Target> targets);
-  /// Takes the closing snapshot and sets `phase.explanation`. Call once.
-  void finish(PhaseResult& phase) const;
+  /// Takes the closing snapshot and sets `phase.explanation`. Call once. `had_warmup`: the
+  /// phase had a warm-up, which the snapshots cover and the op bytes do not (no ratio then).
+  void finish(PhaseResult& phase, bool had_warmup) const;
 
  private:
   std::vector<StorageChain> chains_;
