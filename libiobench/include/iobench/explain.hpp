@@ -161,6 +161,10 @@ struct SystemSnapshot {
 /// weighted io ms / interval).
 struct DeviceDelta {
   std::string name;
+  /// false when a 64-bit count went back between the snapshots (the device was re-created):
+  /// every difference is then 0 and nothing is derived from this device. The ms fields wrap at
+  /// 2^32 (the kernel prints them as 32-bit values) and are taken modulo 2^32, as sysstat does.
+  bool valid = true;
   std::uint64_t reads = 0, reads_merged = 0, read_bytes = 0, read_time_ms = 0;
   std::uint64_t writes = 0, writes_merged = 0, write_bytes = 0, write_time_ms = 0;
   std::uint64_t discards = 0, discards_merged = 0, discard_bytes = 0, discard_time_ms = 0;
@@ -185,8 +189,13 @@ struct Finding {
 
 /// What the application did in a phase (from its PhaseResult), for the derived figures.
 struct ApplicationFigures {
-  std::uint64_t read_bytes = 0;    ///< bytes of op kinds whose name holds "read"
-  std::uint64_t write_bytes = 0;   ///< bytes of op kinds whose name holds "write"
+  std::uint64_t read_bytes = 0;   ///< bytes of read op kinds (phase_observer.cpp's op_kind table)
+  std::uint64_t write_bytes = 0;  ///< bytes of write op kinds
+  /// The same per target index (WorkerResult::target_index); empty: not known per target, every
+  /// target's bytes are taken as on a device.
+  std::vector<std::uint64_t> target_read_bytes{}, target_write_bytes{};
+  /// The phase had a warm-up: the snapshots cover it, the bytes above do not, so no ratio.
+  bool warmup = false;
   double workers_cpu_percent = 0;  ///< workers' CPU time over the wall time, % of one core
   std::size_t workers = 0;
   std::uint64_t largest_file_bytes = 0;  ///< optional: the phase's file size, 0 unknown
@@ -203,6 +212,10 @@ struct PhaseExplanation {
   std::optional<std::uint64_t> io_some_us, io_full_us, memory_some_us, memory_full_us, cpu_some_us;
   ApplicationFigures application;
   std::uint64_t device_read_bytes = 0;  ///< of the file systems' devices (first of each chain)
+  /// The application's bytes on targets with a block device (the ratios' denominators).
+  std::uint64_t device_backed_read_bytes = 0, device_backed_write_bytes = 0;
+  /// Why no ratio was derived (e.g. the warm-up), empty if none: JSON derived.note.
+  std::string derived_note;
   std::uint64_t device_write_bytes = 0;
   std::optional<double> read_amplification;       ///< device / application read bytes
   std::optional<double> write_amplification;      ///< device / application write bytes
@@ -221,8 +234,8 @@ struct PhaseExplanation {
 
 /// Adds the findings to `explanation` from its figures (explain_phase calls it). Rules:
 /// no_block_device, page_cache_reads, device_reads, writes_absorbed_by_page_cache,
-/// direct_writes_reached_device, write_amplification, device_saturated, cgroup_throttled,
-/// shared_device, cpu_bound, memory_pressure.
+/// writes_partly_reached_device, writes_reached_device, write_amplification, dirty_throttled,
+/// device_saturated, cgroup_throttled, shared_device, cpu_bound, memory_pressure.
 void add_findings(PhaseExplanation& explanation);
 
 /// The findings as text, one line each, "<indent>explain: <name>: <text>\n" (for the text

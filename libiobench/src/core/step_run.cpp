@@ -254,7 +254,7 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   // Issue 29: the kernel's and the devices' view of the phase (explain/), always on.
   const explain::PhaseObserver observer(request.targets);
   PhaseResult phase = execute_phase(request, &window);
-  observer.finish(phase);
+  observer.finish(phase, limits.warmup.count() > 0);
   if (explain) phase.explain_bpf = explain_phase.end();
   // --- end of the --explain hook.
   return end_phase(p, std::move(phase), window, dirs, context);

@@ -48,7 +48,7 @@ void storage_findings(PhaseExplanation& e, std::vector<Finding>& out) {
 }
 
 void read_findings(PhaseExplanation& e, std::vector<Finding>& out) {
-  const std::uint64_t app = e.application.read_bytes;
+  const std::uint64_t app = e.device_backed_read_bytes;
   if (app < kMinBytes || !e.page_cache_read_percent) return;
   const double share = *e.page_cache_read_percent;
   if (share >= 90) {
@@ -71,11 +71,23 @@ void read_findings(PhaseExplanation& e, std::vector<Finding>& out) {
   }
 }
 
+// Whether dirty + writeback pages reached 90 % of vmstat's dirty threshold at the phase's end.
+bool dirty_at_limit(const PhaseExplanation& e) {
+  return e.dirty_threshold_bytes != 0 && e.meminfo_end.valid &&
+         e.meminfo_end.dirty_bytes + e.meminfo_end.writeback_bytes >=
+             e.dirty_threshold_bytes / 10 * 9;
+}
+
+// Bands of device / application write bytes: < 0.5 absorbed by the page cache, 0.5-0.99 partly
+// written back, 0.99-1.01 reached the device, > 1.01 amplified. At the dirty limit the page cache
+// absorbed what it could and writers ran at the device's pace: dirty_throttled says that instead
+// of writes_absorbed_by_page_cache.
 void write_findings(PhaseExplanation& e, std::vector<Finding>& out) {
-  const std::uint64_t app = e.application.write_bytes;
+  const std::uint64_t app = e.device_backed_write_bytes;
   if (app < kMinBytes || !e.write_amplification) return;
   const double amp = *e.write_amplification;
-  if (amp < 0.5) {
+  const bool throttled = dirty_at_limit(e);
+  if (amp < 0.5 && !throttled) {
     std::string dirty;
     if (e.meminfo_start.valid && e.meminfo_end.valid) {
       dirty = fmt::format("; Dirty went from {} to {} (Writeback {} at the end)",
@@ -87,31 +99,48 @@ void write_findings(PhaseExplanation& e, std::vector<Finding>& out) {
                    fmt::format("writes were absorbed by the page cache: the application wrote "
                                "{}, the device wrote {}{}",
                                format_bytes(app), format_bytes(e.device_write_bytes), dirty)});
-  } else if (amp <= 1.01) {
+  } else if (amp >= 0.5 && amp < 0.99) {
+    out.push_back({"writes_partly_reached_device",
+                   fmt::format("part of the writes was written back during the phase: the device "
+                               "wrote {} of the application's {} (x{:.3f}), the rest stayed dirty "
+                               "in the page cache",
+                               format_bytes(e.device_write_bytes), format_bytes(app), amp)});
+  } else if (amp >= 0.99 && amp <= 1.01) {
     out.push_back({"writes_reached_device",
                    fmt::format("the device wrote what the application wrote: {} for {} (x{:.3f})",
                                format_bytes(e.device_write_bytes), format_bytes(app), amp)});
-  } else if (amp >= 1.1) {
+  } else if (amp > 1.01) {
     out.push_back({"write_amplification",
                    fmt::format("the device wrote x{:.2f} the application's bytes: {} for {} "
                                "(journal, metadata, read-modify-write or other processes)",
                                amp, format_bytes(e.device_write_bytes), format_bytes(app))});
   }
-  if (e.dirty_threshold_bytes != 0 && e.meminfo_end.valid &&
-      e.meminfo_end.dirty_bytes + e.meminfo_end.writeback_bytes >=
-          e.dirty_threshold_bytes / 10 * 9) {
+  if (throttled) {
     out.push_back({"dirty_throttled",
                    fmt::format("dirty pages reached the dirty limit: {} dirty + {} under writeback "
-                               "of a {} threshold, so writers were throttled to the device's pace",
+                               "of a {} threshold, so writers were throttled to the device's pace "
+                               "(the application wrote {}, the device wrote {})",
                                format_bytes(e.meminfo_end.dirty_bytes),
                                format_bytes(e.meminfo_end.writeback_bytes),
-                               format_bytes(e.dirty_threshold_bytes))});
+                               format_bytes(e.dirty_threshold_bytes), format_bytes(app),
+                               format_bytes(e.device_write_bytes))});
   }
 }
 
+// The file systems' own devices (first of each chain): the ones the targets' I/O lands on.
+bool filesystem_device(const PhaseExplanation& e, const std::string& name) {
+  return std::any_of(e.chains.begin(), e.chains.end(), [&](const StorageChain& c) {
+    return !c.devices.empty() && c.devices.front().name == name;
+  });
+}
+
 void device_findings(PhaseExplanation& e, std::vector<Finding>& out) {
+  // Saturation only of the file systems' devices, over >= 1 s and >= 1 MiB of application I/O:
+  // a short phase's util is one flush, and little I/O leaves the device to other processes.
+  const bool enough = e.interval_ns >= 1'000'000'000ULL &&
+                      e.application.read_bytes + e.application.write_bytes >= kMinBytes;
   for (const DeviceDelta& d : e.devices) {
-    if (d.util_percent >= 95) {
+    if (enough && d.valid && d.util_percent >= 95 && filesystem_device(e, d.name)) {
       out.push_back(
           {"device_saturated",
            fmt::format("device saturated: {} util {:.0f} %, queue {:.1f}, r_await {:.2f} "
@@ -119,6 +148,14 @@ void device_findings(PhaseExplanation& e, std::vector<Finding>& out) {
                        d.name, d.util_percent, d.avg_queue_size, d.r_await_ms, d.w_await_ms)});
     }
   }
+  // One cgroup_throttled per (cgroup, device, direction): targets on one device share a limit.
+  std::vector<std::string> seen;
+  const auto first = [&](const CgroupIoLimit& limit, const char* direction) {
+    std::string key = limit.cgroup + '\n' + limit.device + '\n' + direction;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return false;
+    seen.push_back(std::move(key));
+    return true;
+  };
   const double seconds = static_cast<double>(e.interval_ns) / 1e9;
   for (const StorageChain& c : e.chains) {
     for (const CgroupIoLimit& limit : c.limits) {
@@ -132,7 +169,7 @@ void device_findings(PhaseExplanation& e, std::vector<Finding>& out) {
         return cap != 0 && rate >= 0.7 * static_cast<double>(cap);
       };
       const char* kind = limit.source == "io.max" ? "io.max" : "blkio throttling";
-      if (reached(write_rate, limit.write_bytes_per_s)) {
+      if (reached(write_rate, limit.write_bytes_per_s) && first(limit, "write")) {
         out.push_back({"cgroup_throttled",
                        fmt::format("the limit came from {} on this cgroup ({}): writes to {} "
                                    "capped at {}, the device wrote at {}",
@@ -140,7 +177,7 @@ void device_findings(PhaseExplanation& e, std::vector<Finding>& out) {
                                    mib_per_s(static_cast<double>(limit.write_bytes_per_s)),
                                    mib_per_s(write_rate))});
       }
-      if (reached(read_rate, limit.read_bytes_per_s)) {
+      if (reached(read_rate, limit.read_bytes_per_s) && first(limit, "read")) {
         out.push_back({"cgroup_throttled",
                        fmt::format("the limit came from {} on this cgroup ({}): reads from {} "
                                    "capped at {}, the device read at {}",

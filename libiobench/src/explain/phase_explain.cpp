@@ -26,6 +26,23 @@ std::uint64_t grew(std::uint64_t start, std::uint64_t end) {
   return end >= start ? end - start : 0;
 }
 
+// diskstats' ms fields (rd/wr/dc/fl ticks, io_ticks, time_in_queue) are printed as 32-bit
+// unsigned values and wrap at 2^32 ms (~49.7 days); sysstat takes their difference modulo 2^32.
+std::uint64_t grew_ms32(std::uint64_t start, std::uint64_t end) {
+  return static_cast<std::uint32_t>(static_cast<std::uint32_t>(end) -
+                                    static_cast<std::uint32_t>(start));
+}
+
+// Whether one of the 64-bit counts (ops, merges, sectors) went back: the device was re-created
+// between the snapshots, so none of its differences mean anything.
+bool went_back(const DiskCounters& a, const DiskCounters& b) {
+  return b.reads_completed < a.reads_completed || b.reads_merged < a.reads_merged ||
+         b.sectors_read < a.sectors_read || b.writes_completed < a.writes_completed ||
+         b.writes_merged < a.writes_merged || b.sectors_written < a.sectors_written ||
+         b.discards_completed < a.discards_completed || b.discards_merged < a.discards_merged ||
+         b.sectors_discarded < a.sectors_discarded || b.flushes_completed < a.flushes_completed;
+}
+
 // Sums of counter families: pgsteal/pgscan by reclaimer (kswapd, direct, khugepaged; newer
 // kernels also split them by anon/file, which would count twice), and the workingset refaults
 // (one counter before 5.9, anon and file after).
@@ -58,23 +75,27 @@ std::optional<std::uint64_t> stall(const Pressure& a, const Pressure& b, bool fu
 DeviceDelta device_delta(const DiskCounters& a, const DiskCounters& b, std::uint64_t interval_ns) {
   DeviceDelta d;
   d.name = b.name;
-  d.reads = grew(a.reads_completed, b.reads_completed);
-  d.reads_merged = grew(a.reads_merged, b.reads_merged);
-  d.read_bytes = grew(a.sectors_read, b.sectors_read) * kSectorBytes;
-  d.read_time_ms = grew(a.read_time_ms, b.read_time_ms);
-  d.writes = grew(a.writes_completed, b.writes_completed);
-  d.writes_merged = grew(a.writes_merged, b.writes_merged);
-  d.write_bytes = grew(a.sectors_written, b.sectors_written) * kSectorBytes;
-  d.write_time_ms = grew(a.write_time_ms, b.write_time_ms);
-  d.discards = grew(a.discards_completed, b.discards_completed);
-  d.discards_merged = grew(a.discards_merged, b.discards_merged);
-  d.discard_bytes = grew(a.sectors_discarded, b.sectors_discarded) * kSectorBytes;
-  d.discard_time_ms = grew(a.discard_time_ms, b.discard_time_ms);
-  d.flushes = grew(a.flushes_completed, b.flushes_completed);
-  d.flush_time_ms = grew(a.flush_time_ms, b.flush_time_ms);
-  d.io_time_ms = grew(a.io_time_ms, b.io_time_ms);
-  d.weighted_io_time_ms = grew(a.weighted_io_time_ms, b.weighted_io_time_ms);
   d.in_flight_end = b.in_flight;
+  if (went_back(a, b)) {
+    d.valid = false;  // all differences left 0, nothing derived from them
+    return d;
+  }
+  d.reads = b.reads_completed - a.reads_completed;
+  d.reads_merged = b.reads_merged - a.reads_merged;
+  d.read_bytes = (b.sectors_read - a.sectors_read) * kSectorBytes;
+  d.read_time_ms = grew_ms32(a.read_time_ms, b.read_time_ms);
+  d.writes = b.writes_completed - a.writes_completed;
+  d.writes_merged = b.writes_merged - a.writes_merged;
+  d.write_bytes = (b.sectors_written - a.sectors_written) * kSectorBytes;
+  d.write_time_ms = grew_ms32(a.write_time_ms, b.write_time_ms);
+  d.discards = b.discards_completed - a.discards_completed;
+  d.discards_merged = b.discards_merged - a.discards_merged;
+  d.discard_bytes = (b.sectors_discarded - a.sectors_discarded) * kSectorBytes;
+  d.discard_time_ms = grew_ms32(a.discard_time_ms, b.discard_time_ms);
+  d.flushes = b.flushes_completed - a.flushes_completed;
+  d.flush_time_ms = grew_ms32(a.flush_time_ms, b.flush_time_ms);
+  d.io_time_ms = grew_ms32(a.io_time_ms, b.io_time_ms);
+  d.weighted_io_time_ms = grew_ms32(a.weighted_io_time_ms, b.weighted_io_time_ms);
   // iostat: %util = io_ticks / interval, aqu-sz = rq_ticks / interval, r_await = rd_ticks / rd_ios.
   const double interval_ms = static_cast<double>(interval_ns) / 1e6;
   if (interval_ms > 0) {
@@ -161,31 +182,58 @@ PhaseExplanation explain_phase(std::vector<StorageChain> chains, const SystemSna
   e.memory_full_us = stall(start.memory_pressure, end.memory_pressure, true);
   e.cpu_some_us = stall(start.cpu_pressure, end.cpu_pressure, false);
 
-  // Device bytes of the file systems' own devices (each once): what the targets' I/O became.
+  // Device bytes of the file systems' own devices (each once): what the targets' I/O became. A
+  // file system device that lies under another counted one (a loop file on a disk that is also a
+  // target's) is left out: the lower device's bytes hold its I/O. A ratio needs every counted
+  // device: one missing from a snapshot or re-created would mix zeros with real deltas.
+  std::vector<std::string> own;
+  for (const StorageChain& chain : e.chains) {
+    if (!chain.devices.empty()) own.push_back(chain.devices.front().name);
+  }
+  for (const DeviceDelta& d : e.devices) e.shared_device = e.shared_device || d.targets.size() > 1;
   std::vector<std::string> counted;
+  bool complete = true;
   for (const StorageChain& chain : e.chains) {
     if (chain.devices.empty()) continue;
     const std::string& name = chain.devices.front().name;
-    if (std::find(counted.begin(), counted.end(), name) != counted.end()) {
-      e.shared_device = true;
+    const bool above_other =
+        std::any_of(chain.devices.begin() + 1, chain.devices.end(), [&](const BlockDevice& lower) {
+          return std::find(own.begin(), own.end(), lower.name) != own.end();
+        });
+    if (above_other || std::find(counted.begin(), counted.end(), name) != counted.end()) continue;
+    counted.push_back(name);
+    const auto d = std::find_if(e.devices.begin(), e.devices.end(),
+                                [&](const DeviceDelta& x) { return x.name == name; });
+    if (d == e.devices.end() || !d->valid) {
+      complete = false;
       continue;
     }
-    counted.push_back(name);
-    for (const DeviceDelta& d : e.devices) {
-      if (d.name != name) continue;
-      e.device_read_bytes += d.read_bytes;
-      e.device_write_bytes += d.write_bytes;
-    }
+    e.device_read_bytes += d->read_bytes;
+    e.device_write_bytes += d->write_bytes;
   }
-  if (!counted.empty()) {
-    if (app.read_bytes != 0) {
-      e.read_amplification =
-          static_cast<double>(e.device_read_bytes) / static_cast<double>(app.read_bytes);
+  // The application's bytes on targets with a device chain (tmpfs targets' bytes never reach one).
+  for (std::size_t t = 0; t < e.chains.size(); ++t) {
+    if (e.chains[t].devices.empty()) continue;
+    if (t < app.target_read_bytes.size()) e.device_backed_read_bytes += app.target_read_bytes[t];
+    if (t < app.target_write_bytes.size()) e.device_backed_write_bytes += app.target_write_bytes[t];
+  }
+  if (app.target_read_bytes.empty() && app.target_write_bytes.empty()) {
+    e.device_backed_read_bytes = app.read_bytes;
+    e.device_backed_write_bytes = app.write_bytes;
+  }
+  if (app.warmup) {
+    e.derived_note =
+        "no ratio: the phase had a warm-up, which the device counters cover and the "
+        "application's bytes do not";
+  } else if (!counted.empty() && complete) {
+    if (e.device_backed_read_bytes != 0) {
+      e.read_amplification = static_cast<double>(e.device_read_bytes) /
+                             static_cast<double>(e.device_backed_read_bytes);
       e.page_cache_read_percent = 100.0 * (1.0 - std::min(1.0, *e.read_amplification));
     }
-    if (app.write_bytes != 0) {
-      e.write_amplification =
-          static_cast<double>(e.device_write_bytes) / static_cast<double>(app.write_bytes);
+    if (e.device_backed_write_bytes != 0) {
+      e.write_amplification = static_cast<double>(e.device_write_bytes) /
+                              static_cast<double>(e.device_backed_write_bytes);
     }
   }
   add_findings(e);

@@ -11,15 +11,26 @@
 
 namespace iobench::explain {
 
-/// What a phase's PhaseResult says the application did (op kinds named "*read*" / "*write*").
+/// Whether an op kind moves data read, written or both (see op_kind).
+struct OpKind {
+  bool read = false;
+  bool write = false;
+};
+/// The kind of op `op` of phase `phase`, from an explicit table of the families' op names
+/// (phase_observer.cpp): bonnie's "rewrite" both, its "chunk" by phase (putc / getc), any name
+/// starting with "read" / "write" in any case (dbench's ReadX / WriteX) read / write.
+[[nodiscard]] OpKind op_kind(std::string_view phase, std::string_view op);
+
+/// What a phase's PhaseResult says the application did (op bytes by op_kind).
 [[nodiscard]] ApplicationFigures application_figures(const PhaseResult& phase);
 
 class PhaseObserver {
  public:
   /// Describes each target's storage and takes the starting snapshot.
   explicit PhaseObserver(std::span<const Target> targets);
-  /// Takes the closing snapshot and sets `phase.explanation`. Call once.
-  void finish(PhaseResult& phase) const;
+  /// Takes the closing snapshot and sets `phase.explanation`. Call once. `had_warmup`: the
+  /// phase had a warm-up, which the snapshots cover and the op bytes do not (no ratio then).
+  void finish(PhaseResult& phase, bool had_warmup) const;
 
  private:
   std::vector<StorageChain> chains_;

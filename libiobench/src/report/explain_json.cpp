@@ -191,6 +191,7 @@ Json explain_to_json(const PhaseExplanation& e) {
     Json dj;
     dj["name"] = d.name;
     dj["targets"] = d.targets;
+    if (!d.valid) dj["valid"] = false;  // only when a count went back (absent means valid)
     each_counter(d, [&](const char* key, std::uint64_t& v) { dj[key] = v; });
     each_ratio(d, [&](const char* key, double& v) { dj[key] = v; });
     devices.push_back(std::move(dj));
@@ -222,7 +223,10 @@ Json explain_to_json(const PhaseExplanation& e) {
                   {"write_amplification", optional_number(e.write_amplification)},
                   {"page_cache_read_percent", optional_number(e.page_cache_read_percent)},
                   {"shared_device", e.shared_device},
-                  {"dirty_threshold_bytes", e.dirty_threshold_bytes}};
+                  {"dirty_threshold_bytes", e.dirty_threshold_bytes},
+                  {"device_backed_read_bytes", e.device_backed_read_bytes},
+                  {"device_backed_write_bytes", e.device_backed_write_bytes}};
+  if (!e.derived_note.empty()) j["derived"]["note"] = e.derived_note;
   Json findings = Json::array();
   for (const explain::Finding& f : e.findings)
     findings.push_back({{"name", f.name}, {"text", f.text}});
@@ -241,6 +245,7 @@ PhaseExplanation explain_from_json(const Json& json, const std::string& pointer)
     const In d = devices.at(i);
     DeviceDelta out;
     out.name = d.at("name").text();
+    if (d.j.contains("valid")) out.valid = d.at("valid").boolean();
     const In targets = d.at("targets");
     for (std::size_t t = 0; t < targets.size(); ++t) {
       out.targets.push_back(static_cast<std::size_t>(targets.at(t).u64()));
@@ -284,6 +289,14 @@ PhaseExplanation explain_from_json(const Json& json, const std::string& pointer)
   e.page_cache_read_percent = derived.at("page_cache_read_percent").optional_number();
   e.shared_device = derived.at("shared_device").boolean();
   e.dirty_threshold_bytes = derived.at("dirty_threshold_bytes").u64();
+  // Absent in results written before these keys: the denominators were the application's bytes.
+  e.device_backed_read_bytes = derived.j.contains("device_backed_read_bytes")
+                                   ? derived.at("device_backed_read_bytes").u64()
+                                   : e.application.read_bytes;
+  e.device_backed_write_bytes = derived.j.contains("device_backed_write_bytes")
+                                    ? derived.at("device_backed_write_bytes").u64()
+                                    : e.application.write_bytes;
+  if (derived.j.contains("note")) e.derived_note = derived.at("note").text();
   const In findings = j.at("findings");
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const In f = findings.at(i);
