@@ -153,21 +153,27 @@ class Transaction {
 void check_or_create(const detail::HistoryConnection& c, bool create) {
   const std::int64_t id = c.pragma("PRAGMA application_id");
   if (id == 0) {
-    const std::vector<std::string> tables = c.tables();
-    if (!tables.empty()) {
-      throw ConfigError(fmt::format(
-          "{}: an SQLite database of another application (tables: {}); iobench keeps its "
-          "history in a file of its own: give a new file name",
-          printable(c.path), printable(fmt::format("{}", fmt::join(tables, ", ")))));
-    }
+    const auto refuse_foreign_tables = [&c] {
+      const std::vector<std::string> tables = c.tables();
+      if (!tables.empty()) {
+        throw ConfigError(fmt::format(
+            "{}: an SQLite database of another application (tables: {}); iobench keeps its "
+            "history in a file of its own: give a new file name",
+            printable(c.path), printable(fmt::format("{}", fmt::join(tables, ", ")))));
+      }
+    };
     if (!create) {
+      refuse_foreign_tables();
       throw ConfigError(fmt::format(
           "{}: an empty database, not an iobench history; store runs with run --store FILE",
           printable(c.path)));
     }
     Transaction t(c, "creating the history");
-    // Another process may have made it meanwhile: the write lock is ours now, look again.
+    // Another process may have made it meanwhile: the write lock is ours now, look again, and
+    // look at its tables under the same lock (read before, they could be another writer's
+    // schema committed between the two reads, refused as a foreign database).
     if (c.pragma("PRAGMA application_id") == 0) {
+      refuse_foreign_tables();
       c.exec(kCreateSchema, "creating the history");
       c.exec(fmt::format("PRAGMA application_id = {}", kApplicationId).c_str(),
              "creating the history");
