@@ -332,45 +332,38 @@ TEST_CASE("cgroup_throttled is named once per cgroup and device", "[explain][rul
   CHECK(std::count(fired.begin(), fired.end(), "cgroup_throttled") == 1);
 }
 
+namespace {
+
+// A phase of the given op kinds, each having moved the given bytes.
+PhaseResult phase_moving(std::string name, std::vector<std::string> op_names,
+                         const std::vector<std::uint64_t>& bytes) {
+  PhaseResult phase;
+  phase.name = std::move(name);
+  phase.op_names = std::move(op_names);
+  phase.ops.resize(bytes.size());
+  for (std::size_t i = 0; i < bytes.size(); ++i) phase.ops[i].bytes = bytes[i];
+  return phase;
+}
+
+}  // namespace
+
 TEST_CASE("application bytes count dbench ReadX WriteX and bonnie rewrite and chunk ops",
           "[explain][rules]") {
-  PhaseResult dbench;
-  dbench.name = "execute";
-  dbench.op_names = {"NTCreateX", "WriteX", "ReadX", "Flush"};
-  dbench.ops.resize(4);
-  dbench.ops[0].bytes = 7;
-  dbench.ops[1].bytes = 3000;
-  dbench.ops[2].bytes = 5000;
-  dbench.ops[3].bytes = 11;
-  ApplicationFigures app = explain::application_figures(dbench);
+  ApplicationFigures app = explain::application_figures(
+      phase_moving("execute", {"NTCreateX", "WriteX", "ReadX", "Flush"}, {7, 3000, 5000, 11}));
   CHECK(app.read_bytes == 5000);
   CHECK(app.write_bytes == 3000);
-  PhaseResult rewrite;
-  rewrite.name = "rewrite";
-  rewrite.op_names = {"rewrite"};
-  rewrite.ops.resize(1);
-  rewrite.ops[0].bytes = 8192;
-  app = explain::application_figures(rewrite);
+  app = explain::application_figures(phase_moving("rewrite", {"rewrite"}, {8192}));
   CHECK(app.read_bytes == 8192);
   CHECK(app.write_bytes == 8192);
-  PhaseResult putc;
-  putc.name = "putc";
-  putc.op_names = {"chunk"};
-  putc.ops.resize(1);
-  putc.ops[0].bytes = 4096;
-  app = explain::application_figures(putc);
+  app = explain::application_figures(phase_moving("putc", {"chunk"}, {4096}));
   CHECK(app.read_bytes == 0);
   CHECK(app.write_bytes == 4096);
-  putc.name = "getc";
-  app = explain::application_figures(putc);
+  app = explain::application_figures(phase_moving("getc", {"chunk"}, {4096}));
   CHECK(app.read_bytes == 4096);
   CHECK(app.write_bytes == 0);
-  PhaseResult disk_phase;
-  disk_phase.name = "main";
-  disk_phase.op_names = {"read", "write", "fsync", "trim"};
-  disk_phase.ops.resize(4);
-  for (auto& op : disk_phase.ops) op.bytes = 100;
-  app = explain::application_figures(disk_phase);
+  app = explain::application_figures(
+      phase_moving("main", {"read", "write", "fsync", "trim"}, {100, 100, 100, 100}));
   CHECK(app.read_bytes == 100);
   CHECK(app.write_bytes == 100);
 }
