@@ -9,9 +9,9 @@ namespace iobench {
 /// The time of a set of system calls (their sums, in ns) split into layers, as `--explain`'s
 /// BPF program measures it in the kernel: at every instant of a call exactly one layer is
 /// charged, the first that applies of device (a block request the call caused is issued and not
-/// completed), block queue (one is inserted and not issued), off CPU (the worker thread is
-/// switched out: sleeping, waiting for a lock or for a CPU) and file system + kernel (the
-/// residual: on CPU inside the call). So fs_kernel_ns + queue_ns + device_ns + off_cpu_ns ==
+/// completed), block queue (one is started, where /proc/diskstats starts its time, and not
+/// issued), off CPU (the worker thread is switched out: sleeping, waiting for a lock or for a
+/// CPU) and file system + kernel (the residual: on CPU inside the call). So fs_kernel_ns + queue_ns + device_ns + off_cpu_ns ==
 /// total_ns exactly.
 struct ExplainSplit {
   std::uint64_t calls = 0;     ///< how many calls the sums are over

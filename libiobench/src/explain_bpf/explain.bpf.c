@@ -2,7 +2,7 @@
 // The kernel half of `iobench run --explain`: for the threads user space registered (the
 // workers, while they run), each tracked system call's time from entry to exit is split, instant
 // by instant, into exactly one layer: device (a block request the call caused is at the device:
-// issued, not completed), else block queue (one is queued: inserted, not issued), else off CPU
+// issued, not completed), else block queue (one is queued: started, not issued), else off CPU
 // (the thread is switched out), else file system and kernel (on CPU: the residual). The layers
 // therefore add up to the call's total by construction.
 #include "vmlinux.h"
@@ -280,8 +280,8 @@ int BPF_PROG(iob_sched_switch, bool preempt, struct task_struct *prev, struct ta
   return 0;
 }
 
-// A request the current worker's call submits: queued (insert) or straight to the device (issue
-// without insert: no scheduler, direct issue). Returns whether it was taken.
+// A request the current worker's call caused: queued (started or inserted) or straight at the
+// device (issued with neither seen: a device without I/O accounting and no scheduler).
 static __always_inline void own_request(__u64 rq, __u32 at_device) {
   struct call_state *s = state_of(bpf_get_current_task_btf());
   if (!s) return;
@@ -330,9 +330,22 @@ static __always_inline void move_request(struct rq_owner *o, __u32 issued, __u64
   bpf_task_release(task);
 }
 
+// A request starts where /proc/diskstats starts counting its time (blk_account_io_start, Linux
+// 6.5+): made from the call's bio, in the calling thread, before any plug, scheduler or queue.
+// It is queued until issued, so that queue + device is the request's time as iostat's await
+// counts it, and it is the caller's even when another thread (kblockd, a plug flush) inserts or
+// issues it. Devices without I/O accounting (queue/iostats 0) skip this: insert and issue
+// without an owner then take the current thread's call, if it is in one.
+SEC("tp_btf/block_io_start")
+int BPF_PROG(iob_io_start, struct request *rq) {
+  own_request((__u64)rq, 0);
+  return 0;
+}
+
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(iob_rq_insert, struct request *rq) {
-  own_request((__u64)rq, 0);
+  __u64 key = (__u64)rq;
+  if (!bpf_map_lookup_elem(&requests, &key)) own_request(key, 0);
   return 0;
 }
 
