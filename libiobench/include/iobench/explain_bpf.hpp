@@ -11,8 +11,8 @@ namespace iobench {
 /// charged, the first that applies of device (a block request the call caused is issued and not
 /// completed), block queue (one is started, where /proc/diskstats starts its time, and not
 /// issued), off CPU (the worker thread is switched out: sleeping, waiting for a lock or for a
-/// CPU) and file system + kernel (the residual: on CPU inside the call). So fs_kernel_ns + queue_ns + device_ns + off_cpu_ns ==
-/// total_ns exactly.
+/// CPU) and file system + kernel (the residual: on CPU inside the call). So fs_kernel_ns + queue_ns
+/// + device_ns + off_cpu_ns == total_ns exactly.
 struct ExplainSplit {
   std::uint64_t calls = 0;     ///< how many calls the sums are over
   std::uint64_t total_ns = 0;  ///< entry to exit (raw_syscalls sys_enter to sys_exit)
@@ -31,6 +31,21 @@ struct ExplainSplit {
   }
 };
 
+/// The block requests a kind of call caused, each timed on its own from its start (where
+/// /proc/diskstats starts its time) to its issue (queue_ns) and on to its completion (device_ns),
+/// also after the call returned: for asynchronous calls (io_uring_enter, io_submit), whose split
+/// ends when they return, these are what the kernel did per request. Sums in ns.
+struct ExplainRequests {
+  std::uint64_t completed = 0;  ///< requests whose start, issue and completion were seen
+  std::uint64_t queue_ns = 0;
+  std::uint64_t device_ns = 0;
+
+  /// Mean per request of `ns` (one of the sums), ns; 0 without requests.
+  [[nodiscard]] double mean(std::uint64_t ns) const noexcept {
+    return completed == 0 ? 0.0 : static_cast<double>(ns) / static_cast<double>(completed);
+  }
+};
+
 /// One system call's figures in one phase, over the workers' threads while they ran.
 struct ExplainCall {
   std::string call;                  ///< system call name, e.g. "pread64", "fsync"
@@ -39,7 +54,8 @@ struct ExplainCall {
   /// Calls whose measured layers exceeded their total and were clamped (fs_kernel_ns 0); kept so
   /// it is never hidden, expected 0.
   std::uint64_t clamped = 0;
-  ExplainSplit all;  ///< every call: its `mean()`s are the mean latency and its split
+  ExplainRequests requests;  ///< the block requests' own times
+  ExplainSplit all;          ///< every call: its `mean()`s are the mean latency and its split
   /// The calls whose total fell in the histogram bucket (LatencyHistogram's buckets, <= 0.39 %
   /// wide) of the 50th / 99th percentile (nearest rank): their mean total is that percentile
   /// within the bucket's width, and their split adds up to it exactly.

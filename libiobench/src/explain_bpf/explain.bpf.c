@@ -55,6 +55,9 @@ struct rq_owner {
   __u32 tid;
   __u32 seq;
   __u32 at_device;  // 0: queued, 1: issued
+  __u32 call;       // the causing call's index + 1
+  __u64 start;      // started (or inserted) at
+  __u64 issued;     // issued at (0: not yet)
 };
 
 // A block request caused by a worker's call, by its struct request address.
@@ -287,7 +290,8 @@ static __always_inline void own_request(__u64 rq, __u32 at_device) {
   if (!s) return;
   const __u32 tid = (__u32)bpf_get_current_pid_tgid();
   const __u64 now = bpf_ktime_get_ns();
-  struct rq_owner owner = {.tid = tid, .at_device = at_device};
+  struct rq_owner owner = {.tid = tid, .at_device = at_device, .start = now};
+  if (at_device) owner.issued = now;
   bpf_spin_lock(&s->lock);
   const __u32 active = s->call;
   if (active) {
@@ -299,6 +303,7 @@ static __always_inline void own_request(__u64 rq, __u32 at_device) {
     s->requests++;
     s->inflight++;
     owner.seq = s->seq;
+    owner.call = active;
   }
   bpf_spin_unlock(&s->lock);
   if (active) bpf_map_update_elem(&requests, &rq, &owner, BPF_ANY);
@@ -358,9 +363,26 @@ int BPF_PROG(iob_rq_issue, struct request *rq) {
     return 0;
   }
   if (o->at_device) return 0;  // issued again (requeued): still at the device
-  move_request(o, 1, bpf_ktime_get_ns());
+  const __u64 now = bpf_ktime_get_ns();
+  move_request(o, 1, now);
   o->at_device = 1;
+  o->issued = now;
   return 0;
+}
+
+// A request's own queue and device time, whether or not its call is still in progress: an
+// asynchronous call (io_uring_enter, io_submit) returns before its requests complete, so its split
+// cannot hold them; these sums do, per request.
+static __always_inline void add_request_times(const struct rq_owner *o, __u64 now) {
+  if (o->call == 0 || o->call > IOB_NCALLS || o->issued == 0 || o->issued < o->start ||
+      now < o->issued)
+    return;
+  __u32 ci = o->call - 1;
+  struct iob_call_totals *t = bpf_map_lookup_elem(&totals, &ci);
+  if (!t) return;
+  __sync_fetch_and_add(&t->requests_completed, 1);
+  __sync_fetch_and_add(&t->request_queue_ns, o->issued - o->start);
+  __sync_fetch_and_add(&t->request_device_ns, now - o->issued);
 }
 
 SEC("tp_btf/block_rq_complete")
@@ -368,7 +390,9 @@ int BPF_PROG(iob_rq_complete, struct request *rq, int error, unsigned int nr_byt
   __u64 key = (__u64)rq;
   struct rq_owner *o = bpf_map_lookup_elem(&requests, &key);
   if (!o) return 0;
-  move_request(o, 0, bpf_ktime_get_ns());
+  const __u64 now = bpf_ktime_get_ns();
+  move_request(o, 0, now);
+  add_request_times(o, now);
   bpf_map_delete_elem(&requests, &key);
   return 0;
 }

@@ -25,11 +25,16 @@ struct iob_bucket {
 /* Per call kind (its calls are the buckets' counts): calls that caused a block request (the rest
  * are page cache hits), block requests caused, and calls whose measured layers exceeded their
  * total (clamped; a clock-ordering artefact of events on two CPUs, reported so it is never
- * hidden). Only what is not zero is added: a cache hit costs no add here. */
+ * hidden). Only what is not zero is added: a cache hit costs no add here. Then, per request the
+ * calls caused and that completed, its own time from start to issue (queue) and from issue to
+ * completion (device), also after its call returned (asynchronous calls). */
 struct iob_call_totals {
   unsigned long long calls_with_requests;
   unsigned long long block_requests;
   unsigned long long clamped;
+  unsigned long long requests_completed;
+  unsigned long long request_queue_ns;
+  unsigned long long request_device_ns;
 };
 
 /* The workers' time off CPU outside the tracked calls (preempted in user space, or on the way back

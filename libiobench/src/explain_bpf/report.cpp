@@ -43,6 +43,11 @@ std::string explain_bpf_text(const ExplainBpfPhase& phase) {
         c.all.calls ? 100.0 * static_cast<double>(c.cache_hits) / static_cast<double>(c.all.calls)
                     : 0.0,
         c.block_requests, c.clamped ? fmt::format(", {} clamped", c.clamped) : std::string{});
+    if (c.requests.completed != 0) {
+      out += fmt::format("    per request: block queue {}, device {} ({} completed)\n",
+                         us(c.requests.mean(c.requests.queue_ns)),
+                         us(c.requests.mean(c.requests.device_ns)), c.requests.completed);
+    }
     out += split_line("mean", c.all);
     out += split_line("p50", c.p50);
     out += split_line("p99", c.p99);
@@ -63,6 +68,10 @@ nlohmann::ordered_json explain_bpf_json(const ExplainBpfPhase& phase) {
                      {"cache_hits", c.cache_hits},
                      {"block_requests", c.block_requests},
                      {"clamped", c.clamped},
+                     {"requests",
+                      {{"completed", c.requests.completed},
+                       {"queue_ns", c.requests.queue_ns},
+                       {"device_ns", c.requests.device_ns}}},
                      {"all", split_json(c.all)},
                      {"p50", split_json(c.p50)},
                      {"p99", split_json(c.p99)}});

@@ -182,8 +182,12 @@ ExplainBpfPhase explain_bpf_phase_end() {
   const ExplainCallName* names = explain_bpf_call_names();
   for (std::size_t c = 0; c < IOB_NCALLS; ++c) {
     const iob_call_totals& t = s.totals[c];
-    ExplainCall call{
-        .call = names[c].name, .block_requests = t.block_requests, .clamped = t.clamped};
+    ExplainCall call{.call = names[c].name,
+                     .block_requests = t.block_requests,
+                     .clamped = t.clamped,
+                     .requests = {.completed = t.requests_completed,
+                                  .queue_ns = t.request_queue_ns,
+                                  .device_ns = t.request_device_ns}};
     const iob_bucket* row = s.buckets + c * IOB_NBUCKETS;
     for (std::size_t b = 0; b < IOB_NBUCKETS; ++b) {
       call.all.calls += row[b].count;
