@@ -201,7 +201,7 @@ std::unique_ptr<PhaseWorker> DbenchWorkload::make_worker(std::size_t phase, Work
   for (std::size_t c = first_client; c < first_client + config_.clients_per_process; ++c) {
     // Building a client allocates its buffers: see a stop request soon.
     if (stop_requested()) return std::make_unique<StoppedWorker>();
-    clients.push_back(std::make_unique<FileioClient>(stream->loadfile(), sizes, config_.fileio,
+    clients.push_back(std::make_unique<FileioClient>(stream->tables(), sizes, config_.fileio,
                                                      run_dir, c, config_.clients(), ctx.seed(),
                                                      report_ ? &report_->report() : nullptr));
   }

@@ -22,7 +22,9 @@ namespace iobench::plugins::dbench {
 
 namespace {
 
-constexpr std::size_t kPathMax = 4096;
+/// Capacity reserved for a template path's text (it grows once for a longer one): a 4 KiB
+/// reserve each would cost a page of memory per string in every client process.
+constexpr std::size_t kTemplatePathBytes = 256;
 /// Buffer size when some transfer size is a modifier expression (dbench HEAD's rw_buf).
 constexpr std::size_t kExprBufferBytes = 16U << 20;
 
@@ -86,8 +88,8 @@ FileioClient::FileioClient(const Loadfile& loadfile, const LoadfileStats& sizes,
       read_bytes_(buffer_bytes(sizes.max_read_bytes, sizes.has_expr_sizes)),
       read_buffer_(new std::byte[read_bytes_]),
       dir_buffer_(new std::byte[kDirBufferBytes]) {
-  for (auto& s : scratch_) s.reserve(kPathMax);
-  template_text_.reserve(kPathMax);
+  for (auto& s : scratch_) s.reserve(kTemplatePathBytes);
+  template_text_.reserve(kTemplatePathBytes);
   for (auto& s : random_strings_) s.reserve(256);
 }
 

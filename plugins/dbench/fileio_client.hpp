@@ -64,7 +64,8 @@ struct OpOutcome {
 /// counters and in `report`, which also keeps the first one's description.
 class FileioClient {
  public:
-  /// `loadfile` holds the tables of the lines read so far (they may grow: LoadfileStream);
+  /// `loadfile` holds the tables the instructions refer to (LoadfileStream::tables(), the
+  /// validated file's; tables that grow as lines are read are caught up with catch_up());
   /// `sizes` are the whole file's statistics (its validation's), which size the buffers.
   /// REQUIRES: `loadfile` and `report` (may be null) outlive the client; `run_dir` stays open.
   FileioClient(const Loadfile& loadfile, const LoadfileStats& sizes, const FileioOptions& options,

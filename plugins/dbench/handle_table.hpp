@@ -9,33 +9,6 @@
 
 namespace iobench::plugins::dbench {
 
-/// The dense ids of a loadfile's handle numbers, for the parser: an open-addressing table of
-/// ids (4 bytes a slot, linear probing, at most 3/4 full) whose keys are read from the id ->
-/// number table the loadfile keeps anyway (Loadfile::handles). client.txt's 4,862 handle
-/// numbers take 32 KiB here, where a node-based map took about 200 KiB in every client process.
-class HandleIndex {
- public:
-  /// The id of handle `number`: i with numbers[i] == number, appending `number` to `numbers`
-  /// (id numbers.size()) when it has none yet. `inserted` tells which. REQUIRES: `numbers` is
-  /// the table every earlier call was given, changed only by this class.
-  std::uint32_t intern(std::int64_t number, std::vector<std::int64_t>& numbers, bool& inserted);
-
-  /// Makes room for `count` handles in all without growing again (`numbers`: as for intern()).
-  void reserve(std::size_t count, const std::vector<std::int64_t>& numbers);
-
-  /// Bytes of the table (its capacity).
-  [[nodiscard]] std::size_t memory_bytes() const noexcept {
-    return slots_.capacity() * sizeof(std::uint32_t);
-  }
-
- private:
-  [[nodiscard]] std::size_t home(std::int64_t number) const noexcept;
-  void rebuild(std::size_t slot_count, const std::vector<std::int64_t>& numbers);
-
-  std::vector<std::uint32_t> slots_;  ///< id, or kNoId for an empty slot; size a power of 2
-  std::size_t size_ = 0;
-};
-
 /// What a client knows of one loadfile handle: its descriptor, or why it has none.
 struct HandleSlot {
   int fd = -1;

@@ -273,7 +273,7 @@ void LoadfileParser::parse_operation(const OpSpec& spec, std::span<const Token> 
         if (!nbench && spec.op == OpCode::kNtCreateX && *number == -1) {
           ins.set_expect(Expect::kFailure);  // dbench 2 marks a failed open with handle -1
         } else {
-          id = intern_handle(*number);
+          id = intern_handle(*number, line, token.column);
         }
         (spec.op == OpCode::kNtCreateX ? ins.b : ins.a) = id;
         break;
@@ -349,7 +349,7 @@ std::optional<std::uint32_t> LoadfileParser::parse_path(const Token& token, std:
   }
   // A path seen before (nearly every one) was checked then: without a '$' it is its own key.
   if (text.find('$') == std::string_view::npos) {
-    if (const auto it = path_ids_.find(text); it != path_ids_.end()) return it->second;
+    if (const std::uint32_t id = known_path(text, false); id != kNoId) return id;
   }
   std::size_t first_end = text.find('/', 1);
   if (first_end == std::string_view::npos) first_end = text.size();
@@ -388,8 +388,25 @@ std::optional<std::uint32_t> LoadfileParser::parse_path(const Token& token, std:
     start = end + 1;
   }
   // Templates are interned apart from plain paths: "$1" is literal before RANDOMSTRING 1.
-  if (is_template) path.insert(path.begin(), kRandomRef);
-  if (const auto it = path_ids_.find(path); it != path_ids_.end()) return it->second;
+  const std::uint32_t id = intern_path(path, is_template, text, first_end, line, token.column);
+  if (id == kNoId) return std::nullopt;
+  return id;
+}
+
+std::uint32_t LoadfileParser::known_path(std::string_view key, bool is_template) const noexcept {
+  const Loadfile& tables = replay_of_ != nullptr ? *replay_of_ : out_;
+  return tables.path_index.find(key, is_template, tables.paths);
+}
+
+std::uint32_t LoadfileParser::intern_path(std::string& path, bool is_template,
+                                          std::string_view text, std::size_t first_end,
+                                          std::uint32_t line, std::uint32_t column) {
+  if (const std::uint32_t id = known_path(path, is_template); id != kNoId) return id;
+  if (replay_of_ != nullptr) {
+    error(line, column, text, "path not in the loadfile as validated",
+          "the file as it was when the run validated it");
+    return kNoId;
+  }
   const auto id = static_cast<std::uint32_t>(out_.paths.size());
   const std::string_view top = text.substr(1, first_end - 1);
   if (std::find(out_.top_level_names.begin(), out_.top_level_names.end(), top) ==
@@ -401,16 +418,16 @@ std::optional<std::uint32_t> LoadfileParser::parse_path(const Token& token, std:
     if (root_end == std::string_view::npos) root_end = text.size();
     const std::string_view root = text.substr(0, root_end);
     // A root holding a RANDOMSTRING reference is left to the top-level removal.
-    if (!is_template || path.substr(1, root_end).find(kRandomRef) == std::string::npos) {
+    if (!is_template || path.substr(0, root_end).find(kRandomRef) == std::string::npos) {
       if (std::find(out_.client_roots.begin(), out_.client_roots.end(), root) ==
           out_.client_roots.end()) {
         out_.client_roots.emplace_back(root);
       }
     }
   }
-  if (is_template) templates_.push_back({line, token.column, path.substr(1)});
-  out_.paths.push_back({is_template ? path.substr(1) : path, is_template});
-  path_ids_.emplace(std::move(path), id);
+  if (is_template) templates_.push_back({line, column, path});
+  out_.paths.push_back({std::move(path), is_template});
+  out_.path_index.insert(out_.paths);
   written_.emplace_back();
   return id;
 }
@@ -448,7 +465,7 @@ void LoadfileParser::emit(Instruction ins) {
     case OpCode::kRmdir:
     case OpCode::kRename:
       for (const std::uint32_t id : {ins.a, ins.b}) {
-        if (id != kNoId && out_.paths[id].text.find("client1") == std::string::npos) {
+        if (id != kNoId && paths()[id].text.find("client1") == std::string::npos) {
           out_.stats.removes_shared_dirs = true;
         }
       }
@@ -480,10 +497,19 @@ std::uint32_t LoadfileParser::intern_string(std::string_view text) {
   return id;
 }
 
-std::uint32_t LoadfileParser::intern_handle(std::int64_t number) {
+std::uint32_t LoadfileParser::intern_handle(std::int64_t number, std::uint32_t line,
+                                            std::uint32_t column) {
+  if (replay_of_ != nullptr) {
+    const std::uint32_t id = replay_of_->handle_index.find(number, replay_of_->handles);
+    if (id == kNoId) {
+      error(line, column, std::to_string(number), "handle not in the loadfile as validated",
+            "the file as it was when the run validated it");
+    }
+    return id;
+  }
   bool inserted = false;
-  const std::uint32_t id = handle_ids_.intern(number, out_.handles, inserted);
-  if (inserted && !for_replay_) handle_path_.push_back(kNoId);
+  const std::uint32_t id = out_.handle_index.intern(number, out_.handles, inserted);
+  if (inserted) handle_path_.push_back(kNoId);
   return id;
 }
 

@@ -14,7 +14,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "plugins/dbench/handle_table.hpp"
 #include "plugins/dbench/loadfile_parser.hpp"
 #include "plugins/dbench/loadfile_reader.hpp"
 #include "plugins/dbench/loadfile_tokenizer.hpp"
@@ -57,19 +56,15 @@ using InternMap = std::unordered_map<std::string, std::uint32_t, StringHash, std
 /// no more use for (needed_from), so that a replay can read its loadfile as it goes.
 class LoadfileParser {
  public:
-  /// Parses into `out`, which must be empty and outlive the parser. `for_replay`: a parse that
-  /// only feeds a replay, of a file validated before: the free-space estimate
+  /// Parses into `out`, which must be empty and outlive the parser. `replay_of`: a parse that
+  /// only feeds a replay of that file, validated before (and outliving the parser): its paths and
+  /// handles get their ids from the validation's tables (Loadfile::path_index, handle_index),
+  /// read-only, and `out` gets none of them (a client process does not build its own copy; one
+  /// not found there means the file changed, an error); the free-space estimate
   /// (LoadfileStats::written_bytes), which costs memory per WriteX, is left out.
-  LoadfileParser(Loadfile& out, const ParseOptions& options, bool for_replay = false)
-      : options_(options), out_(out), for_replay_(for_replay) {
+  LoadfileParser(Loadfile& out, const ParseOptions& options, const Loadfile* replay_of = nullptr)
+      : options_(options), out_(out), replay_of_(replay_of), for_replay_(replay_of != nullptr) {
     out_.name = options.file_name;
-  }
-
-  /// Makes room for `count` handle numbers (a replay knows them from the validation), so the
-  /// tables do not grow by doubling past what the file needs.
-  void reserve_handles(std::size_t count) {
-    out_.handles.reserve(count);
-    handle_ids_.reserve(count, out_.handles);
   }
 
   /// Parses all of `text`, then finish().
@@ -126,7 +121,18 @@ class LoadfileParser {
   void count_unknown(std::string_view name, std::uint32_t line);
   std::uint16_t intern_status(std::string_view text, std::uint32_t line, std::uint32_t column);
   std::uint32_t intern_string(std::string_view text);
-  std::uint32_t intern_handle(std::int64_t number);
+  std::uint32_t intern_handle(std::int64_t number, std::uint32_t line, std::uint32_t column);
+  /// The id of path `path` (a template if `is_template`) if it has one, else kNoId.
+  [[nodiscard]] std::uint32_t known_path(std::string_view path, bool is_template) const noexcept;
+  /// The id of checked path `path` (its loadfile spelling `text`, whose first component ends at
+  /// `first_end`): the one it has, else in a replay an error and kNoId, else a new id (`path`
+  /// is moved into the table).
+  std::uint32_t intern_path(std::string& path, bool is_template, std::string_view text,
+                            std::size_t first_end, std::uint32_t line, std::uint32_t column);
+  /// The path table ids refer to: the validation's in a replay, else the one being built.
+  [[nodiscard]] const std::vector<PathEntry>& paths() const noexcept {
+    return replay_of_ != nullptr ? replay_of_->paths : out_.paths;
+  }
   void error(std::uint32_t line, std::uint32_t column, std::string_view token,
              std::string_view problem, std::string_view expected);
   void finish_stats();
@@ -138,6 +144,7 @@ class LoadfileParser {
 
   const ParseOptions& options_;
   Loadfile& out_;
+  const Loadfile* replay_of_;
   bool for_replay_;
   std::uint32_t line_ = 0;
   std::optional<LoadfileFormat> format_;
@@ -146,9 +153,7 @@ class LoadfileParser {
   LineTokenizer tokenizer_;
   std::vector<std::string> errors_;
   std::size_t error_count_ = 0;
-  InternMap path_ids_;
   InternMap string_ids_;
-  HandleIndex handle_ids_;
   // dense handle id -> path id of its last NTCreateX (for note_write: empty for a replay)
   std::vector<std::uint32_t> handle_path_;
   /// Per path id, what the writes through it can occupy: 4 KiB-aligned [begin, end) ranges of

@@ -274,7 +274,8 @@ std::size_t Loadfile::memory_bytes() const noexcept {
   total += code.memory_bytes() + vector_bytes(paths) + vector_bytes(strings) +
            vector_bytes(statuses) + vector_bytes(handles) + vector_bytes(exprs) +
            vector_bytes(expr_steps) + vector_bytes(top_level_names) + vector_bytes(client_roots) +
-           vector_bytes(stats.unknown_ops);
+           vector_bytes(stats.unknown_ops) + handle_index.memory_bytes() +
+           path_index.memory_bytes();
   for (const auto& p : paths) total += string_heap_bytes(p.text);
   for (const auto& s : strings) total += string_heap_bytes(s);
   for (const auto& s : statuses) total += string_heap_bytes(s);

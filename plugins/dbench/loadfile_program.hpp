@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "plugins/dbench/loadfile_index.hpp"
+
 namespace iobench::plugins::dbench {
 
 /// What an instruction does. The first kTabulatedOps values are dbench's operations in the order
@@ -100,9 +102,6 @@ enum class LoadfileFormat : std::uint8_t {
   kNbench,   ///< dbench 3/4 (NBench): quoted paths, status last, optional timestamps
   kDbench2,  ///< dbench 2: unquoted paths, no status; handle -1 marks a failed open
 };
-
-/// "none" for the id fields of an Instruction.
-inline constexpr std::uint32_t kNoId = 0xffffffffU;
 
 /// One loadfile line in executable form (48 bytes), as Program encodes and decodes it.
 ///
@@ -324,7 +323,7 @@ struct FileIdentity {
 
 /// A parsed, validated loadfile.
 struct Loadfile {
-  std::string name;  ///< the file name used in messages
+  std::string name;     ///< the file name used in messages
   FileIdentity source;  ///< the file it was read from (parse_loadfile_file); zero for a text
   LoadfileFormat format = LoadfileFormat::kNbench;
   Program code;
@@ -332,6 +331,11 @@ struct Loadfile {
   std::vector<std::string> strings;   ///< WRITEPATTERN and RANDOMSTRING texts
   std::vector<std::string> statuses;  ///< distinct status texts ("NT_STATUS_OK", "(none)")
   std::vector<std::int64_t> handles;  ///< loadfile handle number of each dense handle id
+  /// Handle number -> dense id (keyed through `handles`) and path -> path id (keyed through
+  /// `paths`): the parse's lookups, kept so that a replay of a validated file (LoadfileStream)
+  /// finds its ids in them, read-only, instead of building them again.
+  HandleIndex handle_index;
+  PathIndex path_index;
   std::vector<ValueExpr> exprs;
   std::vector<ExprStep> expr_steps;
   /// First components of every path (e.g. "clients"): what a run creates at the top of the base

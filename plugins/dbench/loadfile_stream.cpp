@@ -14,8 +14,7 @@ LoadfileStream::LoadfileStream(std::filesystem::path path, std::size_t max_bytes
     : path_(std::move(path)),
       max_bytes_(max_bytes),
       options_(std::move(options)),
-      validated_(validated.source),
-      handle_count_(validated.handles.size()),
+      validated_(validated),
       loadfile_(std::make_unique<Loadfile>()) {
   buffer_.reserve(2 * kChunkBytes);
   open();
@@ -26,15 +25,14 @@ LoadfileStream::~LoadfileStream() = default;
 void LoadfileStream::open() {
   reader_.reset();
   reader_.emplace(path_, max_bytes_);
-  if (reader_->identity() != validated_) {
+  if (reader_->identity() != validated_.source) {
     throw ReplayError(
         fmt::format("dbench: loadfile {} changed after the run validated it (another file, size or "
                     "modification time); run again with the file as it is now",
                     options_.file_name));
   }
   *loadfile_ = Loadfile{};
-  parser_ = std::make_unique<detail::LoadfileParser>(*loadfile_, options_, /*for_replay=*/true);
-  parser_->reserve_handles(handle_count_);
+  parser_ = std::make_unique<detail::LoadfileParser>(*loadfile_, options_, &validated_);
   cursor_.reset();
   buffer_.clear();
   released_ = 0;

@@ -26,23 +26,25 @@ class LoadfileParser;
 ///
 /// The file must still be the one the run validated (`validated.source`): one changed since
 /// (another inode, size or time) is refused with a ReplayError, as is one that no longer parses.
+/// The instructions refer to the validation's tables (tables()): a stream builds no paths or
+/// handle table of its own, so client processes share the runner's, read-only, from the fork.
 class LoadfileStream {
  public:
   /// Text read and parsed at a time (about 700 lines of client.txt).
   static constexpr std::size_t kChunkBytes = 16 * 1024;
 
   /// Opens `path` again for a replay of what `validated` (parse_loadfile_file() of it, with the
-  /// same `options`) describes. Throws ConfigError if it cannot be opened, ReplayError if it is
-  /// no longer that file.
+  /// same `options`) describes; `validated` must outlive the stream. Throws ConfigError if it
+  /// cannot be opened, ReplayError if it is no longer that file.
   LoadfileStream(std::filesystem::path path, std::size_t max_bytes, ParseOptions options,
                  const Loadfile& validated);
   ~LoadfileStream();
   LoadfileStream(const LoadfileStream&) = delete;
   LoadfileStream& operator=(const LoadfileStream&) = delete;
 
-  /// The tables (paths, strings, statuses, handles, expressions) of what was read so far in this
-  /// pass: they grow as the replay goes, at the same address for the stream's life.
-  [[nodiscard]] const Loadfile& loadfile() const noexcept { return *loadfile_; }
+  /// The tables (paths, strings, statuses, handles, expressions) the instructions refer to: the
+  /// validated loadfile's, whole from the start.
+  [[nodiscard]] const Loadfile& tables() const noexcept { return validated_; }
 
   /// Instruction `i` of the pass, reading on as far as needed (for a LOOP, to its ENDLOOP, which
   /// sets its jump); nullptr past the last one. Valid until the next call. REQUIRES: i is not
@@ -59,6 +61,9 @@ class LoadfileStream {
 
   /// Bytes of the window of instructions held now (for tests of the memory bound).
   [[nodiscard]] std::size_t window_bytes() const noexcept;
+  /// Bytes the stream's own Loadfile holds (Loadfile::memory_bytes(): the window and what the
+  /// replay's parse adds beside tables(), no paths or handles), for tests of the memory bound.
+  [[nodiscard]] std::size_t memory_bytes() const noexcept { return loadfile_->memory_bytes(); }
 
  private:
   /// Forgets what was released, then reads and parses the next chunk(s) until an instruction
@@ -71,9 +76,8 @@ class LoadfileStream {
   std::filesystem::path path_;
   std::size_t max_bytes_;
   ParseOptions options_;
-  FileIdentity validated_;
-  std::size_t handle_count_;  ///< handle numbers of the validated file: the tables' size
-  std::unique_ptr<Loadfile> loadfile_;
+  const Loadfile& validated_;
+  std::unique_ptr<Loadfile> loadfile_;  ///< the window of code (its own paths and handles: none)
   std::unique_ptr<detail::LoadfileParser> parser_;
   std::optional<LoadfileTextReader> reader_;
   std::optional<Program::Cursor> cursor_;

@@ -2,13 +2,13 @@
 
 #include <fcntl.h>
 
-#include <climits>
-
 namespace iobench::plugins::dbench {
 
 ParentCache::ParentCache(ConfinedDir root, bool shared_removals)
     : root_(std::move(root)), shared_removals_(shared_removals) {
-  for (Entry& e : entries_) e.key.reserve(PATH_MAX);
+  // Room for a usual parent's name (a longer one grows its key once, on a miss): PATH_MAX
+  // each would take a page of memory per entry in every client process.
+  for (Entry& e : entries_) e.key.reserve(kKeyBytes);
 }
 
 ParentCache::~ParentCache() = default;

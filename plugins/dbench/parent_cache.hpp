@@ -26,6 +26,8 @@ namespace iobench::plugins::dbench {
 class ParentCache {
  public:
   static constexpr std::size_t kEntries = 8;
+  /// Capacity each entry's key reserves, in bytes.
+  static constexpr std::size_t kKeyBytes = 256;
 
   /// `shared_removals`: another process may remove a directory this cache holds (a removed
   /// one then answers ENOENT for every name, which apply() checks); without them only this
@@ -64,7 +66,7 @@ class ParentCache {
 
  private:
   struct Entry {
-    std::string key;  ///< the parent's name beneath the root (capacity reserved: no allocation)
+    std::string key;  ///< the parent's name beneath the root (kKeyBytes reserved)
     OwnedConfinedDir dir;
     std::uint64_t used = 0;
   };

@@ -37,7 +37,7 @@ void ReplayWorker::run(WorkerContext& ctx) {
   tick_end_ns_ = measure_start_ns_ + timing_.tick_window_ns;
   start_pass(start);
 
-  const Loadfile& loadfile = stream_->loadfile();
+  const Loadfile& loadfile = stream_->tables();
   std::uint32_t ip = 0;
   for (;;) {
     // An ENDLOOP jumps back to just after its LOOP: what comes before may be forgotten.
@@ -149,7 +149,7 @@ bool ReplayWorker::run_line(const Instruction& ins, WorkerContext& ctx) {
         fmt::format("dbench clients {}-{}: the process that started them (pid {}) "
                     "is gone; stopping at {} line {}",
                     clients_.front()->id(), clients_.back()->id(), parent_pid_,
-                    stream_->loadfile().name, ins.line));
+                    stream_->tables().name, ins.line));
   }
   for (std::size_t c = 0; c < clients_.size(); ++c) {
     if (!ctx.keep_going()) return false;

@@ -48,8 +48,9 @@ struct ReplayTiming {
 /// run on alone.
 class ReplayWorker final : public PhaseWorker {
  public:
-  /// `clients` replay `stream`'s tables (FileioClient's `loadfile`). REQUIRES: `clients` is not
-  /// empty. Built in the worker process: its parent is the process the liveness check watches.
+  /// `clients` replay `stream`'s tables (FileioClient's `loadfile`: stream->tables()). REQUIRES:
+  /// `clients` is not empty. Built in the worker process: its parent is the process the liveness
+  /// check watches.
   ReplayWorker(std::unique_ptr<LoadfileStream> stream, const ReplayTiming& timing,
                std::vector<std::unique_ptr<FileioClient>> clients);
   void run(WorkerContext& ctx) override;

@@ -177,12 +177,13 @@ TEST_CASE("a streamed loadfile replays what the whole parse holds, pass after pa
       REQUIRE(replayed[k] == expected[k]);
     }
     // The tables are the whole parse's, id for id.
-    REQUIRE(stream.loadfile().paths.size() == whole.paths.size());
+    REQUIRE(stream.tables().paths.size() == whole.paths.size());
     for (std::size_t p = 0; p < whole.paths.size(); ++p) {
-      CHECK(stream.loadfile().paths[p].text == whole.paths[p].text);
+      CHECK(stream.tables().paths[p].text == whole.paths[p].text);
+      CHECK(stream.tables().paths[p].is_template == whole.paths[p].is_template);
     }
-    CHECK(stream.loadfile().handles == whole.handles);
-    CHECK(stream.loadfile().strings == whole.strings);
+    CHECK(stream.tables().handles == whole.handles);
+    CHECK(stream.tables().strings == whole.strings);
     stream.rewind();
   }
   // A window: a chunk's instructions and a few blocks, not the program.
@@ -291,4 +292,64 @@ TEST_CASE("a loadfile rewritten in place during a pass is refused at the pass's 
   CHECK(message == "loadfile '" + path +
                        "' changed while it was read (its size, times or inode); run again once "
                        "nothing writes to it");
+}
+
+TEST_CASE("a streamed loadfile takes its paths and handles from the validation and builds none",
+          "[dbench]") {
+  // 20,000 handle numbers and 2,000 paths: the validation's tables take hundreds of KiB, which
+  // each client process built again before (a Loadfile of its own, filled as it read).
+  iobench::test::TempDir dir("stream-tables");
+  std::string text;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string handle = std::to_string(100000 + i);
+    text += "NTCreateX \"\\clients\\client1\\dir\\file" + std::to_string(i % 2000) +
+            ".txt\" 0x40 0x2 " + handle + " NT_STATUS_OK\nClose " + handle + " NT_STATUS_OK\n";
+  }
+  const std::string path = write_file(dir.path() / "many.txt", text);
+  dbench::ParseOptions options;
+  options.file_name = path;
+  const dbench::Loadfile whole = dbench::parse_loadfile(text, options);
+  const dbench::Loadfile validated =
+      dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
+  REQUIRE(validated.handles.size() == 20000);
+  REQUIRE(validated.paths.size() == 2000);
+  dbench::LoadfileStream stream(path, dbench::kDefaultMaxLoadfileBytes, options, validated);
+  CHECK(&stream.tables() == &validated);
+  std::size_t largest = 0;
+  std::vector<Instruction> replayed;
+  for (std::size_t i = 0;; ++i) {
+    stream.release_before(i);
+    const Instruction* ins = stream.at(i);
+    largest = std::max(largest, stream.memory_bytes());
+    if (ins == nullptr) break;
+    replayed.push_back(*ins);
+  }
+  check_same_program(replayed, whole);  // the validation's ids, instruction for instruction
+  const std::size_t tables = validated.memory_bytes() - validated.code.memory_bytes();
+  INFO("validated tables " << tables << " bytes, the stream's own Loadfile at most " << largest);
+  CHECK(tables > 300'000);
+  CHECK(largest < tables / 10);
+}
+
+TEST_CASE("a replay meeting a path or handle the validation does not have is refused", "[dbench]") {
+  iobench::test::TempDir dir("stream-unknown-id");
+  const std::string text =
+      "NTCreateX \"\\clients\\client1\\a\" 0x40 0x2 7 NT_STATUS_OK\nClose 7 NT_STATUS_OK\n";
+  const std::string path = write_file(dir.path() / "l.txt", text);
+  dbench::ParseOptions options;
+  options.file_name = path;
+  const dbench::Loadfile file =
+      dbench::parse_loadfile_file(path, dbench::kDefaultMaxLoadfileBytes, options, false);
+  // Tables of other text, claiming to be this file's validation (as if the file had changed
+  // between the validation and the replay while keeping its size and times).
+  for (const std::string& other :
+       {std::string("NTCreateX \"\\clients\\client1\\b\" 0x40 0x2 7 NT_STATUS_OK\n"),
+        std::string("NTCreateX \"\\clients\\client1\\a\" 0x40 0x2 8 NT_STATUS_OK\n")}) {
+    INFO(other);
+    dbench::Loadfile validated = dbench::parse_loadfile(other, options);
+    validated.source = file.source;
+    dbench::LoadfileStream stream(path, dbench::kDefaultMaxLoadfileBytes, options, validated);
+    CHECK_THROWS_WITH(stream.at(0), Catch::Contains("no longer reads as it did") &&
+                                        Catch::Contains("not in the loadfile as validated"));
+  }
 }
