@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <iobench/reporter.hpp>
 #include <sstream>
 #include <string>
@@ -119,4 +120,31 @@ TEST_CASE("mdtest text output parses back with the counts that were made", "[mdt
   CHECK(rates.row("Tree creation")->mean == Approx((t1 + t2) / 2));
   // iobench's own tables come first.
   CHECK_THAT(text.str(), Catch::Contains("== step md: workload mdtest"));
+}
+
+TEST_CASE("mdtest compare reads iobench's mdtest JSON beside mdtest's own text", "[mdtest][cli]") {
+  TempDir dir("mdtest_compare");
+  const std::string json = (dir.path() / "ours.json").string();
+  const auto run = iobench::test::run_cli({"run", "mdtest", "-d", dir.path().string(), "items=8",
+                                           "files_only=true", "-f", "json", "-o", json, "-q"});
+  REQUIRE(run.exit_code == 0);
+  const std::string theirs = (dir.path() / "mdtest.txt").string();
+  {
+    std::ofstream out(theirs);
+    out << "mdtest-4.1.0+dev was launched with 1 total task(s) on 1 node(s)\n"
+           "1 tasks, 8 files\n\n"
+           "SUMMARY rate (in ops/sec): (of 1 iterations)\n"
+           "   Operation                     Max            Min           Mean        Std Dev\n"
+           "   ---------                     ---            ---           ----        -------\n"
+           "   File creation               1000.000       1000.000       1000.000          0.000\n"
+           "   File stat                   5000.000       5000.000       5000.000          0.000\n"
+           "   Tree creation                 10.000         10.000         10.000          0.000\n";
+  }
+  const auto cmp = iobench::test::run_cli({"compare", json, theirs});
+  INFO(cmp.err);
+  REQUIRE(cmp.exit_code == 0);
+  CHECK_THAT(cmp.out, Catch::Contains("#1  mdtest (4.1.0+dev)"));
+  CHECK_THAT(cmp.out, Catch::Contains("phase File creation"));
+  CHECK_THAT(cmp.out, Catch::Contains("phase File stat"));
+  CHECK_THAT(cmp.out, Catch::Contains("1000.0"));
 }
