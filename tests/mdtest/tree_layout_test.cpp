@@ -90,3 +90,30 @@ TEST_CASE("mdtest unique leaf-only trees match mdtest for 2 ranks", "[mdtest][tr
   };
   CHECK(out.tree == expected);
 }
+
+// Listed from `mpirun -np 2 mdtest -d t -I 2 -u -N 1 -F -C`: with -u and a shift, rank r creates
+// its files in rank r+1's tree (the stat, read and remove phases then look one tree further on,
+// so no rank ever touches its own files).
+TEST_CASE("mdtest unique trees with shift 1 put each rank's files in the next rank's tree",
+          "[mdtest][tree]") {
+  TempDir dir("mdtest_tree_shift");
+  const auto out = run_mdtest(dir.path(),
+                              {{"ranks", "2"},
+                               {"items_per_dir", "2"},
+                               {"unique_dir", "true"},
+                               {"shift", "1"},
+                               {"files_only", "true"},
+                               {"phases", "create"}},
+                              true);
+  REQUIRE(out.step.status == iobench::Status::kOk);
+  const std::vector<std::string> expected = {
+      "test-dir.0-0",
+      "test-dir.0-0/mdtest_tree.0.0",
+      "test-dir.0-0/mdtest_tree.0.0/file.mdtest.1.0",
+      "test-dir.0-0/mdtest_tree.0.0/file.mdtest.1.1",
+      "test-dir.0-0/mdtest_tree.1.0",
+      "test-dir.0-0/mdtest_tree.1.0/file.mdtest.0.0",
+      "test-dir.0-0/mdtest_tree.1.0/file.mdtest.0.1",
+  };
+  CHECK(out.tree == expected);
+}
