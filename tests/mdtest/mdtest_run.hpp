@@ -33,12 +33,14 @@ inline std::vector<std::string> list_tree(const std::filesystem::path& root) {
 /// Runs one mdtest step with `params` on one target in `dir`; with `keep` the run directory
 /// stays and `tree` lists it.
 inline MdtestOutcome run_mdtest(const std::filesystem::path& dir,
-                                std::map<std::string, std::string> params, bool keep = false) {
+                                std::map<std::string, std::string> params, bool keep = false,
+                                std::uint64_t ops_limit = 0) {
   const std::filesystem::path target = dir / "target";
   std::filesystem::create_directories(target);
   const Registry registry = make_full_registry();
   Step step{.name = "md", .workload = "mdtest", .params = std::move(params), .targets = {target}};
   step.seed = 99;
+  step.ops_limit = ops_limit;
   CapturingReporter reporter;
   RunOptions options;
   options.keep_files = keep;

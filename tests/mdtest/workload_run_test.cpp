@@ -103,3 +103,20 @@ TEST_CASE("mdtest stat of missing items fails the phase with the path", "[mdtest
   CHECK(out.step.status == Status::kFailed);
   CHECK_THAT(out.step.message, Catch::Contains("mdtest_tree.0"));
 }
+
+TEST_CASE("mdtest create cut short by an op limit skips the rest and cleans up", "[mdtest][run]") {
+  TempDir dir("mdtest_limit");
+  // Kept: what the workload itself removed shows (the runner leaves the run directory).
+  const auto out = run_mdtest(dir.path(), {{"items", "20"}, {"files_only", "true"}}, true, 5);
+  INFO(out.step.message);
+  REQUIRE(out.step.status == Status::kOk);
+  CHECK(phase_ops(out.step, "File creation") == 5);
+  CHECK_THROWS(phase_ops(out.step, "File stat"));
+  bool warned = false;
+  for (const std::string& w : out.step.warnings) {
+    warned = warned || w.find("'File creation' made 5 of its 20 items") != std::string::npos;
+  }
+  CHECK(warned);
+  REQUIRE(out.left_behind.size() == 1);  // the run directory, emptied by finish()
+  CHECK(out.tree.empty());
+}
