@@ -110,6 +110,7 @@ TEST_CASE("formats are detected and named", "[compare][classic]") {
       {"ref_dbench4_tmpfs.txt", ResultFormat::kDbench},
       {"fio_a.json", ResultFormat::kFioJson},
       {"seed000_2.5.25.txt", ResultFormat::kSeedLines},
+      {"ref_mdtest_2ranks.txt", ResultFormat::kMdtest},
   };
   for (const auto& [file, format] : files) {
     INFO(file);
@@ -338,6 +339,38 @@ TEST_CASE("dbench: 2/3 Throughput lines of seed 002 and dbench 4's table", "[com
         (186562 * 0.008 + 587562 * 0.003) / (186562.0 + 587562.0) * 1e6);
   CHECK(value(f.latency_max_ns) == 11.142 * 1e6);
   CHECK(lists(four, "max_latency"));
+}
+
+TEST_CASE("mdtest: its SUMMARY rate rows as phases, Mean as IOPS", "[compare][classic]") {
+  // mpirun -np 2 mdtest -n 20 -i 2 -P -w 100 -e 100 -N 1 (hpc/ior 5fcf0ba, mdtest-4.1.0+dev).
+  const ResultDocument doc = read("ref_mdtest_2ranks.txt");
+  CHECK(doc.source->format == "mdtest");
+  CHECK(doc.source->tool_version == "4.1.0+dev");
+  REQUIRE(doc.run.steps.size() == 1);
+  const StepResult& step = doc.run.steps[0];
+  CHECK(step.workload == "mdtest");
+  CHECK(step.params.at("ranks") == "2");
+  CHECK(step.params.at("items_total") == "40");
+  REQUIRE(step.phases.size() == 10);
+  CHECK(step.phases[0].name == "Directory creation");
+  CHECK(step.phases[9].name == "Tree removal");
+  CHECK(value(figures_of(step, "File read").iops) == 152419.168);
+  CHECK(value(figures_of(step, "Tree creation").iops) == 3811.136);
+  CHECK(lists(doc, "SUMMARY time table"));
+  CHECK(lists(doc, "'File read' Max, Min and Std Dev"));
+  // A phase mdtest did not run prints zeros: no phase, never a 0 figure.
+  const ResultDocument partial = parse_result_text(
+      "SUMMARY rate (in ops/sec): (of 1 iterations)\n"
+      "   Operation                     Max            Min           Mean        Std Dev\n"
+      "   File creation               10.000         10.000         10.000          0.000\n"
+      "   File stat                    0.000          0.000          0.000          0.000\n",
+      ResultFormat::kAuto, "partial.txt");
+  REQUIRE(partial.run.steps.at(0).phases.size() == 1);
+  CHECK(partial.run.steps[0].phases[0].name == "File creation");
+  CHECK_THROWS_WITH(parse_result_text("SUMMARY rate (in ops/sec): (of 1 iterations)\n"
+                                      "   File creation   10.0 x 10.0 0.0\n",
+                                      ResultFormat::kMdtest, "bad.txt"),
+                    Catch::StartsWith("bad.txt:2: expected an mdtest SUMMARY row"));
 }
 
 TEST_CASE("fio 3.x JSON: per job and direction, and with --group_reporting", "[compare][classic]") {

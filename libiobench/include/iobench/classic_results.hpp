@@ -1,9 +1,10 @@
 #pragma once
 
 /// Results people already have, read as they are: bonnie++'s CSV and text tables, tiotest's
-/// tables and terse lines, tiobench.pl's tables, dbench's final output, fio's JSON and the
-/// seeds' "Completed writing ..." lines, each mapped onto a ResultDocument so that `iobench
-/// compare` and `iobench report` take them beside iobench's own JSON.
+/// tables and terse lines, tiobench.pl's tables, dbench's final output, fio's JSON, the
+/// seeds' "Completed writing ..." lines and mdtest's SUMMARY rate table, each mapped onto a
+/// ResultDocument so that `iobench compare` and `iobench report` take them beside iobench's own
+/// JSON.
 ///
 /// A classic result carries only the figures its source printed: each phase has
 /// PhaseResult::reported (ReportedFigures: throughput, IOPS, latency mean/max/percentiles, CPU)
@@ -11,9 +12,9 @@
 /// "too fast to measure". Phase names are those of iobench's own workloads where the family
 /// matches (bonnie: putc, put_block, rewrite, getc, get_block, seeks, seq_create, seq_stat,
 /// seq_del, ran_create, ran_stat, ran_del; tiotest/tiobench: Write, Random Write, Read, Random
-/// Read; dbench: execute). Facts the source states (bonnie++'s machine name, size, version;
-/// fio's version; dbench's procs) go into the environment and the step params; what cannot be
-/// mapped is listed in ResultDocument::source->not_mapped.
+/// Read; dbench: execute; mdtest: "File creation", "Tree removal"...). Facts the source states
+/// (bonnie++'s machine name, size, version; fio's version; dbench's procs) go into the environment
+/// and the step params; what cannot be mapped is listed in ResultDocument::source->not_mapped.
 
 #include <filesystem>
 #include <iobench/error.hpp>
@@ -35,10 +36,11 @@ enum class ResultFormat {
   kDbench,       ///< dbench's final output: 2.x/3.x "Throughput" lines, 4.x op table + line
   kFioJson,      ///< fio 3.x --output-format=json (also with --group_reporting)
   kSeedLines,    ///< "Completed writing|reading N mbytes across ..." lines (seed reports)
+  kMdtest,       ///< mdtest's text output: its SUMMARY rate table (a phase per row, Mean ops/s)
 };
 
 /// The name --from takes: "auto", "iobench-json", "bonnie-csv", "bonnie-text", "tiotest",
-/// "tiobench", "dbench", "fio-json", "seed-lines".
+/// "tiobench", "dbench", "fio-json", "seed-lines", "mdtest".
 [[nodiscard]] std::string_view to_string(ResultFormat format) noexcept;
 /// Every format but kAuto, in the order of the enum.
 [[nodiscard]] std::span<const ResultFormat> result_formats() noexcept;
@@ -47,9 +49,9 @@ enum class ResultFormat {
 
 /// The format of `text` by its marks: a JSON object with "schema" (iobench) or "fio version"
 /// (fio); "Completed writing|reading"; "Tiotest results for" or terse "write:" lines;
-/// tiobench.pl's "Identifier ... Rate (CPU%)" header; dbench's "Throughput N MB/sec"; the
-/// bonnie++ text headers ("Sequential Output"); else comma-separated lines of bonnie++'s field
-/// counts. Throws ConfigError (with `source_name`) when none matches.
+/// tiobench.pl's "Identifier ... Rate (CPU%)" header; mdtest's "SUMMARY rate"; dbench's "Throughput
+/// N MB/sec"; the bonnie++ text headers ("Sequential Output"); else comma-separated lines of
+/// bonnie++'s field counts. Throws ConfigError (with `source_name`) when none matches.
 [[nodiscard]] ResultFormat detect_result_format(std::string_view text,
                                                 std::string_view source_name = "input");
 

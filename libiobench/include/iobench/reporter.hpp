@@ -49,6 +49,10 @@ void report_run(const RunResult& run, Reporter& reporter);
 /// in us). The header's "units" line states iobench's convention; family tables state theirs.
 [[nodiscard]] std::unique_ptr<Reporter> make_text_reporter(std::ostream& out,
                                                            const Registry& registry);
+/// The text reporter's generic section of one step (what it prints for a workload without a
+/// "text" formatter: status, params, attributes, warnings, one table per phase), for a family
+/// formatter that prints iobench's tables beside its tool's own (mdtest's SUMMARY tables).
+void write_generic_step_text(const StepResult& step, std::ostream& out);
 /// One JSON document per run at on_run_end (to_json; schema kResultSchema, see README for keys).
 [[nodiscard]] std::unique_ptr<Reporter> make_json_reporter(std::ostream& out);
 /// Generic CSV, one schema for every family: a header line, then for each step and phase one row

@@ -321,4 +321,8 @@ std::unique_ptr<Reporter> make_text_reporter(std::ostream& out, const Registry& 
   return std::make_unique<TextReporter>(out, registry);
 }
 
+void write_generic_step_text(const StepResult& step, std::ostream& out) {
+  print_generic_step(out, step);
+}
+
 }  // namespace iobench

@@ -1,0 +1,330 @@
+#include "plugins/mdtest/config.hpp"
+
+#include <fmt/format.h>
+
+#include <iobench/error.hpp>
+
+namespace iobench::plugins::mdtest {
+namespace {
+
+/// Largest tree numbered: 2^24 directories (each rank's items are numbered within it).
+constexpr std::uint64_t kMaxDirs = std::uint64_t{1} << 24;
+constexpr std::uint64_t kMaxItems = std::uint64_t{1} << 32;
+
+struct PhaseSelection {
+  bool create = false, stat = false, read = false, rename = false, remove = false;
+};
+
+PhaseSelection parse_phases(const std::string& text) {
+  if (text == "all") return {true, true, true, true, true};
+  PhaseSelection s;
+  for (const std::string_view item :
+       split_list_param(text, "mdtest: phases", "create,stat", ListSeparators::kCommas)) {
+    if (item == "create") {
+      s.create = true;
+    } else if (item == "stat") {
+      s.stat = true;
+    } else if (item == "read") {
+      s.read = true;
+    } else if (item == "rename") {
+      s.rename = true;
+    } else if (item == "remove") {
+      s.remove = true;
+    } else {
+      throw ConfigError(fmt::format(
+          "mdtest: phases: unknown phase '{}' in '{}'; give all or a comma-separated list of "
+          "create, stat, read, rename, remove (mdtest -C -T -E -U -r)",
+          item, text));
+    }
+  }
+  return s;
+}
+
+/// Directories of a tree of branching factor `b` and depth `z`, or 0 past kMaxDirs.
+std::uint64_t checked_dirs(std::uint64_t b, std::uint64_t z) {
+  std::uint64_t dirs = 1;
+  std::uint64_t level = 1;
+  for (std::uint64_t l = 1; l <= z; ++l) {
+    if (b > 1 && level > kMaxDirs / b) return 0;
+    level *= b;
+    dirs += level;
+    if (dirs > kMaxDirs) return 0;
+  }
+  return dirs;
+}
+
+}  // namespace
+
+const char* phase_title(PhaseKind kind) noexcept {
+  switch (kind) {
+    case PhaseKind::kTreeCreate:
+      return "Tree creation";
+    case PhaseKind::kDirCreate:
+      return "Directory creation";
+    case PhaseKind::kDirStat:
+      return "Directory stat";
+    case PhaseKind::kDirRename:
+      return "Directory rename";
+    case PhaseKind::kDirRemove:
+      return "Directory removal";
+    case PhaseKind::kFileCreate:
+      return "File creation";
+    case PhaseKind::kFileStat:
+      return "File stat";
+    case PhaseKind::kFileRead:
+      return "File read";
+    case PhaseKind::kFileRemove:
+      return "File removal";
+    case PhaseKind::kTreeRemove:
+      return "Tree removal";
+  }
+  return "";
+}
+
+std::vector<PlannedPhase> MdtestConfig::plan() const {
+  std::vector<PlannedPhase> phases;
+  for (std::uint32_t it = 0; it < iterations; ++it) {
+    const auto add = [&](bool on, PhaseKind kind) {
+      if (on) phases.push_back({kind, it});
+    };
+    add(create, PhaseKind::kTreeCreate);
+    add(dirs && create, PhaseKind::kDirCreate);
+    add(dirs && stat, PhaseKind::kDirStat);
+    // mdtest renames only when there are two items or more (rename_dir_test).
+    add(dirs && rename && layout().items() > 1, PhaseKind::kDirRename);
+    add(dirs && remove, PhaseKind::kDirRemove);
+    add(files && create, PhaseKind::kFileCreate);
+    add(files && stat, PhaseKind::kFileStat);
+    add(files && read, PhaseKind::kFileRead);
+    add(files && remove, PhaseKind::kFileRemove);
+    add(remove, PhaseKind::kTreeRemove);
+  }
+  return phases;
+}
+
+MdtestConfig make_config(const Params& params, std::size_t target_count) {
+  MdtestConfig c;
+  c.target_count = target_count;
+  c.ranks = static_cast<std::uint32_t>(params.get_u64("ranks"));
+  c.threads = params.get_string("worker_mode") == "threads";
+  c.branch = static_cast<std::uint32_t>(params.get_u64("branch"));
+  c.depth = static_cast<std::uint32_t>(params.get_u64("depth"));
+  c.unique_dir = params.get_bool("unique_dir");
+  c.leaf_only = params.get_bool("leaf_only");
+  const bool files_only = params.get_bool("files_only");
+  const bool dirs_only = params.get_bool("dirs_only");
+  // mdtest: neither -F nor -D means both.
+  c.files = files_only || !dirs_only;
+  c.dirs = dirs_only || !files_only;
+  c.write_bytes = params.get_u64("write_bytes");
+  c.read_bytes = params.get_u64("read_bytes");
+  c.shift = static_cast<std::uint32_t>(params.get_u64("shift"));
+  c.iterations = static_cast<std::uint32_t>(params.get_u64("iterations"));
+  c.fsync = params.get_bool("fsync");
+  c.sync = params.get_bool("sync");
+  c.random = params.get_bool("random");
+  if (params.has("random_seed")) c.random_seed = params.get_u64("random_seed");
+  const PhaseSelection sel = parse_phases(params.get_string("phases"));
+  c.create = sel.create;
+  c.stat = sel.stat;
+  c.read = sel.read;
+  c.rename = sel.rename;
+  c.remove = sel.remove;
+
+  if (c.depth > 0 && c.branch < 1) {
+    throw ConfigError(fmt::format(
+        "mdtest: branch=0 with depth={}: a tree of depth > 0 needs a branching factor of 1 or "
+        "more (mdtest -b); give branch=1 or more, or depth=0",
+        c.depth));
+  }
+  const std::uint64_t dirs = checked_dirs(c.branch, c.depth);
+  if (dirs == 0) {
+    throw ConfigError(fmt::format(
+        "mdtest: branch={} depth={} makes a tree of more than {} directories; give a smaller "
+        "branch (mdtest -b) or depth (mdtest -z)",
+        c.branch, c.depth, kMaxDirs));
+  }
+  const TreeLayout shape(c.branch, c.depth, 1, c.leaf_only);
+  const std::uint64_t item_dirs = c.leaf_only ? shape.leaf_count() : shape.dir_count();
+  const bool items_given = params.has("items");
+  const bool per_dir_given = params.has("items_per_dir");
+  if (items_given == per_dir_given) {
+    throw ConfigError(
+        items_given
+            ? "mdtest: items and items_per_dir are both given; give one: items (mdtest -n, per "
+              "rank, spread over the tree) or items_per_dir (mdtest -I)"
+            : "mdtest: no item count; give items=N (mdtest -n, items per rank) or "
+              "items_per_dir=N (mdtest -I)");
+  }
+  if (per_dir_given) {
+    c.items_per_dir = params.get_u64("items_per_dir");
+  } else {
+    const std::uint64_t n = params.get_u64("items");
+    // mdtest: items_per_dir = n / directories holding items, rounded down.
+    c.items_per_dir = n / item_dirs;
+    if (c.items_per_dir == 0) {
+      throw ConfigError(fmt::format(
+          "mdtest: items={} is fewer than the {} directories that hold items (branch={} "
+          "depth={}{}): every directory would get 0; give items={} or more (mdtest -n)",
+          n, item_dirs, c.branch, c.depth, c.leaf_only ? " leaf_only" : "", item_dirs));
+    }
+  }
+  if (c.items_per_dir > kMaxItems / item_dirs) {
+    throw ConfigError(fmt::format(
+        "mdtest: {} items per directory in {} directories is more than {} items per rank; give "
+        "fewer items (mdtest -n/-I)",
+        c.items_per_dir, item_dirs, kMaxItems));
+  }
+  if (c.read && c.create && c.files && c.read_bytes > c.write_bytes) {
+    throw ConfigError(fmt::format(
+        "mdtest: read_bytes={} is more than write_bytes={}: the read phase would read past the "
+        "end of the files the create phase writes (mdtest -e must not exceed -w); give "
+        "read_bytes={} or less",
+        c.read_bytes, c.write_bytes, c.write_bytes));
+  }
+  if (target_count > 1 && !c.unique_dir) {
+    throw ConfigError(fmt::format(
+        "mdtest: {} targets with the shared tree: the ranks share one tree, which lives in one "
+        "directory (mdtest refuses several -d paths without -u); give unique_dir=true or one "
+        "target",
+        target_count));
+  }
+  if (target_count > 1 && c.shift > 0) {
+    throw ConfigError(fmt::format(
+        "mdtest: shift={} with {} targets: a shifted rank would look for another rank's items in "
+        "its own target (mdtest refuses -N with several -d paths); give shift=0 or one target",
+        c.shift, target_count));
+  }
+  if (params.has("tree_dir")) c.tree_dir = params.get_string("tree_dir");
+  if (!c.tree_dir.empty() && c.create) {
+    throw ConfigError(fmt::format(
+        "mdtest: tree_dir={} with phases={}: tree_dir names the trees an earlier run created, "
+        "for a run that does not create (mdtest -T/-E/-r without -C); leave create out of phases "
+        "or drop tree_dir",
+        c.tree_dir, params.get_string("phases")));
+  }
+  if (c.tree_dir.empty() && !c.create) {
+    throw ConfigError(fmt::format(
+        "mdtest: phases={} without create: there is nothing to act on in the new run "
+        "directory; give tree_dir=DIR, the run directory an earlier run with phases=create left "
+        "(iobench --keep), or add create to phases",
+        params.get_string("phases")));
+  }
+  if (!c.tree_dir.empty() && target_count > 1) {
+    throw ConfigError(fmt::format(
+        "mdtest: tree_dir with {} targets: the earlier trees are in one directory; give one "
+        "target",
+        target_count));
+  }
+  if (!c.create && !c.stat && !c.read && !c.rename && !c.remove) {
+    throw ConfigError(
+        "mdtest: phases selects nothing; give all or some of create, stat, read, "
+        "rename, remove");
+  }
+  return c;
+}
+
+std::vector<ParamSpec> param_specs() {
+  return {
+      {.key = "ranks",
+       .type = ParamType::kCount,
+       .default_value = "1",
+       .unit = "workers",
+       .help = "workers per phase, each an mdtest rank (mpirun -np of mdtest)",
+       .min = 1,
+       .max = 1024},
+      {.key = "worker_mode",
+       .type = ParamType::kEnum,
+       .default_value = "processes",
+       .help = "ranks as processes (as mdtest's MPI ranks) or threads of one process",
+       .choices = {"processes", "threads"}},
+      {.key = "items",
+       .type = ParamType::kCount,
+       .unit = "items",
+       .help = "mdtest -n: files and/or directories per rank, spread evenly over the tree's "
+               "directories (rounded down); or give items_per_dir",
+       .min = 1},
+      {.key = "items_per_dir",
+       .type = ParamType::kCount,
+       .unit = "items",
+       .help = "mdtest -I: files and/or directories per rank in each directory of the tree",
+       .min = 1},
+      {.key = "branch",
+       .type = ParamType::kCount,
+       .default_value = "1",
+       .unit = "directories",
+       .help = "mdtest -b: subdirectories of each directory of the tree (branching factor)",
+       .max = 1000000},
+      {.key = "depth",
+       .type = ParamType::kCount,
+       .default_value = "0",
+       .unit = "levels",
+       .help = "mdtest -z: levels of the tree below its root directory",
+       .max = 63},
+      {.key = "unique_dir",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "mdtest -u: a tree per rank (mdtest_tree.<rank>.0) instead of one shared tree"},
+      {.key = "leaf_only",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "mdtest -L: items only in the leaf directories of the tree"},
+      {.key = "files_only",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "mdtest -F: file phases only (with dirs_only too, or neither: both)"},
+      {.key = "dirs_only",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "mdtest -D: directory phases only (with files_only too, or neither: both)"},
+      {.key = "write_bytes",
+       .type = ParamType::kSize,
+       .default_value = "0",
+       .unit = "bytes",
+       .help = "mdtest -w: bytes written to each file when it is created (one write)"},
+      {.key = "read_bytes",
+       .type = ParamType::kSize,
+       .default_value = "0",
+       .unit = "bytes",
+       .help = "mdtest -e: bytes read back from each file in the read phase (0: open and close)"},
+      {.key = "shift",
+       .type = ParamType::kCount,
+       .default_value = "0",
+       .unit = "ranks",
+       .help = "mdtest -N: rank shift: stat, read and remove act on the items of rank "
+               "(r + N), (r + 2N), (r + 3N) mod ranks, never a rank's own page-cache copies"},
+      {.key = "iterations",
+       .type = ParamType::kCount,
+       .default_value = "1",
+       .help = "mdtest -i: times the whole test runs, each in a new test-dir.<i>-0",
+       .min = 1,
+       .max = 10000},
+      {.key = "fsync",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "mdtest -y: fsync each file after writing it at creation"},
+      {.key = "sync",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "mdtest -Y: sync(2) after each phase, inside its time"},
+      {.key = "random",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "mdtest -R: stat and read the items in a random order (a permutation per rank "
+               "from random_seed + rank)"},
+      {.key = "random_seed",
+       .type = ParamType::kCount,
+       .help = "mdtest --random-seed: seed of random's order (default: the step's seed)"},
+      {.key = "phases",
+       .type = ParamType::kString,
+       .default_value = "all",
+       .help = "mdtest -C -T -E -U -r: all, or some of create, stat, read, rename, remove "
+               "(comma-separated); create includes the tree creation, remove the tree removal"},
+      {.key = "tree_dir",
+       .type = ParamType::kString,
+       .help = "for phases without create: the directory holding an earlier run's test-dir.<i>-0 "
+               "(its run directory, left with --keep); stat/read/rename/remove act there"},
+  };
+}
+
+}  // namespace iobench::plugins::mdtest

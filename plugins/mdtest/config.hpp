@@ -1,0 +1,79 @@
+#pragma once
+
+#include <cstdint>
+#include <iobench/params.hpp>
+#include <string>
+#include <vector>
+
+#include "plugins/mdtest/tree_layout.hpp"
+
+namespace iobench::plugins::mdtest {
+
+/// mdtest 4's phases, in its order within an iteration (src/mdtest.c mdtest_iteration).
+enum class PhaseKind : std::uint8_t {
+  kTreeCreate,
+  kDirCreate,
+  kDirStat,
+  kDirRename,
+  kDirRemove,
+  kFileCreate,
+  kFileStat,
+  kFileRead,
+  kFileRemove,
+  kTreeRemove,
+};
+
+/// mdtest's name of a phase ("Directory creation", "File stat", "Tree removal"...), as its
+/// SUMMARY tables print it.
+[[nodiscard]] const char* phase_title(PhaseKind kind) noexcept;
+
+/// One phase of the plan: which, and in which iteration (from 0).
+struct PlannedPhase {
+  PhaseKind kind;
+  std::uint32_t iteration;
+};
+
+/// Validated parameters (see register.cpp for each param's help and its mdtest flag).
+struct MdtestConfig {
+  std::uint32_t ranks = 1;          ///< workers per phase, each an mdtest rank
+  bool threads = false;             ///< workers are threads (else processes, as mdtest's ranks)
+  std::uint32_t branch = 1;         ///< -b
+  std::uint32_t depth = 0;          ///< -z
+  std::uint64_t items_per_dir = 0;  ///< -I, or derived from -n
+  bool unique_dir = false;          ///< -u
+  bool leaf_only = false;           ///< -L
+  bool files = true;                ///< file phases (not -D alone)
+  bool dirs = true;                 ///< directory phases (not -F alone)
+  std::uint64_t write_bytes = 0;    ///< -w
+  std::uint64_t read_bytes = 0;     ///< -e
+  std::uint32_t shift = 0;          ///< -N
+  std::uint32_t iterations = 1;     ///< -i
+  bool fsync = false;               ///< -y: fsync each file after writing it
+  bool sync = false;                ///< -Y: sync(2) at the end of each phase, timed
+  bool random = false;              ///< -R: stat and read in a random order
+  std::uint64_t random_seed = 0;    ///< --random-seed (0: the step's seed)
+  bool create = true;               ///< -C (with the tree creation)
+  bool stat = true;                 ///< -T
+  bool read = true;                 ///< -E
+  bool rename = true;               ///< -U
+  bool remove = true;               ///< -r (with the tree removal)
+  std::size_t target_count = 1;
+  /// An earlier run's directory holding test-dir.<i>-0 (phases without create); empty: the run dir.
+  std::string tree_dir;
+
+  [[nodiscard]] TreeLayout layout() const noexcept {
+    return TreeLayout(branch, depth, items_per_dir, leaf_only);
+  }
+  /// The phases in run order, iteration after iteration.
+  [[nodiscard]] std::vector<PlannedPhase> plan() const;
+};
+
+/// The params of the mdtest workload.
+[[nodiscard]] std::vector<ParamSpec> param_specs();
+/// Builds the config; throws ConfigError naming the param, its value and the fix for what mdtest
+/// refuses (both or neither of items and items_per_dir, a depth without a branching factor, read
+/// bytes above write bytes, a shift or a shared tree over several targets) and for a tree too
+/// large to number.
+[[nodiscard]] MdtestConfig make_config(const Params& params, std::size_t target_count);
+
+}  // namespace iobench::plugins::mdtest

@@ -1,0 +1,316 @@
+#include "plugins/mdtest/workers.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <iobench/error.hpp>
+#include <iobench/file_util.hpp>
+#include <random>
+#include <vector>
+
+namespace iobench::plugins::mdtest {
+namespace {
+
+/// The directory of one tree node, opened when the items move to another node (mdtest's item
+/// calls walk the whole path each time; here each item call is one *at call on the open node).
+class NodeCursor {
+ public:
+  NodeCursor(const ConfinedDir& test_dir, const TreeLayout& layout, std::string base)
+      : test_dir_(test_dir), layout_(layout), base_(std::move(base)) {
+    path_.reserve(256);
+  }
+  /// The open directory of `node`.
+  const ConfinedDir& at(std::uint64_t node) {
+    if (node != node_) {
+      layout_.node_path(base_, node, path_);
+      dir_ = OwnedConfinedDir();
+      dir_ = test_dir_.open_dir(path_);
+      node_ = node;
+    }
+    return dir_;
+  }
+  /// The path of `name` in the current node, for messages.
+  [[nodiscard]] std::string shown(const std::string& name) const {
+    return test_dir_.shown(path_ + "/" + name).string();
+  }
+
+ private:
+  const ConfinedDir& test_dir_;
+  const TreeLayout& layout_;
+  std::string base_;
+  std::string path_;
+  OwnedConfinedDir dir_;
+  std::uint64_t node_ = UINT64_MAX;
+};
+
+class RankWorker : public PhaseWorker {
+ public:
+  RankWorker(const RankArgs& args, OwnedConfinedDir test_dir)
+      : test_dir_(std::move(test_dir)),
+        args_(with_dir(args, test_dir_.view())),
+        c_(*args.config),
+        layout_(c_.layout()),
+        base_(tree_base(c_.unique_dir, args.tree_rank)),
+        dirs_(args.kind == PhaseKind::kDirCreate || args.kind == PhaseKind::kDirStat ||
+              args.kind == PhaseKind::kDirRename || args.kind == PhaseKind::kDirRemove) {
+    name_.reserve(64);
+    if (args.kind == PhaseKind::kFileCreate && c_.write_bytes > 0) {
+      // mdtest writes its own pattern; any fixed bytes do (a file system does not compress them
+      // differently from one file to the next).
+      buffer_.assign(c_.write_bytes, std::byte{0x5a});
+    }
+    if (args.kind == PhaseKind::kFileRead && c_.read_bytes > 0) buffer_.resize(c_.read_bytes);
+    if (c_.random && (args.kind == PhaseKind::kDirStat || args.kind == PhaseKind::kFileStat ||
+                      args.kind == PhaseKind::kFileRead)) {
+      order_ = random_order(layout_.items(), args.order_seed);
+    }
+  }
+
+  void run(WorkerContext& ctx) override {
+    std::uint64_t done = 0;
+    switch (args_.kind) {
+      case PhaseKind::kTreeCreate:
+      case PhaseKind::kTreeRemove:
+        done = run_tree(ctx);
+        break;
+      case PhaseKind::kDirCreate:
+      case PhaseKind::kDirRemove:
+      case PhaseKind::kFileCreate:
+      case PhaseKind::kFileRemove:
+        done = run_in_tree_order(ctx);
+        break;
+      case PhaseKind::kDirStat:
+      case PhaseKind::kFileStat:
+      case PhaseKind::kFileRead:
+        done = run_in_item_order(ctx);
+        break;
+      case PhaseKind::kDirRename:
+        done = run_rename(ctx);
+        break;
+    }
+    ctx.add_counter(kItemsDoneCounter, done);
+    // -Y: inside the phase's time (its wall time ends when the last worker returns).
+    if (c_.sync && !ctx.stop_requested()) ::sync();
+  }
+
+ private:
+  void set_name(std::uint64_t n) {
+    name_.clear();
+    append_item_name(dirs_, args_.name_rank, n, name_);
+  }
+
+  [[noreturn]] void fail(int err, const char* call, const NodeCursor& cursor) const {
+    throw IoError(err, call, cursor.shown(name_));
+  }
+
+  std::uint64_t run_tree(WorkerContext& ctx) {
+    std::string path;
+    std::uint64_t done = 0;
+    const bool create = args_.kind == PhaseKind::kTreeCreate;
+    bool go = true;
+    const auto one = [&](std::uint64_t node) {
+      if (!go || !(go = ctx.keep_going())) return;
+      layout_.node_path(base_, node, path);
+      const int err =
+          create ? args_.test_dir.try_mkdir(path, 0755) : args_.test_dir.try_rmdir(path);
+      if (err != 0) throw IoError(err, create ? "mkdir" : "rmdir", args_.test_dir.shown(path));
+      timer_.lap(ctx, kItemOp, 0);
+      ++done;
+    };
+    timer_.restart();
+    if (create) {
+      layout_.for_each_node_pre(one);
+    } else {
+      layout_.for_each_node_post(one);
+    }
+    return done;
+  }
+
+  /// One item op on item `n` in its node's open directory.
+  void item_op(WorkerContext& ctx, NodeCursor& cursor, std::uint64_t n) {
+    const ConfinedDir& dir = cursor.at(layout_.node_of_item(n));
+    set_name(n);
+    std::uint64_t bytes = 0;
+    int err = 0;
+    switch (args_.kind) {
+      case PhaseKind::kDirCreate:
+        if ((err = dir.try_mkdir(name_, 0755)) != 0) fail(err, "mkdir", cursor);
+        break;
+      case PhaseKind::kDirRemove:
+        if ((err = dir.try_rmdir(name_)) != 0) fail(err, "rmdir", cursor);
+        break;
+      case PhaseKind::kFileRemove:
+        if ((err = dir.try_unlink(name_)) != 0) fail(err, "unlink", cursor);
+        break;
+      case PhaseKind::kDirStat:
+      case PhaseKind::kFileStat: {
+        struct stat st {};
+        if ((err = dir.try_stat(name_, st)) != 0) fail(err, "stat", cursor);
+        break;
+      }
+      case PhaseKind::kFileCreate:
+        bytes = create_file(dir, cursor);
+        break;
+      case PhaseKind::kFileRead:
+        bytes = read_file(dir, cursor);
+        break;
+      default:
+        break;
+    }
+    timer_.lap(ctx, kItemOp, bytes);
+  }
+
+  std::uint64_t create_file(const ConfinedDir& dir, const NodeCursor& cursor) {
+    int fd = -1;
+    // O_EXCL: never an existing name; O_NOFOLLOW is added by try_open.
+    if (const int err = dir.try_open(name_, O_CREAT | O_EXCL | O_WRONLY, 0644, fd); err != 0) {
+      fail(err, "create", cursor);
+    }
+    UniqueFd file(fd);
+    for (std::size_t done = 0; done < buffer_.size();) {
+      const ssize_t n = ::write(fd, buffer_.data() + done, buffer_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail(n < 0 ? errno : ENOSPC, "write", cursor);
+      done += static_cast<std::size_t>(n);
+    }
+    if (c_.fsync && ::fsync(fd) != 0) fail(errno, "fsync", cursor);
+    if (::close(file.release()) != 0 && errno != EINTR) fail(errno, "close", cursor);
+    return buffer_.size();
+  }
+
+  std::uint64_t read_file(const ConfinedDir& dir, const NodeCursor& cursor) {
+    int fd = -1;
+    if (const int err = dir.try_open(name_, O_RDONLY, 0, fd); err != 0) fail(err, "open", cursor);
+    UniqueFd file(fd);
+    for (std::size_t done = 0; done < buffer_.size();) {
+      const ssize_t n = ::read(fd, buffer_.data() + done, buffer_.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(errno, "read", cursor);
+      if (n == 0) fail(EIO, "read (short read: end of file before read_bytes)", cursor);
+      done += static_cast<std::size_t>(n);
+    }
+    return buffer_.size();
+  }
+
+  /// Create and remove: the nodes in mdtest's order (pre-order), each node's items in turn.
+  std::uint64_t run_in_tree_order(WorkerContext& ctx) {
+    NodeCursor cursor(args_.test_dir, layout_, base_);
+    std::uint64_t done = 0;
+    bool go = true;
+    timer_.restart();
+    layout_.for_each_item_node([&](std::uint64_t node) {
+      for (std::uint64_t i = 0; go && i < layout_.items_per_dir(); ++i) {
+        if (!(go = ctx.keep_going())) return;
+        item_op(ctx, cursor, node * layout_.items_per_dir() + i);
+        ++done;
+      }
+    });
+    return done;
+  }
+
+  /// Stat and read: item numbers in order (or -R's permutation), as mdtest_stat/mdtest_read.
+  std::uint64_t run_in_item_order(WorkerContext& ctx) {
+    NodeCursor cursor(args_.test_dir, layout_, base_);
+    std::uint64_t i = 0;
+    timer_.restart();
+    for (; i < layout_.items() && ctx.keep_going(); ++i) {
+      item_op(ctx, cursor, layout_.item_number(order_.empty() ? i : order_[i]));
+    }
+    return i;
+  }
+
+  /// mdtest's rename_dir_test: item 0 to "<item 0>-XX", then each item i to item i-1's name,
+  /// and, as the last op, "<item 0>-XX" to the last but one's name: n renames, after which every
+  /// item name exists again (the last item itself is never moved).
+  std::uint64_t run_rename(WorkerContext& ctx) {
+    const std::uint64_t count = layout_.items();
+    NodeCursor from_cursor(args_.test_dir, layout_, base_);
+    NodeCursor to_cursor(args_.test_dir, layout_, base_);
+    std::string to_name;
+    std::string first_moved;
+    std::uint64_t i = 0;
+    timer_.restart();
+    for (; i < count && ctx.keep_going(); ++i) {
+      const std::uint64_t n = layout_.item_number(i);
+      const std::uint64_t first = layout_.item_number(0);
+      std::uint64_t from_node = layout_.node_of_item(n);
+      std::uint64_t to_node = 0;
+      if (i == 0) {
+        set_name(n);
+        first_moved = name_ + "-XX";
+        to_name = first_moved;
+        to_node = from_node;
+      } else {
+        set_name(n - 1);
+        to_name = name_;
+        to_node = layout_.node_of_item(n - 1);
+        if (i == count - 1) {
+          name_ = first_moved;
+          from_node = layout_.node_of_item(first);
+        } else {
+          set_name(n);
+        }
+      }
+      const ConfinedDir& to_dir = to_cursor.at(to_node);
+      const ConfinedDir& from_dir = from_cursor.at(from_node);
+      if (const int err = from_dir.try_rename(name_, to_dir, to_name); err != 0) {
+        fail(err, "rename", from_cursor);
+      }
+      timer_.lap(ctx, kItemOp, 0);
+    }
+    return i;
+  }
+
+  static RankArgs with_dir(RankArgs args, ConfinedDir dir) {
+    args.test_dir = std::move(dir);
+    return args;
+  }
+
+  OwnedConfinedDir test_dir_;
+  RankArgs args_;
+  const MdtestConfig& c_;
+  TreeLayout layout_;
+  std::string base_;
+  bool dirs_;
+  std::string name_;
+  std::vector<std::byte> buffer_;
+  std::vector<std::uint64_t> order_;
+  OpTimer timer_;
+};
+
+}  // namespace
+
+std::uint32_t shift_step(PhaseKind kind) noexcept {
+  switch (kind) {
+    case PhaseKind::kDirStat:
+    case PhaseKind::kDirRename:
+    case PhaseKind::kFileStat:
+      return 1;
+    case PhaseKind::kFileRead:
+      return 2;
+    case PhaseKind::kDirRemove:
+    case PhaseKind::kFileRemove:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+std::unique_ptr<PhaseWorker> make_rank_worker(const RankArgs& args, OwnedConfinedDir test_dir) {
+  return std::make_unique<RankWorker>(args, std::move(test_dir));
+}
+
+std::vector<std::uint64_t> random_order(std::uint64_t count, std::uint64_t seed) {
+  std::vector<std::uint64_t> order(count);
+  for (std::uint64_t i = 0; i < count; ++i) order[i] = i;
+  std::mt19937_64 gen(seed);
+  for (std::uint64_t n = count; n > 1; --n) {
+    std::uniform_int_distribution<std::uint64_t> pick(0, n - 1);
+    std::swap(order[n - 1], order[pick(gen)]);
+  }
+  return order;
+}
+
+}  // namespace iobench::plugins::mdtest

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstdint>
+#include <iobench/confined_dir.hpp>
+#include <iobench/workload.hpp>
+#include <memory>
+#include <string>
+
+#include "plugins/mdtest/config.hpp"
+#include "plugins/mdtest/tree_layout.hpp"
+
+namespace iobench::plugins::mdtest {
+
+/// Op ids of every phase: one op kind per phase (its phase's verb).
+inline constexpr OpId kItemOp = 0;
+/// Counter of items (or tree directories) a phase's worker completed.
+inline constexpr CounterId kItemsDoneCounter = 0;
+
+/// What one rank's worker of one phase acts on.
+struct RankArgs {
+  PhaseKind kind;
+  /// The iteration's test directory "test-dir.<i>-0" (set by make_rank_worker).
+  ConfinedDir test_dir;
+  const MdtestConfig* config;
+  /// The rank whose items this worker names ("file.mdtest.<name_rank>.<n>") and the rank whose
+  /// tree it works in (with -u; the shared tree otherwise), after the -N shift of its phase.
+  std::uint64_t name_rank;
+  std::uint64_t tree_rank;
+  /// Seed of the random stat/read order (-R): random_seed + rank, as mdtest.
+  std::uint64_t order_seed;
+};
+
+/// The rank shift of a phase (mdtest_iteration): create 0, stat and rename 1, read 2, remove 3;
+/// with -u the tree is one further ((r + (step+1)N) mod ranks, unique_chdir_dir & co.).
+[[nodiscard]] std::uint32_t shift_step(PhaseKind kind) noexcept;
+
+/// The worker of `args.kind` for one rank: creates, stats, reads, renames or removes its items,
+/// one op each, timed; the tree phases make or remove every directory of the rank's (or the
+/// shared) tree. Throws IoError naming the path at the first failed call (the phase fails with
+/// the ops done so far). `test_dir` is the iteration's test directory "test-dir.<i>-0", opened
+/// beneath the run directory (or the earlier run's tree_dir); the worker owns it.
+[[nodiscard]] std::unique_ptr<PhaseWorker> make_rank_worker(const RankArgs& args,
+                                                            OwnedConfinedDir test_dir);
+
+/// The item order of a random stat or read (-R): a Fisher-Yates permutation of 0 .. count-1 from
+/// `seed` (8 bytes per item).
+[[nodiscard]] std::vector<std::uint64_t> random_order(std::uint64_t count, std::uint64_t seed);
+
+}  // namespace iobench::plugins::mdtest
