@@ -33,6 +33,7 @@
 #include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/statistics.hpp>
+#include <iobench/steady_state.hpp>
 #include <iobench/suite.hpp>
 #include <iobench/sysinfo.hpp>
 #include <iobench/testing.hpp>
