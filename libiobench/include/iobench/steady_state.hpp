@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <iobench/params.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -143,6 +144,19 @@ struct SteadyStateResult {
   std::optional<SteadyStateFigures> figures{};  ///< of the deciding or last window
   std::vector<double> window{};                 ///< that window's samples, oldest first
 };
+
+/// The params a workload declares to offer steady state on its timed phases: `steady_state`
+/// (a criterion, unset: off), `ss_dur` (30s), `ss_ramp` (0s), `ss_interval` (1s). Suite-level
+/// "params" and `-p` then set them for every step whose workload declares them.
+[[nodiscard]] std::vector<ParamSpec> steady_state_param_specs();
+
+/// The config the params of steady_state_param_specs() give; nullopt when `steady_state` is
+/// unset. Throws ConfigError prefixed "`workload`: steady_state" / "`workload`: ss_dur" (a bad
+/// criterion, a window that is not a whole number of intervals), and for the `lat` criteria,
+/// which a phase does not sample (its samples are read from the workers' live op and byte
+/// counters; the detector judges latency series given to it).
+[[nodiscard]] std::optional<SteadyStateConfig> steady_state_from_params(const Params& params,
+                                                                        std::string_view workload);
 
 /// One line: "steady: yes after 12 intervals (iops:10%: max deviation 3.10 % < 10 % of mean
 /// 2001.3)" or "steady: no after 30 intervals (...)" / "steady: no (3 of 5 intervals sampled)".
