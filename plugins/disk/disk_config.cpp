@@ -153,6 +153,7 @@ std::vector<ParamSpec> disk_param_specs() {
       data_param_spec("random", "default random; also fills the file a read creates"),
   };
   for (ParamSpec& spec : fio_param_specs()) specs.push_back(std::move(spec));
+  for (ParamSpec& spec : steady_state_param_specs()) specs.push_back(std::move(spec));
   return specs;
 }
 
@@ -163,6 +164,7 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
   config.distribution = BlockDistribution::parse(params.get_string("random_order"), "random_order");
   config.data = DataPattern::parse(params.get_string("data"), "disk: data");
   config.file_name = params.get_string("file");
+  config.steady_state = steady_state_from_params(params, "disk");
   if (config.file_name.empty() || config.file_name.find('/') != std::string::npos ||
       config.file_name == "." || config.file_name == "..") {
     throw ConfigError(

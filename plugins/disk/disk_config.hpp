@@ -7,6 +7,8 @@
 #include <iobench/engine.hpp>
 #include <iobench/params.hpp>
 #include <iobench/rate_pacer.hpp>
+#include <iobench/steady_state.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -61,6 +63,8 @@ struct DiskConfig {
   std::string file_name;
   /// What writes (and the untimed creation of a file to read) put in the file.
   DataPattern data;
+  /// steady_state= (with ss_dur, ss_ramp, ss_interval): the main phase stops once steady.
+  std::optional<SteadyStateConfig> steady_state;
   /// Targets that name an existing file or block device (read in place).
   std::vector<bool> existing_file_target;
 

@@ -244,6 +244,7 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
   }
   PhaseSpec main{.workers = workers, .latency_parts = parts};
   main.counter_names = counters;
+  main.steady_state = config_.steady_state;
   switch (config_.operation) {
     case Operation::kRead:
       main.name = "read";

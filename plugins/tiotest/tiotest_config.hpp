@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <iobench/data_pattern.hpp>
 #include <iobench/rate_pacer.hpp>
+#include <iobench/steady_state.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -81,6 +83,8 @@ struct IoOptions {
   /// (ftruncate) and no space is planned for one.
   bool moves_data = true;
   RateLimit rate;  ///< per thread; inactive: closed loop (as tiotest)
+  /// steady_state= (with ss_dur, ss_ramp, ss_interval): each measured phase stops once steady.
+  std::optional<SteadyStateConfig> steady_state;
   /// What the write phases write: tiotest writes its zeroed block, or random bytes with -c (the
   /// consistency check verifies reads against this pattern, so it needs kRandom).
   DataPattern data{DataPattern::Kind::kZeros, 0};

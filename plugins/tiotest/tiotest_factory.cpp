@@ -84,6 +84,7 @@ void add_io_specs(std::vector<ParamSpec>& specs, bool tiobench_names) {
   specs.push_back(data_param_spec(
       "", tiobench_names ? "default zeros, as tiotest"
                          : "default zeros, as tiotest; random with consistency_check, as -c"));
+  for (ParamSpec& spec : steady_state_param_specs()) specs.push_back(std::move(spec));
 }
 
 // The `data` param: tiotest's own choice when not given (zeros; random bytes when verifying).
@@ -226,6 +227,7 @@ IoOptions io_options_from(const Params& params, const Engine& engine) {
 std::unique_ptr<Workload> make_tiotest_workload(const WorkloadSetup& setup) {
   const Params& params = setup.params;
   IoOptions io = io_options_from(params, setup.engine);
+  io.steady_state = steady_state_from_params(params, "tiotest");
   io.sync = params.get_bool("sync");
   io.mmap = params.get_bool("mmap");
   io.verify = params.get_bool("consistency_check");
@@ -290,6 +292,7 @@ std::unique_ptr<Workload> make_tiobench_workload(const WorkloadSetup& setup) {
   std::size_t directories = 0;
   for (const TargetProbe& p : probes) directories += p.is_directory ? 1 : 0;
   IoOptions io = io_options_from(params, setup.engine);
+  io.steady_state = steady_state_from_params(params, "tiobench");
   io.data = data_pattern_from(params, false);
   if (directories != 0 && directories != probes.size()) {
     throw ConfigError(

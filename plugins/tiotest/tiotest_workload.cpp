@@ -65,6 +65,7 @@ std::vector<PhaseSpec> TiotestWorkload::phases() const {
     spec.mode = WorkerMode::kThreads;
     spec.serial = ref.measured && ref.kind == PhaseKind::kWrite && plan_.io.serial_write;
     spec.measured = ref.measured;
+    if (ref.measured) spec.steady_state = plan_.io.steady_state;
     spec.drop_caches_before = ref.measured && plan_.io.drop_caches;
     spec.latency_parts = {.submission_completion = plan_.io.async_engine,
                           .service = plan_.io.rate.active() && ref.measured};

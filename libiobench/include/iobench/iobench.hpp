@@ -12,8 +12,8 @@
 #include <iobench/data_pattern.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
-#include <iobench/explain_bpf.hpp>
 #include <iobench/explain.hpp>
+#include <iobench/explain_bpf.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/format.hpp>
 #include <iobench/html_report.hpp>
@@ -33,6 +33,7 @@
 #include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/statistics.hpp>
+#include <iobench/steady_state.hpp>
 #include <iobench/suite.hpp>
 #include <iobench/sysinfo.hpp>
 #include <iobench/testing.hpp>

@@ -1,9 +1,10 @@
 #pragma once
 
 #include <cstdint>
-#include <iobench/explain_bpf.hpp>
 #include <iobench/explain.hpp>
+#include <iobench/explain_bpf.hpp>
 #include <iobench/metrics.hpp>
+#include <iobench/steady_state.hpp>
 #include <iobench/time_series.hpp>
 #include <iobench/workload.hpp>
 #include <map>
@@ -119,11 +120,11 @@ struct PhaseResult {
   std::uint64_t wall_ns = 0;       ///< measure start to the last worker's end
   std::uint64_t stonewall_ns = 0;  ///< measure start to the first worker's end
   std::vector<WorkerResult> workers;
-  std::vector<OpResult> ops;                    ///< merged over workers
-  std::vector<std::uint64_t> counters;          ///< summed over workers
-  LatencyPartsKind latency_parts_kind{};        ///< which latency parts were recorded
+  std::vector<OpResult> ops;                          ///< merged over workers
+  std::vector<std::uint64_t> counters;                ///< summed over workers
+  LatencyPartsKind latency_parts_kind{};              ///< which latency parts were recorded
   std::vector<OpLatencyPartsResult> latency_parts{};  ///< merged over workers; empty if none
-  PacingStats pacing{};                         ///< merged over workers (open-loop phases)
+  PacingStats pacing{};                               ///< merged over workers (open-loop phases)
   /// CPU time iobench used in the measured window (never its set-up, warm-up or tear-down):
   /// `workers_cpu` plus the runner's own thread; at most `wall_ns` x online CPUs (to the ns;
   /// the wall and CPU clocks may differ in rate by NTP's slew, at most 0.05 %).
@@ -148,6 +149,10 @@ struct PhaseResult {
   /// (issue 29, explain.hpp): storage chains, deltas, derived figures, findings. JSON key
   /// "explain" (schema 3; absent in older results and in phases read from classic tools).
   std::optional<explain::PhaseExplanation> explanation{};
+  /// PhaseSpec::steady_state's outcome: reached or not, after how many samples, the deciding
+  /// (or last) window and its figures; in a serial phase, its last group's. nullopt: not asked
+  /// for. JSON key "steady_state" (absent when nullopt).
+  std::optional<SteadyStateResult> steady_state{};
 
   /// Bytes over all op kinds.
   [[nodiscard]] std::uint64_t total_bytes() const noexcept;

@@ -11,6 +11,7 @@
 #include <iobench/coordinator.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/metrics.hpp>
+#include <iobench/steady_state.hpp>
 #include <iobench/worker_context.hpp>
 #include <iobench/workload_info.hpp>
 #include <memory>
@@ -55,6 +56,11 @@ struct PhaseSpec {
   /// The latency parts workers record besides each op's total (OpLatencyParts): a workload asks
   /// for slat/clat when its engine is asynchronous and for service time when it is rate-limited.
   LatencyPartsKind latency_parts{};
+  /// Stop the measurement once the phase's IOPS or throughput is steady (steady_state.hpp): the
+  /// runner samples the workers' live op and byte counters every `interval` after the ramp (no
+  /// per-op work) and ends the phase as its time limit would once the detector says steady, or
+  /// after PTS's 25 rounds. nullopt: off. The outcome is PhaseResult::steady_state.
+  std::optional<SteadyStateConfig> steady_state{};
 };
 
 /// One worker of one phase. Built untimed by Workload::make_worker() (open files, allocate

@@ -18,6 +18,7 @@
 #include "core/group_workers.hpp"
 #include "core/progress_report.hpp"
 #include "core/run_stop.hpp"
+#include "core/steady_sampler.hpp"
 
 namespace iobench::detail {
 namespace {
@@ -67,7 +68,11 @@ class GroupRun {
         ranked_(request.sync != nullptr && request.sync->active()),
         has_warmup_(request.warmup.count() > 0),
         workers_(request, memory, first, count),
-        progress_(request, memory, first, count, series) {}
+        progress_(request, memory, first, count, series) {
+    if (request.spec.steady_state && request.spec.measured) {
+      steady_.emplace(*request.spec.steady_state, memory, first, count);
+    }
+  }
 
   GroupOutcome run();
 
@@ -83,6 +88,7 @@ class GroupRun {
   void begin_wear_out();
   void drive();
   void check_clock_and_stop(std::uint64_t now);
+  void sample_steady_state(std::uint64_t now);
   void hear_ranks();
   void stonewall_if_due();
   void tell_ranks_at_end();
@@ -99,6 +105,7 @@ class GroupRun {
   bool has_warmup_;  ///< the timed loop begins with a warm-up
   GroupWorkers workers_;
   GroupReporter progress_;
+  std::optional<SteadySampler> steady_;  ///< PhaseSpec::steady_state's sampling
   GroupOutcome outcome_;
   bool stop_raised_ = false;   ///< this rank told the others it failed (or its stonewall)
   bool wear_out_due_ = false;  ///< this rank is still to share its ops for the wear-out
@@ -216,6 +223,7 @@ void GroupRun::begin_measurement() {
   outcome_.measured = true;
   outcome_.measure_start_ns = now;
   progress_.measurement_began(now);
+  if (steady_) steady_->begin(now);
   outcome_.system_begin = sample_system_cpu();
   outcome_.runner_start = read_thread_cpu();
 }
@@ -257,6 +265,7 @@ void GroupRun::drive() {
   for (std::uint32_t done; (done = shared_.ended.load()) < count_;) {
     const std::uint64_t now = monotonic_ns();
     check_clock_and_stop(now);
+    sample_steady_state(now);
     workers_.reap(false);
     for (std::size_t i = first_; i < first_ + count_; ++i) drain_series(memory_, i, series_, false);
     if (ranked_ && outcome_.peer_problem.empty()) hear_ranks();
@@ -265,6 +274,7 @@ void GroupRun::drive() {
     std::uint64_t wake =
         std::min<std::uint64_t>({deadline_ns_, progress_.next_progress_ns(), now + 20'000'000ULL});
     if (shared_.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns_);
+    if (steady_ && shared_.state.load() == kMeasure) wake = std::min(wake, steady_->next_ns());
     futex_wait(shared_.ended, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
   }
 }
@@ -283,6 +293,13 @@ void GroupRun::check_clock_and_stop(std::uint64_t now) {
     outcome_.interrupted = true;
     stop_workers();
   }
+}
+
+// Steady state: the samples due; once the detector is done (steady, or PTS's last round) the
+// measurement ends as at a time limit. Only while measuring (not in a wear-out).
+void GroupRun::sample_steady_state(std::uint64_t now) {
+  if (!steady_ || shared_.state.load() != kMeasure) return;
+  if (steady_->sample(now)) advance_state(shared_.state, kStop);
 }
 
 // A local failure stops the other ranks at their next look; theirs stops this one.
@@ -335,6 +352,7 @@ void GroupRun::tell_ranks_at_end() {
 // The last worker's run() has ended: the window closes (CPU first, then /proc/stat).
 void GroupRun::close_window() {
   if (!outcome_.measured) return;
+  if (steady_) outcome_.steady = steady_->result();
   outcome_.runner_end = read_thread_cpu();
   outcome_.runner_end_ns = monotonic_ns();
   outcome_.system_end = sample_system_cpu();

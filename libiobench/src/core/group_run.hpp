@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <iobench/metrics.hpp>
+#include <iobench/steady_state.hpp>
+#include <optional>
 #include <string>
 
 #include "core/phase_executor.hpp"
@@ -30,6 +32,9 @@ struct GroupOutcome {
   std::string peer_problem;
   /// The wear-out's target (measured ops per worker); 0: none.
   std::uint64_t wear_out_ops = 0;
+  /// PhaseSpec::steady_state's outcome for this group (nullopt: not asked for, or the
+  /// measurement never began).
+  std::optional<SteadyStateResult> steady;
 };
 
 /// Starts workers [first, first + count) and drives them until they all finish. The measured

@@ -45,6 +45,7 @@ struct GroupTotals {
   std::string peer_problem;
   std::uint64_t first_measure_ns = 0;
   std::uint64_t wear_out_ops = 0;
+  std::optional<SteadyStateResult> steady;  // the last measured group's
 };
 
 // Adds a measured group's window to `totals`: its wall time (to its last measured worker's
@@ -103,6 +104,7 @@ GroupTotals run_groups(const PhaseRequest& request, const PhaseMemory& memory,
       totals.first_measure_ns = outcome.measure_start_ns;
     }
     totals.wear_out_ops = std::max(totals.wear_out_ops, outcome.wear_out_ops);
+    if (outcome.steady) totals.steady = outcome.steady;
     if (outcome.measured) add_measured_group(memory, first, count, outcome, totals);
     if (totals.interrupted || group_failed || !totals.peer_problem.empty()) break;
     // Across ranks, the groups of a serial phase end together: one more checkpoint per group.
@@ -252,6 +254,7 @@ PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
 
   result.wall_ns = totals.wall_ns;
   result.time_series = series.build();
+  result.steady_state = totals.steady;
   result.stonewall_ns = totals.stonewall_ns == UINT64_MAX ? totals.wall_ns : totals.stonewall_ns;
   result.system_busy_percent = system_busy_percent(SystemCpuSample{}, totals.system_busy);
   result.ops.resize(spec.op_names.size());

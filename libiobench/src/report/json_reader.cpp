@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/result_json.hpp>
 #include <limits>
@@ -270,6 +271,35 @@ TimeSeries time_series(const Field& f) {
   return series;
 }
 
+// "steady_state" (json_reporter.cpp): the criterion is read back through its parser.
+SteadyStateResult steady_state(const Field& f) {
+  SteadyStateResult steady;
+  const Field criterion = member(f, "criterion");
+  try {
+    steady.config.criterion = parse_steady_state_criterion(text(criterion), "criterion");
+  } catch (const ConfigError& e) {
+    fail(criterion.pointer, e.what());
+  }
+  steady.config.window = std::chrono::nanoseconds(u64(f, "window_ns"));
+  steady.config.ramp = std::chrono::nanoseconds(u64(f, "ramp_ns"));
+  steady.config.interval = std::chrono::nanoseconds(u64(f, "interval_ns"));
+  steady.steady = boolean(f, "steady");
+  steady.samples = size_of(member(f, "samples"));
+  each(member(f, "window"), [&](const Field& sample) { steady.window.push_back(number(sample)); });
+  if (const auto figures = optional_member(f, "figures")) {
+    SteadyStateFigures& out = steady.figures.emplace();
+    out.steady = steady.steady;
+    out.window_mean = number(*figures, "window_mean");
+    out.slope = number(*figures, "slope");
+    out.max_deviation = number(*figures, "max_deviation");
+    out.criterion_value = number(*figures, "criterion_value");
+    out.limit = number(*figures, "limit");
+    out.data_excursion_percent = number(*figures, "data_excursion_percent");
+    out.fit_excursion_percent = number(*figures, "fit_excursion_percent");
+  }
+  return steady;
+}
+
 PhaseResult phase(const Field& f) {
   PhaseResult p;
   p.name = text(f, "name");
@@ -301,6 +331,8 @@ PhaseResult phase(const Field& f) {
   each(member(f, "workers"), [&](const Field& w) { p.workers.push_back(worker(w, p)); });
   if (const auto figures = optional_member(f, "reported")) p.reported = reported(*figures);
   if (const auto series = optional_member(f, "time_series")) p.time_series = time_series(*series);
+  if (const auto steady = optional_member(f, "steady_state"))
+    p.steady_state = steady_state(*steady);
   if (const auto e = optional_member(f, "explain")) {
     p.explanation = detail::explain_from_json(e->value, e->pointer);
   }

@@ -45,6 +45,11 @@
 //   LAT = a latency object like latency_ns (with buckets where latency_ns has them)
 //   phases and workers of open-loop phases also carry
 //   pacing: {late_ops, late_threshold_ns, max_lag_ns, backlog_ops}
+//   phases asked to stop once steady (steady_state=) carry
+//   steady_state: {criterion ("iops:10%", "pts:bw"), window_ns, ramp_ns, interval_ns,
+//                  window_samples, steady, samples, window: [sample], figures: {window_mean,
+//                  slope, max_deviation, criterion_value, limit, data_excursion_percent,
+//                  fit_excursion_percent} (absent while the window never filled)}
 
 #include <iobench/reporter.hpp>
 #include <iobench/result_json.hpp>
@@ -216,6 +221,29 @@ Json time_series_json(const TimeSeries& series) {
               {"points", std::move(points)}};
 }
 
+Json steady_state_json(const SteadyStateResult& steady) {
+  Json j;
+  j["criterion"] = to_string(steady.config.criterion);
+  j["window_ns"] = steady.config.window.count();
+  j["ramp_ns"] = steady.config.ramp.count();
+  j["interval_ns"] = steady.config.interval.count();
+  j["window_samples"] = steady.config.window_samples();
+  j["steady"] = steady.steady;
+  j["samples"] = steady.samples;
+  j["window"] = steady.window;
+  if (steady.figures) {
+    const SteadyStateFigures& f = *steady.figures;
+    j["figures"] = {{"window_mean", f.window_mean},
+                    {"slope", f.slope},
+                    {"max_deviation", f.max_deviation},
+                    {"criterion_value", f.criterion_value},
+                    {"limit", f.limit},
+                    {"data_excursion_percent", f.data_excursion_percent},
+                    {"fit_excursion_percent", f.fit_excursion_percent}};
+  }
+  return j;
+}
+
 Json phase_json(const PhaseResult& phase) {
   Json j;
   j["name"] = phase.name;
@@ -244,6 +272,7 @@ Json phase_json(const PhaseResult& phase) {
   j["time_series"] = time_series_json(phase.time_series);
   if (phase.explain_bpf) j["explain_bpf"] = detail::explain_bpf_json(*phase.explain_bpf);
   if (phase.explanation) j["explain"] = detail::explain_to_json(*phase.explanation);
+  if (phase.steady_state) j["steady_state"] = steady_state_json(*phase.steady_state);
   return j;
 }
 

@@ -218,15 +218,20 @@ void print_phase(std::ostream& out, const PhaseResult& phase,
                      status_text(phase.status, phase.message));
   print_op_table(out, phase);
   print_phase_details(out, phase);
+  if (phase.steady_state) out << describe(*phase.steady_state) << '\n';
   if (phase.explain_bpf) out << detail::explain_bpf_text(*phase.explain_bpf);
   if (workers > 1) print_worker_table(out, phase, targets);
   if (phase.explanation) out << explain::findings_text(*phase.explanation, "");
 }
 
-// Under a family's own output (which knows nothing of them): each phase's --explain split and
-// findings (issue 29), under one line naming the phase.
+// Under a family's own output (which knows nothing of them): each phase's steady-state
+// outcome (steady_state=) on a line naming the phase, its --explain split and findings (issue
+// 29) under one.
 void print_step_explanations(std::ostream& out, const StepResult& step) {
   for (const PhaseResult& phase : step.phases) {
+    if (phase.steady_state) {
+      out << fmt::format("phase {}: {}\n", phase.name, describe(*phase.steady_state));
+    }
     const bool findings = phase.explanation && !phase.explanation->findings.empty();
     if (!findings && !phase.explain_bpf) continue;
     out << fmt::format("phase {}:\n", phase.name);
