@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "explain_bpf/report.hpp"
 #include "report/explain_json.hpp"
 #include "report/json_fields.hpp"
 #include "report/json_shape.hpp"
@@ -301,6 +302,9 @@ PhaseResult phase(const Field& f) {
   each(member(f, "workers"), [&](const Field& w) { p.workers.push_back(worker(w, p)); });
   if (const auto figures = optional_member(f, "reported")) p.reported = reported(*figures);
   if (const auto series = optional_member(f, "time_series")) p.time_series = time_series(*series);
+  if (const auto b = optional_member(f, "explain_bpf")) {
+    p.explain_bpf = detail::explain_bpf_from_json(b->value, b->pointer);
+  }
   if (const auto e = optional_member(f, "explain")) {
     p.explanation = detail::explain_from_json(e->value, e->pointer);
   }
