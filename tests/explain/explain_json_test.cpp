@@ -119,6 +119,8 @@ TEST_CASE("a run on tmpfs carries its explanation into the JSON and the text",
   CHECK(e.chains[0].fs_type == "tmpfs");
   CHECK(e.devices.empty());
   CHECK(e.application.write_bytes == phase.total_bytes());
+  // The disk workload's planned file (size=1m, one target, one job), for "fits in RAM".
+  CHECK(e.application.largest_file_bytes == 1024 * 1024);
   REQUIRE_FALSE(e.findings.empty());
   CHECK(e.findings[0].name == "no_block_device");
   CHECK(e.findings[0].text ==
@@ -447,4 +449,40 @@ TEST_CASE("a phase with a warm-up derives no ratio and says why", "[explain][rul
   const auto j = detail::explain_to_json(e);
   CHECK(j.at("derived").at("note") == e.derived_note);
   CHECK(j.at("derived").at("write_amplification").is_null());
+}
+
+TEST_CASE("page_cache_reads says the file fits in RAM with the figures of the issue's wording",
+          "[explain][rules]") {
+  StorageChain chain;
+  chain.path = "/mnt/a";
+  chain.fs_type = "ext4";
+  chain.devices = {{.name = "loop0", .device = "7:0", .role = "filesystem"}};
+  SystemSnapshot start;
+  start.disks.push_back({.major = 7, .minor = 0, .name = "loop0"});
+  start.meminfo = {.valid = true, .mem_total_bytes = 4ULL << 30};
+  SystemSnapshot end = start;
+  end.time_ns = 2'000'000'000;
+  end.disks[0].sectors_read = 614;  // 314368 B = 307 KiB
+  end.disks[0].reads_completed = 10;
+  const auto text = [&](std::uint64_t files, std::size_t workers) {
+    const ApplicationFigures app{
+        .read_bytes = 256ULL << 20, .workers = workers, .largest_file_bytes = files};
+    const PhaseExplanation e = explain_phase({chain}, start, end, app);
+    REQUIRE(e.findings.size() == 1);
+    CHECK(e.findings[0].name == "page_cache_reads");
+    return e.findings[0].text;
+  };
+  // 100 x (1 - 314368 / 268435456) = 99.88 %.
+  CHECK(text(256ULL << 20, 1) ==
+        "the file (256 MiB) fits in RAM (4.00 GiB): 99.9 % of reads came from the page cache, "
+        "the device read 307 KiB of the application's 256 MiB");
+  CHECK(text(256ULL << 20, 2) ==
+        "the files (256 MiB) fit in RAM (4.00 GiB): 99.9 % of reads came from the page cache, "
+        "the device read 307 KiB of the application's 256 MiB");
+  // Larger than RAM, or not known: no claim about RAM.
+  for (const std::uint64_t files : {8ULL << 30, 0ULL}) {
+    CHECK(text(files, 1) ==
+          "99.9 % of reads came from the page cache, the device read 307 KiB of the "
+          "application's 256 MiB");
+  }
 }

@@ -189,8 +189,8 @@ TEST_CASE("buffered writes without fsync are absorbed by the page cache and read
   CHECK(delta(r, loop.name()).read_bytes == 0);
   REQUIRE(finding(r, "page_cache_reads") != nullptr);
   CHECK_THAT(finding(r, "page_cache_reads")->text,
-             Catch::Equals("100.0 % of reads came from the page cache: the application read "
-                           "8.00 MiB, the device read 0 B"));
+             Catch::Equals("100.0 % of reads came from the page cache, the device read 0 B of "
+                           "the application's 8.00 MiB"));
 }
 
 TEST_CASE("writes in a blkio-throttled cgroup are named as throttled with the limit",

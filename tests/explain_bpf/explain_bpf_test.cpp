@@ -9,10 +9,14 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <iobench/reporter.hpp>
+#include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "explain_bpf/report.hpp"
 #include "explain_bpf/session.hpp"
 #ifdef IOBENCH_TEST_LIBBPF
 #include <bpf/libbpf.h>
@@ -403,3 +407,38 @@ TEST_CASE("explain gives libbpf's print callback back after loading", "[explain_
   CHECK(libbpf_set_print(nullptr) == &own_print);
 }
 #endif
+
+TEST_CASE("explain's where the time went block is printed again from the saved JSON",
+          "[explain_bpf]") {
+  if (!std::filesystem::is_directory("/dev/shm")) {
+    WARN("skipped: no tmpfs at /dev/shm");
+    return;
+  }
+  const ShmDir dir;
+  const RunResult run =
+      run_disk({{"operation", "read"}, {"bs", "64k"}, {"size", "1m"}}, dir.path(), true);
+  REQUIRE(run.status == Status::kOk);
+  const PhaseResult& phase = run.steps.at(0).phases.back();
+  REQUIRE(phase.explain_bpf.has_value());
+  // Measured, or where BPF does not work here its "explain: unavailable: <reason>" line: either
+  // is the block the saved result must print again.
+  if (!phase.explain_bpf->unavailable.empty()) {
+    WARN("BPF unavailable here (" << phase.explain_bpf->unavailable
+                                  << "): the round trip is of that line");
+  }
+  const std::string block = detail::explain_bpf_text(*phase.explain_bpf);
+  const Registry registry = test::make_full_registry();
+  std::ostringstream original;
+  report_run(run, *make_text_reporter(original, registry));
+  CHECK_THAT(original.str(), Catch::Contains(block));
+
+  ResultDocument doc;
+  doc.run = run;
+  const ResultDocument read = parse_result_json(to_json(doc));
+  const auto& read_phase = read.run.steps.at(0).phases.back();
+  REQUIRE(read_phase.explain_bpf.has_value());
+  CHECK(detail::explain_bpf_text(*read_phase.explain_bpf) == block);
+  std::ostringstream again;
+  report_run(read.run, *make_text_reporter(again, registry));
+  CHECK(again.str() == original.str());
+}

@@ -147,6 +147,54 @@ struct MetricRow {
   std::vector<std::optional<MetricChange>> changes;
 };
 
+/// One input's explanation of a phase (PhaseResult::explanation, explain.hpp) as compare shows
+/// it: the figures of its first ok result that carries one.
+struct ExplainSummary {
+  /// Per target "FS on DEVICE > DEVICE ..." (the file system's device first, down the chain),
+  /// or the target's no_block_device reason ("tmpfs: no block device: page cache only"); targets
+  /// joined by "; ".
+  std::string storage;
+  std::uint64_t device_read_bytes = 0;            ///< of the file systems' devices, bytes
+  std::uint64_t device_write_bytes = 0;           ///< of the file systems' devices, bytes
+  std::optional<double> page_cache_read_percent;  ///< nullopt: not derived
+  std::optional<double> read_amplification;       ///< device / application read bytes
+  std::optional<double> write_amplification;      ///< device / application write bytes
+  /// The highest utilisation (%) of a file system's device (first of a chain) with a valid
+  /// delta, and that device's name; nullopt without one.
+  std::optional<double> util_percent;
+  std::string util_device;
+  std::vector<std::string> findings;  ///< Finding::name, each once, in the phase's order
+  std::size_t results = 1;            ///< the input's ok results of the phase (repetitions)
+};
+
+/// Two findings of one topic that say different things, one in each input: e.g. the reads came
+/// from the device in one and from the page cache in the other.
+struct FindingContrast {
+  std::string topic;             ///< "reads" or "writes"
+  std::string input_finding;     ///< the other input's finding name, e.g. "device_reads"
+  std::string baseline_finding;  ///< the baseline's, e.g. "page_cache_reads"
+  /// Naming both sides: "#1's reads came from the device (device_reads), #0's from the page
+  /// cache (page_cache_reads)".
+  std::string sentence;
+};
+
+/// How one input's findings differ from the baseline's (#0) in one phase.
+struct FindingsDifference {
+  std::size_t input = 0;  ///< >= 1
+  std::vector<FindingContrast> contrasts;
+  std::vector<std::string> only_input;     ///< names only the input has (not in a contrast)
+  std::vector<std::string> only_baseline;  ///< names only the baseline has (not in a contrast)
+  std::vector<std::string> both;           ///< names both have
+};
+
+/// The explanations of one phase side by side: present when the baseline and at least one other
+/// input carry `explain` (result schema 3); absent for older results.
+struct ExplainComparison {
+  std::vector<std::optional<ExplainSummary>> inputs;  ///< one per input; nullopt: none
+  /// One per input after the baseline that carries `explain`, in input order.
+  std::vector<FindingsDifference> differences;
+};
+
 /// One phase of one step (and sweep point) found in the baseline and in at least one other input.
 struct PhaseComparison {
   std::string step;  ///< the suite step's name (its "suite_step"), else the step's name
@@ -159,6 +207,8 @@ struct PhaseComparison {
   /// phase whether throughput is dbench's headline figure (when an input is dbench's own output)
   /// or the whole execute period (iobench's results only).
   std::vector<std::string> notes;
+  /// What the kernel and the devices did in each input (issue 29), shown before the metrics.
+  std::optional<ExplainComparison> explain{};
 };
 
 /// A step (sweep point) or phase that not every input has: compared where the baseline and
@@ -249,11 +299,13 @@ struct Regression {
                                                   double threshold_percent);
 
 /// The comparison for people: the inputs, environment differences first, then per step, point
-/// and phase a table of metric, direction, each input's mean (+- sample stddev and n with
-/// repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++" where an input
-/// lacks the figure), change % and mark; then the
-/// unmatched parts, left-out results, figures not available and what was not mapped. Throughput
-/// in MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
+/// and phase (first, where the inputs carry `explain`, the findings that differ from the
+/// baseline's, said as a sentence naming both sides, those only one side or both have, and the
+/// explanations' figures side by side) a table of metric, direction, each input's mean (+- sample
+/// stddev and n with repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++"
+/// where an input lacks the figure), change % and mark; then the unmatched parts, left-out results,
+/// figures not available and what was not mapped. Throughput in MiB/s (2^20 bytes), latency in us,
+/// CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
 
 /// The same as Markdown (for a mailing list or a pull request): headings, pipe tables.
@@ -277,7 +329,11 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// phase, status, message}]}, and only when not empty: not_available: [{input, metric, reason,
 /// phases}], not_mapped: [{input, format, what}]; an input without a figure has "unavailable":
 /// reason in its metric entry and a null mean (never 0); stddev is null below n = 2. Units as in
-/// `metrics`; an infinite t is null.
+/// `metrics`; an infinite t is null. A phase whose inputs carry `explain` has "explain": {inputs:
+/// [null | {storage, device_read_bytes, device_write_bytes, page_cache_read_percent,
+/// read_amplification, write_amplification, util_percent, util_device, findings, results}],
+/// differences: [{input, baseline, contrasts: [{topic, input_finding, baseline_finding,
+/// sentence}], only_input, only_baseline, both}]}.
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

@@ -254,7 +254,11 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   // Issue 29: the kernel's and the devices' view of the phase (explain/), always on.
   const explain::PhaseObserver observer(request.targets);
   PhaseResult phase = execute_phase(request, &window);
-  observer.finish(phase, limits.warmup.count() > 0);
+  // The files' size, as the workload plans them (its space check's figure), for "fits in RAM".
+  std::uint64_t files_bytes = 0;
+  for (std::size_t t = 0; t < request.targets.size(); ++t)
+    files_bytes += planned_.workload->planned_bytes(t);
+  observer.finish(phase, limits.warmup.count() > 0, files_bytes);
   if (explain) phase.explain_bpf = explain_phase.end();
   // --- end of the --explain hook.
   return end_phase(p, std::move(phase), window, dirs, context);

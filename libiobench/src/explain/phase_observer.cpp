@@ -63,10 +63,11 @@ PhaseObserver::PhaseObserver(std::span<const Target> targets) {
   start_ = take_snapshot(devices_);
 }
 
-void PhaseObserver::finish(PhaseResult& phase, bool had_warmup) const {
+void PhaseObserver::finish(PhaseResult& phase, bool had_warmup, std::uint64_t files_bytes) const {
   const SystemSnapshot end = take_snapshot(devices_);
   ApplicationFigures app = application_figures(phase);
   app.warmup = had_warmup;
+  app.largest_file_bytes = files_bytes;
   phase.explanation = explain_phase(chains_, start_, end, app);
 }
 

@@ -30,7 +30,10 @@ class PhaseObserver {
   explicit PhaseObserver(std::span<const Target> targets);
   /// Takes the closing snapshot and sets `phase.explanation`. Call once. `had_warmup`: the
   /// phase had a warm-up, which the snapshots cover and the op bytes do not (no ratio then).
-  void finish(PhaseResult& phase, bool had_warmup) const;
+  /// `files_bytes`: the bytes of the files the workers use (Workload::planned_bytes over the
+  /// targets; 0 unknown), ApplicationFigures::largest_file_bytes, for page_cache_reads' "fits in
+  /// RAM".
+  void finish(PhaseResult& phase, bool had_warmup, std::uint64_t files_bytes = 0) const;
 
  private:
   std::vector<StorageChain> chains_;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "report/json_fields.hpp"
+
 namespace iobench::detail {
 namespace {
 
@@ -80,6 +82,56 @@ nlohmann::ordered_json explain_bpf_json(const ExplainBpfPhase& phase) {
           {"calls", std::move(calls)},
           {"off_cpu_outside_calls_ns", phase.off_cpu_outside_calls_ns},
           {"switches_outside_calls", phase.switches_outside_calls}};
+}
+
+namespace {
+
+ExplainSplit split_from_json(const json_read::Field& f) {
+  using json_read::u64;
+  return {.calls = u64(f, "calls"),
+          .total_ns = u64(f, "total_ns"),
+          .fs_kernel_ns = u64(f, "fs_kernel_ns"),
+          .queue_ns = u64(f, "queue_ns"),
+          .device_ns = u64(f, "device_ns"),
+          .off_cpu_ns = u64(f, "off_cpu_ns")};
+}
+
+ExplainCall call_from_json(const json_read::Field& f) {
+  using json_read::member;
+  using json_read::u64;
+  ExplainCall c;
+  c.call = json_read::text(f, "call");
+  c.cache_hits = u64(f, "cache_hits");
+  c.block_requests = u64(f, "block_requests");
+  c.clamped = u64(f, "clamped");
+  c.all = split_from_json(member(f, "all"));
+  c.p50 = split_from_json(member(f, "p50"));
+  c.p99 = split_from_json(member(f, "p99"));
+  // "calls" repeats all.calls for readers of the JSON: a file where they differ was edited.
+  if (u64(f, "calls") != c.all.calls) {
+    json_read::fail(json_read::member(f, "calls").pointer,
+                    fmt::format("is {}, not all.calls ({})", u64(f, "calls"), c.all.calls));
+  }
+  return c;
+}
+
+}  // namespace
+
+ExplainBpfPhase explain_bpf_from_json(const nlohmann::ordered_json& j, const std::string& pointer) {
+  const json_read::Field f{j, pointer};
+  if (!j.is_object()) json_read::wrong_type(pointer, j, "an object");
+  ExplainBpfPhase phase;
+  if (const auto unavailable = json_read::optional_member(f, "unavailable")) {
+    phase.unavailable = json_read::text(*unavailable);
+    if (phase.unavailable.empty())
+      json_read::fail(unavailable->pointer, "is empty: give the reason");
+    return phase;
+  }
+  json_read::each(json_read::member(f, "calls"),
+                  [&](const json_read::Field& c) { phase.calls.push_back(call_from_json(c)); });
+  phase.off_cpu_outside_calls_ns = json_read::u64(f, "off_cpu_outside_calls_ns");
+  phase.switches_outside_calls = json_read::u64(f, "switches_outside_calls");
+  return phase;
 }
 
 }  // namespace iobench::detail

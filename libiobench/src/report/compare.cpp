@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "report/compare_environment.hpp"
+#include "report/compare_explain.hpp"
 #include "report/compare_fio.hpp"
 #include "report/compare_params.hpp"
 
@@ -471,7 +472,8 @@ void compare_key(const GroupKey& key, const KeyedGroups& keyed,
                               .sweep_point = point,
                               .phase = phase_name,
                               .metrics = {},
-                              .notes = {}};
+                              .notes = {},
+                              .explain = detail::explain_comparison(sample.results)};
     const bool dbench_headline = note_dbench_throughput(documents, sample.measured, phase_out);
     for (const CompareMetric metric : out.metrics) {
       std::optional<MetricRow> row = metric_row(metric, sample, dbench_headline, phase_out, out);

@@ -8,6 +8,7 @@
 #include <iobench/printable.hpp>
 #include <nlohmann/json.hpp>
 
+#include "report/compare_explain.hpp"
 #include "report/text_table.hpp"
 
 namespace iobench {
@@ -240,6 +241,7 @@ void write_comparison_text(const Comparison& comparison, std::ostream& out) {
           {title, left ? detail::TextTable::Align::kLeft : detail::TextTable::Align::kRight});
     }
     for (const std::string& note : phase.notes) out << wrapped("Compared: " + note, 100) << '\n';
+    if (phase.explain) detail::write_explain_text(*phase.explain, out);
     detail::TextTable table(std::move(columns));
     for (const MetricRow& row : phase.metrics) table.add_row(row_cells(row));
     table.print(out, "  ");
@@ -300,6 +302,7 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out) 
                        where(phase.step, phase.workload, phase.sweep_point, phase.phase));
     for (const std::string& note : phase.notes)
       out << "Compared: " << markdown_cell(note) << "\n\n";
+    if (phase.explain) detail::write_explain_markdown(*phase.explain, out);
     const std::vector<std::string> titles = row_titles(n);
     markdown_row(out, titles);
     std::vector<std::string> rule;
@@ -462,6 +465,7 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
                       {"phase", phase.phase},
                       {"metrics", std::move(rows)}});
     if (!phase.notes.empty()) phases.back()["notes"] = phase.notes;
+    if (phase.explain) phases.back()["explain"] = detail::explain_comparison_json(*phase.explain);
   }
   j["phases"] = std::move(phases);
   Json unmatched = Json::array();

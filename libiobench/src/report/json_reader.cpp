@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "explain_bpf/report.hpp"
 #include "report/explain_json.hpp"
 #include "report/json_fields.hpp"
 #include "report/json_shape.hpp"
@@ -333,6 +334,9 @@ PhaseResult phase(const Field& f) {
   if (const auto series = optional_member(f, "time_series")) p.time_series = time_series(*series);
   if (const auto steady = optional_member(f, "steady_state"))
     p.steady_state = steady_state(*steady);
+  if (const auto b = optional_member(f, "explain_bpf")) {
+    p.explain_bpf = detail::explain_bpf_from_json(b->value, b->pointer);
+  }
   if (const auto e = optional_member(f, "explain")) {
     p.explanation = detail::explain_from_json(e->value, e->pointer);
   }
