@@ -6,4 +6,5 @@ set_tests_properties(
   "explain.O_DIRECT 4 KiB writes on a loop fs reach the device byte for byte"
   "explain.buffered writes without fsync are absorbed by the page cache and reads come from it"
   "explain.writes in a blkio-throttled cgroup are named as throttled with the limit"
+  "explain.per-interval device writes of an O_DIRECT run add up to the phase's device writes"
   PROPERTIES RUN_SERIAL TRUE)

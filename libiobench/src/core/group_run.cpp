@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "core/device_series.hpp"
 #include "core/futex.hpp"
 #include "core/group_workers.hpp"
 #include "core/progress_report.hpp"
@@ -67,7 +68,8 @@ class GroupRun {
         ranked_(request.sync != nullptr && request.sync->active()),
         has_warmup_(request.warmup.count() > 0),
         workers_(request, memory, first, count),
-        progress_(request, memory, first, count, series) {}
+        progress_(request, memory, first, count, series),
+        devices_(request.series_devices, memory.slot(first)->series.interval_ns, series) {}
 
   GroupOutcome run();
 
@@ -99,6 +101,7 @@ class GroupRun {
   bool has_warmup_;  ///< the timed loop begins with a warm-up
   GroupWorkers workers_;
   GroupReporter progress_;
+  DeviceSeries devices_;  ///< the storage chains' devices per series interval
   GroupOutcome outcome_;
   bool stop_raised_ = false;   ///< this rank told the others it failed (or its stonewall)
   bool wear_out_due_ = false;  ///< this rank is still to share its ops for the wear-out
@@ -112,6 +115,7 @@ GroupOutcome GroupRun::run() {
   pass_rank_barrier();
   release();
   drive();
+  devices_.end(monotonic_ns());
   tell_ranks_at_end();
   // The others' wear-out waits for this rank (after the stop above, which ends their phase).
   if (wear_out_due_ && ranked_) begin_wear_out();
@@ -204,6 +208,7 @@ void GroupRun::set_series_origin(int part, std::uint64_t ns) {
   for (std::size_t i = first_; i < first_ + count_; ++i) {
     memory_.slot(i)->series.origin_ns[part].store(ns, std::memory_order_release);
   }
+  devices_.begin_part(part == 0, ns);
 }
 
 void GroupRun::begin_measurement() {
@@ -257,6 +262,7 @@ void GroupRun::drive() {
   for (std::uint32_t done; (done = shared_.ended.load()) < count_;) {
     const std::uint64_t now = monotonic_ns();
     check_clock_and_stop(now);
+    devices_.poll(now);
     workers_.reap(false);
     for (std::size_t i = first_; i < first_ + count_; ++i) drain_series(memory_, i, series_, false);
     if (ranked_ && outcome_.peer_problem.empty()) hear_ranks();
@@ -265,6 +271,7 @@ void GroupRun::drive() {
     std::uint64_t wake =
         std::min<std::uint64_t>({deadline_ns_, progress_.next_progress_ns(), now + 20'000'000ULL});
     if (shared_.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns_);
+    wake = std::min(wake, devices_.next_ns());
     futex_wait(shared_.ended, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
   }
 }

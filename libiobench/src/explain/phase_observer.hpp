@@ -31,6 +31,8 @@ class PhaseObserver {
   /// Takes the closing snapshot and sets `phase.explanation`. Call once. `had_warmup`: the
   /// phase had a warm-up, which the snapshots cover and the op bytes do not (no ratio then).
   void finish(PhaseResult& phase, bool had_warmup) const;
+  /// The kernel names of the targets' chains' devices (chain_device_names), for the series.
+  [[nodiscard]] std::span<const std::string> devices() const noexcept { return devices_; }
 
  private:
   std::vector<StorageChain> chains_;
