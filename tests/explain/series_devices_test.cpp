@@ -1,14 +1,17 @@
 // Issue 29 per interval: the time series carries the devices of the phase's storage chains,
 // read from /proc/diskstats at each interval boundary by the runner's thread. The recorder adds
 // them up as it merges points; a real run's intervals add up to the phase's device bytes; the
-// JSON keeps them and reads them back.
+// JSON keeps them and reads them back. The generic CSV's per-phase device columns.
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <iobench/explain.hpp>
 #include <iobench/registry.hpp>
+#include <iobench/reporter.hpp>
 #include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/device_series.hpp"
 #include "core/series_recorder.hpp"
@@ -161,3 +164,117 @@ TEST_CASE("per-interval device writes of an O_DIRECT run add up to the phase's d
   CHECK(to_json(back) == json);
 }
 
+namespace {
+
+// The generic CSV of `run`, as header name -> field, one map per row.
+std::vector<std::map<std::string, std::string>> csv_rows(const RunResult& run,
+                                                         const Registry& registry) {
+  std::ostringstream out;
+  report_run(run, *make_csv_reporter(out, registry));
+  const auto fields = [](const std::string& line) {
+    std::vector<std::string> f(1);
+    for (const char c : line) {
+      if (c == ',') {
+        f.emplace_back();
+      } else {
+        f.back() += c;
+      }
+    }
+    return f;
+  };
+  std::istringstream in(out.str());
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = fields(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = fields(line);
+    REQUIRE(f.size() == header.size());
+    auto& row = rows.emplace_back();
+    for (std::size_t i = 0; i < f.size(); ++i) row[header[i]] = f[i];
+  }
+  return rows;
+}
+
+const std::vector<std::string> kDeviceColumns = {
+    "dev_read_bytes", "dev_write_bytes",    "dev_util_percent",   "dev_r_await_ms",
+    "dev_w_await_ms", "read_amplification", "write_amplification"};
+
+}  // namespace
+
+TEST_CASE("the CSV's device columns of a loop fs run are the figures of its JSON",
+          "[explain][csv]") {
+  const test::LoopFs loop(32 * test::kMiB);
+  if (!loop.refused().empty()) {
+    WARN("skipped: " << loop.refused());
+    return;
+  }
+  const Registry registry = test::make_full_registry();
+  test::CapturingReporter reporter;
+  const RunResult run =
+      Runner(registry, RunOptions{.skip_space_check = true})
+          .run(std::vector<Step>{Step{
+                   .workload = "disk",
+                   .params = {{"operation", "write"}, {"mode", "direct"}, {"size", "4m"}},
+                   .targets = {loop.mount_point()}}},
+               reporter);
+  REQUIRE(run.steps.at(0).status == Status::kOk);
+  ResultDocument doc;
+  doc.run = run;
+  const auto j = nlohmann::json::parse(to_json(doc));
+  const auto& phase = j["steps"][0]["phases"][0];
+  const auto& derived = phase["explain"]["derived"];
+  nlohmann::json loop_delta;
+  for (const auto& d : phase["explain"]["devices"]) {
+    if (d["name"] == loop.name()) loop_delta = d;
+  }
+  REQUIRE(loop_delta.is_object());
+  REQUIRE(derived["write_amplification"].is_number());
+
+  std::size_t merged = 0;
+  for (const auto& row : csv_rows(run, registry)) {
+    if (row.at("worker") != "all") {
+      for (const std::string& c : kDeviceColumns) CHECK(row.at(c).empty());
+      continue;
+    }
+    ++merged;
+    CHECK(row.at("phase") == phase["name"]);
+    CHECK(std::stoull(row.at("dev_write_bytes")) == derived["device_write_bytes"]);
+    CHECK(std::stoull(row.at("dev_read_bytes")) == derived["device_read_bytes"]);
+    CHECK(std::stoull(row.at("dev_write_bytes")) >= 4 * test::kMiB);
+    CHECK(std::stod(row.at("dev_util_percent")) ==
+          Approx(loop_delta["util_percent"].get<double>()).margin(0.005));
+    CHECK(std::stod(row.at("dev_w_await_ms")) ==
+          Approx(loop_delta["w_await_ms"].get<double>()).margin(0.0005));
+    CHECK(std::stod(row.at("dev_r_await_ms")) ==
+          Approx(loop_delta["r_await_ms"].get<double>()).margin(0.0005));
+    CHECK(std::stod(row.at("write_amplification")) ==
+          Approx(derived["write_amplification"].get<double>()).margin(0.00005));
+    CHECK(row.at("read_amplification").empty() == derived["read_amplification"].is_null());
+  }
+  CHECK(merged == phase["ops_by_kind"].size());
+}
+
+TEST_CASE("the CSV's device columns are empty for a phase on tmpfs", "[explain][csv]") {
+  const test::ScopedTmpfs tmpfs("8m");
+  if (!tmpfs.mounted()) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  const Registry registry = test::make_full_registry();
+  test::CapturingReporter reporter;
+  const RunResult run =
+      Runner(registry, RunOptions{.skip_space_check = true})
+          .run(std::vector<Step>{Step{.workload = "disk",
+                                      .params = {{"operation", "write"}, {"size", "1m"}},
+                                      .targets = {tmpfs.path()}}},
+               reporter);
+  REQUIRE(run.steps.at(0).phases.at(0).explanation.has_value());
+  const auto rows = csv_rows(run, registry);
+  REQUIRE_FALSE(rows.empty());
+  for (const auto& row : rows) {
+    for (const std::string& c : kDeviceColumns) CHECK(row.at(c).empty());
+  }
+  // Every point of its series has no device either.
+  for (const SeriesPoint& p : run.steps[0].phases[0].time_series.points) CHECK(p.devices.empty());
+}
