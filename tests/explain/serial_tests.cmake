@@ -7,4 +7,6 @@ set_tests_properties(
   "explain.buffered writes without fsync are absorbed by the page cache and reads come from it"
   "explain.writes in a blkio-throttled cgroup are named as throttled with the limit"
   "explain.compare of a cached and an uncached read on a loop fs names the device reads first"
+  "explain.per-interval device writes of an O_DIRECT run add up to the phase's device writes"
+  "explain.the CSV's device columns of a loop fs run are the figures of its JSON"
   PROPERTIES RUN_SERIAL TRUE)

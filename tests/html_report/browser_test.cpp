@@ -73,6 +73,15 @@ std::map<std::string, std::size_t> expected_charts(const std::vector<RawJson>& d
           const std::size_t points = phase["time_series"]["points"].size();
           expected[key({"time_series_throughput", at[0], at[1], at[2]})] = points;
           expected[key({"time_series_iops", at[0], at[1], at[2]})] = points;
+          // The devices beside the application (issue 29): where any point has them.
+          bool devices = false;
+          for (const RawJson& point : phase["time_series"]["points"]) {
+            devices = devices || (point.contains("devices") && !point["devices"].empty());
+          }
+          if (devices) {
+            expected[key({"device_throughput", at[0], at[1], at[2]})] = points;
+            expected[key({"device_util", at[0], at[1], at[2]})] = points;
+          }
         }
       }
     }

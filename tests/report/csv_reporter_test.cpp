@@ -26,11 +26,13 @@ std::string render_csv(const RunResult& run, const Registry& registry) {
   return out.str();
 }
 
-const Record kHeader = {
-    "step",       "workload",    "phase",         "worker",     "target",
-    "op",         "ops",         "bytes",         "elapsed_ns", "throughput_bytes_per_s",
-    "iops",       "lat_mean_ns", "lat_p50_ns",    "lat_p99_ns", "lat_p99_9_ns",
-    "lat_max_ns", "cpu_user_ns", "cpu_system_ns", "status"};
+const Record kHeader = {"step", "workload", "phase", "worker", "target", "op", "ops", "bytes",
+                        "elapsed_ns", "throughput_bytes_per_s", "iops", "lat_mean_ns", "lat_p50_ns",
+                        "lat_p99_ns", "lat_p99_9_ns", "lat_max_ns", "cpu_user_ns", "cpu_system_ns",
+                        "status",
+                        // The phase's device figures (issue 29), empty without an explanation.
+                        "dev_read_bytes", "dev_write_bytes", "dev_util_percent", "dev_r_await_ms",
+                        "dev_w_await_ms", "read_amplification", "write_amplification"};
 
 TEST_CASE("generic csv output matches the golden file", "[report]") {
   const Registry registry;

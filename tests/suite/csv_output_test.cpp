@@ -25,10 +25,12 @@ constexpr const char* kMixedSuite = R"({"name": "mixed", "steps": [
    "params": {"threads": 2, "size": "128k", "random_ops": 8}}]})";
 
 const CsvRecord kGenericHeader = {
-    "step",       "workload",    "phase",         "worker",     "target",
-    "op",         "ops",         "bytes",         "elapsed_ns", "throughput_bytes_per_s",
-    "iops",       "lat_mean_ns", "lat_p50_ns",    "lat_p99_ns", "lat_p99_9_ns",
-    "lat_max_ns", "cpu_user_ns", "cpu_system_ns", "status"};
+    "step", "workload", "phase", "worker", "target", "op", "ops", "bytes", "elapsed_ns",
+    "throughput_bytes_per_s", "iops", "lat_mean_ns", "lat_p50_ns", "lat_p99_ns", "lat_p99_9_ns",
+    "lat_max_ns", "cpu_user_ns", "cpu_system_ns", "status",
+    // The phase's device figures (issue 29).
+    "dev_read_bytes", "dev_write_bytes", "dev_util_percent", "dev_r_await_ms", "dev_w_await_ms",
+    "read_amplification", "write_amplification"};
 
 }  // namespace
 

@@ -58,7 +58,11 @@ void write_generic_step_text(const StepResult& step, std::ostream& out);
 /// Generic CSV, one schema for every family: a header line, then for each step and phase one row
 /// per worker and op kind plus merged rows (worker "all"): step,workload,phase,worker,target,op,
 /// ops,bytes,elapsed_ns,throughput_bytes_per_s,iops,lat_mean_ns,lat_p50_ns,lat_p99_ns,
-/// lat_p99_9_ns,lat_max_ns,cpu_user_ns,cpu_system_ns,status (bytes, ns, per second: no MB).
+/// lat_p99_9_ns,lat_max_ns,cpu_user_ns,cpu_system_ns,status (bytes, ns, per second: no MB),
+/// then the phase's device figures (PhaseResult::explanation) on its merged rows only:
+/// dev_read_bytes,dev_write_bytes (its file systems' devices), dev_util_percent,dev_r_await_ms,
+/// dev_w_await_ms (of the busiest of them), read_amplification,write_amplification; empty on
+/// worker rows, for a phase without a block device, and for a ratio not derived.
 [[nodiscard]] std::unique_ptr<Reporter> make_csv_reporter(std::ostream& out,
                                                           const Registry& registry);
 /// One family's own CSV, for the steps of `workload` only (others are skipped): its "csv_header"

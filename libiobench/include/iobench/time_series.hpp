@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -120,6 +121,32 @@ struct SeriesWorkerPoint {
   SeriesLatency latency_ns;
 };
 
+/// One block device's activity in one time-series point (issue 29): the differences of its
+/// /proc/diskstats counters between the runner's readings at the point's interval boundaries
+/// (one read of the file per interval, in the runner's thread, a few ms after the boundary).
+/// Over a phase's points, a device's figures add up to its counts from the group's release to
+/// its last worker's end. The derived figures follow sysstat's iostat over `sampled_ns`.
+struct SeriesDevicePoint {
+  std::string name;                     ///< kernel name, e.g. "loop0", "vda"
+  std::uint64_t sampled_ns = 0;         ///< time between the two readings of /proc/diskstats
+  std::uint64_t reads = 0, writes = 0;  ///< requests completed
+  std::uint64_t read_bytes = 0, write_bytes = 0;      ///< bytes (512-byte sectors x 512)
+  std::uint64_t read_time_ms = 0, write_time_ms = 0;  ///< summed request times, ms
+  std::uint64_t io_time_ms = 0;           ///< time the device had a request in flight, ms
+  std::uint64_t weighted_io_time_ms = 0;  ///< summed time in flight of every request, ms
+
+  /// io_time over sampled_ns, % (0..100; 0 when sampled_ns is 0).
+  [[nodiscard]] double util_percent() const noexcept;
+  /// Average queue size (iostat's aqu-sz): weighted_io_time over sampled_ns.
+  [[nodiscard]] double avg_queue_size() const noexcept;
+  /// Mean read time, ms (r_await; 0 without reads).
+  [[nodiscard]] double r_await_ms() const noexcept;
+  /// Mean write time, ms (w_await; 0 without writes).
+  [[nodiscard]] double w_await_ms() const noexcept;
+  /// Adds `other`'s counts (the same device over the next interval).
+  void add(const SeriesDevicePoint& other) noexcept;
+};
+
 /// One point of a phase's time series: what the phase's workers did in [start_ns, start_ns +
 /// duration_ns). An op counts in the point in which it completed.
 struct SeriesPoint {
@@ -134,6 +161,10 @@ struct SeriesPoint {
   SeriesLatency latency_ns;                ///< over all workers
   std::vector<SeriesWorkerPoint> workers;  ///< the workers running then, by index
   SeriesHistogram histogram;               ///< of latency_ns, for merging (see SeriesHistogram)
+  /// The devices of the phase's storage chains (explain::chain_device_names order) over the
+  /// point; empty for a target without a block device, in results written before, and in a
+  /// series merged across ranks (each rank's devices are its host's).
+  std::vector<SeriesDevicePoint> devices;
 
   /// bytes / duration_ns in bytes per second (0 if the duration is 0).
   [[nodiscard]] double throughput_bytes_per_s() const noexcept;

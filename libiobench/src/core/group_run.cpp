@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "core/device_series.hpp"
 #include "core/futex.hpp"
 #include "core/group_workers.hpp"
 #include "core/progress_report.hpp"
@@ -68,7 +69,8 @@ class GroupRun {
         ranked_(request.sync != nullptr && request.sync->active()),
         has_warmup_(request.warmup.count() > 0),
         workers_(request, memory, first, count),
-        progress_(request, memory, first, count, series) {
+        progress_(request, memory, first, count, series),
+        devices_(request.series_devices, memory.slot(first)->series.interval_ns, series) {
     if (request.spec.steady_state && request.spec.measured) {
       steady_.emplace(*request.spec.steady_state, memory, first, count);
     }
@@ -106,6 +108,7 @@ class GroupRun {
   GroupWorkers workers_;
   GroupReporter progress_;
   std::optional<SteadySampler> steady_;  ///< PhaseSpec::steady_state's sampling
+  DeviceSeries devices_;  ///< the storage chains' devices per series interval
   GroupOutcome outcome_;
   bool stop_raised_ = false;   ///< this rank told the others it failed (or its stonewall)
   bool wear_out_due_ = false;  ///< this rank is still to share its ops for the wear-out
@@ -119,6 +122,7 @@ GroupOutcome GroupRun::run() {
   pass_rank_barrier();
   release();
   drive();
+  devices_.end(monotonic_ns());
   tell_ranks_at_end();
   // The others' wear-out waits for this rank (after the stop above, which ends their phase).
   if (wear_out_due_ && ranked_) begin_wear_out();
@@ -211,6 +215,7 @@ void GroupRun::set_series_origin(int part, std::uint64_t ns) {
   for (std::size_t i = first_; i < first_ + count_; ++i) {
     memory_.slot(i)->series.origin_ns[part].store(ns, std::memory_order_release);
   }
+  devices_.begin_part(part == 0, ns);
 }
 
 void GroupRun::begin_measurement() {
@@ -266,6 +271,7 @@ void GroupRun::drive() {
     const std::uint64_t now = monotonic_ns();
     check_clock_and_stop(now);
     sample_steady_state(now);
+    devices_.poll(now);
     workers_.reap(false);
     for (std::size_t i = first_; i < first_ + count_; ++i) drain_series(memory_, i, series_, false);
     if (ranked_ && outcome_.peer_problem.empty()) hear_ranks();
@@ -275,6 +281,7 @@ void GroupRun::drive() {
         std::min<std::uint64_t>({deadline_ns_, progress_.next_progress_ns(), now + 20'000'000ULL});
     if (shared_.state.load() == kWarmup) wake = std::min(wake, warmup_end_ns_);
     if (steady_ && shared_.state.load() == kMeasure) wake = std::min(wake, steady_->next_ns());
+    wake = std::min(wake, devices_.next_ns());
     futex_wait(shared_.ended, done, std::chrono::nanoseconds(wake > now ? wake - now : 0));
   }
 }

@@ -8,6 +8,7 @@
 #include <iobench/workload.hpp>
 #include <span>
 #include <stop_token>
+#include <string>
 
 #include "core/run_stop.hpp"
 #include "core/step_sync.hpp"
@@ -28,6 +29,9 @@ struct PhaseRequest {
   std::chrono::nanoseconds progress_interval;
   /// Time-series interval (kMinSeriesInterval..kMaxSeriesInterval; others are clamped).
   std::chrono::nanoseconds series_interval;
+  /// Block devices (kernel names) whose /proc/diskstats figures the series keeps per interval
+  /// (SeriesPoint::devices; explain::PhaseObserver::devices()); empty: none.
+  std::span<const std::string> series_devices = {};
   /// Called every progress_interval and at each state change with the phase's own fields of a
   /// ProgressSnapshot filled in: state, state_changed, elapsed_ns, bytes, ops, warming_up,
   /// planned_*, done_fraction, phase_left_ns, interval_p99_ns (empty: no progress).

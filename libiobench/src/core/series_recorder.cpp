@@ -115,6 +115,21 @@ void SeriesRecorder::add(std::size_t worker, const IntervalStats& interval) {
   if (over_cap()) merge_round();
 }
 
+void SeriesRecorder::add_devices(bool warmup, std::uint64_t index,
+                                 const std::vector<SeriesDevicePoint>& devices) {
+  if (devices.empty()) return;
+  const std::size_t segment =
+      warmup && warmup_segment_ != SIZE_MAX ? warmup_segment_ : measure_segment_;
+  if (segment >= segments_.size()) return;
+  const std::uint64_t at = std::min(index, segments_[segment].last_index) / factor_;
+  std::vector<SeriesDevicePoint>& into = devices_[Key{segment, at}];
+  if (into.empty()) {
+    into = devices;
+    return;
+  }
+  for (std::size_t d = 0; d < into.size() && d < devices.size(); ++d) into[d].add(devices[d]);
+}
+
 void SeriesRecorder::end_group(std::uint64_t measure_offset_ns, std::uint64_t length_ns) {
   const bool measured = measure_offset_ns != UINT64_MAX;
   if (warmup_segment_ != SIZE_MAX) {
@@ -179,6 +194,16 @@ void SeriesRecorder::merge_round() {
     }
   }
   points_ = std::move(merged);
+  std::map<Key, std::vector<SeriesDevicePoint>> merged_devices;
+  for (auto& [key, devices] : devices_) {
+    std::vector<SeriesDevicePoint>& into = merged_devices[Key{key.first, key.second / 2}];
+    if (into.empty()) {
+      into = std::move(devices);
+    } else {
+      for (std::size_t d = 0; d < into.size() && d < devices.size(); ++d) into[d].add(devices[d]);
+    }
+  }
+  devices_ = std::move(merged_devices);
   count_gaps();
 }
 
@@ -210,6 +235,24 @@ std::optional<SeriesRecorder::LatestFigures> SeriesRecorder::latest_figures() co
 
 SeriesLatency SeriesRecorder::figures(const Cell& cell) {
   return series_figures(cell.latency_sum, cell.latency_max, cell.buckets);
+}
+
+std::vector<SeriesDevicePoint> SeriesRecorder::devices_between(std::size_t segment,
+                                                               std::uint64_t from,
+                                                               std::uint64_t to) const {
+  std::vector<SeriesDevicePoint> sum;
+  const auto end = to == UINT64_MAX ? devices_.lower_bound(Key{segment + 1, 0})
+                                    : devices_.lower_bound(Key{segment, to});
+  for (auto it = devices_.lower_bound(Key{segment, from}); it != end; ++it) {
+    if (sum.empty()) {
+      sum = it->second;
+    } else {
+      for (std::size_t d = 0; d < sum.size() && d < it->second.size(); ++d) {
+        sum[d].add(it->second[d]);
+      }
+    }
+  }
+  return sum;
 }
 
 TimeSeries SeriesRecorder::build() const {
@@ -262,6 +305,9 @@ TimeSeries SeriesRecorder::build() const {
       point.errors = total.errors;
       point.latency_ns = figures(total);
       point.histogram = {.sum_ns = total.latency_sum, .buckets = std::move(total.buckets)};
+      // The last point also takes the device readings past the part's points (its final
+      // reading comes a little after the last worker's end).
+      point.devices = devices_between(s, k, k + 1 == shown ? UINT64_MAX : k + 1);
       series.points.push_back(std::move(point));
     }
   }
@@ -271,6 +317,33 @@ TimeSeries SeriesRecorder::build() const {
 }  // namespace iobench::detail
 
 namespace iobench {
+
+double SeriesDevicePoint::util_percent() const noexcept {
+  if (sampled_ns == 0) return 0;
+  return std::min(100.0,
+                  100.0 * static_cast<double>(io_time_ms) * 1e6 / static_cast<double>(sampled_ns));
+}
+double SeriesDevicePoint::avg_queue_size() const noexcept {
+  if (sampled_ns == 0) return 0;
+  return static_cast<double>(weighted_io_time_ms) * 1e6 / static_cast<double>(sampled_ns);
+}
+double SeriesDevicePoint::r_await_ms() const noexcept {
+  return reads == 0 ? 0 : static_cast<double>(read_time_ms) / static_cast<double>(reads);
+}
+double SeriesDevicePoint::w_await_ms() const noexcept {
+  return writes == 0 ? 0 : static_cast<double>(write_time_ms) / static_cast<double>(writes);
+}
+void SeriesDevicePoint::add(const SeriesDevicePoint& other) noexcept {
+  sampled_ns += other.sampled_ns;
+  reads += other.reads;
+  writes += other.writes;
+  read_bytes += other.read_bytes;
+  write_bytes += other.write_bytes;
+  read_time_ms += other.read_time_ms;
+  write_time_ms += other.write_time_ms;
+  io_time_ms += other.io_time_ms;
+  weighted_io_time_ms += other.weighted_io_time_ms;
+}
 
 double SeriesPoint::throughput_bytes_per_s() const noexcept {
   return iobench::throughput_bytes_per_s(bytes, duration_ns);

@@ -42,6 +42,9 @@ class SeriesRecorder {
   void begin_group(std::size_t first, std::size_t count, std::uint64_t warmup_ns);
   /// Adds one interval of `worker` (of the current group).
   void add(std::size_t worker, const IntervalStats& interval);
+  /// Adds the devices' activity (one entry per device, always the same devices in the same
+  /// order) over interval `index` of the current group's warm-up (`warmup`) or measurement.
+  void add_devices(bool warmup, std::uint64_t index, const std::vector<SeriesDevicePoint>& devices);
   /// The current group ended: its measurement began `measure_offset_ns` after its release (its
   /// warm-up's real length; UINT64_MAX: it never began) and its last worker ended `length_ns`
   /// after the release.
@@ -93,6 +96,10 @@ class SeriesRecorder {
   void count_gaps();
   void merge_round();
   [[nodiscard]] static SeriesLatency figures(const Cell& cell);
+  // The devices of the points [from, to) of `segment`, added up.
+  [[nodiscard]] std::vector<SeriesDevicePoint> devices_between(std::size_t segment,
+                                                               std::uint64_t from,
+                                                               std::uint64_t to) const;
 
   std::uint64_t interval_ns_;
   std::size_t workers_;
@@ -103,6 +110,8 @@ class SeriesRecorder {
   std::size_t measure_segment_ = SIZE_MAX;  // of the current group
   std::uint64_t group_offset_ns_ = 0;       // phase time of the current group's release
   std::map<Key, std::vector<Cell>> points_;
+  // Device figures, keyed as points_ (at most one entry per point: bounded alike).
+  std::map<Key, std::vector<SeriesDevicePoint>> devices_;
   std::size_t closed_gaps_ = 0;  // points of closed parts without any op
 };
 

@@ -253,6 +253,7 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   ExplainBpfPhaseGuard explain_phase(explain);
   // Issue 29: the kernel's and the devices' view of the phase (explain/), always on.
   const explain::PhaseObserver observer(request.targets);
+  request.series_devices = observer.devices();
   PhaseResult phase = execute_phase(request, &window);
   // The files' size, as the workload plans them (its space check's figure), for "fits in RAM".
   std::uint64_t files_bytes = 0;

@@ -34,6 +34,8 @@ class PhaseObserver {
   /// targets; 0 unknown), ApplicationFigures::largest_file_bytes, for page_cache_reads' "fits in
   /// RAM".
   void finish(PhaseResult& phase, bool had_warmup, std::uint64_t files_bytes = 0) const;
+  /// The kernel names of the targets' chains' devices (chain_device_names), for the series.
+  [[nodiscard]] std::span<const std::string> devices() const noexcept { return devices_; }
 
  private:
   std::vector<StorageChain> chains_;

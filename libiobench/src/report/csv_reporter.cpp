@@ -9,12 +9,17 @@
 // and the rates divide by it; cpu_*_ns are the worker's CPU times (the whole process's in merged
 // rows), repeated on each op kind's row of that worker. A step that ended before any measured
 // phase gets one row with an empty phase, so its status is not lost.
+//
+// The device columns (issue 29) are the phase's, from its explanation: on its merged rows only,
+// empty on worker rows and where the phase has no block device (tmpfs, or no explanation).
 
 #include <fmt/format.h>
 
+#include <iobench/explain.hpp>
 #include <iobench/format.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,7 +29,35 @@ namespace {
 
 constexpr const char* kHeader =
     "step,workload,phase,worker,target,op,ops,bytes,elapsed_ns,throughput_bytes_per_s,iops,"
-    "lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,cpu_user_ns,cpu_system_ns,status";
+    "lat_mean_ns,lat_p50_ns,lat_p99_ns,lat_p99_9_ns,lat_max_ns,cpu_user_ns,cpu_system_ns,status,"
+    "dev_read_bytes,dev_write_bytes,dev_util_percent,dev_r_await_ms,dev_w_await_ms,"
+    "read_amplification,write_amplification";
+
+// The device columns of a phase (after "status"): the bytes of the file systems' devices (each
+// counted once), and util and awaits of the busiest of them; the amplifications where derived.
+// Seven empty fields for a phase without a block device.
+std::string device_columns(const PhaseResult* phase) {
+  const explain::PhaseExplanation* e =
+      phase != nullptr && phase->explanation ? &*phase->explanation : nullptr;
+  const explain::DeviceDelta* busiest = nullptr;
+  if (e != nullptr) {
+    for (const explain::StorageChain& chain : e->chains) {
+      if (chain.devices.empty()) continue;
+      for (const explain::DeviceDelta& d : e->devices) {
+        if (d.name != chain.devices.front().name || !d.valid) continue;
+        if (busiest == nullptr || d.util_percent > busiest->util_percent) busiest = &d;
+      }
+    }
+  }
+  if (busiest == nullptr) return ",,,,,,";
+  const auto ratio = [](const std::optional<double>& r) {
+    return r ? fmt::format("{:.4f}", *r) : std::string();
+  };
+  return fmt::format("{},{},{:.2f},{:.3f},{:.3f},{},{}", e->device_read_bytes,
+                     e->device_write_bytes, busiest->util_percent, busiest->r_await_ms,
+                     busiest->w_await_ms, ratio(e->read_amplification),
+                     ratio(e->write_amplification));
+}
 
 // What one row shows besides the step's own fields.
 struct RowSource {
@@ -36,19 +69,21 @@ struct RowSource {
   std::uint64_t elapsed_ns = 0;
   CpuTimes cpu;
   Status status = Status::kOk;
+  const PhaseResult* devices_of = nullptr;  // the phase whose device columns the row shows
 };
 
 void write_row(std::ostream& out, const StepResult& step, const RowSource& row) {
   const OpResult empty;
   const OpResult& op = row.stats != nullptr ? *row.stats : empty;
   const CompactLatencyHistogram& latency = op.latency;
-  out << fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.1f},{},{},{},{},{},{},{}\n",
+  out << fmt::format("{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.1f},{},{},{},{},{},{},{},{}\n",
                      csv_field(step.name), csv_field(step.workload), csv_field(row.phase),
                      csv_field(row.worker), csv_field(row.target), csv_field(row.op), op.ops,
                      op.bytes, row.elapsed_ns, throughput_bytes_per_s(op.bytes, row.elapsed_ns),
                      ops_per_s(op.ops, row.elapsed_ns), latency.mean(), latency.percentile(50.0),
                      latency.percentile(99.0), latency.percentile(99.9), latency.max(),
-                     row.cpu.user_ns, row.cpu.system_ns, to_string(row.status));
+                     row.cpu.user_ns, row.cpu.system_ns, to_string(row.status),
+                     device_columns(row.devices_of));
 }
 
 void write_phase(std::ostream& out, const StepResult& step, const PhaseResult& phase) {
@@ -73,7 +108,8 @@ void write_phase(std::ostream& out, const StepResult& step, const PhaseResult& p
                    .target = "all",
                    .elapsed_ns = phase.wall_ns,
                    .cpu = phase.process_cpu,
-                   .status = phase.status};
+                   .status = phase.status,
+                   .devices_of = &phase};
   for (std::size_t i = 0; i < kinds; ++i) {
     merged.op = phase.op_names[i];
     merged.stats = i < phase.ops.size() ? &phase.ops[i] : nullptr;

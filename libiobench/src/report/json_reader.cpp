@@ -243,7 +243,8 @@ SeriesLatency series_latency(const Field& f) {
 }
 
 // "time_series" (TIME_SERIES_SHAPE): the figures as written; throughput and IOPS follow from
-// bytes, ops and duration_ns, so they are not read.
+// bytes, ops and duration_ns, and a device's util, queue size and awaits from its counts, so
+// they are not read.
 TimeSeries time_series(const Field& f) {
   TimeSeries series;
   series.requested_interval_ns = u64(f, "requested_interval_ns");
@@ -267,6 +268,21 @@ TimeSeries time_series(const Field& f) {
       worker.latency_ns = series_latency(member(w, "latency_ns"));
       point.workers.push_back(worker);
     });
+    if (const auto devices = optional_member(p, "devices")) {
+      each(*devices, [&](const Field& d) {
+        point.devices.push_back(
+            SeriesDevicePoint{.name = text(d, "name"),
+                              .sampled_ns = u64(d, "sampled_ns"),
+                              .reads = u64(d, "reads"),
+                              .writes = u64(d, "writes"),
+                              .read_bytes = u64(d, "read_bytes"),
+                              .write_bytes = u64(d, "write_bytes"),
+                              .read_time_ms = u64(d, "read_time_ms"),
+                              .write_time_ms = u64(d, "write_time_ms"),
+                              .io_time_ms = u64(d, "io_time_ms"),
+                              .weighted_io_time_ms = u64(d, "weighted_io_time_ms")});
+      });
+    }
     series.points.push_back(std::move(point));
   });
   return series;

@@ -193,6 +193,28 @@ Json series_latency_json(const SeriesLatency& latency) {
               {"p99_9", latency.p99_9}};
 }
 
+// A point's devices (SeriesDevicePoint): the counts as read, then iostat's figures from them.
+Json series_devices_json(const std::vector<SeriesDevicePoint>& devices) {
+  Json out = Json::array();
+  for (const SeriesDevicePoint& d : devices) {
+    out.push_back(Json{{"name", d.name},
+                       {"sampled_ns", d.sampled_ns},
+                       {"reads", d.reads},
+                       {"writes", d.writes},
+                       {"read_bytes", d.read_bytes},
+                       {"write_bytes", d.write_bytes},
+                       {"read_time_ms", d.read_time_ms},
+                       {"write_time_ms", d.write_time_ms},
+                       {"io_time_ms", d.io_time_ms},
+                       {"weighted_io_time_ms", d.weighted_io_time_ms},
+                       {"util_percent", d.util_percent()},
+                       {"avg_queue_size", d.avg_queue_size()},
+                       {"r_await_ms", d.r_await_ms()},
+                       {"w_await_ms", d.w_await_ms()}});
+  }
+  return out;
+}
+
 Json time_series_json(const TimeSeries& series) {
   Json points = Json::array();
   for (const SeriesPoint& point : series.points) {
@@ -214,6 +236,7 @@ Json time_series_json(const TimeSeries& series) {
                           {"ops_per_s", point.ops_per_s()},
                           {"latency_ns", series_latency_json(point.latency_ns)},
                           {"workers", std::move(workers)}});
+    if (!point.devices.empty()) points.back()["devices"] = series_devices_json(point.devices);
   }
   return Json{{"requested_interval_ns", series.requested_interval_ns},
               {"interval_ns", series.interval_ns},

@@ -154,6 +154,98 @@
     }, Object.assign({kind: 'latency_cdf'}, meta));
   }
 
+  // Issue 29: the findings with their evidence, the devices beside the application on the
+  // time series' axis, and --explain's latency split by layer as stacked bars.
+  var LAYERS = [['fs_kernel', 'fs + kernel', '#6a8fc8'], ['queue', 'block queue', '#e0a040'],
+                ['device', 'device', '#c0504d'], ['off_cpu', 'off CPU', '#9a9a9a']];
+
+  function latencyLayers(container, layers) {
+    if (layers.unavailable !== null) {
+      container.appendChild(note('latency by layer (--explain): unavailable: ' +
+                                 layers.unavailable));
+      return;
+    }
+    var rows = [];
+    layers.calls.forEach(function (call) {
+      call.rows.forEach(function (row) { rows.push({call: call.call, row: row}); });
+    });
+    if (!rows.length) return;
+    var width = 640;
+    var left = 150;
+    var barWidth = width - left - 100;
+    var barHeight = 16;
+    var height = rows.length * (barHeight + 4) + 30;
+    var picture = svg('svg', {width: width, height: height, class: 'layers',
+                              viewBox: '0 0 ' + width + ' ' + height});
+    rows.forEach(function (item, i) {
+      var y = 4 + i * (barHeight + 4);
+      picture.appendChild(svg('text', {x: 4, y: y + 12, class: 'label'},
+                              item.call + ' ' + item.row.split));
+      var x = left;
+      LAYERS.forEach(function (layer) {
+        var share = item.row.layers[layer[0]];
+        var w = barWidth * share / 100;
+        picture.appendChild(svg('rect', {x: x, y: y, width: Math.max(0, w), height: barHeight,
+                                         fill: layer[2], class: 'layer', 'data-layer': layer[0],
+                                         'data-percent': share},
+                                svg('title', {}, layer[1] + ' ' + num(share) + ' %')));
+        x += w;
+      });
+      picture.appendChild(svg('text', {x: left + barWidth + 4, y: y + 12, class: 'value'},
+                              num(item.row.latency_us) + ' us'));
+    });
+    var lx = left;
+    LAYERS.forEach(function (layer) {
+      picture.appendChild(svg('rect', {x: lx, y: height - 20, width: 10, height: 10,
+                                       fill: layer[2]}));
+      picture.appendChild(svg('text', {x: lx + 14, y: height - 11, class: 'label'}, layer[1]));
+      lx += 110;
+    });
+    container.appendChild(el('div', {class: 'latency-layers'}, [
+      el('p', {}, 'Latency by layer (--explain, eBPF): each system call\'s mean, p50 and p99, ' +
+         'as % of its latency'), picture]));
+  }
+
+  function explainSection(container, explain, meta) {
+    var box = container.appendChild(el('div', {class: 'explain'}));
+    if (explain.findings.length) {
+      box.appendChild(el('p', {}, 'Findings (what the kernel and the devices did):'));
+      box.appendChild(el('ul', {class: 'findings'}, explain.findings.map(function (f) {
+        return el('li', {'data-finding': f.name}, [el('code', {}, f.name), ': ',
+                                                   el('span', {class: 'evidence'}, f.evidence)]);
+      })));
+    }
+    if (explain.devices.length) {
+      box.appendChild(table(['device', 'read', 'written', 'util', 'queue', 'r_await', 'w_await'],
+        explain.devices.map(function (d) {
+          return [d.name, num(d.read_bytes / 1048576) + ' MiB',
+                  num(d.write_bytes / 1048576) + ' MiB', num(d.util_percent) + ' %',
+                  num(d.avg_queue_size), num(d.r_await_ms) + ' ms', num(d.w_await_ms) + ' ms'];
+        }), 'facts devices'));
+    }
+    var series = explain.device_series;
+    if (series) {
+      box.appendChild(note('The devices over time, on the time series\' axis (/proc/diskstats ' +
+                           'read at each interval\'s end).'));
+      var axes = {x: {axisLabelFormatter: seconds, valueFormatter: seconds}};
+      chart(box, series.throughput, {
+        stepPlot: true, ylabel: 'MiB/s', xlabel: 'seconds since the phase started',
+        includeZero: true, axes: axes, height: 220
+      }, Object.assign({kind: 'device_throughput'}, meta));
+      var queues = {};
+      series.util.labels.slice(1 + series.devices).forEach(function (label) {
+        queues[label] = {axis: 'y2', strokePattern: [6, 3]};
+      });
+      chart(box, series.util, {
+        stepPlot: true, ylabel: 'util %', y2label: 'queue size', series: queues,
+        xlabel: 'seconds since the phase started', includeZero: true,
+        axes: {x: axes.x, y: {valueRange: [0, 100.5]},
+               y2: {independentTicks: true, drawGrid: false}}, height: 220
+      }, Object.assign({kind: 'device_util'}, meta));
+    }
+    if (explain.latency_layers) latencyLayers(box, explain.latency_layers);
+  }
+
   // Horizontal bars, one per worker, with Jain's fairness index.
   function workerBars(container, workers) {
     var rows = workers.rows;
@@ -222,6 +314,7 @@
     }
     latencyCurve(box, phase.latency_cdf, meta);
     if (phase.workers.rows.length > 1) workerBars(box, phase.workers);
+    if (phase.explain) explainSection(box, phase.explain, meta);
   }
 
   function stepSection(parent, step, runIndex) {

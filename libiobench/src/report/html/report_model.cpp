@@ -14,7 +14,8 @@
 // phase = {index, name, status, message, reported, wall_ns, bytes, ops, throughput_mib_s,
 //          ops_per_s, latency_us: {mean, p50, p99, p99_9, max}, cpu_percent,
 //          unavailable: {metric name: why}, workers: {metric, unit, rows, fairness, min, max,
-//          spread_percent}, latency_cdf: chart, time_series: null | time series}
+//          spread_percent}, latency_cdf: chart, time_series: null | time series,
+//          explain: null | explanation (explain_model.cpp)}
 //          (a figure is null where a classic tool's result lacks it, and `unavailable` says
 //          why; such a phase has null wall_ns, bytes and ops and no workers, curve or series)
 #include "report/html/report_model.hpp"
@@ -205,6 +206,7 @@ Json phase_json(const PhaseResult& phase, std::size_t index, const nlohmann::jso
       j["time_series"] = time_series_charts(*series, pointer + "/time_series");
     }
   }
+  j["explain"] = explain_model(phase, raw);
   return j;
 }
 

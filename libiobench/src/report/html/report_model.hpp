@@ -32,6 +32,17 @@ using Json = nlohmann::ordered_json;
 /// wrongly typed field.
 [[nodiscard]] Json time_series_charts(const nlohmann::json& series, const std::string& pointer);
 
+/// A phase's explanation (issue 29), or null when it has none: {findings: [{name, evidence}],
+/// devices: [{name, read_bytes, write_bytes, util_percent, avg_queue_size, r_await_ms,
+/// w_await_ms}] (the phase's diskstats deltas), device_series: null | {devices, throughput:
+/// chart [time, application MiB/s, per device read and write MiB/s], util: chart [time, per
+/// device util %, then per device queue size]} (rows as time_series_charts', x the point's
+/// start in s, devices' rates over their sampled_ns), latency_layers: null | {unavailable: null
+/// | reason, calls: [{call, rows: [{split: "mean" | "p50" | "p99", calls, latency_us, layers:
+/// {fs_kernel, queue, device, off_cpu} in % of the latency}]}]} from the raw phase's
+/// "explain_bpf" (`raw`: the phase's JSON, or null).
+[[nodiscard]] Json explain_model(const PhaseResult& phase, const nlohmann::json* raw);
+
 /// bonnie++ tables of a run's bonnie steps, from their CSV lines (write_bonnie_csv), laid out as
 /// bon_csv2html does: [{title, groups: [{title, span}], columns: [title], rows: [{cells: [{text,
 /// kind: "text" | "value" | "too_fast" | "empty", shade: null | 0..1 (1 best in its column)}]}]}].
