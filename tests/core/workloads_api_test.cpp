@@ -14,9 +14,10 @@ TEST_CASE("make_builtin_registry has every family, its formatters and the engine
   const Registry registry = make_builtin_registry();
   std::vector<std::string> names;
   for (const WorkloadInfo* info : registry.workloads()) names.push_back(info->name);
-  CHECK(names == std::vector<std::string>{"bonnie", "dbench", "disk", "tiobench", "tiotest"});
-  CHECK(registry.engine_names() == std::vector<std::string>{"io_uring", "libaio", "mmap", "null",
-                                                            "psync", "pvsync2"});
+  CHECK(names ==
+        std::vector<std::string>{"bonnie", "dbench", "disk", "filebench", "tiobench", "tiotest"});
+  CHECK(registry.engine_names() ==
+        std::vector<std::string>{"io_uring", "libaio", "mmap", "null", "psync", "pvsync2"});
   for (const auto& [workload, format] :
        std::vector<std::pair<std::string, std::string>>{{"disk", "text"},
                                                         {"bonnie", "text"},
@@ -25,7 +26,8 @@ TEST_CASE("make_builtin_registry has every family, its formatters and the engine
                                                         {"tiotest", "csv"},
                                                         {"tiobench", "text"},
                                                         {"tiobench", "csv"},
-                                                        {"dbench", "text"}}) {
+                                                        {"dbench", "text"},
+                                                        {"filebench", "text"}}) {
     INFO(workload << " " << format);
     CHECK(registry.formatter(workload, format) != nullptr);
   }

@@ -1,0 +1,174 @@
+#include "plugins/filebench/flowop_thread.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <iobench/clock.hpp>
+#include <iobench/error.hpp>
+#include <thread>
+
+namespace iobench::plugins::filebench {
+
+FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
+                           std::span<FilesetState* const> filesets,
+                           std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
+                           std::uint64_t seed)
+    : def_(def),
+      op_ids_(std::move(op_ids)),
+      filesets_(filesets),
+      fileset_defs_(fileset_defs),
+      run_dir_(std::move(run_dir)),
+      rng_(seed),
+      buffer_(static_cast<std::size_t>(def.memsize), 'f'),
+      slots_(kMaxFd) {}
+
+FlowopThread::~FlowopThread() {
+  for (Slot& slot : slots_) close_slot(slot);
+}
+
+void FlowopThread::fail(const FlowopDef& f, const char* call, int err) const {
+  throw IoError(err, fmt::format("flowop {} ({})", f.name, call), run_dir_.path().string());
+}
+
+void FlowopThread::close_slot(Slot& slot) {
+  if (slot.fd >= 0) ::close(slot.fd);
+  if (slot.fileset != kNoFileset) filesets_[slot.fileset]->release(slot.file, slot.exists);
+  slot = Slot{};
+}
+
+std::uint64_t FlowopThread::drawn_size(const Slot& slot) const {
+  if (slot.fileset == kNoFileset) return 0;
+  return filesets_[slot.fileset]->layout().files[slot.file].size;
+}
+
+std::optional<std::uint32_t> FlowopThread::pick(std::uint32_t fileset, bool existing) {
+  return filesets_[fileset]->pick(existing, [this] { return ctx_->keep_going(); });
+}
+
+bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::uint64_t& start) {
+  FilesetState& set = *filesets_[f.fileset];
+  const std::optional<std::uint32_t> file = pick(f.fileset, !create);
+  if (!file) return false;
+  start = monotonic_ns();
+  const bool readonly = fileset_defs_[f.fileset].readonly;
+  const int flags =
+      (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) | (create ? O_CREAT | O_EXCL : 0);
+  int fd = -1;
+  const int err = run_dir_.try_open(set.layout().file_path(*file), flags, 0644, fd);
+  if (err != 0) {
+    set.release(*file, !create);
+    fail(f, create ? "create" : "open", err);
+  }
+  slot = Slot{fd, f.fileset, *file, true};
+  return true;
+}
+
+FlowopThread::Slot& FlowopThread::slot_for_io(const FlowopDef& f, bool& ok) {
+  Slot& slot = slots_[f.fd];
+  ok = true;
+  if (slot.fd < 0) {
+    if (f.fileset == kNoFileset) fail(f, "no open file on its fd and no filesetname", EBADF);
+    std::uint64_t ignored = 0;
+    ok = open_slot(f, slot, false, ignored);
+  }
+  return slot;
+}
+
+bool FlowopThread::step(WorkerContext& ctx, const FlowopDef& f, OpId op) {
+  std::uint64_t bytes = 0;
+  std::uint64_t start = monotonic_ns();
+  switch (f.kind) {
+    case FlowopKind::kCreateFile:
+    case FlowopKind::kOpenFile: {
+      Slot& slot = slots_[f.fd];
+      if (slot.fd >= 0) fail(f, "its fd is still open; close it first", EBUSY);
+      if (!open_slot(f, slot, f.kind == FlowopKind::kCreateFile, start)) return false;
+      break;
+    }
+    case FlowopKind::kCloseFile:
+      if (slots_[f.fd].fd < 0) fail(f, "close of a fd that is not open", EBADF);
+      close_slot(slots_[f.fd]);
+      break;
+    case FlowopKind::kDeleteFile: {
+      Slot& slot = slots_[f.fd];
+      if (f.fd > 0 && slot.fileset != kNoFileset && slot.exists) {
+        const int err = run_dir_.try_unlink(filesets_[slot.fileset]->layout().file_path(slot.file));
+        if (err != 0) fail(f, "unlink", err);
+        slot.exists = false;
+        break;
+      }
+      if (f.fileset == kNoFileset) fail(f, "no file on its fd and no filesetname", EBADF);
+      FilesetState& set = *filesets_[f.fileset];
+      const std::optional<std::uint32_t> file = pick(f.fileset, true);
+      if (!file) return false;
+      start = monotonic_ns();
+      const int err = run_dir_.try_unlink(set.layout().file_path(*file));
+      set.release(*file, err != 0);
+      if (err != 0) fail(f, "unlink", err);
+      break;
+    }
+    case FlowopKind::kStatFile: {
+      FilesetState& set = *filesets_[f.fileset];
+      const std::optional<std::uint32_t> file = pick(f.fileset, true);
+      if (!file) return false;
+      start = monotonic_ns();
+      struct stat st {};
+      const int err = run_dir_.try_stat(set.layout().file_path(*file), st);
+      set.release(*file, true);
+      if (err != 0) fail(f, "stat", err);
+      break;
+    }
+    case FlowopKind::kFsync: {
+      bool ok = false;
+      Slot& slot = slot_for_io(f, ok);
+      if (!ok) return false;
+      start = monotonic_ns();
+      if (::fsync(slot.fd) != 0) fail(f, "fsync", errno);
+      break;
+    }
+    case FlowopKind::kDelay: {
+      const auto until = start + static_cast<std::uint64_t>(f.value * 1e9);
+      // Sleep in slices so that the phase's end is not kept waiting.
+      while (monotonic_ns() < until && ctx.keep_going()) {
+        const std::uint64_t left = until - monotonic_ns();
+        std::this_thread::sleep_for(
+            std::chrono::nanoseconds(std::min<std::uint64_t>(left, 10'000'000)));
+      }
+      break;
+    }
+    default: {
+      bool ok = false;
+      Slot& slot = slot_for_io(f, ok);
+      if (!ok) return false;
+      start = monotonic_ns();
+      bytes = transfer(f, slot);
+      break;
+    }
+  }
+  const std::uint64_t end = monotonic_ns();
+  ctx.record(op, bytes, end - start, end);
+  return true;
+}
+
+void FlowopThread::run(WorkerContext& ctx) {
+  ctx_ = &ctx;
+  while (ctx.keep_going()) {
+    for (std::size_t i = 0; i < def_.flowops.size(); ++i) {
+      const FlowopDef& f = def_.flowops[i];
+      for (std::uint64_t k = 0; k < f.iters; ++k) {
+        if (!ctx.keep_going()) return;
+        if (!step(ctx, f, op_ids_[i])) {
+          // A pick given up at the phase's end is not a missing file.
+          if (ctx.keep_going()) ctx.add_counter(kNoFileCounter, 1);
+          return;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace iobench::plugins::filebench
