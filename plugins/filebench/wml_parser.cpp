@@ -22,15 +22,15 @@ constexpr std::array<std::string_view, 17> kUnmodelledStatements = {
     "usage", "vars",  "stats",    "shutdown", "warmup"};
 
 /// Attribute names of filebench's lexer: one not handled where it appears is "not modelled".
-constexpr std::array<std::string_view, 52> kFilebenchAttributes = {
-    "alldone", "blocking",  "client",    "dirwidth",   "dirdepthrv",  "directio",  "dirgamma",
-    "dsync",   "entries",   "fd",        "filename",   "filesetname", "filesize",  "firstdone",
-    "gamma",   "highwater", "indexed",   "instances",  "iosize",      "iters",     "leafdirs",
-    "master",  "mean",      "memsize",   "ioprio",     "min",         "max",       "name",
-    "nice",    "opennext",  "paralloc",  "parameters", "path",        "prealloc",  "random",
-    "randsrc", "randtable", "rate",      "readonly",   "writeonly",   "reuse",     "round",
-    "seed",    "size",      "srcfd",     "target",     "timeout",     "trusttree", "type",
-    "useism",  "value",     "workingset"};
+constexpr std::array<std::string_view, 53> kFilebenchAttributes = {
+    "cached",    "alldone", "blocking",  "client",    "dirwidth",   "dirdepthrv",  "directio",
+    "dirgamma",  "dsync",   "entries",   "fd",        "filename",   "filesetname", "filesize",
+    "firstdone", "gamma",   "highwater", "indexed",   "instances",  "iosize",      "iters",
+    "leafdirs",  "master",  "mean",      "memsize",   "ioprio",     "min",         "max",
+    "name",      "nice",    "opennext",  "paralloc",  "parameters", "path",        "prealloc",
+    "random",    "randsrc", "randtable", "rate",      "readonly",   "writeonly",   "reuse",
+    "round",     "seed",    "size",      "srcfd",     "target",     "timeout",     "trusttree",
+    "type",      "useism",  "value",     "workingset"};
 
 /// Flowops of filebench that iobench does not model yet.
 constexpr std::array<std::string_view, 19> kUnmodelledFlowops = {
@@ -109,6 +109,8 @@ class Parser {
   std::uint64_t number(const Value& v, std::string_view attr, bool sizes) const;
   double real(const Value& v, std::string_view attr) const;
   std::string text(const Value& v, std::string_view attr) const;
+  /// A boolean attribute: bare (true) or =true/=false.
+  bool flag(const Attr& a) const;
   void fileset(bool single_file, WmlPosition where);
   void process(WmlPosition where);
   ThreadDef thread();
@@ -353,6 +355,14 @@ std::string Parser::text(const Value& v, std::string_view attr) const {
   return v.token.text;
 }
 
+bool Parser::flag(const Attr& a) const {
+  if (!a.value) return true;
+  const std::string& s = a.value->token.text;
+  if (!a.value->cvar && (s == "true" || s == "false")) return s == "true";
+  fail(a.value->where, fmt::format("{}={} is not a flag; write {} alone, {}=true or {}=false",
+                                   a.name, s, a.name, a.name, a.name));
+}
+
 void Parser::define_statement(const Token& define) {
   const Token what = expect_word("what to define (fileset, file, process)");
   if (what.text == "fileset" || what.text == "filesets") return fileset(false, what.where);
@@ -374,7 +384,6 @@ void Parser::fileset(bool single_file, WmlPosition where) {
   FilesetDef f;
   f.single_file = single_file;
   f.where = where;
-  bool has_size = false;
   bool has_width = false;
   for (const Attr& a : attributes()) {
     if (a.name == "name") {
@@ -388,7 +397,6 @@ void Parser::fileset(bool single_file, WmlPosition where) {
       } else {
         f.size.fixed_bytes = number(v, a.name, true);
       }
-      has_size = true;
     } else if (a.name == "entries" && !single_file) {
       f.entries = number(need_value(a), a.name, false);
       if (f.entries < 1 || f.entries > 100'000'000)
@@ -401,16 +409,19 @@ void Parser::fileset(bool single_file, WmlPosition where) {
       // filebench's dirgamma is in thousandths (1500 = shape 1.5).
       f.dir_gamma = static_cast<double>(number(need_value(a), a.name, false)) / 1000.0;
     } else if (a.name == "prealloc") {
-      f.prealloc_pct = 100;
-      if (a.value) {
+      const bool word = a.value && !a.value->cvar &&
+                        (a.value->token.text == "true" || a.value->token.text == "false");
+      if (!a.value || word) {
+        f.prealloc_pct = flag(a) ? 100 : 0;
+      } else {
         const std::uint64_t pct = number(*a.value, a.name, false);
         if (pct > 100) fail(a.value->where, "prealloc is a percentage; give 0 to 100");
         f.prealloc_pct = static_cast<std::uint32_t>(pct);
       }
-    } else if (a.name == "reuse" && !a.value) {
-      f.reuse = true;
-    } else if (a.name == "readonly" && !a.value) {
-      f.readonly = true;
+    } else if (a.name == "reuse") {
+      f.reuse = flag(a);
+    } else if (a.name == "readonly") {
+      f.readonly = flag(a);
     } else {
       bad_attribute(a, what,
                     single_file ? "name, path, size, prealloc, reuse, readonly"
@@ -421,8 +432,6 @@ void Parser::fileset(bool single_file, WmlPosition where) {
   if (f.name.empty()) fail(where, fmt::format("{} needs name=NAME", what));
   if (model_.fileset_index(f.name) != kNoFileset)
     fail(where, fmt::format("fileset '{}' is defined twice; give each a new name", f.name));
-  if (!has_size)
-    fail(where, fmt::format("{} '{}' needs size=BYTES or size=cvar(...)", what, f.name));
   if (!single_file && !has_width) {
     fail(where, fmt::format("define fileset '{}' needs dirwidth=N (files per directory)", f.name));
   }
@@ -518,10 +527,10 @@ FlowopDef Parser::flowop() {
       (a.name == "fd" ? f.fd : f.srcfd) = static_cast<std::uint32_t>(n);
     } else if (a.name == "iters") {
       f.iters = count32(a, 1'000'000);
-    } else if (a.name == "random" && !a.value) {
-      f.random = true;
-    } else if (a.name == "dsync" && !a.value) {
-      f.dsync = true;
+    } else if (a.name == "random") {
+      f.random = flag(a);
+    } else if (a.name == "dsync") {
+      f.dsync = flag(a);
     } else if (a.name == "value" && f.kind == FlowopKind::kDelay) {
       f.value = real(need_value(a), a.name);
     } else {

@@ -106,6 +106,26 @@ TEST_CASE("define file takes fixed sizes, bare prealloc, reuse and readonly") {
   CHECK(m.processes[0].threads[0].memsize == 1ULL << 20);
 }
 
+TEST_CASE("flags take true and false, also from variables, and a size defaults to 0 bytes") {
+  const fb::WmlModel m = fb::parse_wml(
+      "set $sync=true\nset $no=false\n"
+      "define file name=f,prealloc=false,reuse=$no,readonly=true\n"
+      "define file name=g,prealloc=true\n"
+      "define process name=p {thread name=t {flowop appendfile name=a,filename=f,iosize=1k,"
+      "dsync=$sync,random=false}}\n",
+      "t.f");
+  CHECK(m.filesets[0].prealloc_pct == 0);
+  CHECK_FALSE(m.filesets[0].reuse);
+  CHECK(m.filesets[0].readonly);
+  CHECK(m.filesets[0].size.fixed_bytes == 0);
+  CHECK(m.filesets[1].prealloc_pct == 100);
+  const fb::FlowopDef& a = m.processes[0].threads[0].flowops[0];
+  CHECK(a.dsync);
+  CHECK_FALSE(a.random);
+  CHECK(error_of("define file name=f,reuse=yes\n") ==
+        "t.f:1:26: reuse=yes is not a flag; write reuse alone, reuse=true or reuse=false");
+}
+
 TEST_CASE("type=gamma is read as cvar-gamma and gamma defaults to 1.5") {
   const fb::WmlModel m = fb::parse_wml(
       "define fileset name=s,size=cvar(type=gamma,parameters=mean:4096),entries=5,dirwidth=2\n",
@@ -162,6 +182,9 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
   CHECK(error_of("set $s=cvar(type=cvar-normal,parameters=mean:5)\n") ==
         "t.f:1:18: cvar type 'cvar-normal' is accepted by filebench but not modelled by iobench "
         "yet; use type=cvar-gamma or a fixed size");
+  CHECK(error_of("define file name=f,cached=false\n") ==
+        "t.f:1:20: attribute 'cached' of define file is accepted by filebench but not modelled "
+        "by iobench yet; remove it");
   CHECK(error_of("define randvar name=$r\n") ==
         "t.f:1:8: 'define randvar' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
