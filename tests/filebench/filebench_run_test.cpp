@@ -26,7 +26,7 @@ struct Run {
 
 /// Runs `file` for `seconds` on a fresh target, keeping the run directory.
 Run run_filebench(const iobench::test::TempDir& target, const fs::path& file,
-                  const std::string& seconds = "1s") {
+                  const std::string& seconds = "1s", std::uint64_t seed = 1234) {
   const iobench::Registry registry = iobench::test::make_full_registry();
   iobench::RunOptions options;
   options.keep_files = true;
@@ -35,7 +35,7 @@ Run run_filebench(const iobench::test::TempDir& target, const fs::path& file,
                            .workload = "filebench",
                            .params = {{"file", file.string()}, {"time_limit", seconds}},
                            .targets = {target.path()},
-                           .seed = 1234};
+                           .seed = seed};
   iobench::test::CapturingReporter reporter;
   runner.run(std::span<const iobench::Step>(&step, 1), reporter);
   REQUIRE(reporter.steps.size() == 1);
@@ -166,6 +166,30 @@ TEST_CASE("appends and whole-file reads move exactly the bytes filebench's flowo
   const std::uint64_t io_ops =
       app.ops + apprand.ops + op(run, "open").ops + readall.ops + op(run, "close").ops;
   CHECK(out.find(fmt::format("\nIO Summary: {:5d} ops ", io_ops)) != std::string::npos);
+}
+
+TEST_CASE("the step seed decides the fileset on disk: names and sizes") {
+  const iobench::test::TempDir files("fbseedf");
+  const fs::path f = files.path() / "seed.f";
+  std::ofstream(f) << "define fileset name=s,size=cvar(type=cvar-gamma,parameters=mean:2048),"
+                      "entries=60,dirwidth=4,prealloc=70,readonly\n"
+                      "define process name=p {thread name=t {flowop statfile name=st,"
+                      "filesetname=s}}\n";
+  const auto listing = [&](std::uint64_t seed) {
+    const iobench::test::TempDir target("fbseed");
+    const Run run = run_filebench(target, f, "1s", seed);
+    std::vector<std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(run.run_dir / "s")) {
+      out.push_back(fs::relative(e.path(), run.run_dir).string() +
+                    (e.is_regular_file() ? " " + std::to_string(e.file_size()) : "/"));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  const std::vector<std::string> first = listing(77);
+  CHECK(first.size() > 40);
+  CHECK(listing(77) == first);
+  CHECK(listing(78) != first);
 }
 
 TEST_CASE("a bad .f file is refused with its line and column and exit code 2") {
