@@ -11,48 +11,17 @@
 #include <string>
 
 #include "plugins/filebench/filebench_formatter.hpp"
+#include "tests/filebench/filebench_test_support.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
+using filebench_test::op;
+using filebench_test::Run;
+using filebench_test::run_filebench;
 
 namespace {
 
 const fs::path kExamples = fs::path(IOBENCH_SOURCE_DIR) / "examples" / "filebench";
-
-struct Run {
-  iobench::StepResult step;
-  fs::path run_dir;
-};
-
-/// Runs `file` for `seconds` on a fresh target, keeping the run directory.
-Run run_filebench(const iobench::test::TempDir& target, const fs::path& file,
-                  const std::string& seconds = "1s", std::uint64_t seed = 1234) {
-  const iobench::Registry registry = iobench::test::make_full_registry();
-  iobench::RunOptions options;
-  options.keep_files = true;
-  iobench::Runner runner(registry, options);
-  const iobench::Step step{.name = "filebench",
-                           .workload = "filebench",
-                           .params = {{"file", file.string()}, {"time_limit", seconds}},
-                           .targets = {target.path()},
-                           .seed = seed};
-  iobench::test::CapturingReporter reporter;
-  runner.run(std::span<const iobench::Step>(&step, 1), reporter);
-  REQUIRE(reporter.steps.size() == 1);
-  Run run{reporter.steps.front(), {}};
-  INFO(run.step.message);
-  REQUIRE(run.step.status == iobench::Status::kOk);
-  for (const auto& e : fs::directory_iterator(target.path())) run.run_dir = e.path();
-  REQUIRE(!run.run_dir.empty());
-  return run;
-}
-
-const iobench::OpResult& op(const Run& run, std::string_view name) {
-  const auto& phase = run.step.phases.front();
-  const std::size_t i = phase.op_index(name);
-  REQUIRE(i < phase.ops.size());
-  return phase.ops[i];
-}
 
 std::int64_t attribute(const Run& run, const std::string& key) {
   for (const auto& [name, value] : run.step.attributes) {
