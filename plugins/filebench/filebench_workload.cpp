@@ -110,7 +110,9 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
   for (std::size_t i = 0; i < model_.filesets.size(); ++i) {
     const FilesetDef& def = model_.filesets[i];
     FilesetLayout layout = draw_layout(def, fileset_seed(ctx.seed(), i));
-    const std::uint64_t written = create_on_disk(layout, run_dir);
+    const std::uint64_t written =
+        create_on_disk(layout, run_dir, [&ctx] { return ctx.stop_requested(); });
+    if (ctx.stop_requested()) return;  // the runner skips the phases and removes the directory
     std::uint64_t created = 0;
     for (std::uint32_t f = 0; f < layout.files.size(); ++f) created += layout.preallocated(f);
     ctx.set_attribute(fmt::format("fileset.{}.entries", def.name),

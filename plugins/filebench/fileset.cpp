@@ -101,14 +101,19 @@ FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed) {
   return out;
 }
 
-std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir) {
+std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
+                             const std::function<bool()>& stop_requested) {
   if (!layout.single_file) {
     run_dir.mkdir(layout.name);
-    for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) run_dir.mkdir(layout.dir_path(d));
+    for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) {
+      if (d % 256 == 255 && stop_requested()) return 0;
+      run_dir.mkdir(layout.dir_path(d));
+    }
   }
   const std::vector<char> zeros(std::size_t{1} << 20, 0);
   std::uint64_t written = 0;
   for (std::uint32_t f = 0; f < layout.files.size(); ++f) {
+    if (f % 256 == 255 && stop_requested()) return written;
     if (!layout.preallocated(f)) continue;
     const std::string path = layout.file_path(f);
     const UniqueFd fd = run_dir.create(path, O_WRONLY);

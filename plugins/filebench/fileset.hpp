@@ -62,8 +62,11 @@ struct FilesetLayout {
 
 /// Creates `layout` beneath `run_dir`: every directory, and each preallocated file with
 /// O_CREAT|O_EXCL|O_NOFOLLOW (ConfinedDir::create) written to its size in 1 MiB blocks of
-/// zeros. Throws IoError (errno, call, path) on a failure; returns the bytes written.
-std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir);
+/// zeros. `stop_requested` is asked every 256 files and directories: when it says true the
+/// creation ends there (the run is being stopped; the runner removes the run directory). Throws
+/// IoError (errno, call, path) on a failure; returns the bytes written.
+std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
+                             const std::function<bool()>& stop_requested);
 
 /// The state threads pick files from: which files exist and which a thread holds (busy), under
 /// one mutex. Picks go as filebench's (fileset_pick): while every file of the set is busy the

@@ -43,6 +43,8 @@ Listing listing(const fb::FilesetLayout& layout) {
   return out;
 }
 
+bool never() { return false; }
+
 iobench::OwnedConfinedDir open_dir(const fs::path& path) {
   return iobench::OwnedConfinedDir(
       iobench::UniqueFd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)), path);
@@ -121,7 +123,7 @@ TEST_CASE("prealloc creates that percentage of the files at their drawn sizes an
   const iobench::test::TempDir dir("fbset");
   const iobench::OwnedConfinedDir run_dir = open_dir(dir.path());
   const fb::FilesetLayout layout = fb::draw_layout(gamma_set(1000, 10, 50), 11);
-  const std::uint64_t written = fb::create_on_disk(layout, run_dir);
+  const std::uint64_t written = fb::create_on_disk(layout, run_dir, never);
   std::uint64_t created = 0;
   for (std::uint32_t f = 0; f < layout.files.size(); ++f) {
     const fs::path path = dir.path() / layout.file_path(f);
@@ -146,6 +148,27 @@ TEST_CASE("prealloc creates that percentage of the files at their drawn sizes an
   CHECK(on_disk == written);
 }
 
+TEST_CASE("a stop request ends the creation of a fileset within 256 files") {
+  const iobench::test::TempDir dir("fbstop");
+  const iobench::OwnedConfinedDir run_dir = open_dir(dir.path());
+  fb::FilesetDef def;
+  def.name = "s";
+  def.size.fixed_bytes = 1;
+  def.entries = 5000;
+  def.dir_width = 5000;  // one directory: 2 directories to make, then the files
+  def.prealloc_pct = 100;
+  const fb::FilesetLayout layout = fb::draw_layout(def, 1);
+  int asked = 0;
+  const std::uint64_t written =
+      fb::create_on_disk(layout, run_dir, [&asked] { return ++asked > 2; });
+  // Asked at files 255, 511 and 767: stopped at the third, after 767 files.
+  CHECK(asked == 3);
+  CHECK(written == 767);
+  std::uint64_t files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir.path())) files += e.is_regular_file();
+  CHECK(files == 767);
+}
+
 TEST_CASE("creating a fileset never reuses a file that is already there") {
   const iobench::test::TempDir dir("fbexcl");
   const iobench::OwnedConfinedDir run_dir = open_dir(dir.path());
@@ -156,7 +179,7 @@ TEST_CASE("creating a fileset never reuses a file that is already there") {
   def.prealloc_pct = 100;
   std::ofstream(dir.path() / "log") << "planted";
   const fb::FilesetLayout layout = fb::draw_layout(def, 1);
-  CHECK_THROWS_AS(fb::create_on_disk(layout, run_dir), iobench::IoError);
+  CHECK_THROWS_AS(fb::create_on_disk(layout, run_dir, never), iobench::IoError);
   CHECK(fs::file_size(dir.path() / "log") == 7);
 }
 
