@@ -36,13 +36,14 @@ std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot) {
       return n;
     }
     case FlowopKind::kReadWholeFile: {
+      // From offset 0 to EOF with read(2), leaving the offset at EOF as filebench does.
+      if (::lseek(slot.fd, 0, SEEK_SET) < 0) fail(f, "lseek", errno);
       std::uint64_t bytes = 0;
-      for (off_t offset = 0;;) {
-        const ssize_t got = ::pread(slot.fd, buffer_.data(), block, offset);
+      for (;;) {
+        const ssize_t got = ::read(slot.fd, buffer_.data(), block);
         if (got < 0) fail(f, "read", errno);
         if (got == 0) return bytes;
         bytes += static_cast<std::uint64_t>(got);
-        offset += got;
       }
     }
     case FlowopKind::kWriteWholeFile: {
@@ -63,7 +64,9 @@ std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot) {
       if (f.random) {
         const std::uint64_t wss = drawn_size(slot);
         if (wss < f.iosize) fail(f, "file's size is below iosize for a random offset", EINVAL);
-        offset = static_cast<off_t>(rng_.below(wss) / f.iosize * f.iosize);
+        // filebench's fb_random64(wss, iosize): uniform in [0, wss - iosize], rounded down to
+        // a multiple of iosize, so the op stays inside the drawn size.
+        offset = static_cast<off_t>(rng_.below(wss - f.iosize + 1) / f.iosize * f.iosize);
       }
       if (f.kind == FlowopKind::kWrite) {
         write_all(f, slot, block, offset);

@@ -82,19 +82,36 @@ TEST_CASE("a sequential read rewinds at the end of the file as filebench's does"
   CHECK(op(run, "r").bytes == 20480);
 }
 
+TEST_CASE("readwholefile leaves the offset at the end of the file") {
+  const iobench::test::TempDir target("fbsem5");
+  // Each sequential read after a whole-file read meets EOF (0 bytes) and rewinds.
+  const filebench_test::Run run = run_text(target,
+                                           "define file name=f,size=10k,prealloc\n"
+                                           "define process name=p {thread name=t,memsize=4k {\n"
+                                           "  flowop readwholefile name=all,filename=f,fd=1\n"
+                                           "  flowop read name=r,fd=1,iosize=4k\n"
+                                           "}}\n",
+                                           4);
+  CHECK(op(run, "all").ops == 2);
+  CHECK(op(run, "all").bytes == 20480);
+  CHECK(op(run, "r").ops == 2);
+  CHECK(op(run, "r").bytes == 0);
+}
+
 TEST_CASE("random writes stay inside the file's drawn size, sequential ones extend it") {
   const iobench::test::TempDir target("fbsem4");
   const filebench_test::Run run =
       run_text(target,
-               "define file name=r,size=64k,prealloc\n"
+               "define file name=r,size=10000,prealloc\n"
                "define file name=s,size=0,prealloc\n"
                "define process name=p {thread name=t,memsize=8k {\n"
-               "  flowop write name=rw,filename=r,fd=1,iosize=8k,random\n"
+               "  flowop write name=rw,filename=r,fd=1,iosize=4k,random\n"
                "  flowop write name=sw,filename=s,fd=2,iosize=1k\n"
                "}}\n",
                40);
   CHECK(op(run, "rw").ops == 20);
-  CHECK(op(run, "rw").bytes == 20 * 8192);
-  CHECK(fs::file_size(run.run_dir / "r") == 65536);
+  CHECK(op(run, "rw").bytes == 20 * 4096);
+  // Offsets 0 or 4096: [0, 10000 - 4096] rounded down to 4 KiB, so the file keeps its size.
+  CHECK(fs::file_size(run.run_dir / "r") == 10000);
   CHECK(fs::file_size(run.run_dir / "s") == 20 * 1024);
 }
