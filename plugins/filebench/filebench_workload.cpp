@@ -152,6 +152,8 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
 
 std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*/,
                                                             WorkerContext& ctx) {
+  // prepare() ended early at a stop request: no worker runs on a half-made fileset.
+  if (fileset_ptrs_.size() != model_.filesets.size() || ctx.stop_requested()) return nullptr;
   const WorkerPlan& plan = plans_[ctx.worker_index()];
   return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
                                         ctx.target().run_dir, ctx.seed());
