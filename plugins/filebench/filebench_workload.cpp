@@ -136,10 +136,10 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
   for (const ProcessDef& p : model_.processes) {
     for (const ThreadDef& t : p.threads) {
       for (const FlowopDef& f : t.flowops) {
-        std::vector<std::string>* list = flowop_reads(f.kind)           ? &reads
-                                         : flowop_writes(f.kind)        ? &writes
-                                         : f.kind == FlowopKind::kDelay ? &others
-                                                                        : nullptr;
+        std::vector<std::string>* list = flowop_reads(f.kind)    ? &reads
+                                         : flowop_writes(f.kind) ? &writes
+                                         : !flowop_is_io(f.kind) ? &others
+                                                                 : nullptr;
         if (list == nullptr) continue;
         if (std::find(list->begin(), list->end(), f.name) == list->end()) list->push_back(f.name);
       }
@@ -156,7 +156,7 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
   if (fileset_ptrs_.size() != model_.filesets.size() || ctx.stop_requested()) return nullptr;
   const WorkerPlan& plan = plans_[ctx.worker_index()];
   return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
-                                        ctx.target().run_dir, ctx.seed());
+                                        ctx.target().run_dir, ctx.seed(), totals_);
 }
 
 void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,

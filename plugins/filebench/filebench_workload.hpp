@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plugins/filebench/fileset.hpp"
+#include "plugins/filebench/flowop_thread.hpp"
 #include "plugins/filebench/wml_model.hpp"
 
 namespace iobench::plugins::filebench {
@@ -52,6 +53,7 @@ class FilebenchWorkload final : public Workload {
   std::vector<WorkerPlan> plans_;
   std::vector<std::unique_ptr<FilesetState>> filesets_;
   std::vector<FilesetState*> fileset_ptrs_;
+  RunTotals totals_;  ///< shared by the run phase's threads (finishoncount, finishonbytes)
 };
 
 /// Builds a FilebenchWorkload: reads and parses the .f file named by param "file" (ConfigError

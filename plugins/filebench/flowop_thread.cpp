@@ -16,7 +16,7 @@ namespace iobench::plugins::filebench {
 FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                            std::span<FilesetState* const> filesets,
                            std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
-                           std::uint64_t seed)
+                           std::uint64_t seed, RunTotals& totals)
     : def_(def),
       op_ids_(std::move(op_ids)),
       filesets_(filesets),
@@ -24,7 +24,10 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       run_dir_(std::move(run_dir)),
       rng_(seed),
       buffer_(static_cast<std::size_t>(def.memsize), 'f'),
-      slots_(kMaxFd) {}
+      slots_(kMaxFd),
+      totals_(totals),
+      ops_done_(def.flowops.size(), 0),
+      bytes_done_(def.flowops.size(), 0) {}
 
 FlowopThread::~FlowopThread() {
   for (Slot& slot : slots_) close_slot(slot);
@@ -46,7 +49,22 @@ std::uint64_t FlowopThread::drawn_size(const Slot& slot) const {
 }
 
 std::optional<std::uint32_t> FlowopThread::pick(std::uint32_t fileset, bool existing) {
-  return filesets_[fileset]->pick(existing, [this] { return ctx_->keep_going(); });
+  return filesets_[fileset]->pick(existing, [this] { return running(); });
+}
+
+bool FlowopThread::running() const {
+  return ctx_->keep_going() && !totals_.finished.load(std::memory_order_relaxed);
+}
+
+bool FlowopThread::finish_reached(const FlowopDef& f) const {
+  const bool count = f.kind == FlowopKind::kFinishOnCount;
+  std::uint64_t done = 0;
+  if (f.target != kNoTarget) {
+    done = count ? ops_done_[f.target] : bytes_done_[f.target];
+  } else {
+    done = (count ? totals_.io_ops : totals_.io_bytes).load(std::memory_order_relaxed);
+  }
+  return count ? done >= f.limit : done > f.limit;
 }
 
 bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::uint64_t& start) {
@@ -78,15 +96,29 @@ FlowopThread::Slot& FlowopThread::slot_for_io(const FlowopDef& f, bool& ok) {
   return slot;
 }
 
-bool FlowopThread::step(WorkerContext& ctx, const FlowopDef& f, OpId op) {
+FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) {
+  constexpr Outcome kNoFile = Outcome::kNoFile;
+  const FlowopDef& f = def_.flowops[index];
+  const OpId op = op_ids_[index];
   std::uint64_t bytes = 0;
   std::uint64_t start = monotonic_ns();
   switch (f.kind) {
+    case FlowopKind::kOpsLimit:
+      return Outcome::kDone;
+    case FlowopKind::kFinishOnCount:
+    case FlowopKind::kFinishOnBytes: {
+      const bool reached = finish_reached(f);
+      const std::uint64_t end = monotonic_ns();
+      ctx.record(op, 0, end - start, end);
+      if (!reached) return Outcome::kDone;
+      totals_.finished.store(true, std::memory_order_relaxed);
+      return Outcome::kFinished;
+    }
     case FlowopKind::kCreateFile:
     case FlowopKind::kOpenFile: {
       Slot& slot = slots_[f.fd];
       if (slot.fd >= 0) fail(f, "its fd is still open; close it first", EBUSY);
-      if (!open_slot(f, slot, f.kind == FlowopKind::kCreateFile, start)) return false;
+      if (!open_slot(f, slot, f.kind == FlowopKind::kCreateFile, start)) return kNoFile;
       break;
     }
     case FlowopKind::kCloseFile:
@@ -104,7 +136,7 @@ bool FlowopThread::step(WorkerContext& ctx, const FlowopDef& f, OpId op) {
       if (f.fileset == kNoFileset) fail(f, "no file on its fd and no filesetname", EBADF);
       FilesetState& set = *filesets_[f.fileset];
       const std::optional<std::uint32_t> file = pick(f.fileset, true);
-      if (!file) return false;
+      if (!file) return kNoFile;
       start = monotonic_ns();
       const int err = run_dir_.try_unlink(set.layout().file_path(*file));
       set.release(*file, err != 0);
@@ -114,7 +146,7 @@ bool FlowopThread::step(WorkerContext& ctx, const FlowopDef& f, OpId op) {
     case FlowopKind::kStatFile: {
       FilesetState& set = *filesets_[f.fileset];
       const std::optional<std::uint32_t> file = pick(f.fileset, true);
-      if (!file) return false;
+      if (!file) return kNoFile;
       start = monotonic_ns();
       struct stat st {};
       const int err = run_dir_.try_stat(set.layout().file_path(*file), st);
@@ -125,7 +157,7 @@ bool FlowopThread::step(WorkerContext& ctx, const FlowopDef& f, OpId op) {
     case FlowopKind::kFsync: {
       bool ok = false;
       Slot& slot = slot_for_io(f, ok);
-      if (!ok) return false;
+      if (!ok) return kNoFile;
       start = monotonic_ns();
       if (::fsync(slot.fd) != 0) fail(f, "fsync", errno);
       break;
@@ -133,7 +165,7 @@ bool FlowopThread::step(WorkerContext& ctx, const FlowopDef& f, OpId op) {
     case FlowopKind::kDelay: {
       const auto until = start + static_cast<std::uint64_t>(f.value * 1e9);
       // Sleep in slices so that the phase's end is not kept waiting.
-      while (monotonic_ns() < until && ctx.keep_going()) {
+      while (monotonic_ns() < until && running()) {
         const std::uint64_t left = until - monotonic_ns();
         std::this_thread::sleep_for(
             std::chrono::nanoseconds(std::min<std::uint64_t>(left, 10'000'000)));
@@ -143,7 +175,7 @@ bool FlowopThread::step(WorkerContext& ctx, const FlowopDef& f, OpId op) {
     default: {
       bool ok = false;
       Slot& slot = slot_for_io(f, ok);
-      if (!ok) return false;
+      if (!ok) return kNoFile;
       start = monotonic_ns();
       bytes = transfer(f, slot);
       break;
@@ -151,19 +183,27 @@ bool FlowopThread::step(WorkerContext& ctx, const FlowopDef& f, OpId op) {
   }
   const std::uint64_t end = monotonic_ns();
   ctx.record(op, bytes, end - start, end);
-  return true;
+  ++ops_done_[index];
+  bytes_done_[index] += bytes;
+  if (flowop_is_io(f.kind)) {
+    totals_.io_ops.fetch_add(1, std::memory_order_relaxed);
+    totals_.io_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+  return Outcome::kDone;
 }
 
 void FlowopThread::run(WorkerContext& ctx) {
   ctx_ = &ctx;
-  while (ctx.keep_going()) {
+  while (running()) {
     for (std::size_t i = 0; i < def_.flowops.size(); ++i) {
       const FlowopDef& f = def_.flowops[i];
       for (std::uint64_t k = 0; k < f.iters; ++k) {
-        if (!ctx.keep_going()) return;
-        if (!step(ctx, f, op_ids_[i])) {
+        if (!running()) return;
+        const Outcome outcome = step(ctx, i);
+        if (outcome == Outcome::kFinished) return;
+        if (outcome == Outcome::kNoFile) {
           // A pick given up at the phase's end is not a missing file.
-          if (ctx.keep_going()) ctx.add_counter(kNoFileCounter, 1);
+          if (running()) ctx.add_counter(kNoFileCounter, 1);
           return;
         }
       }

@@ -3,6 +3,7 @@
 /// One filebench thread instance as an iobench worker: it runs its flowop list over and over
 /// until the phase ends, with filebench's flowop semantics, timing each flowop as one op.
 
+#include <atomic>
 #include <cstdint>
 #include <iobench/workload.hpp>
 #include <memory>
@@ -17,6 +18,15 @@ namespace iobench::plugins::filebench {
 
 /// Counter ids of the run phase.
 inline constexpr CounterId kNoFileCounter = 0;  ///< picks that found no file (thread stopped)
+
+/// What the thread instances of a run share for finishoncount/finishonbytes: the I/O flowops'
+/// ops and bytes summed over all threads (filebench's controlstats), and whether one of them
+/// ended the run.
+struct RunTotals {
+  std::atomic<std::uint64_t> io_ops{0};
+  std::atomic<std::uint64_t> io_bytes{0};
+  std::atomic<bool> finished{false};  ///< a finishon* flowop reached its value: all threads stop
+};
 
 /// A thread instance. `op_ids[i]` is the OpId flowop i of `def` records under; `filesets` the
 /// shared states, indexed as WmlModel::filesets (they outlive the worker).
@@ -33,12 +43,17 @@ inline constexpr CounterId kNoFileCounter = 0;  ///< picks that found no file (t
 /// descriptor that is not open opens a file of its fileset first (untimed). A pick waits while
 /// every file of the set is busy (untimed, as filebench's); when no file in the needed state is
 /// free the thread stops and counts it (kNoFileCounter), where filebench stops the run.
+/// finishoncount ends the run (every thread, as filebench's `set mode quit firstdone`) once its
+/// target flowop has done value ops in this thread, or, without target, all I/O flowops of all
+/// threads together; finishonbytes once they moved more than value bytes. Both record an op of
+/// no bytes per check. opslimit does nothing and records nothing, as filebench's without
+/// eventgen (which iobench does not model).
 /// An I/O failure throws IoError naming the flowop.
 class FlowopThread final : public PhaseWorker {
  public:
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                std::span<FilesetState* const> filesets, std::span<const FilesetDef> fileset_defs,
-               ConfinedDir run_dir, std::uint64_t seed);
+               ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals);
   ~FlowopThread() override;
   FlowopThread(const FlowopThread&) = delete;
   FlowopThread& operator=(const FlowopThread&) = delete;
@@ -52,8 +67,13 @@ class FlowopThread final : public PhaseWorker {
     std::uint32_t file = 0;
     bool exists = false;  ///< whether the held file exists (false after deletefile on it)
   };
-  /// Runs flowop `f` once; false when no file could be picked.
-  bool step(WorkerContext& ctx, const FlowopDef& f, OpId op);
+  enum class Outcome : std::uint8_t { kDone, kNoFile, kFinished };
+  /// Runs flowop `index` of the thread's list once.
+  Outcome step(WorkerContext& ctx, std::size_t index);
+  /// Whether a finishon* flowop `f` reached its value (filebench: ops >= value, bytes > value).
+  [[nodiscard]] bool finish_reached(const FlowopDef& f) const;
+  /// keep_going() and no thread ended the run.
+  [[nodiscard]] bool running() const;
   /// Picks from fileset `fileset`, waiting while all its files are busy (FilesetState::pick).
   std::optional<std::uint32_t> pick(std::uint32_t fileset, bool existing);
   /// Picks and opens (or creates) a file into `slot`; `start` is set after the pick, so the
@@ -77,6 +97,10 @@ class FlowopThread final : public PhaseWorker {
   std::vector<char> buffer_;  ///< filebench's tf_mem: memsize bytes
   std::vector<Slot> slots_;
   WorkerContext* ctx_ = nullptr;  ///< set by run()
+  RunTotals& totals_;
+  /// Ops and bytes of each flowop (by index in def_.flowops) in this thread instance.
+  std::vector<std::uint64_t> ops_done_;
+  std::vector<std::uint64_t> bytes_done_;
 };
 
 }  // namespace iobench::plugins::filebench

@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 13> kFlowops = {{
+constexpr std::array<FlowopName, 16> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -24,6 +24,9 @@ constexpr std::array<FlowopName, 13> kFlowops = {{
     {"fsync", FlowopKind::kFsync},
     {"statfile", FlowopKind::kStatFile},
     {"delay", FlowopKind::kDelay},
+    {"finishoncount", FlowopKind::kFinishOnCount},
+    {"finishonbytes", FlowopKind::kFinishOnBytes},
+    {"opslimit", FlowopKind::kOpsLimit},
 }};
 
 }  // namespace
@@ -49,6 +52,11 @@ bool flowop_reads(FlowopKind kind) noexcept {
 bool flowop_writes(FlowopKind kind) noexcept {
   return kind == FlowopKind::kWrite || kind == FlowopKind::kWriteWholeFile ||
          kind == FlowopKind::kAppendFile || kind == FlowopKind::kAppendFileRand;
+}
+
+bool flowop_is_io(FlowopKind kind) noexcept {
+  return kind != FlowopKind::kDelay && kind != FlowopKind::kFinishOnCount &&
+         kind != FlowopKind::kFinishOnBytes && kind != FlowopKind::kOpsLimit;
 }
 
 std::size_t WmlModel::thread_count() const noexcept {

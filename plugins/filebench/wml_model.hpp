@@ -57,6 +57,9 @@ enum class FlowopKind : std::uint8_t {
   kFsync,
   kStatFile,
   kDelay,
+  kFinishOnCount,  ///< ends the run once its target (or all I/O flowops) reached value ops
+  kFinishOnBytes,  ///< ends the run once its target (or all I/O flowops) moved over value bytes
+  kOpsLimit,       ///< paces to eventgen's rate; without eventgen (not modelled) does nothing
 };
 
 /// filebench's name of `kind` ("createfile"...).
@@ -67,11 +70,16 @@ enum class FlowopKind : std::uint8_t {
 [[nodiscard]] bool flowop_reads(FlowopKind kind) noexcept;
 /// Whether `kind`'s bytes are writes (wr in the IO Summary line).
 [[nodiscard]] bool flowop_writes(FlowopKind kind) noexcept;
+/// Whether `kind` is one of filebench's I/O flowops (FLOW_TYPE_IO: counted in the run's totals
+/// and the IO Summary line), not delay, finishoncount, finishonbytes or opslimit.
+[[nodiscard]] bool flowop_is_io(FlowopKind kind) noexcept;
 
 /// Number of file descriptor slots a thread has (fd=0..kMaxFd-1), as filebench's tf_fd.
 inline constexpr std::uint32_t kMaxFd = 128;
 /// No fileset given (flowops working on a descriptor only).
 inline constexpr std::uint32_t kNoFileset = UINT32_MAX;
+/// No target flowop given (finishoncount/finishonbytes count the whole run's I/O flowops).
+inline constexpr std::uint32_t kNoTarget = UINT32_MAX;
 
 /// `flowop <kind> name=...,attr=...`.
 struct FlowopDef {
@@ -85,6 +93,11 @@ struct FlowopDef {
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
   bool dsync = false;       ///< opened with O_DSYNC
   double value = 0;         ///< delay: seconds
+  /// finishoncount: ops; finishonbytes: bytes (the run ends above it, as filebench's).
+  std::uint64_t limit = 0;
+  /// finishoncount/finishonbytes: index in the thread's flowops of `target=NAME` (its ops in
+  /// this thread instance count), or kNoTarget (all I/O flowops of all threads count).
+  std::uint32_t target = kNoTarget;
   WmlPosition where;
 };
 

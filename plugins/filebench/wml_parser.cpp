@@ -8,6 +8,8 @@
 #include <iobench/error.hpp>
 #include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "plugins/filebench/wml_lexer.hpp"
 
@@ -33,10 +35,10 @@ constexpr std::array<std::string_view, 53> kFilebenchAttributes = {
     "type",      "useism",  "value",     "workingset"};
 
 /// Flowops of filebench that iobench does not model yet.
-constexpr std::array<std::string_view, 19> kUnmodelledFlowops = {
-    "aiowrite",   "aiowait", "block",     "wakeup",   "semblock",      "sempost",       "hog",
-    "eventlimit", "bwlimit", "iopslimit", "opslimit", "finishoncount", "finishonbytes", "makedir",
-    "removedir",  "listdir", "fsyncset",  "print",    "testrandvar"};
+constexpr std::array<std::string_view, 16> kUnmodelledFlowops = {
+    "aiowrite", "aiowait",    "block",   "wakeup",     "semblock", "sempost",
+    "hog",      "eventlimit", "bwlimit", "iopslimit",  "makedir",  "removedir",
+    "listdir",  "fsyncset",   "print",   "testrandvar"};
 
 template <std::size_t N>
 bool contains(const std::array<std::string_view, N>& list, std::string_view word) {
@@ -115,6 +117,9 @@ class Parser {
   void process(WmlPosition where);
   ThreadDef thread();
   FlowopDef flowop();
+  /// Resolves the `target=NAME` of t's finishoncount/finishonbytes flowops (any flowop of the
+  /// thread, as filebench looks it up in the thread's list).
+  void resolve_targets(ThreadDef& t);
   std::uint32_t count32(const Attr& a, std::uint64_t max) const {
     const std::uint64_t n = number(*a.value, a.name, false);
     if (n < 1 || n > max)
@@ -132,6 +137,8 @@ class Parser {
   std::size_t pos_ = 0;
   std::map<std::string, Value> vars_;
   WmlModel model_;
+  /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.
+  std::vector<std::pair<std::string, WmlPosition>> targets_;
 };
 
 void Parser::statement() {
@@ -480,10 +487,34 @@ ThreadDef Parser::thread() {
   }
   if (t.name.empty()) fail(word.where, "thread needs name=NAME");
   expect_punct('{', "to open the thread's flowop list");
+  targets_.clear();
   while (!at_punct('}')) t.flowops.push_back(flowop());
   next();
   if (t.flowops.empty()) fail(word.where, fmt::format("thread '{}' has no flowop", t.name));
+  resolve_targets(t);
   return t;
+}
+
+void Parser::resolve_targets(ThreadDef& t) {
+  for (std::size_t i = 0; i < t.flowops.size(); ++i) {
+    const auto& [name, where] = targets_[i];
+    if (name.empty()) continue;
+    FlowopDef& f = t.flowops[i];
+    const auto it = std::find_if(t.flowops.begin(), t.flowops.end(),
+                                 [&](const FlowopDef& g) { return g.name == name; });
+    if (it == t.flowops.end()) {
+      fail(where, fmt::format("target flowop '{}' is not in thread '{}'; name one of its flowops",
+                              name, t.name));
+    }
+    // filebench refuses a byte limit on a flowop that moves no bytes.
+    if (f.kind == FlowopKind::kFinishOnBytes && !flowop_reads(it->kind) &&
+        !flowop_writes(it->kind)) {
+      fail(where, fmt::format("finishonbytes target '{}' does no reads or writes; name a read or "
+                              "write flowop",
+                              name));
+    }
+    f.target = static_cast<std::uint32_t>(it - t.flowops.begin());
+  }
 }
 
 FlowopDef Parser::flowop() {
@@ -504,10 +535,12 @@ FlowopDef Parser::flowop() {
     fail(kind.where, fmt::format("unknown flowop '{}'; iobench models createfile, openfile, "
                                  "closefile, deletefile, appendfile, appendfilerand, "
                                  "readwholefile, read, write, writewholefile, fsync, statfile, "
-                                 "delay",
+                                 "delay, finishoncount, finishonbytes, opslimit",
                                  kind.text));
   }
   f.kind = *known;
+  const bool finish = f.kind == FlowopKind::kFinishOnCount || f.kind == FlowopKind::kFinishOnBytes;
+  std::pair<std::string, WmlPosition> target;
   for (const Attr& a : attributes()) {
     if (a.name == "name") {
       f.name = text(need_value(a), a.name);
@@ -533,12 +566,22 @@ FlowopDef Parser::flowop() {
       f.dsync = flag(a);
     } else if (a.name == "value" && f.kind == FlowopKind::kDelay) {
       f.value = real(need_value(a), a.name);
+    } else if (a.name == "value" && finish) {
+      f.limit = number(need_value(a), a.name, f.kind == FlowopKind::kFinishOnBytes);
+    } else if (a.name == "target" && finish) {
+      target = {text(need_value(a), a.name), a.value->where};
     } else {
       bad_attribute(a, fmt::format("flowop {}", kind.text),
-                    "name, filesetname, iosize, fd, srcfd, iters, random, dsync, value (delay)");
+                    "name, filesetname, iosize, fd, srcfd, iters, random, dsync, value (delay, "
+                    "finishoncount, finishonbytes), target (finishoncount, finishonbytes)");
     }
   }
+  targets_.push_back(std::move(target));
   if (f.name.empty()) fail(kind.where, fmt::format("flowop {} needs name=NAME", kind.text));
+  if (finish && f.limit == 0) {
+    fail(kind.where, fmt::format("flowop {} '{}' needs value={} above 0", kind.text, f.name,
+                                 f.kind == FlowopKind::kFinishOnCount ? "OPS" : "BYTES"));
+  }
   const bool needs_iosize = f.kind == FlowopKind::kRead || f.kind == FlowopKind::kWrite ||
                             f.kind == FlowopKind::kAppendFile ||
                             f.kind == FlowopKind::kAppendFileRand;

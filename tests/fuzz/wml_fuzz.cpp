@@ -2,8 +2,8 @@
 //
 // Invariants: only ConfigError is thrown, and its message starts with the file name and a
 // "LINE:COL" inside the text; in a parsed model every flowop names an existing fileset or none,
-// the flowops that need one have one, fds are below kMaxFd, counts are at least 1, and every
-// position lies inside the text.
+// the flowops that need one have one, finishon* targets are flowops of the thread, fds are
+// below kMaxFd, counts are at least 1, and every position lies inside the text.
 #include <iobench/error.hpp>
 #include <string>
 
@@ -63,6 +63,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                            f.kind == fb::FlowopKind::kOpenFile ||
                            f.kind == fb::FlowopKind::kStatFile;
         FUZZ_CHECK(!needs || f.fileset != fb::kNoFileset, f.name);
+        const bool finish =
+            f.kind == fb::FlowopKind::kFinishOnCount || f.kind == fb::FlowopKind::kFinishOnBytes;
+        FUZZ_CHECK(!finish || f.limit >= 1, f.name);
+        FUZZ_CHECK(f.target == fb::kNoTarget || (finish && f.target < t.flowops.size()), f.name);
       }
     }
   }
