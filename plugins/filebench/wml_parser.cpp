@@ -12,38 +12,11 @@
 #include <vector>
 
 #include "plugins/filebench/wml_lexer.hpp"
+#include "plugins/filebench/wml_vocabulary.hpp"
 
 namespace iobench::plugins::filebench {
 
 namespace {
-
-/// Statements filebench accepts that iobench does not model yet.
-constexpr std::array<std::string_view, 17> kUnmodelledStatements = {
-    "psrun", "sleep", "eventgen", "enable",   "disable", "include",
-    "quit",  "list",  "debug",    "system",   "version", "domultisync",
-    "usage", "vars",  "stats",    "shutdown", "warmup"};
-
-/// Attribute names of filebench's lexer: one not handled where it appears is "not modelled".
-constexpr std::array<std::string_view, 53> kFilebenchAttributes = {
-    "cached",    "alldone", "blocking",  "client",    "dirwidth",   "dirdepthrv",  "directio",
-    "dirgamma",  "dsync",   "entries",   "fd",        "filename",   "filesetname", "filesize",
-    "firstdone", "gamma",   "highwater", "indexed",   "instances",  "iosize",      "iters",
-    "leafdirs",  "master",  "mean",      "memsize",   "ioprio",     "min",         "max",
-    "name",      "nice",    "opennext",  "paralloc",  "parameters", "path",        "prealloc",
-    "random",    "randsrc", "randtable", "rate",      "readonly",   "writeonly",   "reuse",
-    "round",     "seed",    "size",      "srcfd",     "target",     "timeout",     "trusttree",
-    "type",      "useism",  "value",     "workingset"};
-
-/// Flowops of filebench that iobench does not model yet.
-constexpr std::array<std::string_view, 16> kUnmodelledFlowops = {
-    "aiowrite", "aiowait",    "block",   "wakeup",     "semblock", "sempost",
-    "hog",      "eventlimit", "bwlimit", "iopslimit",  "makedir",  "removedir",
-    "listdir",  "fsyncset",   "print",   "testrandvar"};
-
-template <std::size_t N>
-bool contains(const std::array<std::string_view, N>& list, std::string_view word) {
-  return std::find(list.begin(), list.end(), word) != list.end();
-}
 
 /// A value after '=' (variables resolved): a word, a string, or a cvar.
 struct Value {
