@@ -129,7 +129,9 @@ std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run
 }
 
 FilesetState::FilesetState(FilesetLayout layout)
-    : layout_(std::move(layout)), flags_(layout_.files.size(), 0) {
+    : layout_(std::move(layout)),
+      flags_(layout_.files.size(), 0),
+      dir_busy_(layout_.dirs.size(), 0) {
   for (std::uint32_t f = 0; f < flags_.size(); ++f) {
     if (layout_.preallocated(f)) flags_[f] = kExists;
   }
@@ -155,6 +157,35 @@ std::optional<std::uint32_t> FilesetState::pick(bool existing,
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::uint32_t> FilesetState::pick_dir(const std::function<bool()>& keep_waiting) {
+  std::unique_lock lock(mutex_);
+  const auto n = static_cast<std::uint32_t>(dir_busy_.size());
+  if (n == 0) return std::nullopt;
+  while (dirs_busy_ == n) {
+    if (!keep_waiting()) return std::nullopt;
+    released_.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t d = (dir_rotor_ + k) % n;
+    if (dir_busy_[d] == 0) {
+      dir_busy_[d] = 1;
+      ++dirs_busy_;
+      dir_rotor_ = d + 1 == n ? 0 : d + 1;
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+void FilesetState::release_dir(std::uint32_t dir) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (dir_busy_[dir] != 0) --dirs_busy_;
+    dir_busy_[dir] = 0;
+  }
+  released_.notify_all();
 }
 
 void FilesetState::release(std::uint32_t file, bool exists) {

@@ -82,6 +82,12 @@ class FilesetState {
                                                   const std::function<bool()>& keep_waiting);
   /// Releases `file`, recording whether it now exists.
   void release(std::uint32_t file, bool exists);
+  /// A directory of the layout (index into layout().dirs), marked busy: filebench's
+  /// FILESET_PICKDIR, in rotation from the directory rotor, skipping busy ones, waiting while all
+  /// are busy (nullopt when `keep_waiting()` turns false then, or when there is no directory).
+  [[nodiscard]] std::optional<std::uint32_t> pick_dir(const std::function<bool()>& keep_waiting);
+  /// Releases directory `dir`.
+  void release_dir(std::uint32_t dir);
   /// Files that exist now.
   [[nodiscard]] std::uint64_t existing() const;
   [[nodiscard]] const FilesetLayout& layout() const noexcept { return layout_; }
@@ -96,6 +102,9 @@ class FilesetState {
   std::vector<std::uint8_t> flags_;
   std::uint32_t exist_rotor_ = 0;
   std::uint32_t noexist_rotor_ = 0;
+  std::vector<std::uint8_t> dir_busy_;
+  std::uint32_t dirs_busy_ = 0;
+  std::uint32_t dir_rotor_ = 0;
 };
 
 }  // namespace iobench::plugins::filebench

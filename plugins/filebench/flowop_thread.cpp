@@ -1,5 +1,6 @@
 #include "plugins/filebench/flowop_thread.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -7,6 +8,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <thread>
@@ -54,6 +56,23 @@ std::optional<std::uint32_t> FlowopThread::pick(std::uint32_t fileset, bool exis
 
 bool FlowopThread::running() const {
   return ctx_->keep_going() && !totals_.finished.load(std::memory_order_relaxed);
+}
+
+int FlowopThread::list_dir(const std::string& path, std::uint64_t& bytes) const {
+  int fd = -1;
+  const int err = run_dir_.try_open_dir(path, fd);
+  if (err != 0) return err;
+  DIR* dir = ::fdopendir(fd);
+  if (dir == nullptr) {
+    const int e = errno;
+    ::close(fd);
+    return e;
+  }
+  // filebench counts each entry as its name plus a struct dirent, less the name's 1-byte array.
+  while (const dirent* entry = ::readdir(dir))
+    bytes += std::strlen(entry->d_name) + sizeof(dirent) - 1;
+  ::closedir(dir);
+  return 0;
 }
 
 bool FlowopThread::finish_reached(const FlowopDef& f) const {
@@ -152,6 +171,16 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       const int err = run_dir_.try_stat(set.layout().file_path(*file), st);
       set.release(*file, true);
       if (err != 0) fail(f, "stat", err);
+      break;
+    }
+    case FlowopKind::kListDir: {
+      FilesetState& set = *filesets_[f.fileset];
+      const std::optional<std::uint32_t> dir = set.pick_dir([this] { return running(); });
+      if (!dir) return kNoFile;
+      start = monotonic_ns();
+      const int err = list_dir(set.layout().dir_path(*dir), bytes);
+      set.release_dir(*dir);
+      if (err != 0) fail(f, "opendir", err);
       break;
     }
     case FlowopKind::kFsync: {

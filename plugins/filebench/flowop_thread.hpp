@@ -47,7 +47,10 @@ struct RunTotals {
 /// target flowop has done value ops in this thread, or, without target, all I/O flowops of all
 /// threads together; finishonbytes once they moved more than value bytes. Both record an op of
 /// no bytes per check. opslimit does nothing and records nothing, as filebench's without
-/// eventgen (which iobench does not model).
+/// eventgen (which iobench does not model). listdir picks a directory of its fileset in
+/// rotation (filebench's directory rotor, busy ones skipped) and reads all its entries, "." and
+/// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
+/// dirent) - 1 (neither read nor write in the IO Summary).
 /// An I/O failure throws IoError naming the flowop.
 class FlowopThread final : public PhaseWorker {
  public:
@@ -72,6 +75,9 @@ class FlowopThread final : public PhaseWorker {
   Outcome step(WorkerContext& ctx, std::size_t index);
   /// Whether a finishon* flowop `f` reached its value (filebench: ops >= value, bytes > value).
   [[nodiscard]] bool finish_reached(const FlowopDef& f) const;
+  /// Reads the entries of directory `path` (relative to the run directory), adding filebench's
+  /// bytes per entry (name length + sizeof(struct dirent) - 1) to `bytes`; an errno or 0.
+  int list_dir(const std::string& path, std::uint64_t& bytes) const;
   /// keep_going() and no thread ended the run.
   [[nodiscard]] bool running() const;
   /// Picks from fileset `fileset`, waiting while all its files are busy (FilesetState::pick).

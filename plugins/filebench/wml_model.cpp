@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 16> kFlowops = {{
+constexpr std::array<FlowopName, 17> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -27,6 +27,7 @@ constexpr std::array<FlowopName, 16> kFlowops = {{
     {"finishoncount", FlowopKind::kFinishOnCount},
     {"finishonbytes", FlowopKind::kFinishOnBytes},
     {"opslimit", FlowopKind::kOpsLimit},
+    {"listdir", FlowopKind::kListDir},
 }};
 
 }  // namespace

@@ -60,6 +60,7 @@ enum class FlowopKind : std::uint8_t {
   kFinishOnCount,  ///< ends the run once its target (or all I/O flowops) reached value ops
   kFinishOnBytes,  ///< ends the run once its target (or all I/O flowops) moved over value bytes
   kOpsLimit,       ///< paces to eventgen's rate; without eventgen (not modelled) does nothing
+  kListDir,        ///< reads the entries of a directory of the fileset (in rotation)
 };
 
 /// filebench's name of `kind` ("createfile"...).

@@ -508,7 +508,7 @@ FlowopDef Parser::flowop() {
     fail(kind.where, fmt::format("unknown flowop '{}'; iobench models createfile, openfile, "
                                  "closefile, deletefile, appendfile, appendfilerand, "
                                  "readwholefile, read, write, writewholefile, fsync, statfile, "
-                                 "delay, finishoncount, finishonbytes, opslimit",
+                                 "delay, finishoncount, finishonbytes, opslimit, listdir",
                                  kind.text));
   }
   f.kind = *known;
@@ -561,9 +561,14 @@ FlowopDef Parser::flowop() {
   if (needs_iosize && f.iosize == 0)
     fail(kind.where, fmt::format("flowop {} '{}' needs iosize=BYTES", kind.text, f.name));
   const bool needs_fileset = f.kind == FlowopKind::kCreateFile || f.kind == FlowopKind::kOpenFile ||
-                             f.kind == FlowopKind::kStatFile;
+                             f.kind == FlowopKind::kStatFile || f.kind == FlowopKind::kListDir;
   if (needs_fileset && f.fileset == kNoFileset) {
     fail(kind.where, fmt::format("flowop {} '{}' needs filesetname=FILESET", kind.text, f.name));
+  }
+  if (f.kind == FlowopKind::kListDir && model_.filesets[f.fileset].single_file) {
+    fail(kind.where, fmt::format("flowop listdir '{}' needs a fileset with directories; '{}' is "
+                                 "a define file",
+                                 f.name, model_.filesets[f.fileset].name));
   }
   return f;
 }

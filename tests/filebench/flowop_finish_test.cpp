@@ -1,5 +1,7 @@
-// finishoncount, finishonbytes and opslimit: when the run ends, counted exactly on single
+// finishoncount, finishonbytes, opslimit and listdir, counted exactly on single
 // threads whose op sequence is fixed, and the parse errors of their attributes.
+#include <dirent.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -114,4 +116,40 @@ TEST_CASE("finishoncount and finishonbytes need a value and a target in the thre
   CHECK(finish_error_of(head + "flowop finishonbytes name=b,value=2m,target=s\n"
                                "flowop write name=s,filename=f,iosize=1k\n}}\n")
             .empty());
+}
+
+TEST_CASE("listdir reads each directory of the fileset in rotation with filebench's byte count") {
+  const iobench::test::TempDir target("fbls1");
+  const filebench_test::Run run = [&] {
+    const iobench::test::TempDir files("fblsf");
+    const fs::path f = files.path() / "w.f";
+    std::ofstream(f) << "define fileset name=s,size=1k,entries=5,dirwidth=2,dirgamma=0,prealloc\n"
+                        "define process name=p {thread name=t {\n"
+                        "  flowop listdir name=ls,filesetname=s\n"
+                        "}}\n";
+    // 5 files at dirwidth 2 without gamma: the root holds 3 directories of 2, 2 and 1 files
+    // (depth ln 5 / ln 2 rounded down); 8 ops list each of the 4 twice.
+    return filebench_test::run_filebench(target, f, "30s", 5, 8);
+  }();
+  std::uint64_t dirs = 0;
+  std::uint64_t bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(run.run_dir / "s")) {
+    if (!e.is_directory()) continue;
+    ++dirs;
+    bytes += 2 * sizeof(dirent) - 2 + 1 + 2;  // "." and ".."
+    for (const auto& child : fs::directory_iterator(e.path()))
+      bytes += child.path().filename().string().size() + sizeof(dirent) - 1;
+  }
+  CHECK(dirs == 4);
+  CHECK(op(run, "ls").ops == 8);
+  CHECK(op(run, "ls").bytes == 2 * bytes);
+}
+
+TEST_CASE("listdir needs a fileset with directories") {
+  CHECK(finish_error_of("define file name=f,size=1k\n"
+                        "define process name=p {thread name=t {flowop listdir name=l,"
+                        "filesetname=f}}\n") ==
+        "t.f:2:46: flowop listdir 'l' needs a fileset with directories; 'f' is a define file");
+  CHECK(finish_error_of("define process name=p {thread name=t {flowop listdir name=l}}\n") ==
+        "t.f:1:46: flowop listdir 'l' needs filesetname=FILESET");
 }
