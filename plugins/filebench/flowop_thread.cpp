@@ -75,6 +75,19 @@ int FlowopThread::list_dir(const std::string& path, std::uint64_t& bytes) const 
   return 0;
 }
 
+void FlowopThread::fsync_set(WorkerContext& ctx, std::size_t index) {
+  const FlowopDef& f = def_.flowops[index];
+  for (const Slot& slot : slots_) {
+    if (slot.fd < 0 || slot.fileset != f.fileset) continue;
+    const std::uint64_t start = monotonic_ns();
+    if (::fsync(slot.fd) != 0) fail(f, "fsync", errno);
+    const std::uint64_t end = monotonic_ns();
+    ctx.record(op_ids_[index], 0, end - start, end);
+    ++ops_done_[index];
+    totals_.io_ops.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
 bool FlowopThread::finish_reached(const FlowopDef& f) const {
   const bool count = f.kind == FlowopKind::kFinishOnCount;
   std::uint64_t done = 0;
@@ -183,6 +196,9 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       if (err != 0) fail(f, "opendir", err);
       break;
     }
+    case FlowopKind::kFsyncSet:
+      fsync_set(ctx, index);
+      return Outcome::kDone;
     case FlowopKind::kFsync: {
       bool ok = false;
       Slot& slot = slot_for_io(f, ok);

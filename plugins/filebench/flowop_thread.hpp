@@ -50,8 +50,8 @@ struct RunTotals {
 /// eventgen (which iobench does not model). listdir picks a directory of its fileset in
 /// rotation (filebench's directory rotor, busy ones skipped) and reads all its entries, "." and
 /// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
-/// dirent) - 1 (neither read nor write in the IO Summary).
-/// An I/O failure throws IoError naming the flowop.
+/// dirent) - 1 (neither read nor write in the IO Summary). fsyncset fsyncs every descriptor
+/// the thread has open on a file of its fileset, each an op of its own (none open: no op). An I/O failure throws IoError naming the flowop.
 class FlowopThread final : public PhaseWorker {
  public:
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
@@ -78,6 +78,9 @@ class FlowopThread final : public PhaseWorker {
   /// Reads the entries of directory `path` (relative to the run directory), adding filebench's
   /// bytes per entry (name length + sizeof(struct dirent) - 1) to `bytes`; an errno or 0.
   int list_dir(const std::string& path, std::uint64_t& bytes) const;
+  /// fsyncset (flowop `index`): one timed fsync op per open descriptor on a file of its fileset,
+  /// in fd order; none open: no op.
+  void fsync_set(WorkerContext& ctx, std::size_t index);
   /// keep_going() and no thread ended the run.
   [[nodiscard]] bool running() const;
   /// Picks from fileset `fileset`, waiting while all its files are busy (FilesetState::pick).

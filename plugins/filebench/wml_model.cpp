@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 17> kFlowops = {{
+constexpr std::array<FlowopName, 18> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -28,6 +28,7 @@ constexpr std::array<FlowopName, 17> kFlowops = {{
     {"finishonbytes", FlowopKind::kFinishOnBytes},
     {"opslimit", FlowopKind::kOpsLimit},
     {"listdir", FlowopKind::kListDir},
+    {"fsyncset", FlowopKind::kFsyncSet},
 }};
 
 }  // namespace

@@ -61,6 +61,7 @@ enum class FlowopKind : std::uint8_t {
   kFinishOnBytes,  ///< ends the run once its target (or all I/O flowops) moved over value bytes
   kOpsLimit,       ///< paces to eventgen's rate; without eventgen (not modelled) does nothing
   kListDir,        ///< reads the entries of a directory of the fileset (in rotation)
+  kFsyncSet,       ///< fsyncs every file of the fileset the thread has open, one op each
 };
 
 /// filebench's name of `kind` ("createfile"...).

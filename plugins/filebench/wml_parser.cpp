@@ -508,7 +508,8 @@ FlowopDef Parser::flowop() {
     fail(kind.where, fmt::format("unknown flowop '{}'; iobench models createfile, openfile, "
                                  "closefile, deletefile, appendfile, appendfilerand, "
                                  "readwholefile, read, write, writewholefile, fsync, statfile, "
-                                 "delay, finishoncount, finishonbytes, opslimit, listdir",
+                                 "delay, finishoncount, finishonbytes, opslimit, listdir, "
+                                 "fsyncset",
                                  kind.text));
   }
   f.kind = *known;
@@ -561,7 +562,8 @@ FlowopDef Parser::flowop() {
   if (needs_iosize && f.iosize == 0)
     fail(kind.where, fmt::format("flowop {} '{}' needs iosize=BYTES", kind.text, f.name));
   const bool needs_fileset = f.kind == FlowopKind::kCreateFile || f.kind == FlowopKind::kOpenFile ||
-                             f.kind == FlowopKind::kStatFile || f.kind == FlowopKind::kListDir;
+                             f.kind == FlowopKind::kStatFile || f.kind == FlowopKind::kListDir ||
+                             f.kind == FlowopKind::kFsyncSet;
   if (needs_fileset && f.fileset == kNoFileset) {
     fail(kind.where, fmt::format("flowop {} '{}' needs filesetname=FILESET", kind.text, f.name));
   }

@@ -153,3 +153,29 @@ TEST_CASE("listdir needs a fileset with directories") {
   CHECK(finish_error_of("define process name=p {thread name=t {flowop listdir name=l}}\n") ==
         "t.f:1:46: flowop listdir 'l' needs filesetname=FILESET");
 }
+
+TEST_CASE("fsyncset fsyncs each open file of its fileset as one op") {
+  const iobench::test::TempDir target("fbfss");
+  const filebench_test::Run run =
+      run_finish_text(target,
+                      "define fileset name=a,size=1k,entries=4,dirwidth=4,prealloc\n"
+                      "define fileset name=b,size=1k,entries=4,dirwidth=4,prealloc\n"
+                      "define process name=p {thread name=t {\n"
+                      "  flowop openfile name=oa1,filesetname=a,fd=1\n"
+                      "  flowop openfile name=oa2,filesetname=a,fd=2\n"
+                      "  flowop openfile name=ob,filesetname=b,fd=3\n"
+                      "  flowop fsyncset name=fa,filesetname=a\n"
+                      "  flowop fsyncset name=fb,filesetname=b\n"
+                      "  flowop closefile name=c1,fd=1\n"
+                      "  flowop closefile name=c2,fd=2\n"
+                      "  flowop closefile name=c3,fd=3\n"
+                      "  flowop fsyncset name=none,filesetname=a\n"
+                      "  flowop finishoncount name=fin,value=6,target=fa\n"
+                      "}}\n");
+  // Two open files of a and one of b a pass; after the closes nothing of a is open.
+  CHECK(op(run, "oa1").ops == 3);
+  CHECK(op(run, "fa").ops == 6);
+  CHECK(op(run, "fb").ops == 3);
+  CHECK(op(run, "none").ops == 0);
+  CHECK(op(run, "fa").bytes == 0);
+}

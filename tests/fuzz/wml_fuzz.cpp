@@ -61,7 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(f.fd < fb::kMaxFd && f.srcfd < fb::kMaxFd, f.name);
         const bool needs =
             f.kind == fb::FlowopKind::kCreateFile || f.kind == fb::FlowopKind::kOpenFile ||
-            f.kind == fb::FlowopKind::kStatFile || f.kind == fb::FlowopKind::kListDir;
+            f.kind == fb::FlowopKind::kStatFile || f.kind == fb::FlowopKind::kListDir ||
+            f.kind == fb::FlowopKind::kFsyncSet;
         FUZZ_CHECK(!needs || f.fileset != fb::kNoFileset, f.name);
         const bool finish =
             f.kind == fb::FlowopKind::kFinishOnCount || f.kind == fb::FlowopKind::kFinishOnBytes;
