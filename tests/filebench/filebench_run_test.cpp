@@ -96,6 +96,26 @@ TEST_CASE("the webserver example reads its documents unchanged and appends to it
   CHECK(op(run, "read1").bytes > 0);
 }
 
+TEST_CASE("the webproxy example evicts, stores and logs what its files on disk account for") {
+  const iobench::test::TempDir target("fbwp");
+  const Run run = run_filebench(target, kExamples / "webproxy.f");
+  const auto& fetch = op(run, "fetch");
+  CHECK(fetch.ops > 0);
+  // One store per fetch, but the time limit can end each of the 4 threads between the two.
+  CHECK(op(run, "store").ops <= fetch.ops);
+  CHECK(op(run, "store").ops + 4 >= fetch.ops);
+  CHECK(op(run, "read5").ops > 0);
+  const Tree cache = tree(run.run_dir / "cache");
+  CHECK(cache.files ==
+        static_cast<std::uint64_t>(attribute(run, "fileset.cache.preallocated_files")) + fetch.ops -
+            op(run, "evict").ops);
+  // dirwidth 1000000 over 200 files: one directory below the root.
+  CHECK(attribute(run, "fileset.cache.dirs") == 2);
+  const Tree logs = tree(run.run_dir / "proxylog");
+  CHECK(logs.files == 4);
+  CHECK(logs.bytes == op(run, "appendlog").bytes);
+}
+
 TEST_CASE("appends and whole-file reads move exactly the bytes filebench's flowops move") {
   const iobench::test::TempDir target("fbio");
   const iobench::test::TempDir files("fbiof");
