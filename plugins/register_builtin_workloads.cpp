@@ -4,6 +4,7 @@
 #include "plugins/bonnie/register.hpp"
 #include "plugins/dbench/register.hpp"
 #include "plugins/disk/register.hpp"
+#include "plugins/filebench/register.hpp"
 #include "plugins/mdtest/register.hpp"
 #include "plugins/tiotest/register.hpp"
 
@@ -15,6 +16,7 @@ void register_builtin_workloads(PluginRegistrar& registrar) {
   plugins::tiotest::register_family(registrar);
   plugins::dbench::register_family(registrar);
   plugins::mdtest::register_family(registrar);
+  plugins::filebench::register_family(registrar);
 }
 
 Registry make_builtin_registry() {

@@ -129,7 +129,7 @@ run_step(${prefix}/bin/iobench --version)
 require_match("${last_output}" "^iobench [0-9]+\\.[0-9]+\\.[0-9]+" "iobench --version")
 file(COPY ${prefix}/ DESTINATION ${WORK_DIR}/moved)
 run_step(${WORK_DIR}/moved/bin/iobench list)
-require_match("${last_output}" "bonnie:.*dbench:.*disk:.*mdtest:.*tiobench:.*tiotest:" "iobench list")
+require_match("${last_output}" "bonnie:.*dbench:.*disk:.*filebench:.*mdtest:.*tiobench:.*tiotest:" "iobench list")
 
 # --- examples/consumer: every family at tiny sizes --------------------------------------------
 build_example(consumer ${IOBENCH_SOURCE_DIR}/examples/consumer)

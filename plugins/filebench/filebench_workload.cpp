@@ -1,0 +1,205 @@
+#include "plugins/filebench/filebench_workload.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iobench/error.hpp>
+#include <iobench/random_mix.hpp>
+#include <iobench/result.hpp>
+#include <sstream>
+
+#include "plugins/filebench/flowop_thread.hpp"
+#include "plugins/filebench/wml_parser.hpp"
+
+namespace iobench::plugins::filebench {
+
+namespace {
+
+constexpr std::size_t kMaxFileBytes = 1 << 20;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ConfigError(
+        fmt::format("filebench: file '{}' cannot be read; give the path of a "
+                    "filebench .f file (file=PATH)",
+                    path));
+  }
+  std::string text(kMaxFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxFileBytes) {
+    throw ConfigError(
+        fmt::format("filebench: file '{}' is over 1 MiB; a .f file is a short "
+                    "script, give the right path",
+                    path));
+  }
+  return text;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
+  return out;
+}
+
+}  // namespace
+
+std::vector<ParamSpec> filebench_param_specs() {
+  return {
+      ParamSpec{.key = "file",
+                .type = ParamType::kString,
+                .help = "the filebench .f file (Workload Model Language) to run",
+                .required = true},
+      ParamSpec{.key = "time_limit",
+                .type = ParamType::kDuration,
+                .unit = "s",
+                .help = "length of the measured run; default: the file's 'run N' (60 s without N)",
+                .min = 1'000'000},
+  };
+}
+
+std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept {
+  return splitmix64_mix(step_seed ^ splitmix64_mix(0xF11E5E7ULL + index));
+}
+
+FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit)
+    : model_(std::move(model)), time_limit_(time_limit) {
+  for (const ProcessDef& p : model_.processes) {
+    for (std::uint32_t pi = 0; pi < p.instances; ++pi) {
+      for (const ThreadDef& t : p.threads) {
+        std::vector<OpId> ids;
+        for (const FlowopDef& f : t.flowops) {
+          auto it = std::find(op_names_.begin(), op_names_.end(), f.name);
+          if (it == op_names_.end()) it = op_names_.insert(op_names_.end(), f.name);
+          ids.push_back(static_cast<OpId>(it - op_names_.begin()));
+        }
+        for (std::uint32_t ti = 0; ti < t.instances; ++ti) plans_.push_back(WorkerPlan{&t, ids});
+      }
+    }
+  }
+}
+
+std::vector<PhaseSpec> FilebenchWorkload::phases() const {
+  PhaseSpec run;
+  run.name = "run";
+  run.op_names = op_names_;
+  run.counter_names = {"no_file_picks"};
+  run.workers = plans_.size();
+  run.mode = WorkerMode::kThreads;
+  run.time_limit = time_limit_;
+  return {run};
+}
+
+std::uint64_t FilebenchWorkload::planned_bytes(std::size_t /*target_index*/) const {
+  std::uint64_t bytes = 0;
+  for (const FilesetDef& f : model_.filesets) {
+    const double mean = f.size.kind == SizeSpec::Kind::kFixed
+                            ? static_cast<double>(f.size.fixed_bytes)
+                            : f.size.mean_bytes;
+    bytes += static_cast<std::uint64_t>(mean * static_cast<double>(f.entries));
+  }
+  return bytes;
+}
+
+void FilebenchWorkload::prepare(PrepareContext& ctx) {
+  const ConfinedDir& run_dir = ctx.targets().front().run_dir;
+  std::uint64_t total_files = 0;
+  std::uint64_t total_bytes = 0;
+  for (std::size_t i = 0; i < model_.filesets.size(); ++i) {
+    const FilesetDef& def = model_.filesets[i];
+    FilesetLayout layout = draw_layout(def, fileset_seed(ctx.seed(), i));
+    const std::uint64_t written =
+        create_on_disk(layout, run_dir, [&ctx] { return ctx.stop_requested(); });
+    if (ctx.stop_requested()) return;  // the runner skips the phases and removes the directory
+    std::uint64_t created = 0;
+    for (std::uint32_t f = 0; f < layout.files.size(); ++f) created += layout.preallocated(f);
+    ctx.set_attribute(fmt::format("fileset.{}.entries", def.name),
+                      static_cast<std::int64_t>(layout.files.size()));
+    ctx.set_attribute(fmt::format("fileset.{}.dirs", def.name),
+                      static_cast<std::int64_t>(layout.dirs.size()));
+    ctx.set_attribute(fmt::format("fileset.{}.preallocated_files", def.name),
+                      static_cast<std::int64_t>(created));
+    ctx.set_attribute(fmt::format("fileset.{}.preallocated_bytes", def.name),
+                      static_cast<std::int64_t>(written));
+    total_files += created;
+    total_bytes += written;
+    filesets_.push_back(std::make_unique<FilesetState>(std::move(layout)));
+    fileset_ptrs_.push_back(filesets_.back().get());
+  }
+  ctx.set_attribute("fileset.preallocated_files", static_cast<std::int64_t>(total_files));
+  ctx.set_attribute("fileset.preallocated_bytes", static_cast<std::int64_t>(total_bytes));
+  std::vector<std::string> reads;
+  std::vector<std::string> writes;
+  std::vector<std::string> others;
+  for (const ProcessDef& p : model_.processes) {
+    for (const ThreadDef& t : p.threads) {
+      for (const FlowopDef& f : t.flowops) {
+        std::vector<std::string>* list = flowop_reads(f.kind)    ? &reads
+                                         : flowop_writes(f.kind) ? &writes
+                                         : !flowop_is_io(f.kind) ? &others
+                                                                 : nullptr;
+        if (list == nullptr) continue;
+        if (std::find(list->begin(), list->end(), f.name) == list->end()) list->push_back(f.name);
+      }
+    }
+  }
+  ctx.set_attribute(kReadFlowopsAttr, join(reads));
+  ctx.set_attribute(kWriteFlowopsAttr, join(writes));
+  ctx.set_attribute(kOtherFlowopsAttr, join(others));
+}
+
+std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*/,
+                                                            WorkerContext& ctx) {
+  // prepare() ended early at a stop request: no worker runs on a half-made fileset.
+  if (fileset_ptrs_.size() != model_.filesets.size() || ctx.stop_requested()) return nullptr;
+  const WorkerPlan& plan = plans_[ctx.worker_index()];
+  return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
+                                        ctx.target().run_dir, ctx.seed(), totals_);
+}
+
+void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,
+                                    PrepareContext& ctx) {
+  if (!result.counters.empty() && result.counters[kNoFileCounter] > 0) {
+    ctx.warn(
+        fmt::format("{} of {} threads stopped early: a flowop could not obtain a file (none "
+                    "in the state it needs, or all held by other threads); give the "
+                    "fileset more entries or the run less time",
+                    result.counters[kNoFileCounter], plans_.size()));
+  }
+}
+
+std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
+  const std::string& path = setup.params.get_string("file");
+  WmlModel model = parse_wml(read_text(path), path);
+  if (setup.targets.size() != 1) {
+    throw ConfigError(
+        fmt::format("filebench: {} targets given; a .f file's filesets go in one "
+                    "directory, give one -d",
+                    setup.targets.size()));
+  }
+  if (model.processes.empty()) {
+    throw ConfigError(
+        fmt::format("filebench: {} defines no process; add 'define process' with "
+                    "a thread and its flowops",
+                    path));
+  }
+  for (const ProcessDef& p : model.processes) {
+    for (const ThreadDef& t : p.threads) {
+      for (const FlowopDef& f : t.flowops) {
+        if (f.iosize > t.memsize) {
+          throw ConfigError(fmt::format(
+              "{}:{}:{}: flowop '{}' has iosize {} above its thread's memsize {}; raise memsize "
+              "or lower iosize",
+              path, f.where.line, f.where.column, f.name, f.iosize, t.memsize));
+        }
+      }
+    }
+  }
+  std::chrono::nanoseconds limit = std::chrono::seconds(model.run_seconds.value_or(60));
+  if (setup.params.has("time_limit")) limit = setup.params.get_duration("time_limit");
+  return std::make_unique<FilebenchWorkload>(std::move(model), limit);
+}
+
+}  // namespace iobench::plugins::filebench

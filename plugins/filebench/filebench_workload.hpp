@@ -1,0 +1,67 @@
+#pragma once
+
+#include <iobench/workload.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plugins/filebench/fileset.hpp"
+#include "plugins/filebench/flowop_thread.hpp"
+#include "plugins/filebench/wml_model.hpp"
+
+namespace iobench::plugins::filebench {
+
+/// The filebench workload's parameters.
+[[nodiscard]] std::vector<ParamSpec> filebench_param_specs();
+
+/// Step attribute keys the workload sets (read by the text formatter).
+inline constexpr const char* kReadFlowopsAttr = "filebench.read_flowops";    ///< names, by ','
+inline constexpr const char* kWriteFlowopsAttr = "filebench.write_flowops";  ///< names, by ','
+inline constexpr const char* kOtherFlowopsAttr = "filebench.other_flowops";  ///< delay etc.
+
+/// The "filebench" workload: runs a parsed .f file (WmlModel).
+///
+/// prepare() draws every fileset's layout from the step seed (fileset i from the seed mixed with
+/// i) and creates it beneath the target's run directory (<run dir>/<fileset name>/...; the .f
+/// file's path= is not used). Phase "run" (measured, time limit = `run N` or time_limit) has one
+/// worker thread per thread instance (processes x process instances x thread instances), all in
+/// the runner's process sharing the filesets; op names are the flowop names (flowops of the same
+/// name in several threads count together, as filebench's). The runner removes the run
+/// directory, fileset included, at the end unless --keep.
+class FilebenchWorkload final : public Workload {
+ public:
+  FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit);
+
+  [[nodiscard]] std::vector<PhaseSpec> phases() const override;
+  /// Every file at its drawn mean size: entries x mean size summed over the filesets.
+  [[nodiscard]] std::uint64_t planned_bytes(std::size_t target_index) const override;
+  void prepare(PrepareContext& ctx) override;
+  [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
+                                                         WorkerContext& ctx) override;
+  void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
+
+  [[nodiscard]] const WmlModel& model() const noexcept { return model_; }
+
+ private:
+  struct WorkerPlan {
+    const ThreadDef* thread;
+    std::vector<OpId> op_ids;
+  };
+  WmlModel model_;
+  std::chrono::nanoseconds time_limit_;
+  std::vector<std::string> op_names_;
+  std::vector<WorkerPlan> plans_;
+  std::vector<std::unique_ptr<FilesetState>> filesets_;
+  std::vector<FilesetState*> fileset_ptrs_;
+  RunTotals totals_;  ///< shared by the run phase's threads (finishoncount, finishonbytes)
+};
+
+/// Builds a FilebenchWorkload: reads and parses the .f file named by param "file" (ConfigError
+/// "FILE:LINE:COL: ..." on any problem, before any I/O) and checks what the model asks (one
+/// target; each flowop's iosize at most its thread's memsize; at least one process).
+[[nodiscard]] std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup);
+
+/// Seed of fileset `index` from the step seed: same step seed, same layouts.
+[[nodiscard]] std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept;
+
+}  // namespace iobench::plugins::filebench

@@ -1,0 +1,207 @@
+#include "plugins/filebench/fileset.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <iobench/error.hpp>
+
+#include "plugins/filebench/gamma.hpp"
+
+namespace iobench::plugins::filebench {
+
+namespace {
+
+struct Drawer {
+  const FilesetDef& def;
+  FilesetLayout& out;
+  Rng rng;
+  double mean_depth = 1;
+
+  std::uint64_t draw_size() {
+    if (def.size.kind == SizeSpec::Kind::kFixed) return def.size.fixed_bytes;
+    const double g = def.size.gamma;
+    return static_cast<std::uint64_t>(rng.gamma(g, def.size.mean_bytes / g));
+  }
+
+  void add_file(std::uint32_t parent, std::uint32_t serial) {
+    out.files.push_back(FilesetLayout::File{draw_size(), parent, serial});
+  }
+
+  // One directory at `depth` (1 for the root): filebench's fileset_populate_subdir.
+  void add_dir(std::uint32_t parent, std::uint32_t serial, int depth) {
+    const auto self = static_cast<std::uint32_t>(out.dirs.size());
+    out.dirs.push_back(FilesetLayout::Dir{parent, serial});
+    const double g = def.dir_gamma;
+    int rand_depth = static_cast<int>(g > 0 ? rng.gamma(g, mean_depth / g) : mean_depth);
+    double rand_width = g > 0 ? rng.gamma(g, def.dir_width / g) : def.dir_width;
+    if (rand_depth == 0) rand_depth = 1;
+    if (rand_width == 0) rand_width = 1;
+    const bool root = parent == FilesetLayout::kNoParent;
+    const bool leaf = depth >= rand_depth;
+    for (std::uint32_t i = 1;
+         (root || static_cast<double>(i) < rand_width + 1) && out.files.size() < def.entries; ++i) {
+      if (!root && leaf) {
+        add_file(self, i);
+      } else {
+        add_dir(self, i, depth + 1);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::string FilesetLayout::dir_path(std::uint32_t d) const {
+  std::vector<std::uint32_t> chain;
+  for (std::uint32_t at = d; at != kNoParent; at = dirs[at].parent) chain.push_back(at);
+  std::string path = name;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    path += fmt::format("/{:08d}", dirs[*it].serial);
+  return path;
+}
+
+std::string FilesetLayout::file_path(std::uint32_t f) const {
+  if (single_file) return name;
+  return fmt::format("{}/{:08d}", dir_path(files[f].parent), files[f].serial & ~kPreallocBit);
+}
+
+std::uint64_t FilesetLayout::preallocated_bytes() const noexcept {
+  std::uint64_t bytes = 0;
+  for (std::uint32_t f = 0; f < files.size(); ++f) {
+    if (preallocated(f)) bytes += files[f].size;
+  }
+  return bytes;
+}
+
+std::size_t FilesetLayout::memory_bytes() const noexcept {
+  return dirs.capacity() * sizeof(Dir) + files.capacity() * sizeof(File);
+}
+
+FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed) {
+  FilesetLayout out;
+  out.name = def.name;
+  out.single_file = def.single_file;
+  Drawer drawer{def, out, Rng(seed), 1};
+  out.files.reserve(def.entries);
+  if (def.single_file) {
+    drawer.add_file(0, 1);
+  } else {
+    drawer.mean_depth = std::log(static_cast<double>(def.entries)) / std::log(def.dir_width);
+    drawer.add_dir(FilesetLayout::kNoParent, 1, 1);
+  }
+  // Preallocation: each file with probability prealloc percent, in file order.
+  for (FilesetLayout::File& f : out.files) {
+    if (drawer.rng.below(100) < def.prealloc_pct) f.serial |= FilesetLayout::kPreallocBit;
+  }
+  out.files.shrink_to_fit();
+  out.dirs.shrink_to_fit();
+  return out;
+}
+
+std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
+                             const std::function<bool()>& stop_requested) {
+  if (!layout.single_file) {
+    run_dir.mkdir(layout.name);
+    for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) {
+      if (d % 256 == 255 && stop_requested()) return 0;
+      run_dir.mkdir(layout.dir_path(d));
+    }
+  }
+  const std::vector<char> zeros(std::size_t{1} << 20, 0);
+  std::uint64_t written = 0;
+  for (std::uint32_t f = 0; f < layout.files.size(); ++f) {
+    if (f % 256 == 255 && stop_requested()) return written;
+    if (!layout.preallocated(f)) continue;
+    const std::string path = layout.file_path(f);
+    const UniqueFd fd = run_dir.create(path, O_WRONLY);
+    for (std::uint64_t left = layout.files[f].size; left > 0;) {
+      const std::size_t chunk = left < zeros.size() ? static_cast<std::size_t>(left) : zeros.size();
+      const ssize_t n = ::write(fd.get(), zeros.data(), chunk);
+      if (n <= 0) throw IoError(n < 0 ? errno : ENOSPC, "write", run_dir.shown(path).string());
+      left -= static_cast<std::uint64_t>(n);
+      written += static_cast<std::uint64_t>(n);
+    }
+  }
+  return written;
+}
+
+FilesetState::FilesetState(FilesetLayout layout)
+    : layout_(std::move(layout)),
+      flags_(layout_.files.size(), 0),
+      dir_busy_(layout_.dirs.size(), 0) {
+  for (std::uint32_t f = 0; f < flags_.size(); ++f) {
+    if (layout_.preallocated(f)) flags_[f] = kExists;
+  }
+}
+
+std::optional<std::uint32_t> FilesetState::pick(bool existing,
+                                                const std::function<bool()>& keep_waiting) {
+  std::unique_lock lock(mutex_);
+  const auto n = static_cast<std::uint32_t>(flags_.size());
+  while (busy_ == n) {
+    if (!keep_waiting()) return std::nullopt;
+    released_.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  std::uint32_t& rotor = existing ? exist_rotor_ : noexist_rotor_;
+  const std::uint8_t want = existing ? kExists : 0;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t f = (rotor + k) % n;
+    if ((flags_[f] & (kExists | kBusy)) == want) {
+      flags_[f] = static_cast<std::uint8_t>(flags_[f] | kBusy);
+      ++busy_;
+      rotor = f + 1 == n ? 0 : f + 1;
+      return f;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint32_t> FilesetState::pick_dir(const std::function<bool()>& keep_waiting) {
+  std::unique_lock lock(mutex_);
+  const auto n = static_cast<std::uint32_t>(dir_busy_.size());
+  if (n == 0) return std::nullopt;
+  while (dirs_busy_ == n) {
+    if (!keep_waiting()) return std::nullopt;
+    released_.wait_for(lock, std::chrono::milliseconds(10));
+  }
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t d = (dir_rotor_ + k) % n;
+    if (dir_busy_[d] == 0) {
+      dir_busy_[d] = 1;
+      ++dirs_busy_;
+      dir_rotor_ = d + 1 == n ? 0 : d + 1;
+      return d;
+    }
+  }
+  return std::nullopt;
+}
+
+void FilesetState::release_dir(std::uint32_t dir) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (dir_busy_[dir] != 0) --dirs_busy_;
+    dir_busy_[dir] = 0;
+  }
+  released_.notify_all();
+}
+
+void FilesetState::release(std::uint32_t file, bool exists) {
+  {
+    const std::lock_guard lock(mutex_);
+    if ((flags_[file] & kBusy) != 0) --busy_;
+    flags_[file] = exists ? kExists : 0;
+  }
+  released_.notify_all();
+}
+
+std::uint64_t FilesetState::existing() const {
+  const std::lock_guard lock(mutex_);
+  std::uint64_t n = 0;
+  for (const std::uint8_t f : flags_) n += (f & kExists) != 0;
+  return n;
+}
+
+}  // namespace iobench::plugins::filebench

@@ -1,0 +1,110 @@
+#pragma once
+
+/// A filebench fileset: its layout drawn from the run's seed (directories, file names and
+/// sizes, which files are preallocated), its creation on disk beneath the run directory, and the
+/// shared state the flowops pick files from (exists / busy, filebench's rotors).
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <iobench/confined_dir.hpp>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plugins/filebench/wml_model.hpp"
+
+namespace iobench::plugins::filebench {
+
+/// Names and sizes of a fileset's directories and files, as filebench lays them out: the set's
+/// directory <name> holds the tree's root directory 00000001; every directory draws a depth
+/// and a width (gamma with shape dirgamma around the mean depth ln(entries)/ln(dirwidth) and the
+/// mean dirwidth; fixed when dirgamma is 0) and holds files 00000001.. if it is as deep as its
+/// draw, else subdirectories; the root fills subdirectories until all entries have a place.
+/// Names are 8-digit serials within their directory. A `define file` is the single file <name>.
+///
+/// Memory: 16 bytes per file and 8 per directory (FilesetLayout::memory_bytes()); paths are
+/// built when needed.
+struct FilesetLayout {
+  static constexpr std::uint32_t kNoParent = UINT32_MAX;
+  struct Dir {
+    std::uint32_t parent = kNoParent;  ///< index into dirs; kNoParent for the root 00000001
+    std::uint32_t serial = 1;
+  };
+  struct File {
+    std::uint64_t size = 0;    ///< bytes (drawn once, as filebench's fse_size)
+    std::uint32_t parent = 0;  ///< index into dirs (unused for a single file)
+    std::uint32_t serial = 1;  ///< bit 31: preallocated
+  };
+  static constexpr std::uint32_t kPreallocBit = 1U << 31;
+
+  std::string name;
+  bool single_file = false;
+  std::vector<Dir> dirs;  ///< parents before children
+  std::vector<File> files;
+
+  /// Path of directory `d` relative to the run directory ("<name>/00000001/00000004").
+  [[nodiscard]] std::string dir_path(std::uint32_t d) const;
+  /// Path of file `f` relative to the run directory.
+  [[nodiscard]] std::string file_path(std::uint32_t f) const;
+  [[nodiscard]] bool preallocated(std::uint32_t f) const noexcept {
+    return (files[f].serial & kPreallocBit) != 0;
+  }
+  /// Bytes of the preallocated files.
+  [[nodiscard]] std::uint64_t preallocated_bytes() const noexcept;
+  /// Heap bytes this layout holds (the vectors' capacity).
+  [[nodiscard]] std::size_t memory_bytes() const noexcept;
+};
+
+/// Draws fileset `def`'s layout from `seed` (same seed, same layout).
+[[nodiscard]] FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed);
+
+/// Creates `layout` beneath `run_dir`: every directory, and each preallocated file with
+/// O_CREAT|O_EXCL|O_NOFOLLOW (ConfinedDir::create) written to its size in 1 MiB blocks of
+/// zeros. `stop_requested` is asked every 256 files and directories: when it says true the
+/// creation ends there (the run is being stopped; the runner removes the run directory). Throws
+/// IoError (errno, call, path) on a failure; returns the bytes written.
+std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
+                             const std::function<bool()>& stop_requested);
+
+/// The state threads pick files from: which files exist and which a thread holds (busy), under
+/// one mutex. Picks go as filebench's (fileset_pick): while every file of the set is busy the
+/// picker waits for a release; then the first file at or after the rotor in the wanted state and
+/// not busy, wrapping, is taken and the rotor moves past it; none such: no file.
+class FilesetState {
+ public:
+  explicit FilesetState(FilesetLayout layout);
+  /// A file that exists (`existing`) or does not, marked busy; nullopt when none is free
+  /// (filebench's "could not obtain a file"), or when `keep_waiting()` turns false while every
+  /// file is busy (checked every 10 ms).
+  [[nodiscard]] std::optional<std::uint32_t> pick(bool existing,
+                                                  const std::function<bool()>& keep_waiting);
+  /// Releases `file`, recording whether it now exists.
+  void release(std::uint32_t file, bool exists);
+  /// A directory of the layout (index into layout().dirs), marked busy: filebench's
+  /// FILESET_PICKDIR, in rotation from the directory rotor, skipping busy ones, waiting while all
+  /// are busy (nullopt when `keep_waiting()` turns false then, or when there is no directory).
+  [[nodiscard]] std::optional<std::uint32_t> pick_dir(const std::function<bool()>& keep_waiting);
+  /// Releases directory `dir`.
+  void release_dir(std::uint32_t dir);
+  /// Files that exist now.
+  [[nodiscard]] std::uint64_t existing() const;
+  [[nodiscard]] const FilesetLayout& layout() const noexcept { return layout_; }
+
+ private:
+  static constexpr std::uint8_t kExists = 1;
+  static constexpr std::uint8_t kBusy = 2;
+  FilesetLayout layout_;
+  mutable std::mutex mutex_;
+  std::condition_variable released_;
+  std::uint32_t busy_ = 0;
+  std::vector<std::uint8_t> flags_;
+  std::uint32_t exist_rotor_ = 0;
+  std::uint32_t noexist_rotor_ = 0;
+  std::vector<std::uint8_t> dir_busy_;
+  std::uint32_t dirs_busy_ = 0;
+  std::uint32_t dir_rotor_ = 0;
+};
+
+}  // namespace iobench::plugins::filebench

@@ -1,0 +1,86 @@
+// FlowopThread's byte-moving flowops: appendfile, appendfilerand, readwholefile, read, write,
+// writewholefile, with filebench's sizes and offsets.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "plugins/filebench/flowop_thread.hpp"
+
+namespace iobench::plugins::filebench {
+
+void FlowopThread::write_all(const FlowopDef& f, const Slot& slot, std::size_t n, off_t offset) {
+  for (std::size_t done = 0; done < n;) {
+    const ssize_t got =
+        offset < 0 ? ::write(slot.fd, buffer_.data(), n - done)
+                   : ::pwrite(slot.fd, buffer_.data(), n - done, offset + static_cast<off_t>(done));
+    if (got < 0) fail(f, "write", errno);
+    if (got == 0) fail(f, "write", ENOSPC);
+    done += static_cast<std::size_t>(got);
+  }
+}
+
+std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot) {
+  // iosize fits the buffer (checked when the workload is built); 0 means "the whole buffer".
+  const std::size_t block = f.iosize == 0 ? buffer_.size() : static_cast<std::size_t>(f.iosize);
+  switch (f.kind) {
+    case FlowopKind::kAppendFile:
+    case FlowopKind::kAppendFileRand: {
+      const std::size_t n = f.kind == FlowopKind::kAppendFile
+                                ? block
+                                : static_cast<std::size_t>(rng_.below(f.iosize));
+      if (n == 0) return 0;
+      if (::lseek(slot.fd, 0, SEEK_END) < 0) fail(f, "lseek", errno);
+      write_all(f, slot, n, -1);
+      return n;
+    }
+    case FlowopKind::kReadWholeFile: {
+      // From offset 0 to EOF with read(2), leaving the offset at EOF as filebench does.
+      if (::lseek(slot.fd, 0, SEEK_SET) < 0) fail(f, "lseek", errno);
+      std::uint64_t bytes = 0;
+      for (;;) {
+        const ssize_t got = ::read(slot.fd, buffer_.data(), block);
+        if (got < 0) fail(f, "read", errno);
+        if (got == 0) return bytes;
+        bytes += static_cast<std::uint64_t>(got);
+      }
+    }
+    case FlowopKind::kWriteWholeFile: {
+      const Slot& source = f.srcfd != 0 ? slots_[f.srcfd] : slot;
+      if (f.srcfd != 0 && source.fileset == kNoFileset)
+        fail(f, "srcfd holds no file of a fileset", EBADF);
+      const std::uint64_t size = drawn_size(source);
+      for (std::uint64_t done = 0; done < size;) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(block, size - done));
+        write_all(f, slot, n, -1);
+        done += n;
+      }
+      return size;
+    }
+    case FlowopKind::kRead:
+    case FlowopKind::kWrite: {
+      off_t offset = -1;
+      if (f.random) {
+        const std::uint64_t wss = drawn_size(slot);
+        if (wss < f.iosize) fail(f, "file's size is below iosize for a random offset", EINVAL);
+        // filebench's fb_random64(wss, iosize): uniform in [0, wss - iosize], rounded down to
+        // a multiple of iosize, so the op stays inside the drawn size.
+        offset = static_cast<off_t>(rng_.below(wss - f.iosize + 1) / f.iosize * f.iosize);
+      }
+      if (f.kind == FlowopKind::kWrite) {
+        write_all(f, slot, block, offset);
+        return block;
+      }
+      const ssize_t got = offset < 0 ? ::read(slot.fd, buffer_.data(), block)
+                                     : ::pread(slot.fd, buffer_.data(), block, offset);
+      if (got < 0) fail(f, "read", errno);
+      if (got == 0 && offset < 0 && ::lseek(slot.fd, 0, SEEK_SET) < 0) fail(f, "lseek", errno);
+      return static_cast<std::uint64_t>(got);
+    }
+    default:
+      return 0;
+  }
+}
+
+}  // namespace iobench::plugins::filebench

@@ -1,0 +1,259 @@
+#include "plugins/filebench/flowop_thread.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <iobench/clock.hpp>
+#include <iobench/error.hpp>
+#include <thread>
+
+namespace iobench::plugins::filebench {
+
+FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
+                           std::span<FilesetState* const> filesets,
+                           std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
+                           std::uint64_t seed, RunTotals& totals)
+    : def_(def),
+      op_ids_(std::move(op_ids)),
+      filesets_(filesets),
+      fileset_defs_(fileset_defs),
+      run_dir_(std::move(run_dir)),
+      rng_(seed),
+      buffer_(static_cast<std::size_t>(def.memsize), 'f'),
+      slots_(kMaxFd),
+      totals_(totals),
+      ops_done_(def.flowops.size(), 0),
+      bytes_done_(def.flowops.size(), 0) {}
+
+FlowopThread::~FlowopThread() {
+  for (Slot& slot : slots_) close_slot(slot);
+}
+
+void FlowopThread::fail(const FlowopDef& f, const char* call, int err) const {
+  throw IoError(err, fmt::format("flowop {} ({})", f.name, call), run_dir_.path().string());
+}
+
+void FlowopThread::close_slot(Slot& slot) {
+  if (slot.fd >= 0) ::close(slot.fd);
+  if (slot.fileset != kNoFileset) filesets_[slot.fileset]->release(slot.file, slot.exists);
+  slot = Slot{};
+}
+
+std::uint64_t FlowopThread::drawn_size(const Slot& slot) const {
+  if (slot.fileset == kNoFileset) return 0;
+  return filesets_[slot.fileset]->layout().files[slot.file].size;
+}
+
+std::optional<std::uint32_t> FlowopThread::pick(std::uint32_t fileset, bool existing) {
+  return filesets_[fileset]->pick(existing, [this] { return running(); });
+}
+
+bool FlowopThread::running() const {
+  return ctx_->keep_going() && !totals_.finished.load(std::memory_order_relaxed);
+}
+
+int FlowopThread::list_dir(const std::string& path, std::uint64_t& bytes) const {
+  int fd = -1;
+  const int err = run_dir_.try_open_dir(path, fd);
+  if (err != 0) return err;
+  DIR* dir = ::fdopendir(fd);
+  if (dir == nullptr) {
+    const int e = errno;
+    ::close(fd);
+    return e;
+  }
+  // filebench counts each entry as its name plus a struct dirent, less the name's 1-byte array.
+  while (const dirent* entry = ::readdir(dir))
+    bytes += std::strlen(entry->d_name) + sizeof(dirent) - 1;
+  ::closedir(dir);
+  return 0;
+}
+
+void FlowopThread::fsync_set(WorkerContext& ctx, std::size_t index) {
+  const FlowopDef& f = def_.flowops[index];
+  for (const Slot& slot : slots_) {
+    if (slot.fd < 0 || slot.fileset != f.fileset) continue;
+    const std::uint64_t start = monotonic_ns();
+    if (::fsync(slot.fd) != 0) fail(f, "fsync", errno);
+    const std::uint64_t end = monotonic_ns();
+    ctx.record(op_ids_[index], 0, end - start, end);
+    ++ops_done_[index];
+    totals_.io_ops.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+bool FlowopThread::finish_reached(const FlowopDef& f) const {
+  const bool count = f.kind == FlowopKind::kFinishOnCount;
+  std::uint64_t done = 0;
+  if (f.target != kNoTarget) {
+    done = count ? ops_done_[f.target] : bytes_done_[f.target];
+  } else {
+    done = (count ? totals_.io_ops : totals_.io_bytes).load(std::memory_order_relaxed);
+  }
+  return count ? done >= f.limit : done > f.limit;
+}
+
+bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::uint64_t& start) {
+  FilesetState& set = *filesets_[f.fileset];
+  const std::optional<std::uint32_t> file = pick(f.fileset, !create);
+  if (!file) return false;
+  start = monotonic_ns();
+  const bool readonly = fileset_defs_[f.fileset].readonly;
+  const int flags =
+      (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) | (create ? O_CREAT | O_EXCL : 0);
+  int fd = -1;
+  const int err = run_dir_.try_open(set.layout().file_path(*file), flags, 0644, fd);
+  if (err != 0) {
+    set.release(*file, !create);
+    fail(f, create ? "create" : "open", err);
+  }
+  slot = Slot{fd, f.fileset, *file, true};
+  return true;
+}
+
+FlowopThread::Slot& FlowopThread::slot_for_io(const FlowopDef& f, bool& ok) {
+  Slot& slot = slots_[f.fd];
+  ok = true;
+  if (slot.fd < 0) {
+    if (f.fileset == kNoFileset) fail(f, "no open file on its fd and no filesetname", EBADF);
+    std::uint64_t ignored = 0;
+    ok = open_slot(f, slot, false, ignored);
+  }
+  return slot;
+}
+
+FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) {
+  constexpr Outcome kNoFile = Outcome::kNoFile;
+  const FlowopDef& f = def_.flowops[index];
+  const OpId op = op_ids_[index];
+  std::uint64_t bytes = 0;
+  std::uint64_t start = monotonic_ns();
+  switch (f.kind) {
+    case FlowopKind::kOpsLimit:
+      return Outcome::kDone;
+    case FlowopKind::kFinishOnCount:
+    case FlowopKind::kFinishOnBytes: {
+      const bool reached = finish_reached(f);
+      const std::uint64_t end = monotonic_ns();
+      ctx.record(op, 0, end - start, end);
+      if (!reached) return Outcome::kDone;
+      totals_.finished.store(true, std::memory_order_relaxed);
+      return Outcome::kFinished;
+    }
+    case FlowopKind::kCreateFile:
+    case FlowopKind::kOpenFile: {
+      Slot& slot = slots_[f.fd];
+      if (slot.fd >= 0) fail(f, "its fd is still open; close it first", EBUSY);
+      if (!open_slot(f, slot, f.kind == FlowopKind::kCreateFile, start)) return kNoFile;
+      break;
+    }
+    case FlowopKind::kCloseFile:
+      if (slots_[f.fd].fd < 0) fail(f, "close of a fd that is not open", EBADF);
+      close_slot(slots_[f.fd]);
+      break;
+    case FlowopKind::kDeleteFile: {
+      Slot& slot = slots_[f.fd];
+      if (f.fd > 0 && slot.fileset != kNoFileset && slot.exists) {
+        const int err = run_dir_.try_unlink(filesets_[slot.fileset]->layout().file_path(slot.file));
+        if (err != 0) fail(f, "unlink", err);
+        slot.exists = false;
+        break;
+      }
+      if (f.fileset == kNoFileset) fail(f, "no file on its fd and no filesetname", EBADF);
+      FilesetState& set = *filesets_[f.fileset];
+      const std::optional<std::uint32_t> file = pick(f.fileset, true);
+      if (!file) return kNoFile;
+      start = monotonic_ns();
+      const int err = run_dir_.try_unlink(set.layout().file_path(*file));
+      set.release(*file, err != 0);
+      if (err != 0) fail(f, "unlink", err);
+      break;
+    }
+    case FlowopKind::kStatFile: {
+      FilesetState& set = *filesets_[f.fileset];
+      const std::optional<std::uint32_t> file = pick(f.fileset, true);
+      if (!file) return kNoFile;
+      start = monotonic_ns();
+      struct stat st {};
+      const int err = run_dir_.try_stat(set.layout().file_path(*file), st);
+      set.release(*file, true);
+      if (err != 0) fail(f, "stat", err);
+      break;
+    }
+    case FlowopKind::kListDir: {
+      FilesetState& set = *filesets_[f.fileset];
+      const std::optional<std::uint32_t> dir = set.pick_dir([this] { return running(); });
+      if (!dir) return kNoFile;
+      start = monotonic_ns();
+      const int err = list_dir(set.layout().dir_path(*dir), bytes);
+      set.release_dir(*dir);
+      if (err != 0) fail(f, "opendir", err);
+      break;
+    }
+    case FlowopKind::kFsyncSet:
+      fsync_set(ctx, index);
+      return Outcome::kDone;
+    case FlowopKind::kFsync: {
+      bool ok = false;
+      Slot& slot = slot_for_io(f, ok);
+      if (!ok) return kNoFile;
+      start = monotonic_ns();
+      if (::fsync(slot.fd) != 0) fail(f, "fsync", errno);
+      break;
+    }
+    case FlowopKind::kDelay: {
+      const auto until = start + static_cast<std::uint64_t>(f.value * 1e9);
+      // Sleep in slices so that the phase's end is not kept waiting.
+      while (monotonic_ns() < until && running()) {
+        const std::uint64_t left = until - monotonic_ns();
+        std::this_thread::sleep_for(
+            std::chrono::nanoseconds(std::min<std::uint64_t>(left, 10'000'000)));
+      }
+      break;
+    }
+    default: {
+      bool ok = false;
+      Slot& slot = slot_for_io(f, ok);
+      if (!ok) return kNoFile;
+      start = monotonic_ns();
+      bytes = transfer(f, slot);
+      break;
+    }
+  }
+  const std::uint64_t end = monotonic_ns();
+  ctx.record(op, bytes, end - start, end);
+  ++ops_done_[index];
+  bytes_done_[index] += bytes;
+  if (flowop_is_io(f.kind)) {
+    totals_.io_ops.fetch_add(1, std::memory_order_relaxed);
+    totals_.io_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
+  return Outcome::kDone;
+}
+
+void FlowopThread::run(WorkerContext& ctx) {
+  ctx_ = &ctx;
+  while (running()) {
+    for (std::size_t i = 0; i < def_.flowops.size(); ++i) {
+      const FlowopDef& f = def_.flowops[i];
+      for (std::uint64_t k = 0; k < f.iters; ++k) {
+        if (!running()) return;
+        const Outcome outcome = step(ctx, i);
+        if (outcome == Outcome::kFinished) return;
+        if (outcome == Outcome::kNoFile) {
+          // A pick given up at the phase's end is not a missing file.
+          if (running()) ctx.add_counter(kNoFileCounter, 1);
+          return;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace iobench::plugins::filebench

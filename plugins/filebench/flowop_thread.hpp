@@ -1,0 +1,115 @@
+#pragma once
+
+/// One filebench thread instance as an iobench worker: it runs its flowop list over and over
+/// until the phase ends, with filebench's flowop semantics, timing each flowop as one op.
+
+#include <atomic>
+#include <cstdint>
+#include <iobench/workload.hpp>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "plugins/filebench/fileset.hpp"
+#include "plugins/filebench/gamma.hpp"
+#include "plugins/filebench/wml_model.hpp"
+
+namespace iobench::plugins::filebench {
+
+/// Counter ids of the run phase.
+inline constexpr CounterId kNoFileCounter = 0;  ///< picks that found no file (thread stopped)
+
+/// What the thread instances of a run share for finishoncount/finishonbytes: the I/O flowops'
+/// ops and bytes summed over all threads (filebench's controlstats), and whether one of them
+/// ended the run.
+struct RunTotals {
+  std::atomic<std::uint64_t> io_ops{0};
+  std::atomic<std::uint64_t> io_bytes{0};
+  std::atomic<bool> finished{false};  ///< a finishon* flowop reached its value: all threads stop
+};
+
+/// A thread instance. `op_ids[i]` is the OpId flowop i of `def` records under; `filesets` the
+/// shared states, indexed as WmlModel::filesets (they outlive the worker).
+///
+/// Semantics (filebench's flowop library): createfile picks a file that does not exist and
+/// creates it (O_CREAT|O_EXCL|O_NOFOLLOW); openfile and statfile pick one that exists (in
+/// rotation, skipping files other threads hold); deletefile unlinks the file on its fd or picks
+/// one; a picked file is held until closefile. appendfile writes iosize bytes at the end,
+/// appendfilerand a uniform 0..iosize-1 (0: an op of no bytes, nothing written); readwholefile
+/// reads from offset 0 to EOF in iosize blocks (0: memsize); writewholefile writes the size the
+/// fileset drew for the file on srcfd (else on fd) from the current offset; read and write move
+/// iosize at the descriptor's offset (a read at EOF rewinds) or, with random, at a random
+/// iosize-aligned offset below the drawn size; fsync; delay sleeps value seconds. A flowop on a
+/// descriptor that is not open opens a file of its fileset first (untimed). A pick waits while
+/// every file of the set is busy (untimed, as filebench's); when no file in the needed state is
+/// free the thread stops and counts it (kNoFileCounter), where filebench stops the run.
+/// finishoncount ends the run (every thread, as filebench's `set mode quit firstdone`) once its
+/// target flowop has done value ops in this thread, or, without target, all I/O flowops of all
+/// threads together; finishonbytes once they moved more than value bytes. Both record an op of
+/// no bytes per check. opslimit does nothing and records nothing, as filebench's without
+/// eventgen (which iobench does not model). listdir picks a directory of its fileset in
+/// rotation (filebench's directory rotor, busy ones skipped) and reads all its entries, "." and
+/// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
+/// dirent) - 1 (neither read nor write in the IO Summary). fsyncset fsyncs every descriptor
+/// the thread has open on a file of its fileset, each an op of its own (none open: no op). An I/O failure throws IoError naming the flowop.
+class FlowopThread final : public PhaseWorker {
+ public:
+  FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
+               std::span<FilesetState* const> filesets, std::span<const FilesetDef> fileset_defs,
+               ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals);
+  ~FlowopThread() override;
+  FlowopThread(const FlowopThread&) = delete;
+  FlowopThread& operator=(const FlowopThread&) = delete;
+
+  void run(WorkerContext& ctx) override;
+
+ private:
+  struct Slot {
+    int fd = -1;
+    std::uint32_t fileset = kNoFileset;
+    std::uint32_t file = 0;
+    bool exists = false;  ///< whether the held file exists (false after deletefile on it)
+  };
+  enum class Outcome : std::uint8_t { kDone, kNoFile, kFinished };
+  /// Runs flowop `index` of the thread's list once.
+  Outcome step(WorkerContext& ctx, std::size_t index);
+  /// Whether a finishon* flowop `f` reached its value (filebench: ops >= value, bytes > value).
+  [[nodiscard]] bool finish_reached(const FlowopDef& f) const;
+  /// Reads the entries of directory `path` (relative to the run directory), adding filebench's
+  /// bytes per entry (name length + sizeof(struct dirent) - 1) to `bytes`; an errno or 0.
+  int list_dir(const std::string& path, std::uint64_t& bytes) const;
+  /// fsyncset (flowop `index`): one timed fsync op per open descriptor on a file of its fileset,
+  /// in fd order; none open: no op.
+  void fsync_set(WorkerContext& ctx, std::size_t index);
+  /// keep_going() and no thread ended the run.
+  [[nodiscard]] bool running() const;
+  /// Picks from fileset `fileset`, waiting while all its files are busy (FilesetState::pick).
+  std::optional<std::uint32_t> pick(std::uint32_t fileset, bool existing);
+  /// Picks and opens (or creates) a file into `slot`; `start` is set after the pick, so the
+  /// open alone is timed (as filebench times it). False when no file could be picked.
+  bool open_slot(const FlowopDef& f, Slot& slot, bool create, std::uint64_t& start);
+  Slot& slot_for_io(const FlowopDef& f, bool& ok);
+  void close_slot(Slot& slot);
+  /// The byte-moving flowops (appendfile..writewholefile) on `slot`: bytes moved (flowop_io.cpp).
+  std::uint64_t transfer(const FlowopDef& f, Slot& slot);
+  /// write(2) of `n` bytes from the buffer (at `offset` unless negative), all or an IoError.
+  void write_all(const FlowopDef& f, const Slot& slot, std::size_t n, off_t offset);
+  [[noreturn]] void fail(const FlowopDef& f, const char* call, int err) const;
+  [[nodiscard]] std::uint64_t drawn_size(const Slot& slot) const;
+
+  const ThreadDef& def_;
+  std::vector<OpId> op_ids_;
+  std::span<FilesetState* const> filesets_;
+  std::span<const FilesetDef> fileset_defs_;
+  ConfinedDir run_dir_;
+  Rng rng_;
+  std::vector<char> buffer_;  ///< filebench's tf_mem: memsize bytes
+  std::vector<Slot> slots_;
+  WorkerContext* ctx_ = nullptr;  ///< set by run()
+  RunTotals& totals_;
+  /// Ops and bytes of each flowop (by index in def_.flowops) in this thread instance.
+  std::vector<std::uint64_t> ops_done_;
+  std::vector<std::uint64_t> bytes_done_;
+};
+
+}  // namespace iobench::plugins::filebench

@@ -1,0 +1,79 @@
+#include "plugins/filebench/wml_model.hpp"
+
+#include <array>
+
+namespace iobench::plugins::filebench {
+
+namespace {
+
+struct FlowopName {
+  std::string_view name;
+  FlowopKind kind;
+};
+constexpr std::array<FlowopName, 18> kFlowops = {{
+    {"createfile", FlowopKind::kCreateFile},
+    {"openfile", FlowopKind::kOpenFile},
+    {"closefile", FlowopKind::kCloseFile},
+    {"deletefile", FlowopKind::kDeleteFile},
+    {"appendfile", FlowopKind::kAppendFile},
+    {"appendfilerand", FlowopKind::kAppendFileRand},
+    {"readwholefile", FlowopKind::kReadWholeFile},
+    {"read", FlowopKind::kRead},
+    {"write", FlowopKind::kWrite},
+    {"writewholefile", FlowopKind::kWriteWholeFile},
+    {"fsync", FlowopKind::kFsync},
+    {"statfile", FlowopKind::kStatFile},
+    {"delay", FlowopKind::kDelay},
+    {"finishoncount", FlowopKind::kFinishOnCount},
+    {"finishonbytes", FlowopKind::kFinishOnBytes},
+    {"opslimit", FlowopKind::kOpsLimit},
+    {"listdir", FlowopKind::kListDir},
+    {"fsyncset", FlowopKind::kFsyncSet},
+}};
+
+}  // namespace
+
+std::optional<FlowopKind> flowop_kind_of(std::string_view name) noexcept {
+  for (const FlowopName& n : kFlowops) {
+    if (n.name == name) return n.kind;
+  }
+  return std::nullopt;
+}
+
+const char* flowop_kind_name(FlowopKind kind) noexcept {
+  for (const FlowopName& n : kFlowops) {
+    if (n.kind == kind) return n.name.data();
+  }
+  return "?";
+}
+
+bool flowop_reads(FlowopKind kind) noexcept {
+  return kind == FlowopKind::kRead || kind == FlowopKind::kReadWholeFile;
+}
+
+bool flowop_writes(FlowopKind kind) noexcept {
+  return kind == FlowopKind::kWrite || kind == FlowopKind::kWriteWholeFile ||
+         kind == FlowopKind::kAppendFile || kind == FlowopKind::kAppendFileRand;
+}
+
+bool flowop_is_io(FlowopKind kind) noexcept {
+  return kind != FlowopKind::kDelay && kind != FlowopKind::kFinishOnCount &&
+         kind != FlowopKind::kFinishOnBytes && kind != FlowopKind::kOpsLimit;
+}
+
+std::size_t WmlModel::thread_count() const noexcept {
+  std::size_t n = 0;
+  for (const ProcessDef& p : processes) {
+    for (const ThreadDef& t : p.threads) n += std::size_t{p.instances} * t.instances;
+  }
+  return n;
+}
+
+std::uint32_t WmlModel::fileset_index(const std::string& name) const noexcept {
+  for (std::size_t i = 0; i < filesets.size(); ++i) {
+    if (filesets[i].name == name) return static_cast<std::uint32_t>(i);
+  }
+  return kNoFileset;
+}
+
+}  // namespace iobench::plugins::filebench

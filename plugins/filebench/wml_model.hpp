@@ -1,0 +1,138 @@
+#pragma once
+
+/// The model a filebench Workload Model Language (.f) file is parsed into: its filesets, its
+/// processes with their threads and flowops, and the run length. Only what the interpreter
+/// models is representable; the parser refuses the rest (wml_parser.hpp).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iobench::plugins::filebench {
+
+/// A place in a .f file: 1-based line and column.
+struct WmlPosition {
+  std::uint32_t line = 1;
+  std::uint32_t column = 1;
+};
+
+/// A file size: fixed bytes, or a gamma distribution (filebench's cvar-gamma: shape `gamma`,
+/// scale mean / gamma) drawn once per file.
+struct SizeSpec {
+  enum class Kind { kFixed, kGamma };
+  Kind kind = Kind::kFixed;
+  std::uint64_t fixed_bytes = 0;
+  double mean_bytes = 0;  ///< kGamma: the distribution's mean, bytes
+  double gamma = 0;       ///< kGamma: its shape (> 0)
+};
+
+/// `define fileset` (or `define file`: one file, no directories).
+struct FilesetDef {
+  std::string name;
+  bool single_file = false;  ///< `define file`
+  SizeSpec size;
+  std::uint64_t entries = 1;       ///< files in the set
+  double dir_width = 0;            ///< mean files (or subdirectories) per directory
+  double dir_gamma = 1.5;          ///< shape of the per-directory width and depth draws; 0: fixed
+  std::uint32_t prealloc_pct = 0;  ///< percent of the files created (with their size) beforehand
+  bool reuse = false;
+  bool readonly = false;
+  WmlPosition where;
+};
+
+/// The flowops the interpreter runs (filebench's names).
+enum class FlowopKind : std::uint8_t {
+  kCreateFile,
+  kOpenFile,
+  kCloseFile,
+  kDeleteFile,
+  kAppendFile,
+  kAppendFileRand,
+  kReadWholeFile,
+  kRead,
+  kWrite,
+  kWriteWholeFile,
+  kFsync,
+  kStatFile,
+  kDelay,
+  kFinishOnCount,  ///< ends the run once its target (or all I/O flowops) reached value ops
+  kFinishOnBytes,  ///< ends the run once its target (or all I/O flowops) moved over value bytes
+  kOpsLimit,       ///< paces to eventgen's rate; without eventgen (not modelled) does nothing
+  kListDir,        ///< reads the entries of a directory of the fileset (in rotation)
+  kFsyncSet,       ///< fsyncs every file of the fileset the thread has open, one op each
+};
+
+/// filebench's name of `kind` ("createfile"...).
+[[nodiscard]] const char* flowop_kind_name(FlowopKind kind) noexcept;
+/// The kind filebench calls `name` ("createfile"...), or nullopt.
+[[nodiscard]] std::optional<FlowopKind> flowop_kind_of(std::string_view name) noexcept;
+/// Whether `kind`'s bytes are reads (rd in the IO Summary line).
+[[nodiscard]] bool flowop_reads(FlowopKind kind) noexcept;
+/// Whether `kind`'s bytes are writes (wr in the IO Summary line).
+[[nodiscard]] bool flowop_writes(FlowopKind kind) noexcept;
+/// Whether `kind` is one of filebench's I/O flowops (FLOW_TYPE_IO: counted in the run's totals
+/// and the IO Summary line), not delay, finishoncount, finishonbytes or opslimit.
+[[nodiscard]] bool flowop_is_io(FlowopKind kind) noexcept;
+
+/// Number of file descriptor slots a thread has (fd=0..kMaxFd-1), as filebench's tf_fd.
+inline constexpr std::uint32_t kMaxFd = 128;
+/// No fileset given (flowops working on a descriptor only).
+inline constexpr std::uint32_t kNoFileset = UINT32_MAX;
+/// No target flowop given (finishoncount/finishonbytes count the whole run's I/O flowops).
+inline constexpr std::uint32_t kNoTarget = UINT32_MAX;
+
+/// `flowop <kind> name=...,attr=...`.
+struct FlowopDef {
+  FlowopKind kind = FlowopKind::kDelay;
+  std::string name;
+  std::uint32_t fileset = kNoFileset;  ///< index into WmlModel::filesets
+  std::uint64_t iosize = 0;            ///< bytes; 0 where not given
+  std::uint32_t fd = 0;
+  std::uint32_t srcfd = 0;
+  std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
+  bool random = false;      ///< read/write: at random offsets within the file, else in sequence
+  bool dsync = false;       ///< opened with O_DSYNC
+  double value = 0;         ///< delay: seconds
+  /// finishoncount: ops; finishonbytes: bytes (the run ends above it, as filebench's).
+  std::uint64_t limit = 0;
+  /// finishoncount/finishonbytes: index in the thread's flowops of `target=NAME` (its ops in
+  /// this thread instance count), or kNoTarget (all I/O flowops of all threads count).
+  std::uint32_t target = kNoTarget;
+  WmlPosition where;
+};
+
+/// `thread name=...,instances=N,memsize=M { flowops }`.
+struct ThreadDef {
+  std::string name;
+  std::uint32_t instances = 1;
+  std::uint64_t memsize = 1 << 20;  ///< bytes of the thread's I/O buffer (filebench's tf_mem)
+  std::vector<FlowopDef> flowops;
+  WmlPosition where;
+};
+
+/// `define process name=...,instances=N { threads }`.
+struct ProcessDef {
+  std::string name;
+  std::uint32_t instances = 1;
+  std::vector<ThreadDef> threads;
+  WmlPosition where;
+};
+
+/// A parsed .f file.
+struct WmlModel {
+  std::vector<FilesetDef> filesets;
+  std::vector<ProcessDef> processes;
+  /// `run N`: seconds; `run` without N: filebench's default 60 s; none: no run statement.
+  std::optional<std::uint64_t> run_seconds;
+  bool create_files = false;  ///< a `create files` statement
+  std::vector<std::string> echoes;
+
+  /// Total thread instances: sum over processes of instances x sum of thread instances.
+  [[nodiscard]] std::size_t thread_count() const noexcept;
+  /// Index of fileset `name`, or kNoFileset.
+  [[nodiscard]] std::uint32_t fileset_index(const std::string& name) const noexcept;
+};
+
+}  // namespace iobench::plugins::filebench

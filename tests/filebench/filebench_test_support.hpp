@@ -1,0 +1,58 @@
+#pragma once
+
+// Helpers for the filebench workload tests: run a .f file through the real Runner on a target,
+// keeping the run directory, and read the step's ops and attributes.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <iobench/registry.hpp>
+#include <iobench/runner.hpp>
+#include <string>
+
+#include "tests/support/test_support.hpp"
+
+namespace filebench_test {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  iobench::StepResult step;
+  fs::path run_dir;  ///< the kept run directory in the target
+};
+
+/// Runs `file` on `target` for `seconds` with `seed` and, if not 0, `ops` ops per worker; the
+/// step must end ok.
+inline Run run_filebench(const iobench::test::TempDir& target, const fs::path& file,
+                         const std::string& seconds = "1s", std::uint64_t seed = 1234,
+                         std::uint64_t ops = 0) {
+  const iobench::Registry registry = iobench::test::make_full_registry();
+  iobench::RunOptions options;
+  options.keep_files = true;
+  iobench::Runner runner(registry, options);
+  const iobench::Step step{.name = "filebench",
+                           .workload = "filebench",
+                           .params = {{"file", file.string()}, {"time_limit", seconds}},
+                           .targets = {target.path()},
+                           .ops_limit = ops,
+                           .seed = seed};
+  iobench::test::CapturingReporter reporter;
+  runner.run(std::span<const iobench::Step>(&step, 1), reporter);
+  REQUIRE(reporter.steps.size() == 1);
+  Run run{reporter.steps.front(), {}};
+  INFO(run.step.message);
+  REQUIRE(run.step.status == iobench::Status::kOk);
+  for (const auto& e : fs::directory_iterator(target.path())) run.run_dir = e.path();
+  REQUIRE(!run.run_dir.empty());
+  return run;
+}
+
+/// The merged stats of flowop `name` in the run phase.
+inline const iobench::OpResult& op(const Run& run, std::string_view name) {
+  REQUIRE(!run.step.phases.empty());
+  const auto& phase = run.step.phases.front();
+  const std::size_t i = phase.op_index(name);
+  REQUIRE(i < phase.ops.size());
+  return phase.ops[i];
+}
+
+}  // namespace filebench_test

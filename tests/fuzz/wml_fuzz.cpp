@@ -1,0 +1,76 @@
+// Fuzz target: filebench Workload Model Language text through parse_wml (lexer and parser).
+//
+// Invariants: only ConfigError is thrown, and its message starts with the file name and a
+// "LINE:COL" inside the text; in a parsed model every flowop names an existing fileset or none,
+// the flowops that need one have one, finishon* targets are flowops of the thread, fds are
+// below kMaxFd, counts are at least 1, and every position lies inside the text.
+#include <iobench/error.hpp>
+#include <string>
+
+#include "plugins/filebench/wml_parser.hpp"
+#include "tests/fuzz/fuzz_check.hpp"
+
+namespace {
+
+namespace fb = iobench::plugins::filebench;
+
+std::uint32_t line_count(std::string_view text) {
+  std::uint32_t lines = 1;
+  for (const char c : text) lines += c == '\n';
+  return lines;
+}
+
+void check_position(const fb::WmlPosition& where, std::uint32_t lines) {
+  FUZZ_CHECK(where.line >= 1 && where.line <= lines && where.column >= 1, "position");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text = iobench::fuzz::as_text(data, size);
+  const std::uint32_t lines = line_count(text);
+  fb::WmlModel model;
+  try {
+    model = fb::parse_wml(text, "fuzz.f");
+  } catch (const iobench::ConfigError& e) {
+    const std::string message = e.what();
+    FUZZ_CHECK(message.rfind("fuzz.f:", 0) == 0, message);
+    const std::size_t colon = message.find(':', 7);
+    FUZZ_CHECK(colon != std::string::npos, message);
+    const auto line = static_cast<std::uint32_t>(std::stoul(message.substr(7, colon - 7)));
+    FUZZ_CHECK(line >= 1 && line <= lines, message);
+    return 0;
+  }
+  for (const fb::FilesetDef& f : model.filesets) {
+    check_position(f.where, lines);
+    FUZZ_CHECK(f.entries >= 1 && f.prealloc_pct <= 100, f.name);
+    FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
+    FUZZ_CHECK(
+        f.size.kind == fb::SizeSpec::Kind::kFixed || (f.size.mean_bytes > 0 && f.size.gamma > 0),
+        f.name);
+  }
+  for (const fb::ProcessDef& p : model.processes) {
+    check_position(p.where, lines);
+    FUZZ_CHECK(p.instances >= 1 && !p.threads.empty(), p.name);
+    for (const fb::ThreadDef& t : p.threads) {
+      FUZZ_CHECK(t.instances >= 1 && t.memsize >= 1 && !t.flowops.empty(), t.name);
+      for (const fb::FlowopDef& f : t.flowops) {
+        check_position(f.where, lines);
+        FUZZ_CHECK(!f.name.empty() && f.iters >= 1, f.name);
+        FUZZ_CHECK(f.fileset == fb::kNoFileset || f.fileset < model.filesets.size(), f.name);
+        FUZZ_CHECK(f.fd < fb::kMaxFd && f.srcfd < fb::kMaxFd, f.name);
+        const bool needs =
+            f.kind == fb::FlowopKind::kCreateFile || f.kind == fb::FlowopKind::kOpenFile ||
+            f.kind == fb::FlowopKind::kStatFile || f.kind == fb::FlowopKind::kListDir ||
+            f.kind == fb::FlowopKind::kFsyncSet;
+        FUZZ_CHECK(!needs || f.fileset != fb::kNoFileset, f.name);
+        const bool finish =
+            f.kind == fb::FlowopKind::kFinishOnCount || f.kind == fb::FlowopKind::kFinishOnBytes;
+        FUZZ_CHECK(!finish || f.limit >= 1, f.name);
+        FUZZ_CHECK(f.target == fb::kNoTarget || (finish && f.target < t.flowops.size()), f.name);
+      }
+    }
+  }
+  FUZZ_CHECK(!model.run_seconds || *model.run_seconds >= 1, "run");
+  return 0;
+}
