@@ -26,7 +26,8 @@ ExplainSplit split(std::uint64_t calls, std::uint64_t fs, std::uint64_t queue, s
           .off_cpu_ns = off_cpu};
 }
 
-// 1000 pread64 (990 page cache hits, 12 block requests) and 3 fsync calls.
+// 1000 pread64 (990 page cache hits, 12 block requests) and 3 fsync calls (6 requests, each
+// timed on its own).
 ExplainBpfPhase measured() {
   ExplainBpfPhase p;
   p.calls.push_back(ExplainCall{.call = "pread64",
@@ -36,13 +37,15 @@ ExplainBpfPhase measured() {
                                 .all = split(1000, 4'100'000, 300'000, 2'400'000, 200'001),
                                 .p50 = split(20, 60'000, 0, 0, 0),
                                 .p99 = split(1, 3'000, 1'000, 230'000, 17)});
-  p.calls.push_back(ExplainCall{.call = "fsync",
-                                .cache_hits = 0,
-                                .block_requests = 6,
-                                .clamped = 0,
-                                .all = split(3, 90'000, 10'000, 2'000'000, 500'000),
-                                .p50 = split(1, 30'000, 3'000, 600'000, 100'000),
-                                .p99 = split(1, 40'000, 4'000, 800'000, 300'000)});
+  p.calls.push_back(
+      ExplainCall{.call = "fsync",
+                  .cache_hits = 0,
+                  .block_requests = 6,
+                  .clamped = 0,
+                  .requests = {.completed = 6, .queue_ns = 12'000, .device_ns = 1'800'000},
+                  .all = split(3, 90'000, 10'000, 2'000'000, 500'000),
+                  .p50 = split(1, 30'000, 3'000, 600'000, 100'000),
+                  .p99 = split(1, 40'000, 4'000, 800'000, 300'000)});
   p.off_cpu_outside_calls_ns = 1'234'567;
   p.switches_outside_calls = 42;
   return p;
@@ -101,6 +104,9 @@ TEST_CASE("explain_bpf is read back and re-renders the same where the time went 
     CHECK(back.calls[i].cache_hits == original.calls[i].cache_hits);
     CHECK(back.calls[i].block_requests == original.calls[i].block_requests);
     CHECK(back.calls[i].clamped == original.calls[i].clamped);
+    CHECK(back.calls[i].requests.completed == original.calls[i].requests.completed);
+    CHECK(back.calls[i].requests.queue_ns == original.calls[i].requests.queue_ns);
+    CHECK(back.calls[i].requests.device_ns == original.calls[i].requests.device_ns);
     check_split(back.calls[i].all, original.calls[i].all);
     check_split(back.calls[i].p50, original.calls[i].p50);
     check_split(back.calls[i].p99, original.calls[i].p99);
@@ -114,6 +120,10 @@ TEST_CASE("explain_bpf is read back and re-renders the same where the time went 
                                     "request), 12 block requests, 1 clamped\n"
                                     "    mean      7.00 us = fs+kernel  58.6 % + block queue   4.3 "
                                     "% + device  34.3 % + off-CPU   2.9 %\n"));
+  CHECK_THAT(block, Catch::Contains("  fsync: 3 calls, 0.0 % page cache hits (no block request), "
+                                    "6 block requests\n"
+                                    "    per request: block queue 2.00 us, device 300.00 us (6 "
+                                    "completed)\n"));
   CHECK(to_json(read) == json);
   std::ostringstream text;
   report_run(read.run, *make_text_reporter(text, test::shared_full_registry()));

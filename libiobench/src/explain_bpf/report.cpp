@@ -104,6 +104,12 @@ ExplainCall call_from_json(const json_read::Field& f) {
   c.cache_hits = u64(f, "cache_hits");
   c.block_requests = u64(f, "block_requests");
   c.clamped = u64(f, "clamped");
+  // Results written before requests were timed on their own have no "requests".
+  if (const auto r = json_read::optional_member(f, "requests")) {
+    c.requests = {.completed = u64(*r, "completed"),
+                  .queue_ns = u64(*r, "queue_ns"),
+                  .device_ns = u64(*r, "device_ns")};
+  }
   c.all = split_from_json(member(f, "all"));
   c.p50 = split_from_json(member(f, "p50"));
   c.p99 = split_from_json(member(f, "p99"));
