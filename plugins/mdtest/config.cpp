@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iobench/error.hpp>
+
+#include "plugins/mdtest/tree_layout.hpp"
 
 namespace iobench::plugins::mdtest {
 namespace {
@@ -51,6 +54,26 @@ std::uint64_t checked_dirs(std::uint64_t b, std::uint64_t z) {
     if (dirs > kMaxDirs) return 0;
   }
   return dirs;
+}
+
+// tree_dir must hold what an earlier run with phases=create left: its first iteration's test
+// directory. Checked before anything runs, so that a wrong path is refused (exit 2) rather than
+// failing the run, and a directory that holds no mdtest tree is never acted on.
+void check_tree_dir(const std::string& tree_dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(tree_dir, ec)) {
+    throw ConfigError(fmt::format(
+        "mdtest: tree_dir={} is not a directory{}; give the run directory an earlier run with "
+        "phases=create left (iobench --keep)",
+        tree_dir, ec ? fmt::format(" ({})", ec.message()) : std::string{}));
+  }
+  const std::filesystem::path first = std::filesystem::path(tree_dir) / test_dir_name(0);
+  if (!std::filesystem::is_directory(std::filesystem::symlink_status(first, ec))) {
+    throw ConfigError(fmt::format(
+        "mdtest: tree_dir={} holds no {} directory, so no tree an earlier run created; give the "
+        "run directory an earlier run with phases=create left (iobench --keep)",
+        tree_dir, test_dir_name(0)));
+  }
 }
 
 }  // namespace
@@ -210,6 +233,7 @@ MdtestConfig make_config(const Params& params, std::size_t target_count) {
         "(iobench --keep), or add create to phases",
         params.get_string("phases")));
   }
+  if (!c.tree_dir.empty()) check_tree_dir(c.tree_dir);
   if (!c.tree_dir.empty() && target_count > 1) {
     throw ConfigError(fmt::format(
         "mdtest: tree_dir with {} targets: the earlier trees are in one directory; give one "

@@ -3,6 +3,7 @@
 #include "plugins/mdtest/config.hpp"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
 #include <map>
@@ -55,10 +56,12 @@ TEST_CASE("mdtest phase selection and files or dirs only plan mdtest's phases",
                        K::kFileCreate, K::kFileStat, K::kFileRead, K::kFileRemove, K::kTreeRemove});
   CHECK(kinds(config_of({{"items", "4"}, {"files_only", "true"}, {"phases", "create,stat"}})) ==
         std::vector<K>{K::kTreeCreate, K::kFileCreate, K::kFileStat});
+  test::TempDir earlier("mdtest_earlier");
+  std::filesystem::create_directory(earlier.path() / "test-dir.0-0");
   CHECK(kinds(config_of({{"items", "4"},
                          {"dirs_only", "true"},
                          {"phases", "stat,remove"},
-                         {"tree_dir", "/x"}})) ==
+                         {"tree_dir", earlier.path().string()}})) ==
         std::vector<K>{K::kDirStat, K::kDirRemove, K::kTreeRemove});
   // One item: mdtest skips the rename.
   CHECK(kinds(config_of({{"items", "1"}, {"dirs_only", "true"}})).size() == 5);
@@ -85,6 +88,27 @@ TEST_CASE("mdtest refuses what mdtest refuses with the param named", "[mdtest][c
              Catch::Contains("tree_dir=/x with phases=all"));
   CHECK_THAT(error_of({{"items", "3"}, {"branch", "1000"}, {"depth", "3"}}),
              Catch::Contains("more than 16777216 directories"));
+}
+
+TEST_CASE("mdtest refuses a tree_dir that holds no earlier run's tree before anything runs",
+          "[mdtest][config]") {
+  test::TempDir dir("mdtest_tree_dir");
+  CHECK_THAT(error_of({{"items", "3"}, {"phases", "stat"}, {"tree_dir", "/nonexistent"}}),
+             Catch::Contains("tree_dir=/nonexistent is not a directory"));
+  CHECK_THAT(error_of({{"items", "3"}, {"phases", "stat"}, {"tree_dir", "/etc/passwd"}}),
+             Catch::Contains("tree_dir=/etc/passwd is not a directory"));
+  // A directory, but not one a create run left: nothing in it is touched.
+  const std::string plain = dir.path().string();
+  CHECK_THAT(error_of({{"items", "3"}, {"phases", "remove"}, {"tree_dir", plain}}),
+             Catch::Contains("holds no test-dir.0-0 directory"));
+  // Its test directory must be a directory, not a symlink to one elsewhere.
+  std::filesystem::create_directory(dir.path() / "elsewhere");
+  std::filesystem::create_directory_symlink(dir.path() / "elsewhere", dir.path() / "test-dir.0-0");
+  CHECK_THAT(error_of({{"items", "3"}, {"phases", "remove"}, {"tree_dir", plain}}),
+             Catch::Contains("holds no test-dir.0-0 directory"));
+  std::filesystem::remove(dir.path() / "test-dir.0-0");
+  std::filesystem::create_directory(dir.path() / "test-dir.0-0");
+  CHECK(error_of({{"items", "3"}, {"phases", "remove"}, {"tree_dir", plain}}) == "(accepted)");
 }
 
 TEST_CASE("mdtest bad params end the CLI with exit code 2 and one message", "[mdtest][config]") {

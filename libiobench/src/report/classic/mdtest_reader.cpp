@@ -1,4 +1,5 @@
-// mdtest's text output (hpc/ior mdtest 3.x/4.x) into a document: one step "mdtest" per
+// mdtest's text output (hpc/ior mdtest 4.x; 3.x's "SUMMARY rate: (of N iterations)" layout is not
+// read, and is refused as having no table) into a document: one step "mdtest" per
 // "SUMMARY rate" table, one phase per row, named as iobench's mdtest workload names its phases
 // ("File creation", "Tree removal"), its IOPS the row's Mean (ops/s over the iterations, as
 // mdtest computes it). A row of 0.000 everywhere is a phase that did not run (mdtest prints every
