@@ -94,7 +94,7 @@ class Parser {
   /// thread, as filebench looks it up in the thread's list).
   void resolve_targets(ThreadDef& t);
   std::uint32_t count32(const Attr& a, std::uint64_t max) const {
-    const std::uint64_t n = number(*a.value, a.name, false);
+    const std::uint64_t n = number(need_value(a), a.name, false);
     if (n < 1 || n > max)
       fail(a.value->where, fmt::format("{}={} is out of range; give 1 to {}", a.name, n, max));
     return static_cast<std::uint32_t>(n);
