@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plugins/filebench/wml_lexer.hpp"
+#include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_vocabulary.hpp"
 
 namespace iobench::plugins::filebench {
@@ -540,6 +541,10 @@ FlowopDef Parser::flowop() {
       f.dsync = flag(a);
     } else if (a.name == "value" && f.kind == FlowopKind::kDelay) {
       f.value = real(need_value(a), a.name);
+      if (f.value > kMaxDelaySeconds)  // filebench sleeps value seconds: keep the ns in range
+        fail(a.value->where, fmt::format("delay value={} is above one day; give at most {} "
+                                         "seconds",
+                                         a.value->token.text, kMaxDelaySeconds));
     } else if (a.name == "value" && finish) {
       f.limit = number(need_value(a), a.name, f.kind == FlowopKind::kFinishOnBytes);
     } else if (a.name == "target" && finish) {

@@ -7,6 +7,7 @@
 #include <iobench/error.hpp>
 #include <string>
 
+#include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
@@ -57,6 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const fb::FlowopDef& f : t.flowops) {
         check_position(f.where, lines);
         FUZZ_CHECK(!f.name.empty() && f.iters >= 1, f.name);
+        FUZZ_CHECK(f.value >= 0 && f.value <= fb::kMaxDelaySeconds, f.name);
         FUZZ_CHECK(f.fileset == fb::kNoFileset || f.fileset < model.filesets.size(), f.name);
         FUZZ_CHECK(f.fd < fb::kMaxFd && f.srcfd < fb::kMaxFd, f.name);
         const bool needs =
