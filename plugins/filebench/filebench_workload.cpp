@@ -92,15 +92,24 @@ std::vector<PhaseSpec> FilebenchWorkload::phases() const {
   return {run};
 }
 
-std::uint64_t FilebenchWorkload::planned_bytes(std::size_t /*target_index*/) const {
+std::optional<std::uint64_t> fileset_plan_bytes(const WmlModel& model) noexcept {
   std::uint64_t bytes = 0;
-  for (const FilesetDef& f : model_.filesets) {
+  for (const FilesetDef& f : model.filesets) {
     const double mean = f.size.kind == SizeSpec::Kind::kFixed
                             ? static_cast<double>(f.size.fixed_bytes)
                             : f.size.mean_bytes;
-    bytes += static_cast<std::uint64_t>(mean * static_cast<double>(f.entries));
+    const double set = mean * static_cast<double>(f.entries);
+    // Sizes <= 2^44 bytes x entries <= 10^8 can pass 2^64: no cast of an out-of-range double.
+    if (!(set < 0x1p64)) return std::nullopt;
+    const auto set_bytes = static_cast<std::uint64_t>(set);
+    if (bytes > UINT64_MAX - set_bytes) return std::nullopt;
+    bytes += set_bytes;
   }
   return bytes;
+}
+
+std::uint64_t FilebenchWorkload::planned_bytes(std::size_t /*target_index*/) const {
+  return fileset_plan_bytes(model_).value_or(UINT64_MAX);
 }
 
 void FilebenchWorkload::prepare(PrepareContext& ctx) {
@@ -196,6 +205,12 @@ std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
         }
       }
     }
+  }
+  if (!fileset_plan_bytes(model)) {
+    throw ConfigError(
+        fmt::format("filebench: {} plans filesets of 2^64 bytes or more (entries x size); give "
+                    "fewer entries or smaller sizes",
+                    path));
   }
   std::chrono::nanoseconds limit = std::chrono::seconds(model.run_seconds.value_or(60));
   if (setup.params.has("time_limit")) limit = setup.params.get_duration("time_limit");

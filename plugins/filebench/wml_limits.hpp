@@ -10,7 +10,7 @@
 namespace iobench::plugins::filebench {
 
 /// Largest file size, fixed or a cvar's mean: 2^44 bytes (16 TiB).
-inline constexpr std::uint64_t kMaxFileBytes = 1ULL << 44;
+inline constexpr std::uint64_t kMaxSizeBytes = 1ULL << 44;
 /// Longest delay flowop: one day, in seconds.
 inline constexpr double kMaxDelaySeconds = 86400;
 /// Longest `run N`: 30 days, in seconds.

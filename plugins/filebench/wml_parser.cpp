@@ -221,6 +221,9 @@ SizeSpec Parser::cvar(const Token& cvar_word) {
                                     p.text));
         }
         if (name == "mean") {
+          if (parsed > static_cast<double>(kMaxSizeBytes))
+            fail(p.where,
+                 fmt::format("cvar {} is too large; give a mean of at most 2^44 bytes", p.text));
           mean = parsed;
         } else if (name == "gamma") {
           gamma = parsed;

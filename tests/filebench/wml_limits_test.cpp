@@ -1,10 +1,18 @@
-// The WML parser's bounds: attributes without a value, delays, cvar means, run lengths and names
-// used as paths, each refused with its position instead of overflowing later.
+// The bounds on what a .f file asks: attributes without a value, delays, cvar means, fileset
+// plans, run lengths, names used as paths and thread counts, each refused (with its position
+// where it has one) instead of overflowing later.
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <iobench/error.hpp>
 #include <string>
 
+#include "plugins/filebench/filebench_workload.hpp"
+#include "plugins/filebench/fileset.hpp"
 #include "plugins/filebench/wml_parser.hpp"
+#include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
 
@@ -43,4 +51,53 @@ TEST_CASE("a delay above one day is refused and one day is accepted") {
   const fb::WmlModel m = fb::parse_wml(
       "define process name=p {thread name=t {flowop delay name=d,value=86400}}\n", "t.f");
   CHECK(m.processes.at(0).threads.at(0).flowops.at(0).value == 86400.0);
+}
+
+TEST_CASE("a cvar mean above 2^44 bytes is refused like a fixed size") {
+  CHECK(limit_error_of("set $s=cvar(type=cvar-gamma,parameters=mean:1e300)\n") ==
+        "t.f:1:40: cvar mean:1e300 is too large; give a mean of at most 2^44 bytes");
+  const fb::WmlModel m = fb::parse_wml(
+      "define fileset name=s,entries=1,dirwidth=2,"
+      "size=cvar(type=cvar-gamma,parameters=mean:17592186044416)\n",
+      "t.f");
+  CHECK(m.filesets.at(0).size.mean_bytes == 17592186044416.0);
+}
+
+TEST_CASE("gamma size draws far above 2^44 bytes are capped at 2^44 bytes") {
+  fb::FilesetDef def;
+  def.name = "huge";
+  def.size.kind = fb::SizeSpec::Kind::kGamma;
+  def.size.mean_bytes = 1e300;  // what the parser now refuses: the draws must still stay defined
+  def.size.gamma = 1.5;
+  def.entries = 8;
+  def.dir_width = 4;
+  const fb::FilesetLayout layout = fb::draw_layout(def, 7);
+  REQUIRE(layout.files.size() == 8);
+  for (const auto& f : layout.files) CHECK(f.size == 1ULL << 44);
+}
+
+TEST_CASE("a fileset plan of 2^64 bytes or more saturates and the file is refused") {
+  const std::string big =
+      "define fileset name=s,entries=100000000,dirwidth=2,size=1t\n"
+      "define process name=p {thread name=t {flowop delay name=d,value=1}}\n";
+  const fb::FilebenchWorkload w(fb::parse_wml(big, "t.f"), std::chrono::seconds(1));
+  CHECK(w.planned_bytes(0) == UINT64_MAX);
+  CHECK_FALSE(fb::fileset_plan_bytes(w.model()).has_value());
+  const fb::WmlModel fits = fb::parse_wml(
+      "define fileset name=s,entries=1000000,dirwidth=2,size=1t\n"
+      "define fileset name=u,entries=3,dirwidth=2,size=1k\n",
+      "t.f");
+  CHECK(fb::fileset_plan_bytes(fits) ==
+        std::optional<std::uint64_t>(1000000ULL * (1ULL << 40) + 3072));
+
+  const iobench::test::TempDir target("fbplan");
+  const iobench::test::TempDir files("fbplanf");
+  const std::filesystem::path f = files.path() / "big.f";
+  std::ofstream(f) << big;
+  const auto result = iobench::test::run_cli(
+      {"run", "filebench", "-d", target.path().string(), "file=" + f.string()});
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("plans filesets of 2^64 bytes or more (entries x size)") !=
+        std::string::npos);
+  CHECK(target.entries().empty());
 }

@@ -49,6 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(
         f.size.kind == fb::SizeSpec::Kind::kFixed || (f.size.mean_bytes > 0 && f.size.gamma > 0),
         f.name);
+    FUZZ_CHECK(f.size.fixed_bytes <= fb::kMaxSizeBytes && f.size.mean_bytes <= fb::kMaxSizeBytes,
+               f.name);
   }
   for (const fb::ProcessDef& p : model.processes) {
     check_position(p.where, lines);
