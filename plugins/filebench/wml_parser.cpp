@@ -592,7 +592,9 @@ void Parser::run_statement() {
   if (has_number) {
     const Value v = value();
     seconds = number(v, "run", false);
-    if (seconds < 1) fail(v.where, "run takes at least 1 second");
+    if (seconds < 1 || seconds > kMaxRunSeconds)  // its nanoseconds must fit the time limit
+      fail(v.where, fmt::format("run {} is out of range; give 1 to {} seconds (30 days)",
+                                v.token.text, kMaxRunSeconds));
   }
   if (model_.run_seconds) fail(t.where, "a second 'run' statement is not modelled; keep one");
   model_.run_seconds = seconds;

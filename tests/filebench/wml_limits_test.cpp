@@ -101,3 +101,13 @@ TEST_CASE("a fileset plan of 2^64 bytes or more saturates and the file is refuse
         std::string::npos);
   CHECK(target.entries().empty());
 }
+
+TEST_CASE("run above 30 days is refused and 30 days is accepted") {
+  CHECK(limit_error_of("run 99999999999\n") ==
+        "t.f:1:5: run 99999999999 is out of range; give 1 to 2592000 seconds (30 days)");
+  CHECK(limit_error_of("set $t=2592001\nrun $t\n") ==
+        "t.f:2:5: run 2592001 is out of range; give 1 to 2592000 seconds (30 days)");
+  CHECK(limit_error_of("run 0\n") ==
+        "t.f:1:5: run 0 is out of range; give 1 to 2592000 seconds (30 days)");
+  CHECK(fb::parse_wml("run 2592000\n", "t.f").run_seconds == std::optional<std::uint64_t>(2592000));
+}

@@ -75,6 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
   }
-  FUZZ_CHECK(!model.run_seconds || *model.run_seconds >= 1, "run");
+  FUZZ_CHECK(
+      !model.run_seconds || (*model.run_seconds >= 1 && *model.run_seconds <= fb::kMaxRunSeconds),
+      "run");
   return 0;
 }
