@@ -372,6 +372,9 @@ void Parser::fileset(bool single_file, WmlPosition where) {
   for (const Attr& a : attributes()) {
     if (a.name == "name") {
       f.name = text(need_value(a), a.name);
+      // The name is a directory (or file) of the run directory: one plain path component.
+      if (const std::string_view why = bad_name(f.name, true); !why.empty())
+        fail(a.value->where, fmt::format("{} name '{}' {}", what, f.name, why));
     } else if (a.name == "path") {
       (void)text(need_value(a), a.name);  // the fileset goes in the run directory instead
     } else if (a.name == "size" || a.name == "filesize") {
@@ -522,6 +525,8 @@ FlowopDef Parser::flowop() {
   for (const Attr& a : attributes()) {
     if (a.name == "name") {
       f.name = text(need_value(a), a.name);
+      if (const std::string_view why = bad_name(f.name, false); !why.empty())
+        fail(a.value->where, fmt::format("flowop name '{}' {}", f.name, why));
     } else if (a.name == "filesetname" || a.name == "filename") {
       const std::string name = text(need_value(a), a.name);
       f.fileset = model_.fileset_index(name);

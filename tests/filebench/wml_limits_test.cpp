@@ -111,3 +111,24 @@ TEST_CASE("run above 30 days is refused and 30 days is accepted") {
         "t.f:1:5: run 0 is out of range; give 1 to 2592000 seconds (30 days)");
   CHECK(fb::parse_wml("run 2592000\n", "t.f").run_seconds == std::optional<std::uint64_t>(2592000));
 }
+
+TEST_CASE("fileset and file names are one path component and flowop names hold no comma") {
+  CHECK(limit_error_of("define fileset name=../esc,entries=1,dirwidth=2\n") ==
+        "t.f:1:21: define fileset name '../esc' holds a '/'; give one path component");
+  CHECK(limit_error_of("define file name=/tmp/x\n") ==
+        "t.f:1:18: define file name '/tmp/x' holds a '/'; give one path component");
+  CHECK(limit_error_of("define file name=a/b\n") ==
+        "t.f:1:18: define file name 'a/b' holds a '/'; give one path component");
+  CHECK(limit_error_of("define file name=.\n") ==
+        "t.f:1:18: define file name '.' is '.' or '..'; give a plain file name");
+  CHECK(limit_error_of("define fileset name=\"..\",entries=1,dirwidth=2\n") ==
+        "t.f:1:21: define fileset name '..' is '.' or '..'; give a plain file name");
+  CHECK(limit_error_of(
+            "define process name=p {thread name=t {flowop delay name=\"a,b\",value=1}}\n") ==
+        "t.f:1:57: flowop name 'a,b' holds a ','");
+  CHECK(limit_error_of(std::string("define file name=\"a\0b\"\n", 23)) ==
+        "t.f:1:20: control byte 0x00 in a string; write printable text");
+  CHECK(limit_error_of("echo \"a\tb\"\n") ==
+        "t.f:1:8: control byte 0x09 in a string; write printable text");
+  CHECK(fb::parse_wml("define file name=\"a b\"\n", "t.f").filesets.at(0).name == "a b");
+}

@@ -46,6 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_position(f.where, lines);
     FUZZ_CHECK(f.entries >= 1 && f.prealloc_pct <= 100, f.name);
     FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
+    FUZZ_CHECK(fb::bad_name(f.name, true).empty(), f.name);
     FUZZ_CHECK(
         f.size.kind == fb::SizeSpec::Kind::kFixed || (f.size.mean_bytes > 0 && f.size.gamma > 0),
         f.name);
@@ -59,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(t.instances >= 1 && t.memsize >= 1 && !t.flowops.empty(), t.name);
       for (const fb::FlowopDef& f : t.flowops) {
         check_position(f.where, lines);
-        FUZZ_CHECK(!f.name.empty() && f.iters >= 1, f.name);
+        FUZZ_CHECK(!f.name.empty() && f.iters >= 1 && fb::bad_name(f.name, false).empty(), f.name);
         FUZZ_CHECK(f.value >= 0 && f.value <= fb::kMaxDelaySeconds, f.name);
         FUZZ_CHECK(f.fileset == fb::kNoFileset || f.fileset < model.filesets.size(), f.name);
         FUZZ_CHECK(f.fd < fb::kMaxFd && f.srcfd < fb::kMaxFd, f.name);
