@@ -1,6 +1,7 @@
 #include "plugins/filebench/filebench_workload.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "plugins/filebench/flowop_thread.hpp"
+#include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 
 namespace iobench::plugins::filebench {
@@ -42,6 +44,34 @@ std::string join(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
   return out;
+}
+
+// One worker thread and one memsize buffer per thread instance: bounded before any is made.
+void check_threads(const WmlModel& model, const std::string& path) {
+  const std::size_t threads = model.thread_count();  // <= 1024 x 4096 x threads of a file
+  if (threads > kMaxThreads) {
+    throw ConfigError(
+        fmt::format("filebench: {} asks for {} threads (processes x instances x "
+                    "thread instances); give at most {}",
+                    path, threads, kMaxThreads));
+  }
+  std::uint64_t buffers = 0;  // <= 4096 threads x 1 GiB each: no overflow
+  for (const ProcessDef& p : model.processes) {
+    for (const ThreadDef& t : p.threads)
+      buffers += std::uint64_t{p.instances} * t.instances * t.memsize;
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGE_SIZE);
+  const std::uint64_t half_ram = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) *
+                                                             static_cast<std::uint64_t>(page) / 2
+                                                       : UINT64_MAX;
+  if (buffers > half_ram) {
+    throw ConfigError(
+        fmt::format("filebench: {} asks for {} MiB of thread buffers (memsize x "
+                    "thread instances), above half of the RAM ({} MiB); lower "
+                    "memsize or instances",
+                    path, buffers >> 20, half_ram >> 20));
+  }
 }
 
 }  // namespace
@@ -206,6 +236,7 @@ std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
       }
     }
   }
+  check_threads(model, path);
   if (!fileset_plan_bytes(model)) {
     throw ConfigError(
         fmt::format("filebench: {} plans filesets of 2^64 bytes or more (entries x size); give "

@@ -132,3 +132,26 @@ TEST_CASE("fileset and file names are one path component and flowop names hold n
         "t.f:1:8: control byte 0x09 in a string; write printable text");
   CHECK(fb::parse_wml("define file name=\"a b\"\n", "t.f").filesets.at(0).name == "a b");
 }
+
+TEST_CASE("more than 4096 threads or thread buffers above half of the RAM are refused") {
+  const iobench::test::TempDir target("fbthr");
+  const iobench::test::TempDir files("fbthrf");
+  const auto refused = [&](const std::string& text) {
+    const std::filesystem::path f = files.path() / "t.f";
+    std::ofstream(f) << text;
+    const auto result = iobench::test::run_cli(
+        {"run", "filebench", "-d", target.path().string(), "file=" + f.string()});
+    CHECK(result.exit_code == 2);
+    CHECK(target.entries().empty());
+    return result.err;
+  };
+  CHECK(refused("define process name=p,instances=2 {thread name=t,instances=2049 {flowop delay "
+                "name=d,value=1}}\nrun 1\n")
+            .find("asks for 4098 threads (processes x instances x thread instances); give at "
+                  "most 4096") != std::string::npos);
+  // 4096 threads x 1 GiB = 4 TiB of buffers: above half of any test machine's RAM.
+  CHECK(refused("define process name=p,instances=4 {thread name=t,instances=1024,memsize=1g "
+                "{flowop delay name=d,value=1}}\nrun 1\n")
+            .find("asks for 4194304 MiB of thread buffers (memsize x thread instances), above "
+                  "half of the RAM") != std::string::npos);
+}
