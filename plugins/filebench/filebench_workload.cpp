@@ -1,6 +1,7 @@
 #include "plugins/filebench/filebench_workload.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "plugins/filebench/flowop_thread.hpp"
+#include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 
 namespace iobench::plugins::filebench {
@@ -42,6 +44,34 @@ std::string join(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
   return out;
+}
+
+// One worker thread and one memsize buffer per thread instance: bounded before any is made.
+void check_threads(const WmlModel& model, const std::string& path) {
+  const std::size_t threads = model.thread_count();  // <= 1024 x 4096 x threads of a file
+  if (threads > kMaxThreads) {
+    throw ConfigError(
+        fmt::format("filebench: {} asks for {} threads (processes x instances x "
+                    "thread instances); give at most {}",
+                    path, threads, kMaxThreads));
+  }
+  std::uint64_t buffers = 0;  // <= 4096 threads x 1 GiB each: no overflow
+  for (const ProcessDef& p : model.processes) {
+    for (const ThreadDef& t : p.threads)
+      buffers += std::uint64_t{p.instances} * t.instances * t.memsize;
+  }
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGE_SIZE);
+  const std::uint64_t half_ram = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) *
+                                                             static_cast<std::uint64_t>(page) / 2
+                                                       : UINT64_MAX;
+  if (buffers > half_ram) {
+    throw ConfigError(
+        fmt::format("filebench: {} asks for {} MiB of thread buffers (memsize x "
+                    "thread instances), above half of the RAM ({} MiB); lower "
+                    "memsize or instances",
+                    path, buffers >> 20, half_ram >> 20));
+  }
 }
 
 }  // namespace
@@ -92,15 +122,24 @@ std::vector<PhaseSpec> FilebenchWorkload::phases() const {
   return {run};
 }
 
-std::uint64_t FilebenchWorkload::planned_bytes(std::size_t /*target_index*/) const {
+std::optional<std::uint64_t> fileset_plan_bytes(const WmlModel& model) noexcept {
   std::uint64_t bytes = 0;
-  for (const FilesetDef& f : model_.filesets) {
+  for (const FilesetDef& f : model.filesets) {
     const double mean = f.size.kind == SizeSpec::Kind::kFixed
                             ? static_cast<double>(f.size.fixed_bytes)
                             : f.size.mean_bytes;
-    bytes += static_cast<std::uint64_t>(mean * static_cast<double>(f.entries));
+    const double set = mean * static_cast<double>(f.entries);
+    // Sizes <= 2^44 bytes x entries <= 10^8 can pass 2^64: no cast of an out-of-range double.
+    if (!(set < 0x1p64)) return std::nullopt;
+    const auto set_bytes = static_cast<std::uint64_t>(set);
+    if (bytes > UINT64_MAX - set_bytes) return std::nullopt;
+    bytes += set_bytes;
   }
   return bytes;
+}
+
+std::uint64_t FilebenchWorkload::planned_bytes(std::size_t /*target_index*/) const {
+  return fileset_plan_bytes(model_).value_or(UINT64_MAX);
 }
 
 void FilebenchWorkload::prepare(PrepareContext& ctx) {
@@ -196,6 +235,13 @@ std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
         }
       }
     }
+  }
+  check_threads(model, path);
+  if (!fileset_plan_bytes(model)) {
+    throw ConfigError(
+        fmt::format("filebench: {} plans filesets of 2^64 bytes or more (entries x size); give "
+                    "fewer entries or smaller sizes",
+                    path));
   }
   std::chrono::nanoseconds limit = std::chrono::seconds(model.run_seconds.value_or(60));
   if (setup.params.has("time_limit")) limit = setup.params.get_duration("time_limit");

@@ -2,6 +2,7 @@
 
 #include <iobench/workload.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,8 @@ class FilebenchWorkload final : public Workload {
   FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit);
 
   [[nodiscard]] std::vector<PhaseSpec> phases() const override;
-  /// Every file at its drawn mean size: entries x mean size summed over the filesets.
+  /// Every file at its drawn mean size: entries x mean size summed over the filesets;
+  /// UINT64_MAX if that sum reaches 2^64 (make_filebench_workload refuses such a file).
   [[nodiscard]] std::uint64_t planned_bytes(std::size_t target_index) const override;
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
@@ -58,8 +60,13 @@ class FilebenchWorkload final : public Workload {
 
 /// Builds a FilebenchWorkload: reads and parses the .f file named by param "file" (ConfigError
 /// "FILE:LINE:COL: ..." on any problem, before any I/O) and checks what the model asks (one
-/// target; each flowop's iosize at most its thread's memsize; at least one process).
+/// target; each flowop's iosize at most its thread's memsize; at least one process; filesets
+/// below 2^64 bytes in all).
 [[nodiscard]] std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup);
+
+/// Bytes of all filesets, each file at its mean size (entries x size summed, computed without
+/// overflow), or nullopt if that reaches 2^64.
+[[nodiscard]] std::optional<std::uint64_t> fileset_plan_bytes(const WmlModel& model) noexcept;
 
 /// Seed of fileset `index` from the step seed: same step seed, same layouts.
 [[nodiscard]] std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept;

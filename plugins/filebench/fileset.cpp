@@ -9,6 +9,7 @@
 #include <iobench/error.hpp>
 
 #include "plugins/filebench/gamma.hpp"
+#include "plugins/filebench/wml_limits.hpp"
 
 namespace iobench::plugins::filebench {
 
@@ -23,7 +24,11 @@ struct Drawer {
   std::uint64_t draw_size() {
     if (def.size.kind == SizeSpec::Kind::kFixed) return def.size.fixed_bytes;
     const double g = def.size.gamma;
-    return static_cast<std::uint64_t>(rng.gamma(g, def.size.mean_bytes / g));
+    const double drawn = rng.gamma(g, def.size.mean_bytes / g);
+    // A draw far above the mean (or inf x 0 = NaN at extreme shapes) must not reach the cast.
+    if (!(drawn >= 0)) return 0;
+    return drawn < static_cast<double>(kMaxSizeBytes) ? static_cast<std::uint64_t>(drawn)
+                                                      : kMaxSizeBytes;
   }
 
   void add_file(std::uint32_t parent, std::uint32_t serial) {

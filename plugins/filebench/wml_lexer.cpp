@@ -48,6 +48,9 @@ std::vector<Token> lex_wml(std::string_view text, std::string_view file_name) {
       advance(1);
       std::string value;
       while (i < text.size() && text[i] != '"' && text[i] != '\n') {
+        const auto u = static_cast<unsigned char>(text[i]);
+        if (u < 0x20 || u == 0x7f)  // NUL, tab, ESC...: names become paths and report text
+          fail(pos, fmt::format("control byte 0x{:02x} in a string; write printable text", u));
         value.push_back(text[i]);
         advance(1);
       }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "plugins/filebench/wml_lexer.hpp"
+#include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_vocabulary.hpp"
 
 namespace iobench::plugins::filebench {
@@ -94,7 +95,7 @@ class Parser {
   /// thread, as filebench looks it up in the thread's list).
   void resolve_targets(ThreadDef& t);
   std::uint32_t count32(const Attr& a, std::uint64_t max) const {
-    const std::uint64_t n = number(*a.value, a.name, false);
+    const std::uint64_t n = number(need_value(a), a.name, false);
     if (n < 1 || n > max)
       fail(a.value->where, fmt::format("{}={} is out of range; give 1 to {}", a.name, n, max));
     return static_cast<std::uint32_t>(n);
@@ -220,6 +221,9 @@ SizeSpec Parser::cvar(const Token& cvar_word) {
                                     p.text));
         }
         if (name == "mean") {
+          if (parsed > static_cast<double>(kMaxSizeBytes))
+            fail(p.where,
+                 fmt::format("cvar {} is too large; give a mean of at most 2^44 bytes", p.text));
           mean = parsed;
         } else if (name == "gamma") {
           gamma = parsed;
@@ -368,6 +372,9 @@ void Parser::fileset(bool single_file, WmlPosition where) {
   for (const Attr& a : attributes()) {
     if (a.name == "name") {
       f.name = text(need_value(a), a.name);
+      // The name is a directory (or file) of the run directory: one plain path component.
+      if (const std::string_view why = bad_name(f.name, true); !why.empty())
+        fail(a.value->where, fmt::format("{} name '{}' {}", what, f.name, why));
     } else if (a.name == "path") {
       (void)text(need_value(a), a.name);  // the fileset goes in the run directory instead
     } else if (a.name == "size" || a.name == "filesize") {
@@ -518,6 +525,8 @@ FlowopDef Parser::flowop() {
   for (const Attr& a : attributes()) {
     if (a.name == "name") {
       f.name = text(need_value(a), a.name);
+      if (const std::string_view why = bad_name(f.name, false); !why.empty())
+        fail(a.value->where, fmt::format("flowop name '{}' {}", f.name, why));
     } else if (a.name == "filesetname" || a.name == "filename") {
       const std::string name = text(need_value(a), a.name);
       f.fileset = model_.fileset_index(name);
@@ -540,6 +549,10 @@ FlowopDef Parser::flowop() {
       f.dsync = flag(a);
     } else if (a.name == "value" && f.kind == FlowopKind::kDelay) {
       f.value = real(need_value(a), a.name);
+      if (f.value > kMaxDelaySeconds)  // filebench sleeps value seconds: keep the ns in range
+        fail(a.value->where, fmt::format("delay value={} is above one day; give at most {} "
+                                         "seconds",
+                                         a.value->token.text, kMaxDelaySeconds));
     } else if (a.name == "value" && finish) {
       f.limit = number(need_value(a), a.name, f.kind == FlowopKind::kFinishOnBytes);
     } else if (a.name == "target" && finish) {
@@ -584,7 +597,9 @@ void Parser::run_statement() {
   if (has_number) {
     const Value v = value();
     seconds = number(v, "run", false);
-    if (seconds < 1) fail(v.where, "run takes at least 1 second");
+    if (seconds < 1 || seconds > kMaxRunSeconds)  // its nanoseconds must fit the time limit
+      fail(v.where, fmt::format("run {} is out of range; give 1 to {} seconds (30 days)",
+                                v.token.text, kMaxRunSeconds));
   }
   if (model_.run_seconds) fail(t.where, "a second 'run' statement is not modelled; keep one");
   model_.run_seconds = seconds;

@@ -7,6 +7,7 @@
 #include <iobench/error.hpp>
 #include <string>
 
+#include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
 
@@ -45,9 +46,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_position(f.where, lines);
     FUZZ_CHECK(f.entries >= 1 && f.prealloc_pct <= 100, f.name);
     FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
+    FUZZ_CHECK(fb::bad_name(f.name, true).empty(), f.name);
     FUZZ_CHECK(
         f.size.kind == fb::SizeSpec::Kind::kFixed || (f.size.mean_bytes > 0 && f.size.gamma > 0),
         f.name);
+    FUZZ_CHECK(f.size.fixed_bytes <= fb::kMaxSizeBytes && f.size.mean_bytes <= fb::kMaxSizeBytes,
+               f.name);
   }
   for (const fb::ProcessDef& p : model.processes) {
     check_position(p.where, lines);
@@ -56,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(t.instances >= 1 && t.memsize >= 1 && !t.flowops.empty(), t.name);
       for (const fb::FlowopDef& f : t.flowops) {
         check_position(f.where, lines);
-        FUZZ_CHECK(!f.name.empty() && f.iters >= 1, f.name);
+        FUZZ_CHECK(!f.name.empty() && f.iters >= 1 && fb::bad_name(f.name, false).empty(), f.name);
+        FUZZ_CHECK(f.value >= 0 && f.value <= fb::kMaxDelaySeconds, f.name);
         FUZZ_CHECK(f.fileset == fb::kNoFileset || f.fileset < model.filesets.size(), f.name);
         FUZZ_CHECK(f.fd < fb::kMaxFd && f.srcfd < fb::kMaxFd, f.name);
         const bool needs =
@@ -71,6 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
   }
-  FUZZ_CHECK(!model.run_seconds || *model.run_seconds >= 1, "run");
+  FUZZ_CHECK(
+      !model.run_seconds || (*model.run_seconds >= 1 && *model.run_seconds <= fb::kMaxRunSeconds),
+      "run");
   return 0;
 }

@@ -1,0 +1,1 @@
+define process name=p {thread name=t {flowop delay name=d,value=1e30}}
