@@ -82,6 +82,29 @@ std::string loop_device_of(const std::filesystem::path& dir) {
   return "/dev/loop" + std::to_string(minor(st.st_dev));
 }
 
+// Switches the loop device under `dir` to read its backing file with O_DIRECT, so that each
+// request waits for the disk below (~100 us) rather than a page cache copy (~15-30 us): the
+// ~1.5 us between the completion tracepoint and diskstats' accounting of it then weighs ~1 %, not
+// ~5 %. Its "/dev/loopN"; "" with `why` set where that is refused.
+std::string direct_io_loop(const std::filesystem::path& dir, std::string& why) {
+  const std::string loop = loop_device_of(dir);
+  const test::CommandResult dio = test::run_command("losetup --direct-io=on " + loop);
+  if (loop.empty() || dio.status != 0) {
+    why = "losetup --direct-io=on '" + loop + "' refused: " + dio.out;
+    return "";
+  }
+  return loop;
+}
+
+// The phase's figures of the device "/dev/<name>" == `device`.
+const explain::DeviceDelta* device_delta(const PhaseResult& phase, const std::string& device) {
+  if (!phase.explanation) return nullptr;
+  for (const explain::DeviceDelta& d : phase.explanation->devices) {
+    if ("/dev/" + d.name == device) return &d;
+  }
+  return nullptr;
+}
+
 void check_layers_add_up(const ExplainSplit& s) {
   CHECK(s.fs_kernel_ns + s.queue_ns + s.device_ns + s.off_cpu_ns == s.total_ns);
 }
@@ -239,13 +262,10 @@ TEST_CASE("explain's syscall and device figures agree with iobench's latency and
     WARN("skipped: " << fs.skip_reason());
     return;
   }
-  // The loop device reads its backing file with O_DIRECT, so that each request waits for the
-  // disk below (~100 us) rather than a page cache copy (~15-30 us): the ~1.5 us between the
-  // completion tracepoint and diskstats' accounting of it then weighs ~1 %, not ~5 %.
-  const std::string loop = loop_device_of(fs.path());
-  const test::CommandResult dio = test::run_command("losetup --direct-io=on " + loop);
-  if (loop.empty() || dio.status != 0) {
-    WARN("skipped: losetup --direct-io=on '" << loop << "' refused: " << dio.out);
+  std::string why;
+  const std::string loop = direct_io_loop(fs.path(), why);
+  if (loop.empty()) {
+    WARN("skipped: " << why);
     return;
   }
   for (const auto& [engine, call] : {std::pair<std::string, std::string>{"psync", "pread64"},
@@ -283,11 +303,7 @@ TEST_CASE("explain's syscall and device figures agree with iobench's latency and
     CHECK(bpf_mean + outside_mean >= 0.95 * op_mean);
 
     // The loop device is the file system's, first in the target's chain.
-    REQUIRE(phase.explanation.has_value());
-    const explain::DeviceDelta* dev = nullptr;
-    for (const explain::DeviceDelta& d : phase.explanation->devices) {
-      if ("/dev/" + d.name == loop) dev = &d;
-    }
+    const explain::DeviceDelta* dev = device_delta(phase, loop);
     REQUIRE(dev != nullptr);
     REQUIRE(dev->valid);
     // Every read was one request of its own call: nothing merged, nothing split. The device may
@@ -324,10 +340,10 @@ TEST_CASE("explain times io_uring's block requests per request, after the call r
     WARN("skipped: " << fs.skip_reason());
     return;
   }
-  const std::string loop = loop_device_of(fs.path());
-  const test::CommandResult dio = test::run_command("losetup --direct-io=on " + loop);
-  if (loop.empty() || dio.status != 0) {
-    WARN("skipped: losetup --direct-io=on '" << loop << "' refused: " << dio.out);
+  std::string why;
+  const std::string loop = direct_io_loop(fs.path(), why);
+  if (loop.empty()) {
+    WARN("skipped: " << why);
     return;
   }
   const RunResult run = run_disk({{"operation", "read"},
@@ -354,10 +370,7 @@ TEST_CASE("explain times io_uring's block requests per request, after the call r
   const ExplainCall* enter = find_call(*phase.explain_bpf, "io_uring_enter");
   REQUIRE(enter != nullptr);
   check_layers_add_up(enter->all);
-  const explain::DeviceDelta* dev = nullptr;
-  for (const explain::DeviceDelta& d : phase.explanation->devices) {
-    if ("/dev/" + d.name == loop) dev = &d;
-  }
+  const explain::DeviceDelta* dev = device_delta(phase, loop);
   REQUIRE(dev != nullptr);
   // Reads in flight together merge into fewer, larger requests (1172 for 4096 reads here).
   CHECK(enter->block_requests <= dev->reads);
