@@ -477,7 +477,9 @@ ThreadDef Parser::thread() {
 
 void Parser::resolve_targets(ThreadDef& t) {
   for (std::size_t i = 0; i < t.flowops.size(); ++i) {
-    const auto& [name, where] = targets_[i];
+    // Named, not a structured binding: clang before 16 cannot capture one in the lambda below.
+    const std::string& name = targets_[i].first;
+    const auto& where = targets_[i].second;
     if (name.empty()) continue;
     FlowopDef& f = t.flowops[i];
     const auto it = std::find_if(t.flowops.begin(), t.flowops.end(),
