@@ -7,6 +7,7 @@
 #include <iobench/file_util.hpp>
 
 #include "engines/descriptor_file.hpp"
+#include "engines/direct_syscall.hpp"
 #include "engines/open_flags.hpp"
 
 namespace iobench {
@@ -25,9 +26,10 @@ class PsyncQueue final : public IoQueue {
 
   [[gnu::hot]] void submit(std::span<const IoRequest> requests) override {
     for (const IoRequest& r : requests) {
-      const ssize_t n = r.direction == IoDirection::kRead
-                            ? ::pread(fd_, r.buffer, r.length, static_cast<off_t>(r.offset))
-                            : ::pwrite(fd_, r.buffer, r.length, static_cast<off_t>(r.offset));
+      const ssize_t n =
+          r.direction == IoDirection::kRead
+              ? detail::direct_pread(fd_, r.buffer, r.length, static_cast<off_t>(r.offset))
+              : detail::direct_pwrite(fd_, r.buffer, r.length, static_cast<off_t>(r.offset));
       if (n != static_cast<ssize_t>(r.length)) [[unlikely]]
         finish(r, n);
       done_ = {r.tag, static_cast<std::int64_t>(r.length)};
