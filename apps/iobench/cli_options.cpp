@@ -53,8 +53,8 @@ constexpr const char* kUsage =
     "`run ... --html FILE` writes the same page of the run it makes.\n"
     "compare and report also read the classic tools' own results: bonnie++ CSV and text\n"
     "tables, tiotest tables and terse lines, tiobench.pl tables, dbench's final output, fio JSON,\n"
-    "the seeds' \"Completed writing ...\" lines and mdtest's SUMMARY rate table; the format is\n"
-    "detected, or named with --from.\n";
+    "the seeds' \"Completed writing ...\" lines, mdtest's SUMMARY rate table and filebench's\n"
+    "IO Summary; the format is detected, or named with --from.\n";
 
 // --from's help: the names of the result readers' table (classic_results.hpp).
 std::string from_help() {

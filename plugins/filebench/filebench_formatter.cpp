@@ -67,7 +67,7 @@ void format_filebench_text(const StepResult& step, std::ostream& out) {
         "{:5.3f}ms/op\n",
         ops, per_s(static_cast<double>(ops)), per_s(static_cast<double>(rd)),
         per_s(static_cast<double>(wr)), per_s(static_cast<double>(bytes) / kMiB),
-        ops ? latency_ns / static_cast<double>(ops) / 1e6 : 0.0);
+        rd + wr ? latency_ns / static_cast<double>(rd + wr) / 1e6 : 0.0);
   }
   for (const std::string& w : step.warnings) out << "warning: " << w << '\n';
 }

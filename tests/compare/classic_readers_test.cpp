@@ -111,6 +111,7 @@ TEST_CASE("formats are detected and named", "[compare][classic]") {
       {"fio_a.json", ResultFormat::kFioJson},
       {"seed000_2.5.25.txt", ResultFormat::kSeedLines},
       {"ref_mdtest_2ranks.txt", ResultFormat::kMdtest},
+      {"ref_filebench_fileserver.txt", ResultFormat::kFilebench},
   };
   for (const auto& [file, format] : files) {
     INFO(file);
@@ -371,6 +372,40 @@ TEST_CASE("mdtest: its SUMMARY rate rows as phases, Mean as IOPS", "[compare][cl
                                       "   File creation   10.0 x 10.0 0.0\n",
                                       ResultFormat::kMdtest, "bad.txt"),
                     Catch::StartsWith("bad.txt:2: expected an mdtest SUMMARY row"));
+}
+
+TEST_CASE("filebench: the IO Summary as phase run, reads + writes as IOPS", "[compare][classic]") {
+  // filebench 1.5-alpha3 (setarch -R filebench -f F) running examples/filebench/fileserver.f
+  // for 5 s on tmpfs.
+  const ResultDocument doc = read("ref_filebench_fileserver.txt");
+  CHECK(doc.source->format == "filebench");
+  CHECK(doc.source->tool_version == "1.5-alpha3");
+  REQUIRE(doc.run.steps.size() == 1);
+  const StepResult& step = doc.run.steps[0];
+  CHECK(step.name == "filebench");
+  CHECK(step.workload == "filebench");
+  REQUIRE(step.phases.size() == 1);
+  const ReportedFigures& f = figures_of(step, "run");
+  // "IO Summary: 737467 ops 147381.773 ops/s 13399/26799 rd/wr 3481.4mb/s 0.1ms/op"
+  CHECK(value(f.iops) == 13399.0 + 26799.0);
+  CHECK(value(f.throughput_bytes_per_s) == 3481.4 * 1024 * 1024);
+  // The rows that moved data: readwhole (67046 ops, 0.1 ms/op, max 13.76 ms), append (67047,
+  // 0.0, 10.00) and writewhole (67048, 0.1, 11.81).
+  CHECK(value(f.latency_mean_ns) ==
+        Approx((67046 * 0.1 + 67047 * 0.0 + 67048 * 0.1) / (67046 + 67047 + 67048) * 1e6));
+  CHECK(value(f.latency_max_ns) == Approx(13.76e6));
+  CHECK(lists(doc, "IO Summary's ops/s"));
+  CHECK_THROWS_WITH(parse_result_text("Per-Operation Breakdown\n"
+                                      "read1   12ops 3ops/s 0.1mb/s\n",
+                                      ResultFormat::kFilebench, "bad.txt"),
+                    Catch::StartsWith("bad.txt:2: expected a Per-Operation Breakdown row"));
+  CHECK_THROWS_WITH(parse_result_text("Per-Operation Breakdown\n"
+                                      "IO Summary: 5 ops 1.0 ops/s 1/x rd/wr 0.1mb/s 0.1ms/op\n",
+                                      ResultFormat::kFilebench, "bad.txt"),
+                    Catch::StartsWith("bad.txt:2: expected 'IO Summary:"));
+  CHECK_THROWS_WITH(
+      parse_result_text("Filebench Version 1.5-alpha3\n", ResultFormat::kFilebench, "none.txt"),
+      Catch::StartsWith("none.txt:1: expected filebench's 'IO Summary:' line"));
 }
 
 TEST_CASE("fio 3.x JSON: per job and direction, and with --group_reporting", "[compare][classic]") {

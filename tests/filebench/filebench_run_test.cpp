@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iobench/classic_results.hpp>
+#include <iobench/compare.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 #include <sstream>
@@ -52,7 +54,7 @@ Tree tree(const fs::path& root) {
 TEST_CASE("the fileserver example leaves the files its creates and deletes account for") {
   const iobench::test::TempDir target("fbfs");
   const Run run = run_filebench(target, kExamples / "fileserver.f");
-  const auto& create = op(run, "create");
+  const auto& create = op(run, "createfile1");
   const auto& remove = op(run, "delete");
   CHECK(create.ops > 0);
   CHECK(op(run, "readwhole").bytes > 0);
@@ -69,7 +71,7 @@ TEST_CASE("the fileserver example leaves the files its creates and deletes accou
 TEST_CASE("the varmail example leaves the files its creates and deletes account for") {
   const iobench::test::TempDir target("fbvm");
   const Run run = run_filebench(target, kExamples / "varmail.f");
-  const auto& create = op(run, "create");
+  const auto& create = op(run, "createfile1");
   CHECK(create.ops > 0);
   CHECK(op(run, "fsyncnew").ops > 0);
   const Tree files = tree(run.run_dir / "spool");
@@ -155,6 +157,35 @@ TEST_CASE("appends and whole-file reads move exactly the bytes filebench's flowo
   const std::uint64_t io_ops =
       app.ops + apprand.ops + op(run, "open").ops + readall.ops + op(run, "close").ops;
   CHECK(out.find(fmt::format("\nIO Summary: {:5d} ops ", io_ops)) != std::string::npos);
+  // Its ms/op as filebench's stats.c computes it: the counted flowops' summed latency over the
+  // reads and writes (here readall; app and apprand), not over all io_ops.
+  double latency_ns = 0;
+  for (const char* name : {"app", "apprand", "open", "readall", "close"}) {
+    const auto& o = op(run, name);
+    latency_ns += o.latency.mean() * static_cast<double>(o.latency.count());
+  }
+  const double ms_per_op =
+      latency_ns / static_cast<double>(readall.ops + app.ops + apprand.ops) / 1e6;
+  CHECK_THAT(out, Catch::Contains(fmt::format("mb/s {:5.3f}ms/op\n", ms_per_op)));
+
+  // compare reads this text as it reads filebench's, on the figures compare takes from the
+  // run's own phase: reads + writes per second (rounded to whole ops/s in the text) and the
+  // data flowops' mean latency (ms to 3 decimals).
+  const iobench::ResultDocument back =
+      iobench::parse_result_text(out, iobench::ResultFormat::kAuto, "ours.txt");
+  CHECK(back.source->format == "filebench");
+  REQUIRE(back.run.steps.size() == 1);
+  REQUIRE(back.run.steps[0].phases.size() == 1);
+  const iobench::PhaseResult& read_back = back.run.steps[0].phases[0];
+  CHECK(read_back.name == "run");
+  const iobench::PhaseResult& phase = run.step.phases.at(0);
+  const auto from_text = [&](iobench::CompareMetric metric) {
+    return iobench::phase_metric_value(read_back, metric).value();
+  };
+  CHECK(from_text(iobench::CompareMetric::kIops) ==
+        Approx(iobench::phase_metric(phase, iobench::CompareMetric::kIops)).margin(1.0));
+  CHECK(from_text(iobench::CompareMetric::kLatencyMean) ==
+        Approx(iobench::phase_metric(phase, iobench::CompareMetric::kLatencyMean)).margin(1000.0));
 }
 
 TEST_CASE("the step seed decides the fileset on disk: names and sizes") {

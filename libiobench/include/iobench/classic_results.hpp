@@ -37,10 +37,11 @@ enum class ResultFormat {
   kFioJson,      ///< fio 3.x --output-format=json (also with --group_reporting)
   kSeedLines,    ///< "Completed writing|reading N mbytes across ..." lines (seed reports)
   kMdtest,       ///< mdtest's text output: its SUMMARY rate table (a phase per row, Mean ops/s)
+  kFilebench,    ///< filebench's output: Per-Operation Breakdown and IO Summary (phase "run")
 };
 
 /// The name --from takes: "auto", "iobench-json", "bonnie-csv", "bonnie-text", "tiotest",
-/// "tiobench", "dbench", "fio-json", "seed-lines", "mdtest".
+/// "tiobench", "dbench", "fio-json", "seed-lines", "mdtest", "filebench".
 [[nodiscard]] std::string_view to_string(ResultFormat format) noexcept;
 /// Every format but kAuto, in the order of the enum.
 [[nodiscard]] std::span<const ResultFormat> result_formats() noexcept;
@@ -49,7 +50,8 @@ enum class ResultFormat {
 
 /// The format of `text` by its marks: a JSON object with "schema" (iobench) or "fio version"
 /// (fio); "Completed writing|reading"; "Tiotest results for" or terse "write:" lines;
-/// tiobench.pl's "Identifier ... Rate (CPU%)" header; mdtest's "SUMMARY rate"; dbench's "Throughput
+/// tiobench.pl's "Identifier ... Rate (CPU%)" header; mdtest's "SUMMARY rate"; filebench's
+/// "Per-Operation Breakdown" with "IO Summary:"; dbench's "Throughput
 /// N MB/sec"; the bonnie++ text headers ("Sequential Output"); else comma-separated lines of
 /// bonnie++'s field counts. Throws ConfigError (with `source_name`) when none matches.
 [[nodiscard]] ResultFormat detect_result_format(std::string_view text,

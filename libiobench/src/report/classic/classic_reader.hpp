@@ -60,5 +60,6 @@ void place_repetitions(ResultDocument& document);
 [[nodiscard]] ResultDocument read_fio_json(std::string_view text, std::string_view source);
 [[nodiscard]] ResultDocument read_seed_lines(std::string_view text, std::string_view source);
 [[nodiscard]] ResultDocument read_mdtest(std::string_view text, std::string_view source);
+[[nodiscard]] ResultDocument read_filebench(std::string_view text, std::string_view source);
 
 }  // namespace iobench::detail::classic

@@ -58,6 +58,7 @@ constexpr std::array kReaders{
     ResultReader{ResultFormat::kFioJson, "fio-json", detail::classic::read_fio_json},
     ResultReader{ResultFormat::kSeedLines, "seed-lines", detail::classic::read_seed_lines},
     ResultReader{ResultFormat::kMdtest, "mdtest", detail::classic::read_mdtest},
+    ResultReader{ResultFormat::kFilebench, "filebench", detail::classic::read_filebench},
 };
 
 constexpr std::array<ResultFormat, kReaders.size()> kFormats = [] {
@@ -104,6 +105,9 @@ ResultFormat detect_result_format(std::string_view text, std::string_view source
   if (contains(text, "Tiotest results for")) return ResultFormat::kTiotest;
   if (contains(text, "Identifier") && contains(text, "(CPU%)")) return ResultFormat::kTiobench;
   if (contains(text, "SUMMARY rate") && contains(text, "Operation")) return ResultFormat::kMdtest;
+  if (contains(text, "IO Summary:") && contains(text, "Per-Operation Breakdown")) {
+    return ResultFormat::kFilebench;
+  }
   if (contains(text, "Throughput ") && contains(text, " MB/sec")) return ResultFormat::kDbench;
   if (contains(text, "Sequential Output") || contains(text, "Sequential Create")) {
     return ResultFormat::kBonnieText;
@@ -121,7 +125,8 @@ ResultFormat detect_result_format(std::string_view text, std::string_view source
   if (csv) return ResultFormat::kBonnieCsv;
   throw ConfigError(fmt::format(
       "{}:1: expected a result this iobench reads (iobench JSON, bonnie++ CSV or table, tiotest, "
-      "tiobench.pl, dbench, fio JSON, mdtest or 'Completed ...' lines), recognised none; name the "
+      "tiobench.pl, dbench, fio JSON, mdtest, filebench or 'Completed ...' lines), recognised "
+      "none; name the "
       "format "
       "with --from",
       printable(source_name)));
