@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "plugins/disk/block_distribution.hpp"
+#include "plugins/disk/device_purge.hpp"
+#include "plugins/disk/device_safety.hpp"
 #include "plugins/disk/disk_fio_params.hpp"
 #include "plugins/disk/disk_source.hpp"
 #include "plugins/disk/file_set.hpp"
@@ -334,7 +336,11 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   for (std::size_t i = 0; i < ctx.targets().size(); ++i) {
     ctx.set_attribute(fmt::format("file.{}", i),
                       file_location(i, ctx.targets()[i]).path().string());
+    if (i < config_.destructive_identity.size() && !config_.destructive_identity[i].empty()) {
+      ctx.set_attribute(fmt::format("destructive.{}", i), config_.destructive_identity[i]);
+    }
   }
+  if (config_.purge) purge_devices(ctx);
   if (config_.numjobs > 1 || config_.nrfiles > 1) {
     // Worker w is job w / targets of target w % targets (target_index_of).
     for (std::size_t w = 0; w < ctx.targets().size() * config_.numjobs; ++w) {
@@ -344,6 +350,18 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
       if (config_.nrfiles > 1) path += fmt::format(" and {} more", config_.nrfiles - 1);
       ctx.set_attribute(fmt::format("worker_file.{}", w), path);
     }
+  }
+}
+
+void DiskWorkload::purge_devices(PrepareContext& ctx) const {
+  for (std::size_t i = 0; i < ctx.targets().size(); ++i) {
+    if (i >= config_.destructive_identity.size() || config_.destructive_identity[i].empty()) {
+      continue;  // not a block device: make_disk_config let only block devices have one
+    }
+    const std::filesystem::path& device = ctx.targets()[i].user_path;
+    const PurgeRecord record = purge_device(device, block_device_name(device), *config_.purge,
+                                            [&ctx] { return ctx.stop_requested(); });
+    ctx.set_attribute(fmt::format("purge.{}", i), record.text());
   }
 }
 
@@ -403,8 +421,10 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     write_open = true;
     fsync_at_end = config_.fsync;
     fsync_op = kFsync;
-    // A shared file exists already: rank 0 created it in prepare().
-    options = open_options(config_, false, true, !shares_files(), file_bytes);
+    // A shared file exists already: rank 0 created it in prepare(); a block device (under
+    // destructive=) is the user's own.
+    options =
+        open_options(config_, false, true, !shares_files() && !target.is_existing_file, file_bytes);
   } else if (phase_role == PhaseRole::kMain && config_.operation == Operation::kMixed) {
     plan.ops = PhasePlan::Ops::kMixed;
     plan.read_percent = config_.read_percent;
