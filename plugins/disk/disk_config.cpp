@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/units.hpp>
@@ -175,6 +176,14 @@ std::vector<ParamSpec> disk_param_specs() {
                "there. What was done, and why each earlier method was not, is recorded "
                "(attribute purge.N)",
        .choices = {"none", "auto", "secdiscard", "discard", "overwrite"}},
+      {.key = "precondition",
+       .type = ParamType::kEnum,
+       .default_value = "none",
+       .help = "with destructive, every target a block device: wipc = SNIA PTS's "
+               "workload-independent preconditioning, an unmeasured phase 'precondition' "
+               "before the others (after purge) writing twice the device's capacity in 128 KiB "
+               "sequential O_DIRECT writes of the data pattern, with progress and ETA",
+       .choices = {"none", "wipc"}},
   };
   for (ParamSpec& spec : fio_param_specs()) specs.push_back(std::move(spec));
   for (ParamSpec& spec : steady_state_param_specs()) specs.push_back(std::move(spec));
@@ -191,6 +200,13 @@ void read_destructive_params(const Params& params, DiskConfig& config) {
     throw ConfigError(
         "disk: force_signature=true (--force-signature) only applies to destructive runs on a "
         "block device; give --destructive=SERIAL too, or drop it");
+  }
+  config.precondition = params.get_string("precondition") == "wipc";
+  if (config.precondition && config.destructive.empty()) {
+    throw ConfigError(
+        "disk: precondition=wipc writes whole block devices twice over, so it needs "
+        "--destructive=SERIAL (the device's serial or WWN) and block device targets; give both, "
+        "or drop precondition");
   }
   const std::string& purge = params.get_string("purge");
   if (purge != "none") {
@@ -214,6 +230,13 @@ void check_device_target(DiskConfig& config, const std::filesystem::path& target
   config.destructive_identity.back() =
       check_destructive_device(target, config.destructive, config.force_signature, what);
   const std::uint64_t device_bytes = block_device_bytes(target);
+  config.device_bytes.back() = device_bytes;
+  if (config.precondition && device_bytes < kPreconditionBlockBytes) {
+    throw ConfigError(fmt::format(
+        "disk: precondition=wipc writes 128 KiB blocks, but block device '{}' has {} bytes; drop "
+        "precondition",
+        target.string(), device_bytes));
+  }
   if (device_bytes < config.working_set_bytes()) {
     throw ConfigError(fmt::format(
         "disk: block device '{}' has {} bytes, fewer than blocks x bs = {} bytes; use a smaller "
@@ -357,6 +380,7 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     const bool existing_file = ::stat(target.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
     config.existing_file_target.push_back(existing_file);
     config.destructive_identity.emplace_back();
+    config.device_bytes.push_back(0);
     if (!existing_file) continue;
     any_device = any_device || S_ISBLK(st.st_mode);
     if (config.shared_file != SharedFile::kOff) {
@@ -403,6 +427,13 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
           "disk: target '{}' has {} bytes, fewer than blocks x bs = {} bytes; use fewer blocks",
           target.string(), st.st_size, config.working_set_bytes()));
     }
+  }
+  if (config.precondition && std::find(config.device_bytes.begin(), config.device_bytes.end(), 0) !=
+                                 config.device_bytes.end()) {
+    throw ConfigError(
+        "disk: precondition=wipc writes whole block devices, but a target is not one (or not "
+        "checked: nrfiles and verify are not for devices); give only block device targets, or "
+        "drop precondition");
   }
   if (!config.destructive.empty() && (!any_device || !config.destroys())) {
     throw ConfigError(fmt::format(

@@ -28,6 +28,11 @@ enum class SeekPattern { kSequential, kRandom };
 /// consecutive blocks or in interleaved blocks (rank r has the file's blocks r, r + N, ...).
 enum class SharedFile { kOff, kRegions, kInterleaved };
 
+/// Block size of precondition=wipc's sequential writes (SNIA PTS 2.0: 128 KiB).
+inline constexpr std::uint64_t kPreconditionBlockBytes = 128 << 10;
+/// Passes of precondition=wipc over the device (PTS: twice the user capacity).
+inline constexpr std::uint64_t kPreconditionPasses = 2;
+
 /// The disk workload's settings, validated: the seeds' test_disk_performance options.
 struct DiskConfig {
   Operation operation = Operation::kWrite;
@@ -76,6 +81,12 @@ struct DiskConfig {
   /// purge=: purge every block device target in prepare(), from this method on (purge=auto:
   /// kNvmeFormat); nullopt: no purge. Needs destructive.
   std::optional<PurgeMethod> purge;
+  /// precondition=wipc: SNIA PTS's workload-independent preconditioning, an unmeasured phase
+  /// before the others writing each block device target twice over (kPreconditionBlockBytes
+  /// sequential writes, O_DIRECT). Needs destructive and only block device targets.
+  bool precondition = false;
+  /// Per target: a destructive block device's capacity in bytes (0 for other targets).
+  std::vector<std::uint64_t> device_bytes;
   /// Per target: the identity --destructive matched ("wwid '...'"); empty for other targets.
   std::vector<std::string> destructive_identity;
 
@@ -83,7 +94,9 @@ struct DiskConfig {
     return blocks * block_size_bytes;
   }
   /// The step changes a device's data: its phase writes or trims, or a purge comes first.
-  [[nodiscard]] bool destroys() const noexcept { return writes() || purge.has_value(); }
+  [[nodiscard]] bool destroys() const noexcept {
+    return writes() || purge.has_value() || precondition;
+  }
   /// The phase changes the file(s): writes or trims.
   [[nodiscard]] bool writes() const noexcept { return operation != Operation::kRead; }
   [[nodiscard]] bool reads() const noexcept {

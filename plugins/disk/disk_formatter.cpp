@@ -95,6 +95,8 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
                  *text);
     } else if (key.starts_with("purge.")) {
       fmt::print(out, "purge of {}: {}\n", attribute_text(step, "file." + key.substr(6)), *text);
+    } else if (key == "precondition") {
+      fmt::print(out, "precondition: {}\n", *text);
     }
   }
   for (const PhaseResult& phase : step.phases) {

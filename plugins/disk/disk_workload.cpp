@@ -225,8 +225,10 @@ DiskWorkload::DiskWorkload(DiskConfig config, std::size_t target_count, const En
     : config_(std::move(config)), target_count_(target_count), caps_(engine.caps()) {}
 
 DiskWorkload::PhaseRole DiskWorkload::role(std::size_t phase) const noexcept {
-  if (config_.prime && phase == 0) return PhaseRole::kPrime;
-  const std::size_t main = config_.prime ? 1 : 0;
+  const std::size_t first = config_.precondition ? 1 : 0;
+  if (config_.precondition && phase == 0) return PhaseRole::kPrecondition;
+  if (config_.prime && phase == first) return PhaseRole::kPrime;
+  const std::size_t main = first + (config_.prime ? 1 : 0);
   return phase > main ? PhaseRole::kVerify : PhaseRole::kMain;
 }
 
@@ -240,6 +242,13 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
     counters.push_back(fmt::format("ops_bs_{}", size));
   }
   std::vector<PhaseSpec> phases;
+  if (config_.precondition) {
+    // One worker per device, however many jobs the main phase has.
+    phases.push_back(PhaseSpec{.name = "precondition",
+                               .op_names = {"write", "fsync"},
+                               .workers = target_count_,
+                               .measured = false});
+  }
   if (config_.prime) {
     phases.push_back(
         PhaseSpec{.name = "prime", .op_names = {"read"}, .workers = workers, .measured = false});
@@ -341,6 +350,12 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
     }
   }
   if (config_.purge) purge_devices(ctx);
+  if (config_.precondition) {
+    ctx.set_attribute("precondition",
+                      fmt::format("workload-independent (SNIA PTS): {} x capacity in {} KiB "
+                                  "sequential O_DIRECT writes",
+                                  kPreconditionPasses, kPreconditionBlockBytes >> 10));
+  }
   if (config_.numjobs > 1 || config_.nrfiles > 1) {
     // Worker w is job w / targets of target w % targets (target_index_of).
     for (std::size_t w = 0; w < ctx.targets().size() * config_.numjobs; ++w) {
@@ -381,6 +396,25 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   // j * targets + t.
   const auto job = static_cast<std::uint32_t>(worker_index / target_count_);
   const PhaseRole phase_role = role(phase);
+  if (phase_role == PhaseRole::kPrecondition) {
+    // PTS's WIPC: the whole device, twice, sequentially, past the page cache.
+    OpenOptions options =
+        open_options(config_, false, true, false, config_.device_bytes[target_index]);
+    options.direct = true;
+    const std::uint64_t blocks = config_.device_bytes[target_index] / kPreconditionBlockBytes;
+    const PhasePlan plan{.sequential = true,
+                         .blocks = blocks,
+                         .block_size = kPreconditionBlockBytes,
+                         .placement = BlockPlacement::of(SharedFile::kOff, blocks, 0, 1),
+                         .iterations = kPreconditionPasses,
+                         .ops = PhasePlan::Ops::kWrite,
+                         .file_span = blocks * kPreconditionBlockBytes};
+    // Plain blocking writes (psync) at depth 1 whatever the step's engine: an engine that
+    // cannot do O_DIRECT (mmap) must not keep the device from being preconditioned.
+    return std::make_unique<DiskWorker>(
+        plan, open_file(*prime_engine_, file_location(target_index, target), options), 1,
+        prime_engine_->caps(), RateLimit{}, ctx.seed(), std::nullopt, config_.data, true, kFsync);
+  }
   // The untimed prime pass fills the page cache with blocking reads whatever the step's engine
   // (RWF_NOWAIT reads of uncached data would fail and fill nothing); null has no file to read.
   const Engine& engine =

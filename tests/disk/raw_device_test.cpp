@@ -365,3 +365,40 @@ TEST_CASE("purge=overwrite writes zeros over the whole device", "[disk][raw]") {
              Catch::Contains("purge=discard erases whole block devices, so it needs "
                              "--destructive=SERIAL"));
 }
+
+TEST_CASE("precondition=wipc writes twice the device's capacity before the measured phase",
+          "[disk][raw]") {
+  LoopDevice loop;
+  SKIP_UNLESS_LOOP(loop);
+  const std::uint64_t written_before = device_stat(loop.device(), 6);
+  const RunResult run = run_disk({{"operation", "read"},
+                                  {"bs", "64k"},
+                                  {"blocks", "4"},
+                                  {"data", "zeros"},
+                                  {"precondition", "wipc"},
+                                  {"destructive", loop.serial()}},
+                                 loop.device());
+  REQUIRE(run.status == Status::kOk);
+  const StepResult& step = run.steps.at(0);
+  // The preconditioning is not measured: only the read phase is reported.
+  REQUIRE(step.phases.size() == 1);
+  CHECK(step.phases.at(0).name == "read");
+  REQUIRE(step.attribute("precondition") != nullptr);
+  CHECK(std::get<std::string>(*step.attribute("precondition")) ==
+        "workload-independent (SNIA PTS): 2 x capacity in 128 KiB sequential O_DIRECT writes");
+  std::ostringstream text;
+  format_disk_text(step, text);
+  CHECK_THAT(text.str(), Catch::Contains("precondition: workload-independent (SNIA PTS)"));
+  // Two passes of O_DIRECT writes over all 16 MiB reached the device: 2 x 32768 sectors.
+  CHECK(device_stat(loop.device(), 6) - written_before == 2 * kImageBytes / 512);
+  CHECK(read_bytes(loop.image(), 0, kImageBytes) == std::string(kImageBytes, '\0'));
+  // Not on a directory target.
+  test::TempDir dir("wipc");
+  CHECK_THAT(refusal({{"operation", "read"},
+                      {"bs", "64k"},
+                      {"blocks", "4"},
+                      {"precondition", "wipc"},
+                      {"destructive", "x"}},
+                     dir.path().string()),
+             Catch::Contains("precondition=wipc writes whole block devices, but a target is not"));
+}
