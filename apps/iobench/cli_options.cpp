@@ -102,6 +102,12 @@ po::options_description run_options() {
      "row per progress interval (written once the run has ended)")
     ("plugin", po::value<std::vector<std::string>>()->composing(), "load a workload plugin (.so)")
     ("drop-caches", "sync and drop the page cache before each phase (root)")
+    ("destructive", po::value<std::string>(),
+     "allow disk writes, trims and mixed phases on whole block device targets whose serial or "
+     "WWN (/sys/block/NAME: device/serial, serial, wwid; loop devices: loop/backing_file) is "
+     "SERIAL; the same as the param destructive=SERIAL (see README, Raw devices)")
+    ("force-signature", "with --destructive: overwrite a device whose first blocks hold a file "
+                        "system or partition table signature (param force_signature=true)")
     ("fail-fast", "stop the run at the first failed step")
     ("stonewall", "end every worker of a phase (under mpirun: of every rank) when the first one "
                   "is done, as IOR's stonewalling")
@@ -129,10 +135,10 @@ po::options_description run_options() {
 
 // Options of run and validate that compare and report refuse.
 // clang-format off
-constexpr std::array<const char*, 19> kRunOnly{
+constexpr std::array<const char*, 21> kRunOnly{
     "dir",         "keep",      "time",  "warmup", "ops",      "seed",           "plugin",
     "drop-caches", "fail-fast", "again", "html",   "interval", "time-series-csv", "stonewall",
-    "wear-out",    "store",     "live",  "live-csv", "explain"};
+    "wear-out",    "store",     "live",  "live-csv", "explain", "destructive", "force-signature"};
 // clang-format on
 
 // Items of a comma-separated list; empty items are refused.

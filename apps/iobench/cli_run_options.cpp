@@ -196,11 +196,34 @@ void refuse_option_and_param_for_the_same_thing(const po::variables_map& vm,
   }
 }
 
+// --destructive SERIAL and --force-signature: the disk workload's params of the same meaning
+// (a suite applies them to the steps that declare them), refused beside those params.
+void parse_destructive_options(const po::variables_map& vm, CliOptions& cli) {
+  for (const auto& [option, given, param, value] :
+       {std::tuple{"--destructive", vm.count("destructive") > 0, "destructive",
+                   vm.count("destructive") ? vm["destructive"].as<std::string>() : std::string()},
+        std::tuple{"--force-signature", vm.count("force-signature") > 0, "force_signature",
+                   std::string("true")}}) {
+    if (!given) continue;
+    if (std::string_view(param) == "destructive" && value.empty()) {
+      throw ConfigError(
+          "--destructive: the serial is empty; give the device's serial or WWN as "
+          "/sys/block/NAME reports it (device/serial, serial or wwid; a loop device: "
+          "loop/backing_file)");
+    }
+    if (!cli.params.emplace(param, value).second) {
+      throw ConfigError(fmt::format("{} and {}={} both given; give one of them", option, param,
+                                    printable(cli.params.at(param))));
+    }
+  }
+}
+
 }  // namespace
 
 void parse_run_command(const po::variables_map& vm, const std::vector<std::string>& args,
                        const std::string& command, CliOptions& cli) {
   parse_workload_and_params(args, cli);
+  parse_destructive_options(vm, cli);
   refuse_other_commands_options(vm, command);
   parse_target_and_output_options(vm, command, cli);
   parse_engine_and_limit_options(vm, cli);

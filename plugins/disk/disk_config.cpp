@@ -4,10 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/units.hpp>
 
+#include "plugins/disk/device_safety.hpp"
 #include "plugins/disk/disk_fio_params.hpp"
 
 namespace iobench::plugins::disk {
@@ -151,11 +153,99 @@ std::vector<ParamSpec> disk_param_specs() {
       // The seeds' reports do not say what their tool wrote; incompressible data keeps a
       // compressing or deduplicating filesystem from flattering the run.
       data_param_spec("random", "default random; also fills the file a read creates"),
+      {.key = "destructive",
+       .type = ParamType::kString,
+       .default_value = "",
+       .help = "SERIAL (or --destructive SERIAL): allow writes, trims and mixed phases on whole "
+               "block device targets whose serial or WWN, as sysfs reports it (device/serial, "
+               "serial, wwid; a loop device: loop/backing_file), is SERIAL; refused for the "
+               "root device, a mounted, swap or held device (or partition of it), and a device "
+               "holding a file system or partition table signature (see force_signature)"},
+      {.key = "force_signature",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "(or --force-signature) with destructive: overwrite a device even though its "
+               "first blocks hold a file system, swap, LUKS, LVM or partition table signature"},
+      {.key = "purge",
+       .type = ParamType::kEnum,
+       .default_value = "none",
+       .help = "with destructive: purge each block device target before the step's phases "
+               "(SNIA PTS): auto tries NVMe format/sanitize (needs libnvme, not in this build: "
+               "recorded as skipped), then BLKSECDISCARD, then BLKDISCARD, then a full "
+               "overwrite with zeros; secdiscard, discard or overwrite start the same order "
+               "there. What was done, and why each earlier method was not, is recorded "
+               "(attribute purge.N)",
+       .choices = {"none", "auto", "secdiscard", "discard", "overwrite"}},
+      {.key = "precondition",
+       .type = ParamType::kEnum,
+       .default_value = "none",
+       .help = "with destructive, every target a block device: wipc = SNIA PTS's "
+               "workload-independent preconditioning, an unmeasured phase 'precondition' "
+               "before the others (after purge) writing twice the device's capacity in 128 KiB "
+               "sequential O_DIRECT writes of the data pattern, with progress and ETA",
+       .choices = {"none", "wipc"}},
   };
   for (ParamSpec& spec : fio_param_specs()) specs.push_back(std::move(spec));
   for (ParamSpec& spec : steady_state_param_specs()) specs.push_back(std::move(spec));
   return specs;
 }
+
+namespace {
+
+// destructive=, force_signature and purge= on their own (the targets are checked later).
+void read_destructive_params(const Params& params, DiskConfig& config) {
+  config.destructive = params.has("destructive") ? params.get_string("destructive") : "";
+  config.force_signature = params.get_bool("force_signature");
+  if (config.force_signature && config.destructive.empty()) {
+    throw ConfigError(
+        "disk: force_signature=true (--force-signature) only applies to destructive runs on a "
+        "block device; give --destructive=SERIAL too, or drop it");
+  }
+  config.precondition = params.get_string("precondition") == "wipc";
+  if (config.precondition && config.destructive.empty()) {
+    throw ConfigError(
+        "disk: precondition=wipc writes whole block devices twice over, so it needs "
+        "--destructive=SERIAL (the device's serial or WWN) and block device targets; give both, "
+        "or drop precondition");
+  }
+  const std::string& purge = params.get_string("purge");
+  if (purge != "none") {
+    config.purge = purge == "auto"         ? PurgeMethod::kNvmeFormat
+                   : purge == "secdiscard" ? PurgeMethod::kSecDiscard
+                   : purge == "discard"    ? PurgeMethod::kDiscard
+                                           : PurgeMethod::kOverwrite;
+    if (config.destructive.empty()) {
+      throw ConfigError(fmt::format(
+          "disk: purge={} erases whole block devices, so it needs --destructive=SERIAL (the "
+          "device's serial or WWN) and a block device target; give both, or drop purge",
+          purge));
+    }
+  }
+}
+
+// A block device target of a destructive step: its safety rules (check_destructive_device,
+// whose matched identity the config keeps) and its size.
+void check_device_target(DiskConfig& config, const std::filesystem::path& target,
+                         const std::string& what) {
+  config.destructive_identity.back() =
+      check_destructive_device(target, config.destructive, config.force_signature, what);
+  const std::uint64_t device_bytes = block_device_bytes(target);
+  config.device_bytes.back() = device_bytes;
+  if (config.precondition && device_bytes < kPreconditionBlockBytes) {
+    throw ConfigError(fmt::format(
+        "disk: precondition=wipc writes 128 KiB blocks, but block device '{}' has {} bytes; drop "
+        "precondition",
+        target.string(), device_bytes));
+  }
+  if (device_bytes < config.working_set_bytes()) {
+    throw ConfigError(fmt::format(
+        "disk: block device '{}' has {} bytes, fewer than blocks x bs = {} bytes; use a smaller "
+        "size",
+        target.string(), device_bytes, config.working_set_bytes()));
+  }
+}
+
+}  // namespace
 
 DiskConfig make_disk_config(const Params& params, std::span<const std::filesystem::path> targets) {
   DiskConfig config;
@@ -283,22 +373,41 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     throw ConfigError("disk: prime=true only applies to operation=read");
   }
   check_fio_params(params, config);
+  read_destructive_params(params, config);
+  bool any_device = false;
   for (const auto& target : targets) {
     struct stat st {};
     const bool existing_file = ::stat(target.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
     config.existing_file_target.push_back(existing_file);
+    config.destructive_identity.emplace_back();
+    config.device_bytes.push_back(0);
     if (!existing_file) continue;
+    any_device = any_device || S_ISBLK(st.st_mode);
     if (config.shared_file != SharedFile::kOff) {
       throw ConfigError(fmt::format(
           "disk: shared_file={} makes one file for all ranks in a directory, but target '{}' is "
           "an existing file; give a directory target or shared_file=off",
           shared, target.string()));
     }
-    if (config.writes()) {
+    const std::string op_text = config.operation == Operation::kMixed ? "mixed" : operation;
+    if (config.destroys() && S_ISBLK(st.st_mode) && config.destructive.empty()) {
+      throw ConfigError(fmt::format(
+          "disk: target '{}' is a block device; operation={} on it destroys its data, so it "
+          "needs --destructive=SERIAL (the device's serial or WWN as /sys/block/NAME reports it: "
+          "device/serial, serial or wwid; a loop device: loop/backing_file); reads need none",
+          target.string(), op_text));
+    }
+    if (config.destroys() && S_ISBLK(st.st_mode)) {
+      if (config.nrfiles == 1 && !config.verify) {
+        check_device_target(
+            config, target,
+            config.writes() ? "operation=" + op_text : "purge=" + params.get_string("purge"));
+      }
+    } else if (config.writes()) {
       throw ConfigError(fmt::format(
           "disk: target '{}' is an existing file (or device); iobench never overwrites or trims "
           "existing files, so operation={} needs a directory target",
-          target.string(), config.operation == Operation::kMixed ? "mixed" : operation));
+          target.string(), op_text));
     }
     if (config.nrfiles > 1) {
       throw ConfigError(fmt::format(
@@ -318,6 +427,21 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
           "disk: target '{}' has {} bytes, fewer than blocks x bs = {} bytes; use fewer blocks",
           target.string(), st.st_size, config.working_set_bytes()));
     }
+  }
+  if (config.precondition && std::find(config.device_bytes.begin(), config.device_bytes.end(), 0) !=
+                                 config.device_bytes.end()) {
+    throw ConfigError(
+        "disk: precondition=wipc writes whole block devices, but a target is not one (or not "
+        "checked: nrfiles and verify are not for devices); give only block device targets, or "
+        "drop precondition");
+  }
+  if (!config.destructive.empty() && (!any_device || !config.destroys())) {
+    throw ConfigError(fmt::format(
+        "disk: destructive={} (--destructive) allows writes to a block device target, but {}; "
+        "drop it",
+        config.destructive,
+        any_device ? fmt::format("operation={} does not write (and there is no purge)", operation)
+                   : std::string("no target is a block device")));
   }
   return config;
 }

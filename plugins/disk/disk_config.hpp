@@ -15,6 +15,7 @@
 
 #include "plugins/disk/block_distribution.hpp"
 #include "plugins/disk/block_size_split.hpp"
+#include "plugins/disk/device_purge.hpp"
 
 namespace iobench::plugins::disk {
 
@@ -26,6 +27,11 @@ enum class SeekPattern { kSequential, kRandom };
 /// target that every rank works on (IOR's N-1), each rank in its own region of `blocks`
 /// consecutive blocks or in interleaved blocks (rank r has the file's blocks r, r + N, ...).
 enum class SharedFile { kOff, kRegions, kInterleaved };
+
+/// Block size of precondition=wipc's sequential writes (SNIA PTS 2.0: 128 KiB).
+inline constexpr std::uint64_t kPreconditionBlockBytes = 128 << 10;
+/// Passes of precondition=wipc over the device (PTS: twice the user capacity).
+inline constexpr std::uint64_t kPreconditionPasses = 2;
 
 /// The disk workload's settings, validated: the seeds' test_disk_performance options.
 struct DiskConfig {
@@ -67,9 +73,29 @@ struct DiskConfig {
   std::optional<SteadyStateConfig> steady_state;
   /// Targets that name an existing file or block device (read in place).
   std::vector<bool> existing_file_target;
+  /// --destructive=SERIAL (param destructive): writes, trims and mixed phases on block device
+  /// targets whose serial or WWN is this (check_destructive_device); empty: none.
+  std::string destructive;
+  /// --force-signature: a destructive run may overwrite a device holding a signature.
+  bool force_signature = false;
+  /// purge=: purge every block device target in prepare(), from this method on (purge=auto:
+  /// kNvmeFormat); nullopt: no purge. Needs destructive.
+  std::optional<PurgeMethod> purge;
+  /// precondition=wipc: SNIA PTS's workload-independent preconditioning, an unmeasured phase
+  /// before the others writing each block device target twice over (kPreconditionBlockBytes
+  /// sequential writes, O_DIRECT). Needs destructive and only block device targets.
+  bool precondition = false;
+  /// Per target: a destructive block device's capacity in bytes (0 for other targets).
+  std::vector<std::uint64_t> device_bytes;
+  /// Per target: the identity --destructive matched ("wwid '...'"); empty for other targets.
+  std::vector<std::string> destructive_identity;
 
   [[nodiscard]] std::uint64_t working_set_bytes() const noexcept {
     return blocks * block_size_bytes;
+  }
+  /// The step changes a device's data: its phase writes or trims, or a purge comes first.
+  [[nodiscard]] bool destroys() const noexcept {
+    return writes() || purge.has_value() || precondition;
   }
   /// The phase changes the file(s): writes or trims.
   [[nodiscard]] bool writes() const noexcept { return operation != Operation::kRead; }
@@ -95,8 +121,10 @@ struct DiskConfig {
 /// iterations, both blocks and
 /// size given, a working set that is not a whole number of blocks, direct I/O with a block size
 /// that is not a multiple of 4096, a write to an existing file target, a read of an existing file
-/// target smaller than the working set, rwmix with operation read or write, both rate_iops and
-/// rate_bytes, a bad random_order, a shared file in an existing file target.
+/// target smaller than the working set, a write, trim or mixed phase on an existing file, or on
+/// a block device without destructive= or against its safety rules (check_destructive_device),
+/// destructive= without a block device target, rwmix with operation read or write, both rate_iops
+/// and rate_bytes, a bad random_order, a shared file in an existing file target.
 [[nodiscard]] DiskConfig make_disk_config(const Params& params,
                                           std::span<const std::filesystem::path> targets);
 

@@ -85,6 +85,20 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
                    ? std::get<std::int64_t>(*depth)
                    : 1);
   }
+  // Destructive runs say which device they overwrote (the identity matched) and how it was
+  // purged.
+  for (const auto& [key, value] : step.attributes) {
+    const auto* text = std::get_if<std::string>(&value);
+    if (text == nullptr) continue;
+    if (key.starts_with("destructive.")) {
+      fmt::print(out, "destructive: {} ({})\n", attribute_text(step, "file." + key.substr(12)),
+                 *text);
+    } else if (key.starts_with("purge.")) {
+      fmt::print(out, "purge of {}: {}\n", attribute_text(step, "file." + key.substr(6)), *text);
+    } else if (key == "precondition") {
+      fmt::print(out, "precondition: {}\n", *text);
+    }
+  }
   for (const PhaseResult& phase : step.phases) {
     if (phase.op_names.empty()) continue;
     if (phase.status == Status::kNoMeasurement) {

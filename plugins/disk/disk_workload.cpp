@@ -17,6 +17,8 @@
 #include <thread>
 
 #include "plugins/disk/block_distribution.hpp"
+#include "plugins/disk/device_purge.hpp"
+#include "plugins/disk/device_safety.hpp"
 #include "plugins/disk/disk_fio_params.hpp"
 #include "plugins/disk/disk_source.hpp"
 #include "plugins/disk/file_set.hpp"
@@ -223,8 +225,10 @@ DiskWorkload::DiskWorkload(DiskConfig config, std::size_t target_count, const En
     : config_(std::move(config)), target_count_(target_count), caps_(engine.caps()) {}
 
 DiskWorkload::PhaseRole DiskWorkload::role(std::size_t phase) const noexcept {
-  if (config_.prime && phase == 0) return PhaseRole::kPrime;
-  const std::size_t main = config_.prime ? 1 : 0;
+  const std::size_t first = config_.precondition ? 1 : 0;
+  if (config_.precondition && phase == 0) return PhaseRole::kPrecondition;
+  if (config_.prime && phase == first) return PhaseRole::kPrime;
+  const std::size_t main = first + (config_.prime ? 1 : 0);
   return phase > main ? PhaseRole::kVerify : PhaseRole::kMain;
 }
 
@@ -238,6 +242,13 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
     counters.push_back(fmt::format("ops_bs_{}", size));
   }
   std::vector<PhaseSpec> phases;
+  if (config_.precondition) {
+    // One worker per device, however many jobs the main phase has.
+    phases.push_back(PhaseSpec{.name = "precondition",
+                               .op_names = {"write", "fsync"},
+                               .workers = target_count_,
+                               .measured = false});
+  }
   if (config_.prime) {
     phases.push_back(
         PhaseSpec{.name = "prime", .op_names = {"read"}, .workers = workers, .measured = false});
@@ -334,6 +345,16 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   for (std::size_t i = 0; i < ctx.targets().size(); ++i) {
     ctx.set_attribute(fmt::format("file.{}", i),
                       file_location(i, ctx.targets()[i]).path().string());
+    if (i < config_.destructive_identity.size() && !config_.destructive_identity[i].empty()) {
+      ctx.set_attribute(fmt::format("destructive.{}", i), config_.destructive_identity[i]);
+    }
+  }
+  if (config_.purge) purge_devices(ctx);
+  if (config_.precondition) {
+    ctx.set_attribute("precondition",
+                      fmt::format("workload-independent (SNIA PTS): {} x capacity in {} KiB "
+                                  "sequential O_DIRECT writes",
+                                  kPreconditionPasses, kPreconditionBlockBytes >> 10));
   }
   if (config_.numjobs > 1 || config_.nrfiles > 1) {
     // Worker w is job w / targets of target w % targets (target_index_of).
@@ -344,6 +365,18 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
       if (config_.nrfiles > 1) path += fmt::format(" and {} more", config_.nrfiles - 1);
       ctx.set_attribute(fmt::format("worker_file.{}", w), path);
     }
+  }
+}
+
+void DiskWorkload::purge_devices(PrepareContext& ctx) const {
+  for (std::size_t i = 0; i < ctx.targets().size(); ++i) {
+    if (i >= config_.destructive_identity.size() || config_.destructive_identity[i].empty()) {
+      continue;  // not a block device: make_disk_config let only block devices have one
+    }
+    const std::filesystem::path& device = ctx.targets()[i].user_path;
+    const PurgeRecord record = purge_device(device, block_device_name(device), *config_.purge,
+                                            [&ctx] { return ctx.stop_requested(); });
+    ctx.set_attribute(fmt::format("purge.{}", i), record.text());
   }
 }
 
@@ -363,6 +396,25 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   // j * targets + t.
   const auto job = static_cast<std::uint32_t>(worker_index / target_count_);
   const PhaseRole phase_role = role(phase);
+  if (phase_role == PhaseRole::kPrecondition) {
+    // PTS's WIPC: the whole device, twice, sequentially, past the page cache.
+    OpenOptions options =
+        open_options(config_, false, true, false, config_.device_bytes[target_index]);
+    options.direct = true;
+    const std::uint64_t blocks = config_.device_bytes[target_index] / kPreconditionBlockBytes;
+    const PhasePlan plan{.sequential = true,
+                         .blocks = blocks,
+                         .block_size = kPreconditionBlockBytes,
+                         .placement = BlockPlacement::of(SharedFile::kOff, blocks, 0, 1),
+                         .iterations = kPreconditionPasses,
+                         .ops = PhasePlan::Ops::kWrite,
+                         .file_span = blocks * kPreconditionBlockBytes};
+    // Plain blocking writes (psync) at depth 1 whatever the step's engine: an engine that
+    // cannot do O_DIRECT (mmap) must not keep the device from being preconditioned.
+    return std::make_unique<DiskWorker>(
+        plan, open_file(*prime_engine_, file_location(target_index, target), options), 1,
+        prime_engine_->caps(), RateLimit{}, ctx.seed(), std::nullopt, config_.data, true, kFsync);
+  }
   // The untimed prime pass fills the page cache with blocking reads whatever the step's engine
   // (RWF_NOWAIT reads of uncached data would fail and fill nothing); null has no file to read.
   const Engine& engine =
@@ -403,8 +455,10 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     write_open = true;
     fsync_at_end = config_.fsync;
     fsync_op = kFsync;
-    // A shared file exists already: rank 0 created it in prepare().
-    options = open_options(config_, false, true, !shares_files(), file_bytes);
+    // A shared file exists already: rank 0 created it in prepare(); a block device (under
+    // destructive=) is the user's own.
+    options =
+        open_options(config_, false, true, !shares_files() && !target.is_existing_file, file_bytes);
   } else if (phase_role == PhaseRole::kMain && config_.operation == Operation::kMixed) {
     plan.ops = PhasePlan::Ops::kMixed;
     plan.read_percent = config_.read_percent;

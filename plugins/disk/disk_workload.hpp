@@ -55,8 +55,11 @@ class DiskWorkload final : public Workload {
                                            std::uint32_t job = 0, std::uint32_t file = 0) const;
 
  private:
-  enum class PhaseRole { kPrime, kMain, kVerify };
+  enum class PhaseRole { kPrecondition, kPrime, kMain, kVerify };
   [[nodiscard]] PhaseRole role(std::size_t phase) const noexcept;
+
+  /// purge=: purges each block device target (purge_device), recording attribute purge.N.
+  void purge_devices(PrepareContext& ctx) const;
 
   /// True when the step's ranks share the files (shared_file, more than one rank).
   [[nodiscard]] bool shares_files() const noexcept { return ranks_ > 1; }

@@ -1,6 +1,9 @@
 #include "plugins/disk/file_set.hpp"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <iobench/error.hpp>
@@ -75,7 +78,13 @@ class FileSetQueue final : public IoQueue {
 
 DiskFileSet::DiskFileSet(std::vector<std::unique_ptr<IoFile>> files, std::uint64_t file_span,
                          std::uint32_t slots)
-    : files_(std::move(files)), span_(file_span), trim_slots_(slots, 0) {}
+    : files_(std::move(files)), span_(file_span), trim_slots_(slots, 0) {
+  for (const auto& file : files_) {
+    struct stat st {};
+    block_device_.push_back(
+        file->fd() >= 0 && ::fstat(file->fd(), &st) == 0 && S_ISBLK(st.st_mode) ? 1 : 0);
+  }
+}
 
 void DiskFileSet::read_at(std::span<std::byte> buf, std::uint64_t offset) {
   const auto [file, at] = locate(offset);
@@ -91,6 +100,13 @@ void DiskFileSet::trim(std::uint64_t offset, std::uint64_t length) {
   const auto [file, at] = locate(offset);
   const int fd = files_[file]->fd();
   if (fd < 0) return;  // the null engine: no file
+  if (block_device_[file] != 0) {
+    std::uint64_t range[2] = {at, length};
+    if (::ioctl(fd, BLKDISCARD, range) != 0) {
+      throw IoError(errno, "ioctl(BLKDISCARD) for a trim", files_[file]->path().string());
+    }
+    return;
+  }
   if (::fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(at),
                   static_cast<off_t>(length)) != 0) {
     throw IoError(errno, "fallocate(FALLOC_FL_PUNCH_HOLE) for a trim",

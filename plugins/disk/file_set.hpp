@@ -11,7 +11,8 @@ namespace iobench::plugins::disk {
 /// itself. File f's byte x lies at offset f * file_span + x of the set, so a source addresses
 /// every file through one IoDriver; requests go to the file their offset names.
 /// A trim is a request whose slot (IoRequest::tag) is marked in trim_slots(): it punches a hole
-/// in the file (fallocate FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, as fio's trims on files),
+/// in the file (fallocate FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, as fio's trims on files)
+/// or, on a block device, discards the range (ioctl BLKDISCARD, as fio's trims on devices),
 /// synchronously inside submit(); it completes with its length. An engine without a descriptor
 /// (null) completes it without a call. Not thread-safe (one worker's).
 class DiskFileSet final : public IoFile {
@@ -26,8 +27,10 @@ class DiskFileSet final : public IoFile {
 
   void read_at(std::span<std::byte> buf, std::uint64_t offset) override;
   void write_at(std::span<const std::byte> buf, std::uint64_t offset) override;
-  /// Punches the hole [offset, offset + length) of the set. Throws IoError naming fallocate,
-  /// its errno (EOPNOTSUPP: the filesystem has no hole punching) and the file.
+  /// Punches the hole [offset, offset + length) of the set (a block device: discards it).
+  /// Throws IoError naming fallocate (or BLKDISCARD), its errno (EOPNOTSUPP: the filesystem or
+  /// device has no hole punching or discard; EINVAL: a range not aligned to the device's
+  /// logical block size) and the file.
   void trim(std::uint64_t offset, std::uint64_t length);
   /// fsync of every file, in order; throws the first failure.
   void sync() override;
@@ -51,6 +54,7 @@ class DiskFileSet final : public IoFile {
   std::vector<std::unique_ptr<IoFile>> files_;
   std::uint64_t span_;
   std::vector<char> trim_slots_;
+  std::vector<char> block_device_;  ///< per file: 1 for a block device (trims discard)
 };
 
 }  // namespace iobench::plugins::disk

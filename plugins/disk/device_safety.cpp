@@ -1,0 +1,293 @@
+#include "plugins/disk/device_safety.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iobench/error.hpp>
+#include <iobench/file_util.hpp>
+#include <iobench/printable.hpp>
+#include <set>
+#include <sstream>
+#include <string_view>
+
+namespace iobench::plugins::disk {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Magic {
+  const char* name;
+  std::size_t offset;
+  std::string_view bytes;
+};
+
+using namespace std::string_view_literals;
+
+// Checked in this order: the file systems first (an MBR's 0x55AA is also in FAT and NTFS boot
+// sectors, so it names what is left).
+constexpr Magic kMagics[] = {
+    {"ext2/3/4", 1080, "\x53\xEF"sv},
+    {"XFS", 0, "XFSB"sv},
+    {"btrfs", 65600, "_BHRfS_M"sv},
+    {"LUKS", 0, "LUKS\xBA\xBE"sv},
+    {"LUKS2 (secondary header)", 16384, "SKUL\xBA\xBE"sv},
+    {"LVM2 physical volume", 512, "LABELONE"sv},
+    {"swap", 4096 - 10, "SWAPSPACE2"sv},
+    {"swap", 8192 - 10, "SWAPSPACE2"sv},
+    {"swap", 16384 - 10, "SWAPSPACE2"sv},
+    {"swap", 65536 - 10, "SWAPSPACE2"sv},
+    {"GPT partition table", 512, "EFI PART"sv},
+    {"ISO 9660", 32769, "CD001"sv},
+    {"MBR partition table or boot sector", 510, "\x55\xAA"sv},
+};
+
+std::string hex(std::string_view bytes) {
+  std::string out = "0x";
+  for (const char c : bytes) out += fmt::format("{:02X}", static_cast<unsigned char>(c));
+  return out;
+}
+
+std::string read_trimmed(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string value = text.str();
+  const auto space = [](unsigned char c) { return std::isspace(c) != 0 || c == 0; };
+  while (!value.empty() && space(static_cast<unsigned char>(value.back()))) value.pop_back();
+  std::size_t start = 0;
+  while (start < value.size() && space(static_cast<unsigned char>(value[start]))) ++start;
+  return value.substr(start);
+}
+
+// "MAJ:MIN" of a device number.
+std::string dev_text(dev_t dev) { return fmt::format("{}:{}", major(dev), minor(dev)); }
+
+// The device's sysfs directory, resolved (/sys/devices/...), or empty.
+fs::path sysfs_dir_of(const std::string& dev) {
+  std::error_code ec;
+  fs::path dir = fs::canonical(fs::path("/sys/dev/block") / dev, ec);
+  return ec ? fs::path() : dir;
+}
+
+bool is_partition(const fs::path& sysfs_dir) {
+  std::error_code ec;
+  return fs::exists(sysfs_dir / "partition", ec);
+}
+
+// The partitions' sysfs directories of a whole disk.
+std::vector<fs::path> partitions_of(const fs::path& disk) {
+  std::vector<fs::path> parts;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(disk, ec)) {
+    if (is_partition(entry.path())) parts.push_back(entry.path());
+  }
+  return parts;
+}
+
+// The whole disks beneath the device `dev` (itself, or a partition's disk, and recursively
+// the disks under its slaves: device mapper, md, ...).
+void disks_beneath(const fs::path& dir, std::set<std::string>& disks, int depth = 0) {
+  if (dir.empty() || depth > 16) return;
+  const fs::path disk = is_partition(dir) ? dir.parent_path() : dir;
+  if (!disks.insert(read_trimmed(disk / "dev")).second) return;
+  std::error_code ec;
+  for (const auto& slave : fs::directory_iterator(disk / "slaves", ec)) {
+    disks_beneath(fs::canonical(slave.path(), ec), disks, depth + 1);
+  }
+}
+
+struct Mount {
+  std::string dev;  // MAJ:MIN
+  std::string mount_point;
+};
+
+std::vector<Mount> mounts() {
+  std::vector<Mount> found;
+  std::ifstream in("/proc/self/mountinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string id, parent, dev, root, point;
+    if (fields >> id >> parent >> dev >> root >> point) found.push_back({dev, point});
+  }
+  return found;
+}
+
+[[noreturn]] void refuse(const fs::path& device, const std::string& what, const std::string& rule,
+                         const std::string& fix) {
+  throw ConfigError(fmt::format("disk: {} on block device '{}' refused: {}; {}", what,
+                                printable(device.string()), rule, fix));
+}
+
+}  // namespace
+
+std::optional<std::string> find_signature(std::span<const std::byte> head) {
+  for (const Magic& magic : kMagics) {
+    if (head.size() < magic.offset + magic.bytes.size()) continue;
+    if (std::memcmp(head.data() + magic.offset, magic.bytes.data(), magic.bytes.size()) == 0) {
+      const bool text = std::all_of(magic.bytes.begin(), magic.bytes.end(),
+                                    [](char c) { return c >= 0x20 && c < 0x7f; });
+      return fmt::format("{} (magic {} at byte {})", magic.name,
+                         text ? fmt::format("'{}'", magic.bytes) : hex(magic.bytes), magic.offset);
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<DeviceIdentity> device_identities(const fs::path& sysfs_dir) {
+  std::vector<DeviceIdentity> ids;
+  for (const char* source :
+       {"device/serial", "serial", "wwid", "device/wwid", "device/vpd_pg80", "loop/backing_file"}) {
+    std::string value = read_trimmed(sysfs_dir / source);
+    if (std::string_view(source) == "device/vpd_pg80") {
+      // A binary page: 4 header bytes, then the serial as ASCII (space padded).
+      value = value.size() > 4 ? value.substr(4) : std::string();
+      value.erase(
+          std::remove_if(value.begin(), value.end(), [](char c) { return c < 0x21 || c > 0x7e; }),
+          value.end());
+    }
+    if (!value.empty()) ids.push_back({source, std::move(value)});
+  }
+  return ids;
+}
+
+std::string block_device_name(const fs::path& device) {
+  struct stat st {};
+  if (::stat(device.c_str(), &st) == 0) {
+    const fs::path dir = sysfs_dir_of(dev_text(st.st_rdev));
+    if (!dir.empty()) return dir.filename().string();
+  }
+  return device.filename().string();
+}
+
+std::uint64_t block_device_bytes(const fs::path& device) {
+  UniqueFd fd(::open(device.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) throw IoError(errno, "open", device.string());
+  std::uint64_t bytes = 0;
+  if (::ioctl(fd.get(), BLKGETSIZE64, &bytes) != 0) {
+    throw IoError(errno, "ioctl(BLKGETSIZE64)", device.string());
+  }
+  return bytes;
+}
+
+std::string check_destructive_device(const fs::path& device, const std::string& serial,
+                                     bool force_signature, const std::string& what) {
+  struct stat st {};
+  if (::stat(device.c_str(), &st) != 0) throw IoError(errno, "stat", device.string());
+  const std::string dev = dev_text(st.st_rdev);
+  const fs::path dir = sysfs_dir_of(dev);
+  if (dir.empty()) {
+    refuse(device, what, fmt::format("sysfs has no entry /sys/dev/block/{}", dev),
+           "destructive runs need a block device the kernel describes in /sys");
+  }
+  const std::string name = dir.filename().string();
+  if (is_partition(dir)) {
+    refuse(device, what,
+           fmt::format("it is partition {} of {}; destructive runs take a whole device", name,
+                       dir.parent_path().filename().string()),
+           fmt::format("give /dev/{} (all of it is then overwritten), or a directory on a file "
+                       "system in the partition",
+                       dir.parent_path().filename().string()));
+  }
+  // The device and its partitions: what must be neither mounted, swap, held nor the root's.
+  std::set<std::string> devs{dev};
+  std::vector<fs::path> parts = partitions_of(dir);
+  for (const fs::path& part : parts) devs.insert(read_trimmed(part / "dev"));
+  const std::vector<Mount> mounted = mounts();
+  for (const Mount& mount : mounted) {
+    if (mount.mount_point != "/") continue;
+    std::set<std::string> beneath_root;
+    disks_beneath(sysfs_dir_of(mount.dev), beneath_root);
+    if (beneath_root.contains(dev)) {
+      refuse(device, what,
+             fmt::format("{} holds the root file system (/ is on {})", name, mount.dev),
+             "iobench never writes the root device; give another device");
+    }
+  }
+  const std::vector<DeviceIdentity> ids = device_identities(dir);
+  const auto match = std::find_if(ids.begin(), ids.end(),
+                                  [&](const DeviceIdentity& id) { return id.value == serial; });
+  if (match == ids.end()) {
+    std::string reported;
+    for (const DeviceIdentity& id : ids) {
+      reported +=
+          fmt::format("{}{} '{}'", reported.empty() ? "" : ", ", id.source, printable(id.value));
+    }
+    refuse(device, what,
+           ids.empty()
+               ? fmt::format("--destructive={} cannot be matched: the kernel reports no serial or "
+                             "WWN for {} (device/serial, serial, wwid, device/wwid, "
+                             "device/vpd_pg80, loop/backing_file in {})",
+                             printable(serial), name, dir.string())
+               : fmt::format("--destructive={} does not match {}: the kernel reports {}",
+                             printable(serial), name, reported),
+           "give --destructive=SERIAL with the serial or WWN of the device you mean to overwrite "
+           "(for a loop device: its backing file's path, /sys/block/loopN/loop/backing_file)");
+  }
+  for (const Mount& mount : mounted) {
+    if (devs.contains(mount.dev)) {
+      refuse(device, what,
+             fmt::format("{} (device {}) is mounted on {}", name, mount.dev,
+                         printable(mount.mount_point)),
+             "unmount it (and every partition of it) first");
+    }
+  }
+  {
+    std::ifstream swaps("/proc/swaps");
+    std::string line;
+    std::getline(swaps, line);  // the header
+    while (std::getline(swaps, line)) {
+      const std::string path = line.substr(0, line.find_first_of(" \t"));
+      struct stat swap {};
+      if (::stat(path.c_str(), &swap) == 0 && S_ISBLK(swap.st_mode) &&
+          devs.contains(dev_text(swap.st_rdev))) {
+        refuse(device, what, fmt::format("{} is in use as swap", printable(path)),
+               fmt::format("swapoff {} first", printable(path)));
+      }
+    }
+  }
+  std::vector<fs::path> dirs = parts;
+  dirs.insert(dirs.begin(), dir);
+  for (const fs::path& d : dirs) {
+    std::error_code ec;
+    for (const auto& holder : fs::directory_iterator(d / "holders", ec)) {
+      refuse(device, what,
+             fmt::format("{} is held by {} (device mapper, md or similar)", d.filename().string(),
+                         holder.path().filename().string()),
+             "stop what holds it (dmsetup remove, mdadm --stop, ...) first");
+    }
+  }
+  UniqueFd fd(::open(device.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC));
+  if (!fd) {
+    if (errno == EBUSY) {
+      refuse(device, what, fmt::format("{} is in use: another program opened it exclusively", name),
+             "end what uses it (a file system, RAID, device mapper, another benchmark) first");
+    }
+    throw IoError(errno, "open O_EXCL", device.string());
+  }
+  if (!force_signature) {
+    std::vector<std::byte> head(kSignatureProbeBytes);
+    const ssize_t got = ::pread(fd.get(), head.data(), head.size(), 0);
+    if (got < 0) throw IoError(errno, "pread", device.string());
+    head.resize(static_cast<std::size_t>(got));
+    if (const auto found = find_signature(head)) {
+      refuse(device, what, fmt::format("{} holds a {} signature", name, *found),
+             "add --force-signature to overwrite it anyway (wipefs shows what is there)");
+    }
+  }
+  fd.close(device);
+  return fmt::format("{} '{}'", match->source, printable(match->value));
+}
+
+}  // namespace iobench::plugins::disk

@@ -1,0 +1,57 @@
+#pragma once
+
+// The safety rules of destructive runs on block devices (writes, trims, mixed phases, purge):
+// what a whole block device must satisfy before iobench writes a byte to it.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace iobench::plugins::disk {
+
+/// Bytes of a device's start that find_signature() reads (btrfs's superblock ends at 65,608).
+inline constexpr std::size_t kSignatureProbeBytes = 128 * 1024;
+
+/// The first known file system, partition table or volume signature in `head` (a device's
+/// first bytes, from offset 0; a shorter span is searched as far as it goes), as "ext2/3/4
+/// (magic 0xEF53 at byte 1080)"; nullopt when none. The table: ext2/3/4, XFS, btrfs, swap
+/// (page sizes 4 to 64 KiB), LUKS, LVM2, GPT, ISO 9660, and an MBR or boot sector (0x55AA at
+/// byte 510: FAT and NTFS too).
+[[nodiscard]] std::optional<std::string> find_signature(std::span<const std::byte> head);
+
+/// One identity the kernel reports for a block device: the sysfs file (relative to the
+/// device's sysfs directory, e.g. "device/serial", "wwid", "loop/backing_file") and its text,
+/// trimmed of surrounding white space.
+struct DeviceIdentity {
+  std::string source;
+  std::string value;
+};
+
+/// The identities in `sysfs_dir` (/sys/dev/block/MAJ:MIN, resolved), in order: device/serial,
+/// serial, wwid, device/wwid, device/vpd_pg80 (printable part), and for a loop device
+/// loop/backing_file (the stand-in serial: loop devices have none). Empty ones are left out.
+[[nodiscard]] std::vector<DeviceIdentity> device_identities(const std::filesystem::path& sysfs_dir);
+
+/// Checks that `device` (a block device path) may be written by a destructive phase
+/// (`what`, e.g. "operation=write") given --destructive=`serial` and --force-signature.
+/// Rules, in this order: a whole device, not a partition; not the root file system's device
+/// nor beneath it (device mapper, md: the slaves of the root's device); `serial` equals one of
+/// device_identities(); neither it nor a partition of it mounted or used as swap; no holders
+/// (/sys/.../holders); not opened exclusively by anyone (open O_EXCL: EBUSY); no signature
+/// (find_signature) unless `force_signature`. Reads only. Throws ConfigError naming the rule,
+/// the device and the fix; returns the matched identity ("loop/backing_file '/tmp/img'").
+std::string check_destructive_device(const std::filesystem::path& device, const std::string& serial,
+                                     bool force_signature, const std::string& what);
+
+/// The kernel's name of block device `device` ("loop3", "nvme0n1"; from /sys/dev/block), or
+/// its file name when sysfs has no entry.
+[[nodiscard]] std::string block_device_name(const std::filesystem::path& device);
+
+/// The device's size in bytes (BLKGETSIZE64 on a read-only descriptor). Throws IoError.
+[[nodiscard]] std::uint64_t block_device_bytes(const std::filesystem::path& device);
+
+}  // namespace iobench::plugins::disk
