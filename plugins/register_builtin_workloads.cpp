@@ -5,6 +5,7 @@
 #include "plugins/dbench/register.hpp"
 #include "plugins/disk/register.hpp"
 #include "plugins/filebench/register.hpp"
+#include "plugins/io500/register.hpp"
 #include "plugins/mdtest/register.hpp"
 #include "plugins/tiotest/register.hpp"
 
@@ -17,6 +18,7 @@ void register_builtin_workloads(PluginRegistrar& registrar) {
   plugins::dbench::register_family(registrar);
   plugins::mdtest::register_family(registrar);
   plugins::filebench::register_family(registrar);
+  plugins::io500::register_family(registrar);
 }
 
 Registry make_builtin_registry() {

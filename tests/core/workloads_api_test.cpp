@@ -14,8 +14,8 @@ TEST_CASE("make_builtin_registry has every family, its formatters and the engine
   const Registry registry = make_builtin_registry();
   std::vector<std::string> names;
   for (const WorkloadInfo* info : registry.workloads()) names.push_back(info->name);
-  CHECK(names == std::vector<std::string>{"bonnie", "dbench", "disk", "filebench", "mdtest",
-                                          "tiobench", "tiotest"});
+  CHECK(names == std::vector<std::string>{"bonnie", "dbench", "disk", "filebench", "io500",
+                                          "mdtest", "tiobench", "tiotest"});
   CHECK(registry.engine_names() ==
         std::vector<std::string>{"io_uring", "libaio", "mmap", "null", "psync", "pvsync2"});
   for (const auto& [workload, format] :
@@ -28,7 +28,8 @@ TEST_CASE("make_builtin_registry has every family, its formatters and the engine
                                                         {"tiobench", "csv"},
                                                         {"dbench", "text"},
                                                         {"mdtest", "text"},
-                                                        {"filebench", "text"}}) {
+                                                        {"filebench", "text"},
+                                                        {"io500", "text"}}) {
     INFO(workload << " " << format);
     CHECK(registry.formatter(workload, format) != nullptr);
   }

@@ -84,13 +84,37 @@ constexpr std::string_view kSeedReports = R"json({
   ]
 })json";
 
-constexpr std::array<BuiltinSuite, 5> kBuiltins{{
+// IO500: the list's twelve phases in one io500 step (plugins/io500), whose report ends with
+// IO500's [RESULT] and [SCORE ] lines. The list's sizes are the user's to set so that each write
+// phase runs past the 300 s stonewall; a phase that ends sooner is reported [INVALID].
+constexpr std::string_view kIo500 = R"json({
+  "name": "io500",
+  "description": "the IO500 list's phases and score, 300 s stonewall",
+  "steps": [
+    {"name": "io500", "workload": "io500"}
+  ]
+})json";
+
+// io500-quick: the same phases at tiny sizes, a few seconds; never valid for the list.
+constexpr std::string_view kIo500Quick = R"json({
+  "name": "io500-quick",
+  "description": "the IO500 phases at tiny sizes, a few seconds; never valid for the list",
+  "steps": [
+    {"name": "io500-quick", "workload": "io500",
+     "params": {"ranks": 2, "stonewall": "1s", "ior_easy_size": "8m", "ior_hard_segments": 64,
+                "mdtest_easy_items": 200, "mdtest_hard_items": 200, "quick": true}}
+  ]
+})json";
+
+constexpr std::array<BuiltinSuite, 7> kBuiltins{{
     {"quick", "every family at small sizes, about a minute (the default job)", kQuick},
     {"bonnie", "bonnie++ with its defaults (a file of 2 x RAM)", kBonnie},
     {"tiobench", "tiobench.pl: tiotest at 1, 2, 4, 8 threads", kTiobench},
     {"dbench", "dbench swept over 1, 2, 4, 8 clients", kDbench},
     {"seed-reports", "the five tests of the large-file ext2 report, one worker per target",
      kSeedReports},
+    {"io500", "the IO500 list's phases, [RESULT] lines and score (300 s stonewall)", kIo500},
+    {"io500-quick", "the IO500 phases at tiny sizes, a few seconds; never list-valid", kIo500Quick},
 }};
 
 }  // namespace

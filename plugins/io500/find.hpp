@@ -1,0 +1,46 @@
+#pragma once
+
+// IO500's find phase: `find DIR -newer TIMESTAMP -size 3901c -name *01*` over everything the run
+// wrote, counting the entries it examined and those that matched.
+
+#include <cstdint>
+#include <ctime>
+#include <filesystem>
+#include <string>
+
+#include "plugins/io500/score.hpp"
+
+namespace iobench::plugins::io500 {
+
+/// The query, with find(1)'s meanings.
+struct FindQuery {
+  /// -newer: an entry matches when its modification time is later than this (the timestamp
+  /// file's st_mtim).
+  std::timespec newer{};
+  std::uint64_t size_bytes = 3901;    ///< -size 3901c: exactly this many bytes
+  std::string name_pattern = "*01*";  ///< -name: fnmatch(3) pattern on the entry's own name
+};
+
+/// What a find walk saw.
+struct FindCount {
+  std::uint64_t scanned = 0;  ///< entries examined below the root (files, directories, others)
+  std::uint64_t matched = 0;  ///< entries matching all three tests
+};
+
+/// The modification time of `path` (lstat), the reference of -newer. Throws IoError.
+[[nodiscard]] std::timespec modification_time(const std::filesystem::path& path);
+
+/// Creates the empty file `path` (O_CREAT|O_EXCL|O_NOFOLLOW), IO500's timestamp file, and
+/// returns its modification time. Throws IoError (EEXIST for an existing path).
+[[nodiscard]] std::timespec create_timestamp_file(const std::filesystem::path& path);
+
+/// Walks the tree under `root` (symbolic links not followed, as find without -L) and tests
+/// every entry below it with `query`; the root itself is not counted. Throws IoError naming the
+/// directory or entry that could not be read (an entry removed during the walk is skipped).
+[[nodiscard]] FindCount find_matches(const std::filesystem::path& root, const FindQuery& query);
+
+/// The find phase's figure: kIOPS of entries examined over `seconds` (IO500 rates find by the
+/// entries it went through, not by its matches); not valid when nothing matched, as IO500.
+[[nodiscard]] PhaseFigure find_figure(const FindCount& count, double seconds);
+
+}  // namespace iobench::plugins::io500

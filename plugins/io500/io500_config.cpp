@@ -1,0 +1,81 @@
+#include "plugins/io500/io500_config.hpp"
+
+#include <fmt/format.h>
+
+#include <iobench/error.hpp>
+
+namespace iobench::plugins::io500 {
+
+std::vector<ParamSpec> io500_param_specs() {
+  return {
+      {.key = "ranks",
+       .type = ParamType::kCount,
+       .default_value = "2",
+       .unit = "workers",
+       .help = "workers of each phase (find: one), each an IO500 rank (mpirun -np of io500)",
+       .min = 1,
+       .max = 1024},
+      {.key = "stonewall",
+       .type = ParamType::kDuration,
+       .default_value = "300s",
+       .unit = "s",
+       .help = "IO500 stonewall-time: each write phase stops after this long and must run this "
+               "long to be valid (300 s on the list; less only for local tests)",
+       .min = 1'000'000},
+      {.key = "ior_easy_size",
+       .type = ParamType::kSize,
+       .default_value = "1g",
+       .unit = "bytes",
+       .help = "ior-easy blockSize: bytes each rank writes to its own file in 2 MiB transfers "
+               "(rounded down to whole transfers), unless the stonewall ends it first"},
+      {.key = "ior_hard_segments",
+       .type = ParamType::kCount,
+       .default_value = "10000",
+       .unit = "transfers",
+       .help = "ior-hard segmentCount: 47008-byte transfers per rank, interleaved in one shared "
+               "file, unless the stonewall ends it first",
+       .min = 1},
+      {.key = "mdtest_easy_items",
+       .type = ParamType::kCount,
+       .default_value = "100000",
+       .unit = "files",
+       .help = "mdtest-easy -n: empty files per rank, each rank in its own directory (-u)",
+       .min = 1},
+      {.key = "mdtest_hard_items",
+       .type = ParamType::kCount,
+       .default_value = "10000",
+       .unit = "files",
+       .help = "mdtest-hard -n: 3901-byte files per rank, all in one shared directory",
+       .min = 1},
+      {.key = "quick",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "io500-quick: the result is always marked not valid for the list"},
+  };
+}
+
+Io500Config make_io500_config(const Params& params, std::size_t target_count) {
+  if (target_count != 1) {
+    throw ConfigError(fmt::format(
+        "io500: {} targets; IO500 writes every phase's files into one data directory, give one "
+        "target (-d)",
+        target_count));
+  }
+  Io500Config c;
+  c.ranks = static_cast<std::uint32_t>(params.get_u64("ranks"));
+  c.stonewall = params.get_duration("stonewall");
+  const std::uint64_t easy_bytes = params.get_u64("ior_easy_size");
+  c.ior_easy_transfers = easy_bytes / kIorEasyTransferBytes;
+  if (c.ior_easy_transfers == 0) {
+    throw ConfigError(fmt::format(
+        "io500: ior_easy_size={} is less than one 2 MiB transfer; give ior_easy_size=2m or more",
+        params.get_string("ior_easy_size")));
+  }
+  c.ior_hard_segments = params.get_u64("ior_hard_segments");
+  c.mdtest_easy_items = params.get_u64("mdtest_easy_items");
+  c.mdtest_hard_items = params.get_u64("mdtest_hard_items");
+  c.quick = params.get_bool("quick");
+  return c;
+}
+
+}  // namespace iobench::plugins::io500

@@ -1,0 +1,53 @@
+#pragma once
+
+// The io500 workload's settings: IO500's fixed transfer and file sizes, the sizes a run may
+// change, the stonewall time of its write phases.
+
+#include <chrono>
+#include <cstdint>
+#include <iobench/params.hpp>
+#include <vector>
+
+namespace iobench::plugins::io500 {
+
+inline constexpr std::uint64_t kIorEasyTransferBytes = 2 * 1024 * 1024;  ///< ior-easy -t 2m
+inline constexpr std::uint64_t kIorHardTransferBytes = 47008;  ///< ior-hard -t 47008 -b 47008
+inline constexpr std::uint64_t kMdtestHardFileBytes = 3901;    ///< mdtest-hard -w 3901 -e 3901
+
+/// The list's phases, in the order they run (kPhaseOrder holds their names).
+enum class Io500Phase : std::uint8_t {
+  kIorEasyWrite,
+  kMdtestEasyWrite,
+  kIorHardWrite,
+  kMdtestHardWrite,
+  kFind,
+  kIorEasyRead,
+  kMdtestEasyStat,
+  kIorHardRead,
+  kMdtestHardStat,
+  kMdtestEasyDelete,
+  kMdtestHardRead,
+  kMdtestHardDelete,
+};
+inline constexpr std::size_t kPhaseCount = 12;
+
+/// Validated params (register.cpp's param_specs() gives each param's help).
+struct Io500Config {
+  std::uint32_t ranks = 2;  ///< workers of every phase but find, each an IO500 rank (threads)
+  /// Each write phase stops after this long (its time limit), and must run at least this long
+  /// to be valid.
+  std::chrono::nanoseconds stonewall{std::chrono::seconds(300)};
+  std::uint64_t ior_easy_transfers = 0;  ///< 2 MiB transfers per rank in its own file
+  std::uint64_t ior_hard_segments = 0;   ///< 47008-byte transfers per rank in the shared file
+  std::uint64_t mdtest_easy_items = 0;   ///< empty files per rank, in the rank's own directory
+  std::uint64_t mdtest_hard_items = 0;   ///< 3901-byte files per rank, in one shared directory
+  bool quick = false;                    ///< io500-quick: never valid for the list
+};
+
+/// The params of the io500 workload.
+[[nodiscard]] std::vector<ParamSpec> io500_param_specs();
+/// Builds the config; throws ConfigError naming the param for an ior_easy_size below one 2 MiB
+/// transfer and for more than one target (IO500 writes into one data directory).
+[[nodiscard]] Io500Config make_io500_config(const Params& params, std::size_t target_count);
+
+}  // namespace iobench::plugins::io500

@@ -1,0 +1,77 @@
+#include "plugins/io500/io500_report.hpp"
+
+#include <fmt/format.h>
+
+#include <iobench/reporter.hpp>
+#include <ostream>
+#include <variant>
+
+#include "plugins/io500/find.hpp"
+
+namespace iobench::plugins::io500 {
+namespace {
+
+double number_attr(const StepResult& step, std::string_view key, double fallback) {
+  const AttributeValue* v = step.attribute(key);
+  if (v == nullptr) return fallback;
+  if (const auto* d = std::get_if<double>(v)) return *d;
+  if (const auto* i = std::get_if<std::int64_t>(v)) return static_cast<double>(*i);
+  return fallback;
+}
+
+std::uint64_t counter(const PhaseResult& p, std::size_t i) {
+  return i < p.counters.size() ? p.counters[i] : 0;
+}
+
+const char* status_text(Status s) {
+  switch (s) {
+    case Status::kFailed:
+      return "failed";
+    case Status::kInterrupted:
+      return "interrupted";
+    case Status::kSkipped:
+      return "skipped";
+    default:
+      return "did not complete";
+  }
+}
+
+}  // namespace
+
+std::vector<PhaseFigure> phase_figures(const StepResult& step) {
+  std::vector<PhaseFigure> figures;
+  for (const PhaseResult& p : step.phases) {
+    const double seconds = static_cast<double>(p.wall_ns) / 1e9;
+    PhaseFigure f;
+    if (p.name == "find") {
+      f = find_figure(FindCount{counter(p, 0), counter(p, 1)}, seconds);
+    } else {
+      f.name = p.name;
+      f.seconds = seconds;
+      const OpResult none{};
+      const OpResult& op = p.ops.empty() ? none : p.ops.front();
+      f.score = is_bandwidth_phase(p.name) ? gib_per_s(op.bytes, seconds) : kiops(op.ops, seconds);
+    }
+    if (p.status != Status::kOk) {
+      f.failure = p.message.empty() ? std::string(status_text(p.status))
+                                    : fmt::format("{}: {}", status_text(p.status), p.message);
+    }
+    figures.push_back(std::move(f));
+  }
+  return figures;
+}
+
+ValidityRules validity_rules(const StepResult& step) {
+  ValidityRules rules;
+  rules.stonewall_seconds = number_attr(step, "stonewall_s", 300.0);
+  rules.quick = number_attr(step, "quick", 0.0) != 0.0;
+  return rules;
+}
+
+void format_io500_text(const StepResult& step, std::ostream& out) {
+  write_generic_step_text(step, out);
+  out << '\n';
+  write_result_lines(compute_score(phase_figures(step), validity_rules(step)), out);
+}
+
+}  // namespace iobench::plugins::io500

@@ -1,0 +1,25 @@
+#pragma once
+
+// The io500 workload's text report: iobench's per-phase tables, then IO500's [RESULT] and
+// [SCORE ] lines with the validity verdict.
+
+#include <iobench/result.hpp>
+#include <iosfwd>
+#include <vector>
+
+#include "plugins/io500/score.hpp"
+
+namespace iobench::plugins::io500 {
+
+/// The figures of an io500 step's phases as IO500 rates them: ior phases in GiB/s of their
+/// transfers over the phase's wall time, mdtest phases in kIOPS of their items, find in kIOPS
+/// of the entries it examined (find_figure); a phase that did not end ok carries its status and
+/// message as its failure.
+[[nodiscard]] std::vector<PhaseFigure> phase_figures(const StepResult& step);
+/// The rules the step ran under: its stonewall time and whether it is io500-quick (the step's
+/// "stonewall_s" and "quick" attributes).
+[[nodiscard]] ValidityRules validity_rules(const StepResult& step);
+/// The registered "text" formatter of io500 steps.
+void format_io500_text(const StepResult& step, std::ostream& out);
+
+}  // namespace iobench::plugins::io500

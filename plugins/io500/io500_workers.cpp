@@ -1,0 +1,205 @@
+#include "plugins/io500/io500_workers.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <iobench/clock.hpp>
+#include <iobench/error.hpp>
+#include <iobench/file_util.hpp>
+#include <vector>
+
+#include "plugins/io500/find.hpp"
+
+namespace iobench::plugins::io500 {
+
+std::string ior_easy_file(std::uint32_t rank) {
+  return fmt::format("ior-easy/ior_file_easy.{:08}", rank);
+}
+
+std::string mdtest_easy_dir(std::uint32_t rank) {
+  return fmt::format("mdtest-easy/mdtest_tree.{}.0", rank);
+}
+
+std::vector<std::string> phase_op_names(Io500Phase phase) {
+  switch (phase) {
+    case Io500Phase::kIorEasyWrite:
+    case Io500Phase::kIorHardWrite:
+      return {"write", "fsync"};
+    case Io500Phase::kIorEasyRead:
+    case Io500Phase::kIorHardRead:
+    case Io500Phase::kMdtestHardRead:
+      return {"read"};
+    case Io500Phase::kMdtestEasyWrite:
+    case Io500Phase::kMdtestHardWrite:
+      return {"create"};
+    case Io500Phase::kMdtestEasyStat:
+    case Io500Phase::kMdtestHardStat:
+      return {"stat"};
+    case Io500Phase::kMdtestEasyDelete:
+    case Io500Phase::kMdtestHardDelete:
+      return {"unlink"};
+    case Io500Phase::kFind:
+      return {"find"};
+  }
+  return {};
+}
+
+namespace {
+
+class Io500Worker final : public PhaseWorker {
+ public:
+  explicit Io500Worker(RankJob job) : job_(std::move(job)) {}
+
+  void run(WorkerContext& ctx) override {
+    switch (job_.phase) {
+      case Io500Phase::kIorEasyWrite:
+      case Io500Phase::kIorHardWrite:
+        ior_write(ctx);
+        return;
+      case Io500Phase::kIorEasyRead:
+      case Io500Phase::kIorHardRead:
+        ior_read(ctx);
+        return;
+      case Io500Phase::kFind:
+        find(ctx);
+        return;
+      default:
+        mdtest(ctx);
+        return;
+    }
+  }
+
+ private:
+  [[nodiscard]] bool hard() const noexcept {
+    return job_.phase == Io500Phase::kIorHardWrite || job_.phase == Io500Phase::kIorHardRead;
+  }
+  [[nodiscard]] std::uint64_t transfer() const noexcept {
+    return hard() ? kIorHardTransferBytes : kIorEasyTransferBytes;
+  }
+  [[nodiscard]] std::string ior_file() const {
+    return hard() ? std::string(kIorHardFile) : ior_easy_file(job_.owner);
+  }
+  // IOR -b = -t: the owner's transfer i is segment i of the file, interleaved over the ranks in
+  // the shared file (ior-hard), consecutive in its own file (ior-easy).
+  [[nodiscard]] off_t offset(std::uint64_t i) const noexcept {
+    const std::uint64_t block = hard() ? i * job_.ranks + job_.owner : i;
+    return static_cast<off_t>(block * transfer());
+  }
+
+  void ior_write(WorkerContext& ctx) {
+    const std::string name = ior_file();
+    const std::filesystem::path shown = job_.data.shown(name);
+    // ior-easy: each rank creates its file; ior-hard: the workload created the shared one.
+    UniqueFd fd = hard() ? job_.data.open(name, O_WRONLY) : job_.data.create(name, O_WRONLY);
+    std::vector<std::byte> buf(transfer(), std::byte{0x5a});
+    ctx.plan_work(job_.count, job_.count * transfer());
+    std::uint64_t i = 0;
+    std::uint64_t start = monotonic_ns();
+    for (; i < job_.count && ctx.keep_going(); ++i) {
+      write_all_at(fd.get(), buf, offset(i), shown);
+      const std::uint64_t end = monotonic_ns();
+      ctx.record(0, transfer(), end - start, end);
+      start = end;
+    }
+    ctx.add_counter(kDoneCounter, i);
+    ctx.begin_fsync();  // IOR -e: fsync at close, inside the phase's time
+    if (::fsync(fd.get()) != 0) throw IoError(errno, "fsync", shown.string());
+    const std::uint64_t end = monotonic_ns();
+    ctx.record(1, 0, end - start, end);
+    fd.close(shown);
+  }
+
+  void ior_read(WorkerContext& ctx) {
+    const std::string name = ior_file();
+    const std::filesystem::path shown = job_.data.shown(name);
+    UniqueFd fd = job_.data.open(name, O_RDONLY);
+    std::vector<std::byte> buf(transfer());
+    ctx.plan_work(job_.count, job_.count * transfer());
+    std::uint64_t i = 0;
+    std::uint64_t start = monotonic_ns();
+    for (; i < job_.count && ctx.keep_going(); ++i) {
+      read_all_at(fd.get(), buf, offset(i), shown);
+      const std::uint64_t end = monotonic_ns();
+      ctx.record(0, transfer(), end - start, end);
+      start = end;
+    }
+    ctx.add_counter(kDoneCounter, i);
+  }
+
+  [[nodiscard]] bool easy_md() const noexcept {
+    return job_.phase == Io500Phase::kMdtestEasyWrite ||
+           job_.phase == Io500Phase::kMdtestEasyStat || job_.phase == Io500Phase::kMdtestEasyDelete;
+  }
+
+  // One item op of an mdtest phase on file.mdtest.<owner>.<n>; returns the bytes it moved.
+  std::uint64_t item_op(const ConfinedDir& dir, const std::string& name, std::byte* buf) {
+    switch (job_.phase) {
+      case Io500Phase::kMdtestEasyWrite:
+      case Io500Phase::kMdtestHardWrite: {
+        UniqueFd fd = dir.create(name, O_WRONLY);
+        std::uint64_t bytes = 0;
+        if (job_.phase == Io500Phase::kMdtestHardWrite) {
+          write_all_at(fd.get(), {buf, kMdtestHardFileBytes}, 0, dir.shown(name));
+          bytes = kMdtestHardFileBytes;
+        }
+        fd.close(dir.shown(name));
+        return bytes;
+      }
+      case Io500Phase::kMdtestHardRead: {
+        UniqueFd fd = dir.open(name, O_RDONLY);
+        read_all_at(fd.get(), {buf, kMdtestHardFileBytes}, 0, dir.shown(name));
+        fd.close(dir.shown(name));
+        return kMdtestHardFileBytes;
+      }
+      case Io500Phase::kMdtestEasyStat:
+      case Io500Phase::kMdtestHardStat:
+        (void)dir.stat(name);
+        return 0;
+      default:
+        dir.unlink(name);
+        return 0;
+    }
+  }
+
+  void mdtest(WorkerContext& ctx) {
+    const OwnedConfinedDir dir =
+        job_.data.open_dir(easy_md() ? mdtest_easy_dir(job_.owner) : std::string(kMdtestHardDir));
+    std::vector<std::byte> buf(kMdtestHardFileBytes, std::byte{0x5a});
+    ctx.plan_work(job_.count, 0);
+    std::string name;
+    std::uint64_t n = 0;
+    std::uint64_t start = monotonic_ns();
+    for (; n < job_.count && ctx.keep_going(); ++n) {
+      name = fmt::format("file.mdtest.{}.{}", job_.owner, n);
+      const std::uint64_t bytes = item_op(dir, name, buf.data());
+      const std::uint64_t end = monotonic_ns();
+      ctx.record(0, bytes, end - start, end);
+      start = end;
+    }
+    ctx.add_counter(kDoneCounter, n);
+  }
+
+  void find(WorkerContext& ctx) {
+    FindQuery query;
+    query.newer = job_.newer;
+    const std::uint64_t start = monotonic_ns();
+    const FindCount count = find_matches(job_.find_root, query);
+    const std::uint64_t end = monotonic_ns();
+    ctx.record(0, 0, end - start, end);
+    ctx.add_counter(kDoneCounter, count.scanned);
+    ctx.add_counter(kMatchedCounter, count.matched);
+  }
+
+  RankJob job_;
+};
+
+}  // namespace
+
+std::unique_ptr<PhaseWorker> make_io500_worker(RankJob job) {
+  return std::make_unique<Io500Worker>(std::move(job));
+}
+
+}  // namespace iobench::plugins::io500

@@ -1,0 +1,50 @@
+#pragma once
+
+// The workers of the io500 workload's phases: IOR's easy (file per rank, 2 MiB transfers) and
+// hard (one shared file, 47008-byte interleaved transfers) writes and reads, mdtest's easy
+// (empty files, a directory per rank) and hard (3901-byte files, one shared directory) phases,
+// and the find.
+
+#include <cstdint>
+#include <ctime>
+#include <iobench/confined_dir.hpp>
+#include <iobench/workload.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plugins/io500/io500_config.hpp"
+
+namespace iobench::plugins::io500 {
+
+/// Counter 0 of every phase: transfers or items the worker completed (find: entries examined).
+inline constexpr CounterId kDoneCounter = 0;
+/// Counter 1 of the find phase: entries that matched.
+inline constexpr CounterId kMatchedCounter = 1;
+
+/// Names beneath the data directory (mdtest's and IOR's own names).
+[[nodiscard]] std::string ior_easy_file(std::uint32_t rank);
+inline constexpr const char* kIorHardFile = "ior-hard/file";
+[[nodiscard]] std::string mdtest_easy_dir(std::uint32_t rank);
+inline constexpr const char* kMdtestHardDir = "mdtest-hard/mdtest_tree.0";
+
+/// What one worker of one phase does.
+struct RankJob {
+  Io500Phase phase = Io500Phase::kIorEasyWrite;
+  std::uint32_t rank = 0;   ///< this worker's rank
+  std::uint32_t owner = 0;  ///< the rank whose files it writes or reads (the rank shift)
+  std::uint32_t ranks = 1;
+  /// Write phases: transfers or items to do at most; the others: what `owner` wrote.
+  std::uint64_t count = 0;
+  ConfinedDir data;       ///< the data directory (the workload owns the descriptor)
+  std::string find_root;  ///< find: the data directory's path
+  std::timespec newer{};  ///< find: the timestamp file's modification time
+};
+
+/// The op names a phase records (op 0 is its transfer or item op).
+[[nodiscard]] std::vector<std::string> phase_op_names(Io500Phase phase);
+
+/// The worker of `job`. Its run() throws IoError naming the path at the first failed call.
+[[nodiscard]] std::unique_ptr<PhaseWorker> make_io500_worker(RankJob job);
+
+}  // namespace iobench::plugins::io500

@@ -1,0 +1,30 @@
+#include "plugins/io500/register.hpp"
+
+#include <iobench/workload.hpp>
+
+#include "plugins/io500/io500_config.hpp"
+#include "plugins/io500/io500_report.hpp"
+#include "plugins/io500/io500_workload.hpp"
+
+namespace iobench::plugins::io500 {
+
+void register_family(PluginRegistrar& registrar) {
+  registrar.add_workload(WorkloadInfo{
+      .name = "io500",
+      .summary = "the IO500 list's twelve phases (ior easy/hard, mdtest easy/hard, find) in its "
+                 "order, with IO500's [RESULT] lines, score and validity rules",
+      .params = io500_param_specs(),
+      .factory = [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
+        return std::make_unique<Io500Workload>(
+            make_io500_config(setup.params, setup.targets.size()));
+      },
+      .needs_directory_targets = true,
+      .uses_engine = false,
+      .fixed_engine_reason =
+          "it makes the system calls IOR's and mdtest's POSIX backends make (pwrite/pread, "
+          "open/write/read/close, stat, unlink), so its figures stay comparable with IO500's",
+  });
+  registrar.add_formatter("io500", "text", format_io500_text);
+}
+
+}  // namespace iobench::plugins::io500

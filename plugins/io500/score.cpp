@@ -1,0 +1,100 @@
+#include "plugins/io500/score.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iobench/error.hpp>
+#include <ostream>
+
+namespace iobench::plugins::io500 {
+
+bool is_bandwidth_phase(std::string_view name) noexcept { return name.starts_with("ior-"); }
+
+bool is_timed_write_phase(std::string_view name) noexcept {
+  return name == "ior-easy-write" || name == "ior-hard-write" || name == "mdtest-easy-write" ||
+         name == "mdtest-hard-write";
+}
+
+double gib_per_s(std::uint64_t bytes, double seconds) noexcept {
+  if (!(seconds > 0)) return 0;
+  return static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0) / seconds;
+}
+
+double kiops(std::uint64_t items, double seconds) noexcept {
+  if (!(seconds > 0)) return 0;
+  return static_cast<double>(items) / 1000.0 / seconds;
+}
+
+namespace {
+
+// The geometric mean over the group's phases scoring above 0: IO500 leaves a phase of score 0
+// out of the product (and marks it invalid) rather than zeroing the group.
+double geometric_mean(const std::vector<PhaseFigure>& phases, bool bandwidth) {
+  double log_sum = 0;
+  int count = 0;
+  for (const PhaseFigure& p : phases) {
+    if (is_bandwidth_phase(p.name) != bandwidth || !(p.score > 0) || !std::isfinite(p.score))
+      continue;
+    log_sum += std::log(p.score);
+    ++count;
+  }
+  return count == 0 ? 0.0 : std::exp(log_sum / count);
+}
+
+std::vector<std::string> phase_reasons(const PhaseFigure& p, const ValidityRules& rules) {
+  std::vector<std::string> reasons;
+  if (!p.failure.empty()) reasons.push_back(fmt::format("the phase failed: {}", p.failure));
+  if (!(p.score > 0) || !std::isfinite(p.score))
+    reasons.push_back(fmt::format("its score is {:f}, not above 0", p.score));
+  if (!p.invalid.empty()) reasons.push_back(p.invalid);
+  if (is_timed_write_phase(p.name) && p.seconds < rules.stonewall_seconds)
+    reasons.push_back(
+        fmt::format("it ran {:.3f} s, less than the required stonewall time of {:g} s", p.seconds,
+                    rules.stonewall_seconds));
+  return reasons;
+}
+
+}  // namespace
+
+Io500Score compute_score(const std::vector<PhaseFigure>& phases, const ValidityRules& rules) {
+  if (!(rules.stonewall_seconds >= 0) || !std::isfinite(rules.stonewall_seconds))
+    throw ConfigError(fmt::format(
+        "io500 stonewall time {} s is not valid; give a number of seconds >= 0 (300 on the list)",
+        rules.stonewall_seconds));
+  Io500Score score;
+  score.bandwidth_gib_s = geometric_mean(phases, true);
+  score.metadata_kiops = geometric_mean(phases, false);
+  score.total = std::sqrt(score.bandwidth_gib_s * score.metadata_kiops);
+  for (const PhaseFigure& p : phases) {
+    PhaseVerdict verdict{p, phase_reasons(p, rules)};
+    for (const std::string& r : verdict.invalid_reasons)
+      score.invalid_reasons.push_back(fmt::format("{}: {}", p.name, r));
+    score.phases.push_back(std::move(verdict));
+  }
+  for (std::string_view name : kPhaseOrder) {
+    const bool present = std::any_of(phases.begin(), phases.end(),
+                                     [name](const PhaseFigure& p) { return p.name == name; });
+    if (!present) score.invalid_reasons.push_back(fmt::format("{}: the phase did not run", name));
+  }
+  if (rules.quick)
+    score.invalid_reasons.push_back(
+        "io500-quick: small sizes and short stonewalls, never valid for the list");
+  return score;
+}
+
+void write_result_lines(const Io500Score& score, std::ostream& out) {
+  constexpr std::string_view kInvalid = " [INVALID]";
+  for (const PhaseVerdict& v : score.phases) {
+    const PhaseFigure& p = v.figure;
+    out << fmt::format("[RESULT] {:>20} {:>15f} {} : time {:.3f} seconds{}\n", p.name, p.score,
+                       is_bandwidth_phase(p.name) ? "GiB/s" : "kIOPS", p.seconds,
+                       v.invalid_reasons.empty() ? "" : kInvalid);
+  }
+  out << fmt::format("[SCORE ] Bandwidth {:f} GiB/s : IOPS {:f} kiops : TOTAL {:f}{}\n",
+                     score.bandwidth_gib_s, score.metadata_kiops, score.total,
+                     score.valid() ? "" : kInvalid);
+  for (const std::string& reason : score.invalid_reasons) out << "[INVALID] " << reason << '\n';
+}
+
+}  // namespace iobench::plugins::io500

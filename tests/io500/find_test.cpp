@@ -1,0 +1,104 @@
+// IO500's find query over a tree with a known number of matches.
+
+#include "plugins/io500/find.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iobench/error.hpp>
+#include <string>
+
+#include "tests/support/test_support.hpp"
+
+using namespace iobench::plugins::io500;
+using iobench::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_file(const fs::path& path, std::size_t bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out << std::string(bytes, 'x');
+  REQUIRE(out.good());
+}
+
+void set_mtime(const fs::path& path, std::timespec mtime) {
+  const std::timespec times[2] = {mtime, mtime};
+  REQUIRE(::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("io500 find counts the entries matching -newer -size 3901c -name *01* and all scanned") {
+  TempDir dir("find");
+  const fs::path root = dir.path();
+  // The reference time is set, not read from a clock: files written now are later than it.
+  FindQuery query;
+  query.newer = {1000, 500};
+  write_file(root / "x01y", 3901);     // match
+  write_file(root / "file.01", 3901);  // match
+  write_file(root / "x01", 3900);      // size differs
+  write_file(root / "x01z", 3902);     // size differs
+  write_file(root / "abc", 3901);      // name differs
+  write_file(root / "old01", 3901);    // older than the reference
+  set_mtime(root / "old01", {999, 0});
+  write_file(root / "eq01", 3901);  // as old as the reference: -newer is strictly later
+  set_mtime(root / "eq01", {1000, 500});
+  write_file(root / "late01", 3901);  // 1 ns later: match
+  set_mtime(root / "late01", {1000, 501});
+  fs::create_directories(root / "d01" / "e");
+  write_file(root / "d01" / "e" / "n01", 3901);  // match, two levels down
+  write_file(root / "d01" / "n02", 3901);        // name differs
+  fs::create_symlink("x01y", root / "link01");   // its own size is 4 bytes; never followed
+
+  const FindCount count = find_matches(root, query);
+  CHECK(count.matched == 4);
+  // 10 files, 2 directories, 1 symbolic link; the root itself is not counted.
+  CHECK(count.scanned == 13);
+
+  query.size_bytes = 3900;
+  CHECK(find_matches(root, query).matched == 1);
+  query.size_bytes = 3901;
+  query.name_pattern = "*02*";
+  CHECK(find_matches(root, query).matched == 1);
+  query.name_pattern = "*01*";
+  query.newer = {998, 0};  // now old01 is later than the reference too
+  CHECK(find_matches(root, query).matched == 6);
+}
+
+TEST_CASE("io500 find figure rates the entries scanned and is not valid when nothing matched") {
+  const PhaseFigure f = find_figure(FindCount{12000, 30}, 2.0);
+  CHECK(f.name == "find");
+  CHECK(f.score == 6.0);  // 12000 entries / 1000 / 2 s
+  CHECK(f.seconds == 2.0);
+  CHECK(f.invalid.empty());
+  const PhaseFigure none = find_figure(FindCount{500, 0}, 1.0);
+  CHECK(none.invalid == "find matched none of the 500 entries it examined");
+}
+
+TEST_CASE("io500 find refuses a root that is missing or not a directory") {
+  TempDir dir("find");
+  CHECK_THROWS_AS(find_matches(dir.path() / "missing", FindQuery{}), iobench::IoError);
+  write_file(dir.path() / "plain", 1);
+  CHECK_THROWS_AS(find_matches(dir.path() / "plain", FindQuery{}), iobench::IoError);
+}
+
+TEST_CASE("io500 timestamp file is created once and its time is what modification_time reads") {
+  TempDir dir("find");
+  const fs::path stamp = dir.path() / "timestampfile";
+  const std::timespec t = create_timestamp_file(stamp);
+  const std::timespec read_back = modification_time(stamp);
+  CHECK(read_back.tv_sec == t.tv_sec);
+  CHECK(read_back.tv_nsec == t.tv_nsec);
+  CHECK(fs::file_size(stamp) == 0);
+  try {
+    (void)create_timestamp_file(stamp);
+    FAIL("an existing timestamp file was accepted");
+  } catch (const iobench::IoError& e) {
+    CHECK(e.error_number() == EEXIST);
+  }
+}

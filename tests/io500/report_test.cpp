@@ -1,0 +1,71 @@
+// The io500 report's figures from a step's phase results, and the io500 params' bad input.
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "plugins/io500/io500_report.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace iobench::plugins::io500;
+
+namespace {
+
+PhaseResult phase_of(const std::string& name, std::uint64_t ops, std::uint64_t bytes,
+                     std::uint64_t wall_ns) {
+  PhaseResult p;
+  p.name = name;
+  p.op_names = {"op"};
+  p.ops.resize(1);
+  p.ops[0].ops = ops;
+  p.ops[0].bytes = bytes;
+  p.wall_ns = wall_ns;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("io500 figures are GiB/s of ior bytes, kIOPS of mdtest items and of find's entries") {
+  StepResult step;
+  step.phases.push_back(phase_of("ior-easy-write", 1024, 2ULL << 30, 4'000'000'000));
+  step.phases.push_back(phase_of("mdtest-hard-stat", 6000, 0, 2'000'000'000));
+  PhaseResult find = phase_of("find", 1, 0, 500'000'000);
+  find.counters = {9000, 0};  // entries examined, matched
+  step.phases.push_back(find);
+  PhaseResult failed = phase_of("ior-hard-write", 10, 470080, 1'000'000'000);
+  failed.status = Status::kFailed;
+  failed.message = "pwrite file: No space left on device";
+  step.phases.push_back(failed);
+  step.attributes = {{"stonewall_s", 2.5}, {"quick", std::int64_t{1}}};
+
+  const std::vector<PhaseFigure> f = phase_figures(step);
+  REQUIRE(f.size() == 4);
+  CHECK(f[0].score == 0.5);  // 2 GiB in 4 s
+  CHECK(f[0].seconds == 4.0);
+  CHECK(f[1].score == 3.0);   // 6000 items / 1000 / 2 s
+  CHECK(f[2].score == 18.0);  // 9000 entries / 1000 / 0.5 s
+  CHECK(f[2].invalid == "find matched none of the 9000 entries it examined");
+  CHECK(f[3].failure == "failed: pwrite file: No space left on device");
+  const ValidityRules rules = validity_rules(step);
+  CHECK(rules.stonewall_seconds == 2.5);
+  CHECK(rules.quick);
+  CHECK(validity_rules(StepResult{}).stonewall_seconds == 300.0);
+  CHECK_FALSE(validity_rules(StepResult{}).quick);
+}
+
+TEST_CASE("io500 refuses several targets and an ior_easy_size below one transfer, exit 2") {
+  iobench::test::TempDir a("io500-bad");
+  iobench::test::TempDir b("io500-bad");
+  const auto two = iobench::test::run_cli(
+      {"run", "io500-quick", "-d", a.path().string(), "-d", b.path().string(), "-q"});
+  CHECK(two.exit_code == 2);
+  CHECK_THAT(two.err, Catch::Contains("io500: 2 targets; IO500 writes every phase's files into "
+                                      "one data directory, give one target (-d)"));
+  const auto small = iobench::test::run_cli(
+      {"run", "io500-quick", "-d", a.path().string(), "-q", "ior_easy_size=1m"});
+  CHECK(small.exit_code == 2);
+  CHECK_THAT(small.err, Catch::Contains("io500: ior_easy_size=1m is less than one 2 MiB transfer; "
+                                        "give ior_easy_size=2m or more"));
+  CHECK(a.entries().empty());
+  CHECK(b.entries().empty());
+}
