@@ -218,6 +218,16 @@ MdtestConfig make_config(const Params& params, std::size_t target_count) {
         "its own target (mdtest refuses -N with several -d paths); give shift=0 or one target",
         c.shift, target_count));
   }
+  c.stonewall_ns = static_cast<std::uint64_t>(params.get_duration("stonewall").count());
+  if (c.stonewall_ns > 0 && c.branch > 1 && c.depth > 0) {
+    // The items a stonewalled creation made are the first ones in creation order; the stat and
+    // read phases go in item order, the same order only when each level has one directory.
+    throw ConfigError(fmt::format(
+        "mdtest: stonewall={} with branch={}: the stonewall works only with a branching factor "
+        "of 1 or less, as mdtest's -W (the later phases act on the first items made); give "
+        "branch=1, depth=0 or stonewall=0",
+        params.get_string("stonewall"), c.branch));
+  }
   if (params.has("tree_dir")) c.tree_dir = params.get_string("tree_dir");
   if (!c.tree_dir.empty() && c.create) {
     throw ConfigError(fmt::format(
@@ -339,6 +349,12 @@ std::vector<ParamSpec> param_specs() {
       {.key = "random_seed",
        .type = ParamType::kCount,
        .help = "mdtest --random-seed: seed of random's order (default: the step's seed)"},
+      {.key = "stonewall",
+       .type = ParamType::kDuration,
+       .default_value = "0",
+       .help = "mdtest -W: end the directory and file creation phases after this long on every "
+               "worker at once, then each worker creates until it has as many items as the most "
+               "any made (wear-out); the later phases act on that count (0: off)"},
       {.key = "phases",
        .type = ParamType::kString,
        .default_value = "all",

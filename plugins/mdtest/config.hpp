@@ -57,6 +57,10 @@ struct MdtestConfig {
   bool read = true;                 ///< -E
   bool rename = true;               ///< -U
   bool remove = true;               ///< -r (with the tree removal)
+  /// -W: the creation phases end after this long (the runner's time limit, for every worker at
+  /// once), then each worker makes items until it has as many as the most any made (the
+  /// runner's wear-out); the later phases act on that count. 0: off.
+  std::uint64_t stonewall_ns = 0;
   std::size_t target_count = 1;
   /// An earlier run's directory holding test-dir.<i>-0 (phases without create); empty: the run dir.
   std::string tree_dir;
@@ -72,8 +76,8 @@ struct MdtestConfig {
 [[nodiscard]] std::vector<ParamSpec> param_specs();
 /// Builds the config; throws ConfigError naming the param, its value and the fix for what mdtest
 /// refuses (both or neither of items and items_per_dir, a depth without a branching factor, read
-/// bytes above write bytes, a shift or a shared tree over several targets) and for a tree too
-/// large to number.
+/// bytes above write bytes, a shift or a shared tree over several targets, a stonewall with a
+/// branching factor above 1) and for a tree too large to number.
 [[nodiscard]] MdtestConfig make_config(const Params& params, std::size_t target_count);
 
 }  // namespace iobench::plugins::mdtest

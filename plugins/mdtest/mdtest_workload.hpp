@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <iobench/confined_dir.hpp>
 #include <iobench/workload.hpp>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "plugins/mdtest/config.hpp"
+#include "plugins/mdtest/workers.hpp"
 
 namespace iobench::plugins::mdtest {
 
@@ -35,7 +37,12 @@ class MdtestWorkload final : public Workload {
                                                          WorkerContext& ctx) override;
   /// Between iterations: removes the test directory of the iteration that ended with its tree
   /// removal and makes the next one's. After a create phase that a time or op limit cut short:
-  /// the phases after it are skipped (they would look for items that were never made).
+  /// the phases after it are skipped (they would look for items that were never made), unless
+  /// the stonewall's wear-out left every worker with the same count (-W: the later phases act on
+  /// it; attributes "stonewall.PHASE", "stonewall_items.PHASE", "stonewall_s.PHASE"). After a
+  /// removal a limit cut short: the rest is removed untimed (a warning says how many), as
+  /// mdtest's removal removes every item, so the tree removal finds empty directories; after a
+  /// rename cut short, the item it set aside gets the one name missing.
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
   /// After a failure, an interruption or a skip, and after a run with remove: removes the test
   /// directories this run made (never anything in tree_dir). A create-only run that ended ok
@@ -48,10 +55,28 @@ class MdtestWorkload final : public Workload {
   /// The directory holding the test directories for ranks whose tree lives in target `t`.
   [[nodiscard]] ConfinedDir base_dir(std::span<const Target> targets, std::size_t t) const;
   void make_test_dirs(std::span<const Target> targets, std::uint32_t iteration) const;
+  /// Every rank's made_ back to the layout's item count (a new iteration).
+  void reset_made();
+  /// Worker `rank`'s args for phase `p` (shifted ranks, the items it acts on).
+  [[nodiscard]] RankArgs rank_args(const PlannedPhase& p, std::uint64_t rank) const;
+  [[nodiscard]] OwnedConfinedDir open_test_dir(std::span<const Target> targets,
+                                               const PlannedPhase& p, const RankArgs& args) const;
+  /// After a creation phase: false (the rest skipped) if it made fewer items than planned and no
+  /// stonewall evened the workers' counts.
+  bool check_created(const PlannedPhase& p, const PhaseResult& result, PrepareContext& ctx);
+  void report_stonewall(const PhaseResult& result, PrepareContext& ctx) const;
+  /// After a removal or rename phase: completes, untimed, what a limit cut short
+  /// (workers.hpp complete_cut_short) and warns how much.
+  void complete_cut_short(const PlannedPhase& p, const PhaseResult& result,
+                          PrepareContext& ctx) const;
 
   MdtestConfig config_;
   std::vector<PlannedPhase> plan_;
   std::uint64_t seed_ = 0;
+  /// Items each rank's directory [0] and file [1] creation made this iteration: the layout's, or
+  /// fewer after a stonewall (set in the runner's process, before the later phases' workers are
+  /// made, forked or not). One entry per rank: 8 bytes per rank, never per item.
+  std::array<std::vector<std::uint64_t>, 2> made_{};
   OwnedConfinedDir tree_dir_;
   bool prepared_ = false;
   bool completed_ = false;  ///< after_phase ran for the last phase

@@ -1,10 +1,12 @@
 #include "plugins/mdtest/workers.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <random>
@@ -64,50 +66,116 @@ class RankWorker : public PhaseWorker {
     if (args.kind == PhaseKind::kFileRead && c_.read_bytes > 0) buffer_.resize(c_.read_bytes);
     if (c_.random && (args.kind == PhaseKind::kDirStat || args.kind == PhaseKind::kFileStat ||
                       args.kind == PhaseKind::kFileRead)) {
-      order_ = random_order(layout_.items(), args.order_seed);
+      order_ = random_order(args.item_count, args.order_seed);
+    }
+  }
+
+  /// Untimed: the removals run() did not reach, from the `done`-th on (remove_remaining()).
+  void remove_rest(std::uint64_t done) {
+    if (args_.kind == PhaseKind::kTreeRemove) {
+      std::string path;
+      std::uint64_t k = 0;
+      layout_.for_each_node_post([&](std::uint64_t node) {
+        if (k++ < done) return;
+        done_ = k - 1;
+        layout_.node_path(base_, node, path);
+        if (const int err = args_.test_dir.try_rmdir(path); err != 0) {
+          throw IoError(err, "rmdir", args_.test_dir.shown(path));
+        }
+      });
+      return;
+    }
+    NodeCursor cursor(args_.test_dir, layout_, base_);
+    std::uint64_t k = 0;
+    in_tree_order([&](std::uint64_t n) {
+      if (k++ < done) return true;
+      done_ = k - 1;
+      const ConfinedDir& dir = cursor.at(layout_.node_of_item(n));
+      set_name(n);
+      const bool rmdir = args_.kind == PhaseKind::kDirRemove;
+      const int err = rmdir ? dir.try_rmdir(name_) : dir.try_unlink(name_);
+      if (err != 0) fail(err, rmdir ? "rmdir" : "unlink", cursor);
+      return true;
+    });
+  }
+
+  /// Untimed, after `done` renames of item_count: "<item 0>-XX" back to item done-1's name, the
+  /// one missing (run_rename()'s ops 0 .. done-1 moved item i to i-1's name).
+  void restore_rename(std::uint64_t done) {
+    if (done == 0 || done >= args_.item_count) return;
+    const std::uint64_t first = layout_.item_number(0);
+    const std::uint64_t missing = layout_.item_number(done - 1);
+    NodeCursor from_cursor(args_.test_dir, layout_, base_);
+    NodeCursor to_cursor(args_.test_dir, layout_, base_);
+    set_name(missing);
+    const std::string to_name = name_;
+    set_name(first);
+    name_ += "-XX";
+    const ConfinedDir& to_dir = to_cursor.at(layout_.node_of_item(missing));
+    const ConfinedDir& from_dir = from_cursor.at(layout_.node_of_item(first));
+    done_ = done;
+    if (const int err = from_dir.try_rename(name_, to_dir, to_name); err != 0) {
+      fail(err, "rename", from_cursor);
     }
   }
 
   void run(WorkerContext& ctx) override {
-    std::uint64_t done = 0;
-    switch (args_.kind) {
-      case PhaseKind::kTreeCreate:
-      case PhaseKind::kTreeRemove:
-        done = run_tree(ctx);
-        break;
-      case PhaseKind::kDirCreate:
-      case PhaseKind::kDirRemove:
-      case PhaseKind::kFileCreate:
-      case PhaseKind::kFileRemove:
-        done = run_in_tree_order(ctx);
-        break;
-      case PhaseKind::kDirStat:
-      case PhaseKind::kFileStat:
-      case PhaseKind::kFileRead:
-        done = run_in_item_order(ctx);
-        break;
-      case PhaseKind::kDirRename:
-        done = run_rename(ctx);
-        break;
+    try {
+      run_phase(ctx);
+    } catch (const IoError&) {
+      // The phase fails with what this rank completed (fail() names the count too).
+      ctx.add_counter(kItemsDoneCounter, done_);
+      throw;
     }
+    const std::uint64_t done = done_;
     ctx.add_counter(kItemsDoneCounter, done);
+    if (c_.stonewall_ns > 0 &&
+        (args_.kind == PhaseKind::kDirCreate || args_.kind == PhaseKind::kFileCreate)) {
+      ctx.add_counter(kItemsAtStonewallCounter, stonewall_seen_ ? at_stonewall_ : done);
+      ctx.add_counter(kStonewallNsCounter, stonewall_ns_);
+    }
     // -Y: inside the phase's time (its wall time ends when the last worker returns).
     if (c_.sync && !ctx.stop_requested()) ::sync();
   }
 
  private:
+  /// Leaves in done_ the items (tree directories) completed.
+  void run_phase(WorkerContext& ctx) {
+    switch (args_.kind) {
+      case PhaseKind::kTreeCreate:
+      case PhaseKind::kTreeRemove:
+        run_tree(ctx);
+        break;
+      case PhaseKind::kDirCreate:
+      case PhaseKind::kDirRemove:
+      case PhaseKind::kFileCreate:
+      case PhaseKind::kFileRemove:
+        run_in_tree_order(ctx);
+        break;
+      case PhaseKind::kDirStat:
+      case PhaseKind::kFileStat:
+      case PhaseKind::kFileRead:
+        run_in_item_order(ctx);
+        break;
+      case PhaseKind::kDirRename:
+        run_rename(ctx);
+        break;
+    }
+  }
+
   void set_name(std::uint64_t n) {
     name_.clear();
     append_item_name(dirs_, args_.name_rank, n, name_);
   }
 
+  // The count this rank completed leads the message (mdtest stops at the first failure too).
   [[noreturn]] void fail(int err, const char* call, const NodeCursor& cursor) const {
-    throw IoError(err, call, cursor.shown(name_));
+    throw IoError(err, fmt::format("after {} of {} items, {}", done_, args_.item_count, call),
+                  cursor.shown(name_));
   }
 
-  std::uint64_t run_tree(WorkerContext& ctx) {
+  void run_tree(WorkerContext& ctx) {
     std::string path;
-    std::uint64_t done = 0;
     const bool create = args_.kind == PhaseKind::kTreeCreate;
     bool go = true;
     const auto one = [&](std::uint64_t node) {
@@ -115,9 +183,14 @@ class RankWorker : public PhaseWorker {
       layout_.node_path(base_, node, path);
       const int err =
           create ? args_.test_dir.try_mkdir(path, 0755) : args_.test_dir.try_rmdir(path);
-      if (err != 0) throw IoError(err, create ? "mkdir" : "rmdir", args_.test_dir.shown(path));
+      if (err != 0) {
+        throw IoError(err,
+                      fmt::format("after {} of {} tree directories, {}", done_, layout_.dir_count(),
+                                  create ? "mkdir" : "rmdir"),
+                      args_.test_dir.shown(path));
+      }
       timer_.lap(ctx, kItemOp, 0);
-      ++done;
+      ++done_;
     };
     timer_.restart();
     if (create) {
@@ -125,7 +198,6 @@ class RankWorker : public PhaseWorker {
     } else {
       layout_.for_each_node_post(one);
     }
-    return done;
   }
 
   /// One item op on item `n` in its node's open directory.
@@ -194,45 +266,66 @@ class RankWorker : public PhaseWorker {
     return buffer_.size();
   }
 
-  /// Create and remove: the nodes in mdtest's order (pre-order), each node's items in turn.
-  std::uint64_t run_in_tree_order(WorkerContext& ctx) {
-    NodeCursor cursor(args_.test_dir, layout_, base_);
-    std::uint64_t done = 0;
+  /// Calls fn(item number) for the first item_count items in mdtest's creation order (the
+  /// nodes in pre-order, each node's items in turn) while fn returns true.
+  template <typename Fn>
+  void in_tree_order(Fn&& fn) const {
+    std::uint64_t k = 0;
     bool go = true;
-    timer_.restart();
     layout_.for_each_item_node([&](std::uint64_t node) {
       for (std::uint64_t i = 0; go && i < layout_.items_per_dir(); ++i) {
-        if (!(go = ctx.keep_going())) return;
-        item_op(ctx, cursor, node * layout_.items_per_dir() + i);
-        ++done;
+        go = k++ < args_.item_count && fn(node * layout_.items_per_dir() + i);
       }
     });
-    return done;
+  }
+
+  /// The stonewall (-W): the items made when the runner's wear-out began, and when.
+  void note_stonewall(WorkerContext& ctx) {
+    if (c_.stonewall_ns == 0 || stonewall_seen_ || !ctx.wearing_out()) return;
+    stonewall_seen_ = true;
+    at_stonewall_ = done_;
+    stonewall_ns_ = monotonic_ns() - start_ns_;
+  }
+
+  /// Create and remove: the items in tree order (in_tree_order).
+  void run_in_tree_order(WorkerContext& ctx) {
+    NodeCursor cursor(args_.test_dir, layout_, base_);
+    start_ns_ = monotonic_ns();
+    timer_.restart();
+    in_tree_order([&](std::uint64_t n) {
+      if (!ctx.keep_going()) return false;
+      note_stonewall(ctx);
+      item_op(ctx, cursor, n);
+      ++done_;
+      return true;
+    });
+    // A worker already at the wear-out's target ends at its first keep_going() in it.
+    note_stonewall(ctx);
   }
 
   /// Stat and read: item numbers in order (or -R's permutation), as mdtest_stat/mdtest_read.
-  std::uint64_t run_in_item_order(WorkerContext& ctx) {
+  void run_in_item_order(WorkerContext& ctx) {
     NodeCursor cursor(args_.test_dir, layout_, base_);
-    std::uint64_t i = 0;
     timer_.restart();
-    for (; i < layout_.items() && ctx.keep_going(); ++i) {
-      item_op(ctx, cursor, layout_.item_number(order_.empty() ? i : order_[i]));
+    for (; done_ < args_.item_count && ctx.keep_going(); ++done_) {
+      item_op(ctx, cursor, layout_.item_number(order_.empty() ? done_ : order_[done_]));
     }
-    return i;
   }
 
   /// mdtest's rename_dir_test: item 0 to "<item 0>-XX", then each item i to item i-1's name,
   /// and, as the last op, "<item 0>-XX" to the last but one's name: n renames, after which every
   /// item name exists again (the last item itself is never moved).
-  std::uint64_t run_rename(WorkerContext& ctx) {
-    const std::uint64_t count = layout_.items();
+  void run_rename(WorkerContext& ctx) {
+    const std::uint64_t count = args_.item_count;
+    // Fewer than two items: nothing to rename (mdtest plans no rename then; a stonewall may
+    // leave one).
+    if (count < 2) return;
     NodeCursor from_cursor(args_.test_dir, layout_, base_);
     NodeCursor to_cursor(args_.test_dir, layout_, base_);
     std::string to_name;
     std::string first_moved;
-    std::uint64_t i = 0;
     timer_.restart();
-    for (; i < count && ctx.keep_going(); ++i) {
+    for (std::uint64_t i = 0; i < count && ctx.keep_going(); ++i, ++done_) {
       const std::uint64_t n = layout_.item_number(i);
       const std::uint64_t first = layout_.item_number(0);
       std::uint64_t from_node = layout_.node_of_item(n);
@@ -260,7 +353,6 @@ class RankWorker : public PhaseWorker {
       }
       timer_.lap(ctx, kItemOp, 0);
     }
-    return i;
   }
 
   static RankArgs with_dir(RankArgs args, ConfinedDir dir) {
@@ -278,6 +370,11 @@ class RankWorker : public PhaseWorker {
   std::vector<std::byte> buffer_;
   std::vector<std::uint64_t> order_;
   OpTimer timer_;
+  std::uint64_t done_ = 0;  ///< items (tree directories) completed so far
+  std::uint64_t start_ns_ = 0;
+  bool stonewall_seen_ = false;
+  std::uint64_t at_stonewall_ = 0;
+  std::uint64_t stonewall_ns_ = 0;
 };
 
 }  // namespace
@@ -300,6 +397,15 @@ std::uint32_t shift_step(PhaseKind kind) noexcept {
 
 std::unique_ptr<PhaseWorker> make_rank_worker(const RankArgs& args, OwnedConfinedDir test_dir) {
   return std::make_unique<RankWorker>(args, std::move(test_dir));
+}
+
+void complete_cut_short(const RankArgs& args, OwnedConfinedDir test_dir, std::uint64_t done) {
+  RankWorker worker(args, std::move(test_dir));
+  if (args.kind == PhaseKind::kDirRename) {
+    worker.restore_rename(done);
+  } else {
+    worker.remove_rest(done);
+  }
 }
 
 std::vector<std::uint64_t> random_order(std::uint64_t count, std::uint64_t seed) {

@@ -15,6 +15,11 @@ namespace iobench::plugins::mdtest {
 inline constexpr OpId kItemOp = 0;
 /// Counter of items (or tree directories) a phase's worker completed.
 inline constexpr CounterId kItemsDoneCounter = 0;
+/// Creation phases with the stonewall (-W): the items the worker had made when the runner's
+/// wear-out began (all it made if it never began), and ns from its first op to that moment (0:
+/// it never began for this worker).
+inline constexpr CounterId kItemsAtStonewallCounter = 1;
+inline constexpr CounterId kStonewallNsCounter = 2;
 
 /// What one rank's worker of one phase acts on.
 struct RankArgs {
@@ -28,6 +33,10 @@ struct RankArgs {
   std::uint64_t tree_rank;
   /// Seed of the random stat/read order (-R): random_seed + rank, as mdtest.
   std::uint64_t order_seed;
+  /// Items of the rank this phase acts on: the layout's items, or after a creation the
+  /// stonewall ended, the count every worker made (mdtest's o.items = max_iter); the first ones in
+  /// tree order (with branch <= 1, as -W requires, item order too). Unused by the tree phases.
+  std::uint64_t item_count;
 };
 
 /// The rank shift of a phase (mdtest_iteration): create 0, stat and rename 1, read 2, remove 3;
@@ -41,6 +50,14 @@ struct RankArgs {
 /// beneath the run directory (or the earlier run's tree_dir); the worker owns it.
 [[nodiscard]] std::unique_ptr<PhaseWorker> make_rank_worker(const RankArgs& args,
                                                             OwnedConfinedDir test_dir);
+
+/// Untimed, after a phase a time or op limit cut short once its worker had done `done` items:
+/// a removal (directory, file or tree) removes the rest, from the `done`-th on in the phase's
+/// order, so that the tree removal finds its directories empty (mdtest's removal always removes
+/// every item); a rename moves the item it set aside ("<item 0>-XX") to the one name missing
+/// (that of item done-1), so that every item name exists again for the phases after it. Throws
+/// IoError naming the path at the first failed call.
+void complete_cut_short(const RankArgs& args, OwnedConfinedDir test_dir, std::uint64_t done);
 
 /// The item order of a random stat or read (-R): a Fisher-Yates permutation of 0 .. count-1 from
 /// `seed` (8 bytes per item).

@@ -88,6 +88,11 @@ TEST_CASE("mdtest refuses what mdtest refuses with the param named", "[mdtest][c
              Catch::Contains("tree_dir=/x with phases=all"));
   CHECK_THAT(error_of({{"items", "3"}, {"branch", "1000"}, {"depth", "3"}}),
              Catch::Contains("more than 16777216 directories"));
+  // mdtest -W works only with a branching factor of 1 or less.
+  CHECK_THAT(error_of({{"items", "8"}, {"branch", "2"}, {"depth", "1"}, {"stonewall", "5s"}}),
+             Catch::Contains("stonewall=5s with branch=2"));
+  CHECK(config_of({{"items", "8"}, {"branch", "1"}, {"depth", "3"}, {"stonewall", "5s"}})
+            .stonewall_ns == 5'000'000'000ULL);
 }
 
 TEST_CASE("mdtest refuses a tree_dir that holds no earlier run's tree before anything runs",

@@ -109,6 +109,11 @@ class WorkerContext final {
   /// worker that ran out of ops waits out its last op's interval unless this turns true
   /// (IoDriver, wait_out_interval()).
   [[nodiscard]] bool phase_ended() const noexcept;
+  /// True once the runner has begun the phase's wear-out (PhaseSpec::wear_out, --wear-out): the
+  /// time limit passed and keep_going() stays true until this worker has done the ops the
+  /// runner set (the most any worker had done). mdtest's stonewall counts each worker's items
+  /// up to here. One relaxed atomic load.
+  [[nodiscard]] bool wearing_out() const noexcept;
 
   /// Records one completed op of kind `op` that moved `bytes` in `latency_ns` and completed at
   /// `end_ns` (monotonic_ns()); the phase's time series counts it in the interval holding

@@ -51,6 +51,11 @@ struct PhaseSpec {
   /// Stop the phase after this long (0: no limit beyond the step's). Workers see keep_going() turn
   /// false.
   std::chrono::nanoseconds time_limit{0};
+  /// At the time limit, go on until every worker (of every rank) has done as many measured ops
+  /// as the most any has done, as RunOptions::wear_out (--wear-out) does for every phase: the
+  /// same runner code, asked for by the workload for this phase (mdtest's -W stonewall on its
+  /// creation phases). No effect without a time limit.
+  bool wear_out = false;
   /// Run this long first and discard what was recorded (stats and CPU times restart).
   std::chrono::nanoseconds warmup{0};
   /// The latency parts workers record besides each op's total (OpLatencyParts): a workload asks

@@ -227,6 +227,9 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
     }
   }
   const PhaseLimits limits = limits_of(p);
+  // --wear-out for every phase, or the workload's own for this one (mdtest's -W).
+  const bool wear_out =
+      (options_.wear_out || spec.wear_out) && spec.measured && limits.time_limit.count() > 0;
   PhaseRequest request{
       .workload = *planned_.workload,
       .phase_index = p,
@@ -243,7 +246,7 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
       .stop = options_.stop_token,
       .sync = &sync_,
       .stonewall = options_.stonewall && spec.measured,
-      .wear_out = options_.wear_out && spec.measured && limits.time_limit.count() > 0};
+      .wear_out = wear_out};
   IntervalRates rates;
   if (options_.on_progress) request.on_progress = phase_progress(p, limits, rates);
   PhaseWindow window;

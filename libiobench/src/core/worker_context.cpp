@@ -137,6 +137,10 @@ bool WorkerContext::phase_ended() const noexcept {
   return state_.load(std::memory_order_relaxed) >= detail::kStop || iobench::stop_requested();
 }
 
+bool WorkerContext::wearing_out() const noexcept {
+  return state_.load(std::memory_order_relaxed) == detail::kWearOut;
+}
+
 bool PrepareContext::stop_requested() const noexcept { return iobench::stop_requested(); }
 
 bool WorkloadSetup::stop_requested() const noexcept {
