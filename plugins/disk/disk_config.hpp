@@ -15,6 +15,7 @@
 
 #include "plugins/disk/block_distribution.hpp"
 #include "plugins/disk/block_size_split.hpp"
+#include "plugins/disk/disk_curve.hpp"
 
 namespace iobench::plugins::disk {
 
@@ -65,6 +66,8 @@ struct DiskConfig {
   DataPattern data;
   /// steady_state= (with ss_dur, ss_ramp, ss_interval): the main phase stops once steady.
   std::optional<SteadyStateConfig> steady_state;
+  /// curve= / latency_target=: open-loop phases scaled from the closed-loop read phase's IOPS.
+  CurveConfig curve;
   /// Targets that name an existing file or block device (read in place).
   std::vector<bool> existing_file_target;
 
@@ -96,7 +99,8 @@ struct DiskConfig {
 /// size given, a working set that is not a whole number of blocks, direct I/O with a block size
 /// that is not a multiple of 4096, a write to an existing file target, a read of an existing file
 /// target smaller than the working set, rwmix with operation read or write, both rate_iops and
-/// rate_bytes, a bad random_order, a shared file in an existing file target.
+/// rate_bytes, a bad random_order, a shared file in an existing file target, curve= or
+/// latency_target= with an operation other than read, a rate or latency_sample.
 [[nodiscard]] DiskConfig make_disk_config(const Params& params,
                                           std::span<const std::filesystem::path> targets);
 
