@@ -187,6 +187,7 @@ std::vector<ParamSpec> disk_param_specs() {
   };
   for (ParamSpec& spec : fio_param_specs()) specs.push_back(std::move(spec));
   for (ParamSpec& spec : steady_state_param_specs()) specs.push_back(std::move(spec));
+  for (ParamSpec& spec : curve_param_specs()) specs.push_back(std::move(spec));
   return specs;
 }
 
@@ -245,6 +246,32 @@ void check_device_target(DiskConfig& config, const std::filesystem::path& target
   }
 }
 
+// curve= and latency_target= scale the closed-loop read phase's IOPS into open-loop reads.
+void check_curve(const Params& params, const DiskConfig& config) {
+  if (!config.curve.active()) return;
+  const std::string field = config.curve.percents.empty()
+                                ? "latency_target=" + params.get_string("latency_target")
+                                : "curve=" + params.get_string("curve");
+  if (config.operation != Operation::kRead) {
+    throw ConfigError(fmt::format(
+        "disk: {} measures reads at open-loop rates, but the operation is not read; set "
+        "operation=read (a write phase creates its file, so it cannot run once per rate)",
+        field));
+  }
+  if (config.rate.active()) {
+    throw ConfigError(fmt::format(
+        "disk: {} sets the rates itself (from the closed-loop phase's IOPS), so {} cannot be "
+        "given too; drop it",
+        field, params.get_u64("rate_iops") > 0 ? "rate_iops" : "rate_bytes"));
+  }
+  if (config.latency_sample > 1) {
+    throw ConfigError(fmt::format(
+        "disk: {} runs open-loop phases, which time every op from its intended issue time; "
+        "drop latency_sample={}",
+        field, config.latency_sample));
+  }
+}
+
 }  // namespace
 
 DiskConfig make_disk_config(const Params& params, std::span<const std::filesystem::path> targets) {
@@ -255,6 +282,7 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
   config.data = DataPattern::parse(params.get_string("data"), "disk: data");
   config.file_name = params.get_string("file");
   config.steady_state = steady_state_from_params(params, "disk");
+  config.curve = curve_from_params(params);
   if (config.file_name.empty() || config.file_name.find('/') != std::string::npos ||
       config.file_name == "." || config.file_name == "..") {
     throw ConfigError(
@@ -299,6 +327,7 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
         config.latency_sample, params.get_u64("rate_iops") > 0 ? "rate_iops" : "rate_bytes",
         params.get_string(params.get_u64("rate_iops") > 0 ? "rate_iops" : "rate_bytes")));
   }
+  check_curve(params, config);
   const std::string& mode = params.get_string("mode");
   config.mode = mode == "direct" ? IoMode::kDirect
                 : mode == "mmap" ? IoMode::kMmap

@@ -16,6 +16,7 @@
 #include "plugins/disk/block_distribution.hpp"
 #include "plugins/disk/block_size_split.hpp"
 #include "plugins/disk/device_purge.hpp"
+#include "plugins/disk/disk_curve.hpp"
 
 namespace iobench::plugins::disk {
 
@@ -71,6 +72,8 @@ struct DiskConfig {
   DataPattern data;
   /// steady_state= (with ss_dur, ss_ramp, ss_interval): the main phase stops once steady.
   std::optional<SteadyStateConfig> steady_state;
+  /// curve= / latency_target=: open-loop phases scaled from the closed-loop read phase's IOPS.
+  CurveConfig curve;
   /// Targets that name an existing file or block device (read in place).
   std::vector<bool> existing_file_target;
   /// --destructive=SERIAL (param destructive): writes, trims and mixed phases on block device
@@ -124,7 +127,8 @@ struct DiskConfig {
 /// target smaller than the working set, a write, trim or mixed phase on an existing file, or on
 /// a block device without destructive= or against its safety rules (check_destructive_device),
 /// destructive= without a block device target, rwmix with operation read or write, both rate_iops
-/// and rate_bytes, a bad random_order, a shared file in an existing file target.
+/// and rate_bytes, a bad random_order, a shared file in an existing file target, curve= or
+/// latency_target= with an operation other than read, a rate or latency_sample.
 [[nodiscard]] DiskConfig make_disk_config(const Params& params,
                                           std::span<const std::filesystem::path> targets);
 

@@ -7,6 +7,8 @@
 #include <ostream>
 #include <set>
 
+#include "plugins/disk/disk_curve.hpp"
+
 namespace iobench::plugins::disk {
 namespace {
 
@@ -102,11 +104,11 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
   for (const PhaseResult& phase : step.phases) {
     if (phase.op_names.empty()) continue;
     if (phase.status == Status::kNoMeasurement) {
-      const std::string_view doing = phase.name == "write"    ? "writing"
-                                     : phase.name == "read"   ? "reading"
-                                     : phase.name == "verify" ? "verifying"
-                                     : phase.name == "trim"   ? "trimming"
-                                                              : "mixed reading and writing";
+      const std::string_view doing = phase.name == "write"            ? "writing"
+                                     : phase.name.starts_with("read") ? "reading"
+                                     : phase.name == "verify"         ? "verifying"
+                                     : phase.name == "trim"           ? "trimming"
+                                                                      : "mixed reading and writing";
       fmt::print(out, "{} {}: {}\n", verb_for(phase.status), doing, phase.message);
       continue;
     }
@@ -198,6 +200,7 @@ void format_disk_text(const StepResult& step, std::ostream& out) {
   fmt::print(out,
              "(mbytes, Mbytes, MB and GB above are binary: MiB = 2^20, GiB = 2^30 bytes; "
              "k and m counts are 2^10 and 2^20)\n");
+  format_curve_text(step, out);
   for (const std::string& warning : step.warnings) fmt::print(out, "WARNING: {}\n", warning);
 }
 

@@ -222,14 +222,26 @@ class DiskWorker final : public PhaseWorker {
 }  // namespace
 
 DiskWorkload::DiskWorkload(DiskConfig config, std::size_t target_count, const Engine& engine)
-    : config_(std::move(config)), target_count_(target_count), caps_(engine.caps()) {}
+    : config_(std::move(config)),
+      target_count_(target_count),
+      caps_(engine.caps()),
+      search_(config_.curve) {}
 
 DiskWorkload::PhaseRole DiskWorkload::role(std::size_t phase) const noexcept {
-  const std::size_t first = config_.precondition ? 1 : 0;
   if (config_.precondition && phase == 0) return PhaseRole::kPrecondition;
-  if (config_.prime && phase == first) return PhaseRole::kPrime;
-  const std::size_t main = first + (config_.prime ? 1 : 0);
-  return phase > main ? PhaseRole::kVerify : PhaseRole::kMain;
+  if (config_.prime && phase == main_phase() - 1) return PhaseRole::kPrime;
+  const std::size_t main = main_phase();
+  if (phase == main) return PhaseRole::kMain;
+  // Curve points and probes follow the main phase (read only: no verify phase with them).
+  const std::size_t points = config_.curve.percents.size();
+  if (phase <= main + points) return PhaseRole::kCurve;
+  if (phase <= main + points + config_.curve.probe_phases()) return PhaseRole::kProbe;
+  return PhaseRole::kVerify;
+}
+
+double DiskWorkload::curve_rate(std::size_t phase) const noexcept {
+  if (role(phase) == PhaseRole::kProbe) return search_.rate();
+  return max_iops_ * config_.curve.percents[phase - main_phase() - 1] / 100.0;
 }
 
 std::vector<PhaseSpec> DiskWorkload::phases() const {
@@ -275,7 +287,21 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
       main.op_names = {"trim"};
       break;
   }
+  // curve= / latency_target=: open-loop copies of the (closed-loop) main phase.
+  std::vector<PhaseSpec> open_loop;
+  PhaseSpec paced = main;
+  paced.steady_state.reset();
+  paced.latency_parts.service = true;
+  for (const std::uint32_t percent : config_.curve.percents) {
+    open_loop.push_back(paced);
+    open_loop.back().name = fmt::format("{} at {}%", main.name, percent);
+  }
+  for (std::size_t run = 1; run <= config_.curve.probe_phases(); ++run) {
+    open_loop.push_back(paced);
+    open_loop.back().name = fmt::format("{} probe {}", main.name, run);
+  }
   phases.push_back(std::move(main));
+  for (PhaseSpec& spec : open_loop) phases.push_back(std::move(spec));
   if (config_.verify && config_.writes()) {
     // What was written is read back and checked, closed-loop, as fio's verify phase does.
     phases.push_back(PhaseSpec{.name = "verify",
@@ -477,6 +503,11 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     plan.trim_op = kTrim;
     trims = true;
     options = open_options(config_, true, true, false, file_bytes);  // mmap maps read-write
+  } else if (phase_role == PhaseRole::kCurve || phase_role == PhaseRole::kProbe) {
+    // The main phase's reads, open loop at this point's rate, shared by the step's workers.
+    rate = RateLimit{
+        .ops_per_s = curve_rate(phase) / static_cast<double>(target_count_ * config_.numjobs),
+        .arrivals = config_.rate.arrivals};
   } else if (phase_role == PhaseRole::kPrime) {
     // One sequential pass through the page cache fills it; the measured phase then reads it.
     options.direct = false;
@@ -526,12 +557,55 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
 }
 
 void DiskWorkload::after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) {
+  after_curve_phase(phase, result, ctx);
   if (role(phase) != PhaseRole::kMain) return;
   std::uint64_t most = 0;
   for (const WorkerResult& worker : result.workers) most = std::max(most, worker.total_bytes());
   const std::string warning =
       repeated_pass_warning(config_, result.name, most, target_count_, physical_memory_bytes());
   if (!warning.empty()) ctx.warn(warning);
+}
+
+void DiskWorkload::after_curve_phase(std::size_t phase, const PhaseResult& result,
+                                     PrepareContext& ctx) {
+  const CurveConfig& curve = config_.curve;
+  if (!curve.active()) return;
+  const double percentile = curve.latency_target ? curve.latency_target->percentile : 99;
+  const CurvePoint point = measure_point(result, percentile);
+  switch (role(phase)) {
+    case PhaseRole::kMain:
+      max_iops_ = point.iops;
+      search_.start(max_iops_);
+      ctx.set_attribute("curve.max_iops", max_iops_);
+      if (curve.latency_target) {
+        ctx.set_attribute("latency_search.target", curve.latency_target->text);
+        ctx.set_attribute("latency_search.max_iops", search_.upper());
+      }
+      if (max_iops_ <= 0) {
+        ctx.skip_remaining_phases(
+            "the closed-loop read phase completed no reads, so there is no rate to scale");
+      }
+      break;
+    case PhaseRole::kCurve: {
+      const std::uint32_t percent = curve.percents[phase - main_phase() - 1];
+      set_curve_point(ctx, percent, curve_rate(phase), point);
+      break;
+    }
+    case PhaseRole::kProbe: {
+      const bool pass =
+          point.iops > 0 && point.target_percentile_ns <= curve.latency_target->target_ns;
+      const std::size_t run = phase - main_phase() - curve.percents.size();
+      set_probe(ctx, run, search_.rate(), point, pass);
+      search_.record(pass);
+      if (run == curve.probe_phases()) {
+        ctx.set_attribute("latency_search.result_iops", search_.result());
+        ctx.set_attribute("latency_search.upper_iops", search_.upper());
+      }
+      break;
+    }
+    default:
+      break;
+  }
 }
 
 }  // namespace iobench::plugins::disk

@@ -45,7 +45,9 @@ class DiskWorkload final : public Workload {
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
   /// After the main phase: warns (step warning naming the phase) when its later passes were
-  /// likely page-cache reads (repeated_pass_warning()).
+  /// likely page-cache reads (repeated_pass_warning()); with curve= or latency_target=, takes
+  /// its read IOPS as the maximum rate (attribute curve.max_iops). After a curve point or a
+  /// latency-search probe: its figures as attributes (set_curve_point(), set_probe()).
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
   /// File `file` (of nrfiles) of job `job` (of numjobs) in target `target_index`:
@@ -55,8 +57,15 @@ class DiskWorkload final : public Workload {
                                            std::uint32_t job = 0, std::uint32_t file = 0) const;
 
  private:
-  enum class PhaseRole { kPrecondition, kPrime, kMain, kVerify };
+  enum class PhaseRole { kPrecondition, kPrime, kMain, kCurve, kProbe, kVerify };
   [[nodiscard]] PhaseRole role(std::size_t phase) const noexcept;
+  /// The index of the main phase (after the precondition and prime phases, if any).
+  [[nodiscard]] std::size_t main_phase() const noexcept {
+    return (config_.precondition ? 1 : 0) + (config_.prime ? 1 : 0);
+  }
+  /// The open-loop rate (aggregate IOPS) of curve point or probe `phase`.
+  [[nodiscard]] double curve_rate(std::size_t phase) const noexcept;
+  void after_curve_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx);
 
   /// purge=: purges each block device target (purge_device), recording attribute purge.N.
   void purge_devices(PrepareContext& ctx) const;
@@ -76,6 +85,9 @@ class DiskWorkload final : public Workload {
   std::vector<OwnedConfinedDir> rank0_dirs_;
   /// Per target: this rank's blocks of the shared file hold the data a read expects.
   std::vector<char> filled_;
+  /// curve= / latency_target=: the closed-loop phase's read IOPS, and the search's state.
+  double max_iops_ = 0;
+  LatencySearch search_;
   /// Per worker, with verify after a write: the blocks the write phase wrote.
   std::vector<BlockSet> written_;
 };

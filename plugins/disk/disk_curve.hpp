@@ -1,0 +1,114 @@
+#pragma once
+
+#include <cstdint>
+#include <iobench/params.hpp>
+#include <iobench/result.hpp>
+#include <iobench/workload.hpp>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace iobench::plugins::disk {
+
+/// latency_target=pP:DURATION: the response-time percentile `percentile` (0 < p <= 100) of an
+/// open-loop phase must stay at or under `target_ns`.
+struct LatencyTarget {
+  double percentile = 99;
+  std::uint64_t target_ns = 0;
+  std::string text;  ///< as given, e.g. "p99:2ms"
+};
+
+/// curve= and latency_target= (with latency_precision, latency_confirm): after the main phase,
+/// run closed loop as fast as possible, open-loop phases whose rate comes from its IOPS.
+struct CurveConfig {
+  /// Percentages of the closed-loop IOPS, one open-loop phase each, in the order given.
+  std::vector<std::uint32_t> percents;
+  std::optional<LatencyTarget> latency_target;
+  /// The search stops once the rates bracketing the knee are this close, in % of the closed-loop
+  /// IOPS.
+  double precision_percent = 1;
+  /// Extra runs at each probed rate: a rate passes only if every run of it passes.
+  std::uint32_t confirm = 1;
+  /// The search's upper end, in % of the closed-loop IOPS: above 100 where the closed-loop
+  /// figure may fall short of the knee (a phase that ends waiting out a throttle's time slice).
+  std::uint32_t search_max_percent = 100;
+
+  [[nodiscard]] bool active() const noexcept { return !percents.empty() || latency_target; }
+  /// Bisection steps: halvings of (0, search_max_percent] until the bracket is at most
+  /// precision_percent wide.
+  [[nodiscard]] std::uint32_t search_steps() const noexcept;
+  /// Phases the latency search runs: search_steps() x (1 + confirm); 0 without latency_target.
+  [[nodiscard]] std::size_t probe_phases() const noexcept;
+};
+
+/// The params: curve, latency_target, latency_precision, latency_confirm, latency_search_max.
+[[nodiscard]] std::vector<ParamSpec> curve_param_specs();
+
+/// "10,50,100" -> {10, 50, 100}: whole percentages 1..1000, comma-separated. Throws ConfigError
+/// naming curve=, the value and the form.
+[[nodiscard]] std::vector<std::uint32_t> parse_curve(std::string_view text);
+
+/// "p99:2ms", "p99.9:500us", "p50:1s" -> LatencyTarget. Throws ConfigError naming
+/// latency_target=, the value and the form.
+[[nodiscard]] LatencyTarget parse_latency_target(std::string_view text);
+
+/// Reads the params above. Throws ConfigError as the parsers do.
+[[nodiscard]] CurveConfig curve_from_params(const Params& params);
+
+/// What one open-loop (or the closed-loop) phase achieved: the reads' IOPS over the phase's wall
+/// time and their response times (ns, from each op's intended issue time when paced).
+struct CurvePoint {
+  double iops = 0;
+  double mean_ns = 0;
+  std::uint64_t p50_ns = 0;
+  std::uint64_t p99_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::uint64_t target_percentile_ns = 0;  ///< the latency target's percentile (0 without one)
+};
+
+/// The reads of `phase` (op "read") as a CurvePoint; `percentile` fills target_percentile_ns.
+[[nodiscard]] CurvePoint measure_point(const PhaseResult& phase, double percentile);
+
+/// The bisection over the open-loop rate (aggregate IOPS of the step's workers) for the highest
+/// rate whose percentile meets the target: starts at (0, max x search_max_percent / 100], probes
+/// the middle, each probe
+/// run 1 + confirm times; a probe passes if every run passes, raising the lower bound, else it
+/// lowers the upper one. A fixed number of runs (CurveConfig::probe_phases()), so the phases are
+/// known before the run.
+class LatencySearch {
+ public:
+  LatencySearch() = default;
+  explicit LatencySearch(const CurveConfig& config) noexcept;
+  /// Starts over in (0, `max_iops` x search_max_percent / 100].
+  void start(double max_iops) noexcept;
+  /// The rate (aggregate IOPS) the next run probes.
+  [[nodiscard]] double rate() const noexcept { return (low_ + high_) / 2; }
+  /// Records the outcome of a run at rate().
+  void record(bool pass) noexcept;
+  /// The highest rate that passed every run (0: none did).
+  [[nodiscard]] double result() const noexcept { return low_; }
+  /// The lowest rate that failed (the search's upper bound).
+  [[nodiscard]] double upper() const noexcept { return high_; }
+
+ private:
+  double low_ = 0;
+  double high_ = 0;
+  std::uint32_t runs_per_probe_ = 1;
+  double search_max_ = 1;  ///< search_max_percent / 100
+  std::uint32_t runs_ = 0;
+  bool failed_ = false;
+};
+
+/// Attributes of a curve point (`curve.PCT%.iops`, ...) or a probe run, on the step result.
+void set_curve_point(PrepareContext& ctx, std::uint32_t percent, double target_iops,
+                     const CurvePoint& point);
+void set_probe(PrepareContext& ctx, std::size_t run, double rate_iops, const CurvePoint& point,
+               bool pass);
+
+/// The text report's "curve" and "latency search" tables, from the attributes above (nothing
+/// without curve= or latency_target=).
+void format_curve_text(const StepResult& step, std::ostream& out);
+
+}  // namespace iobench::plugins::disk

@@ -1,0 +1,252 @@
+// curve= and latency_target= of the disk workload: the parsers, the bisection on a simulated
+// knee, and a run whose open-loop rates and probes follow exactly from its closed-loop phase.
+#include "plugins/disk/disk_curve.hpp"
+
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cmath>
+#include <iobench/error.hpp>
+#include <iobench/runner.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "plugins/disk/disk_formatter.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace iobench::plugins::disk;
+
+namespace {
+
+double attribute_number(const StepResult& step, const std::string& key) {
+  const AttributeValue* value = step.attribute(key);
+  REQUIRE(value != nullptr);
+  if (const auto* d = std::get_if<double>(value)) return *d;
+  return static_cast<double>(std::get<std::int64_t>(*value));
+}
+
+}  // namespace
+
+TEST_CASE("curve= reads whole percentages and refuses anything else", "[disk][curve]") {
+  CHECK(parse_curve("10,50,70,80,90,100") == std::vector<std::uint32_t>{10, 50, 70, 80, 90, 100});
+  CHECK(parse_curve("120") == std::vector<std::uint32_t>{120});
+  for (const char* bad : {"", "0", "10,,50", "10,", "1001", "5.5", "-10", "10%", "abc"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parse_curve(bad),
+                      Catch::Contains("curve=") && Catch::Contains("whole percentage 1..1000"));
+  }
+}
+
+TEST_CASE("latency_target= reads a percentile and a time", "[disk][curve]") {
+  const LatencyTarget p99 = parse_latency_target("p99:2ms");
+  CHECK(p99.percentile == 99.0);
+  CHECK(p99.target_ns == 2'000'000);
+  CHECK(p99.text == "p99:2ms");
+  const LatencyTarget p999 = parse_latency_target("p99.9:500us");
+  CHECK(p999.percentile == Approx(99.9));
+  CHECK(p999.target_ns == 500'000);
+  CHECK(parse_latency_target("p100:1s").target_ns == 1'000'000'000);
+  for (const char* bad :
+       {"99:2ms", "p99", "p:2ms", "p0:2ms", "p101:2ms", "p99:0", "p99:2xs", "q99:2ms", "p"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parse_latency_target(bad),
+                      Catch::Contains("latency_target=") && Catch::Contains("p99:2ms"));
+  }
+}
+
+TEST_CASE("the latency search's probes are fixed by its precision and confirmation runs",
+          "[disk][curve]") {
+  CurveConfig config;
+  config.latency_target = parse_latency_target("p99:2ms");
+  config.precision_percent = 1;  // 100 / 2^7 = 0.78 %
+  config.confirm = 1;
+  CHECK(config.search_steps() == 7);
+  CHECK(config.probe_phases() == 14);
+  config.precision_percent = 2;  // 100 / 2^6 = 1.56 %
+  CHECK(config.search_steps() == 6);
+  config.search_max_percent = 125;  // 125 / 2^6 = 1.95 %
+  CHECK(config.search_steps() == 6);
+  config.search_max_percent = 100;
+  config.precision_percent = 50;
+  CHECK(config.search_steps() == 1);
+  config.confirm = 0;
+  CHECK(config.probe_phases() == 1);
+  config.latency_target.reset();
+  CHECK(config.probe_phases() == 0);
+}
+
+TEST_CASE("the bisection ends within its precision below a knee", "[disk][curve]") {
+  CurveConfig config;
+  config.latency_target = parse_latency_target("p99:2ms");
+  config.precision_percent = 1;
+  config.confirm = 1;
+  for (const double knee : {1.0, 137.0, 400.0, 431.0, 500.0}) {
+    INFO(knee);
+    LatencySearch search(config);
+    search.start(500);
+    std::vector<double> rates;
+    for (std::size_t run = 0; run < config.probe_phases(); ++run) {
+      rates.push_back(search.rate());
+      search.record(search.rate() <= knee);
+    }
+    // Each rate is run twice (a probe and its confirmation): 250, 250, then 375 or 125, ...
+    CHECK(rates.at(0) == 250.0);
+    CHECK(rates.at(1) == 250.0);
+    CHECK(rates.at(2) == (knee >= 250 ? 375.0 : 125.0));
+    CHECK(search.result() <= knee);
+    CHECK(search.upper() - search.result() == Approx(500.0 / 128));
+    CHECK(knee - search.result() <= 500.0 / 128 + 1e-9);
+  }
+}
+
+TEST_CASE("latency_search_max widens the bracket above the closed-loop IOPS", "[disk][curve]") {
+  CurveConfig config;
+  config.latency_target = parse_latency_target("p99:2ms");
+  config.precision_percent = 2;
+  config.confirm = 0;
+  config.search_max_percent = 125;
+  LatencySearch search(config);
+  search.start(384);  // a closed-loop figure 4 % under a knee at 400
+  CHECK(search.upper() == 480.0);
+  for (std::size_t run = 0; run < config.probe_phases(); ++run) search.record(search.rate() <= 400);
+  CHECK(search.result() <= 400.0);
+  CHECK(400.0 - search.result() < 480.0 / 64);
+  CHECK(search.upper() > 400.0);
+}
+
+TEST_CASE("a failed confirmation run fails its probe", "[disk][curve]") {
+  CurveConfig config;
+  config.latency_target = parse_latency_target("p99:2ms");
+  config.precision_percent = 50;  // one probe
+  config.confirm = 2;
+  LatencySearch search(config);
+  search.start(800);
+  search.record(true);
+  search.record(false);  // the first confirmation fails
+  search.record(true);
+  CHECK(search.result() == 0.0);
+  CHECK(search.upper() == 400.0);
+}
+
+TEST_CASE("a curve and a latency search run at rates scaled from the closed-loop phase",
+          "[disk][curve]") {
+  test::TempDir dir("disk-curve");
+  test::CapturingReporter reporter;
+  // p99 under an hour: every probe passes, so the search climbs 1/2, 3/4 of the maximum.
+  const RunResult run =
+      Runner(test::shared_full_registry(), RunOptions{})
+          .run(std::vector<Step>{Step{.workload = "disk",
+                                      .params = {{"operation", "read"},
+                                                 {"bs", "4k"},
+                                                 {"size", "256k"},
+                                                 {"time_based", "true"},
+                                                 {"curve", "50,100"},
+                                                 {"latency_target", "p99:1h"},
+                                                 {"latency_precision", "25"},
+                                                 {"latency_confirm", "0"}},
+                                      .targets = {dir.path()},
+                                      .time_limit = std::chrono::milliseconds(150)}},
+               reporter);
+  INFO(run.steps.at(0).message);
+  REQUIRE(run.status == Status::kOk);
+  const StepResult& step = run.steps.at(0);
+  REQUIRE(step.phases.size() == 5);
+  CHECK(step.phases[0].name == "read");
+  CHECK(step.phases[1].name == "read at 50%");
+  CHECK(step.phases[2].name == "read at 100%");
+  CHECK(step.phases[3].name == "read probe 1");
+  CHECK(step.phases[4].name == "read probe 2");
+  CHECK_FALSE(step.phases[0].pacing.paced);
+  const double max = static_cast<double>(step.phases[0].ops[0].ops) * 1e9 /
+                     static_cast<double>(step.phases[0].wall_ns);
+  REQUIRE(max > 0);
+  CHECK(attribute_number(step, "curve.max_iops") == max);
+  CHECK(attribute_number(step, "curve.50%.target_iops") == max * 50 / 100.0);
+  CHECK(attribute_number(step, "curve.100%.target_iops") == max * 100 / 100.0);
+  for (std::size_t p = 1; p < 5; ++p) {
+    const PhaseResult& phase = step.phases[p];
+    CHECK(phase.pacing.paced);
+    // The schedule bounds an open loop: at most one op more than its rate over the wall time.
+    const double rate = p == 1 ? max / 2 : p == 2 ? max : p == 3 ? max / 2 : max * 3 / 4;
+    CHECK(static_cast<double>(phase.ops[0].ops) <=
+          rate * static_cast<double>(phase.wall_ns) / 1e9 + 1);
+  }
+  CHECK(attribute_number(step, "curve.50%.iops") ==
+        static_cast<double>(step.phases[1].ops[0].ops) * 1e9 /
+            static_cast<double>(step.phases[1].wall_ns));
+  CHECK(attribute_number(step, "curve.100%.p99_ns") ==
+        static_cast<double>(step.phases[2].ops[0].latency.percentile(99)));
+  CHECK(attribute_number(step, "latency_search.probe.1.rate_iops") == max / 2);
+  CHECK(attribute_number(step, "latency_search.probe.2.rate_iops") == max * 3 / 4);
+  CHECK(attribute_number(step, "latency_search.result_iops") == max * 3 / 4);
+  CHECK(attribute_number(step, "latency_search.upper_iops") == max);
+  std::ostringstream text;
+  format_disk_text(step, text);
+  CHECK_THAT(text.str(), Catch::Contains("curve (open loop, % of the closed-loop") &&
+                             Catch::Contains("   50% ") && Catch::Contains("  100% ") &&
+                             Catch::Contains("latency search (p99:1h in (0, ") &&
+                             Catch::Contains(fmt::format("latency search result: {:.1f} IOPS "
+                                                         "meet p99:1h",
+                                                         max * 3 / 4)));
+}
+
+TEST_CASE("the curve's points are in the JSON result", "[disk][curve][json]") {
+  test::TempDir dir("disk-curve-json");
+  const test::CliResult run = test::run_cli(
+      {"run", "disk", "-d", dir.path().string(), "operation=read", "bs=4k", "size=128k",
+       "time_based=true", "curve=10,100", "--time", "100ms", "--format", "json", "-q"});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto doc = nlohmann::json::parse(run.out);
+  const nlohmann::json& step = doc.at("steps").at(0);
+  const nlohmann::json& attributes = step.at("attributes");
+  const double max = attributes.at("curve.max_iops").get<double>();
+  CHECK(max > 0);
+  // max x PCT / 100 in the run, printed and read back: equal to the last digits.
+  CHECK(attributes.at("curve.10%.target_iops").get<double>() ==
+        Approx(max * 10 / 100.0).epsilon(1e-12));
+  CHECK(attributes.at("curve.100%.target_iops").get<double>() == Approx(max).epsilon(1e-12));
+  for (const char* key : {"iops", "mean_ns", "p50_ns", "p99_ns", "max_ns"}) {
+    INFO(key);
+    CHECK(attributes.contains(fmt::format("curve.10%.{}", key)));
+    CHECK(attributes.contains(fmt::format("curve.100%.{}", key)));
+  }
+  CHECK(step.at("phases").size() == 3);
+  CHECK(step.at("phases").at(1).at("name").get<std::string>() == "read at 10%");
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("curve and latency_target refuse what they cannot measure, before any I/O",
+          "[disk][curve]") {
+  test::TempDir dir("disk-curve-refuse");
+  const std::string d = dir.path().string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  const std::vector<Case> cases{
+      {{"run", "disk", "-d", d, "curve=10,50", "operation=write"},
+       "curve=10,50 measures reads at open-loop rates"},
+      {{"run", "disk", "-d", d, "latency_target=p99:2ms"},  // operation defaults to write
+       "latency_target=p99:2ms measures reads"},
+      {{"run", "disk", "-d", d, "operation=read", "curve=50", "rate_iops=100"},
+       "so rate_iops cannot be given too"},
+      {{"run", "disk", "-d", d, "operation=read", "curve=50", "latency_sample=4"},
+       "drop latency_sample=4"},
+      {{"run", "disk", "-d", d, "operation=read", "curve=50,x"}, "curve=50,x has 'x'"},
+      {{"run", "disk", "-d", d, "operation=read", "latency_target=99:2ms"},
+       "latency_target=99:2ms is not of the form"},
+      {{"run", "disk", "-d", d, "operation=read", "latency_target=p99:2ms",
+        "latency_precision=0.01"},
+       "latency_precision=0.01 is outside 0.1..50"},
+  };
+  for (const Case& c : cases) {
+    INFO(fmt::format("{}", fmt::join(c.args, " ")));
+    const test::CliResult result = test::run_cli(c.args);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains(c.expected));
+    CHECK(dir.entries().empty());
+  }
+}
