@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iobench/format.hpp>
 #include <iobench/metrics.hpp>
+#include <iobench/time_series.hpp>
 #include <ostream>
 
 namespace iobench::cli {
@@ -45,10 +46,58 @@ CsvOutputs::CsvOutputs(const SuitePlan& plan, const Registry& registry, const st
   left_out_ = families;
 }
 
+namespace {
+
+// The device columns' names after a device's "dev_<name>_" prefix, in order.
+constexpr const char* kDeviceFields[] = {"read_bytes", "write_bytes", "util_percent",
+                                         "aqu_sz",     "r_await_ms",  "w_await_ms"};
+
+// Every device of the run's series points, each once, in order of first appearance.
+std::vector<std::string> series_device_names(const RunResult& run) {
+  std::vector<std::string> names;
+  for (const StepResult& step : run.steps) {
+    for (const PhaseResult& phase : step.phases) {
+      for (const SeriesPoint& p : phase.time_series.points) {
+        for (const SeriesDevicePoint& d : p.devices) {
+          if (std::find(names.begin(), names.end(), d.name) == names.end()) names.push_back(d.name);
+        }
+      }
+    }
+  }
+  return names;
+}
+
+// A point's device fields (with their leading commas) in the order of `names`: the figures of
+// the devices the point has (iostat's over the device's sampled_ns), empty for the others.
+// `workers_row`: all empty, the figures are the whole point's.
+std::string device_fields(const std::vector<std::string>& names, const SeriesPoint& p,
+                          bool workers_row) {
+  std::string out;
+  for (const std::string& name : names) {
+    const auto d = std::find_if(p.devices.begin(), p.devices.end(),
+                                [&](const SeriesDevicePoint& x) { return x.name == name; });
+    if (workers_row || d == p.devices.end()) {
+      out += ",,,,,,";
+      continue;
+    }
+    out += fmt::format(",{},{},{:.2f},{:.3f},{:.3f},{:.3f}", d->read_bytes, d->write_bytes,
+                       d->util_percent(), d->avg_queue_size(), d->r_await_ms(), d->w_await_ms());
+  }
+  return out;
+}
+
+}  // namespace
+
 void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ostream& out) {
+  const std::vector<std::string> devices = series_device_names(run);
   out << "step,suite_step,sweep_point,repetition,phase,point,start_ns,duration_ns,warmup,worker,"
          "bytes,ops,errors,throughput_bytes_per_s,iops,lat_mean_ns,lat_max_ns,lat_p50_ns,"
-         "lat_p99_ns,lat_p99_9_ns\n";
+         "lat_p99_ns,lat_p99_9_ns";
+  for (const std::string& name : devices) {
+    for (const char* field : kDeviceFields)
+      out << ',' << csv_field(fmt::format("dev_{}_{}", name, field));
+  }
+  out << '\n';
   for (std::size_t s = 0; s < run.steps.size(); ++s) {
     const StepResult& step = run.steps[s];
     const PlannedRun* planned = s < plan.runs.size() ? &plan.runs[s] : nullptr;
@@ -66,11 +115,12 @@ void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ost
         const auto row = [&](const std::string& worker, std::uint64_t bytes, std::uint64_t ops,
                              std::uint64_t errors, const SeriesLatency& l) {
           // Plain decimals, never an exponent: rates to 3 places, the mean to 1, the rest integers.
-          out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.1f},{},{},{},{}\n",
+          out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.1f},{},{},{},{}{}\n",
                              step_columns, csv_field(phase.name), i, p.start_ns, p.duration_ns,
                              p.warmup ? 1 : 0, worker, bytes, ops, errors,
                              throughput_bytes_per_s(bytes, p.duration_ns),
-                             ops_per_s(ops, p.duration_ns), l.mean, l.max, l.p50, l.p99, l.p99_9);
+                             ops_per_s(ops, p.duration_ns), l.mean, l.max, l.p50, l.p99, l.p99_9,
+                             device_fields(devices, p, worker != "all"));
         };
         for (const SeriesWorkerPoint& w : p.workers) {
           row(std::to_string(w.index), w.bytes, w.ops, w.errors, w.latency_ns);

@@ -41,8 +41,15 @@ class CsvOutputs {
 /// the generic CSV and the text table):
 /// step,suite_step,sweep_point,repetition,phase,point,start_ns,duration_ns,warmup,worker,bytes,
 /// ops,errors,throughput_bytes_per_s,iops,lat_mean_ns,lat_max_ns,lat_p50_ns,lat_p99_ns,
-/// lat_p99_9_ns. Rates have 3 decimals, lat_mean_ns 1, every other number is an integer (never
-/// an exponent). `run.steps[i]` is `plan.runs[i]` (as run_suite() makes them).
+/// lat_p99_9_ns, then per block device of the run's series (SeriesPoint::devices, issue 29; each
+/// once, in order of first appearance) dev_<name>_read_bytes, dev_<name>_write_bytes,
+/// dev_<name>_util_percent, dev_<name>_aqu_sz, dev_<name>_r_await_ms, dev_<name>_w_await_ms:
+/// the device's /proc/diskstats deltas over the point (iostat's figures over its sampled_ns),
+/// on "all" rows only, empty on worker rows and where the point has no such device (tmpfs, a
+/// phase on another device, a series merged across ranks). Without block devices the header ends
+/// at lat_p99_9_ns. Rates have 3 decimals, lat_mean_ns 1, util 2, aqu-sz and awaits 3, every
+/// other number is an integer (never an exponent). `run.steps[i]` is `plan.runs[i]` (as
+/// run_suite() makes them).
 void write_time_series_csv(const SuitePlan& plan, const RunResult& run, std::ostream& out);
 
 /// The distinct workloads of `plan`, in first-run order, that registered a "csv" formatter.

@@ -16,31 +16,10 @@ using namespace iobench::test;
 
 namespace {
 
-constexpr std::uint64_t kAppRead = 256ULL << 20;  // the application read 256 MiB
+constexpr std::uint64_t kAppRead = kLoopReadAppBytes;  // the application read 256 MiB
 
-// Reading kAppRead on ext4 over loop0 (backed by a file on vda) while loop0 read
-// `sectors` 512-byte sectors and was busy `io_ms` of the 2 s phase.
 explain::PhaseExplanation loop_read(std::uint64_t sectors, std::uint64_t io_ms) {
-  explain::StorageChain chain;
-  chain.path = "/mnt/a";
-  chain.mount_point = "/mnt/a";
-  chain.fs_type = "ext4";
-  chain.devices = {{.name = "loop0", .device = "7:0", .role = "filesystem", .backing_file = "/img"},
-                   {.name = "vda", .device = "254:0", .role = "loop backing"}};
-  explain::SystemSnapshot start;
-  start.disks.push_back({.major = 7, .minor = 0, .name = "loop0"});
-  explain::SystemSnapshot end;
-  end.time_ns = 2 * kSecond;
-  end.disks.push_back({.major = 7,
-                       .minor = 0,
-                       .name = "loop0",
-                       .reads_completed = sectors / 8,
-                       .sectors_read = sectors,
-                       .read_time_ms = io_ms,
-                       .io_time_ms = io_ms,
-                       .weighted_io_time_ms = io_ms});
-  const explain::ApplicationFigures app{.read_bytes = kAppRead, .workers = 1};
-  return explain::explain_phase({chain}, start, end, app);
+  return loop_read_explanation(sectors, io_ms);
 }
 
 PhaseResult explained_read(std::optional<explain::PhaseExplanation> explanation) {

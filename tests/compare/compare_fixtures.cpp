@@ -97,4 +97,27 @@ ResultDocument through_json(const ResultDocument& document) {
   return parse_result_json(to_json(document));
 }
 
+explain::PhaseExplanation loop_read_explanation(std::uint64_t sectors, std::uint64_t io_ms) {
+  explain::StorageChain chain;
+  chain.path = "/mnt/a";
+  chain.mount_point = "/mnt/a";
+  chain.fs_type = "ext4";
+  chain.devices = {{.name = "loop0", .device = "7:0", .role = "filesystem", .backing_file = "/img"},
+                   {.name = "vda", .device = "254:0", .role = "loop backing"}};
+  explain::SystemSnapshot start;
+  start.disks.push_back({.major = 7, .minor = 0, .name = "loop0"});
+  explain::SystemSnapshot end;
+  end.time_ns = 2'000'000'000;
+  end.disks.push_back({.major = 7,
+                       .minor = 0,
+                       .name = "loop0",
+                       .reads_completed = sectors / 8,
+                       .sectors_read = sectors,
+                       .read_time_ms = io_ms,
+                       .io_time_ms = io_ms,
+                       .weighted_io_time_ms = io_ms});
+  const explain::ApplicationFigures app{.read_bytes = kLoopReadAppBytes, .workers = 1};
+  return explain::explain_phase({chain}, start, end, app);
+}
+
 }  // namespace iobench::test

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <iobench/compare.hpp>
+#include <iobench/explain.hpp>
 #include <iobench/result_json.hpp>
 #include <optional>
 #include <string>
@@ -42,6 +43,15 @@ namespace iobench::test {
 /// step's phases of that repetition), placed as suite step "seq" without a sweep.
 [[nodiscard]] ResultDocument repeated_document(
     Environment environment, const std::vector<std::vector<PhaseResult>>& repetitions);
+
+/// The bytes loop_read_explanation's application read: 256 MiB.
+inline constexpr std::uint64_t kLoopReadAppBytes = 256ULL << 20;
+
+/// The explanation (explain_phase over crafted diskstats snapshots) of reading
+/// kLoopReadAppBytes in 2 s on ext4 over loop0 (backed by a file on vda) while loop0 read
+/// `sectors` 512-byte sectors and was busy `io_ms`.
+[[nodiscard]] explain::PhaseExplanation loop_read_explanation(std::uint64_t sectors,
+                                                              std::uint64_t io_ms);
 
 /// `document` written by to_json and read back by parse_result_json.
 [[nodiscard]] ResultDocument through_json(const ResultDocument& document);

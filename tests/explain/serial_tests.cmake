@@ -9,4 +9,5 @@ set_tests_properties(
   "explain.compare of a cached and an uncached read on a loop fs names the device reads first"
   "explain.per-interval device writes of an O_DIRECT run add up to the phase's device writes"
   "explain.the CSV's device columns of a loop fs run are the figures of its JSON"
+  "explain.the time-series CSV's device columns add up to the phase's device writes in its JSON"
   PROPERTIES RUN_SERIAL TRUE)

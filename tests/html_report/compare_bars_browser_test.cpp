@@ -103,3 +103,41 @@ TEST_CASE("compare bars: labels not clipped, colours say better, worse or within
   CHECK(shot.exit_code == 0);
   std::printf("html_browser: compare bars screenshot %s\n", png.c_str());
 }
+
+TEST_CASE("compare explain: both runs' findings drawn above the bars, the differing one first") {
+  TempDir dir("compare-explain");
+  const std::string profile = (dir.path() / "profile").string();
+  const CliResult probe =
+      run_command(compare_bars::chromium(profile, {"--dump-dom", "about:blank"}));
+  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
+    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
+    return;
+  }
+  // #1: 307 KiB of the 256 MiB came from loop0 (page cache); #2: all of it, loop0 saturated.
+  const auto document = [](std::uint64_t sectors, std::uint64_t io_ms) {
+    PhaseResult phase = compare_read_phase(kSecond);
+    phase.explanation = loop_read_explanation(sectors, io_ms);
+    return single_run_document(compare_environment(), {compare_step("seq", {phase})});
+  };
+  const std::string cached = (dir.path() / "cached.json").string();
+  const std::string dropped = (dir.path() / "dropped.json").string();
+  std::ofstream(cached) << to_json(document(614, 40));
+  std::ofstream(dropped) << to_json(document(kLoopReadAppBytes / 512, 2000));
+  const std::string html = (dir.path() / "explain.html").string();
+  const CliResult report = run_cli({"report", cached, dropped, "-o", html});
+  INFO(report.err);
+  REQUIRE(report.exit_code == 0);
+  const CliResult dom =
+      run_command(compare_bars::chromium(profile, {"--dump-dom", "file://" + html}));
+  REQUIRE(dom.exit_code == 0);
+  CHECK(compare_bars::attribute(dom.out, "data-errors") == "0");
+  const std::string sentence =
+      "#2's reads came from the device (device_reads), #1's from the page cache "
+      "(page_cache_reads)";
+  const std::size_t block = dom.out.find("class=\"explain compare-explain\"");
+  REQUIRE(block != std::string::npos);
+  CHECK(dom.out.find(sentence, block) < dom.out.find("only in #2, not in #1: device_saturated"));
+  CHECK(dom.out.find("<td>device_reads, device_saturated</td>", block) != std::string::npos);
+  CHECK(dom.out.find("<td>307 KiB</td><td>256 MiB</td>", block) != std::string::npos);
+  CHECK(block < dom.out.find("compare-bars"));  // before the metrics' bars
+}

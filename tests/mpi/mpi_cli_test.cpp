@@ -363,3 +363,51 @@ TEST_CASE("mpirun -n 2: dbench's Throughput line counts the clients of every ran
   CHECK(count_of(result.out, "\nThroughput ") == 1);
   CHECK_THAT(result.out, Catch::Contains(" MB/sec  4 clients  4 procs  max_latency="));
 }
+
+TEST_CASE("mpirun -n 2: ranks writing beside each other share their device once in the explanation",
+          "[mpi][explain]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  const CliResult result = run_ranked(2, {"run", "disk", "-d", dir.path().string(), "size=1m",
+                                          "bs=4k", "operation=write", "-q", "--format", "json"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const Json j = Json::parse(result.out);
+  const Json& merged = j.at("steps").at(0).at("phases").at(0).at("explain");
+  const Json& results = j.at("ranks").at("steps").at(0).at("results");
+  REQUIRE(results.size() == 2);
+  // Each rank explains its own target; the aggregate holds both chains in target order.
+  REQUIRE(merged.at("storage").size() == 2);
+  std::vector<Json> own;
+  for (std::size_t r = 0; r < 2; ++r) {
+    own.push_back(results.at(r).at("steps").at(0).at("phases").at(0).at("explain"));
+    REQUIRE(own[r].at("storage").size() == 1);
+    CHECK(merged.at("storage").at(r) == own[r].at("storage").at(0));
+  }
+  CHECK(merged.at("application").at("write_bytes") == 2u << 20);
+  CHECK(merged.at("application").at("workers") == 2);
+  const Json& chain = merged.at("storage").at(0);
+  if (chain.at("devices").empty()) {  // a temp dir without a block device (tmpfs)
+    CHECK(merged.at("devices").empty());
+    CHECK(merged.at("derived").at("device_write_bytes") == 0);
+    return;
+  }
+  // One host: the file system's device appears once, in both targets' chains, with the counts
+  // of the rank whose snapshots spanned longest.
+  const std::string name = chain.at("devices").at(0).at("name").get<std::string>();
+  std::size_t seen = 0;
+  for (const Json& d : merged.at("devices")) {
+    if (d.at("name") != name) continue;
+    ++seen;
+    CHECK(d.at("targets") == Json::array({0, 1}));
+    const std::size_t longer = own[1].at("interval_ns") > own[0].at("interval_ns") ? 1 : 0;
+    for (const Json& theirs : own[longer].at("devices")) {
+      if (theirs.at("name") == name) CHECK(d.at("write_bytes") == theirs.at("write_bytes"));
+    }
+  }
+  CHECK(seen == 1);
+  CHECK(merged.at("derived").at("shared_device") == true);
+  bool shared = false;
+  for (const Json& f : merged.at("findings")) shared = shared || f.at("name") == "shared_device";
+  CHECK(shared);
+}

@@ -4,7 +4,8 @@
 /// one self-contained page (scripts and styles inline, nothing fetched) with each run's
 /// environment and invocation, per phase throughput and IOPS over time (where the result has a
 /// "time_series"), latency percentile curves, sweep curves, per-worker spread and fairness,
-/// bonnie++ tables, repetition statistics and, for several runs, per-phase bars side by side.
+/// bonnie++ tables, repetition statistics and, for several runs, per-phase bars side by side
+/// with, where the runs carry one, both explanations (issue 29) as `compare` shows them.
 /// Charts are drawn by dygraphs 2.2 (Debian's libjs-dygraphs, inlined at build time); bar
 /// charts are SVG drawn by the page itself.
 

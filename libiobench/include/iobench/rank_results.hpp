@@ -68,7 +68,10 @@ struct RankedStep {
   /// ("file.0": KEY.TARGET_INDEX) from every rank, renumbered like the targets. Each phase's
   /// time series is the ranks' merged point by point (at the coarsest resolution among them;
   /// sums, percentiles of the union from the points' histograms, workers appended; see
-  /// detail::merge_rank_series in the library's source for the alignment).
+  /// detail::merge_rank_series in the library's source for the alignment). Each phase's
+  /// explanation (issue 29) is the ranks' merged view where every rank carries one: chains in
+  /// target order, a device the ranks of one host share counted once with all their targets
+  /// (shared_device), "HOST:NAME" devices across hosts (detail::merge_rank_explanations).
   StepResult aggregate;
   std::vector<RankedPhase> phases;      ///< like aggregate.phases
   std::uint64_t clock_residual_ns = 0;  ///< the largest of the ranks'
@@ -89,9 +92,10 @@ struct RankedStep {
 void write_rank_table(const RankedStep& step, std::ostream& out);
 
 /// `document` (a result document's JSON text) with a top-level key "ranks" added: size, each
-/// rank's host, the clock residual, and per step the spread per phase and every rank's own
-/// result as a result document. Parsed back by parse_result_json like any document (the key is
-/// ignored there). `indent` as in to_json.
+/// rank's host, the clock residual, and per step the spread per phase (per_rank entries with the
+/// rank's finding names where it has an explanation) and every rank's own result as a result
+/// document (with its own explanation of its own targets). Parsed back by parse_result_json like
+/// any document (the key is ignored there). `indent` as in to_json.
 [[nodiscard]] std::string add_ranks_to_json(std::string_view document,
                                             std::span<const RankedStep> steps, int indent = 2);
 

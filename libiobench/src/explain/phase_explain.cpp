@@ -6,6 +6,7 @@
 #include <array>
 #include <iobench/explain.hpp>
 
+#include "explain/derive.hpp"
 #include "explain/read_file.hpp"
 
 namespace iobench::explain {
@@ -132,56 +133,15 @@ SystemSnapshot take_snapshot(std::span<const std::string> devices) {
   return s;
 }
 
-PhaseExplanation explain_phase(std::vector<StorageChain> chains, const SystemSnapshot& start,
-                               const SystemSnapshot& end, const ApplicationFigures& app) {
-  PhaseExplanation e;
-  e.chains = std::move(chains);
-  e.application = app;
-  e.interval_ns = grew(start.time_ns, end.time_ns);
-  for (const DiskCounters& b : end.disks) {
-    const auto a = std::find_if(start.disks.begin(), start.disks.end(),
-                                [&](const DiskCounters& d) { return d.name == b.name; });
-    if (a == start.disks.end()) continue;
-    DeviceDelta delta = device_delta(*a, b, e.interval_ns);
-    for (std::size_t t = 0; t < e.chains.size(); ++t) {
-      for (const BlockDevice& dev : e.chains[t].devices) {
-        if (dev.name == delta.name) {
-          delta.targets.push_back(t);
-          break;
-        }
-      }
-    }
-    e.devices.push_back(std::move(delta));
-  }
-
-  for (std::string_view key : kKept) {
-    const std::string name(key);
-    const bool family = key == "pgsteal" || key == "pgscan" || key == "workingset_refault";
-    std::uint64_t a = 0;
-    std::uint64_t b = 0;
-    if (family) {
-      a = family_sum(start.vmstat, key);
-      b = family_sum(end.vmstat, key);
-    } else {
-      const auto ia = start.vmstat.find(name);
-      const auto ib = end.vmstat.find(name);
-      if (ia == start.vmstat.end() || ib == end.vmstat.end()) continue;
-      a = ia->second;
-      b = ib->second;
-    }
-    e.vmstat_delta.emplace_back(name, static_cast<std::int64_t>(b - a));  // wraps like the kernel's
-  }
-  if (const auto t = end.vmstat.find("nr_dirty_threshold"); t != end.vmstat.end()) {
-    e.dirty_threshold_bytes = t->second * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  }
-  e.meminfo_start = start.meminfo;
-  e.meminfo_end = end.meminfo;
-  e.io_some_us = stall(start.io_pressure, end.io_pressure, false);
-  e.io_full_us = stall(start.io_pressure, end.io_pressure, true);
-  e.memory_some_us = stall(start.memory_pressure, end.memory_pressure, false);
-  e.memory_full_us = stall(start.memory_pressure, end.memory_pressure, true);
-  e.cpu_some_us = stall(start.cpu_pressure, end.cpu_pressure, false);
-
+void derive_figures(PhaseExplanation& e) {
+  e.device_read_bytes = e.device_write_bytes = 0;
+  e.device_backed_read_bytes = e.device_backed_write_bytes = 0;
+  e.read_amplification.reset();
+  e.write_amplification.reset();
+  e.page_cache_read_percent.reset();
+  e.derived_note.clear();
+  e.shared_device = false;
+  const ApplicationFigures& app = e.application;
   // Device bytes of the file systems' own devices (each once): what the targets' I/O became. A
   // file system device that lies under another counted one (a loop file on a disk that is also a
   // target's) is left out: the lower device's bytes hold its I/O. A ratio needs every counted
@@ -236,6 +196,59 @@ PhaseExplanation explain_phase(std::vector<StorageChain> chains, const SystemSna
                               static_cast<double>(e.device_backed_write_bytes);
     }
   }
+}
+
+PhaseExplanation explain_phase(std::vector<StorageChain> chains, const SystemSnapshot& start,
+                               const SystemSnapshot& end, const ApplicationFigures& app) {
+  PhaseExplanation e;
+  e.chains = std::move(chains);
+  e.application = app;
+  e.interval_ns = grew(start.time_ns, end.time_ns);
+  for (const DiskCounters& b : end.disks) {
+    const auto a = std::find_if(start.disks.begin(), start.disks.end(),
+                                [&](const DiskCounters& d) { return d.name == b.name; });
+    if (a == start.disks.end()) continue;
+    DeviceDelta delta = device_delta(*a, b, e.interval_ns);
+    for (std::size_t t = 0; t < e.chains.size(); ++t) {
+      for (const BlockDevice& dev : e.chains[t].devices) {
+        if (dev.name == delta.name) {
+          delta.targets.push_back(t);
+          break;
+        }
+      }
+    }
+    e.devices.push_back(std::move(delta));
+  }
+
+  for (std::string_view key : kKept) {
+    const std::string name(key);
+    const bool family = key == "pgsteal" || key == "pgscan" || key == "workingset_refault";
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+    if (family) {
+      a = family_sum(start.vmstat, key);
+      b = family_sum(end.vmstat, key);
+    } else {
+      const auto ia = start.vmstat.find(name);
+      const auto ib = end.vmstat.find(name);
+      if (ia == start.vmstat.end() || ib == end.vmstat.end()) continue;
+      a = ia->second;
+      b = ib->second;
+    }
+    e.vmstat_delta.emplace_back(name, static_cast<std::int64_t>(b - a));  // wraps like the kernel's
+  }
+  if (const auto t = end.vmstat.find("nr_dirty_threshold"); t != end.vmstat.end()) {
+    e.dirty_threshold_bytes = t->second * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  }
+  e.meminfo_start = start.meminfo;
+  e.meminfo_end = end.meminfo;
+  e.io_some_us = stall(start.io_pressure, end.io_pressure, false);
+  e.io_full_us = stall(start.io_pressure, end.io_pressure, true);
+  e.memory_some_us = stall(start.memory_pressure, end.memory_pressure, false);
+  e.memory_full_us = stall(start.memory_pressure, end.memory_pressure, true);
+  e.cpu_some_us = stall(start.cpu_pressure, end.cpu_pressure, false);
+
+  derive_figures(e);
   add_findings(e);
   return e;
 }

@@ -44,7 +44,10 @@ const TopicFinding* topic_finding(std::string_view name) {
   return nullptr;
 }
 
-std::string input_name(std::size_t i) { return fmt::format("#{}", i); }
+// "#N": inputs are numbered from `first` (0 in compare's text, 1 in the HTML report).
+std::string input_name(std::size_t i, std::size_t first = 0) {
+  return fmt::format("#{}", i + first);
+}
 
 std::string chain_summary(const explain::StorageChain& chain) {
   if (!chain.no_block_device.empty()) return chain.no_block_device;
@@ -88,11 +91,11 @@ ExplainSummary summarize(const explain::PhaseExplanation& e, std::size_t results
   return s;
 }
 
-std::string contrast_sentence(std::size_t input, const TopicFinding& mine,
-                              const TopicFinding& base) {
+std::string contrast_sentence(std::size_t input, const TopicFinding& mine, const TopicFinding& base,
+                              std::size_t first = 0) {
   const std::string verb = mine.verb.empty() ? std::string() : std::string(mine.verb) + ' ';
-  return fmt::format("{}'s {} {}{} ({}), {}'s {} ({})", input_name(input), mine.topic, verb,
-                     mine.predicate, mine.name, input_name(0), base.predicate, base.name);
+  return fmt::format("{}'s {} {}{} ({}), {}'s {} ({})", input_name(input, first), mine.topic, verb,
+                     mine.predicate, mine.name, input_name(0, first), base.predicate, base.name);
 }
 
 bool has(const std::vector<std::string>& names, const std::string& name) {
@@ -168,24 +171,31 @@ std::optional<ExplainComparison> explain_comparison(
   return out;
 }
 
-ExplainLines explain_lines(const ExplainComparison& explain) {
+ExplainLines explain_lines(const ExplainComparison& explain, std::size_t first_number) {
   ExplainLines lines;
+  const std::string base = input_name(0, first_number);
   for (const FindingsDifference& d : explain.differences) {
-    const std::string i = input_name(d.input);
-    for (const FindingContrast& c : d.contrasts) lines.findings.push_back(c.sentence);
+    const std::string i = input_name(d.input, first_number);
+    for (const FindingContrast& c : d.contrasts) {
+      const TopicFinding* mine = topic_finding(c.input_finding);
+      const TopicFinding* theirs = topic_finding(c.baseline_finding);
+      lines.findings.push_back(mine != nullptr && theirs != nullptr
+                                   ? contrast_sentence(d.input, *mine, *theirs, first_number)
+                                   : c.sentence);
+    }
     if (!d.only_input.empty()) {
       lines.findings.push_back(
-          fmt::format("only in {}, not in #0: {}", i, fmt::join(d.only_input, ", ")));
+          fmt::format("only in {}, not in {}: {}", i, base, fmt::join(d.only_input, ", ")));
     }
     if (!d.only_baseline.empty()) {
       lines.findings.push_back(
-          fmt::format("only in #0, not in {}: {}", i, fmt::join(d.only_baseline, ", ")));
+          fmt::format("only in {}, not in {}: {}", base, i, fmt::join(d.only_baseline, ", ")));
     }
     if (!d.both.empty()) {
-      lines.findings.push_back(fmt::format("in #0 and {}: {}", i, fmt::join(d.both, ", ")));
+      lines.findings.push_back(fmt::format("in {} and {}: {}", base, i, fmt::join(d.both, ", ")));
     }
     if (d.contrasts.empty() && d.only_input.empty() && d.only_baseline.empty() && d.both.empty()) {
-      lines.findings.push_back(fmt::format("no finding in #0 or {}", i));
+      lines.findings.push_back(fmt::format("no finding in {} or {}", base, i));
     }
   }
   const auto row = [&](std::string title, auto&& cell) {

@@ -18,12 +18,15 @@ namespace iobench::detail {
     const std::vector<std::vector<const PhaseResult*>>& results);
 
 /// The block's lines for people, without indent: the differing findings first, then the plain
-/// lists, then the side-by-side figures as rows of cells (a title, one cell per input).
+/// lists, then the side-by-side figures as rows of cells (a title, one cell per input). Inputs
+/// are named "#N" counting from `first_number` (compare's text: #0 the baseline; the HTML
+/// report, which numbers its runs from 1: #1).
 struct ExplainLines {
   std::vector<std::string> findings;
   std::vector<std::vector<std::string>> figures;
 };
-[[nodiscard]] ExplainLines explain_lines(const ExplainComparison& explain);
+[[nodiscard]] ExplainLines explain_lines(const ExplainComparison& explain,
+                                         std::size_t first_number = 0);
 
 /// The block as text, under a phase's heading and before its metric table.
 void write_explain_text(const ExplainComparison& explain, std::ostream& out);

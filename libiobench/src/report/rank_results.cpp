@@ -15,6 +15,7 @@
 #include <ostream>
 
 #include "report/json_shape.hpp"
+#include "report/rank_explain.hpp"
 #include "report/rank_series.hpp"
 
 namespace iobench {
@@ -175,6 +176,7 @@ PhaseResult merge_phase(const std::vector<RankStep>& ranks, std::size_t p,
     ranked.stonewall_ns = out.stonewall_ns;
   }
   out.time_series = merge_series(ranks, p);
+  out.explanation = detail::merge_rank_explanations(ranks, p, target_offset);
   out.system_busy_percent = phases == 0 ? 0.0 : busy / static_cast<double>(phases);
   ranked.wall_ns = out.wall_ns;
   ranked.throughput_bytes_per_s = spread_of(rates);
@@ -390,6 +392,11 @@ std::string add_ranks_to_json(std::string_view document, std::span<const RankedS
                             {"ops_per_s", per_second(ph.total_ops(), ph.wall_ns)},
                             {"cpu_user_ns", ph.process_cpu.user_ns},
                             {"cpu_system_ns", ph.process_cpu.system_ns}});
+        if (ph.explanation) {
+          Json findings = Json::array();
+          for (const explain::Finding& f : ph.explanation->findings) findings.push_back(f.name);
+          per_rank.back()["findings"] = std::move(findings);
+        }
       }
       phases.push_back({{"name", phase.name},
                         {"wall_ns", phase.wall_ns},

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <optional>
 
+#include "report/compare_explain.hpp"
 #include "report/html/model_parts.hpp"
 #include "report/html/report_model.hpp"
 
@@ -39,6 +40,27 @@ const char* metric_unit(CompareMetric metric) {
     default:
       return "us";
   }
+}
+
+// A phase's explanations side by side (issue 29), as compare's text shows them but with the
+// page's run numbers (#1 the baseline): {findings: [sentence] (the differing findings first),
+// figures: [[title, cell per run]] (compare's rows, then each run's finding names), inputs,
+// differences (compare --format json's, input indexes from 0)}.
+Json compare_explain_model(const ExplainComparison& explain) {
+  const ExplainLines lines = detail::explain_lines(explain, 1);
+  std::vector<std::string> findings{"findings"};
+  for (const std::optional<ExplainSummary>& s : explain.inputs) {
+    findings.push_back(!s                    ? std::string("-")
+                       : s->findings.empty() ? std::string("none")
+                                             : fmt::format("{}", fmt::join(s->findings, ", ")));
+  }
+  Json figures = lines.figures;
+  figures.push_back(findings);
+  Json j = detail::explain_comparison_json(explain);
+  return {{"findings", lines.findings},
+          {"figures", std::move(figures)},
+          {"inputs", std::move(j["inputs"])},
+          {"differences", std::move(j["differences"])}};
 }
 
 }  // namespace
@@ -95,12 +117,14 @@ Json comparison_json(std::span<const ReportInput> inputs) {
                          {"inputs", std::move(values)},
                          {"changes", std::move(changes)}});
     }
-    phases.push_back({{"step", phase.step},
-                      {"workload", phase.workload},
-                      {"sweep_point", phase.sweep_point ? Json(*phase.sweep_point) : Json(nullptr)},
-                      {"phase", phase.phase},
-                      {"metrics", std::move(metrics)},
-                      {"notes", phase.notes}});
+    phases.push_back(
+        {{"step", phase.step},
+         {"workload", phase.workload},
+         {"sweep_point", phase.sweep_point ? Json(*phase.sweep_point) : Json(nullptr)},
+         {"phase", phase.phase},
+         {"explain", phase.explain ? compare_explain_model(*phase.explain) : Json(nullptr)},
+         {"metrics", std::move(metrics)},
+         {"notes", phase.notes}});
   }
   j["phases"] = std::move(phases);
   Json unmatched = Json::array();

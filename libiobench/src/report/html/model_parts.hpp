@@ -24,7 +24,9 @@ inline constexpr double kMiB = 1024.0 * 1024.0;
 [[nodiscard]] Json sweep_json(const StepSummary& summary);
 /// A repeated step's per-metric spread over its repetitions (summary_model.cpp).
 [[nodiscard]] Json repetitions_json(const StepSummary& summary);
-/// model.comparison: the inputs side by side, the first the baseline (comparison_model.cpp).
+/// model.comparison: the inputs side by side, the first the baseline; each aligned phase's
+/// `explain` is null or compare's explain block with the page's run numbers (#1 the baseline):
+/// {findings, figures: [[title, cell per run]], inputs, differences} (comparison_model.cpp).
 [[nodiscard]] Json comparison_json(std::span<const ReportInput> inputs);
 
 }  // namespace iobench::detail::html

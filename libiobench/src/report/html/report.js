@@ -553,6 +553,22 @@
     return picture;
   }
 
+  // A phase's explanations side by side (issue 29): the findings that differ first, then each
+  // run's storage, device figures and findings in a column of its own.
+  function compareExplain(explain, labels) {
+    var box = el('div', {class: 'explain compare-explain'});
+    box.appendChild(el('p', {}, 'Explain (what the kernel and the devices did' +
+      (explain.inputs.some(function (s) { return s && s.results > 1; }) ?
+        ', each run\'s first repetition' : '') + '; findings that differ first):'));
+    box.appendChild(el('ul', {class: 'findings'}, explain.findings.map(function (line) {
+      return el('li', {}, line);
+    })));
+    box.appendChild(table([''].concat(labels.map(function (l, i) {
+      return '#' + (i + 1) + ' ' + clip(l, 40);
+    })), explain.figures, 'facts compare-explain-figures'));
+    return box;
+  }
+
   function comparisonSection(comparison) {
     var box = el('section', {class: 'comparison', id: 'comparison'});
     box.appendChild(el('h2', {}, 'Runs side by side (against #1, the baseline)'));
@@ -568,6 +584,7 @@
       section.appendChild(el('h4', {}, ['step ' + phase.step + (phase.sweep_point !== null ?
         ', point ' + phase.sweep_point : '') + ', phase ', el('q', {}, phase.phase)]));
       (phase.notes || []).forEach(function (text) { section.appendChild(note('Compared: ' + text)); });
+      if (phase.explain) section.appendChild(compareExplain(phase.explain, comparison.labels));
       phase.metrics.forEach(function (metric) {
         section.appendChild(el('div', {class: 'compare-metric'}, [
           el('p', {}, metric.title + ' (' + metric.unit + ', ' + metric.better +
