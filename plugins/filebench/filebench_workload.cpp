@@ -158,6 +158,13 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
                       static_cast<std::int64_t>(layout.files.size()));
     ctx.set_attribute(fmt::format("fileset.{}.dirs", def.name),
                       static_cast<std::int64_t>(layout.dirs.size()));
+    std::uint64_t made_dirs = 0;
+    for (std::uint32_t l = 0; l < layout.leafdirs.size(); ++l)
+      made_dirs += layout.leafdir_preallocated(l);
+    ctx.set_attribute(fmt::format("fileset.{}.leafdirs", def.name),
+                      static_cast<std::int64_t>(layout.leafdirs.size()));
+    ctx.set_attribute(fmt::format("fileset.{}.preallocated_leafdirs", def.name),
+                      static_cast<std::int64_t>(made_dirs));
     ctx.set_attribute(fmt::format("fileset.{}.preallocated_files", def.name),
                       static_cast<std::int64_t>(created));
     ctx.set_attribute(fmt::format("fileset.{}.preallocated_bytes", def.name),
@@ -201,11 +208,11 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
 void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,
                                     PrepareContext& ctx) {
   if (!result.counters.empty() && result.counters[kNoFileCounter] > 0) {
-    ctx.warn(
-        fmt::format("{} of {} threads stopped early: a flowop could not obtain a file (none "
-                    "in the state it needs, or all held by other threads); give the "
-                    "fileset more entries or the run less time",
-                    result.counters[kNoFileCounter], plans_.size()));
+    ctx.warn(fmt::format(
+        "{} of {} threads stopped early: a flowop could not obtain a file or leaf directory (none "
+        "in the state it needs, or all held by other threads); give the "
+        "fileset more entries or the run less time",
+        result.counters[kNoFileCounter], plans_.size()));
   }
 }
 

@@ -196,6 +196,20 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       if (err != 0) fail(f, "opendir", err);
       break;
     }
+    case FlowopKind::kMakeDir:
+    case FlowopKind::kRemoveDir: {
+      const bool make = f.kind == FlowopKind::kMakeDir;
+      FilesetState& set = *filesets_[f.fileset];
+      const std::optional<std::uint32_t> dir =
+          set.pick_leafdir(!make, [this] { return running(); });
+      if (!dir) return kNoFile;
+      start = monotonic_ns();
+      const std::string path = set.layout().leafdir_path(*dir);
+      const int err = make ? run_dir_.try_mkdir(path, 0755) : run_dir_.try_rmdir(path);
+      set.release_leafdir(*dir, make ? err == 0 : err != 0);
+      if (err != 0) fail(f, make ? "mkdir" : "rmdir", err);
+      break;
+    }
     case FlowopKind::kFsyncSet:
       fsync_set(ctx, index);
       return Outcome::kDone;

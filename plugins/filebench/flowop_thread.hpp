@@ -51,7 +51,11 @@ struct RunTotals {
 /// rotation (filebench's directory rotor, busy ones skipped) and reads all its entries, "." and
 /// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
 /// dirent) - 1 (neither read nor write in the IO Summary). fsyncset fsyncs every descriptor
-/// the thread has open on a file of its fileset, each an op of its own (none open: no op). An I/O failure throws IoError naming the flowop.
+/// the thread has open on a file of its fileset, each an op of its own (none open: no op).
+/// makedir picks a leaf directory of its fileset that does not exist (leaf directories are
+/// picked as files are, with their own rotors) and makes it; removedir picks one that exists
+/// and removes it; neither moves bytes (both are I/O flowops, as filebench's). An I/O failure
+/// throws IoError naming the flowop.
 class FlowopThread final : public PhaseWorker {
  public:
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,

@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 18> kFlowops = {{
+constexpr std::array<FlowopName, 20> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -29,6 +29,8 @@ constexpr std::array<FlowopName, 18> kFlowops = {{
     {"opslimit", FlowopKind::kOpsLimit},
     {"listdir", FlowopKind::kListDir},
     {"fsyncset", FlowopKind::kFsyncSet},
+    {"makedir", FlowopKind::kMakeDir},
+    {"removedir", FlowopKind::kRemoveDir},
 }};
 
 }  // namespace

@@ -33,7 +33,8 @@ struct FilesetDef {
   std::string name;
   bool single_file = false;  ///< `define file`
   SizeSpec size;
-  std::uint64_t entries = 1;       ///< files in the set
+  std::uint64_t entries = 1;       ///< files in the set (0 with leafdirs and no entries=)
+  std::uint64_t leafdirs = 0;      ///< empty leaf directories for makedir/removedir
   double dir_width = 0;            ///< mean files (or subdirectories) per directory
   double dir_gamma = 1.5;          ///< shape of the per-directory width and depth draws; 0: fixed
   std::uint32_t prealloc_pct = 0;  ///< percent of the files created (with their size) beforehand
@@ -62,6 +63,8 @@ enum class FlowopKind : std::uint8_t {
   kOpsLimit,       ///< paces to eventgen's rate; without eventgen (not modelled) does nothing
   kListDir,        ///< reads the entries of a directory of the fileset (in rotation)
   kFsyncSet,       ///< fsyncs every file of the fileset the thread has open, one op each
+  kMakeDir,        ///< mkdir of a leaf directory of the fileset that does not exist
+  kRemoveDir,      ///< rmdir of a leaf directory of the fileset that exists
 };
 
 /// filebench's name of `kind` ("createfile"...).

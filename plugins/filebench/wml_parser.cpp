@@ -15,48 +15,35 @@ namespace detail {
 void WmlParser::statement() {
   const Token t = next();
   if (t.kind != TokenKind::kWord) {
-    fail(t.where,
-         fmt::format(
-             "expected a statement (set, define, run, create files, echo), "
-             "found {}",
-             shown(t)));
+    fail(t.where, fmt::format("expected a statement (set, define, run, create files, echo), "
+                              "found {}",
+                              shown(t)));
   }
-  if (t.text == "set")
-    return set_statement();
-  if (t.text == "define")
-    return define_statement(t);
-  if (t.text == "run")
-    return run_statement();
+  if (t.text == "set") return set_statement();
+  if (t.text == "define") return define_statement(t);
+  if (t.text == "run") return run_statement();
   if (t.text == "create") {
     const Token what = expect_word("'files' after 'create'");
-    if (what.text != "files" && what.text != "fileset" &&
-        what.text != "filesets") {
-      fail(what.where,
-           fmt::format("'create {}' is not modelled; write 'create files'",
-                       what.text));
+    if (what.text != "files" && what.text != "fileset" && what.text != "filesets") {
+      fail(what.where, fmt::format("'create {}' is not modelled; write 'create files'", what.text));
     }
     model_.create_files = true;
     return;
   }
   if (t.text == "echo") {
     const Token s = next();
-    if (s.kind != TokenKind::kString)
-      fail(s.where, "echo takes a \"quoted string\"");
+    if (s.kind != TokenKind::kString) fail(s.where, "echo takes a \"quoted string\"");
     model_.echoes.push_back(s.text);
     return;
   }
   if (contains(kUnmodelledStatements, t.text)) {
-    fail(t.where,
-         fmt::format(
-             "statement '{}' is accepted by filebench but not modelled by "
-             "iobench yet; remove it from the file",
-             t.text));
+    fail(t.where, fmt::format("statement '{}' is accepted by filebench but not modelled by "
+                              "iobench yet; remove it from the file",
+                              t.text));
   }
-  fail(t.where,
-       fmt::format(
-           "unknown statement '{}'; expected set, define, run, create files, "
-           "echo or a # comment",
-           t.text));
+  fail(t.where, fmt::format("unknown statement '{}'; expected set, define, run, create files, "
+                            "echo or a # comment",
+                            t.text));
 }
 
 void WmlParser::set_statement() {
@@ -67,37 +54,27 @@ void WmlParser::set_statement() {
          "remove it (runs end at their time limit)");
   }
   if (var.kind != TokenKind::kVariable) {
-    fail(
-        var.where,
-        fmt::format(
-            "expected a $variable after 'set', found {}; write set $name=value",
-            shown(var)));
+    fail(var.where, fmt::format("expected a $variable after 'set', found {}; write set $name=value",
+                                shown(var)));
   }
   expect_punct('=', "after the variable name");
   vars_[var.text] = value();
 }
 
-void WmlParser::define_statement(const Token &define) {
+void WmlParser::define_statement(const Token& define) {
   const Token what = expect_word("what to define (fileset, file, process)");
-  if (what.text == "fileset" || what.text == "filesets")
-    return fileset(false, what.where);
-  if (what.text == "file")
-    return fileset(true, what.where);
-  if (what.text == "process" || what.text == "processes")
-    return process(what.where);
-  if (what.text == "randvar" || what.text == "flowop" ||
-      what.text == "composite") {
-    fail(what.where,
-         fmt::format("'define {}' is accepted by filebench but not modelled by "
-                     "iobench yet; remove it",
-                     what.text));
+  if (what.text == "fileset" || what.text == "filesets") return fileset(false, what.where);
+  if (what.text == "file") return fileset(true, what.where);
+  if (what.text == "process" || what.text == "processes") return process(what.where);
+  if (what.text == "randvar" || what.text == "flowop" || what.text == "composite") {
+    fail(what.where, fmt::format("'define {}' is accepted by filebench but not modelled by "
+                                 "iobench yet; remove it",
+                                 what.text));
   }
   (void)define;
-  fail(what.where,
-       fmt::format(
-           "unknown definition '{}'; expected define fileset, define file or "
-           "define process",
-           what.text));
+  fail(what.where, fmt::format("unknown definition '{}'; expected define fileset, define file or "
+                               "define process",
+                               what.text));
 }
 
 void WmlParser::fileset(bool single_file, WmlPosition where) {
@@ -106,18 +83,17 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
   f.single_file = single_file;
   f.where = where;
   bool has_width = false;
-  for (const Attr &a : attributes()) {
+  bool has_entries = false;
+  for (const Attr& a : attributes()) {
     if (a.name == "name") {
       f.name = text(need_value(a), a.name);
-      // The name is a directory (or file) of the run directory: one plain path
-      // component.
+      // The name is a directory (or file) of the run directory: one plain path component.
       if (const std::string_view why = bad_name(f.name, true); !why.empty())
         fail(a.value->where, fmt::format("{} name '{}' {}", what, f.name, why));
     } else if (a.name == "path") {
-      (void)text(need_value(a),
-                 a.name); // the fileset goes in the run directory instead
+      (void)text(need_value(a), a.name);  // the fileset goes in the run directory instead
     } else if (a.name == "size" || a.name == "filesize") {
-      const Value &v = need_value(a);
+      const Value& v = need_value(a);
       if (v.cvar) {
         f.size = *v.cvar;
       } else {
@@ -125,28 +101,28 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
       }
     } else if (a.name == "entries" && !single_file) {
       f.entries = number(need_value(a), a.name, false);
-      if (f.entries < 1 || f.entries > 100'000'000)
-        fail(a.value->where,
-             "entries is out of range; give 1 to 100000000 files");
+      if (f.entries > 100'000'000)
+        fail(a.value->where, "entries is out of range; give 0 to 100000000 files");
+      has_entries = true;
+    } else if (a.name == "leafdirs" && !single_file) {
+      f.leafdirs = number(need_value(a), a.name, false);
+      if (f.leafdirs > 100'000'000)
+        fail(a.value->where, "leafdirs is out of range; give 0 to 100000000 directories");
     } else if (a.name == "dirwidth" && !single_file) {
       f.dir_width = static_cast<double>(number(need_value(a), a.name, false));
-      if (f.dir_width < 2)
-        fail(a.value->where, "dirwidth must be at least 2 files per directory");
+      if (f.dir_width < 2) fail(a.value->where, "dirwidth must be at least 2 files per directory");
       has_width = true;
     } else if (a.name == "dirgamma" && !single_file) {
       // filebench's dirgamma is in thousandths (1500 = shape 1.5).
-      f.dir_gamma =
-          static_cast<double>(number(need_value(a), a.name, false)) / 1000.0;
+      f.dir_gamma = static_cast<double>(number(need_value(a), a.name, false)) / 1000.0;
     } else if (a.name == "prealloc") {
-      const bool word =
-          a.value && !a.value->cvar &&
-          (a.value->token.text == "true" || a.value->token.text == "false");
+      const bool word = a.value && !a.value->cvar &&
+                        (a.value->token.text == "true" || a.value->token.text == "false");
       if (!a.value || word) {
         f.prealloc_pct = flag(a) ? 100 : 0;
       } else {
         const std::uint64_t pct = number(*a.value, a.name, false);
-        if (pct > 100)
-          fail(a.value->where, "prealloc is a percentage; give 0 to 100");
+        if (pct > 100) fail(a.value->where, "prealloc is a percentage; give 0 to 100");
         f.prealloc_pct = static_cast<std::uint32_t>(pct);
       }
     } else if (a.name == "reuse") {
@@ -154,25 +130,24 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
     } else if (a.name == "readonly") {
       f.readonly = flag(a);
     } else {
-      bad_attribute(
-          a, what,
-          single_file
-              ? "name, path, size, prealloc, reuse, readonly"
-              : "name, path, size, entries, dirwidth, dirgamma, prealloc, "
-                "reuse, readonly");
+      bad_attribute(a, what,
+                    single_file ? "name, path, size, prealloc, reuse, readonly"
+                                : "name, path, size, entries, leafdirs, dirwidth, dirgamma, "
+                                  "prealloc, reuse, readonly");
     }
   }
-  if (f.name.empty())
-    fail(where, fmt::format("{} needs name=NAME", what));
+  if (f.name.empty()) fail(where, fmt::format("{} needs name=NAME", what));
+  // filebench's entries default to 0: a set of leaf directories alone holds no file.
+  if (!has_entries && f.leafdirs > 0) f.entries = 0;
+  if (f.entries == 0 && f.leafdirs == 0) {
+    fail(where, fmt::format("define fileset '{}' has no files and no leaf directories; give "
+                            "entries=N or leafdirs=N above 0",
+                            f.name));
+  }
   if (model_.fileset_index(f.name) != kNoFileset)
-    fail(where,
-         fmt::format("fileset '{}' is defined twice; give each a new name",
-                     f.name));
+    fail(where, fmt::format("fileset '{}' is defined twice; give each a new name", f.name));
   if (!single_file && !has_width) {
-    fail(where,
-         fmt::format(
-             "define fileset '{}' needs dirwidth=N (files per directory)",
-             f.name));
+    fail(where, fmt::format("define fileset '{}' needs dirwidth=N (files per directory)", f.name));
   }
   model_.filesets.push_back(std::move(f));
 }
@@ -180,7 +155,7 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
 void WmlParser::process(WmlPosition where) {
   ProcessDef p;
   p.where = where;
-  for (const Attr &a : attributes()) {
+  for (const Attr& a : attributes()) {
     if (a.name == "name") {
       p.name = text(need_value(a), a.name);
     } else if (a.name == "instances") {
@@ -189,27 +164,22 @@ void WmlParser::process(WmlPosition where) {
       bad_attribute(a, "define process", "name, instances");
     }
   }
-  if (p.name.empty())
-    fail(where, "define process needs name=NAME");
+  if (p.name.empty()) fail(where, "define process needs name=NAME");
   expect_punct('{', "to open the process's thread list");
-  while (!at_punct('}'))
-    p.threads.push_back(thread());
+  while (!at_punct('}')) p.threads.push_back(thread());
   next();
-  if (p.threads.empty())
-    fail(where, fmt::format("process '{}' has no thread", p.name));
+  if (p.threads.empty()) fail(where, fmt::format("process '{}' has no thread", p.name));
   model_.processes.push_back(std::move(p));
 }
 
 ThreadDef WmlParser::thread() {
   const Token word = expect_word("'thread' or '}'");
   if (word.text != "thread") {
-    fail(word.where,
-         fmt::format("expected 'thread' or '}}' in a process, found '{}'",
-                     word.text));
+    fail(word.where, fmt::format("expected 'thread' or '}}' in a process, found '{}'", word.text));
   }
   ThreadDef t;
   t.where = word.where;
-  for (const Attr &a : attributes()) {
+  for (const Attr& a : attributes()) {
     if (a.name == "name") {
       t.name = text(need_value(a), a.name);
     } else if (a.name == "instances") {
@@ -222,43 +192,37 @@ ThreadDef WmlParser::thread() {
       bad_attribute(a, "thread", "name, instances, memsize");
     }
   }
-  if (t.name.empty())
-    fail(word.where, "thread needs name=NAME");
+  if (t.name.empty()) fail(word.where, "thread needs name=NAME");
   expect_punct('{', "to open the thread's flowop list");
   targets_.clear();
-  while (!at_punct('}'))
-    t.flowops.push_back(flowop());
+  while (!at_punct('}')) t.flowops.push_back(flowop());
   next();
-  if (t.flowops.empty())
-    fail(word.where, fmt::format("thread '{}' has no flowop", t.name));
+  if (t.flowops.empty()) fail(word.where, fmt::format("thread '{}' has no flowop", t.name));
   resolve_targets(t);
   return t;
 }
 
 void WmlParser::run_statement() {
-  const Token &t = peek();
-  const bool has_number = t.kind == TokenKind::kVariable ||
-                          (t.kind == TokenKind::kWord && !t.text.empty() &&
-                           t.text[0] >= '0' && t.text[0] <= '9');
-  std::uint64_t seconds = 60; // filebench's default run length
+  const Token& t = peek();
+  const bool has_number =
+      t.kind == TokenKind::kVariable ||
+      (t.kind == TokenKind::kWord && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9');
+  std::uint64_t seconds = 60;  // filebench's default run length
   if (has_number) {
     const Value v = value();
     seconds = number(v, "run", false);
-    if (seconds < 1 ||
-        seconds > kMaxRunSeconds) // its nanoseconds must fit the time limit
-      fail(v.where,
-           fmt::format("run {} is out of range; give 1 to {} seconds (30 days)",
-                       v.token.text, kMaxRunSeconds));
+    if (seconds < 1 || seconds > kMaxRunSeconds)  // its nanoseconds must fit the time limit
+      fail(v.where, fmt::format("run {} is out of range; give 1 to {} seconds (30 days)",
+                                v.token.text, kMaxRunSeconds));
   }
-  if (model_.run_seconds)
-    fail(t.where, "a second 'run' statement is not modelled; keep one");
+  if (model_.run_seconds) fail(t.where, "a second 'run' statement is not modelled; keep one");
   model_.run_seconds = seconds;
 }
 
-} // namespace detail
+}  // namespace detail
 
 WmlModel parse_wml(std::string_view text, std::string_view file_name) {
   return detail::WmlParser(text, file_name).parse();
 }
 
-} // namespace iobench::plugins::filebench
+}  // namespace iobench::plugins::filebench

@@ -28,9 +28,9 @@ inline constexpr std::array<std::string_view, 53> kFilebenchAttributes = {
     "type",      "useism",  "value",     "workingset"};
 
 /// Flowops of filebench that iobench does not model yet.
-inline constexpr std::array<std::string_view, 14> kUnmodelledFlowops = {
-    "aiowrite",   "aiowait", "block",     "wakeup",  "semblock",  "sempost", "hog",
-    "eventlimit", "bwlimit", "iopslimit", "makedir", "removedir", "print",   "testrandvar"};
+inline constexpr std::array<std::string_view, 12> kUnmodelledFlowops = {
+    "aiowrite", "aiowait", "block", "wakeup", "semblock", "sempost", "hog", "eventlimit", "bwlimit",
+    "iopslimit", "print", "testrandvar"};
 
 /// Whether `word` is in `list`.
 template <std::size_t N>

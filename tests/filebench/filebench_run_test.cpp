@@ -15,6 +15,7 @@
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
+using filebench_test::attribute;
 using filebench_test::op;
 using filebench_test::Run;
 using filebench_test::run_filebench;
@@ -22,14 +23,6 @@ using filebench_test::run_filebench;
 namespace {
 
 const fs::path kExamples = fs::path(IOBENCH_SOURCE_DIR) / "examples" / "filebench";
-
-std::int64_t attribute(const Run& run, const std::string& key) {
-  for (const auto& [name, value] : run.step.attributes) {
-    if (name == key) return std::get<std::int64_t>(value);
-  }
-  FAIL("no attribute " << key);
-  return 0;
-}
 
 struct Tree {
   std::uint64_t files = 0;

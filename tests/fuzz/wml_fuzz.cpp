@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (const fb::FilesetDef& f : model.filesets) {
     check_position(f.where, lines);
-    FUZZ_CHECK(f.entries >= 1 && f.prealloc_pct <= 100, f.name);
+    FUZZ_CHECK((f.entries >= 1 || f.leafdirs >= 1) && f.prealloc_pct <= 100, f.name);
     FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
     FUZZ_CHECK(fb::bad_name(f.name, true).empty(), f.name);
     FUZZ_CHECK(
