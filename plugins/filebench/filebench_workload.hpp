@@ -55,7 +55,8 @@ class FilebenchWorkload final : public Workload {
   std::vector<WorkerPlan> plans_;
   std::vector<std::unique_ptr<FilesetState>> filesets_;
   std::vector<FilesetState*> fileset_ptrs_;
-  RunTotals totals_;  ///< shared by the run phase's threads (finishoncount, finishonbytes)
+  RunTotals totals_;  ///< shared by the run phase's threads (finishon*, rate limits)
+  std::unique_ptr<EventGenerator> events_;  ///< `eventgen rate=N` (N > 0), else null
 };
 
 /// Builds a FilebenchWorkload: reads and parses the .f file named by param "file" (ConfigError

@@ -18,7 +18,7 @@ namespace iobench::plugins::filebench {
 FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                            std::span<FilesetState* const> filesets,
                            std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
-                           std::uint64_t seed, RunTotals& totals)
+                           std::uint64_t seed, RunTotals& totals, EventGenerator* events)
     : def_(def),
       op_ids_(std::move(op_ids)),
       filesets_(filesets),
@@ -29,7 +29,9 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       slots_(kMaxFd),
       totals_(totals),
       ops_done_(def.flowops.size(), 0),
-      bytes_done_(def.flowops.size(), 0) {}
+      bytes_done_(def.flowops.size(), 0),
+      events_(events),
+      limit_state_(def.flowops.size()) {}
 
 FlowopThread::~FlowopThread() {
   for (Slot& slot : slots_) close_slot(slot);
@@ -136,6 +138,13 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
   std::uint64_t start = monotonic_ns();
   switch (f.kind) {
     case FlowopKind::kOpsLimit:
+    case FlowopKind::kIopsLimit:
+    case FlowopKind::kBwLimit:
+    case FlowopKind::kEventLimit:
+      limit_step(ctx, index);
+      return Outcome::kDone;
+    case FlowopKind::kHog:
+      hog(ctx, index);
       return Outcome::kDone;
     case FlowopKind::kFinishOnCount:
     case FlowopKind::kFinishOnBytes: {
@@ -248,11 +257,17 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
     totals_.io_ops.fetch_add(1, std::memory_order_relaxed);
     totals_.io_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
+  if (flowop_reads(f.kind) || flowop_writes(f.kind)) {
+    totals_.rw_ops.fetch_add(1, std::memory_order_relaxed);
+    totals_.rw_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
   return Outcome::kDone;
 }
 
 void FlowopThread::run(WorkerContext& ctx) {
   ctx_ = &ctx;
+  // The first thread to start starts the events: none accrue before the measured run.
+  if (events_ != nullptr) events_->start(monotonic_ns());
   while (running()) {
     for (std::size_t i = 0; i < def_.flowops.size(); ++i) {
       const FlowopDef& f = def_.flowops[i];

@@ -30,11 +30,14 @@ FlowopDef WmlParser::flowop() {
                                  "closefile, deletefile, appendfile, appendfilerand, "
                                  "readwholefile, read, write, writewholefile, fsync, statfile, "
                                  "delay, finishoncount, finishonbytes, opslimit, listdir, "
-                                 "fsyncset, makedir, removedir",
+                                 "fsyncset, makedir, removedir, hog, eventlimit, iopslimit, "
+                                 "bwlimit",
                                  kind.text));
   }
   f.kind = *known;
   const bool finish = f.kind == FlowopKind::kFinishOnCount || f.kind == FlowopKind::kFinishOnBytes;
+  // filebench's eventlimit takes one event a call and looks at no flowop's counts.
+  const bool targeted = finish || (flowop_is_limit(f.kind) && f.kind != FlowopKind::kEventLimit);
   std::pair<std::string, WmlPosition> target;
   for (const Attr& a : attributes()) {
     if (a.name == "name") {
@@ -69,12 +72,19 @@ FlowopDef WmlParser::flowop() {
                                          a.value->token.text, kMaxDelaySeconds));
     } else if (a.name == "value" && finish) {
       f.limit = number(need_value(a), a.name, f.kind == FlowopKind::kFinishOnBytes);
-    } else if (a.name == "target" && finish) {
+    } else if (a.name == "value" && f.kind == FlowopKind::kHog) {
+      f.limit = number(need_value(a), a.name, false);
+      if (f.limit > kMaxHogIterations) {
+        fail(a.value->where, fmt::format("hog value={} is above {} iterations; give at most {}",
+                                         f.limit, kMaxHogIterations, kMaxHogIterations));
+      }
+    } else if (a.name == "target" && targeted) {
       target = {text(need_value(a), a.name), a.value->where};
     } else {
       bad_attribute(a, fmt::format("flowop {}", kind.text),
                     "name, filesetname, iosize, fd, srcfd, iters, random, dsync, value (delay, "
-                    "finishoncount, finishonbytes), target (finishoncount, finishonbytes)");
+                    "hog, finishoncount, finishonbytes), target (finishoncount, finishonbytes, "
+                    "opslimit, iopslimit, bwlimit)");
     }
   }
   targets_.push_back(std::move(target));
@@ -121,12 +131,13 @@ void WmlParser::resolve_targets(ThreadDef& t) {
       fail(where, fmt::format("target flowop '{}' is not in thread '{}'; name one of its flowops",
                               name, t.name));
     }
-    // filebench refuses a byte limit on a flowop that moves no bytes.
-    if (f.kind == FlowopKind::kFinishOnBytes && !flowop_reads(it->kind) &&
-        !flowop_writes(it->kind)) {
-      fail(where, fmt::format("finishonbytes target '{}' does no reads or writes; name a read or "
-                              "write flowop",
-                              name));
+    // filebench refuses a byte or I/O limit on a flowop that moves no bytes.
+    const bool rw = f.kind == FlowopKind::kFinishOnBytes || f.kind == FlowopKind::kIopsLimit ||
+                    f.kind == FlowopKind::kBwLimit;
+    if (rw && !flowop_reads(it->kind) && !flowop_writes(it->kind)) {
+      fail(where, fmt::format("{} target '{}' does no reads or writes; name a read or write "
+                              "flowop",
+                              flowop_kind_name(f.kind), name));
     }
     f.target = static_cast<std::uint32_t>(it - t.flowops.begin());
   }

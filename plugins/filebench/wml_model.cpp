@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 20> kFlowops = {{
+constexpr std::array<FlowopName, 24> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -31,6 +31,10 @@ constexpr std::array<FlowopName, 20> kFlowops = {{
     {"fsyncset", FlowopKind::kFsyncSet},
     {"makedir", FlowopKind::kMakeDir},
     {"removedir", FlowopKind::kRemoveDir},
+    {"hog", FlowopKind::kHog},
+    {"eventlimit", FlowopKind::kEventLimit},
+    {"iopslimit", FlowopKind::kIopsLimit},
+    {"bwlimit", FlowopKind::kBwLimit},
 }};
 
 }  // namespace
@@ -60,7 +64,12 @@ bool flowop_writes(FlowopKind kind) noexcept {
 
 bool flowop_is_io(FlowopKind kind) noexcept {
   return kind != FlowopKind::kDelay && kind != FlowopKind::kFinishOnCount &&
-         kind != FlowopKind::kFinishOnBytes && kind != FlowopKind::kOpsLimit;
+         kind != FlowopKind::kFinishOnBytes && !flowop_is_limit(kind) && kind != FlowopKind::kHog;
+}
+
+bool flowop_is_limit(FlowopKind kind) noexcept {
+  return kind == FlowopKind::kOpsLimit || kind == FlowopKind::kIopsLimit ||
+         kind == FlowopKind::kBwLimit || kind == FlowopKind::kEventLimit;
 }
 
 std::size_t WmlModel::thread_count() const noexcept {

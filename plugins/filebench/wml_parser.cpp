@@ -4,6 +4,7 @@
 
 #include <iobench/error.hpp>
 
+#include "plugins/filebench/event_generator.hpp"
 #include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser_state.hpp"
 #include "plugins/filebench/wml_vocabulary.hpp"
@@ -22,6 +23,7 @@ void WmlParser::statement() {
   if (t.text == "set") return set_statement();
   if (t.text == "define") return define_statement(t);
   if (t.text == "run") return run_statement();
+  if (t.text == "eventgen") return eventgen_statement(t);
   if (t.text == "create") {
     const Token what = expect_word("'files' after 'create'");
     if (what.text != "files" && what.text != "fileset" && what.text != "filesets") {
@@ -217,6 +219,24 @@ void WmlParser::run_statement() {
   }
   if (model_.run_seconds) fail(t.where, "a second 'run' statement is not modelled; keep one");
   model_.run_seconds = seconds;
+}
+
+void WmlParser::eventgen_statement(const Token& word) {
+  std::uint64_t rate = 0;
+  for (const Attr& a : attributes()) {  // at least one, each rate=N
+    if (a.name != "rate") bad_attribute(a, "eventgen", "rate");
+    rate = number(need_value(a), a.name, false);
+    if (rate > kMaxEventRate) {
+      fail(a.value->where, fmt::format("eventgen rate={} is above {} events per second; give "
+                                       "0 to {}",
+                                       rate, kMaxEventRate, kMaxEventRate));
+    }
+  }
+  if (saw_eventgen_) {
+    fail(word.where, "a second 'eventgen' is not modelled; keep one rate for the run");
+  }
+  saw_eventgen_ = true;
+  model_.eventgen_rate = rate;  // 0: no event generator, as filebench's
 }
 
 }  // namespace detail

@@ -77,6 +77,8 @@ class WmlParser {
   void set_statement();
   void define_statement(const Token& define);
   void run_statement();
+  /// `eventgen rate=N`.
+  void eventgen_statement(const Token& word);
   Value value();
   SizeSpec cvar(const Token& cvar_word);
   std::vector<Attr> attributes();
@@ -91,8 +93,8 @@ class WmlParser {
   void process(WmlPosition where);
   ThreadDef thread();
   FlowopDef flowop();
-  /// Resolves the `target=NAME` of t's finishoncount/finishonbytes flowops (any flowop of the
-  /// thread, as filebench looks it up in the thread's list).
+  /// Resolves the `target=NAME` of t's finishoncount/finishonbytes and rate-limit flowops (any
+  /// flowop of the thread, as filebench looks it up in the thread's list).
   void resolve_targets(ThreadDef& t);
   std::uint32_t count32(const Attr& a, std::uint64_t max) const {
     const std::uint64_t n = number(need_value(a), a.name, false);
@@ -113,6 +115,7 @@ class WmlParser {
   WmlModel model_;
   /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.
   std::vector<std::pair<std::string, WmlPosition>> targets_;
+  bool saw_eventgen_ = false;
 };
 
 }  // namespace iobench::plugins::filebench::detail
