@@ -8,6 +8,7 @@
 #include <iobench/error.hpp>
 #include <iobench/random_mix.hpp>
 #include <iobench/result.hpp>
+#include <map>
 #include <sstream>
 
 #include "plugins/filebench/flowop_thread.hpp"
@@ -110,6 +111,32 @@ FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds ti
       }
     }
   }
+  link_semaphores();
+}
+
+void FilebenchWorkload::link_semaphores() {
+  // A sempost posts to the semblock of its target's name in every thread instance (filebench's
+  // flowop_find over all flowops).
+  std::map<std::string, std::vector<FlowopSemaphore*>> by_name;
+  links_.resize(plans_.size());
+  for (std::size_t w = 0; w < plans_.size(); ++w) {
+    const std::vector<FlowopDef>& flowops = plans_[w].thread->flowops;
+    links_[w].own.assign(flowops.size(), nullptr);
+    links_[w].posts.resize(flowops.size());
+    for (std::size_t i = 0; i < flowops.size(); ++i) {
+      if (flowops[i].kind != FlowopKind::kSemBlock) continue;
+      semaphores_.push_back(std::make_unique<FlowopSemaphore>(flowops[i].highwater));
+      links_[w].own[i] = semaphores_.back().get();
+      by_name[flowops[i].name].push_back(links_[w].own[i]);
+    }
+  }
+  for (std::size_t w = 0; w < plans_.size(); ++w) {
+    const std::vector<FlowopDef>& flowops = plans_[w].thread->flowops;
+    for (std::size_t i = 0; i < flowops.size(); ++i) {
+      if (flowops[i].kind == FlowopKind::kSemPost)
+        links_[w].posts[i] = by_name[flowops[i].post_target];
+    }
+  }
 }
 
 std::vector<PhaseSpec> FilebenchWorkload::phases() const {
@@ -203,7 +230,8 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
   if (fileset_ptrs_.size() != model_.filesets.size() || ctx.stop_requested()) return nullptr;
   const WorkerPlan& plan = plans_[ctx.worker_index()];
   return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
-                                        ctx.target().run_dir, ctx.seed(), totals_, events_.get());
+                                        ctx.target().run_dir, ctx.seed(), totals_, events_.get(),
+                                        links_[ctx.worker_index()]);
 }
 
 void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,

@@ -1,5 +1,5 @@
 // FlowopThread's rate limits (eventlimit, opslimit, iopslimit, bwlimit: filebench's
-// flowoplib_*limit, taking events from the run's EventGenerator) and hog.
+// flowoplib_*limit, taking events from the run's EventGenerator), semblock/sempost and hog.
 #include <iobench/clock.hpp>
 
 #include "plugins/filebench/flowop_thread.hpp"
@@ -9,6 +9,20 @@ namespace iobench::plugins::filebench {
 namespace {
 constexpr std::uint64_t kMiB = 1 << 20;  // filebench's MB: the bytes one bwlimit event pays for
 }  // namespace
+
+bool FlowopThread::other_step(WorkerContext& ctx, std::size_t index) {
+  const FlowopKind kind = def_.flowops[index].kind;
+  if (flowop_is_limit(kind)) {
+    limit_step(ctx, index);
+  } else if (kind == FlowopKind::kSemBlock || kind == FlowopKind::kSemPost) {
+    semaphore_step(ctx, index);
+  } else if (kind == FlowopKind::kHog) {
+    hog(ctx, index);
+  } else {
+    return false;
+  }
+  return true;
+}
 
 void FlowopThread::record_other(WorkerContext& ctx, std::size_t index, std::uint64_t start) {
   const std::uint64_t end = monotonic_ns();
@@ -53,6 +67,20 @@ void FlowopThread::limit_step(WorkerContext& ctx, std::size_t index) {
     const std::uint64_t events = bw ? owed / kMiB + 1 : owed;
     if (!events_->take(events, keep_waiting)) return;  // the run ended while it waited
     state.bucket += static_cast<std::int64_t>(bw ? events * kMiB : events);
+  }
+  record_other(ctx, index, start);
+}
+
+void FlowopThread::semaphore_step(WorkerContext& ctx, std::size_t index) {
+  const FlowopDef& f = def_.flowops[index];
+  const auto keep_waiting = [this] { return running(); };
+  const std::uint64_t start = monotonic_ns();
+  if (f.kind == FlowopKind::kSemBlock) {
+    if (semaphores_.own[index]->block(f.limit, keep_waiting)) record_other(ctx, index, start);
+    return;
+  }
+  for (FlowopSemaphore* target : semaphores_.posts[index]) {
+    if (!target->post(f.limit, f.blocking, keep_waiting)) return;  // the run ended meanwhile
   }
   record_other(ctx, index, start);
 }

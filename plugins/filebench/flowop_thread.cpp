@@ -18,7 +18,8 @@ namespace iobench::plugins::filebench {
 FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                            std::span<FilesetState* const> filesets,
                            std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
-                           std::uint64_t seed, RunTotals& totals, EventGenerator* events)
+                           std::uint64_t seed, RunTotals& totals, EventGenerator* events,
+                           SemaphoreLinks semaphores)
     : def_(def),
       op_ids_(std::move(op_ids)),
       filesets_(filesets),
@@ -31,7 +32,8 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       ops_done_(def.flowops.size(), 0),
       bytes_done_(def.flowops.size(), 0),
       events_(events),
-      limit_state_(def.flowops.size()) {}
+      limit_state_(def.flowops.size()),
+      semaphores_(std::move(semaphores)) {}
 
 FlowopThread::~FlowopThread() {
   for (Slot& slot : slots_) close_slot(slot);
@@ -130,22 +132,27 @@ FlowopThread::Slot& FlowopThread::slot_for_io(const FlowopDef& f, bool& ok) {
   return slot;
 }
 
+bool FlowopThread::leafdir_op(const FlowopDef& f, std::uint64_t& start) {
+  const bool make = f.kind == FlowopKind::kMakeDir;
+  FilesetState& set = *filesets_[f.fileset];
+  const std::optional<std::uint32_t> dir = set.pick_leafdir(!make, [this] { return running(); });
+  if (!dir) return false;
+  start = monotonic_ns();
+  const std::string path = set.layout().leafdir_path(*dir);
+  const int err = make ? run_dir_.try_mkdir(path, 0755) : run_dir_.try_rmdir(path);
+  set.release_leafdir(*dir, make ? err == 0 : err != 0);
+  if (err != 0) fail(f, make ? "mkdir" : "rmdir", err);
+  return true;
+}
+
 FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) {
   constexpr Outcome kNoFile = Outcome::kNoFile;
   const FlowopDef& f = def_.flowops[index];
   const OpId op = op_ids_[index];
   std::uint64_t bytes = 0;
   std::uint64_t start = monotonic_ns();
+  if (other_step(ctx, index)) return Outcome::kDone;
   switch (f.kind) {
-    case FlowopKind::kOpsLimit:
-    case FlowopKind::kIopsLimit:
-    case FlowopKind::kBwLimit:
-    case FlowopKind::kEventLimit:
-      limit_step(ctx, index);
-      return Outcome::kDone;
-    case FlowopKind::kHog:
-      hog(ctx, index);
-      return Outcome::kDone;
     case FlowopKind::kFinishOnCount:
     case FlowopKind::kFinishOnBytes: {
       const bool reached = finish_reached(f);
@@ -206,19 +213,9 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       break;
     }
     case FlowopKind::kMakeDir:
-    case FlowopKind::kRemoveDir: {
-      const bool make = f.kind == FlowopKind::kMakeDir;
-      FilesetState& set = *filesets_[f.fileset];
-      const std::optional<std::uint32_t> dir =
-          set.pick_leafdir(!make, [this] { return running(); });
-      if (!dir) return kNoFile;
-      start = monotonic_ns();
-      const std::string path = set.layout().leafdir_path(*dir);
-      const int err = make ? run_dir_.try_mkdir(path, 0755) : run_dir_.try_rmdir(path);
-      set.release_leafdir(*dir, make ? err == 0 : err != 0);
-      if (err != 0) fail(f, make ? "mkdir" : "rmdir", err);
+    case FlowopKind::kRemoveDir:
+      if (!leafdir_op(f, start)) return kNoFile;
       break;
-    }
     case FlowopKind::kFsyncSet:
       fsync_set(ctx, index);
       return Outcome::kDone;

@@ -12,6 +12,7 @@
 
 #include "plugins/filebench/event_generator.hpp"
 #include "plugins/filebench/fileset.hpp"
+#include "plugins/filebench/flowop_semaphore.hpp"
 #include "plugins/filebench/gamma.hpp"
 #include "plugins/filebench/wml_model.hpp"
 
@@ -58,8 +59,10 @@ struct RunTotals {
 /// count) against a per-thread bucket, blocking only when the bucket is below 0. A limit records
 /// an op (its time blocked) except on its first call; without eventgen (or rate=0) limits do
 /// nothing and record nothing, as filebench's. hog loops value times storing 1 to the thread's
-/// buffer, one op. listdir picks a directory of its fileset in
-/// rotation (filebench's directory rotor, busy ones skipped) and reads all its entries, "." and
+/// buffer, one op. semblock and sempost work on FlowopSemaphore (flowop_semaphore.hpp), one op
+/// each (its time blocked; none when the run ends while it waits). listdir picks a directory of its
+/// fileset in rotation (filebench's directory rotor, busy ones skipped) and reads all its entries,
+/// "." and
 /// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
 /// dirent) - 1 (neither read nor write in the IO Summary). fsyncset fsyncs every descriptor
 /// the thread has open on a file of its fileset, each an op of its own (none open: no op).
@@ -73,7 +76,7 @@ class FlowopThread final : public PhaseWorker {
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                std::span<FilesetState* const> filesets, std::span<const FilesetDef> fileset_defs,
                ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals,
-               EventGenerator* events = nullptr);
+               EventGenerator* events = nullptr, SemaphoreLinks semaphores = {});
   ~FlowopThread() override;
   FlowopThread(const FlowopThread&) = delete;
   FlowopThread& operator=(const FlowopThread&) = delete;
@@ -98,6 +101,12 @@ class FlowopThread final : public PhaseWorker {
   /// fsyncset (flowop `index`): one timed fsync op per open descriptor on a file of its fileset,
   /// in fd order; none open: no op.
   void fsync_set(WorkerContext& ctx, std::size_t index);
+  /// Runs flowop `index` if it is a rate limit, semblock/sempost or hog (true), else false.
+  bool other_step(WorkerContext& ctx, std::size_t index);
+  /// makedir/removedir `f`: picks a leaf directory (false: none), sets `start`, mkdir/rmdir.
+  bool leafdir_op(const FlowopDef& f, std::uint64_t& start);
+  /// semblock and sempost (flowop `index`; flowop_limits.cpp).
+  void semaphore_step(WorkerContext& ctx, std::size_t index);
   /// The rate-limit flowops and hog (flowop `index`; flowop_limits.cpp).
   void limit_step(WorkerContext& ctx, std::size_t index);
   void hog(WorkerContext& ctx, std::size_t index);
@@ -142,6 +151,7 @@ class FlowopThread final : public PhaseWorker {
     std::int64_t bucket = 0;
   };
   std::vector<LimitState> limit_state_;
+  SemaphoreLinks semaphores_;
 };
 
 }  // namespace iobench::plugins::filebench

@@ -31,7 +31,7 @@ FlowopDef WmlParser::flowop() {
                                  "readwholefile, read, write, writewholefile, fsync, statfile, "
                                  "delay, finishoncount, finishonbytes, opslimit, listdir, "
                                  "fsyncset, makedir, removedir, hog, eventlimit, iopslimit, "
-                                 "bwlimit",
+                                 "bwlimit, semblock, sempost",
                                  kind.text));
   }
   f.kind = *known;
@@ -78,20 +78,48 @@ FlowopDef WmlParser::flowop() {
         fail(a.value->where, fmt::format("hog value={} is above {} iterations; give at most {}",
                                          f.limit, kMaxHogIterations, kMaxHogIterations));
       }
+    } else if (a.name == "value" &&
+               (f.kind == FlowopKind::kSemBlock || f.kind == FlowopKind::kSemPost)) {
+      f.limit = count32(a, 1'000'000);
+    } else if (a.name == "highwater" && f.kind == FlowopKind::kSemBlock) {
+      f.highwater = number(need_value(a), a.name, false);
+      if (f.highwater > 1'000'000)
+        fail(a.value->where, "highwater is out of range; give 0 to 1000000");
+    } else if (a.name == "blocking" && f.kind == FlowopKind::kSemPost) {
+      f.blocking = flag(a);
+    } else if (a.name == "target" && f.kind == FlowopKind::kSemPost) {
+      f.post_target = text(need_value(a), a.name);
     } else if (a.name == "target" && targeted) {
       target = {text(need_value(a), a.name), a.value->where};
     } else {
       bad_attribute(a, fmt::format("flowop {}", kind.text),
                     "name, filesetname, iosize, fd, srcfd, iters, random, dsync, value (delay, "
-                    "hog, finishoncount, finishonbytes), target (finishoncount, finishonbytes, "
-                    "opslimit, iopslimit, bwlimit)");
+                    "hog, finishoncount, finishonbytes, semblock, sempost), target "
+                    "(finishoncount, finishonbytes, opslimit, iopslimit, bwlimit, sempost), "
+                    "highwater (semblock), blocking (sempost)");
     }
   }
   targets_.push_back(std::move(target));
   if (f.name.empty()) fail(kind.where, fmt::format("flowop {} needs name=NAME", kind.text));
+  check_flowop(f, kind);
+  return f;
+}
+
+void WmlParser::check_flowop(const FlowopDef& f, const Token& kind) const {
+  const bool finish = f.kind == FlowopKind::kFinishOnCount || f.kind == FlowopKind::kFinishOnBytes;
   if (finish && f.limit == 0) {
     fail(kind.where, fmt::format("flowop {} '{}' needs value={} above 0", kind.text, f.name,
                                  f.kind == FlowopKind::kFinishOnCount ? "OPS" : "BYTES"));
+  }
+  const bool sem = f.kind == FlowopKind::kSemBlock || f.kind == FlowopKind::kSemPost;
+  if (sem && f.limit == 0) {
+    fail(kind.where, fmt::format("flowop {} '{}' needs value=N (the count it {})", kind.text,
+                                 f.name, f.kind == FlowopKind::kSemBlock ? "waits for" : "posts"));
+  }
+  if (f.kind == FlowopKind::kSemPost && f.post_target.empty()) {
+    fail(kind.where,
+         fmt::format("flowop sempost '{}' needs target=SEMBLOCK (the semblock it posts to)",
+                     f.name));
   }
   const bool needs_iosize = f.kind == FlowopKind::kRead || f.kind == FlowopKind::kWrite ||
                             f.kind == FlowopKind::kAppendFile ||
@@ -115,7 +143,6 @@ FlowopDef WmlParser::flowop() {
                                  "a define file",
                                  f.name, model_.filesets[f.fileset].name));
   }
-  return f;
 }
 
 void WmlParser::resolve_targets(ThreadDef& t) {
@@ -140,6 +167,28 @@ void WmlParser::resolve_targets(ThreadDef& t) {
                               flowop_kind_name(f.kind), name));
     }
     f.target = static_cast<std::uint32_t>(it - t.flowops.begin());
+  }
+}
+
+void WmlParser::check_post_targets() const {
+  for (const ProcessDef& p : model_.processes) {
+    for (const ThreadDef& t : p.threads) {
+      for (const FlowopDef& f : t.flowops) {
+        if (f.kind != FlowopKind::kSemPost) continue;
+        bool found = false;
+        for (const ProcessDef& q : model_.processes) {
+          for (const ThreadDef& u : q.threads) {
+            for (const FlowopDef& g : u.flowops)
+              found = found || (g.kind == FlowopKind::kSemBlock && g.name == f.post_target);
+          }
+        }
+        if (!found) {
+          fail(f.where, fmt::format("sempost '{}' posts to '{}', which is no semblock of the "
+                                    "file; name a semblock flowop",
+                                    f.name, f.post_target));
+        }
+      }
+    }
   }
 }
 

@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 24> kFlowops = {{
+constexpr std::array<FlowopName, 26> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -35,6 +35,8 @@ constexpr std::array<FlowopName, 24> kFlowops = {{
     {"eventlimit", FlowopKind::kEventLimit},
     {"iopslimit", FlowopKind::kIopsLimit},
     {"bwlimit", FlowopKind::kBwLimit},
+    {"semblock", FlowopKind::kSemBlock},
+    {"sempost", FlowopKind::kSemPost},
 }};
 
 }  // namespace
@@ -64,7 +66,8 @@ bool flowop_writes(FlowopKind kind) noexcept {
 
 bool flowop_is_io(FlowopKind kind) noexcept {
   return kind != FlowopKind::kDelay && kind != FlowopKind::kFinishOnCount &&
-         kind != FlowopKind::kFinishOnBytes && !flowop_is_limit(kind) && kind != FlowopKind::kHog;
+         kind != FlowopKind::kFinishOnBytes && !flowop_is_limit(kind) && kind != FlowopKind::kHog &&
+         kind != FlowopKind::kSemBlock && kind != FlowopKind::kSemPost;
 }
 
 bool flowop_is_limit(FlowopKind kind) noexcept {

@@ -69,6 +69,8 @@ enum class FlowopKind : std::uint8_t {
   kEventLimit,     ///< takes one eventgen event per call (blocking); no eventgen: nothing
   kIopsLimit,      ///< as opslimit, counting read and write ops
   kBwLimit,        ///< blocks for one event per MiB read or written since its last call
+  kSemBlock,       ///< waits for value posts to this thread's semaphore (sempost)
+  kSemPost,        ///< posts value to every thread's semblock named by target
 };
 
 /// filebench's name of `kind` ("createfile"...).
@@ -113,6 +115,11 @@ struct FlowopDef {
   /// flowops count: I/O ones for finishon* and opslimit, reads and writes for iopslimit and
   /// bwlimit).
   std::uint32_t target = kNoTarget;
+  /// sempost: the semblock flowop it posts to (every thread instance's flowop of that name).
+  std::string post_target;
+  /// semblock: the high-water count (filebench's highwater: how far posters may run ahead).
+  std::uint64_t highwater = 1;
+  bool blocking = false;  ///< sempost: wait while the target's high-water count is used up
   WmlPosition where;
 };
 

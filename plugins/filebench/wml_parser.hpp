@@ -7,14 +7,14 @@
 /// `define file` (name, path, size/filesize, entries, leafdirs, dirwidth, dirgamma,
 /// prealloc[=percent], reuse, readonly), `define process` (name, instances) holding `thread`
 /// (name, instances, memsize) holding `flowop KIND name=...` (filesetname/filename, iosize, fd,
-/// srcfd, iters, random, dsync, value, target), `eventgen rate=N`, `run [N]`, `create files`,
-/// `echo "..."` and `#` comments.
+/// srcfd, iters, random, dsync, value, target, highwater, blocking), `eventgen rate=N`, `run [N]`,
+/// `create files`, `echo "..."` and `#` comments.
 ///
 /// Errors (ConfigError, "FILE:LINE:COL: problem; fix"): unknown statements, attributes and
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
 /// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
 /// type that filebench accepts but iobench does not model yet (psrun, paralloc, directio,
-/// opennext, semblock, cvar-normal, ...) is an error saying so, never silently ignored.
+/// opennext, aiowrite, cvar-normal, ...) is an error saying so, never silently ignored.
 
 #include <string_view>
 

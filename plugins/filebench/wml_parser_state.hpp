@@ -39,6 +39,7 @@ class WmlParser {
 
   WmlModel parse() {
     while (peek().kind != TokenKind::kEnd) statement();
+    check_post_targets();
     return std::move(model_);
   }
 
@@ -93,9 +94,15 @@ class WmlParser {
   void process(WmlPosition where);
   ThreadDef thread();
   FlowopDef flowop();
+  /// The attributes flowop `f` (of type word `kind`) needs given its kind: values, iosize,
+  /// filesets, targets.
+  void check_flowop(const FlowopDef& f, const Token& kind) const;
   /// Resolves the `target=NAME` of t's finishoncount/finishonbytes and rate-limit flowops (any
   /// flowop of the thread, as filebench looks it up in the thread's list).
   void resolve_targets(ThreadDef& t);
+  /// Every sempost's target names a semblock of some thread (filebench looks it up among all
+  /// flowops of the run).
+  void check_post_targets() const;
   std::uint32_t count32(const Attr& a, std::uint64_t max) const {
     const std::uint64_t n = number(need_value(a), a.name, false);
     if (n < 1 || n > max)

@@ -78,6 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             finish || (fb::flowop_is_limit(f.kind) && f.kind != fb::FlowopKind::kEventLimit);
         FUZZ_CHECK(f.target == fb::kNoTarget || (targeted && f.target < t.flowops.size()), f.name);
         FUZZ_CHECK(f.kind != fb::FlowopKind::kHog || f.limit <= fb::kMaxHogIterations, f.name);
+        FUZZ_CHECK(f.kind != fb::FlowopKind::kSemPost || (!f.post_target.empty() && f.limit >= 1),
+                   f.name);
       }
     }
   }
