@@ -8,6 +8,7 @@
 #include <iobench/error.hpp>
 #include <iobench/random_mix.hpp>
 #include <iobench/result.hpp>
+#include <map>
 #include <sstream>
 
 #include "plugins/filebench/flowop_thread.hpp"
@@ -96,6 +97,7 @@ std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept 
 
 FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit)
     : model_(std::move(model)), time_limit_(time_limit) {
+  if (model_.eventgen_rate > 0) events_ = std::make_unique<EventGenerator>(model_.eventgen_rate);
   for (const ProcessDef& p : model_.processes) {
     for (std::uint32_t pi = 0; pi < p.instances; ++pi) {
       for (const ThreadDef& t : p.threads) {
@@ -107,6 +109,32 @@ FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds ti
         }
         for (std::uint32_t ti = 0; ti < t.instances; ++ti) plans_.push_back(WorkerPlan{&t, ids});
       }
+    }
+  }
+  link_semaphores();
+}
+
+void FilebenchWorkload::link_semaphores() {
+  // A sempost posts to the semblock of its target's name in every thread instance (filebench's
+  // flowop_find over all flowops).
+  std::map<std::string, std::vector<FlowopSemaphore*>> by_name;
+  links_.resize(plans_.size());
+  for (std::size_t w = 0; w < plans_.size(); ++w) {
+    const std::vector<FlowopDef>& flowops = plans_[w].thread->flowops;
+    links_[w].own.assign(flowops.size(), nullptr);
+    links_[w].posts.resize(flowops.size());
+    for (std::size_t i = 0; i < flowops.size(); ++i) {
+      if (flowops[i].kind != FlowopKind::kSemBlock) continue;
+      semaphores_.push_back(std::make_unique<FlowopSemaphore>(flowops[i].highwater));
+      links_[w].own[i] = semaphores_.back().get();
+      by_name[flowops[i].name].push_back(links_[w].own[i]);
+    }
+  }
+  for (std::size_t w = 0; w < plans_.size(); ++w) {
+    const std::vector<FlowopDef>& flowops = plans_[w].thread->flowops;
+    for (std::size_t i = 0; i < flowops.size(); ++i) {
+      if (flowops[i].kind == FlowopKind::kSemPost)
+        links_[w].posts[i] = by_name[flowops[i].post_target];
     }
   }
 }
@@ -158,6 +186,13 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
                       static_cast<std::int64_t>(layout.files.size()));
     ctx.set_attribute(fmt::format("fileset.{}.dirs", def.name),
                       static_cast<std::int64_t>(layout.dirs.size()));
+    std::uint64_t made_dirs = 0;
+    for (std::uint32_t l = 0; l < layout.leafdirs.size(); ++l)
+      made_dirs += layout.leafdir_preallocated(l);
+    ctx.set_attribute(fmt::format("fileset.{}.leafdirs", def.name),
+                      static_cast<std::int64_t>(layout.leafdirs.size()));
+    ctx.set_attribute(fmt::format("fileset.{}.preallocated_leafdirs", def.name),
+                      static_cast<std::int64_t>(made_dirs));
     ctx.set_attribute(fmt::format("fileset.{}.preallocated_files", def.name),
                       static_cast<std::int64_t>(created));
     ctx.set_attribute(fmt::format("fileset.{}.preallocated_bytes", def.name),
@@ -195,17 +230,18 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
   if (fileset_ptrs_.size() != model_.filesets.size() || ctx.stop_requested()) return nullptr;
   const WorkerPlan& plan = plans_[ctx.worker_index()];
   return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
-                                        ctx.target().run_dir, ctx.seed(), totals_);
+                                        ctx.target().run_dir, ctx.seed(), totals_, events_.get(),
+                                        links_[ctx.worker_index()]);
 }
 
 void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,
                                     PrepareContext& ctx) {
   if (!result.counters.empty() && result.counters[kNoFileCounter] > 0) {
-    ctx.warn(
-        fmt::format("{} of {} threads stopped early: a flowop could not obtain a file (none "
-                    "in the state it needs, or all held by other threads); give the "
-                    "fileset more entries or the run less time",
-                    result.counters[kNoFileCounter], plans_.size()));
+    ctx.warn(fmt::format(
+        "{} of {} threads stopped early: a flowop could not obtain a file or leaf directory (none "
+        "in the state it needs, or all held by other threads); give the "
+        "fileset more entries or the run less time",
+        result.counters[kNoFileCounter], plans_.size()));
   }
 }
 

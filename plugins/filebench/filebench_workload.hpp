@@ -55,7 +55,12 @@ class FilebenchWorkload final : public Workload {
   std::vector<WorkerPlan> plans_;
   std::vector<std::unique_ptr<FilesetState>> filesets_;
   std::vector<FilesetState*> fileset_ptrs_;
-  RunTotals totals_;  ///< shared by the run phase's threads (finishoncount, finishonbytes)
+  RunTotals totals_;  ///< shared by the run phase's threads (finishon*, rate limits)
+  std::unique_ptr<EventGenerator> events_;  ///< `eventgen rate=N` (N > 0), else null
+  /// One per semblock flowop of each thread instance; links_[w]: worker w's share of them.
+  std::vector<std::unique_ptr<FlowopSemaphore>> semaphores_;
+  std::vector<SemaphoreLinks> links_;
+  void link_semaphores();
 };
 
 /// Builds a FilebenchWorkload: reads and parses the .f file named by param "file" (ConfigError

@@ -34,6 +34,8 @@ struct Drawer {
   void add_file(std::uint32_t parent, std::uint32_t serial) {
     out.files.push_back(FilesetLayout::File{draw_size(), parent, serial});
   }
+  [[nodiscard]] bool files_left() const { return out.files.size() < def.entries; }
+  [[nodiscard]] bool leafdirs_left() const { return out.leafdirs.size() < def.leafdirs; }
 
   // One directory at `depth` (1 for the root): filebench's fileset_populate_subdir.
   void add_dir(std::uint32_t parent, std::uint32_t serial, int depth) {
@@ -46,12 +48,24 @@ struct Drawer {
     if (rand_width == 0) rand_width = 1;
     const bool root = parent == FilesetLayout::kNoParent;
     const bool leaf = depth >= rand_depth;
-    for (std::uint32_t i = 1;
-         (root || static_cast<double>(i) < rand_width + 1) && out.files.size() < def.entries; ++i) {
+    std::uint32_t used = 0;  // serials taken by the first loop
+    for (std::uint32_t i = 1; (root || static_cast<double>(i) < rand_width + 1) && files_left();
+         ++i, ++used) {
       if (!root && leaf) {
         add_file(self, i);
       } else {
         add_dir(self, i, depth + 1);
+      }
+    }
+    // Then the leaf directories, placed alike (filebench's second loop of populate_subdir). Their
+    // serials follow the first loop's, where filebench restarts at 1 and so names a leaf
+    // directory (or a second subdirectory) as a file of the same directory.
+    for (std::uint32_t i = 1; (root || static_cast<double>(i) < rand_width + 1) && leafdirs_left();
+         ++i) {
+      if (!root && leaf) {
+        out.leafdirs.push_back(FilesetLayout::LeafDir{self, used + i});
+      } else {
+        add_dir(self, used + i, depth + 1);
       }
     }
   }
@@ -73,6 +87,10 @@ std::string FilesetLayout::file_path(std::uint32_t f) const {
   return fmt::format("{}/{:08d}", dir_path(files[f].parent), files[f].serial & ~kPreallocBit);
 }
 
+std::string FilesetLayout::leafdir_path(std::uint32_t l) const {
+  return fmt::format("{}/{:08d}", dir_path(leafdirs[l].parent), leafdirs[l].serial & ~kPreallocBit);
+}
+
 std::uint64_t FilesetLayout::preallocated_bytes() const noexcept {
   std::uint64_t bytes = 0;
   for (std::uint32_t f = 0; f < files.size(); ++f) {
@@ -82,7 +100,8 @@ std::uint64_t FilesetLayout::preallocated_bytes() const noexcept {
 }
 
 std::size_t FilesetLayout::memory_bytes() const noexcept {
-  return dirs.capacity() * sizeof(Dir) + files.capacity() * sizeof(File);
+  return dirs.capacity() * sizeof(Dir) + files.capacity() * sizeof(File) +
+         leafdirs.capacity() * sizeof(LeafDir);
 }
 
 FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed) {
@@ -94,15 +113,22 @@ FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed) {
   if (def.single_file) {
     drawer.add_file(0, 1);
   } else {
-    drawer.mean_depth = std::log(static_cast<double>(def.entries)) / std::log(def.dir_width);
+    drawer.mean_depth =
+        std::log(static_cast<double>(def.entries + def.leafdirs)) / std::log(def.dir_width);
+    out.leafdirs.reserve(def.leafdirs);
     drawer.add_dir(FilesetLayout::kNoParent, 1, 1);
   }
   // Preallocation: each file with probability prealloc percent, in file order.
   for (FilesetLayout::File& f : out.files) {
     if (drawer.rng.below(100) < def.prealloc_pct) f.serial |= FilesetLayout::kPreallocBit;
   }
+  // Then the leaf directories, with the same percentage (filebench's fileset_create).
+  for (FilesetLayout::LeafDir& l : out.leafdirs) {
+    if (drawer.rng.below(100) < def.prealloc_pct) l.serial |= FilesetLayout::kPreallocBit;
+  }
   out.files.shrink_to_fit();
   out.dirs.shrink_to_fit();
+  out.leafdirs.shrink_to_fit();
   return out;
 }
 
@@ -113,6 +139,10 @@ std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run
     for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) {
       if (d % 256 == 255 && stop_requested()) return 0;
       run_dir.mkdir(layout.dir_path(d));
+    }
+    for (std::uint32_t l = 0; l < layout.leafdirs.size(); ++l) {
+      if (l % 256 == 255 && stop_requested()) return 0;
+      if (layout.leafdir_preallocated(l)) run_dir.mkdir(layout.leafdir_path(l));
     }
   }
   const std::vector<char> zeros(std::size_t{1} << 20, 0);
@@ -134,29 +164,43 @@ std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run
 }
 
 FilesetState::FilesetState(FilesetLayout layout)
-    : layout_(std::move(layout)),
-      flags_(layout_.files.size(), 0),
-      dir_busy_(layout_.dirs.size(), 0) {
-  for (std::uint32_t f = 0; f < flags_.size(); ++f) {
-    if (layout_.preallocated(f)) flags_[f] = kExists;
+    : layout_(std::move(layout)), dir_busy_(layout_.dirs.size(), 0) {
+  files_.flags.assign(layout_.files.size(), 0);
+  for (std::uint32_t f = 0; f < files_.flags.size(); ++f) {
+    if (layout_.preallocated(f)) files_.flags[f] = kExists;
+  }
+  leafdirs_.flags.assign(layout_.leafdirs.size(), 0);
+  for (std::uint32_t l = 0; l < leafdirs_.flags.size(); ++l) {
+    if (layout_.leafdir_preallocated(l)) leafdirs_.flags[l] = kExists;
   }
 }
 
 std::optional<std::uint32_t> FilesetState::pick(bool existing,
                                                 const std::function<bool()>& keep_waiting) {
+  return pick_in(files_, existing, keep_waiting);
+}
+
+std::optional<std::uint32_t> FilesetState::pick_leafdir(bool existing,
+                                                        const std::function<bool()>& keep_waiting) {
+  return pick_in(leafdirs_, existing, keep_waiting);
+}
+
+std::optional<std::uint32_t> FilesetState::pick_in(Pool& pool, bool existing,
+                                                   const std::function<bool()>& keep_waiting) {
   std::unique_lock lock(mutex_);
-  const auto n = static_cast<std::uint32_t>(flags_.size());
-  while (busy_ == n) {
+  const auto n = static_cast<std::uint32_t>(pool.flags.size());
+  if (n == 0) return std::nullopt;  // a set of leaf directories alone has no file, and vice versa
+  while (pool.busy == n) {
     if (!keep_waiting()) return std::nullopt;
     released_.wait_for(lock, std::chrono::milliseconds(10));
   }
-  std::uint32_t& rotor = existing ? exist_rotor_ : noexist_rotor_;
+  std::uint32_t& rotor = existing ? pool.exist_rotor : pool.noexist_rotor;
   const std::uint8_t want = existing ? kExists : 0;
   for (std::uint32_t k = 0; k < n; ++k) {
     const std::uint32_t f = (rotor + k) % n;
-    if ((flags_[f] & (kExists | kBusy)) == want) {
-      flags_[f] = static_cast<std::uint8_t>(flags_[f] | kBusy);
-      ++busy_;
+    if ((pool.flags[f] & (kExists | kBusy)) == want) {
+      pool.flags[f] = static_cast<std::uint8_t>(pool.flags[f] | kBusy);
+      ++pool.busy;
       rotor = f + 1 == n ? 0 : f + 1;
       return f;
     }
@@ -193,19 +237,29 @@ void FilesetState::release_dir(std::uint32_t dir) {
   released_.notify_all();
 }
 
-void FilesetState::release(std::uint32_t file, bool exists) {
+void FilesetState::release(std::uint32_t file, bool exists) { release_in(files_, file, exists); }
+
+void FilesetState::release_leafdir(std::uint32_t leafdir, bool exists) {
+  release_in(leafdirs_, leafdir, exists);
+}
+
+void FilesetState::release_in(Pool& pool, std::uint32_t index, bool exists) {
   {
     const std::lock_guard lock(mutex_);
-    if ((flags_[file] & kBusy) != 0) --busy_;
-    flags_[file] = exists ? kExists : 0;
+    if ((pool.flags[index] & kBusy) != 0) --pool.busy;
+    pool.flags[index] = exists ? kExists : 0;
   }
   released_.notify_all();
 }
 
-std::uint64_t FilesetState::existing() const {
+std::uint64_t FilesetState::existing() const { return existing_in(files_); }
+
+std::uint64_t FilesetState::existing_leafdirs() const { return existing_in(leafdirs_); }
+
+std::uint64_t FilesetState::existing_in(const Pool& pool) const {
   const std::lock_guard lock(mutex_);
   std::uint64_t n = 0;
-  for (const std::uint8_t f : flags_) n += (f & kExists) != 0;
+  for (const std::uint8_t f : pool.flags) n += (f & kExists) != 0;
   return n;
 }
 

@@ -22,10 +22,14 @@ namespace iobench::plugins::filebench {
 /// and a width (gamma with shape dirgamma around the mean depth ln(entries)/ln(dirwidth) and the
 /// mean dirwidth; fixed when dirgamma is 0) and holds files 00000001.. if it is as deep as its
 /// draw, else subdirectories; the root fills subdirectories until all entries have a place.
-/// Names are 8-digit serials within their directory. A `define file` is the single file <name>.
+/// Names are 8-digit serials within their directory. With leafdirs=N, every directory then
+/// places its leaf directories the same way (a deep enough one holds empty directories
+/// 00000001.., the others more subdirectories), the mean depth being ln(entries + leafdirs) /
+/// ln(dirwidth), as filebench's fileset_populate_subdir. A `define file` is the single file
+/// <name>.
 ///
-/// Memory: 16 bytes per file and 8 per directory (FilesetLayout::memory_bytes()); paths are
-/// built when needed.
+/// Memory: 16 bytes per file and 8 per directory or leaf directory (FilesetLayout::
+/// memory_bytes()); paths are built when needed.
 struct FilesetLayout {
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
   struct Dir {
@@ -38,18 +42,30 @@ struct FilesetLayout {
     std::uint32_t serial = 1;  ///< bit 31: preallocated
   };
   static constexpr std::uint32_t kPreallocBit = 1U << 31;
+  /// An empty leaf directory (makedir/removedir): its parent directory and serial there (bit 31:
+  /// preallocated, i.e. made before the run).
+  struct LeafDir {
+    std::uint32_t parent = 0;
+    std::uint32_t serial = 1;
+  };
 
   std::string name;
   bool single_file = false;
   std::vector<Dir> dirs;  ///< parents before children
   std::vector<File> files;
+  std::vector<LeafDir> leafdirs;
 
   /// Path of directory `d` relative to the run directory ("<name>/00000001/00000004").
   [[nodiscard]] std::string dir_path(std::uint32_t d) const;
   /// Path of file `f` relative to the run directory.
   [[nodiscard]] std::string file_path(std::uint32_t f) const;
+  /// Path of leaf directory `l` relative to the run directory.
+  [[nodiscard]] std::string leafdir_path(std::uint32_t l) const;
   [[nodiscard]] bool preallocated(std::uint32_t f) const noexcept {
     return (files[f].serial & kPreallocBit) != 0;
+  }
+  [[nodiscard]] bool leafdir_preallocated(std::uint32_t l) const noexcept {
+    return (leafdirs[l].serial & kPreallocBit) != 0;
   }
   /// Bytes of the preallocated files.
   [[nodiscard]] std::uint64_t preallocated_bytes() const noexcept;
@@ -60,7 +76,8 @@ struct FilesetLayout {
 /// Draws fileset `def`'s layout from `seed` (same seed, same layout).
 [[nodiscard]] FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed);
 
-/// Creates `layout` beneath `run_dir`: every directory, and each preallocated file with
+/// Creates `layout` beneath `run_dir`: every directory, each preallocated leaf directory, and
+/// each preallocated file with
 /// O_CREAT|O_EXCL|O_NOFOLLOW (ConfinedDir::create) written to its size in 1 MiB blocks of
 /// zeros. `stop_requested` is asked every 256 files and directories: when it says true the
 /// creation ends there (the run is being stopped; the runner removes the run directory). Throws
@@ -82,6 +99,12 @@ class FilesetState {
                                                   const std::function<bool()>& keep_waiting);
   /// Releases `file`, recording whether it now exists.
   void release(std::uint32_t file, bool exists);
+  /// A leaf directory that exists (`existing`) or does not, marked busy, picked as files are
+  /// (filebench's FILESET_PICKLEAFDIR, with its own rotors); nullopt as pick().
+  [[nodiscard]] std::optional<std::uint32_t> pick_leafdir(
+      bool existing, const std::function<bool()>& keep_waiting);
+  /// Releases leaf directory `leafdir`, recording whether it now exists.
+  void release_leafdir(std::uint32_t leafdir, bool exists);
   /// A directory of the layout (index into layout().dirs), marked busy: filebench's
   /// FILESET_PICKDIR, in rotation from the directory rotor, skipping busy ones, waiting while all
   /// are busy (nullopt when `keep_waiting()` turns false then, or when there is no directory).
@@ -90,18 +113,29 @@ class FilesetState {
   void release_dir(std::uint32_t dir);
   /// Files that exist now.
   [[nodiscard]] std::uint64_t existing() const;
+  /// Leaf directories that exist now.
+  [[nodiscard]] std::uint64_t existing_leafdirs() const;
   [[nodiscard]] const FilesetLayout& layout() const noexcept { return layout_; }
 
  private:
   static constexpr std::uint8_t kExists = 1;
   static constexpr std::uint8_t kBusy = 2;
+  /// Entries picked by state (files or leaf directories): flags, busy count and rotors.
+  struct Pool {
+    std::vector<std::uint8_t> flags;
+    std::uint32_t busy = 0;
+    std::uint32_t exist_rotor = 0;
+    std::uint32_t noexist_rotor = 0;
+  };
+  std::optional<std::uint32_t> pick_in(Pool& pool, bool existing,
+                                       const std::function<bool()>& keep_waiting);
+  void release_in(Pool& pool, std::uint32_t index, bool exists);
+  [[nodiscard]] std::uint64_t existing_in(const Pool& pool) const;
   FilesetLayout layout_;
   mutable std::mutex mutex_;
   std::condition_variable released_;
-  std::uint32_t busy_ = 0;
-  std::vector<std::uint8_t> flags_;
-  std::uint32_t exist_rotor_ = 0;
-  std::uint32_t noexist_rotor_ = 0;
+  Pool files_;
+  Pool leafdirs_;
   std::vector<std::uint8_t> dir_busy_;
   std::uint32_t dirs_busy_ = 0;
   std::uint32_t dir_rotor_ = 0;

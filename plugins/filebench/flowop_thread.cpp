@@ -18,7 +18,8 @@ namespace iobench::plugins::filebench {
 FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                            std::span<FilesetState* const> filesets,
                            std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
-                           std::uint64_t seed, RunTotals& totals)
+                           std::uint64_t seed, RunTotals& totals, EventGenerator* events,
+                           SemaphoreLinks semaphores)
     : def_(def),
       op_ids_(std::move(op_ids)),
       filesets_(filesets),
@@ -29,7 +30,10 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       slots_(kMaxFd),
       totals_(totals),
       ops_done_(def.flowops.size(), 0),
-      bytes_done_(def.flowops.size(), 0) {}
+      bytes_done_(def.flowops.size(), 0),
+      events_(events),
+      limit_state_(def.flowops.size()),
+      semaphores_(std::move(semaphores)) {}
 
 FlowopThread::~FlowopThread() {
   for (Slot& slot : slots_) close_slot(slot);
@@ -128,15 +132,27 @@ FlowopThread::Slot& FlowopThread::slot_for_io(const FlowopDef& f, bool& ok) {
   return slot;
 }
 
+bool FlowopThread::leafdir_op(const FlowopDef& f, std::uint64_t& start) {
+  const bool make = f.kind == FlowopKind::kMakeDir;
+  FilesetState& set = *filesets_[f.fileset];
+  const std::optional<std::uint32_t> dir = set.pick_leafdir(!make, [this] { return running(); });
+  if (!dir) return false;
+  start = monotonic_ns();
+  const std::string path = set.layout().leafdir_path(*dir);
+  const int err = make ? run_dir_.try_mkdir(path, 0755) : run_dir_.try_rmdir(path);
+  set.release_leafdir(*dir, make ? err == 0 : err != 0);
+  if (err != 0) fail(f, make ? "mkdir" : "rmdir", err);
+  return true;
+}
+
 FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) {
   constexpr Outcome kNoFile = Outcome::kNoFile;
   const FlowopDef& f = def_.flowops[index];
   const OpId op = op_ids_[index];
   std::uint64_t bytes = 0;
   std::uint64_t start = monotonic_ns();
+  if (other_step(ctx, index)) return Outcome::kDone;
   switch (f.kind) {
-    case FlowopKind::kOpsLimit:
-      return Outcome::kDone;
     case FlowopKind::kFinishOnCount:
     case FlowopKind::kFinishOnBytes: {
       const bool reached = finish_reached(f);
@@ -196,6 +212,10 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       if (err != 0) fail(f, "opendir", err);
       break;
     }
+    case FlowopKind::kMakeDir:
+    case FlowopKind::kRemoveDir:
+      if (!leafdir_op(f, start)) return kNoFile;
+      break;
     case FlowopKind::kFsyncSet:
       fsync_set(ctx, index);
       return Outcome::kDone;
@@ -234,11 +254,17 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
     totals_.io_ops.fetch_add(1, std::memory_order_relaxed);
     totals_.io_bytes.fetch_add(bytes, std::memory_order_relaxed);
   }
+  if (flowop_reads(f.kind) || flowop_writes(f.kind)) {
+    totals_.rw_ops.fetch_add(1, std::memory_order_relaxed);
+    totals_.rw_bytes.fetch_add(bytes, std::memory_order_relaxed);
+  }
   return Outcome::kDone;
 }
 
 void FlowopThread::run(WorkerContext& ctx) {
   ctx_ = &ctx;
+  // The first thread to start starts the events: none accrue before the measured run.
+  if (events_ != nullptr) events_->start(monotonic_ns());
   while (running()) {
     for (std::size_t i = 0; i < def_.flowops.size(); ++i) {
       const FlowopDef& f = def_.flowops[i];

@@ -10,7 +10,9 @@
 #include <span>
 #include <vector>
 
+#include "plugins/filebench/event_generator.hpp"
 #include "plugins/filebench/fileset.hpp"
+#include "plugins/filebench/flowop_semaphore.hpp"
 #include "plugins/filebench/gamma.hpp"
 #include "plugins/filebench/wml_model.hpp"
 
@@ -25,6 +27,10 @@ inline constexpr CounterId kNoFileCounter = 0;  ///< picks that found no file (t
 struct RunTotals {
   std::atomic<std::uint64_t> io_ops{0};
   std::atomic<std::uint64_t> io_bytes{0};
+  /// Ops and bytes of the read and write flowops alone (filebench's rcount + wcount and rbytes
+  /// + wbytes: what iopslimit and bwlimit without target count).
+  std::atomic<std::uint64_t> rw_ops{0};
+  std::atomic<std::uint64_t> rw_bytes{0};
   std::atomic<bool> finished{false};  ///< a finishon* flowop reached its value: all threads stop
 };
 
@@ -46,17 +52,31 @@ struct RunTotals {
 /// finishoncount ends the run (every thread, as filebench's `set mode quit firstdone`) once its
 /// target flowop has done value ops in this thread, or, without target, all I/O flowops of all
 /// threads together; finishonbytes once they moved more than value bytes. Both record an op of
-/// no bytes per check. opslimit does nothing and records nothing, as filebench's without
-/// eventgen (which iobench does not model). listdir picks a directory of its fileset in
-/// rotation (filebench's directory rotor, busy ones skipped) and reads all its entries, "." and
+/// no bytes per check. The rate limits (filebench's flowoplib_*limit) take events from the run's
+/// EventGenerator: eventlimit one per call; opslimit the ops of its target in this thread (no
+/// target: all threads' I/O ops), iopslimit their reads and writes, bwlimit one event per MiB
+/// they moved (rounded up), each counted since its previous call (its first call only notes the
+/// count) against a per-thread bucket, blocking only when the bucket is below 0. A limit records
+/// an op (its time blocked) except on its first call; without eventgen (or rate=0) limits do
+/// nothing and record nothing, as filebench's. hog loops value times storing 1 to the thread's
+/// buffer, one op. semblock and sempost work on FlowopSemaphore (flowop_semaphore.hpp), one op
+/// each (its time blocked; none when the run ends while it waits). listdir picks a directory of its
+/// fileset in rotation (filebench's directory rotor, busy ones skipped) and reads all its entries,
+/// "." and
 /// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
 /// dirent) - 1 (neither read nor write in the IO Summary). fsyncset fsyncs every descriptor
-/// the thread has open on a file of its fileset, each an op of its own (none open: no op). An I/O failure throws IoError naming the flowop.
+/// the thread has open on a file of its fileset, each an op of its own (none open: no op).
+/// makedir picks a leaf directory of its fileset that does not exist (leaf directories are
+/// picked as files are, with their own rotors) and makes it; removedir picks one that exists
+/// and removes it; neither moves bytes (both are I/O flowops, as filebench's). An I/O failure
+/// throws IoError naming the flowop.
 class FlowopThread final : public PhaseWorker {
  public:
+  /// `events`: the run's event generator (outlives the worker), or nullptr without eventgen.
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                std::span<FilesetState* const> filesets, std::span<const FilesetDef> fileset_defs,
-               ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals);
+               ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals,
+               EventGenerator* events = nullptr, SemaphoreLinks semaphores = {});
   ~FlowopThread() override;
   FlowopThread(const FlowopThread&) = delete;
   FlowopThread& operator=(const FlowopThread&) = delete;
@@ -81,6 +101,19 @@ class FlowopThread final : public PhaseWorker {
   /// fsyncset (flowop `index`): one timed fsync op per open descriptor on a file of its fileset,
   /// in fd order; none open: no op.
   void fsync_set(WorkerContext& ctx, std::size_t index);
+  /// Runs flowop `index` if it is a rate limit, semblock/sempost or hog (true), else false.
+  bool other_step(WorkerContext& ctx, std::size_t index);
+  /// makedir/removedir `f`: picks a leaf directory (false: none), sets `start`, mkdir/rmdir.
+  bool leafdir_op(const FlowopDef& f, std::uint64_t& start);
+  /// semblock and sempost (flowop `index`; flowop_limits.cpp).
+  void semaphore_step(WorkerContext& ctx, std::size_t index);
+  /// The rate-limit flowops and hog (flowop `index`; flowop_limits.cpp).
+  void limit_step(WorkerContext& ctx, std::size_t index);
+  void hog(WorkerContext& ctx, std::size_t index);
+  /// What limit `f` counts now: its target's ops or bytes in this thread, or the run's totals.
+  [[nodiscard]] std::uint64_t limit_count(const FlowopDef& f) const;
+  /// Records one op of flowop `index` (no bytes) from `start` to now.
+  void record_other(WorkerContext& ctx, std::size_t index, std::uint64_t start);
   /// keep_going() and no thread ended the run.
   [[nodiscard]] bool running() const;
   /// Picks from fileset `fileset`, waiting while all its files are busy (FilesetState::pick).
@@ -110,6 +143,15 @@ class FlowopThread final : public PhaseWorker {
   /// Ops and bytes of each flowop (by index in def_.flowops) in this thread instance.
   std::vector<std::uint64_t> ops_done_;
   std::vector<std::uint64_t> bytes_done_;
+  EventGenerator* events_;
+  /// Per limit flowop (by index): filebench's fo_tputlast (the count at its last call; 0: not
+  /// called yet) and fo_tputbucket (ops or bytes paid for and not yet done, below 0 when owed).
+  struct LimitState {
+    std::uint64_t last = 0;
+    std::int64_t bucket = 0;
+  };
+  std::vector<LimitState> limit_state_;
+  SemaphoreLinks semaphores_;
 };
 
 }  // namespace iobench::plugins::filebench

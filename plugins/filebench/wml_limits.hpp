@@ -15,6 +15,8 @@ inline constexpr std::uint64_t kMaxSizeBytes = 1ULL << 44;
 inline constexpr double kMaxDelaySeconds = 86400;
 /// Longest `run N`: 30 days, in seconds.
 inline constexpr std::uint64_t kMaxRunSeconds = 30ULL * 86400;
+/// Most iterations of a hog flowop (about a second of CPU at 1 ns each).
+inline constexpr std::uint64_t kMaxHogIterations = 1'000'000'000;
 /// Most thread instances of a file (processes x instances x thread instances).
 inline constexpr std::uint64_t kMaxThreads = 4096;
 

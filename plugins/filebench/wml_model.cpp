@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 18> kFlowops = {{
+constexpr std::array<FlowopName, 26> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -29,6 +29,14 @@ constexpr std::array<FlowopName, 18> kFlowops = {{
     {"opslimit", FlowopKind::kOpsLimit},
     {"listdir", FlowopKind::kListDir},
     {"fsyncset", FlowopKind::kFsyncSet},
+    {"makedir", FlowopKind::kMakeDir},
+    {"removedir", FlowopKind::kRemoveDir},
+    {"hog", FlowopKind::kHog},
+    {"eventlimit", FlowopKind::kEventLimit},
+    {"iopslimit", FlowopKind::kIopsLimit},
+    {"bwlimit", FlowopKind::kBwLimit},
+    {"semblock", FlowopKind::kSemBlock},
+    {"sempost", FlowopKind::kSemPost},
 }};
 
 }  // namespace
@@ -58,7 +66,13 @@ bool flowop_writes(FlowopKind kind) noexcept {
 
 bool flowop_is_io(FlowopKind kind) noexcept {
   return kind != FlowopKind::kDelay && kind != FlowopKind::kFinishOnCount &&
-         kind != FlowopKind::kFinishOnBytes && kind != FlowopKind::kOpsLimit;
+         kind != FlowopKind::kFinishOnBytes && !flowop_is_limit(kind) && kind != FlowopKind::kHog &&
+         kind != FlowopKind::kSemBlock && kind != FlowopKind::kSemPost;
+}
+
+bool flowop_is_limit(FlowopKind kind) noexcept {
+  return kind == FlowopKind::kOpsLimit || kind == FlowopKind::kIopsLimit ||
+         kind == FlowopKind::kBwLimit || kind == FlowopKind::kEventLimit;
 }
 
 std::size_t WmlModel::thread_count() const noexcept {

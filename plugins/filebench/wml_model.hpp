@@ -33,7 +33,8 @@ struct FilesetDef {
   std::string name;
   bool single_file = false;  ///< `define file`
   SizeSpec size;
-  std::uint64_t entries = 1;       ///< files in the set
+  std::uint64_t entries = 1;       ///< files in the set (0 with leafdirs and no entries=)
+  std::uint64_t leafdirs = 0;      ///< empty leaf directories for makedir/removedir
   double dir_width = 0;            ///< mean files (or subdirectories) per directory
   double dir_gamma = 1.5;          ///< shape of the per-directory width and depth draws; 0: fixed
   std::uint32_t prealloc_pct = 0;  ///< percent of the files created (with their size) beforehand
@@ -59,9 +60,17 @@ enum class FlowopKind : std::uint8_t {
   kDelay,
   kFinishOnCount,  ///< ends the run once its target (or all I/O flowops) reached value ops
   kFinishOnBytes,  ///< ends the run once its target (or all I/O flowops) moved over value bytes
-  kOpsLimit,       ///< paces to eventgen's rate; without eventgen (not modelled) does nothing
+  kOpsLimit,       ///< blocks on eventgen for the ops done since its last call; none: nothing
   kListDir,        ///< reads the entries of a directory of the fileset (in rotation)
   kFsyncSet,       ///< fsyncs every file of the fileset the thread has open, one op each
+  kMakeDir,        ///< mkdir of a leaf directory of the fileset that does not exist
+  kRemoveDir,      ///< rmdir of a leaf directory of the fileset that exists
+  kHog,            ///< a CPU loop of value iterations, each storing to the thread's buffer
+  kEventLimit,     ///< takes one eventgen event per call (blocking); no eventgen: nothing
+  kIopsLimit,      ///< as opslimit, counting read and write ops
+  kBwLimit,        ///< blocks for one event per MiB read or written since its last call
+  kSemBlock,       ///< waits for value posts to this thread's semaphore (sempost)
+  kSemPost,        ///< posts value to every thread's semblock named by target
 };
 
 /// filebench's name of `kind` ("createfile"...).
@@ -73,14 +82,17 @@ enum class FlowopKind : std::uint8_t {
 /// Whether `kind`'s bytes are writes (wr in the IO Summary line).
 [[nodiscard]] bool flowop_writes(FlowopKind kind) noexcept;
 /// Whether `kind` is one of filebench's I/O flowops (FLOW_TYPE_IO: counted in the run's totals
-/// and the IO Summary line), not delay, finishoncount, finishonbytes or opslimit.
+/// and the IO Summary line), not delay, hog, finishoncount, finishonbytes or the rate limits.
 [[nodiscard]] bool flowop_is_io(FlowopKind kind) noexcept;
+/// Whether `kind` is a rate limit taking eventgen's events (opslimit, iopslimit, bwlimit,
+/// eventlimit).
+[[nodiscard]] bool flowop_is_limit(FlowopKind kind) noexcept;
 
 /// Number of file descriptor slots a thread has (fd=0..kMaxFd-1), as filebench's tf_fd.
 inline constexpr std::uint32_t kMaxFd = 128;
 /// No fileset given (flowops working on a descriptor only).
 inline constexpr std::uint32_t kNoFileset = UINT32_MAX;
-/// No target flowop given (finishoncount/finishonbytes count the whole run's I/O flowops).
+/// No target flowop given (finishon* and the rate limits count the whole run's flowops).
 inline constexpr std::uint32_t kNoTarget = UINT32_MAX;
 
 /// `flowop <kind> name=...,attr=...`.
@@ -95,11 +107,19 @@ struct FlowopDef {
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
   bool dsync = false;       ///< opened with O_DSYNC
   double value = 0;         ///< delay: seconds
-  /// finishoncount: ops; finishonbytes: bytes (the run ends above it, as filebench's).
+  /// finishoncount: ops; finishonbytes: bytes (the run ends above it, as filebench's); hog: loop
+  /// iterations.
   std::uint64_t limit = 0;
-  /// finishoncount/finishonbytes: index in the thread's flowops of `target=NAME` (its ops in
-  /// this thread instance count), or kNoTarget (all I/O flowops of all threads count).
+  /// finishoncount/finishonbytes/opslimit/iopslimit/bwlimit: index in the thread's flowops of
+  /// `target=NAME` (its ops or bytes in this thread instance count), or kNoTarget (all threads'
+  /// flowops count: I/O ones for finishon* and opslimit, reads and writes for iopslimit and
+  /// bwlimit).
   std::uint32_t target = kNoTarget;
+  /// sempost: the semblock flowop it posts to (every thread instance's flowop of that name).
+  std::string post_target;
+  /// semblock: the high-water count (filebench's highwater: how far posters may run ahead).
+  std::uint64_t highwater = 1;
+  bool blocking = false;  ///< sempost: wait while the target's high-water count is used up
   WmlPosition where;
 };
 
@@ -127,6 +147,9 @@ struct WmlModel {
   /// `run N`: seconds; `run` without N: filebench's default 60 s; none: no run statement.
   std::optional<std::uint64_t> run_seconds;
   bool create_files = false;  ///< a `create files` statement
+  /// `eventgen rate=N`: events per second for the rate-limit flowops; 0: no event generator
+  /// (they do nothing, as filebench's).
+  std::uint64_t eventgen_rate = 0;
   std::vector<std::string> echoes;
 
   /// Total thread instances: sum over processes of instances x sum of thread instances.

@@ -4,16 +4,17 @@
 ///
 /// Accepted: `set $var=value` (numbers with k/m/g/t suffixes, words, "strings", and
 /// `cvar(type=cvar-gamma,parameters=mean:M;gamma:G)`, `type=gamma` too), `define fileset` and
-/// `define file` (name, path, size/filesize, entries, dirwidth, dirgamma, prealloc[=percent],
-/// reuse, readonly), `define process` (name, instances) holding `thread` (name, instances,
-/// memsize) holding `flowop KIND name=...` (filesetname/filename, iosize, fd, srcfd, iters,
-/// random, dsync, value), `run [N]`, `create files`, `echo "..."` and `#` comments.
+/// `define file` (name, path, size/filesize, entries, leafdirs, dirwidth, dirgamma,
+/// prealloc[=percent], reuse, readonly), `define process` (name, instances) holding `thread`
+/// (name, instances, memsize) holding `flowop KIND name=...` (filesetname/filename, iosize, fd,
+/// srcfd, iters, random, dsync, value, target, highwater, blocking), `eventgen rate=N`, `run [N]`,
+/// `create files`, `echo "..."` and `#` comments.
 ///
 /// Errors (ConfigError, "FILE:LINE:COL: problem; fix"): unknown statements, attributes and
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
-/// fileset. A statement, attribute, flowop or cvar type that filebench accepts but iobench does
-/// not model yet (psrun, eventgen, paralloc, directio, opennext, makedir, cvar-normal, ...) is an
-/// error saying so, never silently ignored.
+/// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
+/// type that filebench accepts but iobench does not model yet (psrun, paralloc, directio,
+/// opennext, aiowrite, cvar-normal, ...) is an error saying so, never silently ignored.
 
 #include <string_view>
 

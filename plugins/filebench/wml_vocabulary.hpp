@@ -11,10 +11,9 @@
 namespace iobench::plugins::filebench {
 
 /// Statements filebench accepts that iobench does not model yet.
-inline constexpr std::array<std::string_view, 17> kUnmodelledStatements = {
-    "psrun", "sleep", "eventgen", "enable",   "disable", "include",
-    "quit",  "list",  "debug",    "system",   "version", "domultisync",
-    "usage", "vars",  "stats",    "shutdown", "warmup"};
+inline constexpr std::array<std::string_view, 16> kUnmodelledStatements = {
+    "psrun",  "sleep",   "enable",      "disable", "include", "quit",  "list",     "debug",
+    "system", "version", "domultisync", "usage",   "vars",    "stats", "shutdown", "warmup"};
 
 /// Attribute names of filebench's lexer: one not handled where it appears is "not modelled".
 inline constexpr std::array<std::string_view, 53> kFilebenchAttributes = {
@@ -28,9 +27,8 @@ inline constexpr std::array<std::string_view, 53> kFilebenchAttributes = {
     "type",      "useism",  "value",     "workingset"};
 
 /// Flowops of filebench that iobench does not model yet.
-inline constexpr std::array<std::string_view, 14> kUnmodelledFlowops = {
-    "aiowrite",   "aiowait", "block",     "wakeup",  "semblock",  "sempost", "hog",
-    "eventlimit", "bwlimit", "iopslimit", "makedir", "removedir", "print",   "testrandvar"};
+inline constexpr std::array<std::string_view, 6> kUnmodelledFlowops = {
+    "aiowrite", "aiowait", "block", "wakeup", "print", "testrandvar"};
 
 /// Whether `word` is in `list`.
 template <std::size_t N>

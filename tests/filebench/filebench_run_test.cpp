@@ -17,6 +17,7 @@
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
+using filebench_test::attribute;
 using filebench_test::op;
 using filebench_test::Run;
 using filebench_test::run_filebench;
@@ -24,14 +25,6 @@ using filebench_test::run_filebench;
 namespace {
 
 const fs::path kExamples = fs::path(IOBENCH_SOURCE_DIR) / "examples" / "filebench";
-
-std::int64_t attribute(const Run& run, const std::string& key) {
-  for (const auto& [name, value] : run.step.attributes) {
-    if (name == key) return std::get<std::int64_t>(value);
-  }
-  FAIL("no attribute " << key);
-  return 0;
-}
 
 struct Tree {
   std::uint64_t files = 0;
@@ -217,12 +210,12 @@ TEST_CASE("a bad .f file is refused with its line and column and exit code 2") {
   const iobench::test::TempDir files("fbbadf");
   const fs::path f = files.path() / "bad.f";
   std::ofstream(f) << "define fileset name=s,size=1k,entries=4,dirwidth=2\n"
-                      "eventgen rate=10\n";
+                      "psrun -10\n";
   const auto result = iobench::test::run_cli(
       {"run", "filebench", "-d", target.path().string(), "file=" + f.string()});
   CHECK(result.exit_code == 2);
   CHECK(result.err.find(f.string() +
-                        ":2:1: statement 'eventgen' is accepted by filebench but not modelled by "
+                        ":2:1: statement 'psrun' is accepted by filebench but not modelled by "
                         "iobench yet") != std::string::npos);
   CHECK(target.entries().empty());
 }

@@ -55,4 +55,13 @@ inline const iobench::OpResult& op(const Run& run, std::string_view name) {
   return phase.ops[i];
 }
 
+/// The step attribute `key` (an integer the workload set in prepare()).
+inline std::int64_t attribute(const Run& run, const std::string& key) {
+  for (const auto& [name, value] : run.step.attributes) {
+    if (name == key) return std::get<std::int64_t>(value);
+  }
+  FAIL("no attribute " << key);
+  return 0;
+}
+
 }  // namespace filebench_test

@@ -2,11 +2,13 @@
 //
 // Invariants: only ConfigError is thrown, and its message starts with the file name and a
 // "LINE:COL" inside the text; in a parsed model every flowop names an existing fileset or none,
-// the flowops that need one have one, finishon* targets are flowops of the thread, fds are
+// the flowops that need one have one, finishon* and rate-limit targets are flowops of the thread,
+// an eventgen rate and hog iterations are within their bounds, fds are
 // below kMaxFd, counts are at least 1, and every position lies inside the text.
 #include <iobench/error.hpp>
 #include <string>
 
+#include "plugins/filebench/event_generator.hpp"
 #include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/fuzz/fuzz_check.hpp"
@@ -44,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (const fb::FilesetDef& f : model.filesets) {
     check_position(f.where, lines);
-    FUZZ_CHECK(f.entries >= 1 && f.prealloc_pct <= 100, f.name);
+    FUZZ_CHECK((f.entries >= 1 || f.leafdirs >= 1) && f.prealloc_pct <= 100, f.name);
     FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
     FUZZ_CHECK(fb::bad_name(f.name, true).empty(), f.name);
     FUZZ_CHECK(
@@ -72,10 +74,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const bool finish =
             f.kind == fb::FlowopKind::kFinishOnCount || f.kind == fb::FlowopKind::kFinishOnBytes;
         FUZZ_CHECK(!finish || f.limit >= 1, f.name);
-        FUZZ_CHECK(f.target == fb::kNoTarget || (finish && f.target < t.flowops.size()), f.name);
+        const bool targeted =
+            finish || (fb::flowop_is_limit(f.kind) && f.kind != fb::FlowopKind::kEventLimit);
+        FUZZ_CHECK(f.target == fb::kNoTarget || (targeted && f.target < t.flowops.size()), f.name);
+        FUZZ_CHECK(f.kind != fb::FlowopKind::kHog || f.limit <= fb::kMaxHogIterations, f.name);
+        FUZZ_CHECK(f.kind != fb::FlowopKind::kSemPost || (!f.post_target.empty() && f.limit >= 1),
+                   f.name);
       }
     }
   }
+  FUZZ_CHECK(model.eventgen_rate <= fb::kMaxEventRate, "eventgen");
   FUZZ_CHECK(
       !model.run_seconds || (*model.run_seconds >= 1 && *model.run_seconds <= fb::kMaxRunSeconds),
       "run");

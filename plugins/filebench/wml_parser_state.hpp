@@ -1,0 +1,128 @@
+#pragma once
+
+/// Internal to the WML parser (wml_parser.hpp): the recursive-descent parser's state, shared by
+/// its three sources: wml_parser.cpp (statements, filesets, processes, threads, run),
+/// wml_values.cpp (values, cvars, attributes, numbers) and wml_flowop_parser.cpp (flowops).
+
+#include <fmt/format.h>
+
+#include <iobench/error.hpp>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "plugins/filebench/wml_lexer.hpp"
+#include "plugins/filebench/wml_model.hpp"
+
+namespace iobench::plugins::filebench::detail {
+
+/// A value after '=' (variables resolved): a word, a string, or a cvar.
+struct Value {
+  Token token;  ///< the word or string (for a variable: the value it was set to)
+  std::optional<SizeSpec> cvar;
+  WmlPosition where;  ///< where it was used
+};
+
+struct Attr {
+  std::string name;
+  std::optional<Value> value;
+  WmlPosition where;
+};
+
+class WmlParser {
+ public:
+  WmlParser(std::string_view text, std::string_view file_name)
+      : file_(file_name), tokens_(lex_wml(text, file_name)) {}
+
+  WmlModel parse() {
+    while (peek().kind != TokenKind::kEnd) statement();
+    check_post_targets();
+    return std::move(model_);
+  }
+
+ private:
+  [[noreturn]] void fail(WmlPosition at, const std::string& message) const {
+    throw ConfigError(fmt::format("{}:{}:{}: {}", file_, at.line, at.column, message));
+  }
+  const Token& peek() const { return tokens_[pos_]; }
+  Token next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
+  static std::string shown(const Token& t) {
+    switch (t.kind) {
+      case TokenKind::kEnd:
+        return "the end of the file";
+      case TokenKind::kVariable:
+        return "'$" + t.text + "'";
+      case TokenKind::kString:
+        return "\"" + t.text + "\"";
+      default:
+        return "'" + t.text + "'";
+    }
+  }
+  bool at_punct(char c) const { return peek().kind == TokenKind::kPunct && peek().text[0] == c; }
+  void expect_punct(char c, std::string_view context) {
+    const Token t = next();
+    if (t.kind != TokenKind::kPunct || t.text[0] != c)
+      fail(t.where, fmt::format("expected '{}' {}, found {}", c, context, shown(t)));
+  }
+  Token expect_word(std::string_view what) {
+    const Token t = next();
+    if (t.kind != TokenKind::kWord)
+      fail(t.where, fmt::format("expected {}, found {}", what, shown(t)));
+    return t;
+  }
+
+  void statement();
+  void set_statement();
+  void define_statement(const Token& define);
+  void run_statement();
+  /// `eventgen rate=N`.
+  void eventgen_statement(const Token& word);
+  Value value();
+  SizeSpec cvar(const Token& cvar_word);
+  std::vector<Attr> attributes();
+  [[noreturn]] void bad_attribute(const Attr& a, std::string_view what,
+                                  std::string_view accepted) const;
+  std::uint64_t number(const Value& v, std::string_view attr, bool sizes) const;
+  double real(const Value& v, std::string_view attr) const;
+  std::string text(const Value& v, std::string_view attr) const;
+  /// A boolean attribute: bare (true) or =true/=false.
+  bool flag(const Attr& a) const;
+  void fileset(bool single_file, WmlPosition where);
+  void process(WmlPosition where);
+  ThreadDef thread();
+  FlowopDef flowop();
+  /// The attributes flowop `f` (of type word `kind`) needs given its kind: values, iosize,
+  /// filesets, targets.
+  void check_flowop(const FlowopDef& f, const Token& kind) const;
+  /// Resolves the `target=NAME` of t's finishoncount/finishonbytes and rate-limit flowops (any
+  /// flowop of the thread, as filebench looks it up in the thread's list).
+  void resolve_targets(ThreadDef& t);
+  /// Every sempost's target names a semblock of some thread (filebench looks it up among all
+  /// flowops of the run).
+  void check_post_targets() const;
+  std::uint32_t count32(const Attr& a, std::uint64_t max) const {
+    const std::uint64_t n = number(need_value(a), a.name, false);
+    if (n < 1 || n > max)
+      fail(a.value->where, fmt::format("{}={} is out of range; give 1 to {}", a.name, n, max));
+    return static_cast<std::uint32_t>(n);
+  }
+  const Value& need_value(const Attr& a) const {
+    if (!a.value)
+      fail(a.where, fmt::format("attribute '{}' needs a value: {}=...", a.name, a.name));
+    return *a.value;
+  }
+
+  std::string file_;
+  std::vector<Token> tokens_;
+  std::size_t pos_ = 0;
+  std::map<std::string, Value> vars_;
+  WmlModel model_;
+  /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.
+  std::vector<std::pair<std::string, WmlPosition>> targets_;
+  bool saw_eventgen_ = false;
+};
+
+}  // namespace iobench::plugins::filebench::detail

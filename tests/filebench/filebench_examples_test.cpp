@@ -1,0 +1,156 @@
+// iobench's own example personalities (examples/filebench/videoserver.f and filemicro_*.f) run
+// end to end at their laptop sizes through the Runner: op counts, bytes and the files they leave
+// on disk checked exactly where the file's finishon* flowop fixes them, bounded where the run's
+// length does.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "tests/filebench/filebench_test_support.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace fs = std::filesystem;
+using filebench_test::attribute;
+using filebench_test::op;
+using filebench_test::Run;
+
+namespace {
+
+const fs::path kExampleDir = fs::path(IOBENCH_SOURCE_DIR) / "examples" / "filebench";
+constexpr std::uint64_t kMiB = 1 << 20;
+
+Run run_example_file(const iobench::test::TempDir& target, const std::string& name,
+                     const std::string& seconds = "30s") {
+  return filebench_test::run_filebench(target, kExampleDir / (name + ".f"), seconds, 7);
+}
+
+struct ExampleTree {
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+};
+
+ExampleTree example_tree(const fs::path& root) {
+  ExampleTree t;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_regular_file()) {
+      ++t.files;
+      t.bytes += e.file_size();
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("example filemicro_create appends 32 MiB in 1 MiB blocks") {
+  const iobench::test::TempDir target("fbxcreate");
+  const Run run = run_example_file(target, "filemicro_create");
+  CHECK(op(run, "append").ops == 32);
+  CHECK(op(run, "enough").ops == 32);  // the 32nd check after the 32nd append ends it
+  CHECK(fs::file_size(run.run_dir / "growing") == 32 * kMiB);
+}
+
+TEST_CASE("example filemicro_createfiles creates 800 files beside the preallocated half") {
+  const iobench::test::TempDir target("fbxcfiles");
+  const Run run = run_example_file(target, "filemicro_createfiles");
+  CHECK(op(run, "createfile1").ops == 800);
+  CHECK(op(run, "fill").bytes == 800 * 1024);
+  const auto pre =
+      static_cast<std::uint64_t>(attribute(run, "fileset.newfiles.preallocated_files"));
+  const ExampleTree files = example_tree(run.run_dir / "newfiles");
+  CHECK(files.files == pre + 800);
+  CHECK(files.bytes == (pre + 800) * 1024);
+}
+
+TEST_CASE("example filemicro_createrand appends past 32 MiB with an fsync every ten appends") {
+  const iobench::test::TempDir target("fbxcrand");
+  const Run run = run_example_file(target, "filemicro_createrand");
+  const auto& append = op(run, "append");
+  CHECK(append.ops == 10 * op(run, "sync").ops);
+  CHECK(append.bytes > 32 * kMiB);
+  CHECK(append.bytes <= 32 * kMiB + 10 * kMiB);  // the last pass: ten appends below 1 MiB
+  CHECK(fs::file_size(run.run_dir / "growing") == append.bytes);
+}
+
+TEST_CASE("example filemicro_delete deletes 1000 of its 2000 files over four threads") {
+  const iobench::test::TempDir target("fbxdelete");
+  const Run run = run_example_file(target, "filemicro_delete");
+  const std::uint64_t deletes = op(run, "delete").ops;
+  // The threads check the shared count after each delete: up to 3 more may be under way.
+  CHECK(deletes >= 1000);
+  CHECK(deletes <= 1003);
+  CHECK(example_tree(run.run_dir / "oldfiles").files == 2000 - deletes);
+}
+
+TEST_CASE("examples filemicro_rread and filemicro_rwrite stop just past 8 MiB of 2 KiB ops") {
+  for (const std::string name : {"rread", "rwrite"}) {
+    const iobench::test::TempDir target("fbxr" + name);
+    const Run run = run_example_file(target, "filemicro_" + name);
+    const auto& io = op(run, name == "rread" ? "randread" : "randwrite");
+    // finishonbytes ends the run once more than 8 MiB moved: 4096 ops are exactly 8 MiB.
+    CHECK(io.ops == 4097);
+    CHECK(io.bytes == 4097 * 2048);
+    CHECK(fs::file_size(run.run_dir / "bigfile") == 32 * kMiB);
+  }
+}
+
+TEST_CASE("examples filemicro_rwritedsync and filemicro_rwritefsync stop at their counts") {
+  const iobench::test::TempDir dsync_target("fbxdsync");
+  const Run dsync = run_example_file(dsync_target, "filemicro_rwritedsync");
+  CHECK(op(dsync, "syncwrite").ops == 256);
+  CHECK(op(dsync, "syncwrite").bytes == 256 * 2048);
+  const iobench::test::TempDir fsync_target("fbxfsync");
+  const Run fsync = run_example_file(fsync_target, "filemicro_rwritefsync");
+  CHECK(op(fsync, "sync").ops == 4);
+  CHECK(op(fsync, "randwrite").ops == 4 * 512);
+  CHECK(fs::file_size(fsync.run_dir / "bigfile") == 32 * kMiB);
+}
+
+TEST_CASE("examples filemicro_seqwrite, seqwriterand and writefsync grow their file exactly") {
+  const iobench::test::TempDir seq_target("fbxseqw");
+  const Run seq = run_example_file(seq_target, "filemicro_seqwrite");
+  CHECK(op(seq, "seqwrite").ops == 32);
+  CHECK(fs::file_size(seq.run_dir / "bigfile") == 32 * kMiB);
+  const iobench::test::TempDir rand_target("fbxseqr");
+  const Run rand = run_example_file(rand_target, "filemicro_seqwriterand");
+  CHECK(op(rand, "randappend").ops == 4096);
+  CHECK(op(rand, "randappend").bytes < 4096 * 8192);
+  CHECK(fs::file_size(rand.run_dir / "bigfile") == op(rand, "randappend").bytes);
+  const iobench::test::TempDir wf_target("fbxwfs");
+  const Run wf = run_example_file(wf_target, "filemicro_writefsync");
+  CHECK(op(wf, "append").ops == 8 * 256);
+  CHECK(op(wf, "sync").ops == 8);
+  CHECK(fs::file_size(wf.run_dir / "bigfile") == 16 * kMiB);
+}
+
+TEST_CASE("examples filemicro_seqread and filemicro_statfile leave their files as they were") {
+  const iobench::test::TempDir read_target("fbxsread");
+  const Run read = run_example_file(read_target, "filemicro_seqread", "1s");
+  CHECK(op(read, "seqread").ops > 0);
+  CHECK(op(read, "seqread").bytes % kMiB == 0);  // 1 MiB blocks of a 64 MiB file
+  CHECK(fs::file_size(read.run_dir / "largefile") == 64 * kMiB);
+  const iobench::test::TempDir stat_target("fbxstat");
+  const Run stat = run_example_file(stat_target, "filemicro_statfile", "1s");
+  CHECK(op(stat, "stat").ops > 0);
+  const ExampleTree files = example_tree(stat.run_dir / "statfiles");
+  CHECK(files.files == 1000);
+  CHECK(files.bytes == 1000 * 4096);
+}
+
+TEST_CASE("example videoserver streams at most its bandwidth and replaces passive videos") {
+  const iobench::test::TempDir target("fbxvideo");
+  const Run run = run_example_file(target, "videoserver", "1s");
+  const double wall = static_cast<double>(run.step.phases.front().wall_ns) / 1e9;
+  const std::uint64_t streamed = op(run, "streamread").bytes;
+  CHECK(streamed > 0);
+  // 32 events a second, a MiB each, shared by 4 readers; each reader's first block is free and
+  // its last may be owed.
+  CHECK(static_cast<double>(streamed) <= 32 * wall * kMiB + 4 * 2 * 256 * 1024);
+  const std::uint64_t made = op(run, "newvid").ops;
+  CHECK(made >= 1);
+  CHECK(op(run, "writevid").bytes == op(run, "writevid").ops * 4 * kMiB);
+  const auto pre =
+      static_cast<std::uint64_t>(attribute(run, "fileset.passivevids.preallocated_files"));
+  CHECK(example_tree(run.run_dir / "passivevids").files == pre + made - op(run, "dropvid").ops);
+  CHECK(example_tree(run.run_dir / "activevids").files == 8);
+}
