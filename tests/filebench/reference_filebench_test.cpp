@@ -1,9 +1,10 @@
 // iobench's example personalities run by filebench itself: each examples/filebench/*.f must be
 // filebench Workload Model Language that filebench 1.5-alpha3 accepts and runs (no syntax error;
-// an IO Summary at the end, or filebench's own early stop), with its fileset paths moved into a temporary directory and its
-// `run N` shortened to 1 s. Needs filebench (IOBENCH_FILEBENCH=/path/to/filebench, built from
-// its public source with its cvars installed) and setarch (filebench crashes under address
-// randomisation); without them the test says so and checks nothing else.
+// an IO Summary at the end, or filebench's own early stop), with its fileset paths moved into a
+// temporary directory and its `run N` shortened to 1 s. Needs filebench
+// (IOBENCH_FILEBENCH=/path/to/filebench, built from its public source with its cvars installed) and
+// setarch (filebench crashes under address randomisation); without them the test says so and checks
+// nothing else.
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
