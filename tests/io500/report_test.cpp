@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "plugins/io500/io500_report.hpp"
 #include "tests/support/test_support.hpp"
@@ -68,4 +70,26 @@ TEST_CASE("io500 refuses several targets and an ior_easy_size below one transfer
                                         "give ior_easy_size=2m or more"));
   CHECK(a.entries().empty());
   CHECK(b.entries().empty());
+}
+
+TEST_CASE(
+    "io500 refuses the run-wide --time, --ops, --warmup, --stonewall and --wear-out, exit 2") {
+  // Each would cut io500's read, stat, find or delete phases short while the score read valid.
+  iobench::test::TempDir dir("io500-limits");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--time", "10s"}, "--time 10s"},
+      {{"--ops", "100"}, "--ops 100"},
+      {{"--warmup", "2s"}, "--warmup 2s"},
+      {{"--stonewall"}, "--stonewall"},
+      {{"--wear-out"}, "--wear-out"}};
+  for (const auto& [args, shown] : cases) {
+    std::vector<std::string> argv = {"run", "io500-quick", "-d", dir.path().string(), "-q"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = iobench::test::run_cli(argv);
+    INFO(shown << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(shown + ": workload 'io500' times its own phases"));
+    CHECK_THAT(r.err, Catch::Contains("drop " + shown.substr(0, shown.find(' '))));
+    CHECK(dir.entries().empty());
+  }
 }
