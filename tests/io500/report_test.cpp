@@ -5,7 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "plugins/io500/io500_config.hpp"
 #include "plugins/io500/io500_report.hpp"
+#include "plugins/io500/io500_workload.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -90,6 +92,38 @@ TEST_CASE(
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains(shown + ": workload 'io500' times its own phases"));
     CHECK_THAT(r.err, Catch::Contains("drop " + shown.substr(0, shown.find(' '))));
+    CHECK(dir.entries().empty());
+  }
+}
+
+TEST_CASE("io500 params are bounded so the planned bytes cannot overflow") {
+  using namespace iobench::plugins::io500;
+  const std::vector<iobench::ParamSpec> specs = io500_param_specs();
+  // At every bound the planned bytes are exact: 1024 x (2^50 + 10^9 x 47008 + 10^9 x 3901).
+  const iobench::Params top = iobench::Params::validate(specs,
+                                                        {{"ranks", "1024"},
+                                                         {"ior_easy_size", "1024t"},
+                                                         {"ior_hard_segments", "1000000000"},
+                                                         {"mdtest_easy_items", "1000000000"},
+                                                         {"mdtest_hard_items", "1000000000"}},
+                                                        "io500");
+  const Io500Workload workload(make_io500_config(top, 1));
+  CHECK(workload.retained_bytes(0) == 1201057696606846976ULL);
+  CHECK(workload.planned_bytes(0) == 1205052320606846976ULL);
+  // One past a bound is refused, naming the param, the value and the limit; nothing written.
+  iobench::test::TempDir dir("io500-bounds");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"ior_hard_segments=1000000001", "1000000000"},
+      {"mdtest_easy_items=1000000001", "1000000000"},
+      {"mdtest_hard_items=1000000001", "1000000000"},
+      {"ior_easy_size=1025t", "1125899906842624"}};
+  for (const auto& [param, limit] : cases) {
+    const auto r = iobench::test::run_cli({"run", "io500", "-d", dir.path().string(), "-q", param});
+    INFO(param << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(param.substr(0, param.find('='))));
+    CHECK_THAT(r.err, Catch::Contains(param.substr(param.find('=') + 1)));
+    CHECK_THAT(r.err, Catch::Contains("must be at most " + limit));
     CHECK(dir.entries().empty());
   }
 }
