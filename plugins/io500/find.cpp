@@ -25,71 +25,76 @@ bool matches(const char* name, const struct stat& st, const FindQuery& q) noexce
          ::fnmatch(q.name_pattern.c_str(), name, 0) == 0;
 }
 
-// Closes a DIR* on every exit path, an error thrown mid-walk included.
-struct DirCloser {
+// One open directory of the walk and the path it is shown by in errors.
+struct Frame {
   DIR* dir;
-  ~DirCloser() { ::closedir(dir); }
+  std::string shown;
 };
 
-// One directory's entries; subdirectories are pushed on `pending` (an explicit stack, so a deep
-// tree does not deepen the call stack).
-void scan_dir(const std::string& dir_path, const FindQuery& q, FindCount& count,
-              std::vector<std::string>& pending) {
-  DIR* dir = ::opendir(dir_path.c_str());
-  if (dir == nullptr) {
-    if (errno == ENOENT) return;  // removed since its parent was read
-    throw IoError(errno, "opendir", dir_path);
+// Closes the walk's open directories on every exit path, an error thrown mid-walk included.
+struct FrameStack {
+  std::vector<Frame> frames;
+  ~FrameStack() {
+    for (const Frame& f : frames) ::closedir(f.dir);
   }
-  DirCloser closer{dir};
-  const int fd = ::dirfd(dir);
-  for (;;) {
-    errno = 0;
-    const dirent* e = ::readdir(dir);
-    if (e == nullptr) {
-      if (errno != 0) throw IoError(errno, "readdir", dir_path);
-      return;
+  void push(int fd, std::string shown) {
+    DIR* dir = ::fdopendir(fd);
+    if (dir == nullptr) {
+      const int err = errno;
+      ::close(fd);
+      throw IoError(err, "fdopendir", shown);
     }
-    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
-    struct stat st {};
-    if (::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      if (errno == ENOENT) continue;
-      throw IoError(errno, "fstatat", dir_path + "/" + e->d_name);
-    }
-    ++count.scanned;
-    if (matches(e->d_name, st, q)) ++count.matched;
-    if (S_ISDIR(st.st_mode)) pending.push_back(dir_path + "/" + e->d_name);
+    frames.push_back(Frame{dir, std::move(shown)});
   }
+  void pop() noexcept {
+    ::closedir(frames.back().dir);
+    frames.pop_back();
+  }
+};
+
+constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+// Tests the next entry of the top directory; opens a subdirectory relative to its parent's fd
+// (openat, never by path: no PATH_MAX limit on depth, and a directory swapped for a link is not
+// followed) and pushes it, so open directories are as many as the tree is deep.
+// False: the top directory has no more entries.
+bool step(FrameStack& stack, const FindQuery& q, FindCount& count) {
+  const Frame& top = stack.frames.back();
+  errno = 0;
+  const dirent* e = ::readdir(top.dir);
+  if (e == nullptr) {
+    if (errno != 0) throw IoError(errno, "readdir", top.shown);
+    return false;
+  }
+  if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) return true;
+  const int fd = ::dirfd(top.dir);
+  struct stat st {};
+  if (::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return true;  // removed since the directory was read
+    throw IoError(errno, "fstatat", top.shown + "/" + e->d_name);
+  }
+  ++count.scanned;
+  if (matches(e->d_name, st, q)) ++count.matched;
+  if (!S_ISDIR(st.st_mode)) return true;
+  const int child = ::openat(fd, e->d_name, kDirFlags);
+  if (child < 0) {
+    if (errno == ENOENT) return true;
+    throw IoError(errno, "openat", top.shown + "/" + e->d_name);
+  }
+  stack.push(child, top.shown + "/" + e->d_name);
+  return true;
 }
 
 }  // namespace
 
-std::timespec modification_time(const std::filesystem::path& path) {
-  struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) throw IoError(errno, "lstat", path.string());
-  return st.st_mtim;
-}
-
-std::timespec create_timestamp_file(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) throw IoError(errno, "open", path.string());
-  struct stat st {};
-  const int rc = ::fstat(fd, &st);
-  const int err = errno;
-  ::close(fd);
-  if (rc != 0) throw IoError(err, "fstat", path.string());
-  return st.st_mtim;
-}
-
 FindCount find_matches(const std::filesystem::path& root, const FindQuery& query) {
-  struct stat st {};
-  if (::lstat(root.c_str(), &st) != 0) throw IoError(errno, "lstat", root.string());
-  if (!S_ISDIR(st.st_mode)) throw IoError(ENOTDIR, "find", root.string());
+  const int fd = ::open(root.c_str(), kDirFlags);
+  if (fd < 0) throw IoError(errno, "open", root.string());
   FindCount count;
-  std::vector<std::string> pending{root.string()};
-  while (!pending.empty()) {
-    const std::string dir = std::move(pending.back());
-    pending.pop_back();
-    scan_dir(dir, query, count, pending);
+  FrameStack stack;
+  stack.push(fd, root.string());
+  while (!stack.frames.empty()) {
+    if (!step(stack, query, count)) stack.pop();
   }
   return count;
 }

@@ -27,15 +27,10 @@ struct FindCount {
   std::uint64_t matched = 0;  ///< entries matching all three tests
 };
 
-/// The modification time of `path` (lstat), the reference of -newer. Throws IoError.
-[[nodiscard]] std::timespec modification_time(const std::filesystem::path& path);
-
-/// Creates the empty file `path` (O_CREAT|O_EXCL|O_NOFOLLOW), IO500's timestamp file, and
-/// returns its modification time. Throws IoError (EEXIST for an existing path).
-[[nodiscard]] std::timespec create_timestamp_file(const std::filesystem::path& path);
-
-/// Walks the tree under `root` (symbolic links not followed, as find without -L) and tests
-/// every entry below it with `query`; the root itself is not counted. Throws IoError naming the
+/// Walks the tree under `root` (symbolic links not followed, as find without -L; each directory
+/// opened relative to its parent's descriptor, so depth is not limited by PATH_MAX) and tests
+/// every entry below it with `query`; the root itself is not counted. A root that is a symbolic
+/// link or not a directory is refused. Throws IoError naming the
 /// directory or entry that could not be read (an entry removed during the walk is skipped).
 [[nodiscard]] FindCount find_matches(const std::filesystem::path& root, const FindQuery& query);
 

@@ -6,6 +6,11 @@
 
 namespace iobench::plugins::io500 {
 
+// The bounds keep every byte count of the run (planned_bytes is the largest) within 2^64.
+static_assert(kMaxRanks * (kMaxIorEasyBytes + kMaxItemsPerRank * kIorHardTransferBytes +
+                           kMaxItemsPerRank * kMdtestHardFileBytes) <
+              std::uint64_t{1} << 62);
+
 std::vector<ParamSpec> io500_param_specs() {
   return {
       {.key = "ranks",
@@ -14,7 +19,7 @@ std::vector<ParamSpec> io500_param_specs() {
        .unit = "workers",
        .help = "workers of each phase (find: one), each an IO500 rank (mpirun -np of io500)",
        .min = 1,
-       .max = 1024},
+       .max = kMaxRanks},
       {.key = "stonewall",
        .type = ParamType::kDuration,
        .default_value = "300s",
@@ -27,26 +32,30 @@ std::vector<ParamSpec> io500_param_specs() {
        .default_value = "1g",
        .unit = "bytes",
        .help = "ior-easy blockSize: bytes each rank writes to its own file in 2 MiB transfers "
-               "(rounded down to whole transfers), unless the stonewall ends it first"},
+               "(rounded down to whole transfers), unless the stonewall ends it first",
+       .max = kMaxIorEasyBytes},
       {.key = "ior_hard_segments",
        .type = ParamType::kCount,
        .default_value = "10000",
        .unit = "transfers",
        .help = "ior-hard segmentCount: 47008-byte transfers per rank, interleaved in one shared "
                "file, unless the stonewall ends it first",
-       .min = 1},
+       .min = 1,
+       .max = kMaxItemsPerRank},
       {.key = "mdtest_easy_items",
        .type = ParamType::kCount,
        .default_value = "100000",
        .unit = "files",
        .help = "mdtest-easy -n: empty files per rank, each rank in its own directory (-u)",
-       .min = 1},
+       .min = 1,
+       .max = kMaxItemsPerRank},
       {.key = "mdtest_hard_items",
        .type = ParamType::kCount,
        .default_value = "10000",
        .unit = "files",
        .help = "mdtest-hard -n: 3901-byte files per rank, all in one shared directory",
-       .min = 1},
+       .min = 1,
+       .max = kMaxItemsPerRank},
       {.key = "quick",
        .type = ParamType::kBool,
        .default_value = "false",

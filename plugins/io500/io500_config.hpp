@@ -14,6 +14,13 @@ inline constexpr std::uint64_t kIorEasyTransferBytes = 2 * 1024 * 1024;  ///< io
 inline constexpr std::uint64_t kIorHardTransferBytes = 47008;  ///< ior-hard -t 47008 -b 47008
 inline constexpr std::uint64_t kMdtestHardFileBytes = 3901;    ///< mdtest-hard -w 3901 -e 3901
 
+/// The params' upper bounds, so that the bytes the run plans (ranks x per-rank bytes,
+/// Io500Workload's planned_bytes) stay far below 2^64: 1024 ranks x (1 PiB + 10^9 x 47008 + 10^9 x
+/// 3901 bytes) is about 1.2 x 10^18 bytes.
+inline constexpr std::uint64_t kMaxRanks = 1024;
+inline constexpr std::uint64_t kMaxIorEasyBytes = std::uint64_t{1} << 50;  ///< 1 PiB per rank
+inline constexpr std::uint64_t kMaxItemsPerRank = 1'000'000'000;  ///< segments or files per rank
+
 /// The list's phases, in the order they run (kPhaseOrder holds their names).
 enum class Io500Phase : std::uint8_t {
   kIorEasyWrite,

@@ -77,6 +77,11 @@ Io500Score compute_score(const std::vector<PhaseFigure>& phases, const ValidityR
                                      [name](const PhaseFigure& p) { return p.name == name; });
     if (!present) score.invalid_reasons.push_back(fmt::format("{}: the phase did not run", name));
   }
+  // IO500 marks any run whose stonewall-time is not the list's 300 s as invalid, however long
+  // its phases ran (its "this is an invalid run" check).
+  if (rules.stonewall_seconds != kListStonewallSeconds)
+    score.invalid_reasons.push_back(fmt::format(
+        "stonewall: {:g} s; the list requires stonewall=300s", rules.stonewall_seconds));
   if (rules.quick)
     score.invalid_reasons.push_back(
         "io500-quick: small sizes and short stonewalls, never valid for the list");

@@ -48,6 +48,9 @@ struct PhaseFigure {
 /// kIOPS of `items` done in `seconds` (0 for a phase of no time).
 [[nodiscard]] double kiops(std::uint64_t items, double seconds) noexcept;
 
+/// The stonewall time (s) the list requires; IO500 marks a run with any other as invalid.
+inline constexpr double kListStonewallSeconds = 300.0;
+
 /// The validity rules a result is checked against.
 struct ValidityRules {
   /// Seconds each write phase must run at least (IO500's stonewall time; 300 on the list).
@@ -77,7 +80,8 @@ struct Io500Score {
 /// (0 when it has none, as IO500's calc_score), total = sqrt(bandwidth x metadata). A phase is
 /// not valid when it failed, when its score is not above 0, when its own figure says so, or, for
 /// a write phase, when it ran less than rules.stonewall_seconds; any such phase, a list phase
-/// missing from `phases` and a quick run make the run not valid. Throws ConfigError for a
+/// missing from `phases`, a stonewall time other than kListStonewallSeconds and a quick run make
+/// the run not valid. Throws ConfigError for a
 /// stonewall time that is negative or not finite.
 [[nodiscard]] Io500Score compute_score(const std::vector<PhaseFigure>& phases,
                                        const ValidityRules& rules);

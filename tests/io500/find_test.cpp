@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iobench/error.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/support/test_support.hpp"
 
@@ -87,18 +88,45 @@ TEST_CASE("io500 find refuses a root that is missing or not a directory") {
   CHECK_THROWS_AS(find_matches(dir.path() / "plain", FindQuery{}), iobench::IoError);
 }
 
-TEST_CASE("io500 timestamp file is created once and its time is what modification_time reads") {
+TEST_CASE("io500 find walks a tree deeper than PATH_MAX by descriptor") {
+  // 20 nested directories of 250-character names: their paths pass 4096 bytes, so a walk that
+  // opens directories by path fails with ENAMETOOLONG; one 3901-byte "x01" at the bottom.
   TempDir dir("find");
-  const fs::path stamp = dir.path() / "timestampfile";
-  const std::timespec t = create_timestamp_file(stamp);
-  const std::timespec read_back = modification_time(stamp);
-  CHECK(read_back.tv_sec == t.tv_sec);
-  CHECK(read_back.tv_nsec == t.tv_nsec);
-  CHECK(fs::file_size(stamp) == 0);
+  const std::string name(250, 'd');
+  constexpr int kDepth = 20;
+  std::vector<int> fds{::open(dir.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  REQUIRE(fds.back() >= 0);
+  for (int i = 0; i < kDepth; ++i) {
+    REQUIRE(::mkdirat(fds.back(), name.c_str(), 0755) == 0);
+    fds.push_back(::openat(fds.back(), name.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    REQUIRE(fds.back() >= 0);
+  }
+  const int file = ::openat(fds.back(), "x01", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  REQUIRE(file >= 0);
+  const std::string bytes(3901, 'x');
+  CHECK(::write(file, bytes.data(), bytes.size()) == 3901);
+  ::close(file);
+  FindCount count;
+  CHECK_NOTHROW(count = find_matches(dir.path(), FindQuery{}));
+  CHECK(count.scanned == kDepth + 1);
+  CHECK(count.matched == 1);
+  // Remove bottom-up by descriptor: the paths are too long for TempDir's clean-up.
+  CHECK(::unlinkat(fds.back(), "x01", 0) == 0);
+  for (int i = kDepth; i > 0; --i) {
+    ::close(fds[static_cast<std::size_t>(i)]);
+    CHECK(::unlinkat(fds[static_cast<std::size_t>(i) - 1], name.c_str(), AT_REMOVEDIR) == 0);
+  }
+  ::close(fds.front());
+}
+
+TEST_CASE("io500 find does not follow a root that is a symbolic link") {
+  TempDir dir("find");
+  fs::create_directory(dir.path() / "real");
+  fs::create_directory_symlink(dir.path() / "real", dir.path() / "link");
   try {
-    (void)create_timestamp_file(stamp);
-    FAIL("an existing timestamp file was accepted");
+    (void)find_matches(dir.path() / "link", FindQuery{});
+    FAIL("a symbolic link root was walked");
   } catch (const iobench::IoError& e) {
-    CHECK(e.error_number() == EEXIST);
+    CHECK(e.error_number() == ENOTDIR);  // O_DIRECTORY | O_NOFOLLOW on a link
   }
 }

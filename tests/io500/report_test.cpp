@@ -2,8 +2,12 @@
 
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "plugins/io500/io500_config.hpp"
 #include "plugins/io500/io500_report.hpp"
+#include "plugins/io500/io500_workload.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -68,4 +72,58 @@ TEST_CASE("io500 refuses several targets and an ior_easy_size below one transfer
                                         "give ior_easy_size=2m or more"));
   CHECK(a.entries().empty());
   CHECK(b.entries().empty());
+}
+
+TEST_CASE(
+    "io500 refuses the run-wide --time, --ops, --warmup, --stonewall and --wear-out, exit 2") {
+  // Each would cut io500's read, stat, find or delete phases short while the score read valid.
+  iobench::test::TempDir dir("io500-limits");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--time", "10s"}, "--time 10s"},
+      {{"--ops", "100"}, "--ops 100"},
+      {{"--warmup", "2s"}, "--warmup 2s"},
+      {{"--stonewall"}, "--stonewall"},
+      {{"--wear-out"}, "--wear-out"}};
+  for (const auto& [args, shown] : cases) {
+    std::vector<std::string> argv = {"run", "io500-quick", "-d", dir.path().string(), "-q"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = iobench::test::run_cli(argv);
+    INFO(shown << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(shown + ": workload 'io500' times its own phases"));
+    CHECK_THAT(r.err, Catch::Contains("drop " + shown.substr(0, shown.find(' '))));
+    CHECK(dir.entries().empty());
+  }
+}
+
+TEST_CASE("io500 params are bounded so the planned bytes cannot overflow") {
+  using namespace iobench::plugins::io500;
+  const std::vector<iobench::ParamSpec> specs = io500_param_specs();
+  // At every bound the planned bytes are exact: 1024 x (2^50 + 10^9 x 47008 + 10^9 x 3901).
+  const iobench::Params top = iobench::Params::validate(specs,
+                                                        {{"ranks", "1024"},
+                                                         {"ior_easy_size", "1024t"},
+                                                         {"ior_hard_segments", "1000000000"},
+                                                         {"mdtest_easy_items", "1000000000"},
+                                                         {"mdtest_hard_items", "1000000000"}},
+                                                        "io500");
+  const Io500Workload workload(make_io500_config(top, 1));
+  CHECK(workload.retained_bytes(0) == 1201057696606846976ULL);
+  CHECK(workload.planned_bytes(0) == 1205052320606846976ULL);
+  // One past a bound is refused, naming the param, the value and the limit; nothing written.
+  iobench::test::TempDir dir("io500-bounds");
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"ior_hard_segments=1000000001", "1000000000"},
+      {"mdtest_easy_items=1000000001", "1000000000"},
+      {"mdtest_hard_items=1000000001", "1000000000"},
+      {"ior_easy_size=1025t", "1125899906842624"}};
+  for (const auto& [param, limit] : cases) {
+    const auto r = iobench::test::run_cli({"run", "io500", "-d", dir.path().string(), "-q", param});
+    INFO(param << ": " << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains(param.substr(0, param.find('='))));
+    CHECK_THAT(r.err, Catch::Contains(param.substr(param.find('=') + 1)));
+    CHECK_THAT(r.err, Catch::Contains("must be at most " + limit));
+    CHECK(dir.entries().empty());
+  }
 }

@@ -103,11 +103,32 @@ TEST_CASE("io500 INVALID when a write phase ran less than the stonewall time") {
 
   // A local test's stonewall param: 4.2 s is enough for 4 s, not for 5 s; reads never count.
   for (PhaseFigure& f : figures) f.seconds = 4.2;
-  CHECK(compute_score(figures, ValidityRules{4.0, false}).valid());
+  // (a stonewall other than 300 s is itself a reason, the last one, as IO500's invalid run).
+  const Io500Score four = compute_score(figures, ValidityRules{4.0, false});
+  REQUIRE(four.invalid_reasons.size() == 1);
+  CHECK(four.invalid_reasons[0] == "stonewall: 4 s; the list requires stonewall=300s");
   const Io500Score five = compute_score(figures, ValidityRules{5.0, false});
-  CHECK(five.invalid_reasons.size() == 4);
+  CHECK(five.invalid_reasons.size() == 5);
   CHECK(five.invalid_reasons[0] ==
         "ior-easy-write: it ran 4.200 s, less than the required stonewall time of 5 s");
+  CHECK(five.invalid_reasons[4] == "stonewall: 5 s; the list requires stonewall=300s");
+}
+
+TEST_CASE("io500 INVALID when the stonewall time is not 300 s though every phase is valid") {
+  // Every write phase ran 400 s, longer than either stonewall: only the rule marks the run.
+  std::vector<PhaseFigure> figures = recorded();
+  for (PhaseFigure& f : figures) f.seconds = 400.0;
+  CHECK(compute_score(figures, ValidityRules{300.0, false}).valid());
+  const Io500Score s = compute_score(figures, ValidityRules{5.0, false});
+  REQUIRE(s.invalid_reasons.size() == 1);
+  CHECK(s.invalid_reasons[0] == "stonewall: 5 s; the list requires stonewall=300s");
+  const std::string text = lines(s);
+  CHECK(text.find("TOTAL 16.817928 [INVALID]\n[INVALID] stonewall: 5 s; the list requires "
+                  "stonewall=300s\n") != std::string::npos);
+  CHECK(text.find("seconds [INVALID]") == std::string::npos);  // no phase is marked
+  const Io500Score longer = compute_score(figures, ValidityRules{360.0, false});
+  REQUIRE(longer.invalid_reasons.size() == 1);
+  CHECK(longer.invalid_reasons[0] == "stonewall: 360 s; the list requires stonewall=300s");
 }
 
 TEST_CASE("io500 INVALID when a phase failed") {

@@ -178,6 +178,34 @@ void check_wear_out(const PlannedStep& planned) {
       "most, but this step has none; give --time (or the suite step's time_limit)");
 }
 
+// A workload with its own duration param "stonewall" (io500) times its own phases: its write
+// phases stop at that stonewall and every later phase does what they left, as IO500 runs them.
+// A run-wide limit would cut its read, stat, find and delete phases short while its score still
+// read valid, so the options that impose one are refused, naming the first given.
+void check_own_phase_timing(const Step& step, const WorkloadInfo& info, const RunOptions& options) {
+  if (!declares_duration(info, "stonewall")) return;
+  const auto text = [](std::chrono::nanoseconds d) {
+    return format_duration(static_cast<std::uint64_t>(d.count()), DurationStyle::kExact);
+  };
+  std::string option;
+  if (step.time_limit.count() > 0)
+    option = fmt::format("--time {}", text(step.time_limit));
+  else if (step.ops_limit > 0)
+    option = fmt::format("--ops {}", step.ops_limit);
+  else if (step.warmup.count() > 0)
+    option = fmt::format("--warmup {}", text(step.warmup));
+  else if (options.stonewall)
+    option = "--stonewall";
+  else if (options.wear_out)
+    option = "--wear-out";
+  if (option.empty()) return;
+  throw ConfigError(fmt::format(
+      "{}: workload '{}' times its own phases (its write phases stop at its stonewall param's "
+      "time, the others do what they left), so a run-wide limit would cut them short while its "
+      "score read valid; drop {} (or the suite step's time, ops or warmup)",
+      option, info.name, option.substr(0, option.find(' '))));
+}
+
 }  // namespace
 
 std::string step_label(const Step& step, std::size_t index) {
@@ -208,6 +236,7 @@ Plan plan_steps(const Registry& registry, std::span<const Step> steps, const Run
     planned.step = &step;
     try {
       planned.info = &registry.workload(step.workload);
+      check_own_phase_timing(step, *planned.info, options);
       if (step.interval < kMinSeriesInterval || step.interval > kMaxSeriesInterval) {
         throw ConfigError(fmt::format(
             "interval {}: the time-series interval must be {} to {}",
