@@ -181,10 +181,31 @@ std::uint64_t block_device_bytes(const fs::path& device) {
   return bytes;
 }
 
-std::string check_destructive_device(const fs::path& device, const std::string& serial,
-                                     bool force_signature, const std::string& what) {
+void require_checked_device(int fd, const fs::path& device, std::uint64_t rdev,
+                            const std::string& what) {
   struct stat st {};
-  if (::stat(device.c_str(), &st) != 0) throw IoError(errno, "stat", device.string());
+  if (::fstat(fd, &st) != 0) throw IoError(errno, "fstat (" + what + ")", device.string());
+  if (!S_ISBLK(st.st_mode) || st.st_rdev != static_cast<dev_t>(rdev)) {
+    throw IoError(ENXIO,
+                  fmt::format("{} refused: the path now names {} (device {}), not the block "
+                              "device {} checked for --destructive; check what changed it",
+                              what, S_ISBLK(st.st_mode) ? "block device" : "no block device",
+                              dev_text(st.st_rdev), dev_text(static_cast<dev_t>(rdev))),
+                  device.string());
+  }
+}
+
+CheckedDevice check_destructive_device(const fs::path& device, const std::string& serial,
+                                       bool force_signature, const std::string& what) {
+  // One descriptor's device number is what every rule below reads: a second stat() or open of
+  // the path could meet another device. O_PATH opens no device (the root's may be closed to us).
+  UniqueFd probe(::open(device.c_str(), O_PATH | O_CLOEXEC));
+  if (!probe) throw IoError(errno, "open", device.string());
+  struct stat st {};
+  if (::fstat(probe.get(), &st) != 0) throw IoError(errno, "fstat", device.string());
+  if (!S_ISBLK(st.st_mode)) {
+    refuse(device, what, "it is not a block device", "give a whole block device");
+  }
   const std::string dev = dev_text(st.st_rdev);
   const fs::path dir = sysfs_dir_of(dev);
   if (dir.empty()) {
@@ -276,6 +297,7 @@ std::string check_destructive_device(const fs::path& device, const std::string& 
     }
     throw IoError(errno, "open O_EXCL", device.string());
   }
+  require_checked_device(fd.get(), device, st.st_rdev, "open O_EXCL");
   if (!force_signature) {
     std::vector<std::byte> head(kSignatureProbeBytes);
     const ssize_t got = ::pread(fd.get(), head.data(), head.size(), 0);
@@ -287,7 +309,9 @@ std::string check_destructive_device(const fs::path& device, const std::string& 
     }
   }
   fd.close(device);
-  return fmt::format("{} '{}'", match->source, printable(match->value));
+  probe.close(device);
+  return {.identity = fmt::format("{} '{}'", match->source, printable(match->value)),
+          .rdev = static_cast<std::uint64_t>(st.st_rdev)};
 }
 
 }  // namespace iobench::plugins::disk

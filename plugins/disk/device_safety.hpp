@@ -43,9 +43,24 @@ struct DeviceIdentity {
 /// device_identities(); neither it nor a partition of it mounted or used as swap; no holders
 /// (/sys/.../holders); not opened exclusively by anyone (open O_EXCL: EBUSY); no signature
 /// (find_signature) unless `force_signature`. Reads only. Throws ConfigError naming the rule,
-/// the device and the fix; returns the matched identity ("loop/backing_file '/tmp/img'").
-std::string check_destructive_device(const std::filesystem::path& device, const std::string& serial,
-                                     bool force_signature, const std::string& what);
+/// the device and the fix. Every rule is taken from the device number (st_rdev) of one opened
+/// descriptor of `device`, which is returned so that later opens can be compared with it.
+struct CheckedDevice {
+  /// The identity --destructive matched ("loop/backing_file '/tmp/img'").
+  std::string identity;
+  /// The checked device's number (st_rdev from fstat of the descriptor the checks read).
+  std::uint64_t rdev = 0;
+};
+CheckedDevice check_destructive_device(const std::filesystem::path& device,
+                                       const std::string& serial, bool force_signature,
+                                       const std::string& what);
+
+/// Refuses a descriptor `fd` opened on `device` for writing (`what`, e.g. "open for the purge")
+/// unless fstat shows the block device `rdev` that check_destructive_device() checked: the path
+/// may have been made to name another device since (a symlink or device node swapped). Throws
+/// IoError (ENXIO) naming both device numbers, or IoError for a failed fstat.
+void require_checked_device(int fd, const std::filesystem::path& device, std::uint64_t rdev,
+                            const std::string& what);
 
 /// The kernel's name of block device `device` ("loop3", "nvme0n1"; from /sys/dev/block), or
 /// its file name when sysfs has no entry.

@@ -227,8 +227,10 @@ void read_destructive_params(const Params& params, DiskConfig& config) {
 // whose matched identity the config keeps) and its size.
 void check_device_target(DiskConfig& config, const std::filesystem::path& target,
                          const std::string& what) {
-  config.destructive_identity.back() =
+  const CheckedDevice checked =
       check_destructive_device(target, config.destructive, config.force_signature, what);
+  config.destructive_identity.back() = checked.identity;
+  config.device_rdev.back() = checked.rdev;
   const std::uint64_t device_bytes = block_device_bytes(target);
   config.device_bytes.back() = device_bytes;
   if (config.precondition && device_bytes < kPreconditionBlockBytes) {
@@ -380,6 +382,7 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     const bool existing_file = ::stat(target.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
     config.existing_file_target.push_back(existing_file);
     config.destructive_identity.emplace_back();
+    config.device_rdev.push_back(0);
     config.device_bytes.push_back(0);
     if (!existing_file) continue;
     any_device = any_device || S_ISBLK(st.st_mode);

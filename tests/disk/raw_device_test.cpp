@@ -354,8 +354,10 @@ TEST_CASE("purge falls back from NVMe format to BLKSECDISCARD to BLKDISCARD on a
 TEST_CASE("purge=overwrite writes zeros over the whole device", "[disk][raw]") {
   LoopDevice loop;
   SKIP_UNLESS_LOOP(loop);
+  struct stat st {};
+  REQUIRE(::stat(loop.device().c_str(), &st) == 0);
   const PurgeRecord record =
-      purge_device(loop.device(), loop.device().substr(5), PurgeMethod::kOverwrite, {});
+      purge_device(loop.device(), loop.device().substr(5), PurgeMethod::kOverwrite, {}, st.st_rdev);
   CHECK(record.text() == "overwrite");
   CHECK(read_bytes(loop.image(), 0, kImageBytes) == std::string(kImageBytes, '\0'));
   CHECK(allocated_bytes(loop.image()) >= kImageBytes);
@@ -401,4 +403,36 @@ TEST_CASE("precondition=wipc writes twice the device's capacity before the measu
                       {"destructive", "x"}},
                      dir.path().string()),
              Catch::Contains("precondition=wipc writes whole block devices, but a target is not"));
+}
+
+TEST_CASE("a path that names another device after the check is refused at the purge's open",
+          "[disk][raw]") {
+  LoopDevice checked;
+  SKIP_UNLESS_LOOP(checked);
+  LoopDevice other('\xCD');
+  SKIP_UNLESS_LOOP(other);
+  const test::TempDir dir{"rawdev-link"};
+  const std::filesystem::path link = dir.path() / "device";
+  std::filesystem::create_symlink(checked.device(), link);
+  const CheckedDevice check =
+      check_destructive_device(link, checked.serial(), false, "operation=write");
+  struct stat st {};
+  REQUIRE(::stat(checked.device().c_str(), &st) == 0);
+  CHECK(check.rdev == st.st_rdev);
+  CHECK(check.identity == "loop/backing_file '" + checked.serial() + "'");
+  // The path is made to name the other device between the plan's check and the purge.
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(other.device(), link);
+  REQUIRE(::stat(other.device().c_str(), &st) == 0);
+  const std::string now = fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev));
+  try {
+    (void)purge_device(link, "loop", PurgeMethod::kOverwrite, {}, check.rdev);
+    FAIL("the purge wrote the device swapped in");
+  } catch (const IoError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("open for the purge refused: the path now names block "
+                                         "device (device " +
+                                         now + ")"));
+  }
+  CHECK(read_bytes(other.image(), 0, 64 << 10) == std::string(64 << 10, '\xCD'));
+  CHECK(read_bytes(checked.image(), 0, 64 << 10) == kUntouched);
 }
