@@ -107,20 +107,11 @@ void disks_beneath(const fs::path& dir, std::set<std::string>& disks, int depth 
   }
 }
 
-struct Mount {
-  std::string dev;  // MAJ:MIN
-  std::string mount_point;
-};
-
-std::vector<Mount> mounts() {
-  std::vector<Mount> found;
+std::vector<MountEntry> mounts() {
+  std::vector<MountEntry> found;
   std::ifstream in("/proc/self/mountinfo");
   std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string id, parent, dev, root, point;
-    if (fields >> id >> parent >> dev >> root >> point) found.push_back({dev, point});
-  }
+  while (std::getline(in, line)) found.push_back(parse_mountinfo_line(line));
   return found;
 }
 
@@ -131,6 +122,30 @@ std::vector<Mount> mounts() {
 }
 
 }  // namespace
+
+MountEntry parse_mountinfo_line(const std::string& line) {
+  MountEntry entry;
+  std::istringstream fields(line);
+  std::string id, parent, root;
+  fields >> id >> parent >> entry.dev >> root >> entry.mount_point;
+  const std::size_t separator = line.find(" - ");
+  if (separator != std::string::npos) {
+    std::istringstream tail(line.substr(separator + 3));
+    std::string type;
+    tail >> type >> entry.source;
+  }
+  return entry;
+}
+
+std::vector<std::string> mount_devices(const MountEntry& mount) {
+  std::vector<std::string> devs{mount.dev};
+  struct stat st {};
+  if (mount.source.starts_with("/dev/") && ::stat(mount.source.c_str(), &st) == 0 &&
+      S_ISBLK(st.st_mode) && dev_text(st.st_rdev) != mount.dev) {
+    devs.push_back(dev_text(st.st_rdev));
+  }
+  return devs;
+}
 
 std::optional<std::string> find_signature(std::span<const std::byte> head) {
   for (const Magic& magic : kMagics) {
@@ -225,15 +240,17 @@ CheckedDevice check_destructive_device(const fs::path& device, const std::string
   std::set<std::string> devs{dev};
   std::vector<fs::path> parts = partitions_of(dir);
   for (const fs::path& part : parts) devs.insert(read_trimmed(part / "dev"));
-  const std::vector<Mount> mounted = mounts();
-  for (const Mount& mount : mounted) {
+  const std::vector<MountEntry> mounted = mounts();
+  for (const MountEntry& mount : mounted) {
     if (mount.mount_point != "/") continue;
-    std::set<std::string> beneath_root;
-    disks_beneath(sysfs_dir_of(mount.dev), beneath_root);
-    if (beneath_root.contains(dev)) {
-      refuse(device, what,
-             fmt::format("{} holds the root file system (/ is on {})", name, mount.dev),
-             "iobench never writes the root device; give another device");
+    for (const std::string& root_dev : mount_devices(mount)) {
+      std::set<std::string> beneath_root;
+      disks_beneath(sysfs_dir_of(root_dev), beneath_root);
+      if (beneath_root.contains(dev)) {
+        refuse(device, what,
+               fmt::format("{} holds the root file system (/ is on {})", name, root_dev),
+               "iobench never writes the root device; give another device");
+      }
     }
   }
   const std::vector<DeviceIdentity> ids = device_identities(dir);
@@ -256,12 +273,14 @@ CheckedDevice check_destructive_device(const fs::path& device, const std::string
            "give --destructive=SERIAL with the serial or WWN of the device you mean to overwrite "
            "(for a loop device: its backing file's path, /sys/block/loopN/loop/backing_file)");
   }
-  for (const Mount& mount : mounted) {
-    if (devs.contains(mount.dev)) {
-      refuse(device, what,
-             fmt::format("{} (device {}) is mounted on {}", name, mount.dev,
-                         printable(mount.mount_point)),
-             "unmount it (and every partition of it) first");
+  for (const MountEntry& mount : mounted) {
+    for (const std::string& mount_dev : mount_devices(mount)) {
+      if (devs.contains(mount_dev)) {
+        refuse(device, what,
+               fmt::format("{} (device {}) is mounted on {}", name, mount_dev,
+                           printable(mount.mount_point)),
+               "unmount it (and every partition of it) first");
+      }
     }
   }
   {
@@ -298,6 +317,19 @@ CheckedDevice check_destructive_device(const fs::path& device, const std::string
     throw IoError(errno, "open O_EXCL", device.string());
   }
   require_checked_device(fd.get(), device, st.st_rdev, "open O_EXCL");
+  for (const fs::path& part : parts) {
+    // A partition in use (a mount the tables above missed, a RAID member) refuses O_EXCL.
+    const fs::path node = fs::path("/dev") / part.filename();
+    UniqueFd part_fd(::open(node.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC));
+    if (!part_fd && errno == EBUSY) {
+      refuse(device, what,
+             fmt::format("its partition {} is in use: another program opened it exclusively",
+                         node.string()),
+             fmt::format("end what uses {} (a file system, RAID, device mapper) first",
+                         node.string()));
+    }
+    if (part_fd) part_fd.close(node);
+  }
   if (!force_signature) {
     std::vector<std::byte> head(kSignatureProbeBytes);
     const ssize_t got = ::pread(fd.get(), head.data(), head.size(), 0);

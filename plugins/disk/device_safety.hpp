@@ -36,6 +36,23 @@ struct DeviceIdentity {
 /// loop/backing_file (the stand-in serial: loop devices have none). Empty ones are left out.
 [[nodiscard]] std::vector<DeviceIdentity> device_identities(const std::filesystem::path& sysfs_dir);
 
+/// One line of /proc/self/mountinfo: the mount's device number as the kernel lists it
+/// ("MAJ:MIN"; 0:NN for btrfs, ZFS, bcachefs and others with an anonymous device), its mount
+/// point and its source (the field after " - " and the file system type, e.g. "/dev/sdb1").
+struct MountEntry {
+  std::string dev;
+  std::string mount_point;
+  std::string source;
+};
+
+/// Parses one mountinfo line (proc(5)); fields missing are left empty.
+[[nodiscard]] MountEntry parse_mountinfo_line(const std::string& line);
+
+/// The block devices ("MAJ:MIN") `mount` is on: its listed MAJ:MIN, and the device number of
+/// its source when that is an absolute /dev path naming a block device (stat), which is how a
+/// btrfs, ZFS or bcachefs mount listed as 0:NN is tied to its device.
+[[nodiscard]] std::vector<std::string> mount_devices(const MountEntry& mount);
+
 /// Checks that `device` (a block device path) may be written by a destructive phase
 /// (`what`, e.g. "operation=write") given --destructive=`serial` and --force-signature.
 /// Rules, in this order: a whole device, not a partition; not the root file system's device

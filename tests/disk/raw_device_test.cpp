@@ -436,3 +436,24 @@ TEST_CASE("a path that names another device after the check is refused at the pu
   CHECK(read_bytes(other.image(), 0, 64 << 10) == std::string(64 << 10, '\xCD'));
   CHECK(read_bytes(checked.image(), 0, 64 << 10) == kUntouched);
 }
+
+TEST_CASE("a mountinfo line listed as 0:NN is tied to its device by its source", "[disk][raw]") {
+  LoopDevice loop;
+  SKIP_UNLESS_LOOP(loop);
+  struct stat st {};
+  REQUIRE(::stat(loop.device().c_str(), &st) == 0);
+  const std::string dev = fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev));
+  // As btrfs lists a mount (captured on a btrfs file system, the source replaced by the loop).
+  const MountEntry btrfs =
+      parse_mountinfo_line("1207 29 0:33 / /mnt/pool rw,relatime shared:620 - btrfs " +
+                           loop.device() + " rw,space_cache=v2,subvolid=5,subvol=/");
+  CHECK(btrfs.dev == "0:33");
+  CHECK(btrfs.mount_point == "/mnt/pool");
+  CHECK(btrfs.source == loop.device());
+  CHECK(mount_devices(btrfs) == std::vector<std::string>{"0:33", dev});
+  // ZFS names a dataset, not a device: only the listed number.
+  const MountEntry zfs =
+      parse_mountinfo_line("301 29 0:51 / /tank rw,noatime shared:150 - zfs tank rw,xattr");
+  CHECK(zfs.source == "tank");
+  CHECK(mount_devices(zfs) == std::vector<std::string>{"0:51"});
+}
