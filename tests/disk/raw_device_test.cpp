@@ -457,3 +457,25 @@ TEST_CASE("a mountinfo line listed as 0:NN is tied to its device by its source",
   CHECK(zfs.source == "tank");
   CHECK(mount_devices(zfs) == std::vector<std::string>{"0:51"});
 }
+
+TEST_CASE("destructive under mpirun with more than one rank is refused", "[disk][raw]") {
+  // As OpenMPI's mpirun -n 2 sets it for each rank; the device is never looked at.
+  const char* before = std::getenv("OMPI_COMM_WORLD_SIZE");
+  const std::string saved = before != nullptr ? before : "";
+  REQUIRE(::setenv("OMPI_COMM_WORLD_SIZE", "2", 1) == 0);
+  const std::string two =
+      refusal({{"bs", "64k"}, {"blocks", "4"}, {"destructive", "SER1"}}, "/dev/null");
+  REQUIRE(::setenv("OMPI_COMM_WORLD_SIZE", "1", 1) == 0);
+  const std::string one =
+      refusal({{"bs", "64k"}, {"blocks", "4"}, {"destructive", "SER1"}}, "/dev/null");
+  if (before != nullptr) {
+    ::setenv("OMPI_COMM_WORLD_SIZE", saved.c_str(), 1);
+  } else {
+    ::unsetenv("OMPI_COMM_WORLD_SIZE");
+  }
+  CHECK(two ==
+        "disk: --destructive=SER1 under mpirun (2 ranks): every rank would write, purge and "
+        "precondition the same block device at once; run it with one rank (without mpirun, or "
+        "mpirun -n 1)");
+  CHECK_THAT(one, !Catch::Contains("under mpirun"));
+}
