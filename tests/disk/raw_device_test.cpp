@@ -479,3 +479,26 @@ TEST_CASE("destructive under mpirun with more than one rank is refused", "[disk]
         "mpirun -n 1)");
   CHECK_THAT(one, !Catch::Contains("under mpirun"));
 }
+
+TEST_CASE("destructive and force_signature in a suite file are refused, naming the flag",
+          "[disk][raw]") {
+  const test::TempDir dir{"rawdev-suite"};
+  const std::filesystem::path suite = dir.path() / "wipe.json";
+  std::ofstream(suite) << R"({"steps": [{"workload": "disk", "params": {"operation": "write",
+      "destructive": "SER1", "force_signature": true}}]})";
+  const test::CliResult cli =
+      test::run_cli({"run", suite.string(), "-d", dir.path().string(), "-q"});
+  CHECK(cli.exit_code == 2);
+  CHECK_THAT(cli.err,
+             Catch::Contains("/steps/0/params/destructive: 'destructive' may not come from a "
+                             "suite file: it lets a run overwrite whole block devices; remove it "
+                             "and give --destructive=SERIAL on the command line"));
+  CHECK_THAT(cli.err, Catch::Contains("/steps/0/params/force_signature: 'force_signature' may "
+                                      "not come from a suite file") &&
+                          Catch::Contains("give --force-signature on the command line"));
+  std::vector<std::string> entries;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    entries.push_back(entry.path().filename().string());
+  }
+  CHECK(entries == std::vector<std::string>{"wipe.json"});
+}
