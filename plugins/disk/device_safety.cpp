@@ -25,6 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr std::size_t kZfsUberblocksOffset = 128 * 1024;
+
 struct Magic {
   const char* name;
   std::size_t offset;
@@ -38,6 +40,8 @@ using namespace std::string_view_literals;
 constexpr Magic kMagics[] = {
     {"ext2/3/4", 1080, "\x53\xEF"sv},
     {"XFS", 0, "XFSB"sv},
+    {"md RAID member (superblock 1.1)", 0, "\xFC\x4E\x2B\xA9"sv},
+    {"md RAID member (superblock 1.2)", 4096, "\xFC\x4E\x2B\xA9"sv},
     {"btrfs", 65600, "_BHRfS_M"sv},
     {"LUKS", 0, "LUKS\xBA\xBE"sv},
     {"LUKS2 (secondary header)", 16384, "SKUL\xBA\xBE"sv},
@@ -148,6 +152,16 @@ std::vector<std::string> mount_devices(const MountEntry& mount) {
 }
 
 std::optional<std::string> find_signature(std::span<const std::byte> head) {
+  // ZFS: the first label's uberblock array (128 KiB on, 1 KiB slots); a slot is written per
+  // transaction group, so any may be the one in use. The magic in either byte order.
+  for (std::size_t slot = kZfsUberblocksOffset;
+       slot + 8 <= head.size() && slot < 2 * kZfsUberblocksOffset; slot += 1024) {
+    std::uint64_t magic = 0;
+    std::memcpy(&magic, head.data() + slot, sizeof magic);
+    if (magic == 0x00BAB10CULL || magic == 0x0CB1BA0000000000ULL) {
+      return fmt::format("ZFS (uberblock magic 0x00BAB10C at byte {})", slot);
+    }
+  }
   for (const Magic& magic : kMagics) {
     if (head.size() < magic.offset + magic.bytes.size()) continue;
     if (std::memcmp(head.data() + magic.offset, magic.bytes.data(), magic.bytes.size()) == 0) {
@@ -160,17 +174,30 @@ std::optional<std::string> find_signature(std::span<const std::byte> head) {
   return std::nullopt;
 }
 
+std::string vpd_pg80_serial(std::string_view page) {
+  if (page.size() <= 4) return {};
+  const std::size_t length = (static_cast<std::size_t>(static_cast<unsigned char>(page[2])) << 8) |
+                             static_cast<unsigned char>(page[3]);
+  std::string serial(page.substr(4, length));
+  serial.erase(
+      std::remove_if(serial.begin(), serial.end(), [](char c) { return c < 0x21 || c > 0x7e; }),
+      serial.end());
+  return serial;
+}
+
 std::vector<DeviceIdentity> device_identities(const fs::path& sysfs_dir) {
   std::vector<DeviceIdentity> ids;
   for (const char* source :
        {"device/serial", "serial", "wwid", "device/wwid", "device/vpd_pg80", "loop/backing_file"}) {
-    std::string value = read_trimmed(sysfs_dir / source);
+    std::string value;
     if (std::string_view(source) == "device/vpd_pg80") {
-      // A binary page: 4 header bytes, then the serial as ASCII (space padded).
-      value = value.size() > 4 ? value.substr(4) : std::string();
-      value.erase(
-          std::remove_if(value.begin(), value.end(), [](char c) { return c < 0x21 || c > 0x7e; }),
-          value.end());
+      // Binary: read raw (its first byte is often 0x00, which a trim would drop).
+      std::ifstream in(sysfs_dir / source, std::ios::binary);
+      std::ostringstream page;
+      if (in) page << in.rdbuf();
+      value = vpd_pg80_serial(page.str());
+    } else {
+      value = read_trimmed(sysfs_dir / source);
     }
     if (!value.empty()) ids.push_back({source, std::move(value)});
   }

@@ -9,18 +9,22 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace iobench::plugins::disk {
 
-/// Bytes of a device's start that find_signature() reads (btrfs's superblock ends at 65,608).
-inline constexpr std::size_t kSignatureProbeBytes = 128 * 1024;
+/// Bytes of a device's start that find_signature() reads (ZFS's first label, whose uberblock
+/// array spans 128 to 256 KiB).
+inline constexpr std::size_t kSignatureProbeBytes = 256 * 1024;
 
 /// The first known file system, partition table or volume signature in `head` (a device's
 /// first bytes, from offset 0; a shorter span is searched as far as it goes), as "ext2/3/4
 /// (magic 0xEF53 at byte 1080)"; nullopt when none. The table: ext2/3/4, XFS, btrfs, swap
-/// (page sizes 4 to 64 KiB), LUKS, LVM2, GPT, ISO 9660, and an MBR or boot sector (0x55AA at
-/// byte 510: FAT and NTFS too).
+/// (page sizes 4 to 64 KiB), LUKS, LVM2, md RAID superblocks 1.1 (byte 0) and 1.2 (byte 4096;
+/// magic 0xa92b4efc little-endian), ZFS (uberblock magic 0x00bab10c in any 1 KiB slot from
+/// 128 KiB on, either byte order), GPT, ISO 9660, and an MBR or boot sector (0x55AA at byte 510:
+/// FAT and NTFS too).
 [[nodiscard]] std::optional<std::string> find_signature(std::span<const std::byte> head);
 
 /// One identity the kernel reports for a block device: the sysfs file (relative to the
@@ -30,6 +34,10 @@ struct DeviceIdentity {
   std::string source;
   std::string value;
 };
+
+/// The unit serial number in a raw SCSI VPD page 0x80 (`page`: 4 header bytes, bytes 2-3 the
+/// big-endian length, then the serial as ASCII), without padding or unprintable bytes.
+[[nodiscard]] std::string vpd_pg80_serial(std::string_view page);
 
 /// The identities in `sysfs_dir` (/sys/dev/block/MAJ:MIN, resolved), in order: device/serial,
 /// serial, wwid, device/wwid, device/vpd_pg80 (printable part), and for a loop device

@@ -149,6 +149,12 @@ TEST_CASE("find_signature names each known magic at its offset", "[disk][raw]") 
       {0, "LUKS\xBA\xBE", "LUKS (magic 0x4C554B53BABE at byte 0)"},
       {512, "EFI PART", "GPT partition table (magic 'EFI PART' at byte 512)"},
       {510, "\x55\xAA", "MBR partition table or boot sector (magic 0x55AA at byte 510)"},
+      {0, "\xFC\x4E\x2B\xA9", "md RAID member (superblock 1.1) (magic 0xFC4E2BA9 at byte 0)"},
+      {4096, "\xFC\x4E\x2B\xA9", "md RAID member (superblock 1.2) (magic 0xFC4E2BA9 at byte 4096)"},
+      {131072 + 5 * 1024, std::string("\x0C\xB1\xBA\x00\x00\x00\x00\x00", 8),
+       "ZFS (uberblock magic 0x00BAB10C at byte 136192)"},
+      {131072, std::string("\x00\x00\x00\x00\x00\xBA\xB1\x0C", 8),
+       "ZFS (uberblock magic 0x00BAB10C at byte 131072)"},
   };
   for (const Case& c : cases) {
     std::vector<std::byte> head(kSignatureProbeBytes, std::byte{0});
@@ -501,4 +507,13 @@ TEST_CASE("destructive and force_signature in a suite file are refused, naming t
     entries.push_back(entry.path().filename().string());
   }
   CHECK(entries == std::vector<std::string>{"wipe.json"});
+}
+
+TEST_CASE("vpd_pg80_serial keeps the first serial byte after a 0x00 header byte", "[disk][raw]") {
+  // Peripheral byte 0x00, page 0x80, length 12, then the serial, space padded.
+  const std::string page("\x00\x80\x00\x0C  S3Z9NB0K  ", 16);
+  CHECK(vpd_pg80_serial(page) == "S3Z9NB0K");
+  // The length bounds the serial: what follows it is not part of it.
+  CHECK(vpd_pg80_serial(std::string("\x00\x80\x00\x04WD01XYZ", 11)) == "WD01");
+  CHECK(vpd_pg80_serial(std::string("\x00\x80\x00", 3)).empty());
 }
