@@ -14,6 +14,8 @@
 #include <iobench/file_util.hpp>
 #include <tuple>
 
+#include "plugins/disk/device_safety.hpp"
+
 namespace iobench::plugins::disk {
 namespace {
 
@@ -65,9 +67,10 @@ std::string PurgeRecord::text() const {
 }
 
 PurgeRecord purge_device(const std::filesystem::path& device, const std::string& name,
-                         PurgeMethod first, const std::function<bool()>& stop) {
+                         PurgeMethod first, const std::function<bool()>& stop, std::uint64_t rdev) {
   UniqueFd fd(::open(device.c_str(), O_WRONLY | O_EXCL | O_CLOEXEC));
   if (!fd) throw IoError(errno, "open for the purge", device.string());
+  require_checked_device(fd.get(), device, rdev, "open for the purge");
   std::uint64_t bytes = 0;
   if (::ioctl(fd.get(), BLKGETSIZE64, &bytes) != 0) {
     throw IoError(errno, "ioctl(BLKGETSIZE64)", device.string());

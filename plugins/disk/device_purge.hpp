@@ -37,9 +37,10 @@ struct PurgeRecord {
 /// supported: EOPNOTSUPP, EINVAL, ENOTTY, EIO from the ioctl) is recorded and the next tried;
 /// the overwrite cannot be refused. `stop` is asked between overwrite chunks (16 MiB): true
 /// ends it early, and IoError(EINTR) is thrown. The device must be open by no one else (the
-/// caller checked check_destructive_device). Throws IoError for an open, write or fsync
-/// failure.
+/// caller checked check_destructive_device, which gave `rdev`: the opened descriptor must be
+/// that device, require_checked_device()). Throws IoError for an open, write or fsync failure,
+/// or when the path names another device than `rdev` now.
 PurgeRecord purge_device(const std::filesystem::path& device, const std::string& name,
-                         PurgeMethod first, const std::function<bool()>& stop);
+                         PurgeMethod first, const std::function<bool()>& stop, std::uint64_t rdev);
 
 }  // namespace iobench::plugins::disk

@@ -25,6 +25,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr std::size_t kZfsUberblocksOffset = 128 * 1024;
+
 struct Magic {
   const char* name;
   std::size_t offset;
@@ -38,6 +40,8 @@ using namespace std::string_view_literals;
 constexpr Magic kMagics[] = {
     {"ext2/3/4", 1080, "\x53\xEF"sv},
     {"XFS", 0, "XFSB"sv},
+    {"md RAID member (superblock 1.1)", 0, "\xFC\x4E\x2B\xA9"sv},
+    {"md RAID member (superblock 1.2)", 4096, "\xFC\x4E\x2B\xA9"sv},
     {"btrfs", 65600, "_BHRfS_M"sv},
     {"LUKS", 0, "LUKS\xBA\xBE"sv},
     {"LUKS2 (secondary header)", 16384, "SKUL\xBA\xBE"sv},
@@ -107,20 +111,11 @@ void disks_beneath(const fs::path& dir, std::set<std::string>& disks, int depth 
   }
 }
 
-struct Mount {
-  std::string dev;  // MAJ:MIN
-  std::string mount_point;
-};
-
-std::vector<Mount> mounts() {
-  std::vector<Mount> found;
+std::vector<MountEntry> mounts() {
+  std::vector<MountEntry> found;
   std::ifstream in("/proc/self/mountinfo");
   std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string id, parent, dev, root, point;
-    if (fields >> id >> parent >> dev >> root >> point) found.push_back({dev, point});
-  }
+  while (std::getline(in, line)) found.push_back(parse_mountinfo_line(line));
   return found;
 }
 
@@ -132,7 +127,41 @@ std::vector<Mount> mounts() {
 
 }  // namespace
 
+MountEntry parse_mountinfo_line(const std::string& line) {
+  MountEntry entry;
+  std::istringstream fields(line);
+  std::string id, parent, root;
+  fields >> id >> parent >> entry.dev >> root >> entry.mount_point;
+  const std::size_t separator = line.find(" - ");
+  if (separator != std::string::npos) {
+    std::istringstream tail(line.substr(separator + 3));
+    std::string type;
+    tail >> type >> entry.source;
+  }
+  return entry;
+}
+
+std::vector<std::string> mount_devices(const MountEntry& mount) {
+  std::vector<std::string> devs{mount.dev};
+  struct stat st {};
+  if (mount.source.starts_with("/dev/") && ::stat(mount.source.c_str(), &st) == 0 &&
+      S_ISBLK(st.st_mode) && dev_text(st.st_rdev) != mount.dev) {
+    devs.push_back(dev_text(st.st_rdev));
+  }
+  return devs;
+}
+
 std::optional<std::string> find_signature(std::span<const std::byte> head) {
+  // ZFS: the first label's uberblock array (128 KiB on, 1 KiB slots); a slot is written per
+  // transaction group, so any may be the one in use. The magic in either byte order.
+  for (std::size_t slot = kZfsUberblocksOffset;
+       slot + 8 <= head.size() && slot < 2 * kZfsUberblocksOffset; slot += 1024) {
+    std::uint64_t magic = 0;
+    std::memcpy(&magic, head.data() + slot, sizeof magic);
+    if (magic == 0x00BAB10CULL || magic == 0x0CB1BA0000000000ULL) {
+      return fmt::format("ZFS (uberblock magic 0x00BAB10C at byte {})", slot);
+    }
+  }
   for (const Magic& magic : kMagics) {
     if (head.size() < magic.offset + magic.bytes.size()) continue;
     if (std::memcmp(head.data() + magic.offset, magic.bytes.data(), magic.bytes.size()) == 0) {
@@ -145,17 +174,30 @@ std::optional<std::string> find_signature(std::span<const std::byte> head) {
   return std::nullopt;
 }
 
+std::string vpd_pg80_serial(std::string_view page) {
+  if (page.size() <= 4) return {};
+  const std::size_t length = (static_cast<std::size_t>(static_cast<unsigned char>(page[2])) << 8) |
+                             static_cast<unsigned char>(page[3]);
+  std::string serial(page.substr(4, length));
+  serial.erase(
+      std::remove_if(serial.begin(), serial.end(), [](char c) { return c < 0x21 || c > 0x7e; }),
+      serial.end());
+  return serial;
+}
+
 std::vector<DeviceIdentity> device_identities(const fs::path& sysfs_dir) {
   std::vector<DeviceIdentity> ids;
   for (const char* source :
        {"device/serial", "serial", "wwid", "device/wwid", "device/vpd_pg80", "loop/backing_file"}) {
-    std::string value = read_trimmed(sysfs_dir / source);
+    std::string value;
     if (std::string_view(source) == "device/vpd_pg80") {
-      // A binary page: 4 header bytes, then the serial as ASCII (space padded).
-      value = value.size() > 4 ? value.substr(4) : std::string();
-      value.erase(
-          std::remove_if(value.begin(), value.end(), [](char c) { return c < 0x21 || c > 0x7e; }),
-          value.end());
+      // Binary: read raw (its first byte is often 0x00, which a trim would drop).
+      std::ifstream in(sysfs_dir / source, std::ios::binary);
+      std::ostringstream page;
+      if (in) page << in.rdbuf();
+      value = vpd_pg80_serial(page.str());
+    } else {
+      value = read_trimmed(sysfs_dir / source);
     }
     if (!value.empty()) ids.push_back({source, std::move(value)});
   }
@@ -181,10 +223,31 @@ std::uint64_t block_device_bytes(const fs::path& device) {
   return bytes;
 }
 
-std::string check_destructive_device(const fs::path& device, const std::string& serial,
-                                     bool force_signature, const std::string& what) {
+void require_checked_device(int fd, const fs::path& device, std::uint64_t rdev,
+                            const std::string& what) {
   struct stat st {};
-  if (::stat(device.c_str(), &st) != 0) throw IoError(errno, "stat", device.string());
+  if (::fstat(fd, &st) != 0) throw IoError(errno, "fstat (" + what + ")", device.string());
+  if (!S_ISBLK(st.st_mode) || st.st_rdev != static_cast<dev_t>(rdev)) {
+    throw IoError(ENXIO,
+                  fmt::format("{} refused: the path now names {} (device {}), not the block "
+                              "device {} checked for --destructive; check what changed it",
+                              what, S_ISBLK(st.st_mode) ? "block device" : "no block device",
+                              dev_text(st.st_rdev), dev_text(static_cast<dev_t>(rdev))),
+                  device.string());
+  }
+}
+
+CheckedDevice check_destructive_device(const fs::path& device, const std::string& serial,
+                                       bool force_signature, const std::string& what) {
+  // One descriptor's device number is what every rule below reads: a second stat() or open of
+  // the path could meet another device. O_PATH opens no device (the root's may be closed to us).
+  UniqueFd probe(::open(device.c_str(), O_PATH | O_CLOEXEC));
+  if (!probe) throw IoError(errno, "open", device.string());
+  struct stat st {};
+  if (::fstat(probe.get(), &st) != 0) throw IoError(errno, "fstat", device.string());
+  if (!S_ISBLK(st.st_mode)) {
+    refuse(device, what, "it is not a block device", "give a whole block device");
+  }
   const std::string dev = dev_text(st.st_rdev);
   const fs::path dir = sysfs_dir_of(dev);
   if (dir.empty()) {
@@ -204,15 +267,17 @@ std::string check_destructive_device(const fs::path& device, const std::string& 
   std::set<std::string> devs{dev};
   std::vector<fs::path> parts = partitions_of(dir);
   for (const fs::path& part : parts) devs.insert(read_trimmed(part / "dev"));
-  const std::vector<Mount> mounted = mounts();
-  for (const Mount& mount : mounted) {
+  const std::vector<MountEntry> mounted = mounts();
+  for (const MountEntry& mount : mounted) {
     if (mount.mount_point != "/") continue;
-    std::set<std::string> beneath_root;
-    disks_beneath(sysfs_dir_of(mount.dev), beneath_root);
-    if (beneath_root.contains(dev)) {
-      refuse(device, what,
-             fmt::format("{} holds the root file system (/ is on {})", name, mount.dev),
-             "iobench never writes the root device; give another device");
+    for (const std::string& root_dev : mount_devices(mount)) {
+      std::set<std::string> beneath_root;
+      disks_beneath(sysfs_dir_of(root_dev), beneath_root);
+      if (beneath_root.contains(dev)) {
+        refuse(device, what,
+               fmt::format("{} holds the root file system (/ is on {})", name, root_dev),
+               "iobench never writes the root device; give another device");
+      }
     }
   }
   const std::vector<DeviceIdentity> ids = device_identities(dir);
@@ -235,12 +300,14 @@ std::string check_destructive_device(const fs::path& device, const std::string& 
            "give --destructive=SERIAL with the serial or WWN of the device you mean to overwrite "
            "(for a loop device: its backing file's path, /sys/block/loopN/loop/backing_file)");
   }
-  for (const Mount& mount : mounted) {
-    if (devs.contains(mount.dev)) {
-      refuse(device, what,
-             fmt::format("{} (device {}) is mounted on {}", name, mount.dev,
-                         printable(mount.mount_point)),
-             "unmount it (and every partition of it) first");
+  for (const MountEntry& mount : mounted) {
+    for (const std::string& mount_dev : mount_devices(mount)) {
+      if (devs.contains(mount_dev)) {
+        refuse(device, what,
+               fmt::format("{} (device {}) is mounted on {}", name, mount_dev,
+                           printable(mount.mount_point)),
+               "unmount it (and every partition of it) first");
+      }
     }
   }
   {
@@ -276,6 +343,20 @@ std::string check_destructive_device(const fs::path& device, const std::string& 
     }
     throw IoError(errno, "open O_EXCL", device.string());
   }
+  require_checked_device(fd.get(), device, st.st_rdev, "open O_EXCL");
+  for (const fs::path& part : parts) {
+    // A partition in use (a mount the tables above missed, a RAID member) refuses O_EXCL.
+    const fs::path node = fs::path("/dev") / part.filename();
+    UniqueFd part_fd(::open(node.c_str(), O_RDONLY | O_EXCL | O_CLOEXEC));
+    if (!part_fd && errno == EBUSY) {
+      refuse(device, what,
+             fmt::format("its partition {} is in use: another program opened it exclusively",
+                         node.string()),
+             fmt::format("end what uses {} (a file system, RAID, device mapper) first",
+                         node.string()));
+    }
+    if (part_fd) part_fd.close(node);
+  }
   if (!force_signature) {
     std::vector<std::byte> head(kSignatureProbeBytes);
     const ssize_t got = ::pread(fd.get(), head.data(), head.size(), 0);
@@ -287,7 +368,9 @@ std::string check_destructive_device(const fs::path& device, const std::string& 
     }
   }
   fd.close(device);
-  return fmt::format("{} '{}'", match->source, printable(match->value));
+  probe.close(device);
+  return {.identity = fmt::format("{} '{}'", match->source, printable(match->value)),
+          .rdev = static_cast<std::uint64_t>(st.st_rdev)};
 }
 
 }  // namespace iobench::plugins::disk

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <iobench/coordinator.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/units.hpp>
@@ -193,9 +195,27 @@ std::vector<ParamSpec> disk_param_specs() {
 
 namespace {
 
+// The ranks mpirun started (OpenMPI's OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE); 1 when not
+// under mpirun, 0 when under it with neither set (the count is unknown).
+long mpirun_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    if (const char* value = std::getenv(name)) return std::strtol(value, nullptr, 10);
+  }
+  return launched_by_mpirun() ? 0 : 1;
+}
+
 // destructive=, force_signature and purge= on their own (the targets are checked later).
 void read_destructive_params(const Params& params, DiskConfig& config) {
   config.destructive = params.has("destructive") ? params.get_string("destructive") : "";
+  if (!config.destructive.empty() && mpirun_ranks() != 1) {
+    // Every rank would write, purge and precondition the same device at once.
+    const long ranks = mpirun_ranks();
+    throw ConfigError(fmt::format(
+        "disk: --destructive={} under mpirun ({}): every rank would write, purge and "
+        "precondition the same block device at once; run it with one rank (without mpirun, or "
+        "mpirun -n 1)",
+        config.destructive, ranks > 0 ? fmt::format("{} ranks", ranks) : "ranks unknown"));
+  }
   config.force_signature = params.get_bool("force_signature");
   if (config.force_signature && config.destructive.empty()) {
     throw ConfigError(
@@ -228,8 +248,10 @@ void read_destructive_params(const Params& params, DiskConfig& config) {
 // whose matched identity the config keeps) and its size.
 void check_device_target(DiskConfig& config, const std::filesystem::path& target,
                          const std::string& what) {
-  config.destructive_identity.back() =
+  const CheckedDevice checked =
       check_destructive_device(target, config.destructive, config.force_signature, what);
+  config.destructive_identity.back() = checked.identity;
+  config.device_rdev.back() = checked.rdev;
   const std::uint64_t device_bytes = block_device_bytes(target);
   config.device_bytes.back() = device_bytes;
   if (config.precondition && device_bytes < kPreconditionBlockBytes) {
@@ -409,6 +431,7 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
     const bool existing_file = ::stat(target.c_str(), &st) == 0 && !S_ISDIR(st.st_mode);
     config.existing_file_target.push_back(existing_file);
     config.destructive_identity.emplace_back();
+    config.device_rdev.push_back(0);
     config.device_bytes.push_back(0);
     if (!existing_file) continue;
     any_device = any_device || S_ISBLK(st.st_mode);

@@ -92,6 +92,9 @@ struct DiskConfig {
   std::vector<std::uint64_t> device_bytes;
   /// Per target: the identity --destructive matched ("wwid '...'"); empty for other targets.
   std::vector<std::string> destructive_identity;
+  /// Per target: the device number (st_rdev) check_destructive_device checked; every later
+  /// open for writing must find it again (require_checked_device). 0 for other targets.
+  std::vector<std::uint64_t> device_rdev;
 
   [[nodiscard]] std::uint64_t working_set_bytes() const noexcept {
     return blocks * block_size_bytes;

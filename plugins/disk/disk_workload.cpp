@@ -400,8 +400,9 @@ void DiskWorkload::purge_devices(PrepareContext& ctx) const {
       continue;  // not a block device: make_disk_config let only block devices have one
     }
     const std::filesystem::path& device = ctx.targets()[i].user_path;
-    const PurgeRecord record = purge_device(device, block_device_name(device), *config_.purge,
-                                            [&ctx] { return ctx.stop_requested(); });
+    const PurgeRecord record = purge_device(
+        device, block_device_name(device), *config_.purge, [&ctx] { return ctx.stop_requested(); },
+        config_.device_rdev.at(i));
     ctx.set_attribute(fmt::format("purge.{}", i), record.text());
   }
 }
@@ -437,9 +438,13 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
                          .file_span = blocks * kPreconditionBlockBytes};
     // Plain blocking writes (psync) at depth 1 whatever the step's engine: an engine that
     // cannot do O_DIRECT (mmap) must not keep the device from being preconditioned.
-    return std::make_unique<DiskWorker>(
-        plan, open_file(*prime_engine_, file_location(target_index, target), options), 1,
-        prime_engine_->caps(), RateLimit{}, ctx.seed(), std::nullopt, config_.data, true, kFsync);
+    std::unique_ptr<IoFile> device =
+        open_file(*prime_engine_, file_location(target_index, target), options);
+    require_checked_device(device->fd(), device->path(), config_.device_rdev.at(target_index),
+                           "open for the precondition");
+    return std::make_unique<DiskWorker>(plan, std::move(device), 1, prime_engine_->caps(),
+                                        RateLimit{}, ctx.seed(), std::nullopt, config_.data, true,
+                                        kFsync);
   }
   // The untimed prime pass fills the page cache with blocking reads whatever the step's engine
   // (RWF_NOWAIT reads of uncached data would fail and fill nothing); null has no file to read.
@@ -542,6 +547,12 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
       filled_[target_index] = 1;
     }
     files.push_back(open_file(engine, location, options));
+    if (target_index < config_.device_rdev.size() && config_.device_rdev[target_index] != 0 &&
+        files.back()->fd() >= 0) {
+      // A destructive block device: the path must still name the device that was checked.
+      require_checked_device(files.back()->fd(), location.path(), config_.device_rdev[target_index],
+                             "open for the worker");
+    }
   }
   std::unique_ptr<IoFile> io_file;
   if (files.size() == 1 && !trims) {

@@ -149,6 +149,12 @@ TEST_CASE("find_signature names each known magic at its offset", "[disk][raw]") 
       {0, "LUKS\xBA\xBE", "LUKS (magic 0x4C554B53BABE at byte 0)"},
       {512, "EFI PART", "GPT partition table (magic 'EFI PART' at byte 512)"},
       {510, "\x55\xAA", "MBR partition table or boot sector (magic 0x55AA at byte 510)"},
+      {0, "\xFC\x4E\x2B\xA9", "md RAID member (superblock 1.1) (magic 0xFC4E2BA9 at byte 0)"},
+      {4096, "\xFC\x4E\x2B\xA9", "md RAID member (superblock 1.2) (magic 0xFC4E2BA9 at byte 4096)"},
+      {131072 + 5 * 1024, std::string("\x0C\xB1\xBA\x00\x00\x00\x00\x00", 8),
+       "ZFS (uberblock magic 0x00BAB10C at byte 136192)"},
+      {131072, std::string("\x00\x00\x00\x00\x00\xBA\xB1\x0C", 8),
+       "ZFS (uberblock magic 0x00BAB10C at byte 131072)"},
   };
   for (const Case& c : cases) {
     std::vector<std::byte> head(kSignatureProbeBytes, std::byte{0});
@@ -354,8 +360,10 @@ TEST_CASE("purge falls back from NVMe format to BLKSECDISCARD to BLKDISCARD on a
 TEST_CASE("purge=overwrite writes zeros over the whole device", "[disk][raw]") {
   LoopDevice loop;
   SKIP_UNLESS_LOOP(loop);
+  struct stat st {};
+  REQUIRE(::stat(loop.device().c_str(), &st) == 0);
   const PurgeRecord record =
-      purge_device(loop.device(), loop.device().substr(5), PurgeMethod::kOverwrite, {});
+      purge_device(loop.device(), loop.device().substr(5), PurgeMethod::kOverwrite, {}, st.st_rdev);
   CHECK(record.text() == "overwrite");
   CHECK(read_bytes(loop.image(), 0, kImageBytes) == std::string(kImageBytes, '\0'));
   CHECK(allocated_bytes(loop.image()) >= kImageBytes);
@@ -401,4 +409,111 @@ TEST_CASE("precondition=wipc writes twice the device's capacity before the measu
                       {"destructive", "x"}},
                      dir.path().string()),
              Catch::Contains("precondition=wipc writes whole block devices, but a target is not"));
+}
+
+TEST_CASE("a path that names another device after the check is refused at the purge's open",
+          "[disk][raw]") {
+  LoopDevice checked;
+  SKIP_UNLESS_LOOP(checked);
+  LoopDevice other('\xCD');
+  SKIP_UNLESS_LOOP(other);
+  const test::TempDir dir{"rawdev-link"};
+  const std::filesystem::path link = dir.path() / "device";
+  std::filesystem::create_symlink(checked.device(), link);
+  const CheckedDevice check =
+      check_destructive_device(link, checked.serial(), false, "operation=write");
+  struct stat st {};
+  REQUIRE(::stat(checked.device().c_str(), &st) == 0);
+  CHECK(check.rdev == st.st_rdev);
+  CHECK(check.identity == "loop/backing_file '" + checked.serial() + "'");
+  // The path is made to name the other device between the plan's check and the purge.
+  std::filesystem::remove(link);
+  std::filesystem::create_symlink(other.device(), link);
+  REQUIRE(::stat(other.device().c_str(), &st) == 0);
+  const std::string now = fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev));
+  try {
+    (void)purge_device(link, "loop", PurgeMethod::kOverwrite, {}, check.rdev);
+    FAIL("the purge wrote the device swapped in");
+  } catch (const IoError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("open for the purge refused: the path now names block "
+                                         "device (device " +
+                                         now + ")"));
+  }
+  CHECK(read_bytes(other.image(), 0, 64 << 10) == std::string(64 << 10, '\xCD'));
+  CHECK(read_bytes(checked.image(), 0, 64 << 10) == kUntouched);
+}
+
+TEST_CASE("a mountinfo line listed as 0:NN is tied to its device by its source", "[disk][raw]") {
+  LoopDevice loop;
+  SKIP_UNLESS_LOOP(loop);
+  struct stat st {};
+  REQUIRE(::stat(loop.device().c_str(), &st) == 0);
+  const std::string dev = fmt::format("{}:{}", major(st.st_rdev), minor(st.st_rdev));
+  // As btrfs lists a mount (captured on a btrfs file system, the source replaced by the loop).
+  const MountEntry btrfs =
+      parse_mountinfo_line("1207 29 0:33 / /mnt/pool rw,relatime shared:620 - btrfs " +
+                           loop.device() + " rw,space_cache=v2,subvolid=5,subvol=/");
+  CHECK(btrfs.dev == "0:33");
+  CHECK(btrfs.mount_point == "/mnt/pool");
+  CHECK(btrfs.source == loop.device());
+  CHECK(mount_devices(btrfs) == std::vector<std::string>{"0:33", dev});
+  // ZFS names a dataset, not a device: only the listed number.
+  const MountEntry zfs =
+      parse_mountinfo_line("301 29 0:51 / /tank rw,noatime shared:150 - zfs tank rw,xattr");
+  CHECK(zfs.source == "tank");
+  CHECK(mount_devices(zfs) == std::vector<std::string>{"0:51"});
+}
+
+TEST_CASE("destructive under mpirun with more than one rank is refused", "[disk][raw]") {
+  // As OpenMPI's mpirun -n 2 sets it for each rank; the device is never looked at.
+  const char* before = std::getenv("OMPI_COMM_WORLD_SIZE");
+  const std::string saved = before != nullptr ? before : "";
+  REQUIRE(::setenv("OMPI_COMM_WORLD_SIZE", "2", 1) == 0);
+  const std::string two =
+      refusal({{"bs", "64k"}, {"blocks", "4"}, {"destructive", "SER1"}}, "/dev/null");
+  REQUIRE(::setenv("OMPI_COMM_WORLD_SIZE", "1", 1) == 0);
+  const std::string one =
+      refusal({{"bs", "64k"}, {"blocks", "4"}, {"destructive", "SER1"}}, "/dev/null");
+  if (before != nullptr) {
+    ::setenv("OMPI_COMM_WORLD_SIZE", saved.c_str(), 1);
+  } else {
+    ::unsetenv("OMPI_COMM_WORLD_SIZE");
+  }
+  CHECK(two ==
+        "disk: --destructive=SER1 under mpirun (2 ranks): every rank would write, purge and "
+        "precondition the same block device at once; run it with one rank (without mpirun, or "
+        "mpirun -n 1)");
+  CHECK_THAT(one, !Catch::Contains("under mpirun"));
+}
+
+TEST_CASE("destructive and force_signature in a suite file are refused, naming the flag",
+          "[disk][raw]") {
+  const test::TempDir dir{"rawdev-suite"};
+  const std::filesystem::path suite = dir.path() / "wipe.json";
+  std::ofstream(suite) << R"({"steps": [{"workload": "disk", "params": {"operation": "write",
+      "destructive": "SER1", "force_signature": true}}]})";
+  const test::CliResult cli =
+      test::run_cli({"run", suite.string(), "-d", dir.path().string(), "-q"});
+  CHECK(cli.exit_code == 2);
+  CHECK_THAT(cli.err,
+             Catch::Contains("/steps/0/params/destructive: 'destructive' may not come from a "
+                             "suite file: it lets a run overwrite whole block devices; remove it "
+                             "and give --destructive=SERIAL on the command line"));
+  CHECK_THAT(cli.err, Catch::Contains("/steps/0/params/force_signature: 'force_signature' may "
+                                      "not come from a suite file") &&
+                          Catch::Contains("give --force-signature on the command line"));
+  std::vector<std::string> entries;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    entries.push_back(entry.path().filename().string());
+  }
+  CHECK(entries == std::vector<std::string>{"wipe.json"});
+}
+
+TEST_CASE("vpd_pg80_serial keeps the first serial byte after a 0x00 header byte", "[disk][raw]") {
+  // Peripheral byte 0x00, page 0x80, length 12, then the serial, space padded.
+  const std::string page("\x00\x80\x00\x0C  S3Z9NB0K  ", 16);
+  CHECK(vpd_pg80_serial(page) == "S3Z9NB0K");
+  // The length bounds the serial: what follows it is not part of it.
+  CHECK(vpd_pg80_serial(std::string("\x00\x80\x00\x04WD01XYZ", 11)) == "WD01");
+  CHECK(vpd_pg80_serial(std::string("\x00\x80\x00", 3)).empty());
 }

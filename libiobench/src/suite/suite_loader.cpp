@@ -118,6 +118,15 @@ std::map<std::string, std::string> get_params(const Json& object, const std::str
       errors.add(json_pointer_child(at, key), "a parameter name is empty");
       continue;
     }
+    if (key == "destructive" || key == "force_signature") {
+      // Leave to the user at the command line, never to a file that may be shared or reused.
+      errors.add(
+          json_pointer_child(at, key),
+          fmt::format("'{}' may not come from a suite file: it lets a run overwrite whole "
+                      "block devices; remove it and give {} on the command line",
+                      key, key == "destructive" ? "--destructive=SERIAL" : "--force-signature"));
+      continue;
+    }
     if (auto text = scalar_text(value, json_pointer_child(at, key),
                                 fmt::format("parameter '{}'", key), errors)) {
       params[key] = *text;
