@@ -18,7 +18,7 @@ define process name=creator,instances=1
     flowop createfile name=createfile1,filesetname=newfiles,fd=1
     flowop writewholefile name=fill,fd=1,iosize=$block
     flowop closefile name=close,fd=1
-    flowop finishoncount name=enough,value=$creates,target=create
+    flowop finishoncount name=enough,value=$creates,target=createfile1
   }
 }
 

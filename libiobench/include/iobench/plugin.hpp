@@ -19,7 +19,9 @@
 /// PrepareContext::rank_identity() and from_rank0() for runs across ranks; results' op figures
 /// as OpResult/OpLatencyPartsResult with CompactLatencyHistogram (WorkerResult, PhaseResult);
 /// WorkloadSetup::run_stop and stop_requested(), InterruptedError for a factory a stop cut short.
-#define IOBENCH_PLUGIN_ABI_VERSION 3u
+/// 4 (wave 3, one bump for the whole wave): PhaseSpec::steady_state and ::wear_out,
+/// WorkloadInfo::times_own_phases, WorkerContext::wearing_out().
+#define IOBENCH_PLUGIN_ABI_VERSION 4u
 
 extern "C" {
 /// What a plugin's entry point returns. All pointers refer to static storage.

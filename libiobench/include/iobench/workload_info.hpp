@@ -82,6 +82,11 @@ struct WorkloadInfo {
   /// runner then refuses, before any I/O and on every rank, targets that differ between ranks
   /// (a {rank} or {host} template, or no -d: each rank's own temporary directory).
   std::function<std::string(const Params& params)> shared_targets_param{};
+  /// true: the workload times its phases itself, as a benchmark with validity rules does (io500:
+  /// its write phases stop at its own stonewall, the later phases do what they left), so the
+  /// step's run-wide limits (--time, --ops, --warmup, --stonewall, --wear-out, or a suite step's
+  /// time, ops or warmup) are refused before any I/O (ConfigError naming the option).
+  bool times_own_phases = false;
 };
 
 }  // namespace iobench

@@ -178,12 +178,12 @@ void check_wear_out(const PlannedStep& planned) {
       "most, but this step has none; give --time (or the suite step's time_limit)");
 }
 
-// A workload with its own duration param "stonewall" (io500) times its own phases: its write
-// phases stop at that stonewall and every later phase does what they left, as IO500 runs them.
-// A run-wide limit would cut its read, stat, find and delete phases short while its score still
+// A workload that times its own phases (WorkloadInfo::times_own_phases: io500, whose write phases
+// stop at its stonewall and every later phase does what they left, as IO500 runs them): a
+// run-wide limit would cut its read, stat, find and delete phases short while its score still
 // read valid, so the options that impose one are refused, naming the first given.
 void check_own_phase_timing(const Step& step, const WorkloadInfo& info, const RunOptions& options) {
-  if (!declares_duration(info, "stonewall")) return;
+  if (!info.times_own_phases) return;
   const auto text = [](std::chrono::nanoseconds d) {
     return format_duration(static_cast<std::uint64_t>(d.count()), DurationStyle::kExact);
   };
@@ -200,9 +200,9 @@ void check_own_phase_timing(const Step& step, const WorkloadInfo& info, const Ru
     option = "--wear-out";
   if (option.empty()) return;
   throw ConfigError(fmt::format(
-      "{}: workload '{}' times its own phases (its write phases stop at its stonewall param's "
-      "time, the others do what they left), so a run-wide limit would cut them short while its "
-      "score read valid; drop {} (or the suite step's time, ops or warmup)",
+      "{}: workload '{}' times its own phases (as the benchmark it runs does), so a run-wide "
+      "limit would cut them short while its result read valid; drop {} (or the suite step's "
+      "time, ops or warmup)",
       option, info.name, option.substr(0, option.find(' '))));
 }
 
