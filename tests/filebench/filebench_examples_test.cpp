@@ -24,22 +24,6 @@ Run run_example_file(const iobench::test::TempDir& target, const std::string& na
   return filebench_test::run_filebench(target, kExampleDir / (name + ".f"), seconds, 7);
 }
 
-struct ExampleTree {
-  std::uint64_t files = 0;
-  std::uint64_t bytes = 0;
-};
-
-ExampleTree example_tree(const fs::path& root) {
-  ExampleTree t;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (e.is_regular_file()) {
-      ++t.files;
-      t.bytes += e.file_size();
-    }
-  }
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE("example filemicro_create appends 32 MiB in 1 MiB blocks") {
@@ -57,7 +41,7 @@ TEST_CASE("example filemicro_createfiles creates 800 files beside the preallocat
   CHECK(op(run, "fill").bytes == 800 * 1024);
   const auto pre =
       static_cast<std::uint64_t>(attribute(run, "fileset.newfiles.preallocated_files"));
-  const ExampleTree files = example_tree(run.run_dir / "newfiles");
+  const filebench_test::Tree files = filebench_test::tree(run.run_dir / "newfiles");
   CHECK(files.files == pre + 800);
   CHECK(files.bytes == (pre + 800) * 1024);
 }
@@ -79,7 +63,7 @@ TEST_CASE("example filemicro_delete deletes 1000 of its 2000 files over four thr
   // The threads check the shared count after each delete: up to 3 more may be under way.
   CHECK(deletes >= 1000);
   CHECK(deletes <= 1003);
-  CHECK(example_tree(run.run_dir / "oldfiles").files == 2000 - deletes);
+  CHECK(filebench_test::tree(run.run_dir / "oldfiles").files == 2000 - deletes);
 }
 
 TEST_CASE("examples filemicro_rread and filemicro_rwrite stop just past 8 MiB of 2 KiB ops") {
@@ -132,7 +116,7 @@ TEST_CASE("examples filemicro_seqread and filemicro_statfile leave their files a
   const iobench::test::TempDir stat_target("fbxstat");
   const Run stat = run_example_file(stat_target, "filemicro_statfile", "1s");
   CHECK(op(stat, "stat").ops > 0);
-  const ExampleTree files = example_tree(stat.run_dir / "statfiles");
+  const filebench_test::Tree files = filebench_test::tree(stat.run_dir / "statfiles");
   CHECK(files.files == 1000);
   CHECK(files.bytes == 1000 * 4096);
 }
@@ -151,6 +135,7 @@ TEST_CASE("example videoserver streams at most its bandwidth and replaces passiv
   CHECK(op(run, "writevid").bytes == op(run, "writevid").ops * 4 * kMiB);
   const auto pre =
       static_cast<std::uint64_t>(attribute(run, "fileset.passivevids.preallocated_files"));
-  CHECK(example_tree(run.run_dir / "passivevids").files == pre + made - op(run, "dropvid").ops);
-  CHECK(example_tree(run.run_dir / "activevids").files == 8);
+  CHECK(filebench_test::tree(run.run_dir / "passivevids").files ==
+        pre + made - op(run, "dropvid").ops);
+  CHECK(filebench_test::tree(run.run_dir / "activevids").files == 8);
 }

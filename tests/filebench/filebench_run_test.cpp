@@ -21,26 +21,12 @@ using filebench_test::attribute;
 using filebench_test::op;
 using filebench_test::Run;
 using filebench_test::run_filebench;
+using filebench_test::Tree;
+using filebench_test::tree;
 
 namespace {
 
 const fs::path kExamples = fs::path(IOBENCH_SOURCE_DIR) / "examples" / "filebench";
-
-struct Tree {
-  std::uint64_t files = 0;
-  std::uint64_t bytes = 0;
-};
-
-Tree tree(const fs::path& root) {
-  Tree t;
-  for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (e.is_regular_file()) {
-      ++t.files;
-      t.bytes += e.file_size();
-    }
-  }
-  return t;
-}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 // keeping the run directory, and read the step's ops and attributes.
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
@@ -62,6 +63,23 @@ inline std::int64_t attribute(const Run& run, const std::string& key) {
   }
   FAIL("no attribute " << key);
   return 0;
+}
+
+/// Regular files under `root` (recursively) and their summed sizes in bytes.
+struct Tree {
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+};
+
+inline Tree tree(const fs::path& root) {
+  Tree t;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_regular_file()) {
+      ++t.files;
+      t.bytes += e.file_size();
+    }
+  }
+  return t;
 }
 
 }  // namespace filebench_test
