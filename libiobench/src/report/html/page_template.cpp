@@ -1,7 +1,7 @@
 // The HTML report's page: a fixed template around the model (report_model.cpp) and the inlined
-// assets (dygraphs, report.js, report.css; generated/report_assets.cpp, made at configure time by
-// cmake/IobenchDygraphs.cmake). The model is a JSON <script> element the page script parses, so
-// no result string is ever markup or code.
+// assets (dygraphs, report_dom.js, report_compare.js, report.js, report.css;
+// generated/report_assets.cpp, made at configure time by cmake/IobenchDygraphs.cmake). The model is
+// a JSON <script> element the page script parses, so no result string is ever markup or code.
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -15,6 +15,7 @@
 #include <iobench/printable.hpp>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 #include "report/html/report_model.hpp"
 
@@ -23,6 +24,10 @@ extern const char kDygraphsJs[];
 extern const std::size_t kDygraphsJs_size;
 extern const char kDygraphsCss[];
 extern const std::size_t kDygraphsCss_size;
+extern const char kReportDomJs[];
+extern const std::size_t kReportDomJs_size;
+extern const char kReportCompareJs[];
+extern const std::size_t kReportCompareJs_size;
 extern const char kReportJs[];
 extern const std::size_t kReportJs_size;
 extern const char kReportCss[];
@@ -87,7 +92,15 @@ void write_html_report(std::span<const ReportInput> inputs, std::ostream& out) {
       << "</script>\n<script>\n";
   out.write(kDygraphsJs, static_cast<std::streamsize>(kDygraphsJs_size));
   out << "\n</script>\n<script>\n";
-  out.write(kReportJs, static_cast<std::streamsize>(kReportJs_size));
+  // The page's own scripts in one element, in order: the shared helpers first, the entry point
+  // last (each is a self-contained function scope; IobenchReport is their one global).
+  for (const auto& [text, size] :
+       {std::pair<const char*, std::size_t>{kReportDomJs, kReportDomJs_size},
+        std::pair<const char*, std::size_t>{kReportCompareJs, kReportCompareJs_size},
+        std::pair<const char*, std::size_t>{kReportJs, kReportJs_size}}) {
+    out.write(text, static_cast<std::streamsize>(size));
+    out << "\n";
+  }
   out << "</script>\n</body>\n</html>\n";
 }
 

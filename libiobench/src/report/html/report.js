@@ -3,108 +3,20 @@
 // Time series, latency curves, sweeps and repetitions are dygraphs charts; bars are SVG drawn
 // here. At the end the page writes its self-check into #iobench-selfcheck: per chart the rows
 // the model holds and the rows dygraphs drew (numRows()), and every script error.
-(function () {
+// The helpers come from report_dom.js, the comparison of runs from report_compare.js.
+(function (R) {
   'use strict';
-  var errors = [];
-  var checks = [];
-
-  function recordError(message) {
-    errors.push(String(message));
-    var box = document.getElementById('iobench-errors');
-    if (box) {
-      box.textContent = errors.join('\n');
-      box.hidden = false;
-    }
-  }
-  window.addEventListener('error', function (event) {
-    recordError(event.message || 'script error');
-  });
-
-  var SVG_NS = 'http://www.w3.org/2000/svg';
-
-  function append(node, children) {
-    (Array.isArray(children) ? children : [children]).forEach(function (child) {
-      if (child === null || child === undefined) return;
-      node.appendChild(typeof child === 'string' || typeof child === 'number'
-        ? document.createTextNode(String(child)) : child);
-    });
-    return node;
-  }
-
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (key) {
-      if (attrs[key] !== null && attrs[key] !== undefined) node.setAttribute(key, String(attrs[key]));
-    });
-    return append(node, children === undefined ? [] : children);
-  }
-
-  function svg(tag, attrs, children) {
-    var node = document.createElementNS(SVG_NS, tag);
-    Object.keys(attrs || {}).forEach(function (key) {
-      node.setAttribute(key, String(attrs[key]));
-    });
-    return append(node, children === undefined ? [] : children);
-  }
-
-  // A number for people: 3 significant digits, thousands kept whole.
-  function num(value) {
-    if (value === null || value === undefined || !isFinite(value)) return '-';
-    var abs = Math.abs(value);
-    if (abs >= 1000) return Math.round(value).toLocaleString('en-US');
-    if (abs >= 100) return value.toFixed(1);
-    if (abs >= 1) return value.toFixed(2);
-    if (abs === 0) return '0';
-    return value.toPrecision(3);
-  }
-
-  function table(headers, rows, className) {
-    var head = headers ? el('tr', {}, headers.map(function (h) { return el('th', {}, h); })) : null;
-    var body = rows.map(function (row) {
-      return el('tr', {}, row.map(function (cell) { return el('td', {}, cell); }));
-    });
-    return el('table', {class: className || 'facts'}, [el('thead', {}, head), el('tbody', {}, body)]);
-  }
-
-  function note(text) { return el('p', {class: 'note'}, text); }
-
-  // One dygraphs chart; its self-check entry records the model's rows and the rows drawn.
-  function escapeHtml(text) {
-    return String(text).replace(/[&<>"']/g, function (c) {
-      return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c];
-    });
-  }
-
-  function chart(container, data, options, meta) {
-    var box = container.appendChild(el('div', {class: 'chart'}));
-    var legend = container.appendChild(el('div', {class: 'legend'}));
-    var check = {meta: meta, expected: data.rows.length, drawn: -1};
-    checks.push(check);
-    var opts = {labels: data.labels, legend: 'always', labelsDiv: legend,
-                labelsSeparateLines: false, labelsKMB: true, animatedZooms: false};
-    Object.keys(options).forEach(function (key) { opts[key] = options[key]; });
-    // dygraphs writes axis titles, tick labels and legend x values as HTML, and they may hold
-    // text from a result file (a sweep's param and values): escape them all.
-    ['xlabel', 'ylabel', 'y2label', 'title'].forEach(function (key) {
-      if (opts[key] !== undefined) opts[key] = escapeHtml(opts[key]);
-    });
-    Object.keys(opts.axes || {}).forEach(function (axis) {
-      ['axisLabelFormatter', 'valueFormatter'].forEach(function (key) {
-        var format = opts.axes[axis][key];
-        if (format) {
-          opts.axes[axis][key] = function () { return escapeHtml(format.apply(this, arguments)); };
-        }
-      });
-    });
-    try {
-      var g = new Dygraph(box, data.rows, opts);
-      check.drawn = g.numRows();
-      return g;
-    } catch (e) {
-      recordError('chart ' + JSON.stringify(meta) + ': ' + e);
-      return null;
-    }
-  }
+  var errors = R.errors;
+  var checks = R.checks;
+  var recordError = R.recordError;
+  var el = R.el;
+  var svg = R.svg;
+  var num = R.num;
+  var table = R.table;
+  var note = R.note;
+  var escapeHtml = R.escapeHtml;
+  var chart = R.chart;
+  var seconds = R.seconds;
 
   function shadeWarmup(ranges) {
     return function (canvas, area, g) {
@@ -116,8 +28,6 @@
       });
     };
   }
-
-  function seconds(x) { return num(x) + ' s'; }
 
   function timeSeries(container, series, meta) {
     var p99 = 'p99 latency (us)';
@@ -475,164 +385,8 @@
     run.steps.forEach(function (step) { stepSection(box, step, runIndex); });
   }
 
-  // How a run's bar is coloured against the baseline: by the metric's direction where the
-  // change is significant (Welch's t-test), grey where it is within noise or unchanged, a paler
-  // shade of the direction where a side has one run (n=1: no noise estimate).
-  function changeClass(change) {
-    if (!change) return 'base';
-    if (change.noise === 'within noise' || change.direction === 'unchanged') return 'same';
-    var kind = change.direction === 'better' ? 'better' : 'worse';
-    return change.noise === 'significant' ? kind : kind + ' unsure';
-  }
-
-  var CHANGE_LEGEND = [
-    ['base', 'baseline (#1)'], ['better', 'better, significant'], ['worse', 'worse, significant'],
-    ['same', 'no significant difference (within noise) or unchanged'],
-    ['better unsure', 'better, n=1: no noise estimate'],
-    ['worse unsure', 'worse, n=1: no noise estimate']];
-
-  function changeLegend() {
-    return el('p', {class: 'change-legend'}, CHANGE_LEGEND.map(function (entry) {
-      return el('span', {}, [el('span', {class: 'swatch ' + entry[0]}), entry[1]]);
-    }));
-  }
-
-  // A label cut to `max` characters, keeping its end (a file name's tail tells runs apart).
-  function clip(text, max) {
-    return text.length <= max ? text : '\u2026' + text.slice(text.length - max + 1);
-  }
-
-  // One bar per run: its label on a line of its own above the bar (never under it), the value
-  // and the change right of the bar in room kept for them; 95 % CI whiskers where n >= 2.
-  function comparisonBars(metric, labels) {
-    var width = 560;
-    var valueRoom = 250;  // "12,345 MiB/s (n=10) +123.4 % better" at 12px
-    var rowHeight = 40;
-    var height = rowHeight * labels.length + 6;
-    var max = 0;
-    metric.inputs.forEach(function (v) {
-      if (v && !v.unavailable) max = Math.max(max, v.n >= 2 ? v.ci95_high : v.mean);
-    });
-    if (max <= 0) max = 1;
-    var scale = (width - 8 - valueRoom) / max;
-    var picture = svg('svg', {width: width, height: height, class: 'bars compare-bars',
-                              viewBox: '0 0 ' + width + ' ' + height});
-    metric.inputs.forEach(function (v, i) {
-      var y = 4 + i * rowHeight;
-      var label = svg('text', {x: 4, y: y + 12, class: 'label'},
-                      '#' + (i + 1) + ' ' + clip(labels[i], 80));
-      label.appendChild(svg('title', {}, '#' + (i + 1) + ' ' + labels[i]));
-      picture.appendChild(label);
-      if (!v || v.unavailable) {
-        picture.appendChild(svg('text', {x: 4, y: y + 30, class: 'value'},
-                                v ? v.unavailable : 'not in this run'));
-        return;
-      }
-      var change = i > 0 ? metric.changes[i - 1] : null;
-      var w = Math.max(1, v.mean * scale);
-      var bar = svg('rect', {x: 4, y: y + 17, width: w, height: 18,
-                             class: 'bar ' + (i === 0 ? 'base' : change ? changeClass(change) :
-                                                                             'same')});
-      var text = num(v.mean) + ' ' + metric.unit + (v.n >= 2 ? ' (n=' + v.n + ')' : '');
-      var title = text;
-      if (change && change.change_percent !== null) {
-        text += ' ' + (change.change_percent >= 0 ? '+' : '') +
-          change.change_percent.toFixed(1) + ' % ' + change.direction;
-        title = text + ', ' + change.noise;
-      }
-      bar.appendChild(svg('title', {}, title));
-      picture.appendChild(bar);
-      if (v.n >= 2) {
-        picture.appendChild(svg('line', {x1: 4 + v.ci95_low * scale, x2: 4 +
-                                         v.ci95_high * scale, y1: y + 26, y2: y + 26,
-                                         class: 'whisker'}));
-      }
-      picture.appendChild(svg('text', {x: 4 + Math.max(w, v.n >= 2 ? v.ci95_high * scale : 0) + 6,
-                                       y: y + 30, class: 'value'}, text));
-    });
-    return picture;
-  }
-
-  // A phase's explanations side by side (issue 29): the findings that differ first, then each
-  // run's storage, device figures and findings in a column of its own.
-  function compareExplain(explain, labels) {
-    var box = el('div', {class: 'explain compare-explain'});
-    box.appendChild(el('p', {}, 'Explain (what the kernel and the devices did' +
-      (explain.inputs.some(function (s) { return s && s.results > 1; }) ?
-        ', each run\'s first repetition' : '') + '; findings that differ first):'));
-    box.appendChild(el('ul', {class: 'findings'}, explain.findings.map(function (line) {
-      return el('li', {}, line);
-    })));
-    box.appendChild(table([''].concat(labels.map(function (l, i) {
-      return '#' + (i + 1) + ' ' + clip(l, 40);
-    })), explain.figures, 'facts compare-explain-figures'));
-    return box;
-  }
-
-  function comparisonSection(comparison) {
-    var box = el('section', {class: 'comparison', id: 'comparison'});
-    box.appendChild(el('h2', {}, 'Runs side by side (against #1, the baseline)'));
-    if (comparison.environment.length) {
-      box.appendChild(el('h3', {}, 'What differs'));
-      box.appendChild(table(['field'].concat(comparison.labels.map(function (l, i) {
-        return '#' + (i + 1) + ' ' + l;
-      })), comparison.environment.map(function (d) { return [d.field].concat(d.values); })));
-    }
-    if (comparison.phases.length) box.appendChild(changeLegend());
-    comparison.phases.forEach(function (phase) {
-      var section = el('section', {class: 'compare-phase'});
-      section.appendChild(el('h4', {}, ['step ' + phase.step + (phase.sweep_point !== null ?
-        ', point ' + phase.sweep_point : '') + ', phase ', el('q', {}, phase.phase)]));
-      (phase.notes || []).forEach(function (text) { section.appendChild(note('Compared: ' + text)); });
-      if (phase.explain) section.appendChild(compareExplain(phase.explain, comparison.labels));
-      phase.metrics.forEach(function (metric) {
-        section.appendChild(el('div', {class: 'compare-metric'}, [
-          el('p', {}, metric.title + ' (' + metric.unit + ', ' + metric.better +
-             ' is better)'),
-          comparisonBars(metric, comparison.labels)]));
-      });
-      box.appendChild(section);
-    });
-    if (comparison.unmatched.length) {
-      box.appendChild(el('h3', {}, 'Not in every run'));
-      box.appendChild(table(['part', 'missing in'], comparison.unmatched.map(function (u) {
-        return [u.what, u.missing_in.join(', ')];
-      })));
-    }
-    if (comparison.left_out.length) {
-      box.appendChild(el('h3', {}, 'Left out (did not end ok)'));
-      box.appendChild(table(['run', 'part', 'status', 'message'],
-        comparison.left_out.map(function (l) {
-          return [l.input, l.what, l.status, l.message];
-        })));
-    }
-    return box;
-  }
-
-  // The compare bars' texts as laid out: how many run past their picture's edge or into a bar
-  // (a label clipped or hidden, as the browser draws it).
-  function compareBarsLayout() {
-    var bars = document.querySelectorAll('svg.compare-bars');
-    var clipped = 0;
-    Array.prototype.forEach.call(bars, function (picture) {
-      var width = Number(picture.getAttribute('width'));
-      var rects = Array.prototype.map.call(picture.querySelectorAll('rect'), function (r) {
-        return r.getBBox();
-      });
-      Array.prototype.forEach.call(picture.querySelectorAll('text'), function (text) {
-        var box = text.getBBox();
-        var overlaps = rects.some(function (r) {
-          return box.x < r.x + r.width && r.x < box.x + box.width &&
-            box.y < r.y + r.height && r.y < box.y + box.height;
-        });
-        if (box.x < 0 || box.x + box.width > width || overlaps) clipped += 1;
-      });
-    });
-    return {pictures: bars.length, clipped: clipped};
-  }
-
   function selfCheck() {
-    var layout = compareBarsLayout();
+    var layout = R.compareBarsLayout();
     var ok = errors.length === 0 && layout.clipped === 0 && checks.every(function (c) {
       return c.drawn === c.expected;
     });
@@ -664,7 +418,7 @@
       toc.appendChild(el('li', {}, el('a', {href: '#comparison'}, 'Runs side by side')));
     }
     root.appendChild(toc);
-    if (model.comparison) root.appendChild(comparisonSection(model.comparison));
+    if (model.comparison) root.appendChild(R.comparisonSection(model.comparison));
     model.runs.forEach(function (run, i) {
       try {
         runSection(root, run, i);
@@ -682,4 +436,4 @@
   }
   selfCheck();
   if (errors.length) console.error('iobench report: ' + errors.join('; '));
-})();
+})(IobenchReport);
