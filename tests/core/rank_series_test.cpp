@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iobench/rank_results.hpp>
 #include <iobench/result.hpp>
+#include <string>
 #include <vector>
 
 #include "core/series_recorder.hpp"
@@ -181,5 +182,75 @@ TEST_CASE("a serial phase's groups merge group by group, however many points eac
       CHECK((w.index % 2 == 0) == first_group);
     }
     CHECK(got.points[i].workers.size() == (i == 2 ? 1u : 2u));  // rank 1's first group is over
+  }
+}
+
+namespace {
+
+// `series` with device `name` in every point: 1 MiB written and 100 ms busy per point, plus
+// `extra` MiB in point 0.
+TimeSeries with_device(TimeSeries series, const std::string& name, std::uint64_t extra = 0) {
+  for (std::size_t i = 0; i < series.points.size(); ++i) {
+    iobench::SeriesDevicePoint d;
+    d.name = name;
+    d.sampled_ns = kSeriesInterval;
+    d.writes = 256;
+    d.write_bytes = (1 + (i == 0 ? extra : 0)) << 20;
+    d.io_time_ms = 100;
+    series.points[i].devices.push_back(d);
+  }
+  return series;
+}
+
+RankStep on_host(RankStep rank, const std::string& host) {
+  rank.environment.hostname = host;
+  return rank;
+}
+
+}  // namespace
+
+TEST_CASE("a merged time series counts each host's devices once, from its longest-running rank",
+          "[core][series]") {
+  // Both ranks on one host saw loop0's writes (all the host's): rank 1 runs longer, so its
+  // figures stand for the host's; adding rank 0's would count the same writes twice.
+  const TimeSeries got = aggregate_of(
+      {on_host(rank_with(0, with_device(rank_series(0, 3, kSeriesPointCap), "loop0", 7)), "n"),
+       on_host(rank_with(1, with_device(rank_series(1, 4, kSeriesPointCap), "loop0")), "n")});
+  REQUIRE(got.points.size() == 4);
+  for (const SeriesPoint& point : got.points) {
+    REQUIRE(point.devices.size() == 1);
+    CHECK(point.devices[0].name == "loop0");
+    CHECK(point.devices[0].write_bytes == 1 << 20);  // rank 1's, never 8 MiB (rank 0's first)
+    CHECK(point.devices[0].util_percent() == Approx(100.0));
+  }
+}
+
+TEST_CASE("a merged time series names the devices of several hosts by host", "[core][series]") {
+  const TimeSeries got = aggregate_of(
+      {on_host(rank_with(0, with_device(rank_series(0, 2, kSeriesPointCap), "vda", 1)), "a"),
+       on_host(rank_with(1, with_device(rank_series(1, 2, kSeriesPointCap), "vda")), "b")});
+  REQUIRE(got.points.size() == 2);
+  REQUIRE(got.points[0].devices.size() == 2);
+  CHECK(got.points[0].devices[0].name == "a:vda");
+  CHECK(got.points[0].devices[0].write_bytes == 2 << 20);
+  CHECK(got.points[0].devices[1].name == "b:vda");
+  CHECK(got.points[0].devices[1].write_bytes == 1 << 20);
+}
+
+TEST_CASE("a merged time series brought to a coarser resolution sums its devices' counts",
+          "[core][series]") {
+  // Rank 0 kept 2 points of 2 intervals each (cap 2); rank 1, alone on its host, all 4: its
+  // device points are merged in pairs, so each merged point holds 2 MiB over 200 ms.
+  const TimeSeries got = aggregate_of(
+      {on_host(rank_with(0, rank_series(0, 4, 2)), "a"),
+       on_host(rank_with(1, with_device(rank_series(1, 4, kSeriesPointCap), "vdb")), "b")});
+  REQUIRE(got.merged_intervals == 2);
+  REQUIRE(got.points.size() == 2);
+  for (const SeriesPoint& point : got.points) {
+    REQUIRE(point.devices.size() == 1);
+    CHECK(point.devices[0].name == "b:vdb");
+    CHECK(point.devices[0].write_bytes == 2 << 20);
+    CHECK(point.devices[0].sampled_ns == 2 * kSeriesInterval);
+    CHECK(point.devices[0].util_percent() == Approx(100.0));
   }
 }

@@ -162,8 +162,9 @@ struct SeriesPoint {
   std::vector<SeriesWorkerPoint> workers;  ///< the workers running then, by index
   SeriesHistogram histogram;               ///< of latency_ns, for merging (see SeriesHistogram)
   /// The devices of the phase's storage chains (explain::chain_device_names order) over the
-  /// point; empty for a target without a block device, in results written before, and in a
-  /// series merged across ranks (each rank's devices are its host's).
+  /// point; empty for a target without a block device and in results written before. In a
+  /// series merged across ranks: each host's devices once (from one of its ranks), named
+  /// "HOST:NAME" where the ranks ran on several hosts.
   std::vector<SeriesDevicePoint> devices;
 
   /// bytes / duration_ns in bytes per second (0 if the duration is 0).

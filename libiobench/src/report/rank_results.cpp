@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <string>
 
 #include "report/json_shape.hpp"
 #include "report/rank_explain.hpp"
@@ -75,11 +76,33 @@ CpuTimes add(const CpuTimes& a, const CpuTimes& b) {
   return {a.user_ns + b.user_ns, a.system_ns + b.system_ns};
 }
 
+// The rank whose device figures stand for its host's in the merged series (as in the merged
+// explanation, rank_explain.hpp: each rank's diskstats deltas hold the whole host's I/O): the
+// one with the most points, whose series spans the phase longest; names "HOST:NAME" where the
+// ranks ran on several hosts.
+void choose_device_ranks(std::vector<detail::RankSeries>& series,
+                         const std::vector<std::string>& hosts) {
+  std::vector<std::string> distinct = hosts;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (const std::string& host : distinct) {
+    detail::RankSeries* chosen = nullptr;
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      if (hosts[i] != host) continue;
+      if (chosen == nullptr || series[i].series->points.size() > chosen->series->points.size())
+        chosen = &series[i];
+    }
+    chosen->devices = true;
+    if (distinct.size() > 1) chosen->device_prefix = host + ":";
+  }
+}
+
 // Phase `p`'s time series over the ranks that ran it: each placed by its phase's start on rank
 // 0's clock (its measurement start less the measurement's offset in its series).
 TimeSeries merge_series(const std::vector<RankStep>& ranks, std::size_t p) {
   std::vector<detail::RankSeries> series;
   std::vector<std::int64_t> origins;
+  std::vector<std::string> hosts;  // of each entry of `series`
   std::size_t worker_offset = 0;
   for (const RankStep& rank : ranks) {
     if (p >= rank.step.phases.size()) continue;
@@ -96,8 +119,10 @@ TimeSeries merge_series(const std::vector<RankStep>& ranks, std::size_t p) {
     }
     series.push_back({.series = &phase.time_series, .worker_offset = first_worker});
     origins.push_back(origin);
+    hosts.push_back(rank.environment.hostname);
   }
   if (series.empty()) return {};
+  choose_device_ranks(series, hosts);
   const std::int64_t earliest = *std::min_element(origins.begin(), origins.end());
   for (std::size_t i = 0; i < series.size(); ++i) {
     series[i].shift_ns = static_cast<std::uint64_t>(origins[i] - earliest);

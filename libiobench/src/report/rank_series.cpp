@@ -59,6 +59,22 @@ void add_totals(SeriesPoint& into, const SeriesPoint& from) {
   into.histogram.buckets = merge_buckets(into.histogram.buckets, from.histogram.buckets);
 }
 
+// Adds `from`'s device counts to `into`'s, by device name (`prefix` before `from`'s names).
+void add_devices(std::vector<SeriesDevicePoint>& into, const std::vector<SeriesDevicePoint>& from,
+                 const std::string& prefix) {
+  for (const SeriesDevicePoint& d : from) {
+    const std::string name = prefix + d.name;
+    const auto same = std::find_if(into.begin(), into.end(),
+                                   [&](const SeriesDevicePoint& x) { return x.name == name; });
+    if (same != into.end()) {
+      same->add(d);
+      continue;
+    }
+    into.push_back(d);
+    into.back().name = name;
+  }
+}
+
 void finish(SeriesPoint& point) {
   point.latency_ns =
       series_figures(point.histogram.sum_ns, point.latency_ns.max, point.histogram.buckets);
@@ -77,6 +93,7 @@ Run coarsen(const Run& run, std::uint64_t factor) {
     SeriesPoint& into = out.back();
     into.duration_ns += point.duration_ns;
     add_totals(into, point);
+    add_devices(into.devices, point.devices, std::string());
     for (const SeriesWorkerPoint& w : point.workers) {
       const auto same =
           std::find_if(into.workers.begin(), into.workers.end(),
@@ -140,6 +157,7 @@ TimeSeries merge_rank_series(const std::vector<RankSeries>& ranks) {
           w.index += ranks[r].worker_offset;
           merged.workers.push_back(w);
         }
+        if (ranks[r].devices) add_devices(merged.devices, point.devices, ranks[r].device_prefix);
       }
       finish(merged);
       out.points.push_back(std::move(merged));
