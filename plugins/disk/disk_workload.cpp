@@ -286,7 +286,7 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
   std::vector<PhaseSpec> open_loop;
   PhaseSpec paced = main;
   paced.steady_state.reset();
-  paced.latency_parts.service = true;
+  paced.latency_parts.service = !config_.curve.by_depth;  // depth probes: closed loop
   for (const std::uint32_t percent : config_.curve.percents) {
     open_loop.push_back(paced);
     open_loop.back().name = fmt::format("{} at {}%", main.name, percent);
@@ -294,6 +294,7 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
   for (std::size_t run = 1; run <= config_.curve.probe_phases(); ++run) {
     open_loop.push_back(paced);
     open_loop.back().name = fmt::format("{} probe {}", main.name, run);
+    open_loop.back().time_limit = config_.curve.window;  // latency_window (0: the step's)
   }
   phases.push_back(std::move(main));
   for (PhaseSpec& spec : open_loop) phases.push_back(std::move(spec));
@@ -504,6 +505,8 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     plan.trim_op = kTrim;
     trims = true;
     options = open_options(config_, true, true, false, file_bytes);  // mmap maps read-write
+  } else if (phase_role == PhaseRole::kProbe && config_.curve.by_depth) {
+    iodepth = depth_search_.depth();  // the main phase's reads, closed loop at the probed depth
   } else if (phase_role == PhaseRole::kCurve || phase_role == PhaseRole::kProbe) {
     // The main phase's reads, open loop at this point's rate, shared by the step's workers.
     rate = RateLimit{
@@ -588,6 +591,10 @@ void DiskWorkload::after_curve_phase(std::size_t phase, const PhaseResult& resul
         ctx.set_attribute("latency_search.target", curve.latency_target->text);
         ctx.set_attribute("latency_search.max_iops", search_.upper());
       }
+      if (curve.by_depth) {
+        depth_search_.start(config_.iodepth, 1 + curve.confirm);
+        ctx.set_attribute("latency_search.max_depth", static_cast<std::int64_t>(config_.iodepth));
+      }
       if (max_iops_ <= 0) {
         ctx.skip_remaining_phases(
             "the closed-loop read phase completed no reads, so there is no rate to scale");
@@ -599,6 +606,11 @@ void DiskWorkload::after_curve_phase(std::size_t phase, const PhaseResult& resul
       break;
     }
     case PhaseRole::kProbe: {
+      if (curve.by_depth) {
+        after_depth_probe(ctx, depth_search_, phase - main_phase() - curve.percents.size(),
+                          curve.probe_phases(), point, curve.latency_target->target_ns);
+        break;
+      }
       const bool pass =
           point.iops > 0 && point.target_percentile_ns <= curve.latency_target->target_ns;
       const std::size_t run = phase - main_phase() - curve.percents.size();
