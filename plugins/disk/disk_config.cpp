@@ -13,6 +13,7 @@
 
 #include "plugins/disk/device_safety.hpp"
 #include "plugins/disk/disk_fio_params.hpp"
+#include "plugins/disk/verify_pattern.hpp"
 
 namespace iobench::plugins::disk {
 
@@ -84,9 +85,13 @@ std::vector<ParamSpec> disk_param_specs() {
       {.key = "verify",
        .type = ParamType::kBool,
        .default_value = "false",
-       .help = "write a per-sector pattern stamped with its offset and the run's seed, and check "
-               "every block read (writes add a verify phase reading the file back); a mismatch "
-               "fails the phase, naming the offset"},
+       .help = "stamp each block's first 40 bytes (the rest is the data pattern; not with "
+               "dedupe or bonnie) with its offset, the run's seed, the write's generation (its "
+               "pass) and a checksum, and check every block read (writes add a verify phase "
+               "reading back what they wrote; on a block device only operation=write); a bad "
+               "block fails the phase, naming its offset and whether it is misplaced (another "
+               "offset's block), lost (an older generation, another run's block, or zeros) or "
+               "corrupted"},
       {.key = "rate_iops",
        .type = ParamType::kCount,
        .default_value = "0",
@@ -294,6 +299,31 @@ void check_curve(const Params& params, const DiskConfig& config) {
   }
 }
 
+// verify=true stamps each block's first VerifyPattern::kHeaderBytes and checks the rest against
+// the data pattern regenerated: patterns it cannot regenerate or that the stamp would defeat are
+// refused, as is a block too small for the stamp.
+void check_verify_data(const DiskConfig& config, const Params& params) {
+  if (config.data.kind == DataPattern::Kind::kBonnie) {
+    throw ConfigError(
+        "disk: verify=true with data=bonnie: bonnie++'s buffer changes with every write, so a "
+        "read cannot be checked against it; use data=random, zeros or compressible:PCT, or drop "
+        "verify");
+  }
+  if (config.data.dedupe_percent != 0) {
+    throw ConfigError(fmt::format(
+        "disk: verify=true with data={}: verify stamps each block's first {} bytes with its "
+        "offset, which makes every block unique, so none would repeat; drop verify or the "
+        "dedupe",
+        params.get_string("data"), VerifyPattern::kHeaderBytes));
+  }
+  if (config.block_size_bytes < VerifyPattern::kHeaderBytes) {
+    throw ConfigError(fmt::format(
+        "disk: verify=true with bs={}: each block starts with a {}-byte verify stamp; use bs={} "
+        "or more, or drop verify",
+        params.get_string("bs"), VerifyPattern::kHeaderBytes, VerifyPattern::kHeaderBytes));
+  }
+}
+
 }  // namespace
 
 DiskConfig make_disk_config(const Params& params, std::span<const std::filesystem::path> targets) {
@@ -379,13 +409,7 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
   config.prime = params.get_bool("prime");
   config.fsync = params.get_bool("fsync");
   config.sync = params.get_string("sync");
-  if (params.get_bool("verify") && params.given("data") &&
-      config.data.kind != DataPattern::Kind::kRandom) {
-    throw ConfigError(fmt::format(
-        "disk: verify=true writes its own random, offset-stamped pattern, so data={} cannot "
-        "be checked; leave data out or set verify=false",
-        params.get_string("data")));
-  }
+  if (config.verify) check_verify_data(config, params);
 
   read_fio_params(params, config);
   const char* const bs_name = config.bssplit.empty() ? "bs" : "bssplit";
@@ -449,8 +473,11 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
           "device/serial, serial or wwid; a loop device: loop/backing_file); reads need none",
           target.string(), op_text));
     }
+    // verify on a device: after a write phase only (nothing fills a device for reads to check).
+    const bool verified_device_write =
+        config.verify && S_ISBLK(st.st_mode) && config.operation == Operation::kWrite;
     if (config.destroys() && S_ISBLK(st.st_mode)) {
-      if (config.nrfiles == 1 && !config.verify) {
+      if (config.nrfiles == 1 && (!config.verify || verified_device_write)) {
         check_device_target(
             config, target,
             config.writes() ? "operation=" + op_text : "purge=" + params.get_string("purge"));
@@ -467,10 +494,12 @@ DiskConfig make_disk_config(const Params& params, std::span<const std::filesyste
           "give a directory target or nrfiles=1",
           config.nrfiles, target.string()));
     }
-    if (config.verify) {
+    if (config.verify && !verified_device_write) {
       throw ConfigError(fmt::format(
           "disk: verify=true checks what iobench wrote, but target '{}' is an existing file it "
-          "reads in place; drop verify or give a directory target",
+          "reads in place (a block device: only operation=write under --destructive is "
+          "verified, as nothing fills a device for reads to check); drop verify or give a "
+          "directory target",
           target.string()));
     }
     if (S_ISREG(st.st_mode) &&

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iobench/error.hpp>
 #include <iobench/units.hpp>
@@ -18,7 +19,59 @@ std::uint32_t CurveConfig::search_steps() const noexcept {
 }
 
 std::size_t CurveConfig::probe_phases() const noexcept {
-  return latency_target ? static_cast<std::size_t>(search_steps()) * (1 + confirm) : 0;
+  if (!latency_target) return 0;
+  const std::uint32_t steps = by_depth ? DepthSearch::steps(max_depth) : search_steps();
+  return static_cast<std::size_t>(steps) * (1 + confirm);
+}
+
+std::uint32_t DepthSearch::steps(std::uint32_t max_depth) noexcept {
+  // The bracket (0, max_depth + 1) shrinks to at most ceil(length / 2) per probe.
+  std::uint32_t steps = 0;
+  for (std::uint64_t length = std::uint64_t{max_depth} + 1; length > 1; length = (length + 1) / 2) {
+    ++steps;
+  }
+  return steps;
+}
+
+void DepthSearch::start(std::uint32_t max_depth, std::uint32_t runs_per_probe) noexcept {
+  low_ = 0;
+  high_ = max_depth + 1;
+  runs_per_probe_ = runs_per_probe;
+  runs_ = 0;
+  failed_ = false;
+  result_iops_ = 0;
+}
+
+void DepthSearch::record(bool pass, double iops) noexcept {
+  failed_ = failed_ || !pass;
+  probe_iops_ = runs_ == 0 ? iops : std::min(probe_iops_, iops);
+  if (++runs_ < runs_per_probe_) return;
+  const std::uint32_t probed = depth();
+  if (failed_) {
+    high_ = probed;
+  } else {
+    low_ = probed;
+    result_iops_ = probe_iops_;
+  }
+  runs_ = 0;
+  failed_ = false;
+}
+
+void after_depth_probe(PrepareContext& ctx, DepthSearch& search, std::size_t run, std::size_t runs,
+                       const CurvePoint& point, std::uint64_t target_ns) {
+  const bool pass = point.iops > 0 && point.target_percentile_ns <= target_ns;
+  set_depth_probe(ctx, run, search.depth(), point, pass);
+  search.record(pass, point.iops);
+  if (!search.done() && run < runs) return;
+  ctx.set_attribute("latency_search.result_depth", static_cast<std::int64_t>(search.result()));
+  ctx.set_attribute("latency_search.result_iops", search.result_iops());
+  ctx.set_attribute("latency_search.upper_depth", static_cast<std::int64_t>(search.upper()));
+  if (run < runs) {
+    ctx.skip_remaining_phases(
+        fmt::format("the queue-depth search converged after {} of its {} probe runs (result: "
+                    "depth {})",
+                    run, runs, search.result()));
+  }
 }
 
 std::vector<ParamSpec> curve_param_specs() {
@@ -49,6 +102,18 @@ std::vector<ParamSpec> curve_param_specs() {
        .help = "latency_target: extra runs of each probed rate; a rate passes only if every "
                "run meets the target",
        .max = 10},
+      {.key = "latency_target_mode",
+       .type = ParamType::kEnum,
+       .default_value = "rate",
+       .help = "latency_target: rate (open loop: the highest rate meeting it) or depth (closed "
+               "loop, fio's latency_target: the highest queue depth in 1..iodepth meeting it, "
+               "bisected, each probe a closed-loop phase at one depth)",
+       .choices = {"rate", "depth"}},
+      {.key = "latency_window",
+       .type = ParamType::kDuration,
+       .default_value = "0s",
+       .help = "latency_target_mode=depth: each probe's length (fio's latency_window; 0: the "
+               "step's phase length)"},
       {.key = "latency_search_max",
        .type = ParamType::kCount,
        .default_value = "100",
@@ -111,6 +176,41 @@ LatencyTarget parse_latency_target(std::string_view text) {
   return target;
 }
 
+namespace {
+
+// latency_target_mode=depth: closed-loop probes of queue depths, nothing of the rate search.
+void check_depth_search(const Params& params, const CurveConfig& config) {
+  const auto refuse = [](std::string_view why) {
+    throw ConfigError(fmt::format("disk: latency_target_mode=depth {}", why));
+  };
+  if (!config.latency_target) {
+    refuse(
+        "searches the queue depth meeting latency_target, which is not given; give e.g. "
+        "latency_target=p99:2ms");
+  }
+  if (!config.percents.empty()) {
+    refuse(
+        fmt::format("runs closed-loop probes at queue depths, but curve={} runs open-loop "
+                    "phases at rates; drop curve or use latency_target_mode=rate",
+                    params.get_string("curve")));
+  }
+  for (const char* key : {"latency_precision", "latency_search_max"}) {
+    if (params.given(key)) {
+      refuse(
+          fmt::format("bisects whole queue depths, so {}={} (a rate search's) does not apply; "
+                      "drop it",
+                      key, params.get_string(key)));
+    }
+  }
+  if (config.max_depth < 2) {
+    refuse(
+        "searches queue depths 1..iodepth, but iodepth=1 leaves nothing to search; give "
+        "iodepth=N (the highest depth to try), e.g. iodepth=32");
+  }
+}
+
+}  // namespace
+
 CurveConfig curve_from_params(const Params& params) {
   CurveConfig config;
   // No default: unset unless given.
@@ -127,6 +227,16 @@ CurveConfig curve_from_params(const Params& params) {
   }
   config.confirm = static_cast<std::uint32_t>(params.get_u64("latency_confirm"));
   config.search_max_percent = static_cast<std::uint32_t>(params.get_u64("latency_search_max"));
+  config.by_depth = params.get_string("latency_target_mode") == "depth";
+  config.max_depth = static_cast<std::uint32_t>(params.get_u64("iodepth"));
+  config.window = params.get_duration("latency_window");
+  if (config.by_depth) check_depth_search(params, config);
+  if (!config.by_depth && params.given("latency_window")) {
+    throw ConfigError(
+        fmt::format("disk: latency_window={} is the length of a queue-depth probe, but "
+                    "latency_target_mode is not depth; set latency_target_mode=depth or drop it",
+                    params.get_string("latency_window")));
+  }
   return config;
 }
 
@@ -165,6 +275,15 @@ void LatencySearch::record(bool pass) noexcept {
   failed_ = false;
 }
 
+void set_depth_probe(PrepareContext& ctx, std::size_t run, std::uint32_t depth,
+                     const CurvePoint& point, bool pass) {
+  const std::string key = fmt::format("latency_search.probe.{}.", run);
+  ctx.set_attribute(key + "depth", static_cast<std::int64_t>(depth));
+  ctx.set_attribute(key + "iops", point.iops);
+  ctx.set_attribute(key + "percentile_ns", static_cast<std::int64_t>(point.target_percentile_ns));
+  ctx.set_attribute(key + "result", std::string(pass ? "pass" : "fail"));
+}
+
 void set_curve_point(PrepareContext& ctx, std::uint32_t percent, double target_iops,
                      const CurvePoint& point) {
   const std::string key = fmt::format("curve.{}%.", percent);
@@ -201,6 +320,27 @@ double number(const StepResult& step, const std::string& key) {
 
 double us(double ns) { return ns / 1e3; }
 
+// latency_target_mode=depth: the probes by queue depth, then the result.
+void format_depth_search(const StepResult& step, const std::string& target, std::ostream& out) {
+  fmt::print(out, "latency search ({} by queue depth in 1..{}, closed loop):\n", target,
+             number(step, "latency_search.max_depth"));
+  fmt::print(out, "{:>6} {:>6} {:>12} {:>14} {:>7}\n", "probe", "depth", "IOPS", "percentile us",
+             "result");
+  for (std::size_t run = 1;; ++run) {
+    const std::string key = fmt::format("latency_search.probe.{}.", run);
+    const AttributeValue* result = find(step, key + "result");
+    if (result == nullptr || !std::holds_alternative<std::string>(*result)) break;
+    fmt::print(out, "{:>6} {:>6} {:>12.1f} {:>14.1f} {:>7}\n", run, number(step, key + "depth"),
+               number(step, key + "iops"), us(number(step, key + "percentile_ns")),
+               std::get<std::string>(*result));
+  }
+  if (find(step, "latency_search.result_depth") != nullptr) {
+    fmt::print(out, "latency search result: queue depth {} meets {} ({:.1f} IOPS)\n",
+               number(step, "latency_search.result_depth"), target,
+               number(step, "latency_search.result_iops"));
+  }
+}
+
 }  // namespace
 
 void format_curve_text(const StepResult& step, std::ostream& out) {
@@ -223,6 +363,10 @@ void format_curve_text(const StepResult& step, std::ostream& out) {
   }
   const AttributeValue* target = find(step, "latency_search.target");
   if (target == nullptr || !std::holds_alternative<std::string>(*target)) return;
+  if (find(step, "latency_search.max_depth") != nullptr) {
+    format_depth_search(step, std::get<std::string>(*target), out);
+    return;
+  }
   fmt::print(out, "latency search ({} in (0, {:.1f}] IOPS):\n", std::get<std::string>(*target),
              number(step, "latency_search.max_iops"));
   fmt::print(out, "{:>6} {:>12} {:>12} {:>14} {:>7}\n", "probe", "rate IOPS", "IOPS",

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <iobench/params.hpp>
 #include <iobench/result.hpp>
@@ -34,16 +35,24 @@ struct CurveConfig {
   /// The search's upper end, in % of the closed-loop IOPS: above 100 where the closed-loop
   /// figure may fall short of the knee (a phase that ends waiting out a throttle's time slice).
   std::uint32_t search_max_percent = 100;
+  /// latency_target_mode=depth (fio's latency_target): search the queue depth in [1, max_depth]
+  /// of closed-loop phases instead of the open-loop rate.
+  bool by_depth = false;
+  std::uint32_t max_depth = 1;  ///< iodepth
+  /// latency_window (fio's): each probe phase's time limit (0: the step's).
+  std::chrono::nanoseconds window{0};
 
   [[nodiscard]] bool active() const noexcept { return !percents.empty() || latency_target; }
   /// Bisection steps: halvings of (0, search_max_percent] until the bracket is at most
   /// precision_percent wide.
   [[nodiscard]] std::uint32_t search_steps() const noexcept;
-  /// Phases the latency search runs: search_steps() x (1 + confirm); 0 without latency_target.
+  /// Phases the latency search runs at most: search_steps() (by depth:
+  /// DepthSearch::steps(max_depth)) x (1 + confirm); 0 without latency_target.
   [[nodiscard]] std::size_t probe_phases() const noexcept;
 };
 
-/// The params: curve, latency_target, latency_precision, latency_confirm, latency_search_max.
+/// The params: curve, latency_target, latency_precision, latency_confirm, latency_search_max,
+/// latency_target_mode, latency_window.
 [[nodiscard]] std::vector<ParamSpec> curve_param_specs();
 
 /// "10,50,100" -> {10, 50, 100}: whole percentages 1..1000, comma-separated. Throws ConfigError
@@ -54,7 +63,9 @@ struct CurveConfig {
 /// latency_target=, the value and the form.
 [[nodiscard]] LatencyTarget parse_latency_target(std::string_view text);
 
-/// Reads the params above. Throws ConfigError as the parsers do.
+/// Reads the params above (and iodepth, the depth search's maximum). Throws ConfigError as the
+/// parsers do, and for a depth search with curve, latency_precision, latency_search_max or
+/// iodepth=1.
 [[nodiscard]] CurveConfig curve_from_params(const Params& params);
 
 /// What one open-loop (or the closed-loop) phase achieved: the reads' IOPS over the phase's wall
@@ -100,6 +111,53 @@ class LatencySearch {
   std::uint32_t runs_ = 0;
   bool failed_ = false;
 };
+
+/// latency_target_mode=depth: fio's latency_target search for the highest queue depth whose
+/// latency percentile meets the target, each probe a closed-loop phase (fio's latency_window)
+/// at one depth run 1 + confirm times, passing if every run does. fio ramps from depth 1 by
+/// doubling, then bisects, for as many windows as it takes; this bisects (0, max_depth + 1)
+/// at once, so the runs are bounded by steps() before the run. Once the bracket has closed
+/// (the highest passing depth next to the lowest failing one, or max_depth passing), done() is
+/// true and the remaining probe phases are skipped.
+class DepthSearch {
+ public:
+  /// Probes the search takes at most: ceil(log2(max_depth + 1)).
+  [[nodiscard]] static std::uint32_t steps(std::uint32_t max_depth) noexcept;
+  /// Starts over in [1, max_depth].
+  void start(std::uint32_t max_depth, std::uint32_t runs_per_probe) noexcept;
+  /// The depth the next run probes (the middle of the bracket).
+  [[nodiscard]] std::uint32_t depth() const noexcept { return (low_ + high_) / 2; }
+  /// Records the outcome of a run at depth() and its read IOPS.
+  void record(bool pass, double iops) noexcept;
+  [[nodiscard]] bool done() const noexcept { return high_ - low_ <= 1; }
+  /// The read IOPS of result() (the lowest of its runs; 0: none passed).
+  [[nodiscard]] double result_iops() const noexcept { return result_iops_; }
+  /// The highest depth that passed every run (0: none did).
+  [[nodiscard]] std::uint32_t result() const noexcept { return low_; }
+  /// The lowest depth that failed (max_depth + 1: none did).
+  [[nodiscard]] std::uint32_t upper() const noexcept { return high_; }
+
+ private:
+  std::uint32_t low_ = 0;
+  std::uint32_t high_ = 2;
+  std::uint32_t runs_per_probe_ = 1;
+  std::uint32_t runs_ = 0;
+  bool failed_ = false;
+  double probe_iops_ = 0;  ///< the lowest IOPS of the current probe's runs so far
+  double result_iops_ = 0;
+};
+
+/// latency_target_mode=depth, after probe run `run` (from 1) of at most `runs`, which measured
+/// `point`: records it (set_depth_probe) and in `search`; once the search is done or this was
+/// the last run, sets latency_search.result_depth, .result_iops and .upper_depth, and skips
+/// the probe phases left.
+void after_depth_probe(PrepareContext& ctx, DepthSearch& search, std::size_t run, std::size_t runs,
+                       const CurvePoint& point, std::uint64_t target_ns);
+
+/// Attributes of a depth probe run (`latency_search.probe.N.depth`, `.iops`, `.percentile_ns`,
+/// `.result`) on the step result.
+void set_depth_probe(PrepareContext& ctx, std::size_t run, std::uint32_t depth,
+                     const CurvePoint& point, bool pass);
 
 /// Attributes of a curve point (`curve.PCT%.iops`, ...) or a probe run, on the step result.
 void set_curve_point(PrepareContext& ctx, std::uint32_t percent, double target_iops,

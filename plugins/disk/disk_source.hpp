@@ -5,6 +5,7 @@
 // the verify check, the thinktime pauses.
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -75,9 +76,8 @@ struct PhasePlan {
 
 class DiskSource {
  public:
-  DiskSource(const PhasePlan& plan, std::uint64_t seed, const VerifyPattern* pattern,
-             PatternBuffer* data, const std::filesystem::path& path, WorkerContext& ctx,
-             std::uint32_t depth)
+  DiskSource(const PhasePlan& plan, std::uint64_t seed, VerifyPattern* pattern, PatternBuffer* data,
+             const std::filesystem::path& path, WorkerContext& ctx, std::uint32_t depth)
       : plan_(plan),
         seed_(seed),
         mix_state_(seed ^ 0x6d69786564ULL),
@@ -143,7 +143,9 @@ class DiskSource {
     ++issued_;
     if (!read && !trim) {
       if (pattern_ != nullptr) {
-        pattern_->stamp({request.buffer, request.length}, offset);  // untimed (see the driver)
+        // Generation: the pass, from 1 (the untimed fill of a file to read writes 0).
+        pattern_->fill({request.buffer, request.length}, offset,
+                       static_cast<std::uint32_t>(pass_ + 1));  // untimed (see the driver)
       } else if (data_ != nullptr) {
         const std::span<const std::byte> bytes = data_->block(block);
         if (plan_.copy_writes) {
@@ -166,24 +168,51 @@ class DiskSource {
       // Only a write that completed in full counts for verify (a paced request built but never
       // issued when the phase ended wrote nothing).
       if (plan_.written != nullptr) {
-        const std::uint64_t file_block = request.offset / plan_.block_size;
-        plan_.written->insert((file_block - plan_.placement.first) / plan_.placement.stride);
+        const std::uint64_t index = block_index(request.offset);
+        if (pattern_ != nullptr) {
+          plan_.written->insert(
+              index, VerifyPattern::generation_of({request.buffer, VerifyPattern::kHeaderBytes}));
+        } else {
+          plan_.written->insert(index);
+        }
       }
       return;
     }
     if (pattern_ == nullptr) return;
-    const std::uint64_t bad =
-        pattern_->first_mismatch({request.buffer, request.length}, request.offset);
-    if (bad != UINT64_MAX) {
-      // Not an errno: the read succeeded and returned the wrong bytes.
-      throw Error(fmt::format(
-          "verify: {}: the {}-byte block at offset {} does not hold what was written (first bad "
-          "sector at offset {})",
-          path_.string(), request.length, request.offset, bad));
+    // After a write phase, its last write of the block; otherwise (a mixed phase may or may
+    // not have rewritten it) any of this run's.
+    const std::uint32_t expected = written_only_
+                                       ? plan_.written->generation(block_index(request.offset))
+                                       : VerifyPattern::kAnyGeneration;
+    VerifyFinding finding =
+        pattern_->check({request.buffer, request.length}, request.offset, expected);
+    if (finding.failure != VerifyFailure::kNone) {
+      if (++bad_blocks_ <= kFindingsShown) {
+        findings_.push_back(fmt::format("offset {}: {}: {}", request.offset,
+                                        failure_name(finding.failure), finding.detail));
+      }
     }
   }
 
+  /// With verify, after the driver's loop: throws Error naming the blocks read back wrong
+  /// (offset, kind, what each holds; the first kFindingsShown), if any. Not an errno: the reads
+  /// succeeded and returned the wrong bytes.
+  void finish_verify() const {
+    if (bad_blocks_ == 0) return;
+    throw Error(fmt::format("verify: {}: {} block{} of {} bytes read back wrong: {}{}",
+                            path_.string(), bad_blocks_, bad_blocks_ == 1 ? "" : "s",
+                            plan_.block_size, fmt::join(findings_, "; "),
+                            bad_blocks_ > findings_.size() ? "; ..." : ""));
+  }
+
  private:
+  static constexpr std::uint64_t kFindingsShown = 10;
+
+  // The worker's block index of a file offset (its placement in a shared file undone).
+  [[nodiscard]] std::uint64_t block_index(std::uint64_t offset) const noexcept {
+    return (offset / plan_.block_size - plan_.placement.first) / plan_.placement.stride;
+  }
+
   void start_pass() {
     index_ = 0;
     const std::uint64_t per_file = plan_.blocks / plan_.files;
@@ -214,7 +243,7 @@ class DiskSource {
   std::uint64_t seed_;
   std::uint64_t mix_state_;
   std::uint64_t size_state_;
-  const VerifyPattern* pattern_;
+  VerifyPattern* pattern_;
   PatternBuffer* data_;
   std::filesystem::path path_;
   WorkerContext& ctx_;
@@ -226,6 +255,9 @@ class DiskSource {
   std::uint64_t thought_at_ = 0;  // issued_ at the last pause
   /// Per request slot: the index of its size in the split (the result counter it counts in).
   std::vector<std::uint8_t> size_slots_;
+  /// verify: blocks read back wrong, and the first kFindingsShown of them described.
+  mutable std::uint64_t bad_blocks_ = 0;
+  mutable std::vector<std::string> findings_;
 };
 
 }  // namespace iobench::plugins::disk

@@ -72,7 +72,7 @@ constexpr std::size_t kWriteBehindChunks = 16;
 // hold a stop up for long, however large the file. The file's data is on the device at the end.
 bool fill_read_file(const ConfinedDir& dir, const FileLocation& location, const std::string& name,
                     bool shared, BlockPlacement placement, std::uint64_t blocks,
-                    const DiskConfig& config, const VerifyPattern* pattern, std::uint64_t seed,
+                    const DiskConfig& config, VerifyPattern* pattern, std::uint64_t seed,
                     const WorkerContext& ctx) {
   const std::filesystem::path& path = location.path();
   UniqueFd fd = location.open(O_WRONLY, !shared);
@@ -97,7 +97,7 @@ bool fill_read_file(const ConfinedDir& dir, const FileLocation& location, const 
       const auto bytes =
           chunk.span().subspan(static_cast<std::size_t>(i * bs), static_cast<std::size_t>(bs));
       if (pattern != nullptr) {
-        pattern->fill(bytes, placement.file_block(block) * bs);
+        pattern->fill(bytes, placement.file_block(block) * bs, 0);
       } else {
         const auto source = data->block(block);
         std::memcpy(bytes.data(), source.data(), source.size());
@@ -151,12 +151,6 @@ class DiskWorker final : public PhaseWorker {
         fsync_op_(fsync_op),
         seed_(seed),
         iodepth_(iodepth) {
-    if (pattern_) {
-      // Each slot's buffer holds the pattern; writes then only restamp it.
-      for (std::uint32_t i = 0; i < iodepth; ++i) {
-        pattern_->fill(buffers_.span().subspan(i * plan.block_size, plan.block_size), 0);
-      }
-    }
     if (plan_.ops != PhasePlan::Ops::kRead && !pattern_) {
       data_.emplace(data, static_cast<std::size_t>(plan.block_size), seed);
       plan_.copy_writes = iodepth > 1 || caps.registered_buffers;
@@ -202,6 +196,7 @@ class DiskWorker final : public PhaseWorker {
       timer.lap(ctx, fsync_op_, 0);
     }
     file_->close();
+    source.finish_verify();
   }
 
  private:
@@ -291,7 +286,7 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
   std::vector<PhaseSpec> open_loop;
   PhaseSpec paced = main;
   paced.steady_state.reset();
-  paced.latency_parts.service = true;
+  paced.latency_parts.service = !config_.curve.by_depth;  // depth probes: closed loop
   for (const std::uint32_t percent : config_.curve.percents) {
     open_loop.push_back(paced);
     open_loop.back().name = fmt::format("{} at {}%", main.name, percent);
@@ -299,6 +294,7 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
   for (std::size_t run = 1; run <= config_.curve.probe_phases(); ++run) {
     open_loop.push_back(paced);
     open_loop.back().name = fmt::format("{} probe {}", main.name, run);
+    open_loop.back().time_limit = config_.curve.window;  // latency_window (0: the step's)
   }
   phases.push_back(std::move(main));
   for (PhaseSpec& spec : open_loop) phases.push_back(std::move(spec));
@@ -351,8 +347,8 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   if (config_.time_based) ctx.set_attribute("time_based", std::string("true"));
   ctx.set_attribute("iodepth", static_cast<std::int64_t>(config_.iodepth));
   set_fio_attributes(config_, ctx);
-  ctx.set_attribute(
-      "data", config_.verify ? std::string("random (verify pattern)") : config_.data.to_string());
+  ctx.set_attribute("data", config_.verify ? config_.data.to_string() + " (verify-stamped)"
+                                           : config_.data.to_string());
   if (config_.seek == SeekPattern::kRandom) {
     ctx.set_attribute("random_order", config_.distribution.to_string());
   }
@@ -452,7 +448,8 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
       phase_role == PhaseRole::kPrime && caps_.moves_data ? *prime_engine_ : ctx.engine();
   std::optional<VerifyPattern> pattern;
   if (config_.verify) {
-    pattern.emplace(step_seed_, target_index, static_cast<std::size_t>(config_.block_size_bytes));
+    pattern.emplace(step_seed_, target_index, static_cast<std::size_t>(config_.block_size_bytes),
+                    config_.data);
   }
 
   PhasePlan plan{
@@ -480,7 +477,7 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   if (phase_role == PhaseRole::kMain && config_.operation == Operation::kWrite) {
     plan.ops = PhasePlan::Ops::kWrite;
     if (config_.verify) {
-      written_[worker_index] = BlockSet(config_.blocks);
+      written_[worker_index] = BlockSet(config_.blocks, true);
       plan.written = &written_[worker_index];
     }
     write_open = true;
@@ -508,6 +505,8 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     plan.trim_op = kTrim;
     trims = true;
     options = open_options(config_, true, true, false, file_bytes);  // mmap maps read-write
+  } else if (phase_role == PhaseRole::kProbe && config_.curve.by_depth) {
+    iodepth = depth_search_.depth();  // the main phase's reads, closed loop at the probed depth
   } else if (phase_role == PhaseRole::kCurve || phase_role == PhaseRole::kProbe) {
     // The main phase's reads, open loop at this point's rate, shared by the step's workers.
     rate = RateLimit{
@@ -592,6 +591,10 @@ void DiskWorkload::after_curve_phase(std::size_t phase, const PhaseResult& resul
         ctx.set_attribute("latency_search.target", curve.latency_target->text);
         ctx.set_attribute("latency_search.max_iops", search_.upper());
       }
+      if (curve.by_depth) {
+        depth_search_.start(config_.iodepth, 1 + curve.confirm);
+        ctx.set_attribute("latency_search.max_depth", static_cast<std::int64_t>(config_.iodepth));
+      }
       if (max_iops_ <= 0) {
         ctx.skip_remaining_phases(
             "the closed-loop read phase completed no reads, so there is no rate to scale");
@@ -603,6 +606,11 @@ void DiskWorkload::after_curve_phase(std::size_t phase, const PhaseResult& resul
       break;
     }
     case PhaseRole::kProbe: {
+      if (curve.by_depth) {
+        after_depth_probe(ctx, depth_search_, phase - main_phase() - curve.percents.size(),
+                          curve.probe_phases(), point, curve.latency_target->target_ns);
+        break;
+      }
       const bool pass =
           point.iops > 0 && point.target_percentile_ns <= curve.latency_target->target_ns;
       const std::size_t run = phase - main_phase() - curve.percents.size();

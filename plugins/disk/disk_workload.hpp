@@ -88,6 +88,7 @@ class DiskWorkload final : public Workload {
   /// curve= / latency_target=: the closed-loop phase's read IOPS, and the search's state.
   double max_iops_ = 0;
   LatencySearch search_;
+  DepthSearch depth_search_;  ///< latency_target_mode=depth
   /// Per worker, with verify after a write: the blocks the write phase wrote.
   std::vector<BlockSet> written_;
 };

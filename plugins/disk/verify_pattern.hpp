@@ -2,40 +2,69 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iobench/data_pattern.hpp>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace iobench::plugins::disk {
 
-/// What `verify=true` writes into each block and expects back: a per-run pseudo-random pattern
-/// (from the step seed and the target) whose every 512-byte sector begins with an 8-byte stamp
-/// of its own file offset mixed with the pattern's tag. A read then detects flipped bytes
-/// (memcmp against the pattern), data written to or read from the wrong offset (a sector's
-/// stamp), a torn block (some sectors old), and data left by another run or target (the tag).
-/// Stamping costs 8 bytes per sector; checking is one memcmp per sector.
+/// What a block read back under verify=true turned out to hold.
+enum class VerifyFailure : std::uint8_t {
+  kNone,       ///< what the last write of this offset wrote
+  kMisplaced,  ///< an intact block written for another offset (or target): a misdirected write
+  kLost,       ///< an older version: an earlier generation, another run's block, or zeros
+  kCorrupted,  ///< neither: bytes no write of this run produced (a failed checksum)
+};
+
+/// "misplaced write", "lost write", "corrupted".
+[[nodiscard]] std::string_view failure_name(VerifyFailure failure) noexcept;
+
+/// One block's verdict: kNone, or the failure and what the block holds instead.
+struct VerifyFinding {
+  VerifyFailure failure = VerifyFailure::kNone;
+  std::string detail;  ///< e.g. "holds the block of offset 8192 (generation 1)"
+};
+
+/// What `verify=true` writes into each block and expects back: the step's data pattern (random,
+/// zeros or compressible:PCT; PatternBuffer, from the run's seed and the target) with its first
+/// kHeaderBytes replaced by a stamp: a magic number, the block's file offset, the run's seed,
+/// the target index, the write's generation (its pass: 1 for the first pass of a write or
+/// mixed phase, 0 for the untimed fill of a file to read) and a 64-bit checksum of the whole
+/// block. A read then tells apart a block written for another offset (misplaced), an older
+/// version of this one (lost write: an earlier generation, another run's seed, or zeros where
+/// nothing was written) and bytes no write produced (corrupted, with the first byte that
+/// differs). Per write: a copy of the block and one pass of the checksum, untimed.
 class VerifyPattern {
  public:
-  static constexpr std::size_t kSectorBytes = 512;
-  static constexpr std::size_t kStampBytes = 8;
+  /// Stamp size: the bytes of each block that are not the data pattern's.
+  static constexpr std::size_t kHeaderBytes = 40;
+  /// check(): any generation is right (a block a mixed phase may or may not have rewritten).
+  static constexpr std::uint32_t kAnyGeneration = UINT32_MAX;
 
-  /// The pattern of run seed `seed` and target `target` for blocks of `block_size` bytes.
-  VerifyPattern(std::uint64_t seed, std::size_t target, std::size_t block_size);
+  /// The pattern of run seed `seed` and target `target` for blocks of `block_size` bytes
+  /// (REQUIRES: >= kHeaderBytes; make_disk_config refuses smaller) holding `data` (REQUIRES: not
+  /// kBonnie, no dedupe). Throws std::bad_alloc.
+  VerifyPattern(std::uint64_t seed, std::size_t target, std::size_t block_size,
+                const DataPattern& data);
 
-  /// Writes the whole expected content of the block at `offset` into `block`.
-  void fill(std::span<std::byte> block, std::uint64_t offset) const noexcept;
-  /// Rewrites only the stamps of `block` (which must hold a fill() of any offset) for `offset`.
-  void stamp(std::span<std::byte> block, std::uint64_t offset) const noexcept;
-  /// The offset of the first sector of `block` (read at `offset`) that differs from what
-  /// fill(offset) writes, or UINT64_MAX if the whole block matches.
-  [[nodiscard]] std::uint64_t first_mismatch(std::span<const std::byte> block,
-                                             std::uint64_t offset) const noexcept;
+  /// Writes the whole content of generation `generation` of the block at `offset` into `block`
+  /// (block_size bytes).
+  void fill(std::span<std::byte> block, std::uint64_t offset, std::uint32_t generation) noexcept;
+  /// The verdict on `block`, read at `offset`, whose last write was generation `expected`
+  /// (kAnyGeneration: not known).
+  [[nodiscard]] VerifyFinding check(std::span<const std::byte> block, std::uint64_t offset,
+                                    std::uint32_t expected);
+  /// The generation stamped in a block fill() wrote.
+  [[nodiscard]] static std::uint32_t generation_of(std::span<const std::byte> block) noexcept;
 
  private:
-  [[nodiscard]] std::uint64_t stamp_value(std::uint64_t sector_offset) const noexcept {
-    return sector_offset ^ tag_;
-  }
-  std::uint64_t tag_;
-  std::vector<std::byte> pattern_;
+  std::uint64_t seed_;
+  std::uint32_t target_;
+  std::size_t block_size_;
+  PatternBuffer data_;
+  std::vector<std::byte> expected_;  ///< check()'s regenerated block, for a corrupted one
 };
 
 }  // namespace iobench::plugins::disk

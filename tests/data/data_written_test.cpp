@@ -1,5 +1,7 @@
 // The bytes each writing workload puts in its files under every `data` pattern, and what it
 // writes by default (what its original tool writes), read back from the files.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -8,6 +10,7 @@
 #include <iobench/runner.hpp>
 #include <iobench/testing.hpp>
 #include <iobench/workload.hpp>
+#include <unordered_set>
 #include <variant>
 
 #include "plugins/bonnie/file_workers.hpp"
@@ -38,15 +41,16 @@ struct Written {
 };
 
 Written run_and_read(const std::string& workload, std::map<std::string, std::string> params,
-                     const std::string& file) {
+                     const std::string& file, std::uint64_t seed = 0) {
   test::TempDir dir("data");
   const Registry registry = test::make_full_registry();
   test::CapturingReporter reporter;
-  const RunResult run =
-      Runner(registry, RunOptions{.keep_files = true})
-          .run(std::vector<Step>{Step{
-                   .workload = workload, .params = std::move(params), .targets = {dir.path()}}},
-               reporter);
+  const RunResult run = Runner(registry, RunOptions{.keep_files = true})
+                            .run(std::vector<Step>{Step{.workload = workload,
+                                                        .params = std::move(params),
+                                                        .targets = {dir.path()},
+                                                        .seed = seed}},
+                                 reporter);
   REQUIRE(run.steps.size() == 1);
   INFO(run.steps.front().message);
   REQUIRE(run.status == Status::kOk);
@@ -111,6 +115,68 @@ TEST_CASE("disk writes each data pattern, random by default", "[data]") {
       "disk", {{"operation", "read"}, {"bs", "4k"}, {"size", "2m"}, {"data", "compressible:50"}},
       "bigfile");
   check_bytes(read.bytes, "compressible:50");
+}
+
+namespace {
+
+// Distinct 4 KiB blocks of `bytes` (hashed), and the fewest zero bytes in any of them.
+struct BlockCensus {
+  std::size_t distinct = 0;
+  std::size_t fewest_zeros = SIZE_MAX;
+};
+BlockCensus census(const std::string& bytes) {
+  std::unordered_set<std::string> blocks;
+  BlockCensus result;
+  for (std::size_t at = 0; at + kFsBlock <= bytes.size(); at += kFsBlock) {
+    const std::string block = bytes.substr(at, kFsBlock);
+    result.fewest_zeros = std::min<std::size_t>(
+        result.fewest_zeros, static_cast<std::size_t>(std::count(block.begin(), block.end(), 0)));
+    blocks.insert(block);
+  }
+  result.distinct = blocks.size();
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("disk writes dedupe:PCT with exactly PCT percent repeated blocks, seeded", "[data]") {
+  // 1000 blocks of 4 KiB in random order: floor(1000 x 25 %) = 250 repeat an earlier block.
+  const std::map<std::string, std::string> params{
+      {"bs", "4k"}, {"blocks", "1000"}, {"seek", "random"}, {"data", "dedupe:25"}};
+  const Written dedupe = run_and_read("disk", params, "bigfile", 11);
+  CHECK(attribute(dedupe.step, "data") == "dedupe:25");
+  REQUIRE(dedupe.bytes.size() == 1000 * kFsBlock);
+  const BlockCensus plain = census(dedupe.bytes);
+  CHECK(plain.distinct == 750);
+  // The unique blocks stay incompressible; zlib's 32 KiB window catches only the few repeats
+  // of a block just before them.
+  CHECK(test::zlib_ratio(dedupe.bytes) > 0.95);
+  // The same seed writes the same bytes; another seed others.
+  CHECK(run_and_read("disk", params, "bigfile", 11).bytes == dedupe.bytes);
+  CHECK(run_and_read("disk", params, "bigfile", 12).bytes != dedupe.bytes);
+
+  // Both: 750 distinct blocks, each with compressible:50's 2048 zero bytes per 4 KiB (and only
+  // the few random bytes that happen to be zero besides).
+  auto both_params = params;
+  both_params["data"] = "compressible:50,dedupe:25";
+  const Written both = run_and_read("disk", both_params, "bigfile", 11);
+  CHECK(attribute(both.step, "data") == "compressible:50,dedupe:25");
+  const BlockCensus mixed = census(both.bytes);
+  CHECK(mixed.distinct == 750);
+  CHECK(mixed.fewest_zeros >= 2048);
+  CHECK(mixed.fewest_zeros < 2048 + 64);
+}
+
+TEST_CASE("bad dedupe percents are refused with exit 2 naming the field", "[data]") {
+  test::TempDir dir("data-dedupe-refused");
+  for (const char* value : {"dedupe:0", "dedupe:100", "dedupe:x", "compressible:50,dedupe:0"}) {
+    INFO(value);
+    const test::CliResult cli = test::run_cli({"run", "disk", "-d", dir.path().string(), "size=64k",
+                                               "bs=4k", std::string("data=") + value});
+    CHECK(cli.exit_code == 2);
+    CHECK_THAT(cli.err, Catch::Contains(fmt::format("data: '{}'", value)));
+    CHECK(test::TempDir::list(dir.path()).empty());  // nothing written
+  }
 }
 
 TEST_CASE("tiotest writes each data pattern, zeros by default as tiotest", "[data]") {

@@ -250,3 +250,141 @@ TEST_CASE("curve and latency_target refuse what they cannot measure, before any 
     CHECK(dir.entries().empty());
   }
 }
+
+TEST_CASE("the queue-depth search bisects 1..iodepth to the highest depth meeting the target",
+          "[disk][curve]") {
+  CHECK(DepthSearch::steps(1) == 1);
+  CHECK(DepthSearch::steps(2) == 2);
+  CHECK(DepthSearch::steps(4) == 3);
+  CHECK(DepthSearch::steps(32) == 6);
+  CHECK(DepthSearch::steps(1024) == 11);
+  // A knee at depth `knee` (deeper queues miss the target): the search ends on it, within
+  // steps() probes, whatever the knee.
+  for (const std::uint32_t knee : {0U, 1U, 7U, 12U, 31U, 32U}) {
+    INFO("knee " << knee);
+    DepthSearch search;
+    search.start(32, 1);
+    std::uint32_t probes = 0;
+    while (!search.done()) {
+      REQUIRE(search.depth() >= 1);
+      REQUIRE(search.depth() <= 32);
+      const bool pass = search.depth() <= knee;
+      search.record(pass, pass ? 1000.0 * search.depth() : 0.0);
+      ++probes;
+    }
+    CHECK(probes <= DepthSearch::steps(32));
+    CHECK(search.result() == knee);
+    CHECK(search.upper() == knee + 1);
+    CHECK(search.result_iops() == 1000.0 * knee);
+  }
+  // Every run of a probe must pass: a failed confirmation fails the depth.
+  DepthSearch confirmed;
+  confirmed.start(4, 2);
+  CHECK(confirmed.depth() == 2);
+  confirmed.record(true, 10);
+  confirmed.record(false, 10);
+  CHECK(confirmed.depth() == 1);
+  CHECK(confirmed.upper() == 2);
+}
+
+TEST_CASE("latency_target_mode=depth on a tmpfs file with io_uring reaches iodepth",
+          "[disk][curve]") {
+  const test::ScopedTmpfs tmpfs("16m");
+  if (!tmpfs.mounted()) {
+    WARN("skipped: mounting a tmpfs needs root");
+    return;
+  }
+  if (const auto why = test::shared_full_registry().create_engine("io_uring")->unavailable_reason();
+      !why.empty()) {
+    WARN("skipped: io_uring: " << why);
+    return;
+  }
+  const auto run_depth = [&](const std::string& target, const std::string& iodepth) {
+    test::CapturingReporter reporter;
+    return Runner(test::shared_full_registry(), RunOptions{})
+        .run(std::vector<Step>{Step{.workload = "disk",
+                                    .params = {{"operation", "read"},
+                                               {"engine", "io_uring"},
+                                               {"iodepth", iodepth},
+                                               {"bs", "4k"},
+                                               {"size", "1m"},
+                                               {"time_based", "true"},
+                                               {"latency_target", target},
+                                               {"latency_target_mode", "depth"},
+                                               {"latency_confirm", "0"}},
+                                    .targets = {tmpfs.path()},
+                                    .time_limit = std::chrono::milliseconds(60)}},
+             reporter);
+  };
+  // Page-cache reads take microseconds: p99 under an hour at every depth, so the search climbs
+  // 16, 24, 28, 30, 31, 32 and ends on iodepth.
+  const RunResult run = run_depth("p99:1h", "32");
+  INFO(run.steps.at(0).message);
+  REQUIRE(run.status == Status::kOk);
+  const StepResult& step = run.steps.at(0);
+  REQUIRE(step.phases.size() == 7);
+  CHECK(step.phases[0].name == "read");
+  const std::vector<double> depths{16, 24, 28, 30, 31, 32};
+  for (std::size_t probe = 1; probe <= depths.size(); ++probe) {
+    INFO("probe " << probe);
+    CHECK(step.phases[probe].name == fmt::format("read probe {}", probe));
+    CHECK_FALSE(step.phases[probe].pacing.paced);  // closed loop
+    CHECK(attribute_number(step, fmt::format("latency_search.probe.{}.depth", probe)) ==
+          depths[probe - 1]);
+    CHECK(attribute_number(step, fmt::format("latency_search.probe.{}.iops", probe)) > 0);
+  }
+  CHECK(attribute_number(step, "latency_search.max_depth") == 32);
+  CHECK(attribute_number(step, "latency_search.result_depth") == 32);
+  CHECK(attribute_number(step, "latency_search.upper_depth") == 33);
+  CHECK(attribute_number(step, "latency_search.result_iops") ==
+        attribute_number(step, "latency_search.probe.6.iops"));
+  std::ostringstream text;
+  format_disk_text(step, text);
+  CHECK_THAT(text.str(),
+             Catch::Contains("latency search (p99:1h by queue depth in 1..32, closed loop)") &&
+                 Catch::Contains("latency search result: queue depth 32 meets p99:1h"));
+
+  // A target no read meets (1 ns): depths 2 and 1 fail, the search is done after 2 of its 3
+  // probes and skips the last, with depth 0 as the result.
+  const RunResult none = run_depth("p99:1ns", "4");
+  INFO(none.steps.at(0).message);
+  REQUIRE(none.status == Status::kOk);
+  const StepResult& failed = none.steps.at(0);
+  CHECK(failed.phases.size() == 3);
+  CHECK(attribute_number(failed, "latency_search.probe.1.depth") == 2);
+  CHECK(attribute_number(failed, "latency_search.probe.2.depth") == 1);
+  CHECK(attribute_number(failed, "latency_search.result_depth") == 0);
+  CHECK(attribute_number(failed, "latency_search.upper_depth") == 1);
+}
+
+TEST_CASE("latency_target_mode=depth refuses what it cannot search, before any I/O",
+          "[disk][curve]") {
+  test::TempDir dir("disk-depth-refuse");
+  const std::string d = dir.path().string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"run", "disk", "-d", d, "operation=read", "latency_target=p99:2ms",
+        "latency_target_mode=depth", "iodepth=8", "engine=psync"},
+       "engine psync does one I/O at a time"},  // the depth search needs an async engine
+      {{"run", "disk", "-d", d, "operation=read", "latency_target=p99:2ms",
+        "latency_target_mode=depth", "iodepth=8", "engine=io_uring", "curve=50"},
+       "but curve=50 runs open-loop phases"},
+      {{"run", "disk", "-d", d, "operation=read", "latency_target=p99:2ms",
+        "latency_target_mode=depth", "engine=io_uring"},
+       "iodepth=1 leaves nothing to search"},
+      {{"run", "disk", "-d", d, "operation=read", "latency_target=p99:2ms",
+        "latency_target_mode=depth", "iodepth=8", "engine=io_uring", "latency_precision=5"},
+       "latency_precision=5 (a rate search's) does not apply"},
+      {{"run", "disk", "-d", d, "operation=read", "latency_target_mode=depth", "iodepth=8",
+        "engine=io_uring"},
+       "latency_target, which is not given"},
+      {{"run", "disk", "-d", d, "operation=read", "latency_target=p99:2ms", "latency_window=1s"},
+       "latency_window=1s is the length of a queue-depth probe"},
+  };
+  for (const auto& [args, expected] : cases) {
+    INFO(fmt::format("{}", fmt::join(args, " ")));
+    const test::CliResult result = test::run_cli(args);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains(expected));
+    CHECK(dir.entries().empty());
+  }
+}

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <fstream>
+#include <iobench/data_pattern.hpp>
 #include <iobench/error.hpp>
 #include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
@@ -106,30 +107,139 @@ TEST_CASE("every engine writes and reads back exactly the blocks asked, at each 
   }
 }
 
-TEST_CASE("the verify pattern finds flipped bytes, misplaced blocks and other runs' data",
-          "[disk][engine]") {
+TEST_CASE("the verify stamp tells misplaced, lost and corrupted blocks apart", "[disk][engine]") {
+  using plugins::disk::VerifyFailure;
+  using plugins::disk::VerifyPattern;
   constexpr std::size_t kBs = 4096;
-  const plugins::disk::VerifyPattern pattern(42, 0, kBs);
+  const DataPattern compressible = DataPattern::parse("compressible:50", "data");
+  VerifyPattern pattern(42, 0, kBs, compressible);
   std::vector<std::byte> block(kBs);
-  pattern.fill(block, 8 * kBs);
-  CHECK(pattern.first_mismatch(block, 8 * kBs) == UINT64_MAX);
-  // Restamping for another offset is what a write does: then it matches there only.
-  pattern.stamp(block, 3 * kBs);
-  CHECK(pattern.first_mismatch(block, 3 * kBs) == UINT64_MAX);
-  CHECK(pattern.first_mismatch(block, 8 * kBs) == 8 * kBs);
-  // One flipped byte names its sector.
-  block[2 * 512 + 100] ^= std::byte{1};
-  CHECK(pattern.first_mismatch(block, 3 * kBs) == 3 * kBs + 2 * 512);
-  // A torn write: the second half from another offset.
-  pattern.fill(block, 3 * kBs);
-  std::vector<std::byte> other(kBs);
-  pattern.fill(other, 4 * kBs);
-  std::copy(other.begin() + kBs / 2, other.end(), block.begin() + kBs / 2);
-  CHECK(pattern.first_mismatch(block, 3 * kBs) == 3 * kBs + kBs / 2);
-  // Another run's seed, or another target, never matches.
-  pattern.fill(block, 0);
-  CHECK(plugins::disk::VerifyPattern(43, 0, kBs).first_mismatch(block, 0) == 0);
-  CHECK(plugins::disk::VerifyPattern(42, 1, kBs).first_mismatch(block, 0) == 0);
+  pattern.fill(block, 8 * kBs, 2);
+  CHECK(VerifyPattern::generation_of(block) == 2);
+  CHECK(pattern.check(block, 8 * kBs, 2).failure == VerifyFailure::kNone);
+  CHECK(pattern.check(block, 8 * kBs, VerifyPattern::kAnyGeneration).failure ==
+        VerifyFailure::kNone);
+  // The stamp is the first 40 bytes; the rest is the data pattern (compressible:50: the second
+  // half of each 4 KiB zeros).
+  CHECK(std::all_of(block.begin() + kBs / 2, block.end(),
+                    [](std::byte b) { return b == std::byte{0}; }));
+  // Read at another offset: that offset's block is misplaced here.
+  const auto misplaced = pattern.check(block, 3 * kBs, 2);
+  CHECK(misplaced.failure == VerifyFailure::kMisplaced);
+  CHECK(misplaced.detail == "holds the block of offset 32768 (generation 2)");
+  // An older generation of the right offset: a lost write.
+  pattern.fill(block, 8 * kBs, 1);
+  const auto lost = pattern.check(block, 8 * kBs, 2);
+  CHECK(lost.failure == VerifyFailure::kLost);
+  CHECK(lost.detail ==
+        "holds generation 1, but the last write was generation 2: the device kept an older "
+        "version");
+  CHECK(pattern.check(std::vector<std::byte>(kBs), 8 * kBs, 2).failure == VerifyFailure::kLost);
+  // Another run's block (another seed) is an older version too; another target's misplaced.
+  VerifyPattern(43, 0, kBs, compressible).fill(block, 8 * kBs, 2);
+  CHECK(pattern.check(block, 8 * kBs, 2).failure == VerifyFailure::kLost);
+  VerifyPattern(42, 1, kBs, compressible).fill(block, 8 * kBs, 2);
+  CHECK(pattern.check(block, 8 * kBs, 2).failure == VerifyFailure::kMisplaced);
+  // One flipped byte anywhere, stamp or data: corrupted, naming the byte.
+  for (const std::size_t at : {std::size_t{9}, std::size_t{1000}, kBs - 1}) {
+    pattern.fill(block, 8 * kBs, 2);
+    block[at] ^= std::byte{0x10};
+    const auto corrupted = pattern.check(block, 8 * kBs, 2);
+    CHECK(corrupted.failure == VerifyFailure::kCorrupted);
+    CHECK_THAT(corrupted.detail, Catch::Contains(fmt::format("at offset {}", 8 * kBs + at)));
+  }
+}
+
+namespace {
+
+// The one regular file below `dir`.
+std::filesystem::path only_file(const std::filesystem::path& dir) {
+  std::filesystem::path file;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) file = entry.path();
+  }
+  return file;
+}
+
+std::string read_block(const std::filesystem::path& file, std::uint64_t block) {
+  std::ifstream in(file, std::ios::binary);
+  in.seekg(static_cast<std::streamoff>(block * 4096));
+  std::string bytes(4096, '\0');
+  in.read(bytes.data(), 4096);
+  return bytes;
+}
+
+void write_block(const std::filesystem::path& file, std::uint64_t block, const std::string& bytes) {
+  std::fstream out(file, std::ios::binary | std::ios::in | std::ios::out);
+  out.seekp(static_cast<std::streamoff>(block * 4096));
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+}  // namespace
+
+TEST_CASE("verify names lost, misplaced and corrupted blocks by offset and fails the phase",
+          "[disk][engine]") {
+  const std::map<std::string, std::string> params{
+      {"operation", "write"}, {"bs", "4k"}, {"blocks", "64"}, {"verify", "true"}};
+  // An earlier write of the same run seed: its blocks are generation 1 (its only pass).
+  test::TempDir earlier_dir("disk-verify-earlier");
+  test::CapturingReporter reporter;
+  auto one_pass = params;
+  one_pass["data"] = "compressible:50";
+  auto two_passes = one_pass;
+  two_passes["iterations"] = "2";
+  const RunResult earlier = Runner(test::shared_full_registry(), RunOptions{.keep_files = true})
+                                .run(std::vector<Step>{Step{.workload = "disk",
+                                                            .params = one_pass,
+                                                            .targets = {earlier_dir.path()},
+                                                            .seed = 99}},
+                                     reporter);
+  REQUIRE(earlier.status == Status::kOk);
+  const std::string old_block_5 = read_block(only_file(earlier_dir.path()), 5);
+
+  // Two passes (generation 2), then, between the write and verify phases: block 5 back to its
+  // generation 1 (a lost write), blocks 10 and 20 swapped (two misplaced writes), one byte of
+  // block 30 flipped (corrupted).
+  test::TempDir dir("disk-verify-faults");
+  bool faulted = false;
+  RunOptions options;
+  options.on_progress = [&](const ProgressSnapshot& snapshot) {
+    if (faulted || snapshot.phase_name != "write" || snapshot.state != ProgressState::kCleanUp) {
+      return;
+    }
+    faulted = true;
+    const std::filesystem::path file = only_file(dir.path());
+    write_block(file, 5, old_block_5);
+    const std::string block_10 = read_block(file, 10);
+    write_block(file, 10, read_block(file, 20));
+    write_block(file, 20, block_10);
+    std::string block_30 = read_block(file, 30);
+    block_30[100] = static_cast<char>(block_30[100] ^ 1);
+    write_block(file, 30, block_30);
+  };
+  const RunResult run =
+      Runner(test::shared_full_registry(), options)
+          .run(std::vector<Step>{Step{
+                   .workload = "disk", .params = two_passes, .targets = {dir.path()}, .seed = 99}},
+               reporter);
+  REQUIRE(faulted);
+  const StepResult& step = run.steps.at(0);
+  INFO(step.message);
+  CHECK(run.status == Status::kFailed);  // exit status 1
+  REQUIRE(step.phases.size() == 2);
+  CHECK(step.phases[0].status == Status::kOk);
+  CHECK(step.phases[1].name == "verify");
+  CHECK(step.phases[1].status == Status::kFailed);
+  const std::string& message = step.phases[1].message;
+  CHECK_THAT(message, Catch::Contains("4 blocks of 4096 bytes read back wrong"));
+  CHECK_THAT(message, Catch::Contains("offset 20480: lost write: holds generation 1, but the "
+                                      "last write was generation 2"));
+  CHECK_THAT(message, Catch::Contains("offset 40960: misplaced write: holds the block of offset "
+                                      "81920 (generation 2)"));
+  CHECK_THAT(message, Catch::Contains("offset 81920: misplaced write: holds the block of offset "
+                                      "40960 (generation 2)"));
+  CHECK_THAT(message, Catch::Contains("offset 122880: corrupted: fails its checksum; first byte "
+                                      "differing from what was written at offset 122980"));
 }
 
 TEST_CASE("the null engine records every op and creates no file", "[disk][engine]") {
@@ -280,6 +390,13 @@ TEST_CASE("engine and option combinations that cannot work are refused before an
       {{"run", "disk", "-d", d, "latency_sample=64", "rate_bytes=1m"},
        "latency_sample=64 with rate_bytes=1m"},
       {{"run", "disk", "-d", d, "latency_sample=0"}, "latency_sample"},
+      {{"run", "disk", "-d", d, "verify=true", "data=dedupe:25"},
+       "verify=true with data=dedupe:25: verify stamps each block's first 40 bytes"},
+      {{"run", "disk", "-d", d, "verify=true", "data=compressible:50,dedupe:25"},
+       "which makes every block unique"},
+      {{"run", "disk", "-d", d, "verify=true", "data=bonnie"}, "verify=true with data=bonnie"},
+      {{"run", "disk", "-d", d, "verify=true", "bs=32", "size=32k"},
+       "verify=true with bs=32: each block starts with a 40-byte verify stamp"},
       {{"run", "bonnie", "-d", d, "--engine", "io_uring"}, "bonnie++"},
       {{"run", "dbench", "-d", d, "--engine", "libaio"}, "dbench"},
       {{"run", "tiotest", "-d", d, "iodepth=4"}, "does one I/O at a time"},

@@ -220,6 +220,30 @@ TEST_CASE("a destructive write on a loop device writes exactly its blocks", "[di
   CHECK(read_bytes(loop.image(), 1 << 20, kUntouched.size()) == kUntouched);
 }
 
+TEST_CASE("verify on a loop device reads back the stamped blocks a destructive write wrote",
+          "[disk][raw]") {
+  LoopDevice loop;
+  SKIP_UNLESS_LOOP(loop);
+  const test::CliResult cli =
+      test::run_cli({"run", "disk", "-d", loop.device(), "--destructive", loop.serial(), "bs=64k",
+                     "blocks=16", "verify=true", "data=zeros", "-q", "--format", "json"});
+  INFO(cli.err);
+  REQUIRE(cli.exit_code == 0);
+  const nlohmann::json step = nlohmann::json::parse(cli.out).at("steps").at(0);
+  CHECK(step.at("phases").at(1).at("name") == "verify");
+  CHECK(step.at("phases").at(1).at("ops_by_kind").at("read").at("ops") == 16);
+  // Block 3 starts with its stamp: the magic, then its offset; zeros after the 40 bytes.
+  const std::string block = read_bytes(loop.image(), 3 * 65536, 65536);
+  std::uint64_t offset = 0;
+  std::memcpy(&offset, block.data() + 8, 8);
+  CHECK(offset == 3 * 65536);
+  CHECK(block.substr(40) == std::string(65536 - 40, '\0'));
+  // Mixed reads would meet blocks nothing wrote: refused.
+  CHECK_THAT(refusal({{"operation", "mixed"}, {"verify", "true"}, {"destructive", loop.serial()}},
+                     loop.device()),
+             Catch::Contains("only operation=write under --destructive is verified"));
+}
+
 TEST_CASE("a mounted device is refused", "[disk][raw]") {
   test::LoopFs fs(kImageBytes);
   if (!fs.refused().empty()) {

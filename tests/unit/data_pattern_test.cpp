@@ -52,6 +52,58 @@ TEST_CASE("data patterns parse and print their text form", "[unit][data]") {
   CHECK_THROWS_AS(DataPattern::parse("compressible:-5", "d"), iobench::ConfigError);
 }
 
+TEST_CASE("dedupe:PCT parses alone and with compressible, refusing bad percents", "[unit][data]") {
+  const DataPattern dedupe = DataPattern::parse("dedupe:25", "data");
+  CHECK(dedupe.kind == Kind::kRandom);
+  CHECK(dedupe.dedupe_percent == 25);
+  const DataPattern both = DataPattern::parse("compressible:50,dedupe:25", "data");
+  CHECK(both.kind == Kind::kCompressible);
+  CHECK(both.compress_percent == 50);
+  CHECK(both.dedupe_percent == 25);
+  CHECK(DataPattern::parse("dedupe:25,compressible:50", "data") == both);
+  CHECK(DataPattern::parse("random,dedupe:10", "data").to_string() == "dedupe:10");
+  for (const char* text : {"dedupe:1", "dedupe:99", "compressible:50,dedupe:25"}) {
+    CHECK(DataPattern::parse(text, "data").to_string() == text);
+  }
+  CHECK_THROWS_WITH(DataPattern::parse("dedupe:0", "data"),
+                    Catch::StartsWith("data: 'dedupe:0' repeats no block"));
+  CHECK_THROWS_WITH(DataPattern::parse("dedupe:100", "data"),
+                    Catch::StartsWith("data: 'dedupe:100' repeats every block"));
+  CHECK_THROWS_WITH(DataPattern::parse("dedupe:x", "data"),
+                    Catch::StartsWith("data: 'dedupe:x' has no whole percent after 'dedupe:'"));
+  CHECK_THROWS_WITH(DataPattern::parse("dedupe:150", "d"), Catch::Contains("more than 100"));
+  CHECK_THROWS_WITH(DataPattern::parse("dedupe:5,dedupe:6", "d"), Catch::Contains("twice"));
+  CHECK_THROWS_WITH(DataPattern::parse("zeros,dedupe:5", "d"), Catch::Contains("already repeat"));
+  CHECK_THROWS_WITH(DataPattern::parse("random,zeros", "d"), Catch::Contains("two data patterns"));
+  CHECK_THROWS_WITH(DataPattern::parse("random,", "d"), Catch::Contains("empty item"));
+}
+
+TEST_CASE("dedupe:PCT repeats exactly PCT percent of blocks, each an earlier one", "[unit][data]") {
+  for (const std::uint32_t percent : {1U, 25U, 50U, 99U}) {
+    INFO("dedupe:" << percent);
+    PatternBuffer buffer({Kind::kRandom, 0, percent}, 4096, 7);
+    std::vector<std::vector<std::byte>> seen;
+    std::uint64_t repeats = 0;
+    for (std::uint64_t n = 0; n < 1000; ++n) {
+      std::vector<std::byte> block = copy(buffer.block(n));
+      if (std::find(seen.begin(), seen.end(), block) != seen.end()) {
+        ++repeats;  // equal to an earlier block: a repeat
+      } else {
+        seen.push_back(std::move(block));
+      }
+    }
+    // floor(1000 * PCT / 100) repeats, exactly: the pick is a function of the block number.
+    CHECK(repeats == 1000 * percent / 100);
+    CHECK(seen.size() == 1000 - 1000 * percent / 100);
+  }
+  // Block n's bytes depend on the seed and n only, not on the order blocks are asked for.
+  PatternBuffer forward({Kind::kRandom, 0, 25}, 4096, 7);
+  PatternBuffer backward({Kind::kRandom, 0, 25}, 4096, 7);
+  std::vector<std::vector<std::byte>> ahead;
+  for (std::uint64_t n = 0; n < 300; ++n) ahead.push_back(copy(forward.block(n)));
+  for (std::uint64_t n = 300; n-- > 0;) CHECK(copy(backward.block(n)) == ahead[n]);
+}
+
 TEST_CASE("zeros are zero", "[unit][data]") {
   PatternBuffer buffer({Kind::kZeros, 0}, 10000, 1);
   for (std::uint64_t n : {0, 1, 77}) {

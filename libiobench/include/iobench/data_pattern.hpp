@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iobench/params.hpp>
+#include <iobench/random_mix.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -37,11 +38,20 @@ struct DataPattern {
   Kind kind = Kind::kRandom;
   /// kCompressible only: the percent of each segment that is zeros, 1..99.
   std::uint32_t compress_percent = 0;
+  /// fio's dedupe_percentage (kRandom and kCompressible; 0: none, else 1..99): that share of
+  /// blocks repeats an earlier block's content exactly, the rest are unique. Which blocks
+  /// repeat is a function of the block number alone: block n repeats iff
+  /// floor((n + 1) * PCT / 100) > floor(n * PCT / 100), so any N consecutive blocks from block 0
+  /// hold exactly floor(N * PCT / 100) repeats; the block it repeats is drawn from the seed
+  /// among the unique blocks before it.
+  std::uint32_t dedupe_percent = 0;
 
-  /// Parses `random`, `zeros`, `compressible:PCT` (PCT 1..99) or `bonnie`. Throws ConfigError
-  /// naming `field` and the accepted forms.
+  /// Parses `random`, `zeros`, `compressible:PCT` (PCT 1..99), `bonnie`, `dedupe:PCT` (random
+  /// with PCT 1..99 % repeated blocks) or `compressible:PCT,dedupe:PCT` (both, either order).
+  /// Throws ConfigError naming `field`, the value and the accepted forms.
   [[nodiscard]] static DataPattern parse(std::string_view text, std::string_view field);
-  /// The form parse() reads: "random", "zeros", "compressible:50", "bonnie".
+  /// The form parse() reads: "random", "zeros", "compressible:50", "bonnie", "dedupe:25",
+  /// "compressible:50,dedupe:25".
   [[nodiscard]] std::string to_string() const;
   friend bool operator==(const DataPattern&, const DataPattern&) = default;
 };
@@ -62,6 +72,8 @@ struct DataPattern {
 /// power of two, at least one): block n is window n % windows with its stamps rewritten, so the
 /// data does not repeat within the ring and block n's content is a function of (pattern,
 /// block_bytes, seed, n) only, which lets a reader verify it (tiotest's consistency check).
+/// With dedupe, n is replaced by the block's content number (a repeat takes the one of the
+/// unique block it copies): a few integer operations and one splitmix64_mix per block.
 class PatternBuffer {
  public:
   /// Bytes per segment: the unit of kCompressible's random/zero split and of the stamps.
@@ -87,8 +99,10 @@ class PatternBuffer {
       b = static_cast<std::byte>(static_cast<unsigned char>(b) + 1);
       return {data_, block_bytes_};
     }
-    std::byte* window = data_ + (n & window_mask_) * window_stride_;
-    std::uint64_t stamp = key_ ^ (n * 0x9E3779B97F4A7C15ULL);
+    // With dedupe, a repeated block takes an earlier unique block's content number.
+    const std::uint64_t content = pattern_.dedupe_percent == 0 ? n : content_of(n);
+    std::byte* window = data_ + (content & window_mask_) * window_stride_;
+    std::uint64_t stamp = key_ ^ (content * 0x9E3779B97F4A7C15ULL);
     for (std::size_t i = 0; i < stamps_; ++i, ++stamp) {
       std::memcpy(window + i * kSegmentBytes, &stamp, sizeof stamp);
     }
@@ -103,6 +117,17 @@ class PatternBuffer {
  private:
   /// Frees data_ as it was allocated (kZeros: mmap'd pages, else aligned_alloc).
   void release() noexcept;
+  /// dedupe: the content number of block n: its ordinal among the unique blocks, or for a
+  /// repeat the ordinal of the unique block before it that it copies (drawn from the seed).
+  [[nodiscard]] std::uint64_t content_of(std::uint64_t n) const noexcept {
+    const std::uint64_t p = pattern_.dedupe_percent;
+    // floor(n * p / 100) without overflow: repeats among blocks [0, n).
+    const auto repeats_before = [p](std::uint64_t k) { return k / 100 * p + k % 100 * p / 100; };
+    const std::uint64_t before = repeats_before(n);
+    const std::uint64_t unique_before = n - before;
+    if (repeats_before(n + 1) == before) return unique_before;  // unique: the next ordinal
+    return splitmix64_mix(dedupe_key_ ^ n) % unique_before;     // block 0 is always unique
+  }
 
   DataPattern pattern_;
   std::size_t block_bytes_ = 0;
@@ -112,6 +137,7 @@ class PatternBuffer {
   std::size_t window_stride_ = 0;
   std::size_t stamps_ = 0;  ///< stamped segments per block (0: none fit)
   std::uint64_t key_ = 0;
+  std::uint64_t dedupe_key_ = 0;
 };
 
 }  // namespace iobench

@@ -16,12 +16,40 @@ namespace iobench {
 namespace {
 
 constexpr std::string_view kCompressiblePrefix = "compressible:";
+constexpr std::string_view kDedupePrefix = "dedupe:";
 
 [[noreturn]] void bad_pattern(std::string_view text, std::string_view field, std::string_view why) {
   throw ConfigError(
       fmt::format("{}: '{}' {}; use random, zeros, compressible:PCT (PCT 1 to 99: "
-                  "the percent of each 4 KiB that is zeros) or bonnie",
+                  "the percent of each 4 KiB that is zeros), bonnie, dedupe:PCT (PCT 1 to 99: "
+                  "the percent of blocks that repeat an earlier one) or "
+                  "compressible:PCT,dedupe:PCT",
                   field, text, why));
+}
+
+// The PCT of `prefix`PCT in `item` (1..99), or a ConfigError naming `text` and `field`.
+std::uint32_t parse_percent(std::string_view item, std::string_view prefix, std::string_view text,
+                            std::string_view field) {
+  const std::string_view digits = item.substr(prefix.size());
+  std::uint32_t percent = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), percent);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
+    bad_pattern(text, field, fmt::format("has no whole percent after '{}'", prefix));
+  }
+  const bool dedupe = prefix == kDedupePrefix;
+  if (percent == 0) {
+    bad_pattern(text, field,
+                dedupe ? "repeats no block (for 0 % repeated blocks use random)"
+                       : "is not compressible (for 0 % zeros use random)");
+  }
+  if (percent == 100) {
+    bad_pattern(text, field,
+                dedupe ? "repeats every block, but the first block has none to repeat (use 1 "
+                         "to 99)"
+                       : "is all zeros (for 100 % zeros use zeros)");
+  }
+  if (percent > 100) bad_pattern(text, field, "is more than 100 %");
+  return percent;
 }
 
 void fill_random(std::byte* out, std::size_t bytes, std::uint64_t& state) noexcept {
@@ -40,32 +68,54 @@ std::size_t random_part(std::size_t segment, std::uint32_t zero_percent) noexcep
 }  // namespace
 
 DataPattern DataPattern::parse(std::string_view text, std::string_view field) {
-  if (text == "random") return {Kind::kRandom, 0};
-  if (text == "zeros") return {Kind::kZeros, 0};
-  if (text == "bonnie") return {Kind::kBonnie, 0};
-  if (text.substr(0, kCompressiblePrefix.size()) != kCompressiblePrefix) {
-    bad_pattern(text, field, "is not a data pattern");
+  // Up to two comma-separated items: a base pattern and dedupe:PCT (random when alone).
+  DataPattern pattern{Kind::kRandom, 0};
+  bool base = false;
+  bool dedupe = false;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty()) bad_pattern(text, field, "has an empty item");
+    if (item.substr(0, kDedupePrefix.size()) == kDedupePrefix) {
+      if (dedupe) bad_pattern(text, field, "gives dedupe twice");
+      dedupe = true;
+      pattern.dedupe_percent = parse_percent(item, kDedupePrefix, text, field);
+      continue;
+    }
+    if (base) bad_pattern(text, field, "gives two data patterns; only dedupe:PCT combines");
+    base = true;
+    if (item == "random") {
+      pattern.kind = Kind::kRandom;
+    } else if (item == "zeros") {
+      pattern.kind = Kind::kZeros;
+    } else if (item == "bonnie") {
+      pattern.kind = Kind::kBonnie;
+    } else if (item.substr(0, kCompressiblePrefix.size()) == kCompressiblePrefix) {
+      pattern.kind = Kind::kCompressible;
+      pattern.compress_percent = parse_percent(item, kCompressiblePrefix, text, field);
+    } else {
+      bad_pattern(text, field, "is not a data pattern");
+    }
   }
-  const std::string_view digits = text.substr(kCompressiblePrefix.size());
-  std::uint32_t percent = 0;
-  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), percent);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
-    bad_pattern(text, field, "has no whole percent after 'compressible:'");
+  if (dedupe && (pattern.kind == Kind::kZeros || pattern.kind == Kind::kBonnie)) {
+    bad_pattern(text, field,
+                "combines dedupe with a pattern whose blocks already repeat; dedupe:PCT goes "
+                "with random or compressible:PCT");
   }
-  if (percent == 0) bad_pattern(text, field, "is not compressible (for 0 % zeros use random)");
-  if (percent == 100) bad_pattern(text, field, "is all zeros (for 100 % zeros use zeros)");
-  if (percent > 100) bad_pattern(text, field, "is more than 100 %");
-  return {Kind::kCompressible, percent};
+  return pattern;
 }
 
 std::string DataPattern::to_string() const {
   switch (kind) {
     case Kind::kRandom:
-      return "random";
+      return dedupe_percent == 0 ? "random" : fmt::format("dedupe:{}", dedupe_percent);
     case Kind::kZeros:
       return "zeros";
     case Kind::kCompressible:
-      return fmt::format("compressible:{}", compress_percent);
+      return dedupe_percent == 0
+                 ? fmt::format("compressible:{}", compress_percent)
+                 : fmt::format("compressible:{},dedupe:{}", compress_percent, dedupe_percent);
     case Kind::kBonnie:
       return "bonnie";
   }
@@ -79,7 +129,9 @@ ParamSpec data_param_spec(std::string default_value, std::string_view origin) {
   spec.default_value = std::move(default_value);
   spec.help = fmt::format(
       "bytes written: random, zeros, compressible:PCT (PCT % of each 4 KiB zero, as fio's "
-      "buffer_compress_percentage) or bonnie (bonnie++'s buffer); {}",
+      "buffer_compress_percentage), bonnie (bonnie++'s buffer), dedupe:PCT (PCT % of blocks "
+      "repeat an earlier block exactly, as fio's dedupe_percentage) or "
+      "compressible:PCT,dedupe:PCT (both); {}",
       origin);
   return spec;
 }
@@ -115,6 +167,8 @@ PatternBuffer::PatternBuffer(const DataPattern& pattern, std::size_t block_bytes
 
   std::uint64_t state = seed ^ 0x6461'7461'7061'7474ULL;  // "datapatt"
   key_ = splitmix64(state);
+  // From key_, not the stream: the bytes of every other pattern stay what they were.
+  dedupe_key_ = splitmix64_mix(key_ ^ 0x6465'6475'7065ULL);  // "dedupe"
   const std::size_t segment = std::min(kSegmentBytes, block_bytes_);
   const std::uint32_t zeros =
       pattern_.kind == DataPattern::Kind::kCompressible ? pattern_.compress_percent : 0;
@@ -141,7 +195,8 @@ PatternBuffer::PatternBuffer(PatternBuffer&& other) noexcept
       window_mask_(other.window_mask_),
       window_stride_(other.window_stride_),
       stamps_(other.stamps_),
-      key_(other.key_) {}
+      key_(other.key_),
+      dedupe_key_(other.dedupe_key_) {}
 
 PatternBuffer& PatternBuffer::operator=(PatternBuffer&& other) noexcept {
   if (this != &other) {
@@ -154,6 +209,7 @@ PatternBuffer& PatternBuffer::operator=(PatternBuffer&& other) noexcept {
     window_stride_ = other.window_stride_;
     stamps_ = other.stamps_;
     key_ = other.key_;
+    dedupe_key_ = other.dedupe_key_;
   }
   return *this;
 }
