@@ -68,9 +68,18 @@ ValidityRules validity_rules(const StepResult& step) {
   return rules;
 }
 
+void write_stonewall_lines(const StepResult& step, std::ostream& out) {
+  for (const std::string_view phase : {kPhaseOrder[0], kPhaseOrder[2]}) {
+    const AttributeValue* v = step.attribute(fmt::format("stonewall.{}", phase));
+    if (const auto* text = v == nullptr ? nullptr : std::get_if<std::string>(v))
+      out << phase << ": " << *text << '\n';
+  }
+}
+
 void format_io500_text(const StepResult& step, std::ostream& out) {
   write_generic_step_text(step, out);
   out << '\n';
+  write_stonewall_lines(step, out);
   write_result_lines(compute_score(phase_figures(step), validity_rules(step)), out);
 }
 

@@ -19,6 +19,10 @@ namespace iobench::plugins::io500 {
 /// The rules the step ran under: its stonewall time and whether it is io500-quick (the step's
 /// "stonewall_s" and "quick" attributes).
 [[nodiscard]] ValidityRules validity_rules(const StepResult& step);
+/// One line per ior write phase its stonewall cut short (the step's "stonewall.<phase>"
+/// attribute, Io500Workload's): "ior-easy-write: stonewall hit after ..." with the bytes written
+/// by the stonewall, IO500's throughput-stonewall and the bytes after the wear-out.
+void write_stonewall_lines(const StepResult& step, std::ostream& out);
 /// The registered "text" formatter of io500 steps.
 void format_io500_text(const StepResult& step, std::ostream& out);
 

@@ -98,13 +98,29 @@ class Io500Worker final : public PhaseWorker {
     ctx.plan_work(job_.count, job_.count * transfer());
     std::uint64_t i = 0;
     std::uint64_t start = monotonic_ns();
+    const std::uint64_t first = start;
+    std::uint64_t at_stonewall = UINT64_MAX;
+    std::uint64_t stonewall_ns = 0;
     for (; i < job_.count && ctx.keep_going(); ++i) {
+      // IOR's stoneWallingWearOut: the transfers done at the stonewall, then on to the most any
+      // rank had done (the runner's wear-out, PhaseSpec::wear_out).
+      if (at_stonewall == UINT64_MAX && ctx.wearing_out()) {
+        at_stonewall = i;
+        stonewall_ns = monotonic_ns() - first;
+      }
       write_all_at(fd.get(), buf, offset(i), shown);
       const std::uint64_t end = monotonic_ns();
       ctx.record(0, transfer(), end - start, end);
       start = end;
     }
+    // The rank(s) that had done the most stop as the wear-out begins: their stonewall is now.
+    if (at_stonewall == UINT64_MAX && ctx.wearing_out()) {
+      at_stonewall = i;
+      stonewall_ns = monotonic_ns() - first;
+    }
     ctx.add_counter(kDoneCounter, i);
+    ctx.add_counter(kAtStonewallCounter, at_stonewall == UINT64_MAX ? i : at_stonewall);
+    ctx.add_counter(kStonewallNsCounter, stonewall_ns);
     ctx.begin_fsync();  // IOR -e: fsync at close, inside the phase's time
     if (::fsync(fd.get()) != 0) throw IoError(errno, "fsync", shown.string());
     const std::uint64_t end = monotonic_ns();

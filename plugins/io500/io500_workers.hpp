@@ -21,6 +21,11 @@ namespace iobench::plugins::io500 {
 inline constexpr CounterId kDoneCounter = 0;
 /// Counter 1 of the find phase: entries that matched.
 inline constexpr CounterId kMatchedCounter = 1;
+/// Counters 1 and 2 of the ior write phases: the transfers done when the worker first saw the
+/// stonewall (the runner's wear-out beginning; all of them if it never did) and the nanoseconds
+/// from its first transfer to then (0 if it never did).
+inline constexpr CounterId kAtStonewallCounter = 1;
+inline constexpr CounterId kStonewallNsCounter = 2;
 
 /// Names beneath the data directory (mdtest's and IOR's own names).
 [[nodiscard]] std::string ior_easy_file(std::uint32_t rank);

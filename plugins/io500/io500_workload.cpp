@@ -1,8 +1,10 @@
 #include "plugins/io500/io500_workload.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <iobench/error.hpp>
@@ -22,6 +24,51 @@ constexpr const char* kTimestampFile = "timestampfile";
 bool is_write(Io500Phase p) noexcept {
   return p == Io500Phase::kIorEasyWrite || p == Io500Phase::kMdtestEasyWrite ||
          p == Io500Phase::kIorHardWrite || p == Io500Phase::kMdtestHardWrite;
+}
+
+bool is_ior_write(Io500Phase p) noexcept {
+  return p == Io500Phase::kIorEasyWrite || p == Io500Phase::kIorHardWrite;
+}
+
+std::string join(const std::vector<std::uint64_t>& v) {
+  std::string out;
+  for (const std::uint64_t x : v) out += (out.empty() ? "" : " ") + std::to_string(x);
+  return out;
+}
+
+// IOR's stonewall figures of an ior write phase its stonewall cut short (the phase's workers
+// counted them): the data moved by the stonewall and IO500's throughput-stonewall (that data over
+// the stonewall time), then the data after the wear-out.
+void report_stonewall(const PhaseResult& result, PrepareContext& ctx) {
+  const std::uint64_t transfer =
+      result.name == kPhaseOrder[0] ? kIorEasyTransferBytes : kIorHardTransferBytes;
+  std::vector<std::uint64_t> at_stonewall;
+  std::vector<std::uint64_t> done;
+  std::uint64_t stonewall_ns = 0;
+  std::uint64_t sum_at = 0;
+  std::uint64_t sum_done = 0;
+  for (const WorkerResult& w : result.workers) {
+    if (w.counters.size() <= kStonewallNsCounter) return;
+    at_stonewall.push_back(w.counters[kAtStonewallCounter]);
+    done.push_back(w.counters[kDoneCounter]);
+    sum_at += at_stonewall.back();
+    sum_done += done.back();
+    stonewall_ns = std::max(stonewall_ns, w.counters[kStonewallNsCounter]);
+  }
+  if (stonewall_ns == 0) return;  // every rank finished before the stonewall
+  const double seconds = static_cast<double>(stonewall_ns) / 1e9;
+  const double throughput = gib_per_s(sum_at * transfer, seconds);
+  ctx.set_attribute("stonewall_bytes." + result.name, static_cast<std::int64_t>(sum_at * transfer));
+  ctx.set_attribute("stonewall_s." + result.name, seconds);
+  ctx.set_attribute("throughput_stonewall_gib_s." + result.name, throughput);
+  ctx.set_attribute(
+      "stonewall." + result.name,
+      fmt::format(
+          "stonewall hit after {:.3f} s: {} bytes written by then (transfers per rank: {}), "
+          "throughput-stonewall {:.2f} GiB/s; after the wear-out: {} bytes (transfers per "
+          "rank: {})",
+          seconds, sum_at * transfer, join(at_stonewall), throughput, sum_done * transfer,
+          join(done)));
 }
 
 // The write phase whose files a phase acts on.
@@ -59,6 +106,11 @@ std::vector<PhaseSpec> Io500Workload::phases() const {
     spec.workers = phase == Io500Phase::kFind ? 1 : config_.ranks;
     spec.mode = WorkerMode::kThreads;
     if (is_write(phase)) spec.time_limit = config_.stonewall;
+    if (is_ior_write(phase)) {
+      // IO500 runs ior's write phases with -D stonewall -O stoneWallingWearOut=1.
+      spec.wear_out = true;
+      spec.counter_names = {"done", "at_stonewall", "stonewall_ns"};
+    }
     specs.push_back(std::move(spec));
   }
   return specs;
@@ -130,14 +182,15 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   return make_io500_worker(std::move(job));
 }
 
-void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result,
-                                PrepareContext& /*ctx*/) {
-  if (!is_write(static_cast<Io500Phase>(phase))) return;
+void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) {
+  const auto kind = static_cast<Io500Phase>(phase);
+  if (!is_write(kind)) return;
   std::vector<std::uint64_t>& done = done_.at(phase);
   done.assign(config_.ranks, 0);
   for (const WorkerResult& w : result.workers) {
     if (w.index < done.size()) done[w.index] = w.counters.at(kDoneCounter);
   }
+  if (is_ior_write(kind)) report_stonewall(result, ctx);
 }
 
 }  // namespace iobench::plugins::io500

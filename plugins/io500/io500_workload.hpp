@@ -16,11 +16,12 @@ namespace iobench::plugins::io500 {
 /// phase of `ranks` workers (find: one), in "datafiles" of the target's run directory. Untimed
 /// in prepare(): the timestamp file "timestampfile" (its time set one second back, so that
 /// nothing the run writes is as old as it on a coarse-clocked file system), the phases'
-/// directories and the ior-hard shared file. The write phases stop at the stonewall time; each
-/// later phase acts on what its write phase left: rank r on rank (r + 1) mod ranks's files (the
-/// rank shift that keeps a rank from reading its own page cache), for as many transfers or
-/// items as that rank completed. find runs `-newer timestampfile -size 3901c -name *01*` over
-/// the data directory.
+/// directories and the ior-hard shared file. The write phases stop at the stonewall time, the ior
+/// ones then wear out (PhaseSpec::wear_out: each rank on to the most transfers any rank had done,
+/// IOR's stoneWallingWearOut=1) and after_phase() reports their stonewall figures; each later phase
+/// acts on what its write phase left: rank r on rank (r + 1) mod ranks's files (the rank shift that
+/// keeps a rank from reading its own page cache), for as many transfers or items as that rank
+/// completed. find runs `-newer timestampfile -size 3901c -name *01*` over the data directory.
 class Io500Workload final : public Workload {
  public:
   explicit Io500Workload(Io500Config config);
@@ -33,7 +34,9 @@ class Io500Workload final : public Workload {
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
-  /// After a write phase: keeps what each rank completed, for the phases that act on it.
+  /// After a write phase: keeps what each rank completed, for the phases that act on it; after an
+  /// ior write phase its stonewall cut short, the attributes "stonewall_bytes.<phase>",
+  /// "stonewall_s.<phase>", "throughput_stonewall_gib_s.<phase>" and the text "stonewall.<phase>".
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
  private:
