@@ -60,6 +60,12 @@ std::vector<ParamSpec> io500_param_specs() {
        .type = ParamType::kBool,
        .default_value = "false",
        .help = "io500-quick: the result is always marked not valid for the list"},
+      {.key = "cache_proof",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "IO500's drop-caches: sync and drop the page cache before every read, stat and "
+               "find phase (root only; the result says what was done, or why not); the rank "
+               "shift of every read and stat phase is always on"},
   };
 }
 
@@ -84,6 +90,7 @@ Io500Config make_io500_config(const Params& params, std::size_t target_count) {
   c.mdtest_easy_items = params.get_u64("mdtest_easy_items");
   c.mdtest_hard_items = params.get_u64("mdtest_hard_items");
   c.quick = params.get_bool("quick");
+  c.cache_proof = params.get_bool("cache_proof");
   return c;
 }
 

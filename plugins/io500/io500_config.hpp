@@ -49,6 +49,9 @@ struct Io500Config {
   std::uint64_t mdtest_easy_items = 0;   ///< empty files per rank, in the rank's own directory
   std::uint64_t mdtest_hard_items = 0;   ///< 3901-byte files per rank, in one shared directory
   bool quick = false;                    ///< io500-quick: never valid for the list
+  /// Drop the page cache (sync, /proc/sys/vm/drop_caches; root only) before every read, stat
+  /// and find phase; the result says what was done and, where not, why.
+  bool cache_proof = false;
 };
 
 /// The params of the io500 workload.

@@ -80,6 +80,9 @@ void format_io500_text(const StepResult& step, std::ostream& out) {
   write_generic_step_text(step, out);
   out << '\n';
   write_stonewall_lines(step, out);
+  const AttributeValue* cache_proof = step.attribute("cache_proof");
+  if (const auto* text = cache_proof == nullptr ? nullptr : std::get_if<std::string>(cache_proof))
+    out << "cache_proof: " << *text << '\n';
   write_result_lines(compute_score(phase_figures(step), validity_rules(step)), out);
 }
 

@@ -23,7 +23,8 @@ namespace iobench::plugins::io500 {
 /// attribute, Io500Workload's): "ior-easy-write: stonewall hit after ..." with the bytes written
 /// by the stonewall, IO500's throughput-stonewall and the bytes after the wear-out.
 void write_stonewall_lines(const StepResult& step, std::ostream& out);
-/// The registered "text" formatter of io500 steps.
+/// The registered "text" formatter of io500 steps: iobench's tables, the stonewall lines, the
+/// "cache_proof" attribute, then IO500's [RESULT]/[SCORE ]/[INVALID] lines.
 void format_io500_text(const StepResult& step, std::ostream& out);
 
 }  // namespace iobench::plugins::io500

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,6 +11,7 @@
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/result.hpp>
+#include <iobench/sysinfo.hpp>
 #include <string>
 
 #include "plugins/io500/io500_workers.hpp"
@@ -28,6 +30,12 @@ bool is_write(Io500Phase p) noexcept {
 
 bool is_ior_write(Io500Phase p) noexcept {
   return p == Io500Phase::kIorEasyWrite || p == Io500Phase::kIorHardWrite;
+}
+
+std::string join_names(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+  return out;
 }
 
 std::string join(const std::vector<std::uint64_t>& v) {
@@ -90,6 +98,21 @@ Io500Phase writer_of(Io500Phase p) noexcept {
   }
 }
 
+// The phases cache_proof drops the page cache before: those that read what the writes left.
+bool reads_written_data(Io500Phase p) noexcept {
+  switch (p) {
+    case Io500Phase::kFind:
+    case Io500Phase::kIorEasyRead:
+    case Io500Phase::kMdtestEasyStat:
+    case Io500Phase::kIorHardRead:
+    case Io500Phase::kMdtestHardStat:
+    case Io500Phase::kMdtestHardRead:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 Io500Workload::Io500Workload(Io500Config config) : config_(config) {}
@@ -145,6 +168,7 @@ void Io500Workload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("tasks", static_cast<std::int64_t>(config_.ranks));
   ctx.set_attribute("stonewall_s", std::chrono::duration<double>(config_.stonewall).count());
   ctx.set_attribute("quick", static_cast<std::int64_t>(config_.quick ? 1 : 0));
+  if (config_.cache_proof) describe_cache_proof(ctx);
 }
 
 std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, WorkerContext& ctx) {
@@ -182,8 +206,42 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   return make_io500_worker(std::move(job));
 }
 
+void Io500Workload::drop_before(Io500Phase next, PrepareContext& ctx) {
+  const std::string name(kPhaseOrder[static_cast<std::size_t>(next)]);
+  std::string why;
+  if (const uid_t euid = ::geteuid(); euid != 0) {
+    why = fmt::format("not root (euid {}): writing /proc/sys/vm/drop_caches needs root", euid);
+  } else if (drop_page_cache(why)) {
+    dropped_.push_back(name);
+  }
+  if (!why.empty()) {
+    not_dropped_.push_back(fmt::format("before {}: {}", name, why));
+    ctx.warn(fmt::format("cache_proof: page cache not dropped before '{}': {}", name, why));
+  }
+  describe_cache_proof(ctx);
+}
+
+void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
+  std::string text =
+      config_.ranks > 1
+          ? fmt::format(
+                "rank shift: rank r reads, stats and deletes rank (r + 1) mod {}'s files "
+                "in every read and stat phase",
+                config_.ranks)
+          : std::string("rank shift: none with ranks=1 (the one rank reads its own files)");
+  if (!dropped_.empty())
+    text += "; page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches) before " +
+            join_names(dropped_);
+  if (!not_dropped_.empty()) text += "; page cache NOT dropped " + join_names(not_dropped_);
+  if (dropped_.empty() && not_dropped_.empty()) text += "; no read phase has run yet";
+  ctx.set_attribute("cache_proof", text);
+}
+
 void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) {
   const auto kind = static_cast<Io500Phase>(phase);
+  if (config_.cache_proof && phase + 1 < kPhaseCount &&
+      reads_written_data(static_cast<Io500Phase>(phase + 1)))
+    drop_before(static_cast<Io500Phase>(phase + 1), ctx);
   if (!is_write(kind)) return;
   std::vector<std::uint64_t>& done = done_.at(phase);
   done.assign(config_.ranks, 0);

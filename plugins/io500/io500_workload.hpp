@@ -6,6 +6,7 @@
 #include <iobench/confined_dir.hpp>
 #include <iobench/workload.hpp>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "plugins/io500/io500_config.hpp"
@@ -34,13 +35,23 @@ class Io500Workload final : public Workload {
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
+  /// Before a phase that reads what the writes left, with cache_proof (IO500's drop-caches): the
+  /// page cache is dropped here, untimed, and the "cache_proof" attribute says what was done.
   /// After a write phase: keeps what each rank completed, for the phases that act on it; after an
   /// ior write phase its stonewall cut short, the attributes "stonewall_bytes.<phase>",
   /// "stonewall_s.<phase>", "throughput_stonewall_gib_s.<phase>" and the text "stonewall.<phase>".
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
  private:
+  /// cache_proof: drops the page cache before `next` (root only), noting what happened.
+  void drop_before(Io500Phase next, PrepareContext& ctx);
+  /// The "cache_proof" attribute: the rank shift, the phases the cache was dropped before, and
+  /// those it was not, with why (not root, or the error).
+  void describe_cache_proof(PrepareContext& ctx) const;
+
   Io500Config config_;
+  std::vector<std::string> dropped_;      ///< cache_proof: phases the cache was dropped before
+  std::vector<std::string> not_dropped_;  ///< cache_proof: "before <phase>: <why not>"
   OwnedConfinedDir data_;
   std::timespec newer_{};
   /// Per write phase (indexed by Io500Phase), what each rank completed.
