@@ -24,7 +24,8 @@ namespace iobench::plugins::io500 {
 /// by the stonewall, IO500's throughput-stonewall and the bytes after the wear-out.
 void write_stonewall_lines(const StepResult& step, std::ostream& out);
 /// The registered "text" formatter of io500 steps: iobench's tables, the stonewall lines, the
-/// "cache_proof" attribute, then IO500's [RESULT]/[SCORE ]/[INVALID] lines.
+/// "cache_proof" attribute, IO500's [RESULT]/[SCORE ]/[INVALID] lines of the scored phases, then
+/// the extended phases' own section (write_extended_lines) when they ran.
 void format_io500_text(const StepResult& step, std::ostream& out);
 
 }  // namespace iobench::plugins::io500

@@ -11,6 +11,7 @@
 #include <iobench/workload.hpp>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plugins/io500/io500_config.hpp"
@@ -41,10 +42,14 @@ struct RankJob {
   std::uint32_t ranks = 1;
   /// Write phases: transfers or items to do at most; the others: what `owner` wrote.
   std::uint64_t count = 0;
-  ConfinedDir data;       ///< the data directory (the workload owns the descriptor)
-  std::string find_root;  ///< find: the data directory's path
-  std::timespec newer{};  ///< find: the timestamp file's modification time
+  ConfinedDir data;        ///< the data directory (the workload owns the descriptor)
+  std::string find_root;   ///< find: the data directory's path
+  std::timespec newer{};   ///< find: the timestamp file's modification time
+  std::uint64_t seed = 0;  ///< ior-rnd4K-easy-read: the worker's seed for its read order
 };
+
+/// IO500's name of a phase ("ior-easy-write", the extended "find-easy").
+[[nodiscard]] std::string_view phase_name(Io500Phase phase) noexcept;
 
 /// The op names a phase records (op 0 is its transfer or item op).
 [[nodiscard]] std::vector<std::string> phase_op_names(Io500Phase phase);

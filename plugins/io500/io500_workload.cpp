@@ -83,6 +83,7 @@ void report_stonewall(const PhaseResult& result, PrepareContext& ctx) {
 Io500Phase writer_of(Io500Phase p) noexcept {
   switch (p) {
     case Io500Phase::kIorEasyRead:
+    case Io500Phase::kIorRnd4kEasyRead:
       return Io500Phase::kIorEasyWrite;
     case Io500Phase::kIorHardRead:
       return Io500Phase::kIorHardWrite;
@@ -98,11 +99,13 @@ Io500Phase writer_of(Io500Phase p) noexcept {
   }
 }
 
-// The phases cache_proof drops the page cache before: those that read what the writes left.
+// The phases --cache-proof drops the page cache before: those that read what the writes left.
 bool reads_written_data(Io500Phase p) noexcept {
   switch (p) {
     case Io500Phase::kFind:
+    case Io500Phase::kFindEasy:
     case Io500Phase::kIorEasyRead:
+    case Io500Phase::kIorRnd4kEasyRead:
     case Io500Phase::kMdtestEasyStat:
     case Io500Phase::kIorHardRead:
     case Io500Phase::kMdtestHardStat:
@@ -113,27 +116,44 @@ bool reads_written_data(Io500Phase p) noexcept {
   }
 }
 
+// The list's phases in its order; with `extended`, find-easy after mdtest-easy-write (where
+// IO500's extended mode runs it, while the easy tree exists) and ior-rnd4K-easy-read last.
+std::vector<Io500Phase> phase_plan(bool extended) {
+  std::vector<Io500Phase> plan;
+  for (std::size_t i = 0; i < kPhaseCount; ++i) {
+    plan.push_back(static_cast<Io500Phase>(i));
+    if (extended && plan.back() == Io500Phase::kMdtestEasyWrite)
+      plan.push_back(Io500Phase::kFindEasy);
+  }
+  if (extended) plan.push_back(Io500Phase::kIorRnd4kEasyRead);
+  return plan;
+}
+
+bool is_find(Io500Phase p) noexcept { return p == Io500Phase::kFind || p == Io500Phase::kFindEasy; }
+
 }  // namespace
 
-Io500Workload::Io500Workload(Io500Config config) : config_(config) {}
+Io500Workload::Io500Workload(Io500Config config)
+    : config_(config), plan_(phase_plan(config.extended)) {}
 
 std::vector<PhaseSpec> Io500Workload::phases() const {
   std::vector<PhaseSpec> specs;
-  for (std::size_t i = 0; i < kPhaseCount; ++i) {
-    const auto phase = static_cast<Io500Phase>(i);
+  for (const Io500Phase phase : plan_) {
     PhaseSpec spec;
-    spec.name = std::string(kPhaseOrder[i]);
+    spec.name = std::string(phase_name(phase));
     spec.op_names = phase_op_names(phase);
-    spec.counter_names = {phase == Io500Phase::kFind ? "entries_scanned" : "done"};
-    if (phase == Io500Phase::kFind) spec.counter_names.push_back("matched");
-    spec.workers = phase == Io500Phase::kFind ? 1 : config_.ranks;
+    spec.counter_names = {is_find(phase) ? "entries_scanned" : "done"};
+    if (is_find(phase)) spec.counter_names.push_back("matched");
+    spec.workers = is_find(phase) ? 1 : config_.ranks;
     spec.mode = WorkerMode::kThreads;
     if (is_write(phase)) spec.time_limit = config_.stonewall;
-    if (is_ior_write(phase)) {
-      // IO500 runs ior's write phases with -D stonewall -O stoneWallingWearOut=1.
+    if (is_ior_write(phase) || phase == Io500Phase::kIorRnd4kEasyRead) {
+      // IO500 runs ior's write phases and the random read with -D stonewall -O
+      // stoneWallingWearOut=1.
+      spec.time_limit = config_.stonewall;
       spec.wear_out = true;
-      spec.counter_names = {"done", "at_stonewall", "stonewall_ns"};
     }
+    if (is_ior_write(phase)) spec.counter_names = {"done", "at_stonewall", "stonewall_ns"};
     specs.push_back(std::move(spec));
   }
   return specs;
@@ -172,7 +192,7 @@ void Io500Workload::prepare(PrepareContext& ctx) {
 }
 
 std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, WorkerContext& ctx) {
-  const auto kind = static_cast<Io500Phase>(phase);
+  const Io500Phase kind = plan_.at(phase);
   RankJob job;
   job.phase = kind;
   job.rank = static_cast<std::uint32_t>(ctx.worker_index());
@@ -181,6 +201,10 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   if (kind == Io500Phase::kFind) {
     job.find_root = data_.path().string();
     job.newer = newer_;
+    return make_io500_worker(std::move(job));
+  }
+  if (kind == Io500Phase::kFindEasy) {
+    job.find_root = (data_.path() / "mdtest-easy").string();
     return make_io500_worker(std::move(job));
   }
   if (is_write(kind)) {
@@ -202,12 +226,18 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   } else {
     job.owner = (job.rank + 1) % config_.ranks;
     job.count = done_.at(static_cast<std::size_t>(writer_of(kind))).at(job.owner);
+    if (kind == Io500Phase::kIorRnd4kEasyRead) {
+      // -t 4096 -b 4096 -s 10000000 over the owner's file: each 4 KiB block of what it wrote.
+      job.count =
+          std::min(job.count * (kIorEasyTransferBytes / kRnd4kTransferBytes), kRnd4kMaxTransfers);
+      job.seed = ctx.seed();
+    }
   }
   return make_io500_worker(std::move(job));
 }
 
 void Io500Workload::drop_before(Io500Phase next, PrepareContext& ctx) {
-  const std::string name(kPhaseOrder[static_cast<std::size_t>(next)]);
+  const std::string name(phase_name(next));
   std::string why;
   if (const uid_t euid = ::geteuid(); euid != 0) {
     why = fmt::format("not root (euid {}): writing /proc/sys/vm/drop_caches needs root", euid);
@@ -238,12 +268,11 @@ void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
 }
 
 void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) {
-  const auto kind = static_cast<Io500Phase>(phase);
-  if (config_.cache_proof && phase + 1 < kPhaseCount &&
-      reads_written_data(static_cast<Io500Phase>(phase + 1)))
-    drop_before(static_cast<Io500Phase>(phase + 1), ctx);
+  const Io500Phase kind = plan_.at(phase);
+  if (config_.cache_proof && phase + 1 < plan_.size() && reads_written_data(plan_[phase + 1]))
+    drop_before(plan_[phase + 1], ctx);
   if (!is_write(kind)) return;
-  std::vector<std::uint64_t>& done = done_.at(phase);
+  std::vector<std::uint64_t>& done = done_.at(static_cast<std::size_t>(kind));
   done.assign(config_.ranks, 0);
   for (const WorkerResult& w : result.workers) {
     if (w.index < done.size()) done[w.index] = w.counters.at(kDoneCounter);

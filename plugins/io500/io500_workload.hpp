@@ -22,7 +22,10 @@ namespace iobench::plugins::io500 {
 /// IOR's stoneWallingWearOut=1) and after_phase() reports their stonewall figures; each later phase
 /// acts on what its write phase left: rank r on rank (r + 1) mod ranks's files (the rank shift that
 /// keeps a rank from reading its own page cache), for as many transfers or items as that rank
-/// completed. find runs `-newer timestampfile -size 3901c -name *01*` over the data directory.
+/// completed. find runs `-newer timestampfile -size 3901c -name *01*` over the data directory. With
+/// extended (IO500's --mode=extended), find-easy (`-name *01*` over the mdtest-easy tree) runs
+/// after mdtest-easy-write and ior-rnd4K-easy-read (random 4 KiB reads of the ior-easy files,
+/// stonewall and wear-out) last; the score never counts them.
 class Io500Workload final : public Workload {
  public:
   explicit Io500Workload(Io500Config config);
@@ -50,12 +53,13 @@ class Io500Workload final : public Workload {
   void describe_cache_proof(PrepareContext& ctx) const;
 
   Io500Config config_;
+  std::vector<Io500Phase> plan_;          ///< the phases run, in order (phases() names them)
   std::vector<std::string> dropped_;      ///< cache_proof: phases the cache was dropped before
   std::vector<std::string> not_dropped_;  ///< cache_proof: "before <phase>: <why not>"
   OwnedConfinedDir data_;
   std::timespec newer_{};
   /// Per write phase (indexed by Io500Phase), what each rank completed.
-  std::array<std::vector<std::uint64_t>, kPhaseCount> done_{};
+  std::array<std::vector<std::uint64_t>, kAllPhaseCount> done_{};
 };
 
 }  // namespace iobench::plugins::io500
