@@ -21,7 +21,8 @@ bool later(const std::timespec& a, const std::timespec& b) noexcept {
 }
 
 bool matches(const char* name, const struct stat& st, const FindQuery& q) noexcept {
-  return later(st.st_mtim, q.newer) && static_cast<std::uint64_t>(st.st_size) == q.size_bytes &&
+  return (!q.newer || later(st.st_mtim, *q.newer)) &&
+         (!q.size_bytes || static_cast<std::uint64_t>(st.st_size) == *q.size_bytes) &&
          ::fnmatch(q.name_pattern.c_str(), name, 0) == 0;
 }
 
@@ -99,9 +100,9 @@ FindCount find_matches(const std::filesystem::path& root, const FindQuery& query
   return count;
 }
 
-PhaseFigure find_figure(const FindCount& count, double seconds) {
+PhaseFigure find_figure(const FindCount& count, double seconds, std::string_view name) {
   PhaseFigure figure;
-  figure.name = "find";
+  figure.name = std::string(name);
   figure.score = kiops(count.scanned, seconds);
   figure.seconds = seconds;
   if (count.matched == 0)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "plugins/io500/score.hpp"
@@ -15,9 +16,10 @@ namespace iobench::plugins::io500 {
 /// The query, with find(1)'s meanings.
 struct FindQuery {
   /// -newer: an entry matches when its modification time is later than this (the timestamp
-  /// file's st_mtim).
-  std::timespec newer{};
-  std::uint64_t size_bytes = 3901;    ///< -size 3901c: exactly this many bytes
+  /// file's st_mtim); nullopt: no -newer test (find-easy).
+  std::optional<std::timespec> newer = std::timespec{};
+  /// -size 3901c: exactly this many bytes; nullopt: no -size test (find-easy).
+  std::optional<std::uint64_t> size_bytes = 3901;
   std::string name_pattern = "*01*";  ///< -name: fnmatch(3) pattern on the entry's own name
 };
 
@@ -36,6 +38,8 @@ struct FindCount {
 
 /// The find phase's figure: kIOPS of entries examined over `seconds` (IO500 rates find by the
 /// entries it went through, not by its matches); not valid when nothing matched, as IO500.
-[[nodiscard]] PhaseFigure find_figure(const FindCount& count, double seconds);
+/// `name`: the phase's, "find" or the extended "find-easy".
+[[nodiscard]] PhaseFigure find_figure(const FindCount& count, double seconds,
+                                      std::string_view name = "find");
 
 }  // namespace iobench::plugins::io500

@@ -60,6 +60,18 @@ std::vector<ParamSpec> io500_param_specs() {
        .type = ParamType::kBool,
        .default_value = "false",
        .help = "io500-quick: the result is always marked not valid for the list"},
+      {.key = "cache_proof",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "IO500's drop-caches: sync and drop the page cache before every read, stat and "
+               "find phase (root only; the result says what was done, or why not); the rank "
+               "shift of every read and stat phase is always on"},
+      {.key = "extended",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "IO500's --mode=extended: also run find-easy (-name *01* over the mdtest-easy "
+               "tree) and ior-rnd4K-easy-read (random 4 KiB reads of the ior-easy files), "
+               "printed apart with [SCOREX]; the score never includes them"},
   };
 }
 
@@ -84,6 +96,8 @@ Io500Config make_io500_config(const Params& params, std::size_t target_count) {
   c.mdtest_easy_items = params.get_u64("mdtest_easy_items");
   c.mdtest_hard_items = params.get_u64("mdtest_hard_items");
   c.quick = params.get_bool("quick");
+  c.cache_proof = params.get_bool("cache_proof");
+  c.extended = params.get_bool("extended");
   return c;
 }
 

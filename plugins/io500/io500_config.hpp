@@ -35,8 +35,16 @@ enum class Io500Phase : std::uint8_t {
   kMdtestEasyDelete,
   kMdtestHardRead,
   kMdtestHardDelete,
+  // IO500's extended phases (--mode=extended), outside the score: a find on the easy tree and
+  // random 4 KiB reads of the easy files.
+  kFindEasy,
+  kIorRnd4kEasyRead,
 };
-inline constexpr std::size_t kPhaseCount = 12;
+inline constexpr std::size_t kPhaseCount = 12;     ///< the list's scored phases
+inline constexpr std::size_t kAllPhaseCount = 14;  ///< with the extended phases
+/// ior-rnd4K-easy-read: 4 KiB transfers (-t 4096 -b 4096), at most 10^7 of them per rank (-s).
+inline constexpr std::uint64_t kRnd4kTransferBytes = 4096;
+inline constexpr std::uint64_t kRnd4kMaxTransfers = 10'000'000;
 
 /// Validated params (register.cpp's param_specs() gives each param's help).
 struct Io500Config {
@@ -49,6 +57,11 @@ struct Io500Config {
   std::uint64_t mdtest_easy_items = 0;   ///< empty files per rank, in the rank's own directory
   std::uint64_t mdtest_hard_items = 0;   ///< 3901-byte files per rank, in one shared directory
   bool quick = false;                    ///< io500-quick: never valid for the list
+  /// Drop the page cache (sync, /proc/sys/vm/drop_caches; root only) before every read, stat
+  /// and find phase; the result says what was done and, where not, why.
+  bool cache_proof = false;
+  /// IO500's --mode=extended: the extended phases run too, reported apart from the score.
+  bool extended = false;
 };
 
 /// The params of the io500 workload.

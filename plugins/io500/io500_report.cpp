@@ -43,8 +43,8 @@ std::vector<PhaseFigure> phase_figures(const StepResult& step) {
   for (const PhaseResult& p : step.phases) {
     const double seconds = static_cast<double>(p.wall_ns) / 1e9;
     PhaseFigure f;
-    if (p.name == "find") {
-      f = find_figure(FindCount{counter(p, 0), counter(p, 1)}, seconds);
+    if (p.name == "find" || p.name == kExtendedPhaseOrder[0]) {
+      f = find_figure(FindCount{counter(p, 0), counter(p, 1)}, seconds, p.name);
     } else {
       f.name = p.name;
       f.seconds = seconds;
@@ -68,10 +68,29 @@ ValidityRules validity_rules(const StepResult& step) {
   return rules;
 }
 
+void write_stonewall_lines(const StepResult& step, std::ostream& out) {
+  for (const std::string_view phase : {kPhaseOrder[0], kPhaseOrder[2]}) {
+    const AttributeValue* v = step.attribute(fmt::format("stonewall.{}", phase));
+    if (const auto* text = v == nullptr ? nullptr : std::get_if<std::string>(v))
+      out << phase << ": " << *text << '\n';
+  }
+}
+
 void format_io500_text(const StepResult& step, std::ostream& out) {
   write_generic_step_text(step, out);
   out << '\n';
-  write_result_lines(compute_score(phase_figures(step), validity_rules(step)), out);
+  write_stonewall_lines(step, out);
+  const AttributeValue* cache_proof = step.attribute("cache_proof");
+  if (const auto* text = cache_proof == nullptr ? nullptr : std::get_if<std::string>(cache_proof))
+    out << "cache_proof: " << *text << '\n';
+  // The extended phases stay out of the score and are printed in their own section after it.
+  std::vector<PhaseFigure> scored;
+  std::vector<PhaseFigure> extended;
+  for (PhaseFigure& f : phase_figures(step))
+    (is_extended_phase(f.name) ? extended : scored).push_back(std::move(f));
+  const ValidityRules rules = validity_rules(step);
+  write_result_lines(compute_score(scored, rules), out);
+  if (!extended.empty()) write_extended_lines(scored, extended, rules, out);
 }
 
 }  // namespace iobench::plugins::io500

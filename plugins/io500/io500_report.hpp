@@ -19,7 +19,13 @@ namespace iobench::plugins::io500 {
 /// The rules the step ran under: its stonewall time and whether it is io500-quick (the step's
 /// "stonewall_s" and "quick" attributes).
 [[nodiscard]] ValidityRules validity_rules(const StepResult& step);
-/// The registered "text" formatter of io500 steps.
+/// One line per ior write phase its stonewall cut short (the step's "stonewall.<phase>"
+/// attribute, Io500Workload's): "ior-easy-write: stonewall hit after ..." with the bytes written
+/// by the stonewall, IO500's throughput-stonewall and the bytes after the wear-out.
+void write_stonewall_lines(const StepResult& step, std::ostream& out);
+/// The registered "text" formatter of io500 steps: iobench's tables, the stonewall lines, the
+/// "cache_proof" attribute, IO500's [RESULT]/[SCORE ]/[INVALID] lines of the scored phases, then
+/// the extended phases' own section (write_extended_lines) when they ran.
 void format_io500_text(const StepResult& step, std::ostream& out);
 
 }  // namespace iobench::plugins::io500

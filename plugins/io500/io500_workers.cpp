@@ -9,9 +9,11 @@
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <numeric>
 #include <vector>
 
 #include "plugins/io500/find.hpp"
+#include "plugins/io500/score.hpp"
 
 namespace iobench::plugins::io500 {
 
@@ -23,6 +25,11 @@ std::string mdtest_easy_dir(std::uint32_t rank) {
   return fmt::format("mdtest-easy/mdtest_tree.{}.0", rank);
 }
 
+std::string_view phase_name(Io500Phase phase) noexcept {
+  const auto i = static_cast<std::size_t>(phase);
+  return i < kPhaseCount ? kPhaseOrder[i] : kExtendedPhaseOrder[i - kPhaseCount];
+}
+
 std::vector<std::string> phase_op_names(Io500Phase phase) {
   switch (phase) {
     case Io500Phase::kIorEasyWrite:
@@ -31,6 +38,7 @@ std::vector<std::string> phase_op_names(Io500Phase phase) {
     case Io500Phase::kIorEasyRead:
     case Io500Phase::kIorHardRead:
     case Io500Phase::kMdtestHardRead:
+    case Io500Phase::kIorRnd4kEasyRead:
       return {"read"};
     case Io500Phase::kMdtestEasyWrite:
     case Io500Phase::kMdtestHardWrite:
@@ -42,6 +50,7 @@ std::vector<std::string> phase_op_names(Io500Phase phase) {
     case Io500Phase::kMdtestHardDelete:
       return {"unlink"};
     case Io500Phase::kFind:
+    case Io500Phase::kFindEasy:
       return {"find"};
   }
   return {};
@@ -64,7 +73,11 @@ class Io500Worker final : public PhaseWorker {
         ior_read(ctx);
         return;
       case Io500Phase::kFind:
+      case Io500Phase::kFindEasy:
         find(ctx);
+        return;
+      case Io500Phase::kIorRnd4kEasyRead:
+        random_read(ctx);
         return;
       default:
         mdtest(ctx);
@@ -98,13 +111,29 @@ class Io500Worker final : public PhaseWorker {
     ctx.plan_work(job_.count, job_.count * transfer());
     std::uint64_t i = 0;
     std::uint64_t start = monotonic_ns();
+    const std::uint64_t first = start;
+    std::uint64_t at_stonewall = UINT64_MAX;
+    std::uint64_t stonewall_ns = 0;
     for (; i < job_.count && ctx.keep_going(); ++i) {
+      // IOR's stoneWallingWearOut: the transfers done at the stonewall, then on to the most any
+      // rank had done (the runner's wear-out, PhaseSpec::wear_out).
+      if (at_stonewall == UINT64_MAX && ctx.wearing_out()) {
+        at_stonewall = i;
+        stonewall_ns = monotonic_ns() - first;
+      }
       write_all_at(fd.get(), buf, offset(i), shown);
       const std::uint64_t end = monotonic_ns();
       ctx.record(0, transfer(), end - start, end);
       start = end;
     }
+    // The rank(s) that had done the most stop as the wear-out begins: their stonewall is now.
+    if (at_stonewall == UINT64_MAX && ctx.wearing_out()) {
+      at_stonewall = i;
+      stonewall_ns = monotonic_ns() - first;
+    }
     ctx.add_counter(kDoneCounter, i);
+    ctx.add_counter(kAtStonewallCounter, at_stonewall == UINT64_MAX ? i : at_stonewall);
+    ctx.add_counter(kStonewallNsCounter, stonewall_ns);
     ctx.begin_fsync();  // IOR -e: fsync at close, inside the phase's time
     if (::fsync(fd.get()) != 0) throw IoError(errno, "fsync", shown.string());
     const std::uint64_t end = monotonic_ns();
@@ -127,6 +156,32 @@ class Io500Worker final : public PhaseWorker {
       start = end;
     }
     ctx.add_counter(kDoneCounter, i);
+  }
+
+  // ior -z -t 4096 -b 4096 over the owner's ior-easy file: each of its job_.count 4 KiB blocks
+  // once, in an order drawn from the worker's seed (block (k x stride + first) mod count, stride
+  // coprime with count: a permutation computed, not stored), until the stonewall and wear-out.
+  void random_read(WorkerContext& ctx) {
+    const std::string name = ior_easy_file(job_.owner);
+    const std::filesystem::path shown = job_.data.shown(name);
+    UniqueFd fd = job_.data.open(name, O_RDONLY);
+    std::vector<std::byte> buf(kRnd4kTransferBytes);
+    const std::uint64_t n = job_.count;
+    ctx.plan_work(n, n * kRnd4kTransferBytes);
+    std::uint64_t stride = n == 0 ? 1 : (job_.seed % n) | 1;
+    while (n > 1 && std::gcd(stride, n) != 1) stride += 2;
+    const std::uint64_t first = n == 0 ? 0 : (job_.seed >> 32) % n;
+    std::uint64_t k = 0;
+    std::uint64_t start = monotonic_ns();
+    for (; k < n && ctx.keep_going(); ++k) {
+      // k, stride and first stay below about 10^7 (kRnd4kMaxTransfers): no overflow.
+      const std::uint64_t block = (k * stride + first) % n;
+      read_all_at(fd.get(), buf, static_cast<off_t>(block * kRnd4kTransferBytes), shown);
+      const std::uint64_t end = monotonic_ns();
+      ctx.record(0, kRnd4kTransferBytes, end - start, end);
+      start = end;
+    }
+    ctx.add_counter(kDoneCounter, k);
   }
 
   [[nodiscard]] bool easy_md() const noexcept {
@@ -185,6 +240,10 @@ class Io500Worker final : public PhaseWorker {
   void find(WorkerContext& ctx) {
     FindQuery query;
     query.newer = job_.newer;
+    if (job_.phase == Io500Phase::kFindEasy) {  // IO500's find-easy: -name *01* alone
+      query.newer.reset();
+      query.size_bytes.reset();
+    }
     const std::uint64_t start = monotonic_ns();
     const FindCount count = find_matches(job_.find_root, query);
     const std::uint64_t end = monotonic_ns();

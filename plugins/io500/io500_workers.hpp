@@ -11,6 +11,7 @@
 #include <iobench/workload.hpp>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plugins/io500/io500_config.hpp"
@@ -21,6 +22,11 @@ namespace iobench::plugins::io500 {
 inline constexpr CounterId kDoneCounter = 0;
 /// Counter 1 of the find phase: entries that matched.
 inline constexpr CounterId kMatchedCounter = 1;
+/// Counters 1 and 2 of the ior write phases: the transfers done when the worker first saw the
+/// stonewall (the runner's wear-out beginning; all of them if it never did) and the nanoseconds
+/// from its first transfer to then (0 if it never did).
+inline constexpr CounterId kAtStonewallCounter = 1;
+inline constexpr CounterId kStonewallNsCounter = 2;
 
 /// Names beneath the data directory (mdtest's and IOR's own names).
 [[nodiscard]] std::string ior_easy_file(std::uint32_t rank);
@@ -36,10 +42,14 @@ struct RankJob {
   std::uint32_t ranks = 1;
   /// Write phases: transfers or items to do at most; the others: what `owner` wrote.
   std::uint64_t count = 0;
-  ConfinedDir data;       ///< the data directory (the workload owns the descriptor)
-  std::string find_root;  ///< find: the data directory's path
-  std::timespec newer{};  ///< find: the timestamp file's modification time
+  ConfinedDir data;        ///< the data directory (the workload owns the descriptor)
+  std::string find_root;   ///< find: the data directory's path
+  std::timespec newer{};   ///< find: the timestamp file's modification time
+  std::uint64_t seed = 0;  ///< ior-rnd4K-easy-read: the worker's seed for its read order
 };
+
+/// IO500's name of a phase ("ior-easy-write", the extended "find-easy").
+[[nodiscard]] std::string_view phase_name(Io500Phase phase) noexcept;
 
 /// The op names a phase records (op 0 is its transfer or item op).
 [[nodiscard]] std::vector<std::string> phase_op_names(Io500Phase phase);

@@ -1,13 +1,17 @@
 #include "plugins/io500/io500_workload.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/result.hpp>
+#include <iobench/sysinfo.hpp>
 #include <string>
 
 #include "plugins/io500/io500_workers.hpp"
@@ -24,10 +28,62 @@ bool is_write(Io500Phase p) noexcept {
          p == Io500Phase::kIorHardWrite || p == Io500Phase::kMdtestHardWrite;
 }
 
+bool is_ior_write(Io500Phase p) noexcept {
+  return p == Io500Phase::kIorEasyWrite || p == Io500Phase::kIorHardWrite;
+}
+
+std::string join_names(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& x : v) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
+std::string join(const std::vector<std::uint64_t>& v) {
+  std::string out;
+  for (const std::uint64_t x : v) out += (out.empty() ? "" : " ") + std::to_string(x);
+  return out;
+}
+
+// IOR's stonewall figures of an ior write phase its stonewall cut short (the phase's workers
+// counted them): the data moved by the stonewall and IO500's throughput-stonewall (that data over
+// the stonewall time), then the data after the wear-out.
+void report_stonewall(const PhaseResult& result, PrepareContext& ctx) {
+  const std::uint64_t transfer =
+      result.name == kPhaseOrder[0] ? kIorEasyTransferBytes : kIorHardTransferBytes;
+  std::vector<std::uint64_t> at_stonewall;
+  std::vector<std::uint64_t> done;
+  std::uint64_t stonewall_ns = 0;
+  std::uint64_t sum_at = 0;
+  std::uint64_t sum_done = 0;
+  for (const WorkerResult& w : result.workers) {
+    if (w.counters.size() <= kStonewallNsCounter) return;
+    at_stonewall.push_back(w.counters[kAtStonewallCounter]);
+    done.push_back(w.counters[kDoneCounter]);
+    sum_at += at_stonewall.back();
+    sum_done += done.back();
+    stonewall_ns = std::max(stonewall_ns, w.counters[kStonewallNsCounter]);
+  }
+  if (stonewall_ns == 0) return;  // every rank finished before the stonewall
+  const double seconds = static_cast<double>(stonewall_ns) / 1e9;
+  const double throughput = gib_per_s(sum_at * transfer, seconds);
+  ctx.set_attribute("stonewall_bytes." + result.name, static_cast<std::int64_t>(sum_at * transfer));
+  ctx.set_attribute("stonewall_s." + result.name, seconds);
+  ctx.set_attribute("throughput_stonewall_gib_s." + result.name, throughput);
+  ctx.set_attribute(
+      "stonewall." + result.name,
+      fmt::format(
+          "stonewall hit after {:.3f} s: {} bytes written by then (transfers per rank: {}), "
+          "throughput-stonewall {:.2f} GiB/s; after the wear-out: {} bytes (transfers per "
+          "rank: {})",
+          seconds, sum_at * transfer, join(at_stonewall), throughput, sum_done * transfer,
+          join(done)));
+}
+
 // The write phase whose files a phase acts on.
 Io500Phase writer_of(Io500Phase p) noexcept {
   switch (p) {
     case Io500Phase::kIorEasyRead:
+    case Io500Phase::kIorRnd4kEasyRead:
       return Io500Phase::kIorEasyWrite;
     case Io500Phase::kIorHardRead:
       return Io500Phase::kIorHardWrite;
@@ -43,22 +99,61 @@ Io500Phase writer_of(Io500Phase p) noexcept {
   }
 }
 
+// The phases --cache-proof drops the page cache before: those that read what the writes left.
+bool reads_written_data(Io500Phase p) noexcept {
+  switch (p) {
+    case Io500Phase::kFind:
+    case Io500Phase::kFindEasy:
+    case Io500Phase::kIorEasyRead:
+    case Io500Phase::kIorRnd4kEasyRead:
+    case Io500Phase::kMdtestEasyStat:
+    case Io500Phase::kIorHardRead:
+    case Io500Phase::kMdtestHardStat:
+    case Io500Phase::kMdtestHardRead:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The list's phases in its order; with `extended`, find-easy after mdtest-easy-write (where
+// IO500's extended mode runs it, while the easy tree exists) and ior-rnd4K-easy-read last.
+std::vector<Io500Phase> phase_plan(bool extended) {
+  std::vector<Io500Phase> plan;
+  for (std::size_t i = 0; i < kPhaseCount; ++i) {
+    plan.push_back(static_cast<Io500Phase>(i));
+    if (extended && plan.back() == Io500Phase::kMdtestEasyWrite)
+      plan.push_back(Io500Phase::kFindEasy);
+  }
+  if (extended) plan.push_back(Io500Phase::kIorRnd4kEasyRead);
+  return plan;
+}
+
+bool is_find(Io500Phase p) noexcept { return p == Io500Phase::kFind || p == Io500Phase::kFindEasy; }
+
 }  // namespace
 
-Io500Workload::Io500Workload(Io500Config config) : config_(config) {}
+Io500Workload::Io500Workload(Io500Config config)
+    : config_(config), plan_(phase_plan(config.extended)) {}
 
 std::vector<PhaseSpec> Io500Workload::phases() const {
   std::vector<PhaseSpec> specs;
-  for (std::size_t i = 0; i < kPhaseCount; ++i) {
-    const auto phase = static_cast<Io500Phase>(i);
+  for (const Io500Phase phase : plan_) {
     PhaseSpec spec;
-    spec.name = std::string(kPhaseOrder[i]);
+    spec.name = std::string(phase_name(phase));
     spec.op_names = phase_op_names(phase);
-    spec.counter_names = {phase == Io500Phase::kFind ? "entries_scanned" : "done"};
-    if (phase == Io500Phase::kFind) spec.counter_names.push_back("matched");
-    spec.workers = phase == Io500Phase::kFind ? 1 : config_.ranks;
+    spec.counter_names = {is_find(phase) ? "entries_scanned" : "done"};
+    if (is_find(phase)) spec.counter_names.push_back("matched");
+    spec.workers = is_find(phase) ? 1 : config_.ranks;
     spec.mode = WorkerMode::kThreads;
     if (is_write(phase)) spec.time_limit = config_.stonewall;
+    if (is_ior_write(phase) || phase == Io500Phase::kIorRnd4kEasyRead) {
+      // IO500 runs ior's write phases and the random read with -D stonewall -O
+      // stoneWallingWearOut=1.
+      spec.time_limit = config_.stonewall;
+      spec.wear_out = true;
+    }
+    if (is_ior_write(phase)) spec.counter_names = {"done", "at_stonewall", "stonewall_ns"};
     specs.push_back(std::move(spec));
   }
   return specs;
@@ -93,10 +188,11 @@ void Io500Workload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("tasks", static_cast<std::int64_t>(config_.ranks));
   ctx.set_attribute("stonewall_s", std::chrono::duration<double>(config_.stonewall).count());
   ctx.set_attribute("quick", static_cast<std::int64_t>(config_.quick ? 1 : 0));
+  if (config_.cache_proof) describe_cache_proof(ctx);
 }
 
 std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, WorkerContext& ctx) {
-  const auto kind = static_cast<Io500Phase>(phase);
+  const Io500Phase kind = plan_.at(phase);
   RankJob job;
   job.phase = kind;
   job.rank = static_cast<std::uint32_t>(ctx.worker_index());
@@ -105,6 +201,10 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   if (kind == Io500Phase::kFind) {
     job.find_root = data_.path().string();
     job.newer = newer_;
+    return make_io500_worker(std::move(job));
+  }
+  if (kind == Io500Phase::kFindEasy) {
+    job.find_root = (data_.path() / "mdtest-easy").string();
     return make_io500_worker(std::move(job));
   }
   if (is_write(kind)) {
@@ -126,18 +226,58 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   } else {
     job.owner = (job.rank + 1) % config_.ranks;
     job.count = done_.at(static_cast<std::size_t>(writer_of(kind))).at(job.owner);
+    if (kind == Io500Phase::kIorRnd4kEasyRead) {
+      // -t 4096 -b 4096 -s 10000000 over the owner's file: each 4 KiB block of what it wrote.
+      job.count =
+          std::min(job.count * (kIorEasyTransferBytes / kRnd4kTransferBytes), kRnd4kMaxTransfers);
+      job.seed = ctx.seed();
+    }
   }
   return make_io500_worker(std::move(job));
 }
 
-void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result,
-                                PrepareContext& /*ctx*/) {
-  if (!is_write(static_cast<Io500Phase>(phase))) return;
-  std::vector<std::uint64_t>& done = done_.at(phase);
+void Io500Workload::drop_before(Io500Phase next, PrepareContext& ctx) {
+  const std::string name(phase_name(next));
+  std::string why;
+  if (const uid_t euid = ::geteuid(); euid != 0) {
+    why = fmt::format("not root (euid {}): writing /proc/sys/vm/drop_caches needs root", euid);
+  } else if (drop_page_cache(why)) {
+    dropped_.push_back(name);
+  }
+  if (!why.empty()) {
+    not_dropped_.push_back(fmt::format("before {}: {}", name, why));
+    ctx.warn(fmt::format("cache_proof: page cache not dropped before '{}': {}", name, why));
+  }
+  describe_cache_proof(ctx);
+}
+
+void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
+  std::string text =
+      config_.ranks > 1
+          ? fmt::format(
+                "rank shift: rank r reads, stats and deletes rank (r + 1) mod {}'s files "
+                "in every read and stat phase",
+                config_.ranks)
+          : std::string("rank shift: none with ranks=1 (the one rank reads its own files)");
+  if (!dropped_.empty())
+    text += "; page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches) before " +
+            join_names(dropped_);
+  if (!not_dropped_.empty()) text += "; page cache NOT dropped " + join_names(not_dropped_);
+  if (dropped_.empty() && not_dropped_.empty()) text += "; no read phase has run yet";
+  ctx.set_attribute("cache_proof", text);
+}
+
+void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) {
+  const Io500Phase kind = plan_.at(phase);
+  if (config_.cache_proof && phase + 1 < plan_.size() && reads_written_data(plan_[phase + 1]))
+    drop_before(plan_[phase + 1], ctx);
+  if (!is_write(kind)) return;
+  std::vector<std::uint64_t>& done = done_.at(static_cast<std::size_t>(kind));
   done.assign(config_.ranks, 0);
   for (const WorkerResult& w : result.workers) {
     if (w.index < done.size()) done[w.index] = w.counters.at(kDoneCounter);
   }
+  if (is_ior_write(kind)) report_stonewall(result, ctx);
 }
 
 }  // namespace iobench::plugins::io500

@@ -6,6 +6,7 @@
 #include <iobench/confined_dir.hpp>
 #include <iobench/workload.hpp>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "plugins/io500/io500_config.hpp"
@@ -16,11 +17,15 @@ namespace iobench::plugins::io500 {
 /// phase of `ranks` workers (find: one), in "datafiles" of the target's run directory. Untimed
 /// in prepare(): the timestamp file "timestampfile" (its time set one second back, so that
 /// nothing the run writes is as old as it on a coarse-clocked file system), the phases'
-/// directories and the ior-hard shared file. The write phases stop at the stonewall time; each
-/// later phase acts on what its write phase left: rank r on rank (r + 1) mod ranks's files (the
-/// rank shift that keeps a rank from reading its own page cache), for as many transfers or
-/// items as that rank completed. find runs `-newer timestampfile -size 3901c -name *01*` over
-/// the data directory.
+/// directories and the ior-hard shared file. The write phases stop at the stonewall time, the ior
+/// ones then wear out (PhaseSpec::wear_out: each rank on to the most transfers any rank had done,
+/// IOR's stoneWallingWearOut=1) and after_phase() reports their stonewall figures; each later phase
+/// acts on what its write phase left: rank r on rank (r + 1) mod ranks's files (the rank shift that
+/// keeps a rank from reading its own page cache), for as many transfers or items as that rank
+/// completed. find runs `-newer timestampfile -size 3901c -name *01*` over the data directory. With
+/// extended (IO500's --mode=extended), find-easy (`-name *01*` over the mdtest-easy tree) runs
+/// after mdtest-easy-write and ior-rnd4K-easy-read (random 4 KiB reads of the ior-easy files,
+/// stonewall and wear-out) last; the score never counts them.
 class Io500Workload final : public Workload {
  public:
   explicit Io500Workload(Io500Config config);
@@ -33,15 +38,28 @@ class Io500Workload final : public Workload {
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
-  /// After a write phase: keeps what each rank completed, for the phases that act on it.
+  /// Before a phase that reads what the writes left, with cache_proof (IO500's drop-caches): the
+  /// page cache is dropped here, untimed, and the "cache_proof" attribute says what was done.
+  /// After a write phase: keeps what each rank completed, for the phases that act on it; after an
+  /// ior write phase its stonewall cut short, the attributes "stonewall_bytes.<phase>",
+  /// "stonewall_s.<phase>", "throughput_stonewall_gib_s.<phase>" and the text "stonewall.<phase>".
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
  private:
+  /// cache_proof: drops the page cache before `next` (root only), noting what happened.
+  void drop_before(Io500Phase next, PrepareContext& ctx);
+  /// The "cache_proof" attribute: the rank shift, the phases the cache was dropped before, and
+  /// those it was not, with why (not root, or the error).
+  void describe_cache_proof(PrepareContext& ctx) const;
+
   Io500Config config_;
+  std::vector<Io500Phase> plan_;          ///< the phases run, in order (phases() names them)
+  std::vector<std::string> dropped_;      ///< cache_proof: phases the cache was dropped before
+  std::vector<std::string> not_dropped_;  ///< cache_proof: "before <phase>: <why not>"
   OwnedConfinedDir data_;
   std::timespec newer_{};
   /// Per write phase (indexed by Io500Phase), what each rank completed.
-  std::array<std::vector<std::uint64_t>, kPhaseCount> done_{};
+  std::array<std::vector<std::uint64_t>, kAllPhaseCount> done_{};
 };
 
 }  // namespace iobench::plugins::io500

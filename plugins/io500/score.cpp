@@ -11,6 +11,11 @@ namespace iobench::plugins::io500 {
 
 bool is_bandwidth_phase(std::string_view name) noexcept { return name.starts_with("ior-"); }
 
+bool is_extended_phase(std::string_view name) noexcept {
+  return std::find(std::begin(kExtendedPhaseOrder), std::end(kExtendedPhaseOrder), name) !=
+         std::end(kExtendedPhaseOrder);
+}
+
 bool is_timed_write_phase(std::string_view name) noexcept {
   return name == "ior-easy-write" || name == "ior-hard-write" || name == "mdtest-easy-write" ||
          name == "mdtest-hard-write";
@@ -88,18 +93,45 @@ Io500Score compute_score(const std::vector<PhaseFigure>& phases, const ValidityR
   return score;
 }
 
+namespace {
+
+constexpr std::string_view kInvalid = " [INVALID]";
+
+void write_phase_line(std::string_view tag, const PhaseFigure& p, bool valid, std::ostream& out) {
+  out << fmt::format("{} {:>20} {:>15f} {} : time {:.3f} seconds{}\n", tag, p.name, p.score,
+                     is_bandwidth_phase(p.name) ? "GiB/s" : "kIOPS", p.seconds,
+                     valid ? "" : kInvalid);
+}
+
+}  // namespace
+
 void write_result_lines(const Io500Score& score, std::ostream& out) {
-  constexpr std::string_view kInvalid = " [INVALID]";
-  for (const PhaseVerdict& v : score.phases) {
-    const PhaseFigure& p = v.figure;
-    out << fmt::format("[RESULT] {:>20} {:>15f} {} : time {:.3f} seconds{}\n", p.name, p.score,
-                       is_bandwidth_phase(p.name) ? "GiB/s" : "kIOPS", p.seconds,
-                       v.invalid_reasons.empty() ? "" : kInvalid);
-  }
+  for (const PhaseVerdict& v : score.phases)
+    write_phase_line("[RESULT]", v.figure, v.invalid_reasons.empty(), out);
   out << fmt::format("[SCORE ] Bandwidth {:f} GiB/s : IOPS {:f} kiops : TOTAL {:f}{}\n",
                      score.bandwidth_gib_s, score.metadata_kiops, score.total,
                      score.valid() ? "" : kInvalid);
   for (const std::string& reason : score.invalid_reasons) out << "[INVALID] " << reason << '\n';
+}
+
+void write_extended_lines(const std::vector<PhaseFigure>& scored,
+                          const std::vector<PhaseFigure>& extended, const ValidityRules& rules,
+                          std::ostream& out) {
+  // IO500's calc_score(extended=1): the scored phases and the optional ones of a score group.
+  std::vector<PhaseFigure> with_find = scored;
+  bool valid = true;
+  out << "\nExtended phases (IO500 --mode=extended), not in the score:\n";
+  for (const PhaseFigure& p : extended) {
+    const bool in_group = p.name == kExtendedPhaseOrder[0];
+    const bool phase_valid = phase_reasons(p, rules).empty();
+    valid = valid && phase_valid;
+    write_phase_line(in_group ? "[RESULT]" : "[      ]", p, phase_valid, out);
+    if (in_group) with_find.push_back(p);
+  }
+  const Io500Score x = compute_score(with_find, rules);
+  out << fmt::format("[SCOREX] Bandwidth {:f} GiB/s : IOPS {:f} kiops : TOTAL {:f}{}\n",
+                     x.bandwidth_gib_s, x.metadata_kiops, x.total,
+                     x.valid() && valid ? "" : kInvalid);
 }
 
 }  // namespace iobench::plugins::io500

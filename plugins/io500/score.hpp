@@ -25,6 +25,13 @@ inline constexpr std::string_view kPhaseOrder[] = {"ior-easy-write",
                                                    "mdtest-hard-read",
                                                    "mdtest-hard-delete"};
 
+/// IO500's extended phases (its --mode=extended) in the order they run and are printed: never in
+/// the score; find-easy is in the metadata group of IO500's extended score ([SCOREX]),
+/// ior-rnd4K-easy-read in no group.
+inline constexpr std::string_view kExtendedPhaseOrder[] = {"find-easy", "ior-rnd4K-easy-read"};
+/// Whether `name` is one of kExtendedPhaseOrder.
+[[nodiscard]] bool is_extended_phase(std::string_view name) noexcept;
+
 /// The figure of one finished (or failed) phase, as IO500 rates it.
 struct PhaseFigure {
   std::string name;  ///< IO500's phase name, "ior-easy-write"
@@ -91,5 +98,14 @@ struct Io500Score {
 /// kiops : TOTAL Z" (" [INVALID]" when the run is not), then one "[INVALID] <reason>" line per
 /// reason, so a result that is not valid never reads as a pass.
 void write_result_lines(const Io500Score& score, std::ostream& out);
+
+/// The extended phases' section, printed after write_result_lines(): a heading, one line per
+/// phase of `extended` as IO500 prints it ("[RESULT]" for find-easy, "[      ]" for a phase in
+/// no score group; " [INVALID]" after one that is not valid), then IO500's "[SCOREX] Bandwidth X
+/// GiB/s : IOPS Y kiops : TOTAL Z" over `scored` and find-easy (" [INVALID]" when any of them is
+/// not valid). `scored` and the score computed from it alone are left as they are.
+void write_extended_lines(const std::vector<PhaseFigure>& scored,
+                          const std::vector<PhaseFigure>& extended, const ValidityRules& rules,
+                          std::ostream& out);
 
 }  // namespace iobench::plugins::io500

@@ -39,7 +39,7 @@ TEST_CASE("io500 find counts the entries matching -newer -size 3901c -name *01* 
   const fs::path root = dir.path();
   // The reference time is set, not read from a clock: files written now are later than it.
   FindQuery query;
-  query.newer = {1000, 500};
+  query.newer = std::timespec{1000, 500};
   write_file(root / "x01y", 3901);     // match
   write_file(root / "file.01", 3901);  // match
   write_file(root / "x01", 3900);      // size differs
@@ -67,7 +67,7 @@ TEST_CASE("io500 find counts the entries matching -newer -size 3901c -name *01* 
   query.name_pattern = "*02*";
   CHECK(find_matches(root, query).matched == 1);
   query.name_pattern = "*01*";
-  query.newer = {998, 0};  // now old01 is later than the reference too
+  query.newer = std::timespec{998, 0};  // now old01 is later than the reference too
   CHECK(find_matches(root, query).matched == 6);
 }
 

@@ -1,10 +1,13 @@
-// mdtest's text output (hpc/ior mdtest 4.x; 3.x's "SUMMARY rate: (of N iterations)" layout is not
-// read, and is refused as having no table) into a document: one step "mdtest" per
-// "SUMMARY rate" table, one phase per row, named as iobench's mdtest workload names its phases
-// ("File creation", "Tree removal"), its IOPS the row's Mean (ops/s over the iterations, as
-// mdtest computes it). A row of 0.000 everywhere is a phase that did not run (mdtest prints every
-// row): no phase, never a 0. Max, Min and Std Dev and the "SUMMARY time" table are listed as
-// not mapped.
+// mdtest's text output into a document: one step "mdtest" per "SUMMARY rate" table, one phase
+// per row, named as iobench's mdtest workload names its phases ("File creation", "Tree
+// removal"), its IOPS the row's Mean (ops/s over the iterations, as mdtest computes it). Two
+// layouts (hpc/ior's src/mdtest.c, summarize_results()): 4.x's "SUMMARY rate (in ops/sec): (of N
+// iterations)" with rows "   File creation   MAX MIN MEAN STDDEV", and 3.x's (3.3.0) "SUMMARY
+// rate: (of N iterations)" with rows "   File creation             :   MAX MIN MEAN STDDEV" (the
+// name padded to 26 characters and a colon) and, after a -W run, "File create (stonewall) : NA
+// NA RATE NA". A row of 0.000 everywhere is a phase that did not run (mdtest prints every row):
+// no phase, never a 0. Max, Min and Std Dev, 3.x's stonewall row and the "SUMMARY time" table are
+// listed as not mapped.
 #include <fmt/format.h>
 
 #include <iobench/printable.hpp>
@@ -19,6 +22,18 @@ struct Table {
   bool rate = true;
   std::size_t line = 0;
 };
+
+// The row's operation: the tokens before its four figures, without 3.x's ":" after the name.
+std::string row_name(const std::vector<std::string_view>& tokens) {
+  std::size_t end = tokens.size() - 4;
+  if (end > 0 && tokens[end - 1] == ":") --end;
+  std::string name;
+  for (std::size_t k = 0; k < end; ++k) {
+    if (!name.empty()) name += ' ';
+    name += tokens[k];
+  }
+  return name;
+}
 
 }  // namespace
 
@@ -46,7 +61,8 @@ ResultDocument read_mdtest(std::string_view text, std::string_view source) {
       continue;
     }
     if (tokens[0] == "SUMMARY" && tokens.size() > 1) {
-      table = Table{.rate = tokens[1] == "rate", .line = line.number};
+      // 4.x: "SUMMARY rate (in ops/sec):"; 3.x: "SUMMARY rate:".
+      table = Table{.rate = tokens[1] == "rate" || tokens[1] == "rate:", .line = line.number};
       if (table->rate) {
         step = &add_step(document, "mdtest", "mdtest");
         if (!tasks.empty()) step->params["ranks"] = tasks;
@@ -64,6 +80,17 @@ ResultDocument read_mdtest(std::string_view text, std::string_view source) {
                        printable(line.text)));
     }
     const std::size_t n = tokens.size();
+    // 3.x's stonewall row: "File create (stonewall)   :  NA  NA  RATE  NA" (its files made by
+    // the stonewall over the stonewall time, no phase of its own).
+    if (tokens[n - 4] == "NA" && tokens[n - 3] == "NA" && tokens[n - 1] == "NA" &&
+        number_of(tokens[n - 2])) {
+      if (table->rate) {
+        not_mapped(document, line.number,
+                   fmt::format("'{}' (the items made by the stonewall over its time) not mapped",
+                               row_name(tokens)));
+      }
+      continue;
+    }
     const auto max = number_of(tokens[n - 4]);
     const auto min = number_of(tokens[n - 3]);
     const auto mean = number_of(tokens[n - 2]);
@@ -75,11 +102,7 @@ ResultDocument read_mdtest(std::string_view text, std::string_view source) {
     }
     if (!table->rate || step == nullptr) continue;
     if (*max == 0 && *min == 0 && *mean == 0) continue;  // a phase mdtest did not run
-    std::string name;
-    for (std::size_t k = 0; k + 4 < n; ++k) {
-      if (!name.empty()) name += ' ';
-      name += tokens[k];
-    }
+    const std::string name = row_name(tokens);
     PhaseResult& phase = add_phase(*step, name);
     figures(phase).iops = figure(*mean);
     not_mapped(

@@ -1,0 +1,104 @@
+// io500's cache_proof (IO500's drop-caches): as root on ext4 over a loop device, the page cache
+// is dropped before every read, stat and find phase, so ior-easy-read's bytes come from the
+// device (the explain figures), where without it they come from the page cache; as another user
+// the result names "not root". Skipped with the reason where the machine refuses a part.
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/explain/loop_fs.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace test = iobench::test;
+using Json = nlohmann::json;
+
+namespace {
+
+Json step_of(const std::string& path) {
+  return Json::parse(test::read_file(path)).at("steps").at(0);
+}
+
+const Json& phase_of(const Json& step, const std::string& name) {
+  for (const Json& p : step.at("phases"))
+    if (p.at("name") == name) return p;
+  FAIL("no phase " << name);
+  return step;
+}
+
+std::uint64_t device_read(const Json& phase) {
+  return phase.at("explain").at("derived").at("device_read_bytes").get<std::uint64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("io500 cache_proof drops the page cache before the reads, seen in the device bytes read",
+          "[kernel]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: dropping the page cache needs root");
+    return;
+  }
+  const test::LoopFs loop(128 * test::kMiB);
+  if (!loop.refused().empty()) {
+    WARN("skipped: " << loop.refused());
+    return;
+  }
+  const test::TempDir out("io500-cache");
+  const auto run = [&](const std::string& cache_proof, const std::string& json) {
+    const auto r = test::run_cli({"run", "io500-quick", "-d", loop.mount_point().string(), "-q",
+                                  "stonewall=30s", "ior_easy_size=8m", "cache_proof=" + cache_proof,
+                                  "-f", "json", "-o", json});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return r.out;
+  };
+  const std::string dropped_json = (out.path() / "dropped.json").string();
+  const std::string cached_json = (out.path() / "cached.json").string();
+  const std::string text = run("true", dropped_json);
+  run("false", cached_json);
+  const Json dropped = step_of(dropped_json);
+  const Json cached = step_of(cached_json);
+  const std::string said =
+      "rank shift: rank r reads, stats and deletes rank (r + 1) mod 2's files in every read and "
+      "stat phase; page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches) before find, "
+      "ior-easy-read, mdtest-easy-stat, ior-hard-read, mdtest-hard-stat, mdtest-hard-read";
+  CHECK(dropped.at("attributes").at("cache_proof") == said);
+  CHECK_THAT(text, Catch::Contains("\ncache_proof: " + said + "\n"));
+  CHECK_FALSE(cached.at("attributes").contains("cache_proof"));
+  // 2 ranks x 8 MiB read back: from the device after the drop, from the page cache without it.
+  const Json& read = phase_of(dropped, "ior-easy-read");
+  REQUIRE(read.at("bytes").get<std::uint64_t>() == 16 * test::kMiB);
+  CHECK(device_read(read) >= 16 * test::kMiB);
+  CHECK(device_read(phase_of(cached, "ior-easy-read")) < test::kMiB);
+}
+
+TEST_CASE("io500 cache_proof names not root when run as another user") {
+  if (::geteuid() != 0 || std::system("command -v setpriv >/dev/null 2>&1") != 0) {
+    WARN("skipped: needs root and setpriv(1) to run iobench as user 65534");
+    return;
+  }
+  const test::TempDir dir("io500-notroot");
+  std::filesystem::permissions(dir.path(), std::filesystem::perms::all);
+  const std::string json = (dir.path() / "r.json").string();
+  const std::string command = std::string("setpriv --reuid=65534 --regid=65534 --clear-groups ") +
+                              IOBENCH_CLI_PATH + " run io500-quick -q -d " + dir.path().string() +
+                              " cache_proof=true -f json -o " + json + " >" +
+                              (dir.path() / "out.txt").string() + " 2>&1";
+  const int status = std::system(command.c_str());
+  INFO(test::read_file(dir.path() / "out.txt"));
+  REQUIRE(status == 0);
+  const Json step = step_of(json);
+  const std::string why = "not root (euid 65534): writing /proc/sys/vm/drop_caches needs root";
+  CHECK_THAT(step.at("attributes").at("cache_proof").get<std::string>(),
+             Catch::StartsWith("rank shift: rank r reads") &&
+                 Catch::Contains("; page cache NOT dropped before find: " + why +
+                                 ", before ior-easy-read: " + why) &&
+                 !Catch::Contains("page cache dropped"));
+  CHECK_THAT(step.at("warnings").dump(),
+             Catch::Contains("cache_proof: page cache not dropped before 'find': " + why));
+}
