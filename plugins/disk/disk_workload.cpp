@@ -1,220 +1,25 @@
 #include "plugins/disk/disk_workload.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
-#include <array>
-#include <cerrno>
-#include <cstring>
-#include <iobench/data_pattern.hpp>
 #include <iobench/error.hpp>
-#include <iobench/file_util.hpp>
-#include <iobench/io_driver.hpp>
 #include <iobench/result.hpp>
 #include <iobench/sysinfo.hpp>
 #include <optional>
-#include <thread>
 
 #include "plugins/disk/block_distribution.hpp"
 #include "plugins/disk/device_purge.hpp"
 #include "plugins/disk/device_safety.hpp"
 #include "plugins/disk/disk_fio_params.hpp"
 #include "plugins/disk/disk_source.hpp"
+#include "plugins/disk/disk_worker.hpp"
 #include "plugins/disk/file_set.hpp"
 #include "plugins/disk/page_cache_note.hpp"
+#include "plugins/disk/read_file_fill.hpp"
 #include "plugins/disk/shared_file.hpp"
 #include "plugins/disk/verify_pattern.hpp"
 
 namespace iobench::plugins::disk {
-namespace {
-
-constexpr std::size_t kFillChunkBytes = 1 << 20;
-
-// `file_bytes`: the whole file's size (a shared file holds every rank's blocks).
-OpenOptions open_options(const DiskConfig& config, bool read, bool write, bool create,
-                         std::uint64_t file_bytes) {
-  return OpenOptions{.read = read,
-                     .write = write,
-                     .create = create,
-                     .direct = config.mode == IoMode::kDirect,
-                     .sync = config.sync == "sync",
-                     .dsync = config.sync == "dsync",
-                     .map_size_bytes = file_bytes};
-}
-
-// Opens with a clearer message for the classic O_DIRECT failure (tmpfs and others say EINVAL).
-std::unique_ptr<IoFile> open_file(const Engine& engine, const FileLocation& location,
-                                  const OpenOptions& options) {
-  try {
-    return engine.open(location, options);
-  } catch (const IoError& e) {
-    if (options.direct && e.error_number() == EINVAL) {
-      throw IoError(EINVAL, "open with O_DIRECT (mode=direct; this filesystem does not support it)",
-                    location.path().string());
-    }
-    throw;
-  }
-}
-
-// Chunks of the file being created that may wait for writeback at once (see below).
-constexpr std::size_t kWriteBehindChunks = 16;
-
-// Fills the file a read or mixed phase works on, untimed: the worker's `blocks` blocks, where
-// `placement` puts them (the whole file, or this rank's part of a shared one), with what a write
-// phase with the same block size, data pattern and seed writes, or with verify the pattern reads
-// check. A file of the worker's own is created here; a shared one exists already (rank 0 made it
-// in prepare()).
-// Returns false if the run is stopped meanwhile, with no file of its own left (a shared one is
-// rank 0's, removed with its run directory): that is checked every chunk (1 MiB or one block),
-// and writeback is kept at most 16 chunks behind (each chunk's writeback starts as it is
-// written; the one 16 chunks back is waited for), so neither the loop nor the closing fsync can
-// hold a stop up for long, however large the file. The file's data is on the device at the end.
-bool fill_read_file(const ConfinedDir& dir, const FileLocation& location, const std::string& name,
-                    bool shared, BlockPlacement placement, std::uint64_t blocks,
-                    const DiskConfig& config, VerifyPattern* pattern, std::uint64_t seed,
-                    const WorkerContext& ctx) {
-  const std::filesystem::path& path = location.path();
-  UniqueFd fd = location.open(O_WRONLY, !shared);
-  const std::uint64_t bs = config.block_size_bytes;
-  // Whole blocks per chunk, so a verify pattern is stamped block by block.
-  const std::uint64_t chunk_blocks = std::max<std::uint64_t>(1, kFillChunkBytes / bs);
-  AlignedBuffer chunk(static_cast<std::size_t>(chunk_blocks * bs));
-  std::optional<PatternBuffer> data;
-  if (pattern == nullptr) data.emplace(config.data, static_cast<std::size_t>(bs), seed);
-  // The file range each recent chunk spans (its blocks, and between them other ranks' ones).
-  std::array<std::pair<off_t, off_t>, kWriteBehindChunks> spans{};
-  std::size_t chunk_index = 0;
-  for (std::uint64_t first = 0; first < blocks; first += chunk_blocks, ++chunk_index) {
-    if (ctx.stop_requested()) {
-      fd.close(path);
-      if (!shared) dir.unlink(name);  // half a file must not pass for the file to read
-      return false;
-    }
-    const std::uint64_t count = std::min(chunk_blocks, blocks - first);
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const std::uint64_t block = first + i;
-      const auto bytes =
-          chunk.span().subspan(static_cast<std::size_t>(i * bs), static_cast<std::size_t>(bs));
-      if (pattern != nullptr) {
-        pattern->fill(bytes, placement.file_block(block) * bs, 0);
-      } else {
-        const auto source = data->block(block);
-        std::memcpy(bytes.data(), source.data(), source.size());
-      }
-    }
-    if (placement.stride == 1) {
-      write_all_at(fd.get(), chunk.span().first(static_cast<std::size_t>(count * bs)),
-                   static_cast<off_t>(placement.file_block(first) * bs), path);
-    } else {
-      for (std::uint64_t i = 0; i < count; ++i) {
-        write_all_at(
-            fd.get(),
-            chunk.span().subspan(static_cast<std::size_t>(i * bs), static_cast<std::size_t>(bs)),
-            static_cast<off_t>(placement.file_block(first + i) * bs), path);
-      }
-    }
-    // Hints only (errors surface in the fsync below): start this chunk's writeback, wait for
-    // the one kWriteBehindChunks back.
-    const auto begin = static_cast<off_t>(placement.file_block(first) * bs);
-    const auto length =
-        static_cast<off_t>(placement.file_block(first + count - 1) * bs + bs) - begin;
-    (void)::sync_file_range(fd.get(), begin, length, SYNC_FILE_RANGE_WRITE);
-    auto& slot = spans[chunk_index % kWriteBehindChunks];
-    if (chunk_index >= kWriteBehindChunks) {
-      (void)::sync_file_range(
-          fd.get(), slot.first, slot.second,
-          SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
-    }
-    slot = {begin, length};
-  }
-  if (::fsync(fd.get()) != 0) throw IoError(errno, "fsync", path.string());
-  // Written data is clean after fsync, so DONTNEED really evicts it: the timed reads then come
-  // from the device, as the seeds' "read back" tests intend.
-  (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
-  fd.close(path);
-  return true;
-}
-
-// The timed part of one worker: the driver's loop, then (writes) fsync and close.
-class DiskWorker final : public PhaseWorker {
- public:
-  DiskWorker(const PhasePlan& plan, std::unique_ptr<IoFile> file, std::uint32_t iodepth,
-             const EngineCaps& caps, const RateLimit& rate, std::uint64_t seed,
-             std::optional<VerifyPattern> pattern, const DataPattern& data, bool fsync_at_end,
-             OpId fsync_op)
-      : plan_(plan),
-        file_(std::move(file)),
-        buffers_(static_cast<std::size_t>(plan.block_size) * iodepth),
-        pattern_(std::move(pattern)),
-        fsync_at_end_(fsync_at_end),
-        fsync_op_(fsync_op),
-        seed_(seed),
-        iodepth_(iodepth) {
-    if (plan_.ops != PhasePlan::Ops::kRead && !pattern_) {
-      data_.emplace(data, static_cast<std::size_t>(plan.block_size), seed);
-      plan_.copy_writes = iodepth > 1 || caps.registered_buffers;
-    }
-    if (rate.active()) pacer_.emplace(rate, seed ^ 0x7061636572ULL);
-    queue_ = file_->make_queue(QueueOptions{
-        .depth = iodepth, .buffers = buffers_.span(), .buffer_bytes = plan.block_size});
-    driver_.emplace(
-        *file_, *queue_, buffers_.span(), plan.block_size,
-        IoDriverOptions{.depth = iodepth,
-                        .async = caps.async,
-                        .untimed_work_between_ops =
-                            pattern_.has_value() || plan_.copy_writes || plan_.thinktime_ns > 0,
-                        .pacer = pacer_ ? &*pacer_ : nullptr,
-                        .latency_sample = plan_.latency_sample,
-                        .sample_seed = seed ^ 0x73616d706c65ULL});
-  }
-
-  void run(WorkerContext& ctx) override {
-    DiskSource source(plan_, seed_, pattern_ ? &*pattern_ : nullptr, data_ ? &*data_ : nullptr,
-                      file_->path(), ctx, iodepth_);
-    // time_based: no planned work, the time limit tells the progress how far it is.
-    if (plan_.iterations != kUntilLimit) {
-      const std::uint64_t ops = plan_.reads_written_only()
-                                    ? plan_.written->size() * plan_.iterations
-                                    : plan_.blocks * plan_.iterations;
-      // With bssplit the bytes are the mean op size's worth (the sizes are drawn as it runs).
-      const double op_bytes = plan_.split == nullptr
-                                  ? static_cast<double>(plan_.block_size)
-                                  : plan_.split->mean_size(plan_.ops == PhasePlan::Ops::kRead
-                                                               ? BlockSizeSplit::List::kRead
-                                                               : BlockSizeSplit::List::kWrite);
-      ctx.plan_work(ops, static_cast<std::uint64_t>(static_cast<double>(ops) * op_bytes));
-    }
-    driver_->run(ctx, source);
-    // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.
-    // A write being abandoned (the run is stopped) skips the fsync: seconds of writeback must
-    // not hold the stop up, and an interrupted result is partial anyway.
-    if (fsync_at_end_ && !ctx.stop_requested()) {
-      ctx.begin_fsync();
-      OpTimer timer;
-      file_->sync();
-      timer.lap(ctx, fsync_op_, 0);
-    }
-    file_->close();
-    source.finish_verify();
-  }
-
- private:
-  PhasePlan plan_;
-  std::unique_ptr<IoFile> file_;
-  AlignedBuffer buffers_;
-  std::optional<VerifyPattern> pattern_;
-  std::optional<PatternBuffer> data_;
-  std::optional<RatePacer> pacer_;
-  std::unique_ptr<IoQueue> queue_;
-  std::optional<IoDriver> driver_;
-  bool fsync_at_end_;
-  OpId fsync_op_;
-  std::uint64_t seed_;
-  std::uint32_t iodepth_;
-};
-
-}  // namespace
 
 DiskWorkload::DiskWorkload(DiskConfig config, std::size_t target_count, const Engine& engine)
     : config_(std::move(config)),
