@@ -27,16 +27,38 @@ constexpr std::string_view kLatencyBlockSizes = "512,4k,8k";
 constexpr std::uint32_t kTrackedReadPercent = 0;
 constexpr std::uint64_t kTrackedBlockBytes = 4096;
 
+// WSAT: RND 4KiB writes only.
+constexpr std::string_view kWsatMixes = "0/100";
+constexpr std::string_view kWsatBlockSizes = "4k";
+// WSAT's longest run: 24 hours of 1-minute rounds.
+constexpr std::size_t kWsatMaxRounds = 1440;
+
 std::string_view default_mixes(PtsTest test) {
-  return test == PtsTest::kIops         ? kIopsMixes
-         : test == PtsTest::kThroughput ? kThroughputMixes
-                                        : kLatencyMixes;
+  switch (test) {
+    case PtsTest::kIops:
+      return kIopsMixes;
+    case PtsTest::kThroughput:
+      return kThroughputMixes;
+    case PtsTest::kLatency:
+      return kLatencyMixes;
+    case PtsTest::kWsat:
+      return kWsatMixes;
+  }
+  return kIopsMixes;
 }
 
 std::string_view default_block_sizes(PtsTest test) {
-  return test == PtsTest::kIops         ? kIopsBlockSizes
-         : test == PtsTest::kThroughput ? kThroughputBlockSizes
-                                        : kLatencyBlockSizes;
+  switch (test) {
+    case PtsTest::kIops:
+      return kIopsBlockSizes;
+    case PtsTest::kThroughput:
+      return kThroughputBlockSizes;
+    case PtsTest::kLatency:
+      return kLatencyBlockSizes;
+    case PtsTest::kWsat:
+      return kWsatBlockSizes;
+  }
+  return kIopsBlockSizes;
 }
 
 std::vector<std::string_view> split_commas(std::string_view text) {
@@ -96,7 +118,9 @@ std::map<std::string, std::string> disk_params(const Params& params, const PtsCo
   // PTS's purge and preconditioning need the raw device; a file target runs without them.
   if (device) {
     raw["purge"] = params.get_string("purge");
-    raw["precondition"] = params.get_string("precondition");
+    // WSAT starts from the purged device: no preconditioning unless asked for.
+    const bool wsat_default = config.test == PtsTest::kWsat && !params.given("precondition");
+    raw["precondition"] = wsat_default ? "none" : params.get_string("precondition");
   }
   return raw;
 }
@@ -157,7 +181,7 @@ void note_deviations(const Params& params, PtsConfig& config, bool device) {
     config.precondition_skipped = "none (a file target: preconditioning needs the raw device)";
   } else {
     if (params.get_string("purge") == "none") config.not_valid.emplace_back("purge=none");
-    if (params.get_string("precondition") == "none") {
+    if (params.get_string("precondition") == "none" && config.test != PtsTest::kWsat) {
       config.not_valid.emplace_back("precondition=none (PTS: workload-independent)");
     }
   }
@@ -192,6 +216,8 @@ std::string_view to_string(PtsTest test) noexcept {
       return "throughput";
     case PtsTest::kLatency:
       return "latency";
+    case PtsTest::kWsat:
+      return "wsat";
   }
   return "iops";
 }
@@ -244,8 +270,9 @@ std::vector<ParamSpec> pts_param_specs() {
        .type = ParamType::kEnum,
        .default_value = "iops",
        .help = "the SNIA PTS 2.0 test: iops (RND, 7 R/W mixes x 8 block sizes), throughput "
-               "(SEQ 100/0 and 0/100 at block_sizes), latency (RND TC1 QD1, 3 mixes x 3 sizes)",
-       .choices = {"iops", "throughput", "latency"}},
+               "(SEQ 100/0 and 0/100 at block_sizes), latency (RND TC1 QD1, 3 mixes x 3 sizes), "
+               "wsat (RND 4KiB writes until 4 x capacity)",
+       .choices = {"iops", "throughput", "latency", "wsat"}},
       {.key = "mixes",
        .type = ParamType::kString,
        .help = "R/W mixes, reads/writes in %, comma-separated (default: the test's own); "
@@ -262,11 +289,11 @@ std::vector<ParamSpec> pts_param_specs() {
                "PTS-valid"},
       {.key = "rounds",
        .type = ParamType::kCount,
-       .default_value = "25",
        .unit = "rounds",
-       .help = "rounds at most (PTS: 25); the step ends earlier once the tracked cell is steady",
+       .help = "rounds at most (PTS: 25; wsat: 1440); the step ends earlier once the tracked "
+               "cell is steady (wsat: once 4 x capacity is written)",
        .min = kPtsWindowRounds,
-       .max = kPtsMaxRounds},
+       .max = kWsatMaxRounds},
       {.key = "capacity",
        .type = ParamType::kSize,
        .unit = "bytes",
@@ -302,6 +329,7 @@ PtsConfig make_pts_config(const Params& params, std::span<const std::filesystem:
   const std::string& test = params.get_string("test");
   config.test = test == "throughput" ? PtsTest::kThroughput
                 : test == "latency"  ? PtsTest::kLatency
+                : test == "wsat"     ? PtsTest::kWsat
                                      : PtsTest::kIops;
   config.sequential = config.test == PtsTest::kThroughput;
   config.mixes = parse_mixes(params.has("mixes") ? std::string_view(params.get_string("mixes"))
@@ -316,7 +344,15 @@ PtsConfig make_pts_config(const Params& params, std::span<const std::filesystem:
                     "round_time=60s (PTS's 1 minute) or round_time=100ms for a quick look",
                     params.get_string("round_time")));
   }
-  config.max_rounds = static_cast<std::size_t>(params.get_u64("rounds"));
+  const bool wsat = config.test == PtsTest::kWsat;
+  config.max_rounds = params.has("rounds") ? static_cast<std::size_t>(params.get_u64("rounds"))
+                      : wsat               ? kWsatMaxRounds
+                                           : kPtsMaxRounds;
+  if (!wsat && config.max_rounds > kPtsMaxRounds) {
+    throw ConfigError(
+        fmt::format("pts: rounds={}: test={} stops at PTS's {} rounds; give at most {}",
+                    params.get_string("rounds"), test, kPtsMaxRounds, kPtsMaxRounds));
+  }
   if (config.test == PtsTest::kLatency &&
       (params.get_u64("iodepth") != 1 || params.get_u64("numjobs") != 1)) {
     throw ConfigError(fmt::format(
@@ -330,7 +366,7 @@ PtsConfig make_pts_config(const Params& params, std::span<const std::filesystem:
         targets.size()));
   }
   // The tracked cell: 0/100 at 4 KiB (IOPS, latency) or at the step's block size (throughput).
-  config.tracking = config.test == PtsTest::kIops         ? PtsTracking::kIops
+  config.tracking = config.test == PtsTest::kIops || wsat ? PtsTracking::kIops
                     : config.test == PtsTest::kThroughput ? PtsTracking::kThroughput
                                                           : PtsTracking::kMeanLatency;
   const std::uint64_t tracked_size =

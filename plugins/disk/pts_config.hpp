@@ -22,9 +22,11 @@ enum class PtsTest {
   kThroughput,  ///< SEQ, 100/0 and 0/100 at one block size (128 KiB or 1024 KiB); tracks the
                 ///< 0/100 cell's throughput
   kLatency,     ///< RND, TC1 QD1, 3 R/W mixes x 3 block sizes; tracks 4 KiB 0/100 mean latency
+  kWsat,        ///< write saturation: RND 4 KiB 0/100 after the purge (no preconditioning),
+                ///< IOPS per round until 4 x capacity is written
 };
 
-/// "iops", "throughput", "latency".
+/// "iops", "throughput", "latency", "wsat".
 [[nodiscard]] std::string_view to_string(PtsTest test) noexcept;
 
 /// One cell of the matrix: a R/W mix at a block size.
@@ -53,7 +55,8 @@ struct PtsConfig {
   bool sequential = false;                 ///< throughput: SEQ; the others RND
   /// How long each cell runs in each round (PTS: 1 minute).
   std::chrono::nanoseconds round_time{std::chrono::minutes(1)};
-  /// Rounds at most (PTS: 25); the step stops earlier once steady.
+  /// Rounds at most (PTS: 25; WSAT: 1440, 24 hours of 1-minute rounds); the step stops
+  /// earlier once steady (WSAT: once 4 x capacity is written).
   std::size_t max_rounds = kPtsMaxRounds;
   /// Bytes of the device (or file) the cells' random offsets span.
   std::uint64_t capacity_bytes = 0;

@@ -79,10 +79,17 @@ void print_steady_state(const StepResult& step, std::ostream& out) {
   const auto last = static_cast<std::size_t>(number_of(step, "pts.window.last_round"));
   fmt::print(out, "Steady state, tracking {} ({} rounds run, at most {}):\n",
              text_of(step, "pts.tracked"), rounds, text_of(step, "pts.max_rounds"));
+  const bool wsat = text_of(step, "pts.test") == "wsat";
+  const double capacity = number_of(step, "pts.condition.capacity_bytes");
   for (std::size_t round = 1; round <= rounds; ++round) {
     const bool in_window = first != 0 && round >= first && round <= last;
-    fmt::print(out, "  round {:>2}  {:>14.1f}{}\n", round,
+    // WSAT: IOPS over time and over the bytes written so far (in drive fills).
+    const double written = number_of(step, fmt::format("pts.round.{}.written_bytes", round));
+    fmt::print(out, "  round {:>2}  {:>14.1f}{}{}\n", round,
                number_of(step, fmt::format("pts.round.{}.tracked", round)),
+               wsat ? fmt::format("  written {:.0f} bytes ({:.2f} x capacity)", written,
+                                  written / capacity)
+                    : std::string(),
                in_window ? "  (window)" : "");
   }
   if (first != 0) {
@@ -130,6 +137,7 @@ void format_pts_text(const StepResult& step, std::ostream& out) {
   fmt::print(out, "SNIA PTS 2.0 {} test\n",
              test == "iops"         ? "IOPS"
              : test == "throughput" ? "throughput"
+             : test == "wsat"       ? "write saturation (WSAT)"
                                     : "latency");
   print_conditions(step, out);
   if (number_of(step, "pts.rounds") > 0) {
@@ -139,7 +147,10 @@ void format_pts_text(const StepResult& step, std::ostream& out) {
             ? fmt::format("rounds {}-{}", text_of(step, "pts.window.first_round"),
                           text_of(step, "pts.window.last_round"))
             : std::string("every round run");
-    if (test == "throughput") {
+    if (test == "wsat") {
+      fmt::print(out, "written {} bytes of the {} (4 x capacity) WSAT writes\n",
+                 text_of(step, "pts.wsat.written_bytes"), text_of(step, "pts.wsat.target_bytes"));
+    } else if (test == "throughput") {
       print_matrix(step, out, fmt::format("Throughput, MB/s (10^6 bytes/s), mean over {}:", over),
                    "throughput_bytes_per_s", 1e-6, "{:.1f}");
     } else if (test == "latency") {

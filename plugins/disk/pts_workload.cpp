@@ -133,6 +133,8 @@ void PtsWorkload::prepare(PrepareContext& ctx) {
                     config_.base.precondition
                         ? fmt::format("workload-independent: {} x capacity of {} KiB SEQ writes",
                                       kPreconditionPasses, kPreconditionBlockBytes >> 10)
+                    : config_.test == PtsTest::kWsat && device
+                        ? std::string("none (WSAT starts from the purged device)")
                     : device ? std::string("none (precondition=none)")
                              : config_.precondition_skipped);
   ctx.set_attribute("pts.condition.threads", static_cast<std::int64_t>(config_.base.numjobs));
@@ -177,10 +179,28 @@ void PtsWorkload::after_phase(std::size_t phase, const PhaseResult& result, Prep
   if (cell + 1 != cells_.size()) return;
   const bool steady = rounds_.end_round();
   set_attributes(ctx);
-  if (steady && rounds_.rounds() < config_.max_rounds) {
+  if (config_.test == PtsTest::kWsat) {
+    // WSAT runs until 4 x capacity is written (or its rounds end), steady or not.
+    if (wsat_done() && rounds_.rounds() < config_.max_rounds) {
+      ctx.skip_remaining_phases(fmt::format("{} x capacity written after {} rounds",
+                                            kWsatCapacityFills, rounds_.rounds()));
+    }
+  } else if (steady && rounds_.rounds() < config_.max_rounds) {
     ctx.skip_remaining_phases(
         fmt::format("steady state reached after {} rounds", rounds_.rounds()));
   }
+}
+
+std::uint64_t PtsWorkload::written_bytes(std::size_t rounds) const {
+  std::uint64_t bytes = 0;
+  for (std::size_t round = 1; round <= rounds; ++round) {
+    bytes += rounds_.round_of(config_.tracked_cell, round).all.bytes;  // WSAT: writes only
+  }
+  return bytes;
+}
+
+bool PtsWorkload::wsat_done() const {
+  return written_bytes(rounds_.rounds()) >= kWsatCapacityFills * config_.capacity_bytes;
 }
 
 void PtsWorkload::set_attributes(PrepareContext& ctx) const {
@@ -191,8 +211,21 @@ void PtsWorkload::set_attributes(PrepareContext& ctx) const {
     ctx.set_attribute(fmt::format("pts.round.{}.tracked", i + 1), series[i]);
   }
   std::vector<std::string> not_valid = config_.not_valid;
-  if (!rounds_.steady() && rounds_.rounds() == config_.max_rounds &&
-      config_.max_rounds < kPtsMaxRounds) {
+  if (config_.test == PtsTest::kWsat) {
+    for (std::size_t round = 1; round <= rounds_.rounds(); ++round) {
+      ctx.set_attribute(fmt::format("pts.round.{}.written_bytes", round),
+                        static_cast<std::int64_t>(written_bytes(round)));
+    }
+    ctx.set_attribute("pts.wsat.written_bytes",
+                      static_cast<std::int64_t>(written_bytes(rounds_.rounds())));
+    ctx.set_attribute("pts.wsat.target_bytes",
+                      static_cast<std::int64_t>(kWsatCapacityFills * config_.capacity_bytes));
+    if (rounds_.rounds() == config_.max_rounds && !wsat_done()) {
+      not_valid.push_back(fmt::format("rounds={} ended before {} x capacity was written",
+                                      config_.max_rounds, kWsatCapacityFills));
+    }
+  } else if (!rounds_.steady() && rounds_.rounds() == config_.max_rounds &&
+             config_.max_rounds < kPtsMaxRounds) {
     not_valid.push_back(fmt::format("rounds={}: not steady within PTS's {} rounds",
                                     config_.max_rounds, kPtsMaxRounds));
   }

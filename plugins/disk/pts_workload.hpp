@@ -10,7 +10,10 @@
 
 namespace iobench::plugins::disk {
 
-/// SNIA PTS 2.0's IOPS, throughput and latency tests (workload `pts`, the built-in suites
+/// WSAT writes this many times the capacity (PTS's write saturation: 4 x user capacity).
+inline constexpr std::uint64_t kWsatCapacityFills = 4;
+
+/// SNIA PTS 2.0's IOPS, throughput, latency and WSAT tests (workload `pts`, the built-in suites
 /// pts-iops, pts-throughput, pts-latency): purge and workload-independent preconditioning (the
 /// disk workload's purge= and precondition=wipc, on a block device with --destructive), then
 /// rounds: each round runs every cell of the matrix (R/W mix x block size, mixes outer) once,
@@ -40,6 +43,10 @@ class PtsWorkload final : public Workload {
     return config_.base.precondition ? 1 : 0;
   }
   void set_attributes(PrepareContext& ctx) const;
+  /// WSAT: bytes the tracked (only) cell wrote in rounds 1..`rounds`.
+  [[nodiscard]] std::uint64_t written_bytes(std::size_t rounds) const;
+  /// WSAT: 4 x capacity written.
+  [[nodiscard]] bool wsat_done() const;
   /// The precondition phase (if any), then max_rounds rounds of the cells' main phases.
   [[nodiscard]] std::vector<PhaseSpec> build_phases() const;
 

@@ -35,7 +35,7 @@ void register_family(PluginRegistrar& registrar) {
   registrar.add_formatter("disk", "text", format_disk_text);
   registrar.add_workload(WorkloadInfo{
       .name = "pts",
-      .summary = "SNIA PTS 2.0 IOPS, throughput and latency tests on a block device (or, not "
+      .summary = "SNIA PTS 2.0 IOPS, throughput, latency and WSAT tests on a block device (or, not "
                  "PTS-valid, a file): purge, preconditioning, rounds of the R/W mix x block size "
                  "matrix until steady state",
       .params = pts_param_specs(),

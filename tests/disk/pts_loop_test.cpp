@@ -81,7 +81,7 @@ TEST_CASE("pts-latency on a loop device purges, preconditions and measures every
   std::string text;
   const Json doc = run_json(out,
                             {"run", "pts-latency", "-d", loop.device(), "--destructive",
-                             loop.serial(), "round_time=50ms", "rounds=5"},
+                             loop.serial(), "round_time=100ms", "rounds=5"},
                             &text);
   const Json& step = doc.at("steps").at(0);
   check_step(step, {"100/0", "65/35", "0/100"}, {512, 4096, 8192}, "RND", "0/100", 4096, "mean_ns");
@@ -96,7 +96,7 @@ TEST_CASE("pts-latency on a loop device purges, preconditions and measures every
   // Only the shortened round keeps it from being PTS-valid.
   CHECK(text_attribute(step, "pts.valid") == "no");
   CHECK(text_attribute(step, "pts.not_valid") ==
-        std::string("round_time=50ms (PTS: 1 minute per cell)") +
+        std::string("round_time=100ms (PTS: 1 minute per cell)") +
             (text_attribute(step, "pts.steady") == "yes"
                  ? ""
                  : "; rounds=5: not steady within PTS's 25 rounds"));
@@ -113,7 +113,7 @@ TEST_CASE("pts refuses a capacity bigger than the block device, exit 2", "[disk]
   }
   const test::CliResult run =
       test::run_cli({"run", "pts-iops", "-d", loop.device(), "--destructive", loop.serial(),
-                     "capacity=32m", "round_time=50ms"});
+                     "capacity=32m", "round_time=100ms"});
   CHECK(run.exit_code == 2);
   CHECK_THAT(run.err, Catch::Contains("pts: capacity=32m is bigger than block device '" +
                                       loop.device() + "' (16777216 bytes)"));

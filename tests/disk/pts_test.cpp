@@ -102,7 +102,7 @@ TEST_CASE("pts-iops on a small file measures every cell, its figures follow from
   std::string text;
   const Json doc = run_json(
       dir,
-      {"run", "pts-iops", "-d", dir.path().string(), "capacity=2m", "round_time=50ms", "rounds=5"},
+      {"run", "pts-iops", "-d", dir.path().string(), "capacity=2m", "round_time=100ms", "rounds=5"},
       &text);
   const Json& step = doc.at("steps").at(0);
   check_step(step, {"100/0", "95/5", "65/35", "50/50", "35/65", "5/95", "0/100"},
@@ -111,7 +111,7 @@ TEST_CASE("pts-iops on a small file measures every cell, its figures follow from
   // A file and a short round; rounds=5 counts only when the 5 rounds were not steady.
   const bool steady = text_attribute(step, "pts.steady") == "yes";
   const std::string reasons =
-      std::string("a file target, not the raw device; round_time=50ms (PTS: 1 minute per cell)") +
+      std::string("a file target, not the raw device; round_time=100ms (PTS: 1 minute per cell)") +
       (steady ? "" : "; rounds=5: not steady within PTS's 25 rounds");
   CHECK(text_attribute(step, "pts.valid") == "no");
   CHECK(text_attribute(step, "pts.not_valid") == reasons);
@@ -135,7 +135,7 @@ TEST_CASE("pts-throughput and pts-latency on a small file", "[disk][pts]") {
   std::string text;
   const Json tp = run_json(dir,
                            {"run", "pts-throughput", "-d", dir.path().string(), "capacity=4m",
-                            "round_time=50ms", "rounds=5"},
+                            "round_time=100ms", "rounds=5"},
                            &text);
   REQUIRE(tp.at("steps").size() == 2);
   check_step(tp.at("steps").at(0), {"100/0", "0/100"}, {128 << 10}, "SEQ", "0/100", 128 << 10,
@@ -145,7 +145,7 @@ TEST_CASE("pts-throughput and pts-latency on a small file", "[disk][pts]") {
   CHECK_THAT(text, Catch::Contains("Throughput, MB/s (10^6 bytes/s), mean over rounds 1-5:"));
   const Json lat = run_json(dir,
                             {"run", "pts-latency", "-d", dir.path().string(), "capacity=1m",
-                             "round_time=50ms", "rounds=5"},
+                             "round_time=100ms", "rounds=5"},
                             &text);
   const Json& step = lat.at("steps").at(0);
   check_step(step, {"100/0", "65/35", "0/100"}, {512, 4096, 8192}, "RND", "0/100", 4096, "mean_ns");
@@ -191,6 +191,8 @@ TEST_CASE("pts refuses bad params with exit 2 naming the field, before any I/O",
       {{"run", "pts-latency", "-d", d, "capacity=1m", "iodepth=4"},
        "pts: test=latency runs at one thread and queue depth 1"},
       {{"run", "pts-iops", "-d", d, "capacity=2m", "rounds=4"}, "rounds"},
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "rounds=26"},
+       "pts: rounds=26: test=iops stops at PTS's 25 rounds"},
       {{"run", "pts-iops", "-d", d, "capacity=2m", "--time", "1s"}, "--time"},
   };
   for (const Case& c : cases) {
@@ -200,4 +202,44 @@ TEST_CASE("pts refuses bad params with exit 2 naming the field, before any I/O",
     CHECK_THAT(result.err, Catch::Contains(c.expected));
     CHECK(dir.entries().empty());
   }
+}
+
+TEST_CASE("pts-wsat writes until 4 x capacity, its IOPS per round over the bytes written",
+          "[disk][pts]") {
+  test::TempDir dir("pts-wsat");
+  std::string text;
+  const Json doc = run_json(
+      dir, {"run", "pts-wsat", "-d", dir.path().string(), "capacity=1m", "round_time=100ms"},
+      &text);
+  const Json& step = doc.at("steps").at(0);
+  REQUIRE(step.at("status") == "ok");
+  const auto rounds = static_cast<std::size_t>(attribute(step, "pts.rounds"));
+  REQUIRE(step.at("phases").size() == rounds);
+  constexpr std::uint64_t kTarget = 4 << 20;
+  CHECK(attribute(step, "pts.wsat.target_bytes") == kTarget);
+  std::uint64_t written = 0;
+  for (std::size_t round = 1; round <= rounds; ++round) {
+    const Json& phase = phase_named(step, fmt::format("round {} RND 4KiB 0/100", round));
+    const auto ops = phase.at("ops").get<std::uint64_t>();
+    CHECK(ops > 0);
+    CHECK(phase.at("bytes").get<std::uint64_t>() == ops * 4096);
+    CHECK(phase.at("ops_by_kind").at("read").at("ops") == 0);
+    // Every round before the last left less than 4 x capacity written.
+    if (round < rounds) {
+      CHECK(written + phase.at("bytes").get<std::uint64_t>() < kTarget);
+    }
+    written += phase.at("bytes").get<std::uint64_t>();
+    CHECK(attribute(step, fmt::format("pts.round.{}.written_bytes", round)) ==
+          static_cast<double>(written));
+    CHECK(attribute(step, fmt::format("pts.round.{}.tracked", round)) ==
+          Approx(phase.at("ops_per_s").get<double>()).epsilon(1e-9));
+  }
+  CHECK(written >= kTarget);
+  CHECK(attribute(step, "pts.wsat.written_bytes") == static_cast<double>(written));
+  CHECK(text_attribute(step, "pts.not_valid") ==
+        "a file target, not the raw device; round_time=100ms (PTS: 1 minute per cell)");
+  CHECK_THAT(text, Catch::Contains("SNIA PTS 2.0 write saturation (WSAT) test"));
+  CHECK_THAT(text, Catch::Contains(fmt::format(
+                       "written {} bytes of the 4194304 (4 x capacity) WSAT writes", written)));
+  CHECK(dir.entries().empty());
 }

@@ -138,7 +138,16 @@ constexpr std::string_view kPtsLatency = R"json({
   ]
 })json";
 
-constexpr std::array<BuiltinSuite, 10> kBuiltins{{
+// WSAT: from the purged device, RND 4KiB writes round after round until 4 x capacity is written.
+constexpr std::string_view kPtsWsat = R"json({
+  "name": "pts-wsat",
+  "description": "SNIA PTS 2.0 write saturation: RND 4KiB 0/100 IOPS over time up to 4 x capacity",
+  "steps": [
+    {"name": "pts-wsat", "workload": "pts", "params": {"test": "wsat"}}
+  ]
+})json";
+
+constexpr std::array<BuiltinSuite, 11> kBuiltins{{
     {"quick", "every family at small sizes, about a minute (the default job)", kQuick},
     {"bonnie", "bonnie++ with its defaults (a file of 2 x RAM)", kBonnie},
     {"tiobench", "tiobench.pl: tiotest at 1, 2, 4, 8 threads", kTiobench},
@@ -153,6 +162,7 @@ constexpr std::array<BuiltinSuite, 10> kBuiltins{{
      kPtsThroughput},
     {"pts-latency", "SNIA PTS 2.0 latency: TC1 QD1 mean/p99/max, 3 mixes x 3 block sizes",
      kPtsLatency},
+    {"pts-wsat", "SNIA PTS 2.0 WSAT: RND 4KiB write IOPS over time up to 4 x capacity", kPtsWsat},
 }};
 
 }  // namespace
