@@ -44,7 +44,8 @@ TEST_CASE("list shows the built-in suites", "[suite]") {
   const auto list = run_cli({"list"});
   REQUIRE(list.exit_code == 0);
   for (const char* name :
-       {"quick", "bonnie", "tiobench", "dbench", "seed-reports", "io500", "io500-quick"}) {
+       {"quick", "bonnie", "tiobench", "dbench", "seed-reports", "io500", "io500-quick", "pts-iops",
+        "pts-throughput", "pts-latency", "pts-wsat"}) {
     CHECK_THAT(list.out, Catch::Contains(std::string("  ") + name + " "));
   }
 }

@@ -198,7 +198,8 @@ TEST_CASE("built-in suites parse and are listed", "[suite]") {
     CHECK_FALSE(suite->steps.empty());
   }
   CHECK(names == std::vector<std::string>{"quick", "bonnie", "tiobench", "dbench", "seed-reports",
-                                          "io500", "io500-quick"});
+                                          "io500", "io500-quick", "pts-iops", "pts-throughput",
+                                          "pts-latency", "pts-wsat"});
   CHECK_FALSE(iobench::builtin_suite("nope").has_value());
   const auto dbench = iobench::builtin_suite("dbench");
   REQUIRE(dbench->steps[0].sweep.has_value());

@@ -106,7 +106,48 @@ constexpr std::string_view kIo500Quick = R"json({
   ]
 })json";
 
-constexpr std::array<BuiltinSuite, 7> kBuiltins{{
+// SNIA PTS 2.0 (workload pts): purge, workload-independent preconditioning, then rounds of
+// the test's matrix until its tracked cell is steady (at most 25 rounds of 1 minute per cell).
+// A block device with --destructive=SERIAL is the real test; a directory with capacity= (and
+// round_time= to shorten it) runs the same rounds on a file, marked not PTS-valid.
+constexpr std::string_view kPtsIops = R"json({
+  "name": "pts-iops",
+  "description": "SNIA PTS 2.0 IOPS: RND 7 R/W mixes x 8 block sizes, steady state on 4KiB 0/100",
+  "steps": [
+    {"name": "pts-iops", "workload": "pts", "params": {"test": "iops"}}
+  ]
+})json";
+
+// Throughput: a step per block size, each with its own purge, preconditioning and steady state.
+constexpr std::string_view kPtsThroughput = R"json({
+  "name": "pts-throughput",
+  "description": "SNIA PTS 2.0 throughput: SEQ 100/0 and 0/100 at 128KiB, then at 1024KiB",
+  "steps": [
+    {"name": "pts-throughput 128KiB", "workload": "pts",
+     "params": {"test": "throughput", "block_sizes": "128k"}},
+    {"name": "pts-throughput 1024KiB", "workload": "pts",
+     "params": {"test": "throughput", "block_sizes": "1024k"}}
+  ]
+})json";
+
+constexpr std::string_view kPtsLatency = R"json({
+  "name": "pts-latency",
+  "description": "SNIA PTS 2.0 latency: RND TC1 QD1, 3 R/W mixes x 3 block sizes, mean/p99/max",
+  "steps": [
+    {"name": "pts-latency", "workload": "pts", "params": {"test": "latency"}}
+  ]
+})json";
+
+// WSAT: from the purged device, RND 4KiB writes round after round until 4 x capacity is written.
+constexpr std::string_view kPtsWsat = R"json({
+  "name": "pts-wsat",
+  "description": "SNIA PTS 2.0 write saturation: RND 4KiB 0/100 IOPS over time up to 4 x capacity",
+  "steps": [
+    {"name": "pts-wsat", "workload": "pts", "params": {"test": "wsat"}}
+  ]
+})json";
+
+constexpr std::array<BuiltinSuite, 11> kBuiltins{{
     {"quick", "every family at small sizes, about a minute (the default job)", kQuick},
     {"bonnie", "bonnie++ with its defaults (a file of 2 x RAM)", kBonnie},
     {"tiobench", "tiobench.pl: tiotest at 1, 2, 4, 8 threads", kTiobench},
@@ -115,6 +156,13 @@ constexpr std::array<BuiltinSuite, 7> kBuiltins{{
      kSeedReports},
     {"io500", "the IO500 list's phases, [RESULT] lines and score (300 s stonewall)", kIo500},
     {"io500-quick", "the IO500 phases at tiny sizes, a few seconds; never list-valid", kIo500Quick},
+    {"pts-iops", "SNIA PTS 2.0 IOPS matrix to steady state (raw device; capacity= for a file)",
+     kPtsIops},
+    {"pts-throughput", "SNIA PTS 2.0 throughput: SEQ 128KiB and 1024KiB read and write",
+     kPtsThroughput},
+    {"pts-latency", "SNIA PTS 2.0 latency: TC1 QD1 mean/p99/max, 3 mixes x 3 block sizes",
+     kPtsLatency},
+    {"pts-wsat", "SNIA PTS 2.0 WSAT: RND 4KiB write IOPS over time up to 4 x capacity", kPtsWsat},
 }};
 
 }  // namespace

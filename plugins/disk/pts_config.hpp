@@ -1,0 +1,98 @@
+#pragma once
+
+// The `pts` workload's settings: SNIA PTS 2.0's IOPS, throughput and latency tests as a matrix of
+// cells (R/W mix x block size) run round after round, each cell a disk main phase of its own.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <iobench/params.hpp>
+#include <iobench/steady_state.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "plugins/disk/disk_config.hpp"
+
+namespace iobench::plugins::disk {
+
+/// The PTS 2.0 test a `pts` step runs.
+enum class PtsTest {
+  kIops,        ///< RND, 7 R/W mixes x 8 block sizes; tracks 4 KiB 0/100 IOPS
+  kThroughput,  ///< SEQ, 100/0 and 0/100 at one block size (128 KiB or 1024 KiB); tracks the
+                ///< 0/100 cell's throughput
+  kLatency,     ///< RND, TC1 QD1, 3 R/W mixes x 3 block sizes; tracks 4 KiB 0/100 mean latency
+  kWsat,        ///< write saturation: RND 4 KiB 0/100 after the purge (no preconditioning),
+                ///< IOPS per round until 4 x capacity is written
+};
+
+/// "iops", "throughput", "latency", "wsat".
+[[nodiscard]] std::string_view to_string(PtsTest test) noexcept;
+
+/// One cell of the matrix: a R/W mix at a block size.
+struct PtsCell {
+  std::uint32_t read_percent = 0;  ///< the mix's read share; writes get the rest
+  std::uint64_t block_size_bytes = 0;
+};
+
+/// "65/35", "0/100".
+[[nodiscard]] std::string mix_text(std::uint32_t read_percent);
+/// PTS's block size names: 512 -> "0.5KiB", 4096 -> "4KiB", 1048576 -> "1024KiB".
+[[nodiscard]] std::string pts_block_size_text(std::uint64_t bytes);
+
+/// What the steady state of a `pts` step is judged on (PTS's tracking variable).
+enum class PtsTracking {
+  kIops,        ///< ops per second of the tracked cell's round
+  kThroughput,  ///< bytes per second of it
+  kMeanLatency  ///< its mean op latency, ns
+};
+
+/// A `pts` step's settings, validated.
+struct PtsConfig {
+  PtsTest test = PtsTest::kIops;
+  std::vector<std::uint32_t> mixes;        ///< read percentages, in the order run
+  std::vector<std::uint64_t> block_sizes;  ///< bytes, in the order run (inner loop)
+  bool sequential = false;                 ///< throughput: SEQ; the others RND
+  /// How long each cell runs in each round (PTS: 1 minute).
+  std::chrono::nanoseconds round_time{std::chrono::minutes(1)};
+  /// Rounds at most (PTS: 25; WSAT: 1440, 24 hours of 1-minute rounds); the step stops
+  /// earlier once steady (WSAT: once 4 x capacity is written).
+  std::size_t max_rounds = kPtsMaxRounds;
+  /// Bytes of the device (or file) the cells' random offsets span.
+  std::uint64_t capacity_bytes = 0;
+  /// The tracked cell (an index into cells()) and what of it is tracked.
+  std::size_t tracked_cell = 0;
+  PtsTracking tracking = PtsTracking::kIops;
+  /// The disk config every cell starts from (operation mixed, time-based, no fsync); carries
+  /// purge and precondition=wipc when they apply (destructive block device targets).
+  DiskConfig base;
+  /// Why the result is not PTS-valid (a file target, a shortened round, a capacity cap, ...);
+  /// empty: valid as far as the settings go.
+  std::vector<std::string> not_valid;
+  /// What the step did instead of PTS's purge and preconditioning on a file target ("" if run).
+  std::string purge_skipped;
+  std::string precondition_skipped;
+
+  /// Mixes outer, block sizes inner, as PTS's round sweeps them.
+  [[nodiscard]] std::vector<PtsCell> cells() const;
+};
+
+/// The params of the `pts` workload: test, mixes, block_sizes, round_time, rounds, capacity
+/// (size an alias), and of disk's: engine, iodepth, numjobs, mode (direct|buffered), data, file,
+/// destructive, force_signature, purge (default auto), precondition (default wipc).
+[[nodiscard]] std::vector<ParamSpec> pts_param_specs();
+
+/// "100/0,65/35" -> {100, 65}: each R/W, whole percentages adding up to 100. Throws ConfigError
+/// naming mixes=, the value and the form.
+[[nodiscard]] std::vector<std::uint32_t> parse_mixes(std::string_view text);
+
+/// Builds and checks the config for `targets` (one: a directory, where capacity= is required,
+/// or a block device, with --destructive). Throws ConfigError naming the field: an unknown mix,
+/// round_time=0, a block size that is not a multiple of 512 or does not divide the capacity,
+/// capacity bigger than the device or the directory's free space, latency with iodepth or
+/// numjobs above 1, more than one target; and the disk workload's own refusals
+/// (make_disk_config) for the device.
+[[nodiscard]] PtsConfig make_pts_config(const Params& params,
+                                        std::span<const std::filesystem::path> targets);
+
+}  // namespace iobench::plugins::disk

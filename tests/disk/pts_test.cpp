@@ -1,0 +1,245 @@
+// SNIA PTS 2.0 tests (workload pts, suites pts-iops, pts-throughput, pts-latency) on a small
+// file: PTS's steady-state rule on constructed rounds, every cell of the matrices measured, the
+// reported window and matrix recomputed from the JSON's rounds, not-PTS-valid marking, and the
+// params refused before any I/O.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <iobench/error.hpp>
+#include <nlohmann/json.hpp>
+
+#include "plugins/disk/pts_config.hpp"
+#include "plugins/disk/pts_rounds.hpp"
+#include "tests/disk/pts_support.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace iobench::plugins::disk;
+using namespace iobench::pts_test;
+
+namespace {
+
+// A phase that did `ops` ops of `bytes_per_op` bytes in one second, with latencies `latency_ns`.
+PhaseResult phase_of(std::uint64_t ops, std::uint64_t bytes_per_op, std::uint64_t latency_ns) {
+  PhaseResult phase;
+  phase.op_names = {"read", "write"};
+  phase.ops.resize(2);
+  for (std::uint64_t i = 0; i < ops; ++i) phase.ops[1].record(bytes_per_op, latency_ns);
+  phase.wall_ns = 1'000'000'000;
+  return phase;
+}
+
+}  // namespace
+
+TEST_CASE("pts rounds are judged by PTS's rule on the tracked cell", "[disk][pts]") {
+  PtsRounds rounds(2, 1, PtsTracking::kIops);
+  // Tracked IOPS per round: 50, then 100 five times; the other cell 10 x round.
+  const std::vector<std::uint64_t> tracked{50, 100, 100, 100, 100, 100};
+  for (std::size_t r = 0; r < tracked.size(); ++r) {
+    rounds.record(0, phase_of(10 * (r + 1), 4096, 1000));
+    rounds.record(1, phase_of(tracked[r], 4096, 2000 + r));
+    const bool steady = rounds.end_round();
+    // Round 5's window (50, 100 x 4): excursion 50 / 90 = 55.6 % > 20 %; round 6's is flat.
+    CHECK(steady == (r + 1 == 6));
+    if (r + 1 == 5) {
+      REQUIRE(rounds.figures().has_value());
+      CHECK(rounds.figures()->data_excursion_percent == Approx(50.0 / 90.0 * 100));
+      CHECK(rounds.figures()->window_mean == Approx(90));
+      CHECK(*rounds.window_first_round() == 1);
+    }
+  }
+  CHECK(rounds.tracked_series() == std::vector<double>{50, 100, 100, 100, 100, 100});
+  CHECK(*rounds.window_first_round() == 2);
+  CHECK(rounds.window_last_round() == 6);
+  CHECK(rounds.figures()->data_excursion_percent == 0);
+  CHECK(rounds.figures()->fit_excursion_percent == 0);
+  // The other cell over rounds 2-6: IOPS 20..60, mean 40; 200 ops of 4 KiB.
+  const PtsCellWindow other = rounds.window_of(0);
+  CHECK(other.iops == Approx(40));
+  CHECK(other.ops == 200);
+  CHECK(other.bytes == 200 * 4096);
+  // The tracked cell's latency over its window: 2001..2005 ns, 100 ops each: mean 2003.
+  const PtsCellWindow mine = rounds.window_of(1);
+  CHECK(mine.mean_latency_ns == Approx(2003));
+  CHECK(mine.max_latency_ns == 2005);
+  // After steady, more rounds do not move the window.
+  rounds.record(0, phase_of(1, 4096, 1));
+  rounds.record(1, phase_of(1, 4096, 1));
+  CHECK(rounds.end_round());
+  CHECK(rounds.window_last_round() == 6);
+}
+
+TEST_CASE("pts rounds: a window whose best-fit line drifts past 10 % is not steady",
+          "[disk][pts]") {
+  PtsRounds rounds(1, 0, PtsTracking::kIops);
+  // 100, 103, 106, 109, 112: data excursion 12/106 = 11.3 %, fit 3 x 4 / 106 = 11.3 %.
+  for (const std::uint64_t iops : {100, 103, 106, 109, 112}) {
+    rounds.record(0, phase_of(iops, 512, 1));
+    CHECK_FALSE(rounds.end_round());
+  }
+  CHECK(rounds.figures()->fit_excursion_percent == Approx(12.0 / 106.0 * 100));
+  CHECK(rounds.figures()->data_excursion_percent == Approx(12.0 / 106.0 * 100));
+}
+
+TEST_CASE("pts mixes are R/W percentages adding up to 100", "[disk][pts]") {
+  CHECK(parse_mixes("100/0,95/5,65/35,50/50,35/65,5/95,0/100") ==
+        std::vector<std::uint32_t>{100, 95, 65, 50, 35, 5, 0});
+  for (const char* bad : {"", "70/20", "65-35", "65/35,", "x/100", "65/35,65/35", "101/-1"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parse_mixes(bad), Catch::Contains("pts: mixes="));
+  }
+  CHECK(pts_block_size_text(512) == "0.5KiB");
+  CHECK(pts_block_size_text(4096) == "4KiB");
+  CHECK(pts_block_size_text(1 << 20) == "1024KiB");
+}
+
+TEST_CASE("pts-iops on a small file measures every cell, its figures follow from its rounds",
+          "[disk][pts]") {
+  test::TempDir dir("pts-iops");
+  std::string text;
+  const Json doc = run_json(
+      dir,
+      {"run", "pts-iops", "-d", dir.path().string(), "capacity=2m", "round_time=100ms", "rounds=5"},
+      &text);
+  const Json& step = doc.at("steps").at(0);
+  check_step(step, {"100/0", "95/5", "65/35", "50/50", "35/65", "5/95", "0/100"},
+             {1 << 20, 128 << 10, 64 << 10, 32 << 10, 16 << 10, 8 << 10, 4 << 10, 512}, "RND",
+             "0/100", 4096, "ops_per_s");
+  // A file and a short round; rounds=5 counts only when the 5 rounds were not steady.
+  const bool steady = text_attribute(step, "pts.steady") == "yes";
+  const std::string reasons =
+      std::string("a file target, not the raw device; round_time=100ms (PTS: 1 minute per cell)") +
+      (steady ? "" : "; rounds=5: not steady within PTS's 25 rounds");
+  CHECK(text_attribute(step, "pts.valid") == "no");
+  CHECK(text_attribute(step, "pts.not_valid") == reasons);
+  CHECK(attribute(step, "pts.condition.capacity_bytes") == 2 << 20);
+  CHECK(text_attribute(step, "pts.condition.purge").starts_with("none (a file target"));
+  CHECK(attribute(step, "pts.condition.oio") == 1);
+  // The text report: validity, conditions, the window and the matrix.
+  CHECK_THAT(text, Catch::Contains("not PTS-valid: " + reasons + "\n"));
+  CHECK_THAT(text, Catch::Contains("capacity:         2097152 bytes"));
+  CHECK_THAT(text, Catch::Contains("threads/QD/OIO:   TC1 QD1 (OIO 1)"));
+  CHECK_THAT(text, Catch::Contains("Steady state, tracking RND 4KiB 0/100 IOPS (5 rounds run"));
+  CHECK_THAT(text, Catch::Contains("window rounds 1-5: mean "));
+  CHECK_THAT(text, Catch::Contains(steady ? "steady: yes after 5 rounds" : "steady: no"));
+  CHECK_THAT(text, Catch::Contains("IOPS, mean over rounds 1-5:"));
+  CHECK_THAT(text, Catch::Contains("     0.5KiB"));
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("pts-throughput and pts-latency on a small file", "[disk][pts]") {
+  test::TempDir dir("pts-tp-lat");
+  std::string text;
+  const Json tp = run_json(dir,
+                           {"run", "pts-throughput", "-d", dir.path().string(), "capacity=4m",
+                            "round_time=100ms", "rounds=5"},
+                           &text);
+  REQUIRE(tp.at("steps").size() == 2);
+  check_step(tp.at("steps").at(0), {"100/0", "0/100"}, {128 << 10}, "SEQ", "0/100", 128 << 10,
+             "throughput_bytes_per_s");
+  check_step(tp.at("steps").at(1), {"100/0", "0/100"}, {1 << 20}, "SEQ", "0/100", 1 << 20,
+             "throughput_bytes_per_s");
+  CHECK_THAT(text, Catch::Contains("Throughput, MB/s (10^6 bytes/s), mean over rounds 1-5:"));
+  const Json lat = run_json(dir,
+                            {"run", "pts-latency", "-d", dir.path().string(), "capacity=1m",
+                             "round_time=100ms", "rounds=5"},
+                            &text);
+  const Json& step = lat.at("steps").at(0);
+  check_step(step, {"100/0", "65/35", "0/100"}, {512, 4096, 8192}, "RND", "0/100", 4096, "mean_ns");
+  CHECK(attribute(step, "pts.condition.threads") == 1);
+  CHECK(attribute(step, "pts.condition.queue_depth") == 1);
+  // The max latency over the window is the largest of the window rounds' maxima.
+  for (const char* mix : {"100/0", "65/35", "0/100"}) {
+    std::uint64_t max = 0;
+    for (int round = 1; round <= 5; ++round) {
+      const Json& phase = phase_named(step, fmt::format("round {} RND 4KiB {}", round, mix));
+      for (const auto& [kind, op] : phase.at("ops_by_kind").items()) {
+        if (op.at("ops").get<std::uint64_t>() > 0) {
+          max = std::max(max, op.at("latency_ns").at("max").get<std::uint64_t>());
+        }
+      }
+    }
+    CHECK(attribute(step, fmt::format("pts.cell.{}.4096.max_latency_ns", mix)) ==
+          static_cast<double>(max));
+  }
+  CHECK_THAT(text, Catch::Contains("p99 latency, ms, over rounds 1-5:"));
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("pts refuses bad params with exit 2 naming the field, before any I/O", "[disk][pts]") {
+  test::TempDir dir("pts-refuse");
+  const std::string d = dir.path().string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string expected;
+  };
+  const std::vector<Case> cases{
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "mixes=100/0,70/20,0/100"},
+       "pts: mixes=100/0,70/20,0/100: '70/20' is not a R/W mix"},
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "round_time=0"}, "pts: round_time=0:"},
+      {{"run", "pts-latency", "-d", d, "capacity=1000t"},
+       "pts: capacity=1000t is bigger than the "
+       "free space of target"},
+      {{"run", "pts-iops", "-d", d}, "pts: capacity: a directory target needs capacity=SIZE"},
+      {{"run", "pts-iops", "-d", d, "capacity=1536k"},
+       "pts: capacity=1536k must be a whole number (at least 1) of the largest block size"},
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "mixes=100/0,65/35"},
+       "tracks steady state on its 0/100 4KiB cell"},
+      {{"run", "pts-latency", "-d", d, "capacity=1m", "iodepth=4"},
+       "pts: test=latency runs at one thread and queue depth 1"},
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "rounds=4"}, "rounds"},
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "rounds=26"},
+       "pts: rounds=26: test=iops stops at PTS's 25 rounds"},
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "--time", "1s"}, "--time"},
+  };
+  for (const Case& c : cases) {
+    INFO(fmt::format("{}", fmt::join(c.args, " ")));
+    const test::CliResult result = test::run_cli(c.args);
+    CHECK(result.exit_code == 2);
+    CHECK_THAT(result.err, Catch::Contains(c.expected));
+    CHECK(dir.entries().empty());
+  }
+}
+
+TEST_CASE("pts-wsat writes until 4 x capacity, its IOPS per round over the bytes written",
+          "[disk][pts]") {
+  test::TempDir dir("pts-wsat");
+  std::string text;
+  const Json doc = run_json(
+      dir, {"run", "pts-wsat", "-d", dir.path().string(), "capacity=1m", "round_time=100ms"},
+      &text);
+  const Json& step = doc.at("steps").at(0);
+  REQUIRE(step.at("status") == "ok");
+  const auto rounds = static_cast<std::size_t>(attribute(step, "pts.rounds"));
+  REQUIRE(step.at("phases").size() == rounds);
+  constexpr std::uint64_t kTarget = 4 << 20;
+  CHECK(attribute(step, "pts.wsat.target_bytes") == kTarget);
+  std::uint64_t written = 0;
+  for (std::size_t round = 1; round <= rounds; ++round) {
+    const Json& phase = phase_named(step, fmt::format("round {} RND 4KiB 0/100", round));
+    const auto ops = phase.at("ops").get<std::uint64_t>();
+    CHECK(ops > 0);
+    CHECK(phase.at("bytes").get<std::uint64_t>() == ops * 4096);
+    CHECK(phase.at("ops_by_kind").at("read").at("ops") == 0);
+    // Every round before the last left less than 4 x capacity written.
+    if (round < rounds) {
+      CHECK(written + phase.at("bytes").get<std::uint64_t>() < kTarget);
+    }
+    written += phase.at("bytes").get<std::uint64_t>();
+    CHECK(attribute(step, fmt::format("pts.round.{}.written_bytes", round)) ==
+          static_cast<double>(written));
+    CHECK(attribute(step, fmt::format("pts.round.{}.tracked", round)) ==
+          Approx(phase.at("ops_per_s").get<double>()).epsilon(1e-9));
+  }
+  CHECK(written >= kTarget);
+  CHECK(attribute(step, "pts.wsat.written_bytes") == static_cast<double>(written));
+  CHECK(text_attribute(step, "pts.not_valid") ==
+        "a file target, not the raw device; round_time=100ms (PTS: 1 minute per cell)");
+  CHECK_THAT(text, Catch::Contains("SNIA PTS 2.0 write saturation (WSAT) test"));
+  CHECK_THAT(text, Catch::Contains(fmt::format(
+                       "written {} bytes of the 4194304 (4 x capacity) WSAT writes", written)));
+  CHECK(dir.entries().empty());
+}
