@@ -7,21 +7,25 @@
 # single runs; medians of alternating runs cancel its drift). Needs root for --explain.
 # With -f FLOOR (a build of bench/tracepoint_floor.c), each round also runs without --explain
 # while FLOOR holds empty programs on the raw_syscalls tracepoints: the floor of --explain's cost.
-# Usage: bench/explain_cost.sh IOBENCH [-d DIR] [-t SECONDS] [-r ROUNDS] [-f FLOOR]   (defaults: a
-# temporary directory under /dev/shm, 3 s, 5 rounds, no floor)
+# With -e OPTION the runs "with" use OPTION (default --explain, the per-op split; give
+# --explain=syscalls for the system call split).
+# Usage: bench/explain_cost.sh IOBENCH [-d DIR] [-t SECONDS] [-r ROUNDS] [-f FLOOR] [-e OPTION]
+# (defaults: a temporary directory under /dev/shm, 3 s, 5 rounds, no floor, --explain)
 set -euo pipefail
-iobench=${1:?usage: $0 IOBENCH [-d DIR] [-t SECONDS] [-r ROUNDS] [-f FLOOR]}
+iobench=${1:?usage: $0 IOBENCH [-d DIR] [-t SECONDS] [-r ROUNDS] [-f FLOOR] [-e OPTION]}
 shift
 dir=""
 seconds=3
 rounds=5
 floor=""
-while getopts "d:t:r:f:" opt; do
+explain=--explain
+while getopts "d:t:r:f:e:" opt; do
   case $opt in
     d) dir=$OPTARG ;;
     t) seconds=$OPTARG ;;
     r) rounds=$OPTARG ;;
     f) floor=$OPTARG ;;
+    e) explain=$OPTARG ;;
     *) exit 2 ;;
   esac
 done
@@ -46,7 +50,7 @@ for ((r = 1; r <= rounds; r++)); do
   if ((r % 2)); then order=(off on); else order=(on off); fi
   for mode in "${order[@]}"; do
     if [[ $mode == on ]]; then
-      line=$(run --explain); on+=("$line")
+      line=$(run "$explain"); on+=("$line")
     else
       line=$(run ""); off+=("$line")
     fi
@@ -74,7 +78,7 @@ def med(lines, i):
 off, on, floored = args[:cut], args[cut + 1:cut2], args[cut2 + 1:]
 for i, name in ((0, "ops/s"), (1, "CPU us/op")):
     a, b = med(off, i), med(on, i)
-    line = f"median {name}: off {a:.3f}, --explain {b:.3f} ({(b - a) / a * 100:+.1f} %)"
+    line = f"median {name}: off {a:.3f}, with {b:.3f} ({(b - a) / a * 100:+.1f} %)"
     if floored:
         f = med(floored, i)
         line += f", floor {f:.3f} ({(f - a) / a * 100:+.1f} %)"

@@ -113,9 +113,11 @@ po::options_description run_options() {
                   "is done, as IOR's stonewalling")
     ("wear-out", "at a phase's time limit, go on until every worker (under mpirun: of every "
                  "rank) has done as many ops as the most, as IOR's stoneWallingWearOut")
-    ("explain", "split each phase's system call latency of the workers into file system + "
-                "kernel, block queue, device and off-CPU wait, measured with eBPF (root or "
-                "CAP_BPF; elsewhere the result says why it is unavailable)")
+    ("explain", po::value<std::string>()->implicit_value("ops"),
+     "split each phase's op latency of the workers into file system + kernel, block queue, "
+     "device and off-CPU wait, measured with eBPF (root or CAP_BPF; elsewhere the result says "
+     "why it is unavailable); --explain=syscalls splits their system calls instead (also "
+     "io_uring at any depth, but every system call of the machine pays for it)")
     ("again", po::value<std::string>(),
      "repeat the run RESULT.json records: its steps, params, seeds and options (targets too, "
      "unless -d is given)")

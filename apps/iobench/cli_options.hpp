@@ -55,9 +55,10 @@ struct CliOptions {
   bool keep = false;
   bool drop_caches = false;
   bool fail_fast = false;
-  bool stonewall = false;  ///< --stonewall
-  bool explain = false;    ///< --explain (RunOptions::explain)
-  bool wear_out = false;   ///< --wear-out
+  bool stonewall = false;         ///< --stonewall
+  bool explain = false;           ///< --explain (RunOptions::explain)
+  bool explain_syscalls = false;  ///< --explain=syscalls (RunOptions::explain_mode)
+  bool wear_out = false;          ///< --wear-out
   bool quiet = false;
   bool live = false;          ///< --live: the full-screen per-worker view (on a terminal only)
   std::string live_csv_path;  ///< --live-csv FILE: the live numbers as CSV (empty: none)

@@ -235,6 +235,15 @@ void parse_run_command(const po::variables_map& vm, const std::vector<std::strin
   cli.stonewall = vm.count("stonewall") > 0;
   cli.wear_out = vm.count("wear-out") > 0;
   cli.explain = vm.count("explain") > 0;
+  if (cli.explain) {
+    const std::string& what = vm["explain"].as<std::string>();
+    if (what != "ops" && what != "syscalls") {
+      throw ConfigError(fmt::format(
+          "--explain={} is not a split iobench knows; give --explain (ops) or --explain=syscalls",
+          printable(what)));
+    }
+    cli.explain_syscalls = what == "syscalls";
+  }
   cli.quiet = vm.count("quiet") > 0;
 }
 

@@ -333,13 +333,16 @@ std::optional<Suite> resolve_suite(const CliOptions& options, const Registry& re
 }
 
 SuiteRunOptions suite_run_options(const CliOptions& options, RankContext& ranks) {
-  SuiteRunOptions suite_options{.run = RunOptions{.keep_files = options.keep,
-                                                  .fail_fast = options.fail_fast,
-                                                  .progress_interval = options.progress_interval,
-                                                  .stonewall = options.stonewall,
-                                                  .wear_out = options.wear_out,
-                                                  .explain = options.explain},
-                                .on_progress = {}};
+  SuiteRunOptions suite_options{
+      .run = RunOptions{.keep_files = options.keep,
+                        .fail_fast = options.fail_fast,
+                        .progress_interval = options.progress_interval,
+                        .stonewall = options.stonewall,
+                        .wear_out = options.wear_out,
+                        .explain = options.explain,
+                        .explain_mode =
+                            options.explain_syscalls ? ExplainMode::kSyscalls : ExplainMode::kOps},
+      .on_progress = {}};
   if (ranks.ranked()) {
     suite_options.run.coordinator = &ranks.coordinator;
     suite_options.run.on_ranked_step = [&ranks](const RankedStep& step) {

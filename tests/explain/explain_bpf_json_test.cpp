@@ -163,3 +163,31 @@ TEST_CASE("an explain_bpf object that is not what the writer wrote is refused wi
   CHECK(refusal(j.dump()) ==
         "/steps/0/phases/0/explain_bpf/unavailable: is empty: give the reason");
 }
+
+TEST_CASE("explain_bpf says whether it split ops or system calls and reads that back",
+          "[explain][json]") {
+  ExplainBpfPhase ops = measured();
+  ops.split_of = ExplainMode::kOps;
+  ops.calls.resize(1);
+  ops.calls[0].call = "read";
+  const std::string json = to_json(document_with(ops));
+  CHECK_THAT(json, Catch::Contains("\"split_of\": \"ops\""));
+  const ExplainBpfPhase back = *parse_result_json(json).run.steps.at(0).phases.at(0).explain_bpf;
+  CHECK(back.split_of == ExplainMode::kOps);
+  const std::string block = detail::explain_bpf_text(back);
+  CHECK_THAT(block, Catch::Contains("each op's latency by layer") &&
+                        Catch::Contains("  read: 1000 ops, 99.0 % page cache hits"));
+  // Ops back to back: no time between them to print.
+  CHECK_THAT(block, !Catch::Contains("off CPU outside"));
+  CHECK_THAT(detail::explain_bpf_text(measured()), Catch::Contains("--explain=syscalls"));
+
+  // Written before ops were split: no "split_of", so system calls.
+  auto j = nlohmann::ordered_json::parse(json);
+  auto& bpf = j["steps"][0]["phases"][0]["explain_bpf"];
+  bpf.erase("split_of");
+  CHECK(parse_result_json(j.dump()).run.steps.at(0).phases.at(0).explain_bpf->split_of ==
+        ExplainMode::kSyscalls);
+  bpf["split_of"] = "files";
+  CHECK(refusal(j.dump()) ==
+        "/steps/0/phases/0/explain_bpf/split_of: is 'files', not ops or system_calls");
+}

@@ -23,122 +23,12 @@
 
 #include <cstdarg>
 #endif
+#include "tests/explain_bpf/explain_test_support.hpp"
 #include "tests/faults/fault_fixtures.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
-
-namespace {
-
-// Sanitizers slow the user-space part of an op (outside the system call) several-fold: the
-// agreement of the eBPF call latency with iobench's op latency is then checked within 10 %, not
-// the 5 % (which the optimized builds meet).
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr double kCallShareOfOp = 0.90;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr double kCallShareOfOp = 0.90;
-#else
-constexpr double kCallShareOfOp = 0.95;
-#endif
-#else
-constexpr double kCallShareOfOp = 0.95;
-#endif
-
-RunResult run_disk(std::map<std::string, std::string> params, const std::filesystem::path& dir,
-                   bool explain, std::chrono::nanoseconds warmup = {},
-                   std::uint64_t ops_limit = 0) {
-  const Registry registry = test::make_full_registry();
-  test::CapturingReporter reporter;
-  return Runner(registry, RunOptions{.explain = explain})
-      .run(std::vector<Step>{Step{.workload = "disk",
-                                  .params = std::move(params),
-                                  .targets = {dir},
-                                  .warmup = warmup,
-                                  .ops_limit = ops_limit}},
-           reporter);
-}
-
-// A directory on tmpfs (/dev/shm), removed with what is in it.
-class ShmDir {
- public:
-  ShmDir() {
-    char name[] = "/dev/shm/iobench-explain.XXXXXX";
-    if (::mkdtemp(name) == nullptr) throw std::runtime_error("mkdtemp in /dev/shm failed");
-    path_ = name;
-  }
-  ~ShmDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  ShmDir(const ShmDir&) = delete;
-  ShmDir& operator=(const ShmDir&) = delete;
-  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-// BPF file descriptors (programs, maps, links) this process holds: what "loaded" leaves behind.
-int bpf_fds() {
-  int n = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
-    std::error_code ec;
-    const std::string target = std::filesystem::read_symlink(entry.path(), ec).string();
-    if (target.find("bpf") != std::string::npos) ++n;
-  }
-  return n;
-}
-
-// "/dev/loopN" of the loop device a directory's file system is on (loop's major is 7).
-std::string loop_device_of(const std::filesystem::path& dir) {
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || major(st.st_dev) != 7) return "";
-  return "/dev/loop" + std::to_string(minor(st.st_dev));
-}
-
-// Switches the loop device under `dir` to read its backing file with O_DIRECT, so that each
-// request waits for the disk below (~100 us) rather than a page cache copy (~15-30 us): the
-// ~1.5 us between the completion tracepoint and diskstats' accounting of it then weighs ~1 %, not
-// ~5 %. Its "/dev/loopN"; "" with `why` set where that is refused.
-std::string direct_io_loop(const std::filesystem::path& dir, std::string& why) {
-  const std::string loop = loop_device_of(dir);
-  const test::CommandResult dio = test::run_command("losetup --direct-io=on " + loop);
-  if (loop.empty() || dio.status != 0) {
-    why = "losetup --direct-io=on '" + loop + "' refused: " + dio.out;
-    return "";
-  }
-  return loop;
-}
-
-// The phase's figures of the device "/dev/<name>" == `device`.
-const explain::DeviceDelta* device_delta(const PhaseResult& phase, const std::string& device) {
-  if (!phase.explanation) return nullptr;
-  for (const explain::DeviceDelta& d : phase.explanation->devices) {
-    if ("/dev/" + d.name == device) return &d;
-  }
-  return nullptr;
-}
-
-void check_layers_add_up(const ExplainSplit& s) {
-  CHECK(s.fs_kernel_ns + s.queue_ns + s.device_ns + s.off_cpu_ns == s.total_ns);
-}
-
-const ExplainCall* find_call(const ExplainBpfPhase& phase, const std::string& name) {
-  for (const ExplainCall& c : phase.calls) {
-    if (c.call == name) return &c;
-  }
-  return nullptr;
-}
-
-// The measured phase's explanation; "" if BPF works here, else the reason to skip.
-std::string unavailable(const RunResult& run) {
-  const PhaseResult& phase = run.steps.at(0).phases.back();
-  REQUIRE(phase.explain_bpf.has_value());
-  return phase.explain_bpf->unavailable;
-}
-
-}  // namespace
+using namespace iobench::explain_test;
 
 TEST_CASE("explain off loads no BPF program and leaves the phases without explain_bpf",
           "[explain_bpf]") {

@@ -108,7 +108,8 @@ struct BlockDevice {
   std::string name;    ///< kernel name, e.g. "sda1", "loop0", "dm-0"
   std::string device;  ///< "major:minor"
   /// How it joins the chain: "filesystem" (the mount's), "target" (a device given as target),
-  /// "whole disk" (of a partition), "loop backing" (under a loop's file), "slave" (dm/md).
+  /// "whole disk" (of a partition), "loop backing" (under a loop's file), "slave" (dm/md),
+  /// "overlay upper" / "overlay lower" (under an overlayfs layer: StorageChain::overlay).
   std::string role;
   std::string model;  ///< device/model, empty if the device has none (virtio, loop)
   std::optional<bool> rotational;
@@ -118,6 +119,16 @@ struct BlockDevice {
   std::uint64_t nr_requests = 0;          ///< queue depth of the scheduler; 0 unknown
   std::string write_cache;                ///< "write back" or "write through"
   std::string backing_file;               ///< loop devices: the file behind them
+};
+
+/// One layer of an overlayfs mount (StorageChain::overlay): a directory and the file system it is
+/// on, from the overlay's superblock options in /proc/self/mountinfo.
+struct OverlayLayer {
+  std::string role;         ///< "upper" (written to) or "lower" (read only; top one first)
+  std::string dir;          ///< as the overlay's upperdir= / lowerdir= names it
+  std::string mount_point;  ///< of the file system holding `dir`; empty if not found
+  std::string fs_type;      ///< e.g. "tmpfs", "ext4"
+  std::string device;       ///< its block device "major:minor"; empty if it has none
 };
 
 /// Where a target's data goes: its mount and the chain of block devices under it.
@@ -130,7 +141,11 @@ struct StorageChain {
   /// Non-empty when the file system has no block device (tmpfs, FUSE, NFS, ...): why, e.g.
   /// "tmpfs: no block device: page cache only".
   std::string no_block_device;
-  std::vector<BlockDevice> devices;   ///< the file system's device first, then down the chain
+  std::vector<BlockDevice> devices;  ///< the file system's device first, then down the chain
+  /// overlayfs: its layers, upper first, then the lower ones top down; their block devices (and
+  /// the chains under them) are in `devices`, role "overlay upper" / "overlay lower". Empty for
+  /// other file systems.
+  std::vector<OverlayLayer> overlay;
   std::vector<CgroupIoLimit> limits;  ///< limits of this process's cgroups on `devices`
 };
 

@@ -6,6 +6,20 @@
 
 namespace iobench {
 
+/// What `--explain` splits (RunOptions::explain_mode).
+enum class ExplainMode {
+  /// iobench's own ops (`--explain`, `--explain=ops`): an op's total is iobench's op latency, its
+  /// span comes from iobench's clock (published to the BPF program through a mapped array), and
+  /// the BPF program runs only when a worker's block request moves or a worker is switched out
+  /// or in: a page cache hit costs it nothing. One op at a time per worker (synchronous engines,
+  /// queue depth 1, closed loop); other phases say why they are not split.
+  kOps,
+  /// The workers' system calls (`--explain=syscalls`), entry to exit on the raw_syscalls
+  /// tracepoints, by call: also io_uring_enter and io_submit at any queue depth, but every system
+  /// call of every process pays for the tracepoints (4 KiB page cache reads: -20 % ops/s here).
+  kSyscalls,
+};
+
 /// The time of a set of system calls (their sums, in ns) split into layers, as `--explain`'s
 /// BPF program measures it in the kernel: at every instant of a call exactly one layer is
 /// charged, the first that applies of device (a block request the call caused is issued and not
@@ -46,9 +60,10 @@ struct ExplainRequests {
   }
 };
 
-/// One system call's figures in one phase, over the workers' threads while they ran.
+/// One system call's (ops mode: one kind of op's) figures in one phase, over the workers' threads
+/// while they ran.
 struct ExplainCall {
-  std::string call;                  ///< system call name, e.g. "pread64", "fsync"
+  std::string call;  ///< system call name, e.g. "pread64", "fsync"; ops mode: the op's, "read"
   std::uint64_t cache_hits = 0;      ///< calls that caused no block request (page cache hits)
   std::uint64_t block_requests = 0;  ///< block requests the calls submitted
   /// Calls whose measured layers exceeded their total and were clamped (fs_kernel_ns 0); kept so
@@ -78,6 +93,10 @@ struct ExplainBpfPhase {
   /// call's split). A loaded machine shows it here, not in the split.
   std::uint64_t off_cpu_outside_calls_ns = 0;
   std::uint64_t switches_outside_calls = 0;
+  /// What `calls` are: iobench's ops (their totals are its op latencies, so the means agree by
+  /// construction; off CPU between back-to-back ops is inside them) or system calls. JSON
+  /// "split_of": "ops" | "system_calls" (absent in results written before: system calls).
+  ExplainMode split_of = ExplainMode::kSyscalls;
 };
 
 /// Whether this build has `--explain`'s BPF program: "" if it has, else the reason CMake gave

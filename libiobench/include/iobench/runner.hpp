@@ -159,6 +159,9 @@ struct RunOptions {
   /// phase and stays for the process; where it cannot be (no privileges, no BTF, a build
   /// without libbpf) the run goes on and each phase says why. Off: nothing is loaded.
   bool explain = false;
+  /// With `explain`: what is split (ExplainMode): the workers' ops (default, cheap) or their
+  /// system calls (`--explain=syscalls`).
+  ExplainMode explain_mode = ExplainMode::kOps;
   /// The other ranks of an MPI run (make_coordinator); null or alone: this process only. With
   /// other ranks, every rank runs the same steps in step: the validation outcome is agreed
   /// before any I/O (a ConfigError on every rank, naming each rank's problem), each phase starts

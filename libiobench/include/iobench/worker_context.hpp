@@ -16,6 +16,21 @@
 
 namespace iobench {
 
+namespace detail {
+/// A worker thread's `--explain=ops` state (explain_bpf/session.cpp): its slot in the BPF
+/// program's map and its per-op split so far. Opaque here.
+struct ExplainOps;
+/// The op that ended at `end_ns` (monotonic ns) after `latency_ns`, of kind `op`: its layers
+/// (the BPF program's, in the slot) go to the worker's split, and the next op begins at `end_ns`.
+void explain_op_end(ExplainOps& e, std::uint16_t op, std::uint64_t latency_ns,
+                    std::uint64_t end_ns) noexcept;
+/// The worker's next op begins at `start_ns` (monotonic ns), not where the previous one ended.
+void explain_op_begin(ExplainOps& e, std::uint64_t start_ns) noexcept;
+/// The worker keeps several ops in flight: none of its ops is split from here on (the phase's
+/// explain_bpf says why).
+void explain_ops_overlap(ExplainOps& e) noexcept;
+}  // namespace detail
+
 /// Where a worker does its I/O: what the user named (-d) and the run's own directory in it.
 struct Target {
   /// As the user gave it.
@@ -186,6 +201,25 @@ class WorkerContext final {
   void record_backlog(std::uint64_t ops) noexcept;
   /// Adds `value` to this worker's counter `counter`.
   void add_counter(CounterId counter, std::uint64_t value) noexcept;
+  /// `--explain=ops` (RunOptions::explain): the next op begins at `start_ns` (monotonic_ns()).
+  /// By default an op begins where the previous one ended (back-to-back ops, OpTimer); a loop
+  /// with untimed work between ops calls this where the op's clock starts, so that the BPF
+  /// program's layers (block requests, time off CPU) are taken over the op's own span. One
+  /// predictable branch when --explain is off.
+  void op_begins(std::uint64_t start_ns) noexcept {
+    if (explain_ != nullptr) [[unlikely]]
+      detail::explain_op_begin(*explain_, start_ns);
+  }
+  /// `--explain=ops`: this worker keeps several ops in flight (queue depth > 1, an asynchronous
+  /// engine), so one span of its time is no one op's: its ops are not split, and the phase's
+  /// explain_bpf says so (--explain=syscalls splits their system calls instead).
+  void ops_overlap() noexcept {
+    ops_overlap_ = true;  // also for a measurement that starts later (after a warm-up)
+    if (explain_ != nullptr) [[unlikely]] {
+      detail::explain_ops_overlap(*explain_);
+      explain_ = nullptr;
+    }
+  }
   /// Monotonic ns at which the current recording began (warm-up or measurement start, after
   /// the stats were reset), 0 before: an op started earlier is timed from here (OpTimer).
   [[nodiscard]] std::uint64_t recording_start_ns() const noexcept { return recording_start_ns_; }
@@ -208,6 +242,8 @@ class WorkerContext final {
     ops_[op].record(bytes, latency_ns);
     bump_live(bytes);
     record_interval(bytes, latency_ns, end_ns);
+    if (explain_ != nullptr) [[unlikely]]
+      detail::explain_op_end(*explain_, op, latency_ns, end_ns);
   }
   // Single writer per slot: load+store instead of a locked read-modify-write.
   void bump_live(std::uint64_t bytes) noexcept {
@@ -249,6 +285,10 @@ class WorkerContext final {
   /// Op completions from here on belong to the next interval (UINT64_MAX: not recording yet).
   std::uint64_t next_boundary_ns_ = UINT64_MAX;
   std::uint64_t interval_origin_ns_ = 0;  // start of the current part (warm-up, measurement)
+  /// --explain=ops while measuring: this thread's split (null: off, the common case). Last, so
+  /// that the offsets of the members above are those plugins of ABI 4 were built with.
+  detail::ExplainOps* explain_ = nullptr;
+  bool ops_overlap_ = false;  // ops_overlap() was called
 };
 
 /// Times back-to-back ops with one clock read each: the end of op N is the start of op N+1.

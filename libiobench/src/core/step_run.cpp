@@ -230,30 +230,29 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   // --wear-out for every phase, or the workload's own for this one (mdtest's -W).
   const bool wear_out =
       (options_.wear_out || spec.wear_out) && spec.measured && limits.time_limit.count() > 0;
-  PhaseRequest request{
-      .workload = *planned_.workload,
-      .phase_index = p,
-      .spec = spec,
-      .targets = dirs.targets(),
-      .engine = *planned_.engine,
-      .step_seed = phase_seed_,
-      .ops_limit = spec.measured ? step_.ops_limit : 0,
-      .time_limit = limits.time_limit,
-      .warmup = limits.warmup,
-      .progress_interval = options_.progress_interval,
-      .series_interval = step_.interval,
-      .on_progress = {},
-      .stop = options_.stop_token,
-      .sync = &sync_,
-      .stonewall = options_.stonewall && spec.measured,
-      .wear_out = wear_out};
+  PhaseRequest request{.workload = *planned_.workload,
+                       .phase_index = p,
+                       .spec = spec,
+                       .targets = dirs.targets(),
+                       .engine = *planned_.engine,
+                       .step_seed = phase_seed_,
+                       .ops_limit = spec.measured ? step_.ops_limit : 0,
+                       .time_limit = limits.time_limit,
+                       .warmup = limits.warmup,
+                       .progress_interval = options_.progress_interval,
+                       .series_interval = step_.interval,
+                       .on_progress = {},
+                       .stop = options_.stop_token,
+                       .sync = &sync_,
+                       .stonewall = options_.stonewall && spec.measured,
+                       .wear_out = wear_out};
   IntervalRates rates;
   if (options_.on_progress) request.on_progress = phase_progress(p, limits, rates);
   PhaseWindow window;
   // --- --explain hook (explain_bpf/session.hpp): the phase's latency by layer.
   // The guard closes the phase if execute_phase throws.
   const bool explain = options_.explain && spec.measured;
-  ExplainBpfPhaseGuard explain_phase(explain);
+  ExplainBpfPhaseGuard explain_phase(explain, options_.explain_mode);
   // Issue 29: the kernel's and the devices' view of the phase (explain/), always on.
   const explain::PhaseObserver observer(request.targets);
   request.series_devices = observer.devices();
@@ -263,7 +262,7 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   for (std::size_t t = 0; t < request.targets.size(); ++t)
     files_bytes += planned_.workload->planned_bytes(t);
   observer.finish(phase, limits.warmup.count() > 0, files_bytes);
-  if (explain) phase.explain_bpf = explain_phase.end();
+  if (explain) phase.explain_bpf = explain_phase.end(phase.op_names);
   // --- end of the --explain hook.
   return end_phase(p, std::move(phase), window, dirs, context);
 }

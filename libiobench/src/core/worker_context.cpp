@@ -45,7 +45,10 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
   if (measurement_starts) {
     // --explain: this thread's system calls are split from its measurement's start (a warm-up's
     // are not, as its ops are not), until the worker's run ends (group_workers.cpp).
-    if (state >= detail::kMeasure) detail::explain_bpf_worker_begin();
+    if (state >= detail::kMeasure) {
+      explain_ = detail::explain_bpf_worker_begin(ops_.size());
+      if (ops_overlap_) ops_overlap();
+    }
     // Entering warm-up or measurement: whatever was recorded before is discarded, and the clock
     // and CPU baseline restart here.
     for (OpStats& stats : ops_) stats.reset();
@@ -62,6 +65,8 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
     const std::uint64_t limit = slot_.ops_limit;
     ops_limit_ = state == detail::kWarmup || limit == UINT64_MAX ? UINT64_MAX : done + limit;
     recording_start_ns_ = slot_.start_ns;
+    // --explain=ops: the first op's span starts with its latency's.
+    if (explain_ != nullptr) detail::explain_op_begin(*explain_, recording_start_ns_);
     restart_series(state == detail::kWarmup);
     if (state >= detail::kMeasure) slot_.measure_base_ops.store(done, std::memory_order_relaxed);
   }

@@ -171,6 +171,73 @@ std::vector<CgroupIoLimit> cgroup_limits() {
   return limits;
 }
 
+// The block device "major:minor" of a mount, "" if it has none: an anonymous st_dev (major 0:
+// tmpfs, FUSE, NFS, overlay, btrfs) is a block device only if the source is one (btrfs shows
+// /dev/sdX there).
+std::string block_device_of(const detail::MountEntry& mount) {
+  if (!mount.device_number.starts_with("0:")) return mount.device_number;
+  struct stat st {};
+  if (!mount.source.empty() && ::stat(mount.source.c_str(), &st) == 0 && S_ISBLK(st.st_mode))
+    return std::to_string(major(st.st_rdev)) + ":" + std::to_string(minor(st.st_rdev));
+  return {};
+}
+
+// The directories of an overlay's "lowerdir=a:b" ("\:" escapes a colon in a name; "::" sets
+// off data-only layers, Linux 6.7): top one first.
+std::vector<std::string> split_lowerdirs(std::string_view value) {
+  std::vector<std::string> dirs(1);
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (value[i] == '\\' && i + 1 < value.size() && value[i + 1] == ':') {
+      dirs.back() += ':';
+      ++i;
+    } else if (value[i] == ':') {
+      dirs.emplace_back();
+    } else {
+      dirs.back() += value[i];
+    }
+  }
+  std::erase_if(dirs, [](const std::string& d) { return d.empty(); });
+  return dirs;
+}
+
+// overlayfs: its layers from the superblock options ("upperdir=", "lowerdir=", and the
+// "lowerdir+=" / "datadir+=" of the new mount API), each with the file system under it, and
+// their block devices into the chain.
+void add_overlay(StorageChain& chain, const detail::MountEntry& mount,
+                 const std::vector<detail::MountEntry>& mounts) {
+  const auto add_layer = [&](const std::string& role, const std::string& dir) {
+    OverlayLayer layer{.role = role, .dir = dir, .mount_point = {}, .fs_type = {}, .device = {}};
+    const fs::path resolved = existing_canonical(dir);
+    const detail::MountEntry* under =
+        resolved.empty() ? nullptr : detail::find_mount(mounts, resolved.string());
+    if (under != nullptr) {
+      layer.mount_point = under->mount_point;
+      layer.fs_type = under->fs_type;
+      layer.device = block_device_of(*under);
+      if (!layer.device.empty()) ChainBuilder{chain}.add(layer.device, "overlay " + role, 1);
+    }
+    chain.overlay.push_back(std::move(layer));
+  };
+  std::vector<std::string> lower;
+  std::string upper;
+  std::size_t start = 0;
+  const std::string& options = mount.super_options;
+  while (start <= options.size()) {
+    const std::size_t end = std::min(options.find(',', start), options.size());
+    const std::string_view option = std::string_view(options).substr(start, end - start);
+    if (option.starts_with("upperdir=")) {
+      upper = option.substr(9);
+    } else if (option.starts_with("lowerdir=")) {
+      for (std::string& dir : split_lowerdirs(option.substr(9))) lower.push_back(std::move(dir));
+    } else if (option.starts_with("lowerdir+=") || option.starts_with("datadir+=")) {
+      lower.emplace_back(option.substr(option.find('=') + 1));
+    }
+    start = end + 1;
+  }
+  if (!upper.empty()) add_layer("upper", upper);
+  for (const std::string& dir : lower) add_layer("lower", dir);
+}
+
 // The cgroup limits on the devices of `chain`.
 void add_matching_limits(StorageChain& chain) {
   for (CgroupIoLimit& limit : cgroup_limits()) {
@@ -204,17 +271,20 @@ StorageChain describe_storage(const fs::path& path) {
   chain.mount_options = detail::combined_mount_options(*mount);
   chain.source = mount->source;
 
-  // The mount's st_dev; an anonymous one (major 0: tmpfs, FUSE, NFS, btrfs) is a block device
-  // only if the source is one (btrfs shows /dev/sdX there).
-  std::string device = mount->device_number;
-  if (device.starts_with("0:")) {
-    struct stat st {};
-    if (!mount->source.empty() && ::stat(mount->source.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) {
-      device = std::to_string(major(st.st_rdev)) + ":" + std::to_string(minor(st.st_rdev));
-    } else {
-      chain.no_block_device = no_device_reason(chain.fs_type);
+  if (chain.fs_type == "overlay") {
+    // No device of its own: its layers' file systems have them (or not: tmpfs layers).
+    add_overlay(chain, *mount, mounts);
+    if (chain.devices.empty()) {
+      chain.no_block_device = "overlay: no block device under its layers";
       return chain;
     }
+    add_matching_limits(chain);
+    return chain;
+  }
+  const std::string device = block_device_of(*mount);
+  if (device.empty()) {
+    chain.no_block_device = no_device_reason(chain.fs_type);
+    return chain;
   }
   ChainBuilder{chain}.add(device, "filesystem", 0);
   if (chain.devices.empty()) {

@@ -5,6 +5,11 @@
 // issued, not completed), else block queue (one is queued: started, not issued), else off CPU
 // (the thread is switched out), else file system and kernel (on CPU: the residual). The layers
 // therefore add up to the call's total by construction.
+// --explain=ops (the default, `ops_mode`) takes the same split over each op, whose boundaries
+// iobench's own clock publishes in the thread's slot (struct iob_op_slot): no system call is
+// hooked, and an op that causes no block request and no context switch (a page cache hit) runs
+// no BPF at all. --explain=syscalls hooks raw_syscalls sys_enter/sys_exit (every system call of
+// every process pays for it: +300 ns per call here).
 #include "vmlinux.h"
 
 #include <bpf/bpf_helpers.h>
@@ -21,6 +26,8 @@ char LICENSE[] SEC("license") = "GPL";
 // order. With none in flight (page cache hits) nothing else can touch the state: no lock.
 struct call_state {
   struct bpf_spin_lock lock;
+  __u32 slot;    // ops mode: the thread's iob_op_slot (user space sets it; offset 4)
+  __u64 op_seq;  // ops mode: the slot's seq the split is of
   __u32 call;  // call index + 1; 0: not in a tracked call
   __u32 seq;   // bumped at every entry: a request of an earlier call is not this one's
   __u32 at_device;
@@ -93,6 +100,52 @@ struct {
   __type(value, struct iob_outside);
 } outside SEC(".maps");
 
+_Static_assert(__builtin_offsetof(struct call_state, slot) == 4, "session.cpp writes it there");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(map_flags, BPF_F_MMAPABLE);
+  __uint(max_entries, IOB_MAX_SLOTS);
+  __type(key, __u32);
+  __type(value, struct iob_op_slot);
+} slots SEC(".maps");
+
+// Set by user space per phase: 1 for --explain=ops. The sys_enter/sys_exit programs are then
+// detached too; checked there for the instant in between.
+volatile __u32 ops_mode = 0;
+
+static __always_inline struct iob_op_slot *slot_of(struct call_state *s) {
+  if (!ops_mode) return 0;
+  __u32 key = s->slot;
+  return bpf_map_lookup_elem(&slots, &key);
+}
+
+// Ops mode: catches up with the op the slot says is in progress. A new one (its seq moved)
+// starts its split at its start, as a call's entry does; whether the thread is off CPU is the
+// thread's, kept. No helper call: this runs under the state's lock.
+static __always_inline void sync_op(struct call_state *s, struct iob_op_slot *o) {
+  if (!o) return;
+  const __u64 seq = *(volatile __u64 *)&o->seq;
+  if (seq == s->op_seq) return;
+  const __u64 start = *(volatile __u64 *)&o->start;
+  s->op_seq = seq;
+  s->call = start ? 1 : 0;
+  s->seq++;
+  s->at_device = s->queued = s->requests = 0;
+  s->start = s->last = start;
+  s->queue_ns = s->device_ns = s->off_cpu_ns = 0;
+}
+
+// Ops mode: the op's layers so far, for user space to read at its end (res_seq last).
+static __always_inline void publish(struct call_state *s, struct iob_op_slot *o) {
+  if (!o || !s->call) return;
+  o->queue_ns = s->queue_ns;
+  o->device_ns = s->device_ns;
+  o->off_cpu_ns = s->off_cpu_ns;
+  o->requests = s->requests;
+  *(volatile __u64 *)&o->res_seq = s->op_seq;
+}
+
 static __always_inline struct call_state *state_of(struct task_struct *task) {
   return bpf_task_storage_get(&workers, task, 0, 0);
 }
@@ -148,6 +201,7 @@ static __always_inline void begin_call(struct call_state *s, __u32 c, __u64 now)
 
 // Entry of a tracked call (`c`: its index + 1) by the current thread.
 static __always_inline int call_enter(__u32 c) {
+  if (ops_mode) return 0;
   struct call_state *s = state_of(bpf_get_current_task_btf());
   if (!s) return 0;
   const __u64 now = bpf_ktime_get_ns();
@@ -180,6 +234,7 @@ static __always_inline void end_call(struct call_state *s, __u64 now, struct cal
 // Its exit: the call's total and layers go to its bucket. A page cache hit (no request, never off
 // CPU) adds three sums; a layer or a total that is zero adds nothing.
 static __always_inline int call_exit(void) {
+  if (ops_mode) return 0;
   struct call_state *s = state_of(bpf_get_current_task_btf());
   if (!s || s->call == 0) return 0;  // only its owner thread sets `call`: no lock to read it
   const __u64 now = bpf_ktime_get_ns();
@@ -257,12 +312,17 @@ static __always_inline __u64 switch_state(struct call_state *s, __u32 off, __u64
 static __always_inline void set_off_cpu(struct task_struct *task, __u32 off, __u64 now) {
   struct call_state *s = state_of(task);
   if (!s) return;
+  struct iob_op_slot *o = slot_of(s);
   __u64 away;
   if (!shared(s)) {
+    sync_op(s, o);
     away = switch_state(s, off, now);
+    publish(s, o);
   } else {
     bpf_spin_lock(&s->lock);
+    sync_op(s, o);
     away = switch_state(s, off, now);
+    publish(s, o);
     bpf_spin_unlock(&s->lock);
   }
   if (away) {
@@ -292,7 +352,9 @@ static __always_inline void own_request(__u64 rq, __u32 at_device) {
   const __u64 now = bpf_ktime_get_ns();
   struct rq_owner owner = {.tid = tid, .at_device = at_device, .start = now};
   if (at_device) owner.issued = now;
+  struct iob_op_slot *o = slot_of(s);
   bpf_spin_lock(&s->lock);
+  sync_op(s, o);
   const __u32 active = s->call;
   if (active) {
     account(s, now);
@@ -304,9 +366,19 @@ static __always_inline void own_request(__u64 rq, __u32 at_device) {
     s->inflight++;
     owner.seq = s->seq;
     owner.call = active;
+    publish(s, o);
   }
   bpf_spin_unlock(&s->lock);
   if (active) bpf_map_update_elem(&requests, &rq, &owner, BPF_ANY);
+}
+
+// Ops mode: a completed request's own queue and device times, to the thread's cumulative sums.
+static __always_inline void slot_request_times(struct iob_op_slot *slot, const struct rq_owner *o,
+                                               __u64 now) {
+  if (!slot || o->issued == 0 || o->issued < o->start || now < o->issued) return;
+  __sync_fetch_and_add(&slot->req_queue_ns, o->issued - o->start);
+  __sync_fetch_and_add(&slot->req_device_ns, now - o->issued);
+  __sync_fetch_and_add(&slot->req_completed, 1);
 }
 
 // Moves one of the call's requests: from the queue to the device (issued), or off either
@@ -320,7 +392,9 @@ static __always_inline void move_request(struct rq_owner *o, __u32 issued, __u64
     bpf_task_release(task);
     return;
   }
+  struct iob_op_slot *slot = slot_of(s);
   bpf_spin_lock(&s->lock);
+  sync_op(s, slot);
   if (s->call && s->seq == o->seq) {
     account(s, now);
     if (o->at_device) {
@@ -329,9 +403,11 @@ static __always_inline void move_request(struct rq_owner *o, __u32 issued, __u64
       s->queued--;
     }
     if (issued) s->at_device++;
+    publish(s, slot);
   }
   if (!issued && s->inflight) (void)__sync_fetch_and_sub(&s->inflight, 1);
   bpf_spin_unlock(&s->lock);
+  if (!issued) slot_request_times(slot, o, now);
   bpf_task_release(task);
 }
 
@@ -374,6 +450,7 @@ int BPF_PROG(iob_rq_issue, struct request *rq) {
 // asynchronous call (io_uring_enter, io_submit) returns before its requests complete, so its split
 // cannot hold them; these sums do, per request.
 static __always_inline void add_request_times(const struct rq_owner *o, __u64 now) {
+  if (ops_mode) return;  // the thread's slot has them (slot_request_times)
   if (o->call == 0 || o->call > IOB_NCALLS || o->issued == 0 || o->issued < o->start ||
       now < o->issued)
     return;

@@ -44,4 +44,25 @@ struct iob_outside {
   unsigned long long switches;
 };
 
+/* --explain=ops (the default): op boundaries come from iobench's own clock. Each registered
+ * worker thread owns one slot of an mmapped array: user space writes `seq` and `start` (the op
+ * in progress began at `start`, CLOCK_MONOTONIC ns, which bpf_ktime_get_ns() reads too; 0: not
+ * in an op) with plain stores; the BPF program, which runs only on a block request or a context
+ * switch of the thread, writes the op's layers so far (valid when res_seq == seq) and sums the
+ * thread's block requests' own times (req_*, cumulative: user space takes deltas). */
+#define IOB_MAX_SLOTS 256
+struct iob_op_slot {
+  unsigned long long seq;
+  unsigned long long start;
+  unsigned long long res_seq;
+  unsigned long long queue_ns;
+  unsigned long long device_ns;
+  unsigned long long off_cpu_ns;
+  unsigned long long requests;
+  unsigned long long req_completed;
+  unsigned long long req_queue_ns;
+  unsigned long long req_device_ns;
+  unsigned long long pad[6]; /* one slot per 128 bytes: workers share no cache line */
+};
+
 #endif

@@ -33,15 +33,18 @@ nlohmann::ordered_json split_json(const ExplainSplit& s) {
 std::string explain_bpf_text(const ExplainBpfPhase& phase) {
   if (!phase.unavailable.empty())
     return fmt::format("  explain: unavailable: {}\n", phase.unavailable);
+  const bool ops = phase.split_of == ExplainMode::kOps;
   std::string out =
-      "  where the time went (--explain, eBPF: each system call's latency by layer; fs+kernel is "
-      "the residual, on CPU):\n";
-  if (phase.calls.empty()) out += "    no tracked system call\n";
+      ops ? "  where the time went (--explain, eBPF: each op's latency by layer; fs+kernel is the "
+            "residual, on CPU):\n"
+          : "  where the time went (--explain=syscalls, eBPF: each system call's latency by layer; "
+            "fs+kernel is the residual, on CPU):\n";
+  if (phase.calls.empty()) out += ops ? "    no op\n" : "    no tracked system call\n";
   for (const ExplainCall& c : phase.calls) {
     out += fmt::format(
-        "  {}: {} calls, {:.1f} % page cache hits (no block request), {} block "
+        "  {}: {} {}, {:.1f} % page cache hits (no block request), {} block "
         "requests{}\n",
-        c.call, c.all.calls,
+        c.call, c.all.calls, ops ? "ops" : "calls",
         c.all.calls ? 100.0 * static_cast<double>(c.cache_hits) / static_cast<double>(c.all.calls)
                     : 0.0,
         c.block_requests, c.clamped ? fmt::format(", {} clamped", c.clamped) : std::string{});
@@ -54,6 +57,7 @@ std::string explain_bpf_text(const ExplainBpfPhase& phase) {
     out += split_line("p50", c.p50);
     out += split_line("p99", c.p99);
   }
+  if (ops) return out;  // back-to-back ops: off CPU between them is inside one
   out += fmt::format(
       "  off CPU outside these calls (preempted in user space or on return from a call: in "
       "iobench's op latency, not in the split): {:.3f} ms in {} switches\n",
@@ -79,6 +83,7 @@ nlohmann::ordered_json explain_bpf_json(const ExplainBpfPhase& phase) {
                      {"p99", split_json(c.p99)}});
   }
   return {{"residual", "fs_kernel_ns"},
+          {"split_of", phase.split_of == ExplainMode::kOps ? "ops" : "system_calls"},
           {"calls", std::move(calls)},
           {"off_cpu_outside_calls_ns", phase.off_cpu_outside_calls_ns},
           {"switches_outside_calls", phase.switches_outside_calls}};
@@ -132,6 +137,13 @@ ExplainBpfPhase explain_bpf_from_json(const nlohmann::ordered_json& j, const std
     if (phase.unavailable.empty())
       json_read::fail(unavailable->pointer, "is empty: give the reason");
     return phase;
+  }
+  // Results written before ops were split have no "split_of": their calls are system calls.
+  if (const auto split_of = json_read::optional_member(f, "split_of")) {
+    const std::string what = json_read::text(*split_of);
+    if (what != "ops" && what != "system_calls")
+      json_read::fail(split_of->pointer, fmt::format("is '{}', not ops or system_calls", what));
+    phase.split_of = what == "ops" ? ExplainMode::kOps : ExplainMode::kSyscalls;
   }
   json_read::each(json_read::member(f, "calls"),
                   [&](const json_read::Field& c) { phase.calls.push_back(call_from_json(c)); });

@@ -1,5 +1,6 @@
 // The --explain session with libbpf: loads explain.bpf.c's skeleton, attaches its tracepoints,
 // and reads the call and bucket arrays through their mappings (no system call per bucket).
+// Ops mode (explain_ops.cpp) hands each worker a slot of the mapped `slots` array.
 #include "explain_bpf/session.hpp"
 
 #include <bpf/bpf.h>
@@ -23,6 +24,7 @@
 
 #include "explain.skel.h"
 #include "explain_bpf/explain_bpf_shared.h"
+#include "explain_bpf/ops_split.hpp"
 
 namespace iobench::detail {
 namespace {
@@ -31,8 +33,10 @@ static_assert(IOB_NBUCKETS == LatencyHistogram::kBucketCount &&
                   IOB_SUB_BITS == LatencyHistogram::kSubBits,
               "the BPF program buckets as LatencyHistogram does");
 
+static_assert(sizeof(iob_op_slot) == 128, "one slot per 128 bytes");
 constexpr std::size_t kBucketBytes = sizeof(iob_bucket) * IOB_NCALLS * IOB_NBUCKETS;
 constexpr std::size_t kTotalsBytes = sizeof(iob_call_totals) * IOB_NCALLS;
+constexpr std::size_t kSlotsBytes = sizeof(iob_op_slot) * IOB_MAX_SLOTS;
 
 // libbpf's last warning, for the unavailable reason (its messages go nowhere else).
 std::string& libbpf_warning() {
@@ -56,10 +60,11 @@ struct Session {
   iob_bucket* buckets = nullptr;
   iob_call_totals* totals = nullptr;
   iob_outside* outside = nullptr;
+  iob_op_slot* slots = nullptr;
   int workers_fd = -1;
-  // A workers entry's value (struct call_state in explain.bpf.c), zeros: its size is the map's.
-  std::vector<unsigned char> zero_worker;
-  std::string unavailable;  // set once a load failed
+  ExplainMode mode = ExplainMode::kOps;  // this phase's
+  std::string phase_unavailable;         // this phase's reason (the attach of its mode failed)
+  std::string unavailable;               // set once a load failed
 };
 
 Session& session() {
@@ -94,14 +99,19 @@ std::string load_program(Session& s) {
     const auto nr = static_cast<std::uint32_t>(calls[i].number);
     if (nr < IOB_MAX_SYSCALL_NR) s.skel->rodata->call_of_nr[nr] = static_cast<std::uint8_t>(i + 1);
   }
+  // The raw_syscalls programs are attached by the phases of --explain=syscalls only.
+  bpf_program__set_autoattach(s.skel->progs.iob_sys_enter, false);
+  bpf_program__set_autoattach(s.skel->progs.iob_sys_exit, false);
   if (const int err = explain_bpf__load(s.skel); err != 0) {
     return load_failure("loading the BPF program", -err);
   }
-  s.zero_worker.assign(bpf_map__value_size(s.skel->maps.workers), 0);
+  if (bpf_map__value_size(s.skel->maps.workers) > 256)
+    return "the BPF program's worker state outgrew explain_bpf_worker_begin()'s 256 bytes";
   s.buckets = map_array<iob_bucket>(s.skel->maps.buckets, kBucketBytes);
   s.totals = map_array<iob_call_totals>(s.skel->maps.totals, kTotalsBytes);
   s.outside = map_array<iob_outside>(s.skel->maps.outside, sizeof(iob_outside));
-  if (s.buckets == nullptr || s.totals == nullptr || s.outside == nullptr)
+  s.slots = map_array<iob_op_slot>(s.skel->maps.slots, kSlotsBytes);
+  if (s.buckets == nullptr || s.totals == nullptr || s.outside == nullptr || s.slots == nullptr)
     return load_failure("mapping the BPF arrays", errno);
   if (const int err = explain_bpf__attach(s.skel); err != 0) {
     return load_failure("attaching the BPF tracepoints", -err);
@@ -141,9 +151,31 @@ ExplainSplit percentile_split(const iob_bucket* row, std::uint64_t calls, double
   return {};
 }
 
+// Attaches (syscalls) or detaches (ops) the raw_syscalls programs for this phase; "" or why not.
+std::string attach_mode(Session& s, ExplainMode mode) {
+  auto& links = s.skel->links;
+  if (mode == ExplainMode::kOps) {
+    for (bpf_link** link : {&links.iob_sys_enter, &links.iob_sys_exit}) {
+      if (*link != nullptr) bpf_link__destroy(*link);
+      *link = nullptr;
+    }
+    return {};
+  }
+  const libbpf_print_fn_t previous = libbpf_set_print(keep_warning);
+  std::string why;
+  if (links.iob_sys_enter == nullptr)
+    links.iob_sys_enter = bpf_program__attach(s.skel->progs.iob_sys_enter);
+  if (links.iob_sys_enter == nullptr) why = load_failure("attaching sys_enter", errno);
+  if (why.empty() && links.iob_sys_exit == nullptr)
+    links.iob_sys_exit = bpf_program__attach(s.skel->progs.iob_sys_exit);
+  if (why.empty() && links.iob_sys_exit == nullptr) why = load_failure("attaching sys_exit", errno);
+  libbpf_set_print(previous);
+  return why;
+}
+
 }  // namespace
 
-void explain_bpf_phase_begin() {
+void explain_bpf_phase_begin(ExplainMode mode) {
   static std::once_flag once;
   Session& s = session();
   std::call_once(once, [&s] {
@@ -154,7 +186,9 @@ void explain_bpf_phase_begin() {
       if (s.buckets != nullptr) ::munmap(s.buckets, kBucketBytes);
       if (s.totals != nullptr) ::munmap(s.totals, kTotalsBytes);
       if (s.outside != nullptr) ::munmap(s.outside, sizeof(iob_outside));
+      if (s.slots != nullptr) ::munmap(s.slots, kSlotsBytes);
       s.outside = nullptr;
+      s.slots = nullptr;
       s.buckets = nullptr;
       s.totals = nullptr;
       explain_bpf__destroy(s.skel);
@@ -162,27 +196,25 @@ void explain_bpf_phase_begin() {
     }
   });
   if (!s.unavailable.empty()) return;
+  s.mode = mode;
+  s.phase_unavailable = attach_mode(s, mode);
+  if (!s.phase_unavailable.empty()) return;
+  s.skel->bss->ops_mode = mode == ExplainMode::kOps ? 1 : 0;
   // No worker is registered between phases: nothing writes these now.
   std::memset(static_cast<void*>(s.buckets), 0, kBucketBytes);
   std::memset(static_cast<void*>(s.totals), 0, kTotalsBytes);
+  std::memset(static_cast<void*>(s.slots), 0, kSlotsBytes);
   *s.outside = iob_outside{};
   g_phase_open.store(true);
 }
 
-ExplainBpfPhase explain_bpf_phase_end() {
-  const Session& s = session();
-  g_phase_open.store(false);
-  ExplainBpfPhase phase;
-  if (!s.unavailable.empty() || s.skel == nullptr) {
-    phase.unavailable = s.unavailable.empty() ? "not loaded" : s.unavailable;
-    return phase;
-  }
-  phase.off_cpu_outside_calls_ns = s.outside->off_cpu_ns;
-  phase.switches_outside_calls = s.outside->switches;
-  const ExplainCallName* names = explain_bpf_call_names();
-  for (std::size_t c = 0; c < IOB_NCALLS; ++c) {
+namespace {
+
+// The calls' (ops mode: the ops') rows of the bucket and totals arrays; `names` by index.
+void collect(const Session& s, const std::vector<std::string>& names, ExplainBpfPhase& phase) {
+  for (std::size_t c = 0; c < names.size() && c < IOB_NCALLS; ++c) {
     const iob_call_totals& t = s.totals[c];
-    ExplainCall call{.call = names[c].name,
+    ExplainCall call{.call = names[c],
                      .block_requests = t.block_requests,
                      .clamped = t.clamped,
                      .requests = {.completed = t.requests_completed,
@@ -207,6 +239,34 @@ ExplainBpfPhase explain_bpf_phase_end() {
   std::sort(phase.calls.begin(), phase.calls.end(), [](const ExplainCall& a, const ExplainCall& b) {
     return a.all.total_ns > b.all.total_ns;
   });
+}
+
+}  // namespace
+
+ExplainBpfPhase explain_bpf_phase_end(const std::vector<std::string>& op_names) {
+  const Session& s = session();
+  g_phase_open.store(false);
+  ExplainBpfPhase phase;
+  if (!s.unavailable.empty() || s.skel == nullptr) {
+    phase.unavailable = s.unavailable.empty() ? "not loaded" : s.unavailable;
+    return phase;
+  }
+  if (!s.phase_unavailable.empty()) {
+    phase.unavailable = s.phase_unavailable;
+    return phase;
+  }
+  phase.split_of = s.mode;
+  if (s.mode == ExplainMode::kOps) {
+    phase.unavailable = ops_phase_gap(s.slots[0]);
+    if (!phase.unavailable.empty()) return phase;
+    collect(s, op_names, phase);
+    return phase;
+  }
+  phase.off_cpu_outside_calls_ns = s.outside->off_cpu_ns;
+  phase.switches_outside_calls = s.outside->switches;
+  std::vector<std::string> names;
+  for (std::size_t c = 0; c < IOB_NCALLS; ++c) names.emplace_back(explain_bpf_call_names()[c].name);
+  collect(s, names, phase);
   return phase;
 }
 
@@ -219,21 +279,32 @@ bool explain_bpf_phase_open() noexcept { return g_phase_open.load(); }
 // worker's end: closing it while registered would be a tracked call (close) of its own.
 thread_local int t_pidfd = -1;
 
-void explain_bpf_worker_begin() noexcept {
-  if (g_workers_fd < 0 || !g_phase_open.load() || t_pidfd >= 0) return;
+ExplainOps* explain_bpf_worker_begin(std::size_t op_kinds) noexcept {
+  if (g_workers_fd < 0 || !g_phase_open.load() || t_pidfd >= 0) return nullptr;
+  Session& s = session();
+  const bool ops = s.mode == ExplainMode::kOps;
+  const std::uint32_t slot = ops ? ops_take_slot(s.slots[0]) : 0;
+  if (ops && slot == 0) return nullptr;  // no slot left (counted: the phase says so)
   const auto tid = static_cast<pid_t>(::syscall(SYS_gettid));
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, tid, O_EXCL));
-  if (pidfd < 0) return;
-  // The value holds a bpf_spin_lock the kernel initialises; user space writes zeros.
-  if (bpf_map_update_elem(g_workers_fd, &pidfd, session().zero_worker.data(), BPF_ANY) != 0) {
+  if (pidfd < 0) return nullptr;
+  // The value holds a bpf_spin_lock the kernel initialises; user space writes zeros, and the
+  // slot's index at offset 4 (struct call_state, explain.bpf.c).
+  unsigned char value[256] = {};  // bigger than the value (load_program checks)
+  std::memcpy(value + 4, &slot, sizeof slot);
+  if (bpf_map_update_elem(g_workers_fd, &pidfd, value, BPF_ANY) != 0) {
     ::close(pidfd);
-    return;
+    return nullptr;
   }
   t_pidfd = pidfd;
+  return ops ? ops_worker_begin(s.slots[0], s.slots[slot], op_kinds) : nullptr;
 }
 
 void explain_bpf_worker_end() noexcept {
   if (t_pidfd < 0) return;
+  const Session& s = session();
+  // Its last op ends here; its split joins the phase's (in a forked worker too: shared maps).
+  if (s.mode == ExplainMode::kOps) ops_worker_end(s.buckets, s.totals);
   (void)bpf_map_delete_elem(g_workers_fd, &t_pidfd);
   ::close(t_pidfd);
   t_pidfd = -1;

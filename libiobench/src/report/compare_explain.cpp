@@ -51,7 +51,14 @@ std::string input_name(std::size_t i, std::size_t first = 0) {
 
 std::string chain_summary(const explain::StorageChain& chain) {
   if (!chain.no_block_device.empty()) return chain.no_block_device;
-  const std::string fs = chain.fs_type.empty() ? std::string("unknown file system") : chain.fs_type;
+  std::string fs = chain.fs_type.empty() ? std::string("unknown file system") : chain.fs_type;
+  if (!chain.overlay.empty()) {
+    // "overlay (upper tmpfs, lower ext4)"
+    std::vector<std::string> layers;
+    for (const explain::OverlayLayer& l : chain.overlay)
+      layers.push_back(l.role + " " + (l.fs_type.empty() ? std::string("unknown") : l.fs_type));
+    fs += fmt::format(" ({})", fmt::join(layers, ", "));
+  }
   if (chain.devices.empty()) return fs + " (no block device found)";
   std::vector<std::string> names;
   for (const explain::BlockDevice& d : chain.devices) names.push_back(d.name);

@@ -43,14 +43,27 @@ Json chain_json(const StorageChain& c) {
                       {"read_iops", l.read_iops},
                       {"write_iops", l.write_iops}});
   }
-  return {{"path", c.path},
-          {"mount_point", c.mount_point},
-          {"fs_type", c.fs_type},
-          {"mount_options", c.mount_options},
-          {"source", c.source},
-          {"no_block_device", c.no_block_device},
-          {"devices", std::move(devices)},
-          {"cgroup_limits", std::move(limits)}};
+  Json out = {{"path", c.path},
+              {"mount_point", c.mount_point},
+              {"fs_type", c.fs_type},
+              {"mount_options", c.mount_options},
+              {"source", c.source},
+              {"no_block_device", c.no_block_device},
+              {"devices", std::move(devices)},
+              {"cgroup_limits", std::move(limits)}};
+  // overlayfs only (absent elsewhere, as in results written before).
+  if (!c.overlay.empty()) {
+    Json layers = Json::array();
+    for (const explain::OverlayLayer& l : c.overlay) {
+      layers.push_back({{"role", l.role},
+                        {"dir", l.dir},
+                        {"mount_point", l.mount_point},
+                        {"fs_type", l.fs_type},
+                        {"device", l.device}});
+    }
+    out["overlay"] = std::move(layers);
+  }
+  return out;
 }
 
 // The counters of a DeviceDelta, by key, in the order written.
@@ -163,6 +176,17 @@ StorageChain chain_from(const In& c) {
     b.write_cache = d.at("write_cache").text();
     b.backing_file = d.at("backing_file").text();
     out.devices.push_back(std::move(b));
+  }
+  if (c.j.contains("overlay")) {
+    const In layers = c.at("overlay");
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+      const In l = layers.at(i);
+      out.overlay.push_back({.role = l.at("role").text(),
+                             .dir = l.at("dir").text(),
+                             .mount_point = l.at("mount_point").text(),
+                             .fs_type = l.at("fs_type").text(),
+                             .device = l.at("device").text()});
+    }
   }
   const In limits = c.at("cgroup_limits");
   for (std::size_t i = 0; i < limits.size(); ++i) {

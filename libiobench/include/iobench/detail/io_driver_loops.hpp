@@ -24,6 +24,8 @@ void IoDriver::run(WorkerContext& ctx, Source& source) {
     }
     return;
   }
+  // --explain=ops splits one op at a time: here ops overlap (or, open loop, wait for their time).
+  ctx.ops_overlap();
   std::uint64_t now = monotonic_ns();
   RatePacer* const pacer = options_.pacer;
   if (pacer != nullptr) pacer->start(now);
@@ -125,7 +127,10 @@ void IoDriver::run_one_at_a_time(WorkerContext& ctx, Source& source) {
     s.request.buffer_index = 0;
     s.request.tag = 0;
     if (!source.next(s.request, s.op)) break;
-    if (options_.untimed_work_between_ops) now = monotonic_ns();
+    if (options_.untimed_work_between_ops) {
+      now = monotonic_ns();
+      ctx.op_begins(now);
+    }
     s.issue_ns = now;
     queue_.submit(std::span<const IoRequest>(&s.request, 1));
     // A synchronous queue's request completed inside submit(): this returns it at once.
@@ -149,7 +154,10 @@ void IoDriver::run_one_at_a_time_sampled(WorkerContext& ctx, Source& source) {
     s.request.tag = 0;
     if (!source.next(s.request, s.op)) break;
     const bool timed = sampler_.take();
-    if (timed) s.issue_ns = monotonic_ns();
+    if (timed) {
+      s.issue_ns = monotonic_ns();
+      ctx.op_begins(s.issue_ns);
+    }
     queue_.submit(std::span<const IoRequest>(&s.request, 1));
     if (queue_.reap(std::span<IoCompletion>(&completion, 1), 1) != 1) {
       throw Error("a synchronous engine's queue returned no completion for its request");
