@@ -116,18 +116,27 @@ FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds ti
 
 void FilebenchWorkload::link_semaphores() {
   // A sempost posts to the semblock of its target's name in every thread instance (filebench's
-  // flowop_find over all flowops).
+  // flowop_find over all flowops), a wakeup to the block of its target's name likewise.
   std::map<std::string, std::vector<FlowopSemaphore*>> by_name;
+  std::map<std::string, std::vector<FlowopBlock*>> blocks_by_name;
   links_.resize(plans_.size());
   for (std::size_t w = 0; w < plans_.size(); ++w) {
     const std::vector<FlowopDef>& flowops = plans_[w].thread->flowops;
-    links_[w].own.assign(flowops.size(), nullptr);
-    links_[w].posts.resize(flowops.size());
+    SemaphoreLinks& links = links_[w];
+    links.own.assign(flowops.size(), nullptr);
+    links.posts.resize(flowops.size());
+    links.blocks.assign(flowops.size(), nullptr);
+    links.wakes.resize(flowops.size());
     for (std::size_t i = 0; i < flowops.size(); ++i) {
+      if (flowops[i].kind == FlowopKind::kBlock) {
+        blocks_.push_back(std::make_unique<FlowopBlock>());
+        links.blocks[i] = blocks_.back().get();
+        blocks_by_name[flowops[i].name].push_back(links.blocks[i]);
+      }
       if (flowops[i].kind != FlowopKind::kSemBlock) continue;
       semaphores_.push_back(std::make_unique<FlowopSemaphore>(flowops[i].highwater));
-      links_[w].own[i] = semaphores_.back().get();
-      by_name[flowops[i].name].push_back(links_[w].own[i]);
+      links.own[i] = semaphores_.back().get();
+      by_name[flowops[i].name].push_back(links.own[i]);
     }
   }
   for (std::size_t w = 0; w < plans_.size(); ++w) {
@@ -135,6 +144,8 @@ void FilebenchWorkload::link_semaphores() {
     for (std::size_t i = 0; i < flowops.size(); ++i) {
       if (flowops[i].kind == FlowopKind::kSemPost)
         links_[w].posts[i] = by_name[flowops[i].post_target];
+      if (flowops[i].kind == FlowopKind::kWakeup)
+        links_[w].wakes[i] = blocks_by_name[flowops[i].post_target];
     }
   }
 }
@@ -143,7 +154,7 @@ std::vector<PhaseSpec> FilebenchWorkload::phases() const {
   PhaseSpec run;
   run.name = "run";
   run.op_names = op_names_;
-  run.counter_names = {"no_file_picks"};
+  run.counter_names = {"no_file_picks", "woken_by_wakeup"};
   run.workers = plans_.size();
   run.mode = WorkerMode::kThreads;
   run.time_limit = time_limit_;

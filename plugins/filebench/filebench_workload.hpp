@@ -59,6 +59,8 @@ class FilebenchWorkload final : public Workload {
   std::unique_ptr<EventGenerator> events_;  ///< `eventgen rate=N` (N > 0), else null
   /// One per semblock flowop of each thread instance; links_[w]: worker w's share of them.
   std::vector<std::unique_ptr<FlowopSemaphore>> semaphores_;
+  /// One per block flowop of each thread instance.
+  std::vector<std::unique_ptr<FlowopBlock>> blocks_;
   std::vector<SemaphoreLinks> links_;
   void link_semaphores();
 };

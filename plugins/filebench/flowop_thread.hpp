@@ -20,6 +20,8 @@ namespace iobench::plugins::filebench {
 
 /// Counter ids of the run phase.
 inline constexpr CounterId kNoFileCounter = 0;  ///< picks that found no file (thread stopped)
+/// Threads the wakeup flowops released from a block (a wakeup finding none blocked adds 0).
+inline constexpr CounterId kWokenCounter = 1;
 
 /// What the thread instances of a run share for finishoncount/finishonbytes: the I/O flowops'
 /// ops and bytes summed over all threads (filebench's controlstats), and whether one of them
@@ -60,8 +62,13 @@ struct RunTotals {
 /// an op (its time blocked) except on its first call; without eventgen (or rate=0) limits do
 /// nothing and record nothing, as filebench's. hog loops value times storing 1 to the thread's
 /// buffer, one op. semblock and sempost work on FlowopSemaphore (flowop_semaphore.hpp), one op
-/// each (its time blocked; none when the run ends while it waits). listdir picks a directory of its
-/// fileset in rotation (filebench's directory rotor, busy ones skipped) and reads all its entries,
+/// each (its time blocked; none when the run ends while it waits). block waits on its
+/// FlowopBlock (flowop_block.hpp) until a wakeup naming it releases it, one op (its time blocked;
+/// none when the run ends first, so no thread stays blocked past the run); wakeup releases the
+/// threads blocked in every thread instance's block of its target's name, one op per target
+/// instance as filebench's, adding those it released to kWokenCounter. listdir picks a directory of
+/// its fileset in rotation (filebench's directory rotor, busy ones skipped) and reads all its
+/// entries,
 /// "." and
 /// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
 /// dirent) - 1 (neither read nor write in the IO Summary). fsyncset fsyncs every descriptor
@@ -101,12 +108,15 @@ class FlowopThread final : public PhaseWorker {
   /// fsyncset (flowop `index`): one timed fsync op per open descriptor on a file of its fileset,
   /// in fd order; none open: no op.
   void fsync_set(WorkerContext& ctx, std::size_t index);
-  /// Runs flowop `index` if it is a rate limit, semblock/sempost or hog (true), else false.
+  /// Runs flowop `index` if it is a rate limit, semblock/sempost, block/wakeup or hog (true),
+  /// else false.
   bool other_step(WorkerContext& ctx, std::size_t index);
   /// makedir/removedir `f`: picks a leaf directory (false: none), sets `start`, mkdir/rmdir.
   bool leafdir_op(const FlowopDef& f, std::uint64_t& start);
   /// semblock and sempost (flowop `index`; flowop_limits.cpp).
   void semaphore_step(WorkerContext& ctx, std::size_t index);
+  /// block and wakeup (flowop `index`; flowop_limits.cpp).
+  void block_step(WorkerContext& ctx, std::size_t index);
   /// The rate-limit flowops and hog (flowop `index`; flowop_limits.cpp).
   void limit_step(WorkerContext& ctx, std::size_t index);
   void hog(WorkerContext& ctx, std::size_t index);

@@ -31,7 +31,7 @@ FlowopDef WmlParser::flowop() {
                                  "readwholefile, read, write, writewholefile, fsync, statfile, "
                                  "delay, finishoncount, finishonbytes, opslimit, listdir, "
                                  "fsyncset, makedir, removedir, hog, eventlimit, iopslimit, "
-                                 "bwlimit, semblock, sempost",
+                                 "bwlimit, semblock, sempost, block, wakeup",
                                  kind.text));
   }
   f.kind = *known;
@@ -87,7 +87,8 @@ FlowopDef WmlParser::flowop() {
         fail(a.value->where, "highwater is out of range; give 0 to 1000000");
     } else if (a.name == "blocking" && f.kind == FlowopKind::kSemPost) {
       f.blocking = flag(a);
-    } else if (a.name == "target" && f.kind == FlowopKind::kSemPost) {
+    } else if (a.name == "target" &&
+               (f.kind == FlowopKind::kSemPost || f.kind == FlowopKind::kWakeup)) {
       f.post_target = text(need_value(a), a.name);
     } else if (a.name == "target" && targeted) {
       target = {text(need_value(a), a.name), a.value->where};
@@ -95,7 +96,8 @@ FlowopDef WmlParser::flowop() {
       bad_attribute(a, fmt::format("flowop {}", kind.text),
                     "name, filesetname, iosize, fd, srcfd, iters, random, dsync, value (delay, "
                     "hog, finishoncount, finishonbytes, semblock, sempost), target "
-                    "(finishoncount, finishonbytes, opslimit, iopslimit, bwlimit, sempost), "
+                    "(finishoncount, finishonbytes, opslimit, iopslimit, bwlimit, sempost, "
+                    "wakeup), "
                     "highwater (semblock), blocking (sempost)");
     }
   }
@@ -120,6 +122,10 @@ void WmlParser::check_flowop(const FlowopDef& f, const Token& kind) const {
     fail(kind.where,
          fmt::format("flowop sempost '{}' needs target=SEMBLOCK (the semblock it posts to)",
                      f.name));
+  }
+  if (f.kind == FlowopKind::kWakeup && f.post_target.empty()) {
+    fail(kind.where,
+         fmt::format("flowop wakeup '{}' needs target=BLOCK (the block flowop it wakes)", f.name));
   }
   const bool needs_iosize = f.kind == FlowopKind::kRead || f.kind == FlowopKind::kWrite ||
                             f.kind == FlowopKind::kAppendFile ||
@@ -174,17 +180,25 @@ void WmlParser::check_post_targets() const {
   for (const ProcessDef& p : model_.processes) {
     for (const ThreadDef& t : p.threads) {
       for (const FlowopDef& f : t.flowops) {
-        if (f.kind != FlowopKind::kSemPost) continue;
+        const bool post = f.kind == FlowopKind::kSemPost;
+        if (!post && f.kind != FlowopKind::kWakeup) continue;
+        const FlowopKind wanted = post ? FlowopKind::kSemBlock : FlowopKind::kBlock;
         bool found = false;
         for (const ProcessDef& q : model_.processes) {
           for (const ThreadDef& u : q.threads) {
             for (const FlowopDef& g : u.flowops)
-              found = found || (g.kind == FlowopKind::kSemBlock && g.name == f.post_target);
+              found = found || (g.kind == wanted && g.name == f.post_target);
           }
         }
-        if (!found) {
+        // filebench finds no target only at the first call and then stops the run.
+        if (!found && post) {
           fail(f.where, fmt::format("sempost '{}' posts to '{}', which is no semblock of the "
                                     "file; name a semblock flowop",
+                                    f.name, f.post_target));
+        }
+        if (!found) {
+          fail(f.where, fmt::format("wakeup '{}' wakes '{}', which is no block flowop of the "
+                                    "file; name a block flowop",
                                     f.name, f.post_target));
         }
       }

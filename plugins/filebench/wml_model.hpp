@@ -71,6 +71,8 @@ enum class FlowopKind : std::uint8_t {
   kBwLimit,        ///< blocks for one event per MiB read or written since its last call
   kSemBlock,       ///< waits for value posts to this thread's semaphore (sempost)
   kSemPost,        ///< posts value to every thread's semblock named by target
+  kBlock,          ///< waits until a wakeup naming it releases this thread
+  kWakeup,         ///< releases every thread blocked in the block flowops named by target
 };
 
 /// filebench's name of `kind` ("createfile"...).
@@ -115,7 +117,8 @@ struct FlowopDef {
   /// flowops count: I/O ones for finishon* and opslimit, reads and writes for iopslimit and
   /// bwlimit).
   std::uint32_t target = kNoTarget;
-  /// sempost: the semblock flowop it posts to (every thread instance's flowop of that name).
+  /// sempost: the semblock flowop it posts to; wakeup: the block flowop it wakes (every thread
+  /// instance's flowop of that name).
   std::string post_target;
   /// semblock: the high-water count (filebench's highwater: how far posters may run ahead).
   std::uint64_t highwater = 1;

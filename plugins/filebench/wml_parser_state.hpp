@@ -100,8 +100,8 @@ class WmlParser {
   /// Resolves the `target=NAME` of t's finishoncount/finishonbytes and rate-limit flowops (any
   /// flowop of the thread, as filebench looks it up in the thread's list).
   void resolve_targets(ThreadDef& t);
-  /// Every sempost's target names a semblock of some thread (filebench looks it up among all
-  /// flowops of the run).
+  /// Every sempost's target names a semblock of some thread, every wakeup's a block (filebench
+  /// looks them up among all flowops of the run).
   void check_post_targets() const;
   std::uint32_t count32(const Attr& a, std::uint64_t max) const {
     const std::uint64_t n = number(need_value(a), a.name, false);

@@ -3,6 +3,7 @@
 // Invariants: only ConfigError is thrown, and its message starts with the file name and a
 // "LINE:COL" inside the text; in a parsed model every flowop names an existing fileset or none,
 // the flowops that need one have one, finishon* and rate-limit targets are flowops of the thread,
+// sempost and wakeup have a target,
 // an eventgen rate and hog iterations are within their bounds, fds are
 // below kMaxFd, counts are at least 1, and every position lies inside the text.
 #include <iobench/error.hpp>
@@ -80,6 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(f.kind != fb::FlowopKind::kHog || f.limit <= fb::kMaxHogIterations, f.name);
         FUZZ_CHECK(f.kind != fb::FlowopKind::kSemPost || (!f.post_target.empty() && f.limit >= 1),
                    f.name);
+        FUZZ_CHECK(f.kind != fb::FlowopKind::kWakeup || !f.post_target.empty(), f.name);
       }
     }
   }
