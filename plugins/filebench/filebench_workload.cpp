@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_thread.hpp"
 #include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser.hpp"
@@ -88,6 +89,12 @@ std::vector<ParamSpec> filebench_param_specs() {
                 .unit = "s",
                 .help = "length of the measured run; default: the file's 'run N' (60 s without N)",
                 .min = 1'000'000},
+      ParamSpec{.key = "aio_engine",
+                .type = ParamType::kEnum,
+                .default_value = "io_uring",
+                .help = "engine of the aiowrite flowops: io_uring, or libaio (O_DIRECT only: "
+                        "each aiowrite needs directio)",
+                .choices = {"io_uring", "libaio"}},
   };
 }
 
@@ -95,8 +102,9 @@ std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept 
   return splitmix64_mix(step_seed ^ splitmix64_mix(0xF11E5E7ULL + index));
 }
 
-FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit)
-    : model_(std::move(model)), time_limit_(time_limit) {
+FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit,
+                                     std::unique_ptr<Engine> aio_engine)
+    : model_(std::move(model)), time_limit_(time_limit), aio_engine_(std::move(aio_engine)) {
   if (model_.eventgen_rate > 0) events_ = std::make_unique<EventGenerator>(model_.eventgen_rate);
   for (const ProcessDef& p : model_.processes) {
     for (std::uint32_t pi = 0; pi < p.instances; ++pi) {
@@ -242,7 +250,7 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
   const WorkerPlan& plan = plans_[ctx.worker_index()];
   return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
                                         ctx.target().run_dir, ctx.seed(), totals_, events_.get(),
-                                        links_[ctx.worker_index()]);
+                                        links_[ctx.worker_index()], aio_engine_.get());
 }
 
 void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,
@@ -290,9 +298,10 @@ std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
                     "fewer entries or smaller sizes",
                     path));
   }
+  std::unique_ptr<Engine> aio = make_aio_engine(model, setup.params.get_string("aio_engine"), path);
   std::chrono::nanoseconds limit = std::chrono::seconds(model.run_seconds.value_or(60));
   if (setup.params.has("time_limit")) limit = setup.params.get_duration("time_limit");
-  return std::make_unique<FilebenchWorkload>(std::move(model), limit);
+  return std::make_unique<FilebenchWorkload>(std::move(model), limit, std::move(aio));
 }
 
 }  // namespace iobench::plugins::filebench

@@ -1,5 +1,5 @@
 // FlowopThread's byte-moving flowops: appendfile, appendfilerand, readwholefile, read, write,
-// writewholefile, with filebench's sizes and offsets.
+// writewholefile and aiowrite, with filebench's sizes and offsets.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -19,6 +19,30 @@ void FlowopThread::write_all(const FlowopDef& f, const Slot& slot, std::size_t n
     if (got == 0) fail(f, "write", ENOSPC);
     done += static_cast<std::size_t>(got);
   }
+}
+
+std::uint64_t FlowopThread::random_offset(const FlowopDef& f, const Slot& slot,
+                                          std::uint64_t iosize) {
+  const std::uint64_t wss = f.workingset != 0 ? f.workingset : drawn_size(slot);
+  if (wss < iosize)
+    fail(f, "file's size (or workingset) is below iosize for a random offset", EINVAL);
+  // filebench's fb_random64(wss, iosize): uniform in [0, wss - iosize], rounded down to a
+  // multiple of iosize, so the op stays inside the working set.
+  return rng_.below(wss - iosize + 1) / iosize * iosize;
+}
+
+std::uint64_t FlowopThread::aio_write(std::size_t index, Slot& slot, std::uint64_t& start) {
+  const FlowopDef& f = def_.flowops[index];
+  const auto fd = static_cast<std::uint32_t>(&slot - slots_.data());
+  if (!aio_->is_open(fd)) {
+    if (slot.fileset == kNoFileset) fail(f, "its fd holds no file of a fileset", EBADF);
+    const std::string path = filesets_[slot.fileset]->layout().file_path(slot.file);
+    aio_->open(fd, FileLocation::beneath(run_dir_, path), f.directio, f.dsync);
+  }
+  const std::uint64_t offset = random_offset(f, slot, f.iosize);
+  start = monotonic_ns();
+  aio_->submit(fd, offset, static_cast<std::uint32_t>(f.iosize), static_cast<std::uint32_t>(index));
+  return f.iosize;
 }
 
 std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot) {
@@ -60,14 +84,7 @@ std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot) {
     }
     case FlowopKind::kRead:
     case FlowopKind::kWrite: {
-      off_t offset = -1;
-      if (f.random) {
-        const std::uint64_t wss = drawn_size(slot);
-        if (wss < f.iosize) fail(f, "file's size is below iosize for a random offset", EINVAL);
-        // filebench's fb_random64(wss, iosize): uniform in [0, wss - iosize], rounded down to
-        // a multiple of iosize, so the op stays inside the drawn size.
-        offset = static_cast<off_t>(rng_.below(wss - f.iosize + 1) / f.iosize * f.iosize);
-      }
+      const off_t offset = f.random ? static_cast<off_t>(random_offset(f, slot, f.iosize)) : -1;
       if (f.kind == FlowopKind::kWrite) {
         write_all(f, slot, block, offset);
         return block;

@@ -12,6 +12,7 @@
 
 #include "plugins/filebench/event_generator.hpp"
 #include "plugins/filebench/fileset.hpp"
+#include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_semaphore.hpp"
 #include "plugins/filebench/gamma.hpp"
 #include "plugins/filebench/wml_model.hpp"
@@ -75,15 +76,24 @@ struct RunTotals {
 /// the thread has open on a file of its fileset, each an op of its own (none open: no op).
 /// makedir picks a leaf directory of its fileset that does not exist (leaf directories are
 /// picked as files are, with their own rotors) and makes it; removedir picks one that exists
-/// and removes it; neither moves bytes (both are I/O flowops, as filebench's). An I/O failure
-/// throws IoError naming the flowop.
+/// and removes it; neither moves bytes (both are I/O flowops, as filebench's). aiowrite starts a
+/// write of iosize at a random iosize-aligned offset below the workingset (else the drawn size)
+/// of the file on its fd (opened as read's), through AioWriter (flowop_aio.hpp): the engine file
+/// of that fd is opened at its first aiowrite, with that flowop's directio and dsync; the op is
+/// the submission and counts iosize bytes written, as filebench's. aiowait waits for every
+/// aiowrite of the thread in flight (one op, also with none in flight); closefile first waits for
+/// its fd's, and the thread's end for all (untimed). An I/O failure throws IoError naming the
+/// flowop.
 class FlowopThread final : public PhaseWorker {
  public:
-  /// `events`: the run's event generator (outlives the worker), or nullptr without eventgen.
+  /// `events`: the run's event generator (outlives the worker), or nullptr without eventgen;
+  /// `aio_engine`: the asynchronous engine of the aiowrite flowops (outlives the worker), or
+  /// nullptr when the file has none.
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                std::span<FilesetState* const> filesets, std::span<const FilesetDef> fileset_defs,
                ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals,
-               EventGenerator* events = nullptr, SemaphoreLinks semaphores = {});
+               EventGenerator* events = nullptr, SemaphoreLinks semaphores = {},
+               const Engine* aio_engine = nullptr);
   ~FlowopThread() override;
   FlowopThread(const FlowopThread&) = delete;
   FlowopThread& operator=(const FlowopThread&) = delete;
@@ -135,6 +145,13 @@ class FlowopThread final : public PhaseWorker {
   void close_slot(Slot& slot);
   /// The byte-moving flowops (appendfile..writewholefile) on `slot`: bytes moved (flowop_io.cpp).
   std::uint64_t transfer(const FlowopDef& f, Slot& slot);
+  /// aiowrite (flowop `index`) on `slot` (flowop_io.cpp): submits, sets `start`; bytes written.
+  std::uint64_t aio_write(std::size_t index, Slot& slot, std::uint64_t& start);
+  /// A random iosize-aligned offset for `f` on `slot`: uniform in [0, wss - iosize], wss the
+  /// workingset or else the file's drawn size (IoError EINVAL if that is below iosize).
+  std::uint64_t random_offset(const FlowopDef& f, const Slot& slot, std::uint64_t iosize);
+  /// The loop over the flowop list until the run ends (run() then drains the aiowrites).
+  void run_flowops(WorkerContext& ctx);
   /// write(2) of `n` bytes from the buffer (at `offset` unless negative), all or an IoError.
   void write_all(const FlowopDef& f, const Slot& slot, std::size_t n, off_t offset);
   [[noreturn]] void fail(const FlowopDef& f, const char* call, int err) const;
@@ -162,6 +179,7 @@ class FlowopThread final : public PhaseWorker {
   };
   std::vector<LimitState> limit_state_;
   SemaphoreLinks semaphores_;
+  std::unique_ptr<AioWriter> aio_;  ///< the thread's aiowrites; null without aio engine
 };
 
 }  // namespace iobench::plugins::filebench

@@ -31,7 +31,7 @@ FlowopDef WmlParser::flowop() {
                                  "readwholefile, read, write, writewholefile, fsync, statfile, "
                                  "delay, finishoncount, finishonbytes, opslimit, listdir, "
                                  "fsyncset, makedir, removedir, hog, eventlimit, iopslimit, "
-                                 "bwlimit, semblock, sempost, block, wakeup",
+                                 "bwlimit, semblock, sempost, block, wakeup, aiowrite, aiowait",
                                  kind.text));
   }
   f.kind = *known;
@@ -64,6 +64,14 @@ FlowopDef WmlParser::flowop() {
       f.random = flag(a);
     } else if (a.name == "dsync") {
       f.dsync = flag(a);
+    } else if (a.name == "directio" && f.kind == FlowopKind::kAioWrite) {
+      f.directio = flag(a);
+    } else if (a.name == "workingset" &&
+               (f.kind == FlowopKind::kRead || f.kind == FlowopKind::kWrite ||
+                f.kind == FlowopKind::kAioWrite)) {
+      f.workingset = number(need_value(a), a.name, true);
+      if (f.workingset > kMaxSizeBytes)
+        fail(a.value->where, "workingset is too large; give at most 2^44 bytes");
     } else if (a.name == "value" && f.kind == FlowopKind::kDelay) {
       f.value = real(need_value(a), a.name);
       if (f.value > kMaxDelaySeconds)  // filebench sleeps value seconds: keep the ns in range
@@ -94,7 +102,8 @@ FlowopDef WmlParser::flowop() {
       target = {text(need_value(a), a.name), a.value->where};
     } else {
       bad_attribute(a, fmt::format("flowop {}", kind.text),
-                    "name, filesetname, iosize, fd, srcfd, iters, random, dsync, value (delay, "
+                    "name, filesetname, iosize, fd, srcfd, iters, random, dsync, directio "
+                    "(aiowrite), workingset (read, write, aiowrite), value (delay, "
                     "hog, finishoncount, finishonbytes, semblock, sempost), target "
                     "(finishoncount, finishonbytes, opslimit, iopslimit, bwlimit, sempost, "
                     "wakeup), "
@@ -129,9 +138,20 @@ void WmlParser::check_flowop(const FlowopDef& f, const Token& kind) const {
   }
   const bool needs_iosize = f.kind == FlowopKind::kRead || f.kind == FlowopKind::kWrite ||
                             f.kind == FlowopKind::kAppendFile ||
-                            f.kind == FlowopKind::kAppendFileRand;
+                            f.kind == FlowopKind::kAppendFileRand ||
+                            f.kind == FlowopKind::kAioWrite;
   if (needs_iosize && f.iosize == 0)
     fail(kind.where, fmt::format("flowop {} '{}' needs iosize=BYTES", kind.text, f.name));
+  // filebench's aiowrite fails the run unless random (fb_lfsflow_aiowrite).
+  if (f.kind == FlowopKind::kAioWrite && !f.random) {
+    fail(kind.where, fmt::format("flowop aiowrite '{}' needs random: filebench's aiowrite writes "
+                                 "at random offsets only",
+                                 f.name));
+  }
+  if (f.kind == FlowopKind::kAioWrite && f.iosize > UINT32_MAX) {
+    fail(kind.where, fmt::format("flowop aiowrite '{}' has iosize {} above 4 GiB; give less",
+                                 f.name, f.iosize));
+  }
   const bool needs_fileset = f.kind == FlowopKind::kCreateFile || f.kind == FlowopKind::kOpenFile ||
                              f.kind == FlowopKind::kStatFile || f.kind == FlowopKind::kListDir ||
                              f.kind == FlowopKind::kFsyncSet;

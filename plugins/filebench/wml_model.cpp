@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 28> kFlowops = {{
+constexpr std::array<FlowopName, 30> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -39,6 +39,8 @@ constexpr std::array<FlowopName, 28> kFlowops = {{
     {"sempost", FlowopKind::kSemPost},
     {"block", FlowopKind::kBlock},
     {"wakeup", FlowopKind::kWakeup},
+    {"aiowrite", FlowopKind::kAioWrite},
+    {"aiowait", FlowopKind::kAioWait},
 }};
 
 }  // namespace
@@ -63,7 +65,8 @@ bool flowop_reads(FlowopKind kind) noexcept {
 
 bool flowop_writes(FlowopKind kind) noexcept {
   return kind == FlowopKind::kWrite || kind == FlowopKind::kWriteWholeFile ||
-         kind == FlowopKind::kAppendFile || kind == FlowopKind::kAppendFileRand;
+         kind == FlowopKind::kAppendFile || kind == FlowopKind::kAppendFileRand ||
+         kind == FlowopKind::kAioWrite;
 }
 
 bool flowop_is_io(FlowopKind kind) noexcept {

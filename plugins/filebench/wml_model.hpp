@@ -73,6 +73,8 @@ enum class FlowopKind : std::uint8_t {
   kSemPost,        ///< posts value to every thread's semblock named by target
   kBlock,          ///< waits until a wakeup naming it releases this thread
   kWakeup,         ///< releases every thread blocked in the block flowops named by target
+  kAioWrite,       ///< an asynchronous write of iosize at a random offset (flowop_aio.hpp)
+  kAioWait,        ///< waits for every aiowrite of the thread in flight
 };
 
 /// filebench's name of `kind` ("createfile"...).
@@ -108,7 +110,11 @@ struct FlowopDef {
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
   bool dsync = false;       ///< opened with O_DSYNC
-  double value = 0;         ///< delay: seconds
+  bool directio = false;    ///< aiowrite: its engine file opened with O_DIRECT
+  /// read, write, aiowrite with random: offsets fall in [0, workingset) instead of the file's
+  /// drawn size (filebench's fo_constwss); 0: the file's size.
+  std::uint64_t workingset = 0;
+  double value = 0;  ///< delay: seconds
   /// finishoncount: ops; finishonbytes: bytes (the run ends above it, as filebench's); hog: loop
   /// iterations.
   std::uint64_t limit = 0;

@@ -27,8 +27,7 @@ inline constexpr std::array<std::string_view, 53> kFilebenchAttributes = {
     "type",      "useism",  "value",     "workingset"};
 
 /// Flowops of filebench that iobench does not model yet.
-inline constexpr std::array<std::string_view, 4> kUnmodelledFlowops = {"aiowrite", "aiowait",
-                                                                       "print", "testrandvar"};
+inline constexpr std::array<std::string_view, 2> kUnmodelledFlowops = {"print", "testrandvar"};
 
 /// Whether `word` is in `list`.
 template <std::size_t N>

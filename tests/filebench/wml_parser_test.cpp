@@ -172,8 +172,8 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
   CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,paralloc\n") ==
         "t.f:1:52: attribute 'paralloc' of define fileset is accepted by filebench but not "
         "modelled by iobench yet; remove it");
-  CHECK(error_of(fs + "define process name=p {thread name=t {flowop aiowrite name=m}}\n") ==
-        "t.f:2:46: flowop 'aiowrite' is accepted by filebench but not modelled by iobench yet; "
+  CHECK(error_of(fs + "define process name=p {thread name=t {flowop print name=m}}\n") ==
+        "t.f:2:46: flowop 'print' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
   CHECK(error_of(fs + "define process name=p {thread name=t {flowop read name=r,iosize=1k,"
                       "directio}}\n") ==
