@@ -13,6 +13,7 @@
 
 #include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_thread.hpp"
+#include "plugins/filebench/randvar.hpp"
 #include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 
@@ -174,7 +175,8 @@ std::optional<std::uint64_t> fileset_plan_bytes(const WmlModel& model) noexcept 
   for (const FilesetDef& f : model.filesets) {
     const double mean = f.size.kind == SizeSpec::Kind::kFixed
                             ? static_cast<double>(f.size.fixed_bytes)
-                            : f.size.mean_bytes;
+                        : f.size.kind == SizeSpec::Kind::kRandVar ? randvar_mean(*f.size.randvar)
+                                                                  : f.size.mean_bytes;
     const double set = mean * static_cast<double>(f.entries);
     // Sizes <= 2^44 bytes x entries <= 10^8 can pass 2^64: no cast of an out-of-range double.
     if (!(set < 0x1p64)) return std::nullopt;

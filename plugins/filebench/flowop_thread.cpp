@@ -33,7 +33,8 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       bytes_done_(def.flowops.size(), 0),
       events_(events),
       limit_state_(def.flowops.size()),
-      semaphores_(std::move(semaphores)) {
+      semaphores_(std::move(semaphores)),
+      seed_(seed) {
   std::vector<std::string> names;
   bool writes_async = false;
   for (const FlowopDef& f : def.flowops) {
@@ -246,7 +247,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       bool ok = false;
       Slot& slot = slot_for_io(f, ok);
       if (!ok) return kNoFile;
-      bytes = aio_write(index, slot, start);
+      bytes = aio_write(index, slot, draw_iosize(f), start);
       break;
     }
     case FlowopKind::kDelay: {
@@ -263,8 +264,9 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       bool ok = false;
       Slot& slot = slot_for_io(f, ok);
       if (!ok) return kNoFile;
+      const std::uint64_t iosize = draw_iosize(f);
       start = monotonic_ns();
-      bytes = transfer(f, slot);
+      bytes = transfer(f, slot, iosize);
       break;
     }
   }

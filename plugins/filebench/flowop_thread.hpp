@@ -144,9 +144,13 @@ class FlowopThread final : public PhaseWorker {
   Slot& slot_for_io(const FlowopDef& f, bool& ok);
   void close_slot(Slot& slot);
   /// The byte-moving flowops (appendfile..writewholefile) on `slot`: bytes moved (flowop_io.cpp).
-  std::uint64_t transfer(const FlowopDef& f, Slot& slot);
+  std::uint64_t transfer(const FlowopDef& f, Slot& slot, std::uint64_t iosize);
+  /// f's iosize for this op: fixed, or drawn from its randvar (this thread's stream of it).
+  /// Throws IoError (EINVAL) for a draw of 0 or above memsize, as filebench's iobufsetup fails.
+  std::uint64_t draw_iosize(const FlowopDef& f);
   /// aiowrite (flowop `index`) on `slot` (flowop_io.cpp): submits, sets `start`; bytes written.
-  std::uint64_t aio_write(std::size_t index, Slot& slot, std::uint64_t& start);
+  std::uint64_t aio_write(std::size_t index, Slot& slot, std::uint64_t iosize,
+                          std::uint64_t& start);
   /// A random iosize-aligned offset for `f` on `slot`: uniform in [0, wss - iosize], wss the
   /// workingset or else the file's drawn size (IoError EINVAL if that is below iosize).
   std::uint64_t random_offset(const FlowopDef& f, const Slot& slot, std::uint64_t iosize);
@@ -180,6 +184,9 @@ class FlowopThread final : public PhaseWorker {
   std::vector<LimitState> limit_state_;
   SemaphoreLinks semaphores_;
   std::unique_ptr<AioWriter> aio_;  ///< the thread's aiowrites; null without aio engine
+  std::uint64_t seed_;              ///< the worker's seed (the randvars' streams start from it)
+  /// Per randvar (RandVarDef::id) this thread drew from: its own stream.
+  std::vector<std::pair<std::uint32_t, Rng>> var_rngs_;
 };
 
 }  // namespace iobench::plugins::filebench

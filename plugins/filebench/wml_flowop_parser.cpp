@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iobench/error.hpp>
 
+#include "plugins/filebench/randvar.hpp"
 #include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser_state.hpp"
 #include "plugins/filebench/wml_vocabulary.hpp"
@@ -52,6 +53,10 @@ FlowopDef WmlParser::flowop() {
                                          "process that uses it",
                                          name));
       }
+    } else if (a.name == "iosize" && need_value(a).randvar) {
+      f.iosize_var = a.value->randvar;  // drawn per op; the mean stands for it in checks
+      f.iosize =
+          std::max<std::uint64_t>(1, static_cast<std::uint64_t>(randvar_mean(*f.iosize_var)));
     } else if (a.name == "iosize") {
       f.iosize = number(need_value(a), a.name, true);
     } else if (a.name == "fd" || a.name == "srcfd") {

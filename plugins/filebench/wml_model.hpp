@@ -5,6 +5,7 @@
 /// models is representable; the parser refuses the rest (wml_parser.hpp).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,14 +19,36 @@ struct WmlPosition {
   std::uint32_t column = 1;
 };
 
-/// A file size: fixed bytes, or a gamma distribution (filebench's cvar-gamma: shape `gamma`,
-/// scale mean / gamma) drawn once per file.
+/// One random variable's parameters, as filebench's randdist_init reads them.
+struct RandVarDef {
+  enum class Type : std::uint8_t { kUniform, kGamma, kTabular };
+  /// A randtable row {percent, min, max}: `percent` of the draws fall uniformly in [min, max).
+  struct Row {
+    std::uint32_t percent = 0;
+    double min = 0;
+    double max = 0;
+  };
+  std::string name;      ///< the variable, without '$'
+  std::uint32_t id = 0;  ///< its place among the file's randvars (each its own stream)
+  Type type = Type::kGamma;
+  double mean = 0;          ///< mean of the draws; tabular: 0 takes the table's own mean
+  double shape = 1.5;       ///< gamma: the shape (filebench's gamma= is in thousandths: 1500)
+  std::uint64_t min = 0;    ///< the draws' lowest value (the distribution is shifted by it)
+  std::uint64_t round = 0;  ///< draws are rounded to the nearest multiple of it; 0: not rounded
+  std::uint64_t seed = 0;   ///< mixed into the variable's stream (filebench's rand48 seed)
+  std::vector<Row> table;   ///< tabular: its rows, percents adding to 100
+  WmlPosition where;
+};
+
+/// A file size: fixed bytes, a gamma distribution (filebench's cvar-gamma: shape `gamma`,
+/// scale mean / gamma) or a randvar, drawn once per file.
 struct SizeSpec {
-  enum class Kind { kFixed, kGamma };
+  enum class Kind { kFixed, kGamma, kRandVar };
   Kind kind = Kind::kFixed;
   std::uint64_t fixed_bytes = 0;
-  double mean_bytes = 0;  ///< kGamma: the distribution's mean, bytes
-  double gamma = 0;       ///< kGamma: its shape (> 0)
+  double mean_bytes = 0;                      ///< kGamma: the distribution's mean, bytes
+  double gamma = 0;                           ///< kGamma: its shape (> 0)
+  std::shared_ptr<const RandVarDef> randvar;  ///< kRandVar: the variable (randvar.hpp draws it)
 };
 
 /// `define fileset` (or `define file`: one file, no directories).
@@ -104,7 +127,9 @@ struct FlowopDef {
   FlowopKind kind = FlowopKind::kDelay;
   std::string name;
   std::uint32_t fileset = kNoFileset;  ///< index into WmlModel::filesets
-  std::uint64_t iosize = 0;            ///< bytes; 0 where not given
+  std::uint64_t iosize = 0;            ///< bytes; 0 where not given; a randvar's mean (>= 1)
+  /// iosize=$randvar: the variable each op draws its iosize from (null: iosize is fixed).
+  std::shared_ptr<const RandVarDef> iosize_var;
   std::uint32_t fd = 0;
   std::uint32_t srcfd = 0;
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
@@ -153,6 +178,8 @@ struct ProcessDef {
 struct WmlModel {
   std::vector<FilesetDef> filesets;
   std::vector<ProcessDef> processes;
+  /// Every randvar of the file in order (RandVarDef::id indexes it).
+  std::vector<std::shared_ptr<const RandVarDef>> randvars;
   /// `run N`: seconds; `run` without N: filebench's default 60 s; none: no run statement.
   std::optional<std::uint64_t> run_seconds;
   bool create_files = false;  ///< a `create files` statement

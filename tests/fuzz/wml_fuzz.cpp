@@ -50,9 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK((f.entries >= 1 || f.leafdirs >= 1) && f.prealloc_pct <= 100, f.name);
     FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
     FUZZ_CHECK(fb::bad_name(f.name, true).empty(), f.name);
-    FUZZ_CHECK(
-        f.size.kind == fb::SizeSpec::Kind::kFixed || (f.size.mean_bytes > 0 && f.size.gamma > 0),
-        f.name);
+    FUZZ_CHECK(f.size.kind == fb::SizeSpec::Kind::kFixed ||
+                   (f.size.kind == fb::SizeSpec::Kind::kRandVar && f.size.randvar != nullptr) ||
+                   (f.size.mean_bytes > 0 && f.size.gamma > 0),
+               f.name);
     FUZZ_CHECK(f.size.fixed_bytes <= fb::kMaxSizeBytes && f.size.mean_bytes <= fb::kMaxSizeBytes,
                f.name);
   }
