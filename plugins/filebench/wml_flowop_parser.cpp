@@ -45,6 +45,13 @@ FlowopDef WmlParser::flowop() {
       f.name = text(need_value(a), a.name);
       if (const std::string_view why = bad_name(f.name, false); !why.empty())
         fail(a.value->where, fmt::format("flowop name '{}' {}", f.name, why));
+      // Quoted too: filebench's lexer matches its keywords inside quotes as well.
+      if (is_filebench_keyword(f.name)) {
+        fail(a.value->where, fmt::format("flowop name '{}' is a filebench keyword, which "
+                                         "filebench's parser refuses there (a syntax error); "
+                                         "rename the flowop, e.g. '{}1'",
+                                         f.name, f.name));
+      }
     } else if (a.name == "filesetname" || a.name == "filename") {
       const std::string name = text(need_value(a), a.name);
       f.fileset = model_.fileset_index(name);
