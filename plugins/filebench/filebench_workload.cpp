@@ -11,7 +11,9 @@
 #include <map>
 #include <sstream>
 
+#include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_thread.hpp"
+#include "plugins/filebench/randvar.hpp"
 #include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 
@@ -88,6 +90,12 @@ std::vector<ParamSpec> filebench_param_specs() {
                 .unit = "s",
                 .help = "length of the measured run; default: the file's 'run N' (60 s without N)",
                 .min = 1'000'000},
+      ParamSpec{.key = "aio_engine",
+                .type = ParamType::kEnum,
+                .default_value = "io_uring",
+                .help = "engine of the aiowrite flowops: io_uring, or libaio (O_DIRECT only: "
+                        "each aiowrite needs directio)",
+                .choices = {"io_uring", "libaio"}},
   };
 }
 
@@ -95,8 +103,9 @@ std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept 
   return splitmix64_mix(step_seed ^ splitmix64_mix(0xF11E5E7ULL + index));
 }
 
-FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit)
-    : model_(std::move(model)), time_limit_(time_limit) {
+FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit,
+                                     std::unique_ptr<Engine> aio_engine)
+    : model_(std::move(model)), time_limit_(time_limit), aio_engine_(std::move(aio_engine)) {
   if (model_.eventgen_rate > 0) events_ = std::make_unique<EventGenerator>(model_.eventgen_rate);
   for (const ProcessDef& p : model_.processes) {
     for (std::uint32_t pi = 0; pi < p.instances; ++pi) {
@@ -116,18 +125,27 @@ FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds ti
 
 void FilebenchWorkload::link_semaphores() {
   // A sempost posts to the semblock of its target's name in every thread instance (filebench's
-  // flowop_find over all flowops).
+  // flowop_find over all flowops), a wakeup to the block of its target's name likewise.
   std::map<std::string, std::vector<FlowopSemaphore*>> by_name;
+  std::map<std::string, std::vector<FlowopBlock*>> blocks_by_name;
   links_.resize(plans_.size());
   for (std::size_t w = 0; w < plans_.size(); ++w) {
     const std::vector<FlowopDef>& flowops = plans_[w].thread->flowops;
-    links_[w].own.assign(flowops.size(), nullptr);
-    links_[w].posts.resize(flowops.size());
+    SemaphoreLinks& links = links_[w];
+    links.own.assign(flowops.size(), nullptr);
+    links.posts.resize(flowops.size());
+    links.blocks.assign(flowops.size(), nullptr);
+    links.wakes.resize(flowops.size());
     for (std::size_t i = 0; i < flowops.size(); ++i) {
+      if (flowops[i].kind == FlowopKind::kBlock) {
+        blocks_.push_back(std::make_unique<FlowopBlock>());
+        links.blocks[i] = blocks_.back().get();
+        blocks_by_name[flowops[i].name].push_back(links.blocks[i]);
+      }
       if (flowops[i].kind != FlowopKind::kSemBlock) continue;
       semaphores_.push_back(std::make_unique<FlowopSemaphore>(flowops[i].highwater));
-      links_[w].own[i] = semaphores_.back().get();
-      by_name[flowops[i].name].push_back(links_[w].own[i]);
+      links.own[i] = semaphores_.back().get();
+      by_name[flowops[i].name].push_back(links.own[i]);
     }
   }
   for (std::size_t w = 0; w < plans_.size(); ++w) {
@@ -135,6 +153,8 @@ void FilebenchWorkload::link_semaphores() {
     for (std::size_t i = 0; i < flowops.size(); ++i) {
       if (flowops[i].kind == FlowopKind::kSemPost)
         links_[w].posts[i] = by_name[flowops[i].post_target];
+      if (flowops[i].kind == FlowopKind::kWakeup)
+        links_[w].wakes[i] = blocks_by_name[flowops[i].post_target];
     }
   }
 }
@@ -143,7 +163,7 @@ std::vector<PhaseSpec> FilebenchWorkload::phases() const {
   PhaseSpec run;
   run.name = "run";
   run.op_names = op_names_;
-  run.counter_names = {"no_file_picks"};
+  run.counter_names = {"no_file_picks", "woken_by_wakeup"};
   run.workers = plans_.size();
   run.mode = WorkerMode::kThreads;
   run.time_limit = time_limit_;
@@ -155,7 +175,8 @@ std::optional<std::uint64_t> fileset_plan_bytes(const WmlModel& model) noexcept 
   for (const FilesetDef& f : model.filesets) {
     const double mean = f.size.kind == SizeSpec::Kind::kFixed
                             ? static_cast<double>(f.size.fixed_bytes)
-                            : f.size.mean_bytes;
+                        : f.size.kind == SizeSpec::Kind::kRandVar ? randvar_mean(*f.size.randvar)
+                                                                  : f.size.mean_bytes;
     const double set = mean * static_cast<double>(f.entries);
     // Sizes <= 2^44 bytes x entries <= 10^8 can pass 2^64: no cast of an out-of-range double.
     if (!(set < 0x1p64)) return std::nullopt;
@@ -231,7 +252,7 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
   const WorkerPlan& plan = plans_[ctx.worker_index()];
   return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
                                         ctx.target().run_dir, ctx.seed(), totals_, events_.get(),
-                                        links_[ctx.worker_index()]);
+                                        links_[ctx.worker_index()], aio_engine_.get());
 }
 
 void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,
@@ -279,9 +300,10 @@ std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
                     "fewer entries or smaller sizes",
                     path));
   }
+  std::unique_ptr<Engine> aio = make_aio_engine(model, setup.params.get_string("aio_engine"), path);
   std::chrono::nanoseconds limit = std::chrono::seconds(model.run_seconds.value_or(60));
   if (setup.params.has("time_limit")) limit = setup.params.get_duration("time_limit");
-  return std::make_unique<FilebenchWorkload>(std::move(model), limit);
+  return std::make_unique<FilebenchWorkload>(std::move(model), limit, std::move(aio));
 }
 
 }  // namespace iobench::plugins::filebench

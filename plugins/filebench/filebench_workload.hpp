@@ -31,7 +31,9 @@ inline constexpr const char* kOtherFlowopsAttr = "filebench.other_flowops";  ///
 /// directory, fileset included, at the end unless --keep.
 class FilebenchWorkload final : public Workload {
  public:
-  FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit);
+  /// `aio_engine`: the engine of the file's aiowrite flowops (make_aio_engine), or null.
+  FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit,
+                    std::unique_ptr<Engine> aio_engine = nullptr);
 
   [[nodiscard]] std::vector<PhaseSpec> phases() const override;
   /// Every file at its drawn mean size: entries x mean size summed over the filesets;
@@ -59,14 +61,18 @@ class FilebenchWorkload final : public Workload {
   std::unique_ptr<EventGenerator> events_;  ///< `eventgen rate=N` (N > 0), else null
   /// One per semblock flowop of each thread instance; links_[w]: worker w's share of them.
   std::vector<std::unique_ptr<FlowopSemaphore>> semaphores_;
+  /// One per block flowop of each thread instance.
+  std::vector<std::unique_ptr<FlowopBlock>> blocks_;
   std::vector<SemaphoreLinks> links_;
+  std::unique_ptr<Engine> aio_engine_;
   void link_semaphores();
 };
 
 /// Builds a FilebenchWorkload: reads and parses the .f file named by param "file" (ConfigError
 /// "FILE:LINE:COL: ..." on any problem, before any I/O) and checks what the model asks (one
 /// target; each flowop's iosize at most its thread's memsize; at least one process; filesets
-/// below 2^64 bytes in all).
+/// below 2^64 bytes in all; for aiowrite flowops the engine of param "aio_engine", available
+/// here and able to serve them: make_aio_engine).
 [[nodiscard]] std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup);
 
 /// Bytes of all filesets, each file at its mean size (entries x size summed, computed without

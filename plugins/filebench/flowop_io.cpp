@@ -1,12 +1,16 @@
 // FlowopThread's byte-moving flowops: appendfile, appendfilerand, readwholefile, read, write,
-// writewholefile, with filebench's sizes and offsets.
+// writewholefile and aiowrite, with filebench's sizes and offsets.
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <iobench/error.hpp>
+#include <iobench/random_mix.hpp>
 
 #include "plugins/filebench/flowop_thread.hpp"
+#include "plugins/filebench/randvar.hpp"
 
 namespace iobench::plugins::filebench {
 
@@ -21,15 +25,60 @@ void FlowopThread::write_all(const FlowopDef& f, const Slot& slot, std::size_t n
   }
 }
 
-std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot) {
-  // iosize fits the buffer (checked when the workload is built); 0 means "the whole buffer".
-  const std::size_t block = f.iosize == 0 ? buffer_.size() : static_cast<std::size_t>(f.iosize);
+std::uint64_t FlowopThread::random_offset(const FlowopDef& f, const Slot& slot,
+                                          std::uint64_t iosize) {
+  const std::uint64_t wss = f.workingset != 0 ? f.workingset : drawn_size(slot);
+  if (wss < iosize)
+    fail(f, "file's size (or workingset) is below iosize for a random offset", EINVAL);
+  // filebench's fb_random64(wss, iosize): uniform in [0, wss - iosize], rounded down to a
+  // multiple of iosize, so the op stays inside the working set.
+  return rng_.below(wss - iosize + 1) / iosize * iosize;
+}
+
+std::uint64_t FlowopThread::draw_iosize(const FlowopDef& f) {
+  if (!f.iosize_var) return f.iosize;
+  const RandVarDef& v = *f.iosize_var;
+  auto it = std::find_if(var_rngs_.begin(), var_rngs_.end(),
+                         [&v](const auto& entry) { return entry.first == v.id; });
+  if (it == var_rngs_.end()) {
+    // The worker's seed mixed with the variable's seed= and its place: one stream per variable.
+    const std::uint64_t mixed = splitmix64_mix(v.seed ^ splitmix64_mix(0x5A4D0ULL + v.id));
+    it = var_rngs_.emplace(var_rngs_.end(), v.id, Rng(splitmix64_mix(seed_ ^ mixed)));
+  }
+  const std::uint64_t iosize = draw_randvar(v, it->second);
+  if (iosize == 0 || iosize > buffer_.size()) {
+    throw IoError(EINVAL,
+                  fmt::format("flowop {} drew iosize {} from randvar ${}, outside 1 to its "
+                              "thread's memsize {}; raise memsize or the randvar's min",
+                              f.name, iosize, v.name, buffer_.size()),
+                  run_dir_.path().string());
+  }
+  return iosize;
+}
+
+std::uint64_t FlowopThread::aio_write(std::size_t index, Slot& slot, std::uint64_t iosize,
+                                      std::uint64_t& start) {
+  const FlowopDef& f = def_.flowops[index];
+  const auto fd = static_cast<std::uint32_t>(&slot - slots_.data());
+  if (!aio_->is_open(fd)) {
+    if (slot.fileset == kNoFileset) fail(f, "its fd holds no file of a fileset", EBADF);
+    const std::string path = filesets_[slot.fileset]->layout().file_path(slot.file);
+    aio_->open(fd, FileLocation::beneath(run_dir_, path), f.directio, f.dsync);
+  }
+  const std::uint64_t offset = random_offset(f, slot, iosize);
+  start = monotonic_ns();
+  aio_->submit(fd, offset, static_cast<std::uint32_t>(iosize), static_cast<std::uint32_t>(index));
+  return iosize;
+}
+
+std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot, std::uint64_t iosize) {
+  // iosize fits the buffer (checked when the workload is built or drawn); 0: the whole buffer.
+  const std::size_t block = iosize == 0 ? buffer_.size() : static_cast<std::size_t>(iosize);
   switch (f.kind) {
     case FlowopKind::kAppendFile:
     case FlowopKind::kAppendFileRand: {
-      const std::size_t n = f.kind == FlowopKind::kAppendFile
-                                ? block
-                                : static_cast<std::size_t>(rng_.below(f.iosize));
+      const std::size_t n =
+          f.kind == FlowopKind::kAppendFile ? block : static_cast<std::size_t>(rng_.below(iosize));
       if (n == 0) return 0;
       if (::lseek(slot.fd, 0, SEEK_END) < 0) fail(f, "lseek", errno);
       write_all(f, slot, n, -1);
@@ -60,14 +109,7 @@ std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot) {
     }
     case FlowopKind::kRead:
     case FlowopKind::kWrite: {
-      off_t offset = -1;
-      if (f.random) {
-        const std::uint64_t wss = drawn_size(slot);
-        if (wss < f.iosize) fail(f, "file's size is below iosize for a random offset", EINVAL);
-        // filebench's fb_random64(wss, iosize): uniform in [0, wss - iosize], rounded down to
-        // a multiple of iosize, so the op stays inside the drawn size.
-        offset = static_cast<off_t>(rng_.below(wss - f.iosize + 1) / f.iosize * f.iosize);
-      }
+      const off_t offset = f.random ? static_cast<off_t>(random_offset(f, slot, iosize)) : -1;
       if (f.kind == FlowopKind::kWrite) {
         write_all(f, slot, block, offset);
         return block;

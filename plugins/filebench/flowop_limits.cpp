@@ -1,5 +1,6 @@
 // FlowopThread's rate limits (eventlimit, opslimit, iopslimit, bwlimit: filebench's
-// flowoplib_*limit, taking events from the run's EventGenerator), semblock/sempost and hog.
+// flowoplib_*limit, taking events from the run's EventGenerator), semblock/sempost, block/wakeup
+// and hog.
 #include <iobench/clock.hpp>
 
 #include "plugins/filebench/flowop_thread.hpp"
@@ -16,6 +17,8 @@ bool FlowopThread::other_step(WorkerContext& ctx, std::size_t index) {
     limit_step(ctx, index);
   } else if (kind == FlowopKind::kSemBlock || kind == FlowopKind::kSemPost) {
     semaphore_step(ctx, index);
+  } else if (kind == FlowopKind::kBlock || kind == FlowopKind::kWakeup) {
+    block_step(ctx, index);
   } else if (kind == FlowopKind::kHog) {
     hog(ctx, index);
   } else {
@@ -83,6 +86,22 @@ void FlowopThread::semaphore_step(WorkerContext& ctx, std::size_t index) {
     if (!target->post(f.limit, f.blocking, keep_waiting)) return;  // the run ended meanwhile
   }
   record_other(ctx, index, start);
+}
+
+void FlowopThread::block_step(WorkerContext& ctx, std::size_t index) {
+  if (def_.flowops[index].kind == FlowopKind::kBlock) {
+    const std::uint64_t start = monotonic_ns();
+    if (semaphores_.blocks[index]->block([this] { return running(); }))
+      record_other(ctx, index, start);
+    return;
+  }
+  // filebench's wakeup broadcasts to each target in turn, one op per target.
+  for (FlowopBlock* target : semaphores_.wakes[index]) {
+    const std::uint64_t start = monotonic_ns();
+    const std::uint64_t released = target->wake();
+    record_other(ctx, index, start);
+    if (released > 0) ctx.add_counter(kWokenCounter, released);
+  }
 }
 
 void FlowopThread::hog(WorkerContext& ctx, std::size_t index) {

@@ -14,6 +14,8 @@
 #include <mutex>
 #include <vector>
 
+#include "plugins/filebench/flowop_block.hpp"
+
 namespace iobench::plugins::filebench {
 
 class FlowopSemaphore {
@@ -36,11 +38,15 @@ class FlowopSemaphore {
   std::uint64_t high_;
 };
 
-/// A thread instance's semaphores by flowop index: `own[i]` for its semblock flowop i, `posts[i]`
-/// the semaphores its sempost flowop i posts to; empty vectors when the file has none.
+/// A thread instance's synchronisation flowops by flowop index: `own[i]` for its semblock flowop
+/// i, `posts[i]` the semaphores its sempost flowop i posts to; `blocks[i]` for its block flowop
+/// i, `wakes[i]` the blocks its wakeup flowop i wakes (every thread instance's block of its
+/// target's name); empty vectors when the file has none.
 struct SemaphoreLinks {
   std::vector<FlowopSemaphore*> own;
   std::vector<std::vector<FlowopSemaphore*>> posts;
+  std::vector<FlowopBlock*> blocks;
+  std::vector<std::vector<FlowopBlock*>> wakes;
 };
 
 }  // namespace iobench::plugins::filebench

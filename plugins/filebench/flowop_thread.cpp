@@ -19,7 +19,7 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                            std::span<FilesetState* const> filesets,
                            std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
                            std::uint64_t seed, RunTotals& totals, EventGenerator* events,
-                           SemaphoreLinks semaphores)
+                           SemaphoreLinks semaphores, const Engine* aio_engine)
     : def_(def),
       op_ids_(std::move(op_ids)),
       filesets_(filesets),
@@ -33,9 +33,20 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       bytes_done_(def.flowops.size(), 0),
       events_(events),
       limit_state_(def.flowops.size()),
-      semaphores_(std::move(semaphores)) {}
+      semaphores_(std::move(semaphores)),
+      seed_(seed) {
+  std::vector<std::string> names;
+  bool writes_async = false;
+  for (const FlowopDef& f : def.flowops) {
+    names.push_back(f.name);
+    writes_async = writes_async || f.kind == FlowopKind::kAioWrite;
+  }
+  if (aio_engine == nullptr || !writes_async) return;  // aiowait alone has nothing to wait for
+  aio_ = std::make_unique<AioWriter>(*aio_engine, buffer_.size(), std::move(names));
+}
 
 FlowopThread::~FlowopThread() {
+  aio_.reset();  // waits for what is in flight; a failure was reported by run() or lost with it
   for (Slot& slot : slots_) close_slot(slot);
 }
 
@@ -44,6 +55,8 @@ void FlowopThread::fail(const FlowopDef& f, const char* call, int err) const {
 }
 
 void FlowopThread::close_slot(Slot& slot) {
+  // Its aiowrites end first (the engine file is a second descriptor of the same file).
+  if (aio_) aio_->close(static_cast<std::uint32_t>(&slot - slots_.data()));
   if (slot.fd >= 0) ::close(slot.fd);
   if (slot.fileset != kNoFileset) filesets_[slot.fileset]->release(slot.file, slot.exists);
   slot = Slot{};
@@ -227,6 +240,16 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       if (::fsync(slot.fd) != 0) fail(f, "fsync", errno);
       break;
     }
+    case FlowopKind::kAioWait:
+      if (aio_) (void)aio_->wait_all();
+      break;
+    case FlowopKind::kAioWrite: {
+      bool ok = false;
+      Slot& slot = slot_for_io(f, ok);
+      if (!ok) return kNoFile;
+      bytes = aio_write(index, slot, draw_iosize(f), start);
+      break;
+    }
     case FlowopKind::kDelay: {
       const auto until = start + static_cast<std::uint64_t>(f.value * 1e9);
       // Sleep in slices so that the phase's end is not kept waiting.
@@ -241,8 +264,9 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       bool ok = false;
       Slot& slot = slot_for_io(f, ok);
       if (!ok) return kNoFile;
+      const std::uint64_t iosize = draw_iosize(f);
       start = monotonic_ns();
-      bytes = transfer(f, slot);
+      bytes = transfer(f, slot, iosize);
       break;
     }
   }
@@ -262,6 +286,12 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
 }
 
 void FlowopThread::run(WorkerContext& ctx) {
+  run_flowops(ctx);
+  // The writes still in flight end with the thread (untimed); a failed one fails the run.
+  if (aio_) (void)aio_->wait_all();
+}
+
+void FlowopThread::run_flowops(WorkerContext& ctx) {
   ctx_ = &ctx;
   // The first thread to start starts the events: none accrue before the measured run.
   if (events_ != nullptr) events_->start(monotonic_ns());

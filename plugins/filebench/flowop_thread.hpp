@@ -12,6 +12,7 @@
 
 #include "plugins/filebench/event_generator.hpp"
 #include "plugins/filebench/fileset.hpp"
+#include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_semaphore.hpp"
 #include "plugins/filebench/gamma.hpp"
 #include "plugins/filebench/wml_model.hpp"
@@ -20,6 +21,8 @@ namespace iobench::plugins::filebench {
 
 /// Counter ids of the run phase.
 inline constexpr CounterId kNoFileCounter = 0;  ///< picks that found no file (thread stopped)
+/// Threads the wakeup flowops released from a block (a wakeup finding none blocked adds 0).
+inline constexpr CounterId kWokenCounter = 1;
 
 /// What the thread instances of a run share for finishoncount/finishonbytes: the I/O flowops'
 /// ops and bytes summed over all threads (filebench's controlstats), and whether one of them
@@ -60,23 +63,37 @@ struct RunTotals {
 /// an op (its time blocked) except on its first call; without eventgen (or rate=0) limits do
 /// nothing and record nothing, as filebench's. hog loops value times storing 1 to the thread's
 /// buffer, one op. semblock and sempost work on FlowopSemaphore (flowop_semaphore.hpp), one op
-/// each (its time blocked; none when the run ends while it waits). listdir picks a directory of its
-/// fileset in rotation (filebench's directory rotor, busy ones skipped) and reads all its entries,
+/// each (its time blocked; none when the run ends while it waits). block waits on its
+/// FlowopBlock (flowop_block.hpp) until a wakeup naming it releases it, one op (its time blocked;
+/// none when the run ends first, so no thread stays blocked past the run); wakeup releases the
+/// threads blocked in every thread instance's block of its target's name, one op per target
+/// instance as filebench's, adding those it released to kWokenCounter. listdir picks a directory of
+/// its fileset in rotation (filebench's directory rotor, busy ones skipped) and reads all its
+/// entries,
 /// "." and
 /// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
 /// dirent) - 1 (neither read nor write in the IO Summary). fsyncset fsyncs every descriptor
 /// the thread has open on a file of its fileset, each an op of its own (none open: no op).
 /// makedir picks a leaf directory of its fileset that does not exist (leaf directories are
 /// picked as files are, with their own rotors) and makes it; removedir picks one that exists
-/// and removes it; neither moves bytes (both are I/O flowops, as filebench's). An I/O failure
-/// throws IoError naming the flowop.
+/// and removes it; neither moves bytes (both are I/O flowops, as filebench's). aiowrite starts a
+/// write of iosize at a random iosize-aligned offset below the workingset (else the drawn size)
+/// of the file on its fd (opened as read's), through AioWriter (flowop_aio.hpp): the engine file
+/// of that fd is opened at its first aiowrite, with that flowop's directio and dsync; the op is
+/// the submission and counts iosize bytes written, as filebench's. aiowait waits for every
+/// aiowrite of the thread in flight (one op, also with none in flight); closefile first waits for
+/// its fd's, and the thread's end for all (untimed). An I/O failure throws IoError naming the
+/// flowop.
 class FlowopThread final : public PhaseWorker {
  public:
-  /// `events`: the run's event generator (outlives the worker), or nullptr without eventgen.
+  /// `events`: the run's event generator (outlives the worker), or nullptr without eventgen;
+  /// `aio_engine`: the asynchronous engine of the aiowrite flowops (outlives the worker), or
+  /// nullptr when the file has none.
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                std::span<FilesetState* const> filesets, std::span<const FilesetDef> fileset_defs,
                ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals,
-               EventGenerator* events = nullptr, SemaphoreLinks semaphores = {});
+               EventGenerator* events = nullptr, SemaphoreLinks semaphores = {},
+               const Engine* aio_engine = nullptr);
   ~FlowopThread() override;
   FlowopThread(const FlowopThread&) = delete;
   FlowopThread& operator=(const FlowopThread&) = delete;
@@ -101,12 +118,15 @@ class FlowopThread final : public PhaseWorker {
   /// fsyncset (flowop `index`): one timed fsync op per open descriptor on a file of its fileset,
   /// in fd order; none open: no op.
   void fsync_set(WorkerContext& ctx, std::size_t index);
-  /// Runs flowop `index` if it is a rate limit, semblock/sempost or hog (true), else false.
+  /// Runs flowop `index` if it is a rate limit, semblock/sempost, block/wakeup or hog (true),
+  /// else false.
   bool other_step(WorkerContext& ctx, std::size_t index);
   /// makedir/removedir `f`: picks a leaf directory (false: none), sets `start`, mkdir/rmdir.
   bool leafdir_op(const FlowopDef& f, std::uint64_t& start);
   /// semblock and sempost (flowop `index`; flowop_limits.cpp).
   void semaphore_step(WorkerContext& ctx, std::size_t index);
+  /// block and wakeup (flowop `index`; flowop_limits.cpp).
+  void block_step(WorkerContext& ctx, std::size_t index);
   /// The rate-limit flowops and hog (flowop `index`; flowop_limits.cpp).
   void limit_step(WorkerContext& ctx, std::size_t index);
   void hog(WorkerContext& ctx, std::size_t index);
@@ -124,7 +144,18 @@ class FlowopThread final : public PhaseWorker {
   Slot& slot_for_io(const FlowopDef& f, bool& ok);
   void close_slot(Slot& slot);
   /// The byte-moving flowops (appendfile..writewholefile) on `slot`: bytes moved (flowop_io.cpp).
-  std::uint64_t transfer(const FlowopDef& f, Slot& slot);
+  std::uint64_t transfer(const FlowopDef& f, Slot& slot, std::uint64_t iosize);
+  /// f's iosize for this op: fixed, or drawn from its randvar (this thread's stream of it).
+  /// Throws IoError (EINVAL) for a draw of 0 or above memsize, as filebench's iobufsetup fails.
+  std::uint64_t draw_iosize(const FlowopDef& f);
+  /// aiowrite (flowop `index`) on `slot` (flowop_io.cpp): submits, sets `start`; bytes written.
+  std::uint64_t aio_write(std::size_t index, Slot& slot, std::uint64_t iosize,
+                          std::uint64_t& start);
+  /// A random iosize-aligned offset for `f` on `slot`: uniform in [0, wss - iosize], wss the
+  /// workingset or else the file's drawn size (IoError EINVAL if that is below iosize).
+  std::uint64_t random_offset(const FlowopDef& f, const Slot& slot, std::uint64_t iosize);
+  /// The loop over the flowop list until the run ends (run() then drains the aiowrites).
+  void run_flowops(WorkerContext& ctx);
   /// write(2) of `n` bytes from the buffer (at `offset` unless negative), all or an IoError.
   void write_all(const FlowopDef& f, const Slot& slot, std::size_t n, off_t offset);
   [[noreturn]] void fail(const FlowopDef& f, const char* call, int err) const;
@@ -152,6 +183,10 @@ class FlowopThread final : public PhaseWorker {
   };
   std::vector<LimitState> limit_state_;
   SemaphoreLinks semaphores_;
+  std::unique_ptr<AioWriter> aio_;  ///< the thread's aiowrites; null without aio engine
+  std::uint64_t seed_;              ///< the worker's seed (the randvars' streams start from it)
+  /// Per randvar (RandVarDef::id) this thread drew from: its own stream.
+  std::vector<std::pair<std::uint32_t, Rng>> var_rngs_;
 };
 
 }  // namespace iobench::plugins::filebench

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iobench/error.hpp>
 
+#include "plugins/filebench/randvar.hpp"
 #include "plugins/filebench/wml_limits.hpp"
 #include "plugins/filebench/wml_parser_state.hpp"
 #include "plugins/filebench/wml_vocabulary.hpp"
@@ -31,7 +32,7 @@ FlowopDef WmlParser::flowop() {
                                  "readwholefile, read, write, writewholefile, fsync, statfile, "
                                  "delay, finishoncount, finishonbytes, opslimit, listdir, "
                                  "fsyncset, makedir, removedir, hog, eventlimit, iopslimit, "
-                                 "bwlimit, semblock, sempost",
+                                 "bwlimit, semblock, sempost, block, wakeup, aiowrite, aiowait",
                                  kind.text));
   }
   f.kind = *known;
@@ -44,6 +45,13 @@ FlowopDef WmlParser::flowop() {
       f.name = text(need_value(a), a.name);
       if (const std::string_view why = bad_name(f.name, false); !why.empty())
         fail(a.value->where, fmt::format("flowop name '{}' {}", f.name, why));
+      // Quoted too: filebench's lexer matches its keywords inside quotes as well.
+      if (is_filebench_keyword(f.name)) {
+        fail(a.value->where, fmt::format("flowop name '{}' is a filebench keyword, which "
+                                         "filebench's parser refuses there (a syntax error); "
+                                         "rename the flowop, e.g. '{}1'",
+                                         f.name, f.name));
+      }
     } else if (a.name == "filesetname" || a.name == "filename") {
       const std::string name = text(need_value(a), a.name);
       f.fileset = model_.fileset_index(name);
@@ -52,6 +60,10 @@ FlowopDef WmlParser::flowop() {
                                          "process that uses it",
                                          name));
       }
+    } else if (a.name == "iosize" && need_value(a).randvar) {
+      f.iosize_var = a.value->randvar;  // drawn per op; the mean stands for it in checks
+      f.iosize =
+          std::max<std::uint64_t>(1, static_cast<std::uint64_t>(randvar_mean(*f.iosize_var)));
     } else if (a.name == "iosize") {
       f.iosize = number(need_value(a), a.name, true);
     } else if (a.name == "fd" || a.name == "srcfd") {
@@ -64,6 +76,14 @@ FlowopDef WmlParser::flowop() {
       f.random = flag(a);
     } else if (a.name == "dsync") {
       f.dsync = flag(a);
+    } else if (a.name == "directio" && f.kind == FlowopKind::kAioWrite) {
+      f.directio = flag(a);
+    } else if (a.name == "workingset" &&
+               (f.kind == FlowopKind::kRead || f.kind == FlowopKind::kWrite ||
+                f.kind == FlowopKind::kAioWrite)) {
+      f.workingset = number(need_value(a), a.name, true);
+      if (f.workingset > kMaxSizeBytes)
+        fail(a.value->where, "workingset is too large; give at most 2^44 bytes");
     } else if (a.name == "value" && f.kind == FlowopKind::kDelay) {
       f.value = real(need_value(a), a.name);
       if (f.value > kMaxDelaySeconds)  // filebench sleeps value seconds: keep the ns in range
@@ -87,15 +107,18 @@ FlowopDef WmlParser::flowop() {
         fail(a.value->where, "highwater is out of range; give 0 to 1000000");
     } else if (a.name == "blocking" && f.kind == FlowopKind::kSemPost) {
       f.blocking = flag(a);
-    } else if (a.name == "target" && f.kind == FlowopKind::kSemPost) {
+    } else if (a.name == "target" &&
+               (f.kind == FlowopKind::kSemPost || f.kind == FlowopKind::kWakeup)) {
       f.post_target = text(need_value(a), a.name);
     } else if (a.name == "target" && targeted) {
       target = {text(need_value(a), a.name), a.value->where};
     } else {
       bad_attribute(a, fmt::format("flowop {}", kind.text),
-                    "name, filesetname, iosize, fd, srcfd, iters, random, dsync, value (delay, "
+                    "name, filesetname, iosize, fd, srcfd, iters, random, dsync, directio "
+                    "(aiowrite), workingset (read, write, aiowrite), value (delay, "
                     "hog, finishoncount, finishonbytes, semblock, sempost), target "
-                    "(finishoncount, finishonbytes, opslimit, iopslimit, bwlimit, sempost), "
+                    "(finishoncount, finishonbytes, opslimit, iopslimit, bwlimit, sempost, "
+                    "wakeup), "
                     "highwater (semblock), blocking (sempost)");
     }
   }
@@ -121,11 +144,26 @@ void WmlParser::check_flowop(const FlowopDef& f, const Token& kind) const {
          fmt::format("flowop sempost '{}' needs target=SEMBLOCK (the semblock it posts to)",
                      f.name));
   }
+  if (f.kind == FlowopKind::kWakeup && f.post_target.empty()) {
+    fail(kind.where,
+         fmt::format("flowop wakeup '{}' needs target=BLOCK (the block flowop it wakes)", f.name));
+  }
   const bool needs_iosize = f.kind == FlowopKind::kRead || f.kind == FlowopKind::kWrite ||
                             f.kind == FlowopKind::kAppendFile ||
-                            f.kind == FlowopKind::kAppendFileRand;
+                            f.kind == FlowopKind::kAppendFileRand ||
+                            f.kind == FlowopKind::kAioWrite;
   if (needs_iosize && f.iosize == 0)
     fail(kind.where, fmt::format("flowop {} '{}' needs iosize=BYTES", kind.text, f.name));
+  // filebench's aiowrite fails the run unless random (fb_lfsflow_aiowrite).
+  if (f.kind == FlowopKind::kAioWrite && !f.random) {
+    fail(kind.where, fmt::format("flowop aiowrite '{}' needs random: filebench's aiowrite writes "
+                                 "at random offsets only",
+                                 f.name));
+  }
+  if (f.kind == FlowopKind::kAioWrite && f.iosize > UINT32_MAX) {
+    fail(kind.where, fmt::format("flowop aiowrite '{}' has iosize {} above 4 GiB; give less",
+                                 f.name, f.iosize));
+  }
   const bool needs_fileset = f.kind == FlowopKind::kCreateFile || f.kind == FlowopKind::kOpenFile ||
                              f.kind == FlowopKind::kStatFile || f.kind == FlowopKind::kListDir ||
                              f.kind == FlowopKind::kFsyncSet;
@@ -174,17 +212,25 @@ void WmlParser::check_post_targets() const {
   for (const ProcessDef& p : model_.processes) {
     for (const ThreadDef& t : p.threads) {
       for (const FlowopDef& f : t.flowops) {
-        if (f.kind != FlowopKind::kSemPost) continue;
+        const bool post = f.kind == FlowopKind::kSemPost;
+        if (!post && f.kind != FlowopKind::kWakeup) continue;
+        const FlowopKind wanted = post ? FlowopKind::kSemBlock : FlowopKind::kBlock;
         bool found = false;
         for (const ProcessDef& q : model_.processes) {
           for (const ThreadDef& u : q.threads) {
             for (const FlowopDef& g : u.flowops)
-              found = found || (g.kind == FlowopKind::kSemBlock && g.name == f.post_target);
+              found = found || (g.kind == wanted && g.name == f.post_target);
           }
         }
-        if (!found) {
+        // filebench finds no target only at the first call and then stops the run.
+        if (!found && post) {
           fail(f.where, fmt::format("sempost '{}' posts to '{}', which is no semblock of the "
                                     "file; name a semblock flowop",
+                                    f.name, f.post_target));
+        }
+        if (!found) {
+          fail(f.where, fmt::format("wakeup '{}' wakes '{}', which is no block flowop of the "
+                                    "file; name a block flowop",
                                     f.name, f.post_target));
         }
       }

@@ -10,7 +10,7 @@ struct FlowopName {
   std::string_view name;
   FlowopKind kind;
 };
-constexpr std::array<FlowopName, 26> kFlowops = {{
+constexpr std::array<FlowopName, 30> kFlowops = {{
     {"createfile", FlowopKind::kCreateFile},
     {"openfile", FlowopKind::kOpenFile},
     {"closefile", FlowopKind::kCloseFile},
@@ -37,6 +37,10 @@ constexpr std::array<FlowopName, 26> kFlowops = {{
     {"bwlimit", FlowopKind::kBwLimit},
     {"semblock", FlowopKind::kSemBlock},
     {"sempost", FlowopKind::kSemPost},
+    {"block", FlowopKind::kBlock},
+    {"wakeup", FlowopKind::kWakeup},
+    {"aiowrite", FlowopKind::kAioWrite},
+    {"aiowait", FlowopKind::kAioWait},
 }};
 
 }  // namespace
@@ -61,13 +65,15 @@ bool flowop_reads(FlowopKind kind) noexcept {
 
 bool flowop_writes(FlowopKind kind) noexcept {
   return kind == FlowopKind::kWrite || kind == FlowopKind::kWriteWholeFile ||
-         kind == FlowopKind::kAppendFile || kind == FlowopKind::kAppendFileRand;
+         kind == FlowopKind::kAppendFile || kind == FlowopKind::kAppendFileRand ||
+         kind == FlowopKind::kAioWrite;
 }
 
 bool flowop_is_io(FlowopKind kind) noexcept {
   return kind != FlowopKind::kDelay && kind != FlowopKind::kFinishOnCount &&
          kind != FlowopKind::kFinishOnBytes && !flowop_is_limit(kind) && kind != FlowopKind::kHog &&
-         kind != FlowopKind::kSemBlock && kind != FlowopKind::kSemPost;
+         kind != FlowopKind::kSemBlock && kind != FlowopKind::kSemPost &&
+         kind != FlowopKind::kBlock && kind != FlowopKind::kWakeup;
 }
 
 bool flowop_is_limit(FlowopKind kind) noexcept {

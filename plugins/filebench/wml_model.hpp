@@ -5,6 +5,7 @@
 /// models is representable; the parser refuses the rest (wml_parser.hpp).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,14 +19,36 @@ struct WmlPosition {
   std::uint32_t column = 1;
 };
 
-/// A file size: fixed bytes, or a gamma distribution (filebench's cvar-gamma: shape `gamma`,
-/// scale mean / gamma) drawn once per file.
+/// One random variable's parameters, as filebench's randdist_init reads them.
+struct RandVarDef {
+  enum class Type : std::uint8_t { kUniform, kGamma, kTabular };
+  /// A randtable row {percent, min, max}: `percent` of the draws fall uniformly in [min, max).
+  struct Row {
+    std::uint32_t percent = 0;
+    double min = 0;
+    double max = 0;
+  };
+  std::string name;      ///< the variable, without '$'
+  std::uint32_t id = 0;  ///< its place among the file's randvars (each its own stream)
+  Type type = Type::kGamma;
+  double mean = 0;          ///< mean of the draws; tabular: 0 takes the table's own mean
+  double shape = 1.5;       ///< gamma: the shape (filebench's gamma= is in thousandths: 1500)
+  std::uint64_t min = 0;    ///< the draws' lowest value (the distribution is shifted by it)
+  std::uint64_t round = 0;  ///< draws are rounded to the nearest multiple of it; 0: not rounded
+  std::uint64_t seed = 0;   ///< mixed into the variable's stream (filebench's rand48 seed)
+  std::vector<Row> table;   ///< tabular: its rows, percents adding to 100
+  WmlPosition where;
+};
+
+/// A file size: fixed bytes, a gamma distribution (filebench's cvar-gamma: shape `gamma`,
+/// scale mean / gamma) or a randvar, drawn once per file.
 struct SizeSpec {
-  enum class Kind { kFixed, kGamma };
+  enum class Kind { kFixed, kGamma, kRandVar };
   Kind kind = Kind::kFixed;
   std::uint64_t fixed_bytes = 0;
-  double mean_bytes = 0;  ///< kGamma: the distribution's mean, bytes
-  double gamma = 0;       ///< kGamma: its shape (> 0)
+  double mean_bytes = 0;                      ///< kGamma: the distribution's mean, bytes
+  double gamma = 0;                           ///< kGamma: its shape (> 0)
+  std::shared_ptr<const RandVarDef> randvar;  ///< kRandVar: the variable (randvar.hpp draws it)
 };
 
 /// `define fileset` (or `define file`: one file, no directories).
@@ -71,6 +94,10 @@ enum class FlowopKind : std::uint8_t {
   kBwLimit,        ///< blocks for one event per MiB read or written since its last call
   kSemBlock,       ///< waits for value posts to this thread's semaphore (sempost)
   kSemPost,        ///< posts value to every thread's semblock named by target
+  kBlock,          ///< waits until a wakeup naming it releases this thread
+  kWakeup,         ///< releases every thread blocked in the block flowops named by target
+  kAioWrite,       ///< an asynchronous write of iosize at a random offset (flowop_aio.hpp)
+  kAioWait,        ///< waits for every aiowrite of the thread in flight
 };
 
 /// filebench's name of `kind` ("createfile"...).
@@ -100,13 +127,19 @@ struct FlowopDef {
   FlowopKind kind = FlowopKind::kDelay;
   std::string name;
   std::uint32_t fileset = kNoFileset;  ///< index into WmlModel::filesets
-  std::uint64_t iosize = 0;            ///< bytes; 0 where not given
+  std::uint64_t iosize = 0;            ///< bytes; 0 where not given; a randvar's mean (>= 1)
+  /// iosize=$randvar: the variable each op draws its iosize from (null: iosize is fixed).
+  std::shared_ptr<const RandVarDef> iosize_var;
   std::uint32_t fd = 0;
   std::uint32_t srcfd = 0;
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
   bool dsync = false;       ///< opened with O_DSYNC
-  double value = 0;         ///< delay: seconds
+  bool directio = false;    ///< aiowrite: its engine file opened with O_DIRECT
+  /// read, write, aiowrite with random: offsets fall in [0, workingset) instead of the file's
+  /// drawn size (filebench's fo_constwss); 0: the file's size.
+  std::uint64_t workingset = 0;
+  double value = 0;  ///< delay: seconds
   /// finishoncount: ops; finishonbytes: bytes (the run ends above it, as filebench's); hog: loop
   /// iterations.
   std::uint64_t limit = 0;
@@ -115,7 +148,8 @@ struct FlowopDef {
   /// flowops count: I/O ones for finishon* and opslimit, reads and writes for iopslimit and
   /// bwlimit).
   std::uint32_t target = kNoTarget;
-  /// sempost: the semblock flowop it posts to (every thread instance's flowop of that name).
+  /// sempost: the semblock flowop it posts to; wakeup: the block flowop it wakes (every thread
+  /// instance's flowop of that name).
   std::string post_target;
   /// semblock: the high-water count (filebench's highwater: how far posters may run ahead).
   std::uint64_t highwater = 1;
@@ -144,6 +178,8 @@ struct ProcessDef {
 struct WmlModel {
   std::vector<FilesetDef> filesets;
   std::vector<ProcessDef> processes;
+  /// Every randvar of the file in order (RandVarDef::id indexes it).
+  std::vector<std::shared_ptr<const RandVarDef>> randvars;
   /// `run N`: seconds; `run` without N: filebench's default 60 s; none: no run statement.
   std::optional<std::uint64_t> run_seconds;
   bool create_files = false;  ///< a `create files` statement

@@ -60,7 +60,10 @@ void WmlParser::set_statement() {
                                 shown(var)));
   }
   expect_punct('=', "after the variable name");
-  vars_[var.text] = value();
+  setting_ = var.text;
+  Value v = value();
+  setting_.clear();
+  vars_[var.text] = std::move(v);
 }
 
 void WmlParser::define_statement(const Token& define) {
@@ -68,7 +71,8 @@ void WmlParser::define_statement(const Token& define) {
   if (what.text == "fileset" || what.text == "filesets") return fileset(false, what.where);
   if (what.text == "file") return fileset(true, what.where);
   if (what.text == "process" || what.text == "processes") return process(what.where);
-  if (what.text == "randvar" || what.text == "flowop" || what.text == "composite") {
+  if (what.text == "randvar") return define_randvar(what.where);
+  if (what.text == "flowop" || what.text == "composite") {
     fail(what.where, fmt::format("'define {}' is accepted by filebench but not modelled by "
                                  "iobench yet; remove it",
                                  what.text));
@@ -98,6 +102,9 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
       const Value& v = need_value(a);
       if (v.cvar) {
         f.size = *v.cvar;
+      } else if (v.randvar) {
+        f.size.kind = SizeSpec::Kind::kRandVar;
+        f.size.randvar = v.randvar;
       } else {
         f.size.fixed_bytes = number(v, a.name, true);
       }

@@ -7,14 +7,17 @@
 /// `define file` (name, path, size/filesize, entries, leafdirs, dirwidth, dirgamma,
 /// prealloc[=percent], reuse, readonly), `define process` (name, instances) holding `thread`
 /// (name, instances, memsize) holding `flowop KIND name=...` (filesetname/filename, iosize, fd,
-/// srcfd, iters, random, dsync, value, target, highwater, blocking), `eventgen rate=N`, `run [N]`,
-/// `create files`, `echo "..."` and `#` comments.
+/// srcfd, iters, random, dsync, value, target, highwater, blocking; directio on aiowrite,
+/// workingset on read, write and aiowrite), `set $v = randvar(...)` and `define randvar name=$v,
+/// ...` (wml_randvar_parser.cpp), `eventgen rate=N`, `run [N]`, `create files`, `echo "..."` and
+/// `#` comments.
 ///
 /// Errors (ConfigError, "FILE:LINE:COL: problem; fix"): unknown statements, attributes and
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
 /// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
-/// type that filebench accepts but iobench does not model yet (psrun, paralloc, directio,
-/// opennext, aiowrite, cvar-normal, ...) is an error saying so, never silently ignored.
+/// type that filebench accepts but iobench does not model yet (psrun, paralloc, opennext, print,
+/// cvar-normal, ...) is an error saying so, never silently ignored; so is a flowop named by one
+/// of filebench's keywords (kFilebenchKeywords), which filebench's parser refuses.
 
 #include <string_view>
 

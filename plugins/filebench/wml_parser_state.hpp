@@ -8,6 +8,7 @@
 
 #include <iobench/error.hpp>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,7 +24,8 @@ namespace iobench::plugins::filebench::detail {
 struct Value {
   Token token;  ///< the word or string (for a variable: the value it was set to)
   std::optional<SizeSpec> cvar;
-  WmlPosition where;  ///< where it was used
+  WmlPosition where;                          ///< where it was used
+  std::shared_ptr<const RandVarDef> randvar;  ///< a randvar's variable (token: "randvar")
 };
 
 struct Attr {
@@ -82,6 +84,18 @@ class WmlParser {
   void eventgen_statement(const Token& word);
   Value value();
   SizeSpec cvar(const Token& cvar_word);
+  // Random variables (wml_randvar_parser.cpp).
+  /// `define randvar name=$v, ...`: sets $v.
+  void define_randvar(WmlPosition where);
+  /// `randvar(...)` after `set $v =` (the word read): the variable's value.
+  Value randvar_call(const Token& word);
+  /// The attribute list of a randvar up to its end (`close`: ')' or 0 for the end of the list).
+  RandVarDef randvar_attributes(WmlPosition where, bool named, char close);
+  void randvar_attribute(RandVarDef& r, const Token& key, bool named);
+  /// `{{PERCENT, MIN, MAX}, ...}` after randtable=.
+  void randtable(RandVarDef& r);
+  /// A randvar attribute's number (sizes with k/m/g/t, at most 2^44).
+  std::uint64_t randvar_number(std::string_view attr);
   std::vector<Attr> attributes();
   [[noreturn]] void bad_attribute(const Attr& a, std::string_view what,
                                   std::string_view accepted) const;
@@ -100,8 +114,8 @@ class WmlParser {
   /// Resolves the `target=NAME` of t's finishoncount/finishonbytes and rate-limit flowops (any
   /// flowop of the thread, as filebench looks it up in the thread's list).
   void resolve_targets(ThreadDef& t);
-  /// Every sempost's target names a semblock of some thread (filebench looks it up among all
-  /// flowops of the run).
+  /// Every sempost's target names a semblock of some thread, every wakeup's a block (filebench
+  /// looks them up among all flowops of the run).
   void check_post_targets() const;
   std::uint32_t count32(const Attr& a, std::uint64_t max) const {
     const std::uint64_t n = number(need_value(a), a.name, false);
@@ -123,6 +137,7 @@ class WmlParser {
   /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.
   std::vector<std::pair<std::string, WmlPosition>> targets_;
   bool saw_eventgen_ = false;
+  std::string setting_;  ///< the variable a `set` statement is setting (randvar's name)
 };
 
 }  // namespace iobench::plugins::filebench::detail

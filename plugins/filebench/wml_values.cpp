@@ -24,11 +24,15 @@ Value WmlParser::value() {
     return v;
   }
   if (t.kind == TokenKind::kWord && t.text == "cvar" && at_punct('(')) {
-    return Value{t, cvar(t), t.where};
+    return Value{t, cvar(t), t.where, nullptr};
+  }
+  if (t.kind == TokenKind::kWord && t.text == "randvar" && at_punct('(')) {
+    if (setting_.empty()) fail(t.where, "randvar(...) goes in 'set $name = randvar(...)'");
+    return randvar_call(t);
   }
   if (t.kind != TokenKind::kWord && t.kind != TokenKind::kString)
     fail(t.where, fmt::format("expected a value, found {}", shown(t)));
-  return Value{t, std::nullopt, t.where};
+  return Value{t, std::nullopt, t.where, nullptr};
 }
 
 SizeSpec WmlParser::cvar(const Token& cvar_word) {
@@ -127,6 +131,11 @@ std::uint64_t WmlParser::number(const Value& v, std::string_view attr, bool size
   if (v.cvar) {
     fail(v.where, fmt::format("{} takes a number, not a cvar; cvars are file sizes only", attr));
   }
+  if (v.randvar) {
+    fail(v.where, fmt::format("{} takes a fixed number, not randvar ${}; a randvar is drawn per "
+                              "use in iosize= and in a fileset's size= only",
+                              attr, v.randvar->name));
+  }
   std::size_t digits = 0;
   while (digits < s.size() && s[digits] >= '0' && s[digits] <= '9') ++digits;
   std::uint64_t multiplier = 1;
@@ -173,7 +182,7 @@ double WmlParser::real(const Value& v, std::string_view attr) const {
   std::size_t used = 0;
   double d = NAN;
   try {
-    if (!v.cvar && v.token.kind == TokenKind::kWord) d = std::stod(s, &used);
+    if (!v.cvar && !v.randvar && v.token.kind == TokenKind::kWord) d = std::stod(s, &used);
   } catch (const std::exception&) {
     used = 0;
   }
@@ -184,13 +193,14 @@ double WmlParser::real(const Value& v, std::string_view attr) const {
 
 std::string WmlParser::text(const Value& v, std::string_view attr) const {
   if (v.cvar) fail(v.where, fmt::format("{} takes a name, not a cvar", attr));
+  if (v.randvar) fail(v.where, fmt::format("{} takes a name, not a randvar", attr));
   return v.token.text;
 }
 
 bool WmlParser::flag(const Attr& a) const {
   if (!a.value) return true;
   const std::string& s = a.value->token.text;
-  if (!a.value->cvar && (s == "true" || s == "false")) return s == "true";
+  if (!a.value->cvar && !a.value->randvar && (s == "true" || s == "false")) return s == "true";
   fail(a.value->where, fmt::format("{}={} is not a flag; write {} alone, {}=true or {}=false",
                                    a.name, s, a.name, a.name, a.name));
 }

@@ -1,9 +1,10 @@
-// iobench's own example personalities (examples/filebench/videoserver.f and filemicro_*.f) run
+// iobench's own example personalities (examples/filebench/videoserver.f, oltp.f, filemicro_*.f) run
 // end to end at their laptop sizes through the Runner: op counts, bytes and the files they leave
 // on disk checked exactly where the file's finishon* flowop fixes them, bounded where the run's
 // length does.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <iobench/engine.hpp>
 #include <string>
 
 #include "tests/filebench/filebench_test_support.hpp"
@@ -138,4 +139,33 @@ TEST_CASE("example videoserver streams at most its bandwidth and replaces passiv
   CHECK(filebench_test::tree(run.run_dir / "passivevids").files ==
         pre + made - op(run, "dropvid").ops);
   CHECK(filebench_test::tree(run.run_dir / "activevids").files == 8);
+}
+
+TEST_CASE("example oltp writes through aiowrite at the pace its shadows' semaphores allow") {
+  const auto uring = iobench::make_io_uring_engine(iobench::EngineSpec{.name = "io_uring"});
+  if (const std::string why = uring->unavailable_reason(); !why.empty()) {
+    WARN("skipped: oltp's aiowrite needs io_uring, not available here: " << why);
+    return;
+  }
+  const iobench::test::TempDir target("fbxoltp");
+  const Run run = run_example_file(target, "oltp", "2s");
+  const auto& log = op(run, "lg-write");
+  const auto& data = op(run, "dbwrite-a");
+  CHECK(data.ops > 0);
+  CHECK(log.bytes == log.ops * 256 * 1024);
+  CHECK(data.bytes == data.ops * 2048);
+  CHECK(op(run, "shadowread").ops > 0);
+  // Each lg-block pass takes 320 posts of the one log writer's semaphore; each shadow-post-dbwr
+  // posts 1 to all 4 writers' semaphores, and a dbwr-block pass takes 100 of its own.
+  CHECK(op(run, "lg-block").ops * 320 <= op(run, "shadow-post-lg").ops);
+  CHECK(op(run, "dbwr-block").ops * 100 <= 4 * op(run, "shadow-post-dbwr").ops);
+  // aiowait follows each writer's semblock: at most one per pass, the last maybe cut by the end.
+  CHECK(op(run, "dbwr-aiowait").ops <= op(run, "dbwr-block").ops);
+  CHECK(op(run, "dbwr-aiowait").ops + 4 >= op(run, "dbwr-block").ops);
+  // Random writes inside the files (workingset 2m of 4m datafiles): no file grew or shrank.
+  const filebench_test::Tree data_files = filebench_test::tree(run.run_dir / "datafiles");
+  CHECK(data_files.files == 16);
+  CHECK(data_files.bytes == 16 * 4 * kMiB);
+  CHECK(filebench_test::tree(run.run_dir / "logfile").bytes == 4 * kMiB);
+  CHECK(run.step.phases.front().counters[0] == 0);  // every thread had a file
 }

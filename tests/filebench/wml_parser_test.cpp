@@ -172,8 +172,8 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
   CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,paralloc\n") ==
         "t.f:1:52: attribute 'paralloc' of define fileset is accepted by filebench but not "
         "modelled by iobench yet; remove it");
-  CHECK(error_of(fs + "define process name=p {thread name=t {flowop aiowrite name=m}}\n") ==
-        "t.f:2:46: flowop 'aiowrite' is accepted by filebench but not modelled by iobench yet; "
+  CHECK(error_of(fs + "define process name=p {thread name=t {flowop print name=m}}\n") ==
+        "t.f:2:46: flowop 'print' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
   CHECK(error_of(fs + "define process name=p {thread name=t {flowop read name=r,iosize=1k,"
                       "directio}}\n") ==
@@ -185,8 +185,8 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
   CHECK(error_of("define file name=f,cached=false\n") ==
         "t.f:1:20: attribute 'cached' of define file is accepted by filebench but not modelled "
         "by iobench yet; remove it");
-  CHECK(error_of("define randvar name=$r\n") ==
-        "t.f:1:8: 'define randvar' is accepted by filebench but not modelled by iobench yet; "
+  CHECK(error_of("define flowop name=c\n") ==
+        "t.f:1:8: 'define flowop' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
   CHECK(error_of("define process name=p,nice=5 {thread name=t {flowop delay name=d}}\n") ==
         "t.f:1:23: attribute 'nice' of define process is accepted by filebench but not modelled "

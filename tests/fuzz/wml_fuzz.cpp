@@ -3,6 +3,7 @@
 // Invariants: only ConfigError is thrown, and its message starts with the file name and a
 // "LINE:COL" inside the text; in a parsed model every flowop names an existing fileset or none,
 // the flowops that need one have one, finishon* and rate-limit targets are flowops of the thread,
+// sempost and wakeup have a target,
 // an eventgen rate and hog iterations are within their bounds, fds are
 // below kMaxFd, counts are at least 1, and every position lies inside the text.
 #include <iobench/error.hpp>
@@ -49,9 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK((f.entries >= 1 || f.leafdirs >= 1) && f.prealloc_pct <= 100, f.name);
     FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
     FUZZ_CHECK(fb::bad_name(f.name, true).empty(), f.name);
-    FUZZ_CHECK(
-        f.size.kind == fb::SizeSpec::Kind::kFixed || (f.size.mean_bytes > 0 && f.size.gamma > 0),
-        f.name);
+    FUZZ_CHECK(f.size.kind == fb::SizeSpec::Kind::kFixed ||
+                   (f.size.kind == fb::SizeSpec::Kind::kRandVar && f.size.randvar != nullptr) ||
+                   (f.size.mean_bytes > 0 && f.size.gamma > 0),
+               f.name);
     FUZZ_CHECK(f.size.fixed_bytes <= fb::kMaxSizeBytes && f.size.mean_bytes <= fb::kMaxSizeBytes,
                f.name);
   }
@@ -80,6 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(f.kind != fb::FlowopKind::kHog || f.limit <= fb::kMaxHogIterations, f.name);
         FUZZ_CHECK(f.kind != fb::FlowopKind::kSemPost || (!f.post_target.empty() && f.limit >= 1),
                    f.name);
+        FUZZ_CHECK(f.kind != fb::FlowopKind::kWakeup || !f.post_target.empty(), f.name);
       }
     }
   }

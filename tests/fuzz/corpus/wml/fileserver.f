@@ -17,7 +17,7 @@ define process name=server,instances=1
 {
   thread name=worker,memsize=10m,instances=$threads
   {
-    flowop createfile name=create,filesetname=fsfiles,fd=1
+    flowop createfile name=createfile1,filesetname=fsfiles,fd=1
     flowop writewholefile name=writewhole,srcfd=1,fd=1,iosize=$block
     flowop closefile name=closenew,fd=1
     flowop openfile name=openappend,filesetname=fsfiles,fd=1

@@ -17,7 +17,7 @@ define process name=mailserver,instances=1
   thread name=mailer,memsize=10m,instances=$threads
   {
     flowop deletefile name=delete,filesetname=spool
-    flowop createfile name=create,filesetname=spool,fd=1
+    flowop createfile name=createfile1,filesetname=spool,fd=1
     flowop appendfilerand name=appendnew,iosize=$append,fd=1
     flowop fsync name=fsyncnew,fd=1
     flowop closefile name=closenew,fd=1
