@@ -1,9 +1,11 @@
 #include "plugins/filebench/filebench_workload.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/random_mix.hpp>
@@ -95,11 +97,21 @@ std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept 
   return splitmix64_mix(step_seed ^ splitmix64_mix(0xF11E5E7ULL + index));
 }
 
+void apply_nice(int nice) {
+  if (nice == 0) return;
+  const auto tid = static_cast<id_t>(::gettid());
+  errno = 0;
+  const int now = ::getpriority(PRIO_PROCESS, tid);
+  if (errno != 0 || ::setpriority(PRIO_PROCESS, tid, std::min(now + nice, 19)) != 0)
+    throw IoError(errno, "setpriority", fmt::format("nice {}", nice));
+}
+
 FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit)
-    : model_(std::move(model)), time_limit_(time_limit) {
-  if (model_.eventgen_rate > 0) events_ = std::make_unique<EventGenerator>(model_.eventgen_rate);
+    : model_(std::move(model)), time_limit_(time_limit), totals_(1) {
+  if (model_.eventgen_rate > 0) events_ = SharedArray<EventGenerator>(1, model_.eventgen_rate);
   for (const ProcessDef& p : model_.processes) {
     for (std::uint32_t pi = 0; pi < p.instances; ++pi) {
+      std::size_t workers = 0;
       for (const ThreadDef& t : p.threads) {
         std::vector<OpId> ids;
         for (const FlowopDef& f : t.flowops) {
@@ -107,8 +119,13 @@ FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds ti
           if (it == op_names_.end()) it = op_names_.insert(op_names_.end(), f.name);
           ids.push_back(static_cast<OpId>(it - op_names_.begin()));
         }
-        for (std::uint32_t ti = 0; ti < t.instances; ++ti) plans_.push_back(WorkerPlan{&t, ids});
+        for (std::uint32_t ti = 0; ti < t.instances; ++ti) {
+          plans_.push_back(WorkerPlan{&t, ids});
+          nice_.push_back(p.nice);
+        }
+        workers += t.instances;
       }
+      process_workers_.push_back(workers);
     }
   }
   link_semaphores();
@@ -116,17 +133,26 @@ FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds ti
 
 void FilebenchWorkload::link_semaphores() {
   // A sempost posts to the semblock of its target's name in every thread instance (filebench's
-  // flowop_find over all flowops).
+  // flowop_find over all flowops). The semaphores lie in one shared mapping, in worker order.
+  std::vector<std::uint64_t> highwater;
+  for (const WorkerPlan& plan : plans_) {
+    for (const FlowopDef& f : plan.thread->flowops) {
+      if (f.kind == FlowopKind::kSemBlock) highwater.push_back(f.highwater);
+    }
+  }
+  semaphores_ = SharedArray<FlowopSemaphore>::built(
+      highwater.size(),
+      [&highwater](void* place, std::size_t i) { new (place) FlowopSemaphore(highwater[i]); });
   std::map<std::string, std::vector<FlowopSemaphore*>> by_name;
   links_.resize(plans_.size());
+  std::size_t next = 0;
   for (std::size_t w = 0; w < plans_.size(); ++w) {
     const std::vector<FlowopDef>& flowops = plans_[w].thread->flowops;
     links_[w].own.assign(flowops.size(), nullptr);
     links_[w].posts.resize(flowops.size());
     for (std::size_t i = 0; i < flowops.size(); ++i) {
       if (flowops[i].kind != FlowopKind::kSemBlock) continue;
-      semaphores_.push_back(std::make_unique<FlowopSemaphore>(flowops[i].highwater));
-      links_[w].own[i] = semaphores_.back().get();
+      links_[w].own[i] = &semaphores_[next++];
       by_name[flowops[i].name].push_back(links_[w].own[i]);
     }
   }
@@ -145,7 +171,8 @@ std::vector<PhaseSpec> FilebenchWorkload::phases() const {
   run.op_names = op_names_;
   run.counter_names = {"no_file_picks"};
   run.workers = plans_.size();
-  run.mode = WorkerMode::kThreads;
+  run.mode = WorkerMode::kProcesses;
+  run.process_workers = process_workers_;
   run.time_limit = time_limit_;
   return {run};
 }
@@ -229,9 +256,10 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
   // prepare() ended early at a stop request: no worker runs on a half-made fileset.
   if (fileset_ptrs_.size() != model_.filesets.size() || ctx.stop_requested()) return nullptr;
   const WorkerPlan& plan = plans_[ctx.worker_index()];
-  return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
-                                        ctx.target().run_dir, ctx.seed(), totals_, events_.get(),
-                                        links_[ctx.worker_index()]);
+  apply_nice(nice_[ctx.worker_index()]);  // in the worker's own thread, in its process
+  return std::make_unique<FlowopThread>(
+      *plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets, ctx.target().run_dir, ctx.seed(),
+      totals_[0], events_.size() > 0 ? &events_[0] : nullptr, links_[ctx.worker_index()]);
 }
 
 void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,
