@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <fstream>
 #include <iobench/error.hpp>
+#include <iobench/prepare_progress.hpp>
 #include <iobench/random_mix.hpp>
 #include <iobench/result.hpp>
 #include <map>
@@ -201,11 +202,22 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
   const ConfinedDir& run_dir = ctx.targets().front().run_dir;
   std::uint64_t total_files = 0;
   std::uint64_t total_bytes = 0;
+  std::vector<FilesetLayout> layouts;
+  std::uint64_t units = 0;  // the progress's whole: every fileset's entries
+  for (std::size_t i = 0; i < model_.filesets.size(); ++i) {
+    layouts.push_back(draw_layout(model_.filesets[i], fileset_seed(ctx.seed(), i)));
+    units += creation_units(layouts.back());
+  }
+  std::uint64_t units_before = 0;  // of the filesets already made
   for (std::size_t i = 0; i < model_.filesets.size(); ++i) {
     const FilesetDef& def = model_.filesets[i];
-    FilesetLayout layout = draw_layout(def, fileset_seed(ctx.seed(), i));
-    const std::uint64_t written =
-        create_on_disk(layout, run_dir, [&ctx] { return ctx.stop_requested(); });
+    FilesetLayout layout = std::move(layouts[i]);
+    const std::uint64_t written = create_on_disk(
+        layout, run_dir, [&ctx] { return ctx.stop_requested(); },
+        [&ctx, units_before, units](std::uint64_t walked) {
+          report_prepare_progress(ctx, units_before + walked, units);
+        });
+    units_before += creation_units(layout);
     if (ctx.stop_requested()) return;  // the runner skips the phases and removes the directory
     std::uint64_t created = 0;
     for (std::uint32_t f = 0; f < layout.files.size(); ++f) created += layout.preallocated(f);

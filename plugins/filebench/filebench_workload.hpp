@@ -24,7 +24,8 @@ inline constexpr const char* kOtherFlowopsAttr = "filebench.other_flowops";  ///
 ///
 /// prepare() draws every fileset's layout from the step seed (fileset i from the seed mixed with
 /// i) and creates it beneath the target's run directory (<run dir>/<fileset name>/...; the .f
-/// file's path= is not used).
+/// file's path= is not used), telling its progress (report_prepare_progress(): entries walked
+/// of all).
 /// Phase "run" (measured, time limit = `run N` or time_limit) runs one worker process per
 /// process instance and in it one worker thread per thread instance (PhaseSpec::process_workers),
 /// started together at the runner's barrier; a process's threads run at its `nice`. What

@@ -76,14 +76,20 @@ struct FilesetLayout {
 /// Draws fileset `def`'s layout from `seed` (same seed, same layout).
 [[nodiscard]] FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed);
 
+/// Entries create_on_disk() walks for `layout`: its directories, leaf directories and files
+/// (each one unit of progress, made or not).
+[[nodiscard]] std::uint64_t creation_units(const FilesetLayout& layout) noexcept;
+
 /// Creates `layout` beneath `run_dir`: every directory, each preallocated leaf directory, and
 /// each preallocated file with
 /// O_CREAT|O_EXCL|O_NOFOLLOW (ConfinedDir::create) written to its size in 1 MiB blocks of
 /// zeros. Every 256 entries `stop_requested` is asked (when it says true the creation ends
-/// there: the run is being stopped; the runner removes the run directory). Throws IoError
+/// there: the run is being stopped; the runner removes the run directory) and `progress` told
+/// the entries walked so far (of creation_units()), and once more at the end. Throws IoError
 /// (errno, call, path) on a failure; returns the bytes written.
 std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
-                             const std::function<bool()>& stop_requested);
+                             const std::function<bool()>& stop_requested,
+                             const std::function<void(std::uint64_t)>& progress = {});
 
 /// The state threads pick files from: which files exist and which a thread holds (busy), under
 /// one mutex. Picks go as filebench's (fileset_pick): while every file of the set is busy the
