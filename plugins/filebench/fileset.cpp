@@ -141,27 +141,30 @@ std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run
                              const std::function<bool()>& stop_requested,
                              const std::function<void(std::uint64_t)>& progress) {
   std::uint64_t walked = 0;
-  // Every 256 entries: tells the progress; false once the run is being stopped.
-  const auto go_on = [&] {
-    if (++walked % 256 != 0) return true;
-    if (progress) progress(walked);
+  std::uint64_t told = 0;
+  // Every 256 entries of each kind (the stop check's cadence): tells the progress; false once
+  // the run is being stopped.
+  const auto go_on = [&](std::uint32_t index) {
+    ++walked;
+    if (index % 256 != 255) return true;
+    if (progress) progress(told = walked);
     return !stop_requested();
   };
   if (!layout.single_file) {
     run_dir.mkdir(layout.name);
     for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) {
-      if (!go_on()) return 0;
+      if (!go_on(d)) return 0;
       run_dir.mkdir(layout.dir_path(d));
     }
     for (std::uint32_t l = 0; l < layout.leafdirs.size(); ++l) {
-      if (!go_on()) return 0;
+      if (!go_on(l)) return 0;
       if (layout.leafdir_preallocated(l)) run_dir.mkdir(layout.leafdir_path(l));
     }
   }
   const std::vector<char> zeros(std::size_t{1} << 20, 0);
   std::uint64_t written = 0;
   for (std::uint32_t f = 0; f < layout.files.size(); ++f) {
-    if (!go_on()) return written;
+    if (!go_on(f)) return written;
     if (!layout.preallocated(f)) continue;
     const std::string path = layout.file_path(f);
     const UniqueFd fd = run_dir.create(path, O_WRONLY);
@@ -173,7 +176,7 @@ std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run
       written += static_cast<std::uint64_t>(n);
     }
   }
-  if (progress && walked % 256 != 0) progress(walked);  // the end, unless just told
+  if (progress && told != walked) progress(walked);  // the end, unless just told
   return written;
 }
 
