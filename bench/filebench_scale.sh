@@ -34,7 +34,7 @@ iobench=$(realpath "$iobench")
 
 work=$(mktemp -d /tmp/filebench_scale.XXXXXX)
 cleanup() {
-  if [[ -z $dir ]] && mountpoint -q "$work/mnt"; then umount "$work/mnt"; fi
+  if mountpoint -q "$work/mnt" 2>/dev/null; then umount "$work/mnt"; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
