@@ -9,15 +9,18 @@
 #include <functional>
 #include <mutex>
 
+#include "plugins/filebench/shared_memory.hpp"
+
 namespace iobench::plugins::filebench {
 
 /// Largest `eventgen rate=N`: events per second.
 inline constexpr std::uint64_t kMaxEventRate = 1'000'000;
 
-/// The shared event queue. Events accrue from start() at `rate` per second (floor of rate x
-/// elapsed, computed without overflow over 30 days); the queue holds at most 5 s of events (the
-/// depth filebench keeps), or the count a waiting taker needs if that is more. So over any run
-/// the events taken are at most rate x (seconds since start()).
+/// The shared event queue (its state in the object itself: built in a SharedArray, the worker
+/// processes share it, as filebench's eventgen in its shared memory). Events accrue from start() at
+/// `rate` per second (floor of rate x elapsed, computed without overflow over 30 days); the queue
+/// holds at most 5 s of events (the depth filebench keeps), or the count a waiting taker needs if
+/// that is more. So over any run the events taken are at most rate x (seconds since start()).
 class EventGenerator {
  public:
   /// `rate_per_s`: 1 to kMaxEventRate events per second.
@@ -39,7 +42,7 @@ class EventGenerator {
  private:
   /// Posts the events due at `now_ns`, the queue capped at max(5 x rate, `wanted`). Under mutex_.
   void post(std::uint64_t now_ns, std::uint64_t wanted) noexcept;
-  mutable std::mutex mutex_;
+  mutable SharedMutex mutex_;
   std::uint64_t rate_;
   bool started_ = false;
   std::uint64_t start_ns_ = 0;

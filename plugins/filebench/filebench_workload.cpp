@@ -1,11 +1,14 @@
 #include "plugins/filebench/filebench_workload.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <iobench/error.hpp>
+#include <iobench/prepare_progress.hpp>
 #include <iobench/random_mix.hpp>
 #include <iobench/result.hpp>
 #include <map>
@@ -103,12 +106,25 @@ std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept 
   return splitmix64_mix(step_seed ^ splitmix64_mix(0xF11E5E7ULL + index));
 }
 
+void apply_nice(int nice) {
+  if (nice == 0) return;
+  const auto tid = static_cast<id_t>(::gettid());
+  errno = 0;
+  const int now = ::getpriority(PRIO_PROCESS, tid);
+  if (errno != 0 || ::setpriority(PRIO_PROCESS, tid, std::min(now + nice, 19)) != 0)
+    throw IoError(errno, "setpriority", fmt::format("nice {}", nice));
+}
+
 FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds time_limit,
                                      std::unique_ptr<Engine> aio_engine)
-    : model_(std::move(model)), time_limit_(time_limit), aio_engine_(std::move(aio_engine)) {
-  if (model_.eventgen_rate > 0) events_ = std::make_unique<EventGenerator>(model_.eventgen_rate);
+    : model_(std::move(model)),
+      time_limit_(time_limit),
+      totals_(1),
+      aio_engine_(std::move(aio_engine)) {
+  if (model_.eventgen_rate > 0) events_ = SharedArray<EventGenerator>(1, model_.eventgen_rate);
   for (const ProcessDef& p : model_.processes) {
     for (std::uint32_t pi = 0; pi < p.instances; ++pi) {
+      std::size_t workers = 0;
       for (const ThreadDef& t : p.threads) {
         std::vector<OpId> ids;
         for (const FlowopDef& f : t.flowops) {
@@ -116,8 +132,13 @@ FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds ti
           if (it == op_names_.end()) it = op_names_.insert(op_names_.end(), f.name);
           ids.push_back(static_cast<OpId>(it - op_names_.begin()));
         }
-        for (std::uint32_t ti = 0; ti < t.instances; ++ti) plans_.push_back(WorkerPlan{&t, ids});
+        for (std::uint32_t ti = 0; ti < t.instances; ++ti) {
+          plans_.push_back(WorkerPlan{&t, ids});
+          nice_.push_back(p.nice);
+        }
+        workers += t.instances;
       }
+      process_workers_.push_back(workers);
     }
   }
   link_semaphores();
@@ -125,10 +146,26 @@ FilebenchWorkload::FilebenchWorkload(WmlModel model, std::chrono::nanoseconds ti
 
 void FilebenchWorkload::link_semaphores() {
   // A sempost posts to the semblock of its target's name in every thread instance (filebench's
-  // flowop_find over all flowops), a wakeup to the block of its target's name likewise.
+  // flowop_find over all flowops), a wakeup to the block of its target's name likewise. The
+  // semaphores and blocks lie in shared mappings, in worker order.
+  std::vector<std::uint64_t> highwater;
+  std::size_t block_count = 0;
+  for (const WorkerPlan& plan : plans_) {
+    for (const FlowopDef& f : plan.thread->flowops) {
+      if (f.kind == FlowopKind::kSemBlock) highwater.push_back(f.highwater);
+      if (f.kind == FlowopKind::kBlock) ++block_count;
+    }
+  }
+  semaphores_ = SharedArray<FlowopSemaphore>::built(
+      highwater.size(),
+      [&highwater](void* place, std::size_t i) { new (place) FlowopSemaphore(highwater[i]); });
+  blocks_ = SharedArray<FlowopBlock>::built(
+      block_count, [](void* place, std::size_t) { new (place) FlowopBlock(); });
   std::map<std::string, std::vector<FlowopSemaphore*>> by_name;
   std::map<std::string, std::vector<FlowopBlock*>> blocks_by_name;
   links_.resize(plans_.size());
+  std::size_t next = 0;
+  std::size_t next_block = 0;
   for (std::size_t w = 0; w < plans_.size(); ++w) {
     const std::vector<FlowopDef>& flowops = plans_[w].thread->flowops;
     SemaphoreLinks& links = links_[w];
@@ -138,13 +175,11 @@ void FilebenchWorkload::link_semaphores() {
     links.wakes.resize(flowops.size());
     for (std::size_t i = 0; i < flowops.size(); ++i) {
       if (flowops[i].kind == FlowopKind::kBlock) {
-        blocks_.push_back(std::make_unique<FlowopBlock>());
-        links.blocks[i] = blocks_.back().get();
+        links.blocks[i] = &blocks_[next_block++];
         blocks_by_name[flowops[i].name].push_back(links.blocks[i]);
       }
       if (flowops[i].kind != FlowopKind::kSemBlock) continue;
-      semaphores_.push_back(std::make_unique<FlowopSemaphore>(flowops[i].highwater));
-      links.own[i] = semaphores_.back().get();
+      links.own[i] = &semaphores_[next++];
       by_name[flowops[i].name].push_back(links.own[i]);
     }
   }
@@ -165,7 +200,8 @@ std::vector<PhaseSpec> FilebenchWorkload::phases() const {
   run.op_names = op_names_;
   run.counter_names = {"no_file_picks", "woken_by_wakeup"};
   run.workers = plans_.size();
-  run.mode = WorkerMode::kThreads;
+  run.mode = WorkerMode::kProcesses;
+  run.process_workers = process_workers_;
   run.time_limit = time_limit_;
   return {run};
 }
@@ -195,11 +231,22 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
   const ConfinedDir& run_dir = ctx.targets().front().run_dir;
   std::uint64_t total_files = 0;
   std::uint64_t total_bytes = 0;
+  std::vector<FilesetLayout> layouts;
+  std::uint64_t units = 0;  // the progress's whole: every fileset's entries
+  for (std::size_t i = 0; i < model_.filesets.size(); ++i) {
+    layouts.push_back(draw_layout(model_.filesets[i], fileset_seed(ctx.seed(), i)));
+    units += creation_units(layouts.back());
+  }
+  std::uint64_t units_before = 0;  // of the filesets already made
   for (std::size_t i = 0; i < model_.filesets.size(); ++i) {
     const FilesetDef& def = model_.filesets[i];
-    FilesetLayout layout = draw_layout(def, fileset_seed(ctx.seed(), i));
-    const std::uint64_t written =
-        create_on_disk(layout, run_dir, [&ctx] { return ctx.stop_requested(); });
+    FilesetLayout layout = std::move(layouts[i]);
+    const std::uint64_t written = create_on_disk(
+        layout, run_dir, [&ctx] { return ctx.stop_requested(); },
+        [&ctx, units_before, units](std::uint64_t walked) {
+          report_prepare_progress(ctx, units_before + walked, units);
+        });
+    units_before += creation_units(layout);
     if (ctx.stop_requested()) return;  // the runner skips the phases and removes the directory
     std::uint64_t created = 0;
     for (std::uint32_t f = 0; f < layout.files.size(); ++f) created += layout.preallocated(f);
@@ -250,8 +297,10 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
   // prepare() ended early at a stop request: no worker runs on a half-made fileset.
   if (fileset_ptrs_.size() != model_.filesets.size() || ctx.stop_requested()) return nullptr;
   const WorkerPlan& plan = plans_[ctx.worker_index()];
+  apply_nice(nice_[ctx.worker_index()]);  // in the worker's own thread, in its process
   return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
-                                        ctx.target().run_dir, ctx.seed(), totals_, events_.get(),
+                                        ctx.target().run_dir, ctx.seed(), totals_[0],
+                                        events_.size() > 0 ? &events_[0] : nullptr,
                                         links_[ctx.worker_index()], aio_engine_.get());
 }
 

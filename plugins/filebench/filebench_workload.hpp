@@ -24,11 +24,16 @@ inline constexpr const char* kOtherFlowopsAttr = "filebench.other_flowops";  ///
 ///
 /// prepare() draws every fileset's layout from the step seed (fileset i from the seed mixed with
 /// i) and creates it beneath the target's run directory (<run dir>/<fileset name>/...; the .f
-/// file's path= is not used). Phase "run" (measured, time limit = `run N` or time_limit) has one
-/// worker thread per thread instance (processes x process instances x thread instances), all in
-/// the runner's process sharing the filesets; op names are the flowop names (flowops of the same
-/// name in several threads count together, as filebench's). The runner removes the run
-/// directory, fileset included, at the end unless --keep.
+/// file's path= is not used), telling its progress (report_prepare_progress(): entries walked
+/// of all).
+/// Phase "run" (measured, time limit = `run N` or time_limit) runs one worker process per
+/// process instance and in it one worker thread per thread instance (PhaseSpec::process_workers),
+/// started together at the runner's barrier; a process's threads run at its `nice`. What
+/// filebench keeps in its shared memory is shared by all processes (shared_memory.hpp): the
+/// filesets' pick state, the semblock semaphores, the event generator and the run's totals for
+/// finishon* and the limits. Op names are the flowop names (flowops of the same name in several
+/// threads count together, as filebench's). The runner removes the run directory, fileset
+/// included, at the end unless --keep.
 class FilebenchWorkload final : public Workload {
  public:
   /// `aio_engine`: the engine of the file's aiowrite flowops (make_aio_engine), or null.
@@ -57,12 +62,16 @@ class FilebenchWorkload final : public Workload {
   std::vector<WorkerPlan> plans_;
   std::vector<std::unique_ptr<FilesetState>> filesets_;
   std::vector<FilesetState*> fileset_ptrs_;
-  RunTotals totals_;  ///< shared by the run phase's threads (finishon*, rate limits)
-  std::unique_ptr<EventGenerator> events_;  ///< `eventgen rate=N` (N > 0), else null
+  /// Workers of each process instance, in worker order (PhaseSpec::process_workers), and the
+  /// nice of each worker's process.
+  std::vector<std::size_t> process_workers_;
+  std::vector<int> nice_;
+  SharedArray<RunTotals> totals_;       ///< one, shared by all threads (finishon*, rate limits)
+  SharedArray<EventGenerator> events_;  ///< one for `eventgen rate=N` (N > 0), else none
   /// One per semblock flowop of each thread instance; links_[w]: worker w's share of them.
-  std::vector<std::unique_ptr<FlowopSemaphore>> semaphores_;
-  /// One per block flowop of each thread instance.
-  std::vector<std::unique_ptr<FlowopBlock>> blocks_;
+  SharedArray<FlowopSemaphore> semaphores_;
+  /// One per block flowop of each thread instance, in worker order (shared like the semaphores).
+  SharedArray<FlowopBlock> blocks_;
   std::vector<SemaphoreLinks> links_;
   std::unique_ptr<Engine> aio_engine_;
   void link_semaphores();
@@ -81,5 +90,10 @@ class FilebenchWorkload final : public Workload {
 
 /// Seed of fileset `index` from the step seed: same step seed, same layouts.
 [[nodiscard]] std::uint64_t fileset_seed(std::uint64_t step_seed, std::size_t index) noexcept;
+
+/// Lowers the calling thread's priority by `nice` (filebench's nice(2) in each process before
+/// it starts its threads; Linux keeps a nice value per thread). 0: nothing. Throws IoError
+/// (setpriority's errno) if it cannot.
+void apply_nice(int nice);
 
 }  // namespace iobench::plugins::filebench

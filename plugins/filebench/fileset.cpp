@@ -134,23 +134,39 @@ FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed) {
   return out;
 }
 
+std::uint64_t creation_units(const FilesetLayout& layout) noexcept {
+  return (layout.single_file ? 0 : layout.dirs.size() + layout.leafdirs.size()) +
+         layout.files.size();
+}
+
 std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
-                             const std::function<bool()>& stop_requested) {
+                             const std::function<bool()>& stop_requested,
+                             const std::function<void(std::uint64_t)>& progress) {
+  std::uint64_t walked = 0;
+  std::uint64_t told = 0;
+  // Every 256 entries of each kind (the stop check's cadence): tells the progress; false once
+  // the run is being stopped.
+  const auto go_on = [&](std::uint32_t index) {
+    ++walked;
+    if (index % 256 != 255) return true;
+    if (progress) progress(told = walked);
+    return !stop_requested();
+  };
   if (!layout.single_file) {
     run_dir.mkdir(layout.name);
     for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) {
-      if (d % 256 == 255 && stop_requested()) return 0;
+      if (!go_on(d)) return 0;
       run_dir.mkdir(layout.dir_path(d));
     }
     for (std::uint32_t l = 0; l < layout.leafdirs.size(); ++l) {
-      if (l % 256 == 255 && stop_requested()) return 0;
+      if (!go_on(l)) return 0;
       if (layout.leafdir_preallocated(l)) run_dir.mkdir(layout.leafdir_path(l));
     }
   }
   const std::vector<char> zeros(std::size_t{1} << 20, 0);
   std::uint64_t written = 0;
   for (std::uint32_t f = 0; f < layout.files.size(); ++f) {
-    if (f % 256 == 255 && stop_requested()) return written;
+    if (!go_on(f)) return written;
     if (!layout.preallocated(f)) continue;
     const std::string path = layout.file_path(f);
     const UniqueFd fd = run_dir.create(path, O_WRONLY);
@@ -162,47 +178,56 @@ std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run
       written += static_cast<std::uint64_t>(n);
     }
   }
+  if (progress && told != walked) progress(walked);  // the end, unless just told
   return written;
 }
 
 FilesetState::FilesetState(FilesetLayout layout)
-    : layout_(std::move(layout)), dir_busy_(layout_.dirs.size(), 0) {
-  files_.flags.assign(layout_.files.size(), 0);
-  for (std::uint32_t f = 0; f < files_.flags.size(); ++f) {
-    if (layout_.preallocated(f)) files_.flags[f] = kExists;
+    : layout_(std::move(layout)),
+      sync_(1),
+      files_(layout_.files.size()),
+      leafdirs_(layout_.leafdirs.size()),
+      dir_busy_(layout_.dirs.size()) {
+  for (std::uint32_t f = 0; f < files_.size(); ++f) {
+    if (layout_.preallocated(f)) files_[f] = kExists;
   }
-  leafdirs_.flags.assign(layout_.leafdirs.size(), 0);
-  for (std::uint32_t l = 0; l < leafdirs_.flags.size(); ++l) {
-    if (layout_.leafdir_preallocated(l)) leafdirs_.flags[l] = kExists;
+  for (std::uint32_t l = 0; l < leafdirs_.size(); ++l) {
+    if (layout_.leafdir_preallocated(l)) leafdirs_[l] = kExists;
   }
+}
+
+std::size_t FilesetState::shared_bytes() const noexcept {
+  return sizeof(Sync) + files_.size() + leafdirs_.size() + dir_busy_.size();
 }
 
 std::optional<std::uint32_t> FilesetState::pick(bool existing,
                                                 const std::function<bool()>& keep_waiting) {
-  return pick_in(files_, existing, keep_waiting);
+  return pick_in(files_, sync_[0].files, existing, keep_waiting);
 }
 
 std::optional<std::uint32_t> FilesetState::pick_leafdir(bool existing,
                                                         const std::function<bool()>& keep_waiting) {
-  return pick_in(leafdirs_, existing, keep_waiting);
+  return pick_in(leafdirs_, sync_[0].leafdirs, existing, keep_waiting);
 }
 
-std::optional<std::uint32_t> FilesetState::pick_in(Pool& pool, bool existing,
+std::optional<std::uint32_t> FilesetState::pick_in(SharedArray<std::uint8_t>& flags,
+                                                   PoolCounts& counts, bool existing,
                                                    const std::function<bool()>& keep_waiting) {
-  std::unique_lock lock(mutex_);
-  const auto n = static_cast<std::uint32_t>(pool.flags.size());
+  Sync& sync = sync_[0];
+  std::unique_lock lock(sync.mutex);
+  const auto n = static_cast<std::uint32_t>(flags.size());
   if (n == 0) return std::nullopt;  // a set of leaf directories alone has no file, and vice versa
-  while (pool.busy == n) {
+  while (counts.busy == n) {
     if (!keep_waiting()) return std::nullopt;
-    released_.wait_for(lock, std::chrono::milliseconds(10));
+    sync.released.wait_for(lock, std::chrono::milliseconds(10));
   }
-  std::uint32_t& rotor = existing ? pool.exist_rotor : pool.noexist_rotor;
+  std::uint32_t& rotor = existing ? counts.exist_rotor : counts.noexist_rotor;
   const std::uint8_t want = existing ? kExists : 0;
   for (std::uint32_t k = 0; k < n; ++k) {
     const std::uint32_t f = (rotor + k) % n;
-    if ((pool.flags[f] & (kExists | kBusy)) == want) {
-      pool.flags[f] = static_cast<std::uint8_t>(pool.flags[f] | kBusy);
-      ++pool.busy;
+    if ((flags[f] & (kExists | kBusy)) == want) {
+      flags[f] = static_cast<std::uint8_t>(flags[f] | kBusy);
+      ++counts.busy;
       rotor = f + 1 == n ? 0 : f + 1;
       return f;
     }
@@ -211,19 +236,20 @@ std::optional<std::uint32_t> FilesetState::pick_in(Pool& pool, bool existing,
 }
 
 std::optional<std::uint32_t> FilesetState::pick_dir(const std::function<bool()>& keep_waiting) {
-  std::unique_lock lock(mutex_);
+  Sync& sync = sync_[0];
+  std::unique_lock lock(sync.mutex);
   const auto n = static_cast<std::uint32_t>(dir_busy_.size());
   if (n == 0) return std::nullopt;
-  while (dirs_busy_ == n) {
+  while (sync.dirs_busy == n) {
     if (!keep_waiting()) return std::nullopt;
-    released_.wait_for(lock, std::chrono::milliseconds(10));
+    sync.released.wait_for(lock, std::chrono::milliseconds(10));
   }
   for (std::uint32_t k = 0; k < n; ++k) {
-    const std::uint32_t d = (dir_rotor_ + k) % n;
+    const std::uint32_t d = (sync.dir_rotor + k) % n;
     if (dir_busy_[d] == 0) {
       dir_busy_[d] = 1;
-      ++dirs_busy_;
-      dir_rotor_ = d + 1 == n ? 0 : d + 1;
+      ++sync.dirs_busy;
+      sync.dir_rotor = d + 1 == n ? 0 : d + 1;
       return d;
     }
   }
@@ -231,37 +257,42 @@ std::optional<std::uint32_t> FilesetState::pick_dir(const std::function<bool()>&
 }
 
 void FilesetState::release_dir(std::uint32_t dir) {
+  Sync& sync = sync_[0];
   {
-    const std::lock_guard lock(mutex_);
-    if (dir_busy_[dir] != 0) --dirs_busy_;
+    const std::lock_guard lock(sync.mutex);
+    if (dir_busy_[dir] != 0) --sync.dirs_busy;
     dir_busy_[dir] = 0;
   }
-  released_.notify_all();
+  sync.released.notify_all();
 }
 
-void FilesetState::release(std::uint32_t file, bool exists) { release_in(files_, file, exists); }
+void FilesetState::release(std::uint32_t file, bool exists) {
+  release_in(files_, sync_[0].files, file, exists);
+}
 
 void FilesetState::release_leafdir(std::uint32_t leafdir, bool exists) {
-  release_in(leafdirs_, leafdir, exists);
+  release_in(leafdirs_, sync_[0].leafdirs, leafdir, exists);
 }
 
-void FilesetState::release_in(Pool& pool, std::uint32_t index, bool exists) {
+void FilesetState::release_in(SharedArray<std::uint8_t>& flags, PoolCounts& counts,
+                              std::uint32_t index, bool exists) {
+  Sync& sync = sync_[0];
   {
-    const std::lock_guard lock(mutex_);
-    if ((pool.flags[index] & kBusy) != 0) --pool.busy;
-    pool.flags[index] = exists ? kExists : 0;
+    const std::lock_guard lock(sync.mutex);
+    if ((flags[index] & kBusy) != 0) --counts.busy;
+    flags[index] = exists ? kExists : 0;
   }
-  released_.notify_all();
+  sync.released.notify_all();
 }
 
 std::uint64_t FilesetState::existing() const { return existing_in(files_); }
 
 std::uint64_t FilesetState::existing_leafdirs() const { return existing_in(leafdirs_); }
 
-std::uint64_t FilesetState::existing_in(const Pool& pool) const {
-  const std::lock_guard lock(mutex_);
+std::uint64_t FilesetState::existing_in(const SharedArray<std::uint8_t>& flags) const {
+  const std::lock_guard lock(sync_[0].mutex);
   std::uint64_t n = 0;
-  for (const std::uint8_t f : pool.flags) n += (f & kExists) != 0;
+  for (const std::uint8_t f : flags) n += (f & kExists) != 0;
   return n;
 }
 

@@ -4,7 +4,6 @@
 /// sizes, which files are preallocated), its creation on disk beneath the run directory, and the
 /// shared state the flowops pick files from (exists / busy, filebench's rotors).
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <iobench/confined_dir.hpp>
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/filebench/shared_memory.hpp"
 #include "plugins/filebench/wml_model.hpp"
 
 namespace iobench::plugins::filebench {
@@ -76,19 +76,28 @@ struct FilesetLayout {
 /// Draws fileset `def`'s layout from `seed` (same seed, same layout).
 [[nodiscard]] FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed);
 
+/// Entries create_on_disk() walks for `layout`: its directories, leaf directories and files
+/// (each one unit of progress, made or not).
+[[nodiscard]] std::uint64_t creation_units(const FilesetLayout& layout) noexcept;
+
 /// Creates `layout` beneath `run_dir`: every directory, each preallocated leaf directory, and
 /// each preallocated file with
 /// O_CREAT|O_EXCL|O_NOFOLLOW (ConfinedDir::create) written to its size in 1 MiB blocks of
-/// zeros. `stop_requested` is asked every 256 files and directories: when it says true the
-/// creation ends there (the run is being stopped; the runner removes the run directory). Throws
-/// IoError (errno, call, path) on a failure; returns the bytes written.
+/// zeros. Every 256 entries `stop_requested` is asked (when it says true the creation ends
+/// there: the run is being stopped; the runner removes the run directory) and `progress` told
+/// the entries walked so far (of creation_units()), and once more at the end. Throws IoError
+/// (errno, call, path) on a failure; returns the bytes written.
 std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
-                             const std::function<bool()>& stop_requested);
+                             const std::function<bool()>& stop_requested,
+                             const std::function<void(std::uint64_t)>& progress = {});
 
 /// The state threads pick files from: which files exist and which a thread holds (busy), under
 /// one mutex. Picks go as filebench's (fileset_pick): while every file of the set is busy the
 /// picker waits for a release; then the first file at or after the rotor in the wanted state and
-/// not busy, wrapping, is taken and the rotor moves past it; none such: no file.
+/// not busy, wrapping, is taken and the rotor moves past it; none such: no file. This state
+/// (flags, counts, rotors, mutex) lies in shared mappings made by the constructor, so the worker
+/// processes forked after it share it, as filebench's filesets in its shared memory; the layout
+/// itself is read-only and each process has its copy. 1 byte per file and per directory.
 class FilesetState {
  public:
   explicit FilesetState(FilesetLayout layout);
@@ -116,29 +125,37 @@ class FilesetState {
   /// Leaf directories that exist now.
   [[nodiscard]] std::uint64_t existing_leafdirs() const;
   [[nodiscard]] const FilesetLayout& layout() const noexcept { return layout_; }
+  /// Bytes of the shared state (flags, counts): 1 per file, leaf directory and directory, plus
+  /// the mappings' fixed part.
+  [[nodiscard]] std::size_t shared_bytes() const noexcept;
 
  private:
   static constexpr std::uint8_t kExists = 1;
   static constexpr std::uint8_t kBusy = 2;
-  /// Entries picked by state (files or leaf directories): flags, busy count and rotors.
-  struct Pool {
-    std::vector<std::uint8_t> flags;
+  /// Busy count and rotors of entries picked by state (files or leaf directories).
+  struct PoolCounts {
     std::uint32_t busy = 0;
     std::uint32_t exist_rotor = 0;
     std::uint32_t noexist_rotor = 0;
   };
-  std::optional<std::uint32_t> pick_in(Pool& pool, bool existing,
-                                       const std::function<bool()>& keep_waiting);
-  void release_in(Pool& pool, std::uint32_t index, bool exists);
-  [[nodiscard]] std::uint64_t existing_in(const Pool& pool) const;
+  struct Sync {
+    SharedMutex mutex;
+    SharedCondition released;
+    PoolCounts files;
+    PoolCounts leafdirs;
+    std::uint32_t dirs_busy = 0;
+    std::uint32_t dir_rotor = 0;
+  };
+  std::optional<std::uint32_t> pick_in(SharedArray<std::uint8_t>& flags, PoolCounts& counts,
+                                       bool existing, const std::function<bool()>& keep_waiting);
+  void release_in(SharedArray<std::uint8_t>& flags, PoolCounts& counts, std::uint32_t index,
+                  bool exists);
+  [[nodiscard]] std::uint64_t existing_in(const SharedArray<std::uint8_t>& flags) const;
   FilesetLayout layout_;
-  mutable std::mutex mutex_;
-  std::condition_variable released_;
-  Pool files_;
-  Pool leafdirs_;
-  std::vector<std::uint8_t> dir_busy_;
-  std::uint32_t dirs_busy_ = 0;
-  std::uint32_t dir_rotor_ = 0;
+  SharedArray<Sync> sync_;
+  SharedArray<std::uint8_t> files_;
+  SharedArray<std::uint8_t> leafdirs_;
+  SharedArray<std::uint8_t> dir_busy_;
 };
 
 }  // namespace iobench::plugins::filebench

@@ -7,13 +7,16 @@
 /// began to wait (a generation count, no spurious passes), so the wakeups that released someone
 /// and the blocks that passed add up exactly.
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 
+#include "plugins/filebench/shared_memory.hpp"
+
 namespace iobench::plugins::filebench {
 
+/// Its state lies in the object itself: built in a SharedArray, it is shared by the worker
+/// processes (as filebench's shared memory is).
 class FlowopBlock {
  public:
   /// block: waits until a wake() made after this call began (true). False, nothing passed, when
@@ -26,8 +29,8 @@ class FlowopBlock {
   [[nodiscard]] std::uint64_t waiting() const;
 
  private:
-  mutable std::mutex mutex_;
-  std::condition_variable woken_;
+  mutable SharedMutex mutex_;
+  SharedCondition woken_;
   std::uint64_t generation_ = 0;  ///< wake() calls so far
   std::uint64_t waiting_ = 0;     ///< threads in block() not yet released
 };

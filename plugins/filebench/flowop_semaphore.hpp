@@ -8,16 +8,18 @@
 /// thread instances), and with blocking first waits until the high-water count holds value and
 /// takes it, so that posters run at most highwater (plus what the blockers gave back) ahead.
 
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <mutex>
 #include <vector>
 
 #include "plugins/filebench/flowop_block.hpp"
+#include "plugins/filebench/shared_memory.hpp"
 
 namespace iobench::plugins::filebench {
 
+/// Its state lies in the object itself: built in a SharedArray, it is shared by the worker
+/// processes (as filebench's System V semaphores are).
 class FlowopSemaphore {
  public:
   explicit FlowopSemaphore(std::uint64_t highwater) noexcept : high_(highwater) {}
@@ -32,8 +34,8 @@ class FlowopSemaphore {
   [[nodiscard]] std::uint64_t low() const;
 
  private:
-  mutable std::mutex mutex_;
-  std::condition_variable changed_;
+  mutable SharedMutex mutex_;
+  SharedCondition changed_;
   std::uint64_t low_ = 0;
   std::uint64_t high_;
 };

@@ -167,7 +167,8 @@ class FlowopThread final : public PhaseWorker {
   std::span<const FilesetDef> fileset_defs_;
   ConfinedDir run_dir_;
   Rng rng_;
-  std::vector<char> buffer_;  ///< filebench's tf_mem: memsize bytes
+  /// filebench's tf_mem: memsize bytes, 'f' after a first line "iobench pid=P tid=T"\n.
+  std::vector<char> buffer_;
   std::vector<Slot> slots_;
   WorkerContext* ctx_ = nullptr;  ///< set by run()
   RunTotals& totals_;

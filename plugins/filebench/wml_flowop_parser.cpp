@@ -91,7 +91,10 @@ FlowopDef WmlParser::flowop() {
                                          "seconds",
                                          a.value->token.text, kMaxDelaySeconds));
     } else if (a.name == "value" && finish) {
-      f.limit = number(need_value(a), a.name, f.kind == FlowopKind::kFinishOnBytes);
+      // filebench reads every number with its k/m/g suffixes (finishoncount value=128k too).
+      f.limit =
+          number(need_value(a), a.name,
+                 f.kind == FlowopKind::kFinishOnBytes || f.kind == FlowopKind::kFinishOnCount);
     } else if (a.name == "value" && f.kind == FlowopKind::kHog) {
       f.limit = number(need_value(a), a.name, false);
       if (f.limit > kMaxHogIterations) {

@@ -170,6 +170,8 @@ struct ThreadDef {
 struct ProcessDef {
   std::string name;
   std::uint32_t instances = 1;
+  /// `nice=N`: added to the nice value of the process's threads (filebench's nice(N)), 0..19.
+  int nice = 0;
   std::vector<ThreadDef> threads;
   WmlPosition where;
 };

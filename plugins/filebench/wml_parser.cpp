@@ -169,8 +169,12 @@ void WmlParser::process(WmlPosition where) {
       p.name = text(need_value(a), a.name);
     } else if (a.name == "instances") {
       p.instances = count32(a, 1024);
+    } else if (a.name == "nice") {
+      const std::uint64_t n = number(need_value(a), a.name, false);
+      if (n > 19) fail(a.value->where, fmt::format("nice={} is out of range; give 0 to 19", n));
+      p.nice = static_cast<int>(n);
     } else {
-      bad_attribute(a, "define process", "name, instances");
+      bad_attribute(a, "define process", "name, instances, nice");
     }
   }
   if (p.name.empty()) fail(where, "define process needs name=NAME");

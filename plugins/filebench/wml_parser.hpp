@@ -5,7 +5,7 @@
 /// Accepted: `set $var=value` (numbers with k/m/g/t suffixes, words, "strings", and
 /// `cvar(type=cvar-gamma,parameters=mean:M;gamma:G)`, `type=gamma` too), `define fileset` and
 /// `define file` (name, path, size/filesize, entries, leafdirs, dirwidth, dirgamma,
-/// prealloc[=percent], reuse, readonly), `define process` (name, instances) holding `thread`
+/// prealloc[=percent], reuse, readonly), `define process` (name, instances, nice) holding `thread`
 /// (name, instances, memsize) holding `flowop KIND name=...` (filesetname/filename, iosize, fd,
 /// srcfd, iters, random, dsync, value, target, highwater, blocking; directio on aiowrite,
 /// workingset on read, write and aiowrite), `set $v = randvar(...)` and `define randvar name=$v,

@@ -22,6 +22,7 @@
 #include <iobench/metrics.hpp>
 #include <iobench/params.hpp>
 #include <iobench/plugin.hpp>
+#include <iobench/prepare_progress.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/random_mix.hpp>
 #include <iobench/rank_results.hpp>

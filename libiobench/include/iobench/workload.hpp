@@ -41,6 +41,13 @@ struct PhaseSpec {
   std::vector<std::string> counter_names{};
   std::size_t workers = 1;
   WorkerMode mode = WorkerMode::kThreads;
+  /// kProcesses: how many workers each process runs, as threads, in worker order (filebench's
+  /// `define process` of several `thread` instances): {3, 2} puts workers 0-2 in one process
+  /// and 3-4 in another. The counts sum to `workers`; empty: one process per worker. Each worker
+  /// still has its own slot, seed, CPU time (its thread's, when its process has several) and
+  /// results; a process that dies fails every worker of it not yet finished. Ignored by
+  /// kThreads and by a serial phase (one worker at a time, each in its own process).
+  std::vector<std::size_t> process_workers{};
   /// Run the workers one after another instead of together (tiotest's serial write). Phase wall
   /// time is then the sum.
   bool serial = false;

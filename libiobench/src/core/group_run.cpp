@@ -136,8 +136,15 @@ void GroupRun::start() {
   shared_.ready.store(0);
   shared_.ended.store(0);
   shared_.finished.store(0);
-  const bool processes = request_.spec.mode == WorkerMode::kProcesses;
-  for (std::size_t i = first_; i < first_ + count_; ++i) memory_.slot(i)->whole_process = processes;
+  // A worker alone in its process counts the process's CPU time; one of several, its thread's.
+  if (request_.spec.mode == WorkerMode::kProcesses) {
+    for (const WorkerProcess& process : worker_processes(request_.spec, first_, count_)) {
+      for (std::size_t i = process.first; i < process.first + process.count; ++i)
+        memory_.slot(i)->whole_process = process.count == 1;
+    }
+  } else {
+    for (std::size_t i = first_; i < first_ + count_; ++i) memory_.slot(i)->whole_process = 0;
+  }
   workers_.start();
   // Progress: at each state change and every progress interval, from the set-up on.
   progress_.begin_set_up();

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -115,6 +116,25 @@ void close_cut_run(WorkerSlot& slot) noexcept {
 
 }  // namespace
 
+std::vector<WorkerProcess> worker_processes(const PhaseSpec& spec, std::size_t first,
+                                            std::size_t count) {
+  std::vector<WorkerProcess> out;
+  std::size_t sum = 0;
+  for (const std::size_t n : spec.process_workers) sum += n;
+  if (spec.process_workers.empty() || sum != spec.workers) {
+    for (std::size_t i = first; i < first + count; ++i) out.push_back(WorkerProcess{i, 1});
+    return out;
+  }
+  std::size_t begin = 0;
+  for (const std::size_t n : spec.process_workers) {
+    const std::size_t lo = std::max(begin, first);
+    const std::size_t hi = std::min(begin + n, first + count);
+    if (lo < hi) out.push_back(WorkerProcess{lo, hi - lo});
+    begin += n;
+  }
+  return out;
+}
+
 bool advance_state(std::atomic<std::uint32_t>& state, std::uint32_t to) noexcept {
   for (std::uint32_t s = state.load(); s < to;) {
     if (state.compare_exchange_weak(s, to)) {
@@ -151,21 +171,34 @@ void GroupWorkers::start_threads() {
   }
 }
 
+// A worker process of several workers runs each in a thread of its own and ends when all did.
+static void process_main(const PhaseRequest& request, const PhaseMemory& memory,
+                         const WorkerProcess& process) {
+  if (process.count == 1) {
+    worker_main(request, memory, process.first);
+    return;
+  }
+  std::vector<std::thread> threads;
+  threads.reserve(process.count);
+  for (std::size_t i = process.first; i < process.first + process.count; ++i)
+    threads.emplace_back([&request, &memory, i] { worker_main(request, memory, i); });
+  for (std::thread& t : threads) t.join();
+}
+
 void GroupWorkers::start_processes() {
   PhaseShared& shared = memory_.shared();
   const pid_t parent = ::getpid();
   // Free heap pages the runner still holds (a validation's parse, earlier steps) would be
   // copied into every worker's memory: give them back first.
   (void)::malloc_trim(0);
-  for (std::size_t i = first_; i < first_ + count_; ++i) {
+  children_ = worker_processes(request_.spec, first_, count_);
+  for (WorkerProcess& process : children_) {
     if (stop_requested()) {
       // Forking hundreds of processes takes seconds: a stop ends it; the workers not yet
       // started never run (and did nothing).
       advance_state(shared.state, kAbort);
-      for (std::size_t rest = i; rest < first_ + count_; ++rest) {
-        advance(shared, *memory_.slot(rest), kFinished);
-        children_.push_back(0);
-      }
+      for (std::size_t i = process.first; i < first_ + count_; ++i)
+        advance(shared, *memory_.slot(i), kFinished);
       break;
     }
     const pid_t pid = ::fork();
@@ -175,16 +208,18 @@ void GroupWorkers::start_processes() {
       // If the runner itself dies (SIGKILL, crash), its workers must not go on doing I/O.
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(1);
-      worker_main(request_, memory_, i);
+      process_main(request_, memory_, process);
       ::_exit(0);
     }
     if (pid < 0) {
-      store_failure(*memory_.slot(i), fmt::format("fork: {}", std::strerror(errno)).c_str());
-      advance(shared, *memory_.slot(i), kFinished);
-      children_.push_back(0);
+      const std::string why = fmt::format("fork: {}", std::strerror(errno));
+      for (std::size_t i = process.first; i < process.first + process.count; ++i) {
+        store_failure(*memory_.slot(i), why.c_str());
+        advance(shared, *memory_.slot(i), kFinished);
+      }
       continue;
     }
-    children_.push_back(pid);
+    process.pid = pid;
   }
 }
 
@@ -194,35 +229,35 @@ void GroupWorkers::hurry_if_asked() {
   if (hurried_ || !processes_ || stop_request_count() < 2) return;
   hurried_ = true;
   advance_state(memory_.shared().state, kAbort);
-  for (const pid_t pid : children_) {
-    if (pid > 0) ::kill(pid, SIGKILL);
+  for (const WorkerProcess& process : children_) {
+    if (process.pid > 0) ::kill(process.pid, SIGKILL);
   }
 }
 
 void GroupWorkers::reap(bool block) {
   hurry_if_asked();
-  for (pid_t& pid : children_) {
-    if (pid <= 0) continue;
+  for (WorkerProcess& process : children_) {
+    if (process.pid <= 0) continue;
     int status = 0;
-    const pid_t r = ::waitpid(pid, &status, block ? 0 : WNOHANG);
-    if (r != pid) continue;
-    pid = -pid;  // reaped
-    reaped(first_ + static_cast<std::size_t>(&pid - children_.data()), r, status);
+    const pid_t r = ::waitpid(process.pid, &status, block ? 0 : WNOHANG);
+    if (r != process.pid) continue;
+    process.pid = -process.pid;  // reaped
+    reaped(process, r, status);
   }
 }
 
-// Worker process `pid` of worker `index` ended with `status`.
-void GroupWorkers::reaped(std::size_t index, pid_t pid, int status) {
-  WorkerSlot& slot = *memory_.slot(index);
+// Worker process `pid` (of the workers of `process`) ended with `status`.
+void GroupWorkers::reaped(const WorkerProcess& process, pid_t pid, int status) {
   const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!clean && hurried_ && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
-      slot.stage.load() < kFinished) {
-    // Killed by us on the second stop request: interrupted, not failed.
-    slot.hurried = 1;
-    close_cut_run(slot);
-  } else if (!clean) {
-    // Died before finishing (killed, crashed): count it and stop the others.
-    if (!slot.failed && slot.stage.load() < kFinished) {
+  for (std::size_t i = process.first; i < process.first + process.count; ++i) {
+    WorkerSlot& slot = *memory_.slot(i);
+    if (!clean && hurried_ && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+        slot.stage.load() < kFinished) {
+      // Killed by us on the second stop request: interrupted, not failed.
+      slot.hurried = 1;
+      close_cut_run(slot);
+    } else if (!clean && !slot.failed && slot.stage.load() < kFinished) {
+      // Died before finishing (killed, crashed): count it and stop the others.
       const std::string why =
           WIFSIGNALED(status)
               ? fmt::format("worker process {} killed by signal {} ({})", pid, WTERMSIG(status),
@@ -231,9 +266,10 @@ void GroupWorkers::reaped(std::size_t index, pid_t pid, int status) {
       store_failure(slot, why.c_str());
       close_cut_run(slot);
     }
-    advance_state(memory_.shared().state, kAbort);
+    advance(memory_.shared(), slot, kFinished);
   }
-  advance(memory_.shared(), slot, kFinished);
+  if (!clean && !(hurried_ && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
+    advance_state(memory_.shared().state, kAbort);
 }
 
 void GroupWorkers::join() {

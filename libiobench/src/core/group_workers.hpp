@@ -13,6 +13,19 @@
 
 namespace iobench::detail {
 
+/// One worker process of a group: workers [first, first + count), run as its threads.
+struct WorkerProcess {
+  std::size_t first = 0;
+  std::size_t count = 1;
+  pid_t pid = 0;  ///< 0: none started; -pid: reaped
+};
+
+/// The processes of the group [first, first + count) of a kProcesses phase, from
+/// PhaseSpec::process_workers clipped to the group (one per worker when it is empty, or when
+/// the counts do not sum to the phase's workers).
+[[nodiscard]] std::vector<WorkerProcess> worker_processes(const PhaseSpec& spec, std::size_t first,
+                                                          std::size_t count);
+
 /// Moves the phase state forward to `to` (never back: a stop is not undone by a late warm-up
 /// end) and wakes the workers. False if it was already there or beyond.
 bool advance_state(std::atomic<std::uint32_t>& state, std::uint32_t to) noexcept;
@@ -42,7 +55,7 @@ class GroupWorkers {
   void start_threads();
   void start_processes();
   void hurry_if_asked();
-  void reaped(std::size_t index, pid_t pid, int status);
+  void reaped(const WorkerProcess& process, pid_t pid, int status);
 
   const PhaseRequest& request_;
   const PhaseMemory& memory_;
@@ -51,7 +64,7 @@ class GroupWorkers {
   bool processes_;
   bool hurried_ = false;  ///< a second stop request killed the processes still running
   std::vector<std::thread> threads_;
-  std::vector<pid_t> children_;  ///< per worker: its pid; 0 none started; -pid reaped
+  std::vector<WorkerProcess> children_;  ///< the worker processes, in worker order
 };
 
 }  // namespace iobench::detail

@@ -3,6 +3,15 @@
 #include <fmt/format.h>
 
 #include <iobench/error.hpp>
+#include <iobench/prepare_progress.hpp>
+
+namespace iobench {
+
+void report_prepare_progress(PrepareContext& ctx, std::uint64_t done, std::uint64_t total) {
+  if (auto* step = dynamic_cast<detail::StepContext*>(&ctx)) step->report_progress(done, total);
+}
+
+}  // namespace iobench
 
 namespace iobench::detail {
 

@@ -37,6 +37,14 @@ class StepContext final : public PrepareContext {
   }
   void warn(const std::string& message) override { result_.warnings.push_back(message); }
   void skip_remaining_phases(const std::string& reason) override { skip_reason_ = reason; }
+  /// report_prepare_progress() on this context: to `on_progress`'s function, if any.
+  void report_progress(std::uint64_t done, std::uint64_t total) {
+    if (on_progress_) on_progress_(done, total);
+  }
+  /// Where report_progress() goes (the step's set-up progress); empty: nowhere.
+  void on_progress(std::function<void(std::uint64_t, std::uint64_t)> show) {
+    on_progress_ = std::move(show);
+  }
   /// Set by skip_remaining_phases(): why the phases after the current one do not run.
   [[nodiscard]] const std::optional<std::string>& skip_reason() const { return skip_reason_; }
 
@@ -46,6 +54,7 @@ class StepContext final : public PrepareContext {
   StepResult& result_;
   StepSync& sync_;
   std::optional<std::string> skip_reason_;
+  std::function<void(std::uint64_t, std::uint64_t)> on_progress_;
 };
 
 /// What a step result's status reports at a checkpoint (kNone unless failed or interrupted).

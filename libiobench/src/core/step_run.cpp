@@ -114,6 +114,8 @@ class StepRun {
   [[nodiscard]] std::optional<std::uint64_t> phases_ns(std::size_t from) const;
   void name(ProgressSnapshot& snapshot) const;
   void step_state(ProgressState state, std::optional<std::uint64_t> left) const;
+  /// report_prepare_progress() of the step's set-up, shown every progress interval.
+  [[nodiscard]] std::function<void(std::uint64_t, std::uint64_t)> set_up_progress() const;
   [[nodiscard]] std::function<void(ProgressSnapshot&)> phase_progress(std::size_t p,
                                                                       PhaseLimits limits,
                                                                       IntervalRates& rates) const;
@@ -198,7 +200,9 @@ void StepRun::run_in_dirs() {
 
 void StepRun::run_phases(RunDirs& dirs, StepContext& context) {
   step_state(ProgressState::kSetUp, phases_ns(0));
+  context.on_progress(set_up_progress());
   planned_.workload->prepare(context);
+  context.on_progress({});
   if (auto verdict = sync_.sync(StepSync::Kind::kNone, "")) {
     take_verdict(sync_, *verdict, result_);
     throw StepSync::Ended{};
@@ -368,6 +372,37 @@ void StepRun::step_state(ProgressState state, std::optional<std::uint64_t> left)
   snapshot.state_changed = true;
   snapshot.step_left_ns = left;
   options_.on_progress(snapshot);
+}
+
+// The set-up's own progress (a fileset being created): its done fraction, and its time left
+// extrapolated from the rate so far plus the phases' time limits as the ETA.
+std::function<void(std::uint64_t, std::uint64_t)> StepRun::set_up_progress() const {
+  if (!options_.on_progress) return {};
+  const std::uint64_t start = monotonic_ns();
+  const auto interval =
+      static_cast<std::uint64_t>(std::max<std::int64_t>(options_.progress_interval.count(), 1));
+  return [this, start, interval, next = start + interval](std::uint64_t done,
+                                                          std::uint64_t total) mutable {
+    const std::uint64_t now = monotonic_ns();
+    if (now < next && done < total) return;
+    next = now + interval;
+    ProgressSnapshot snapshot;
+    name(snapshot);
+    snapshot.state = ProgressState::kSetUp;
+    snapshot.elapsed_ns = now - start;
+    if (total > 0) {
+      const double fraction =
+          static_cast<double>(std::min(done, total)) / static_cast<double>(total);
+      snapshot.done_fraction = fraction;
+      if (done > 0) {
+        const auto left = static_cast<std::uint64_t>(static_cast<double>(now - start) *
+                                                     (1 - fraction) / fraction);
+        snapshot.phase_left_ns = left;
+        if (const auto after = phases_ns(0)) snapshot.step_left_ns = left + *after;
+      }
+    }
+    options_.on_progress(snapshot);
+  };
 }
 
 std::function<void(ProgressSnapshot&)> StepRun::phase_progress(std::size_t p, PhaseLimits limits,
