@@ -21,7 +21,8 @@
 /// WorkloadSetup::run_stop and stop_requested(), InterruptedError for a factory a stop cut short.
 /// 4 (wave 3, one bump for the whole wave): PhaseSpec::steady_state and ::wear_out,
 /// WorkloadInfo::times_own_phases, WorkerContext::wearing_out().
-#define IOBENCH_PLUGIN_ABI_VERSION 4u
+/// 5 (wave 4): PrepareContext::all_ranks().
+#define IOBENCH_PLUGIN_ABI_VERSION 5u
 
 extern "C" {
 /// What a plugin's entry point returns. All pointers refer to static storage.
