@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/io500/find.hpp"
 #include "plugins/io500/io500_config.hpp"
 
 namespace iobench::plugins::io500 {
@@ -39,6 +40,7 @@ struct RankJob {
   ConfinedDir data;       ///< the data directory (the workload owns the descriptor)
   std::string find_root;  ///< find: the data directory's path
   std::timespec newer{};  ///< find: the timestamp file's modification time
+  FindPart find_part{};   ///< find: this process's share of the walk (under mpirun)
 };
 
 /// The op names a phase records (op 0 is its transfer or item op).
