@@ -26,10 +26,12 @@ bool matches(const char* name, const struct stat& st, const FindQuery& q) noexce
          ::fnmatch(q.name_pattern.c_str(), name, 0) == 0;
 }
 
-// One open directory of the walk and the path it is shown by in errors.
+// One open directory of the walk, the path it is shown by in errors, and how many of its entries
+// the walk has read (for the share of a part).
 struct Frame {
   DIR* dir;
   std::string shown;
+  std::uint64_t entries = 0;
 };
 
 // Closes the walk's open directories on every exit path, an error thrown mid-walk included.
@@ -45,7 +47,7 @@ struct FrameStack {
       ::close(fd);
       throw IoError(err, "fdopendir", shown);
     }
-    frames.push_back(Frame{dir, std::move(shown)});
+    frames.push_back(Frame{dir, std::move(shown), 0});
   }
   void pop() noexcept {
     ::closedir(frames.back().dir);
@@ -58,9 +60,11 @@ constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 // Tests the next entry of the top directory; opens a subdirectory relative to its parent's fd
 // (openat, never by path: no PATH_MAX limit on depth, and a directory swapped for a link is not
 // followed) and pushes it, so open directories are as many as the tree is deep.
+// An entry of another part is not tested; it is only descended into when it is a directory
+// (readdir's type, or lstat where the file system gives none).
 // False: the top directory has no more entries.
-bool step(FrameStack& stack, const FindQuery& q, FindCount& count) {
-  const Frame& top = stack.frames.back();
+bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindCount& count) {
+  Frame& top = stack.frames.back();
   errno = 0;
   const dirent* e = ::readdir(top.dir);
   if (e == nullptr) {
@@ -68,14 +72,20 @@ bool step(FrameStack& stack, const FindQuery& q, FindCount& count) {
     return false;
   }
   if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) return true;
+  const bool mine = top.entries++ % part.parts == part.index;
   const int fd = ::dirfd(top.dir);
   struct stat st {};
-  if (::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+  if (!mine && e->d_type != DT_UNKNOWN) {
+    if (e->d_type != DT_DIR) return true;
+    st.st_mode = S_IFDIR;
+  } else if (::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno == ENOENT) return true;  // removed since the directory was read
     throw IoError(errno, "fstatat", top.shown + "/" + e->d_name);
   }
-  ++count.scanned;
-  if (matches(e->d_name, st, q)) ++count.matched;
+  if (mine) {
+    ++count.scanned;
+    if (matches(e->d_name, st, q)) ++count.matched;
+  }
   if (!S_ISDIR(st.st_mode)) return true;
   const int child = ::openat(fd, e->d_name, kDirFlags);
   if (child < 0) {
@@ -88,14 +98,18 @@ bool step(FrameStack& stack, const FindQuery& q, FindCount& count) {
 
 }  // namespace
 
-FindCount find_matches(const std::filesystem::path& root, const FindQuery& query) {
+FindCount find_matches(const std::filesystem::path& root, const FindQuery& query,
+                       const FindPart& part) {
+  if (part.parts == 0 || part.index >= part.parts) {
+    throw Error(fmt::format("find: part {} of {} does not exist", part.index, part.parts));
+  }
   const int fd = ::open(root.c_str(), kDirFlags);
   if (fd < 0) throw IoError(errno, "open", root.string());
   FindCount count;
   FrameStack stack;
   stack.push(fd, root.string());
   while (!stack.frames.empty()) {
-    if (!step(stack, query, count)) stack.pop();
+    if (!step(stack, query, part, count)) stack.pop();
   }
   return count;
 }

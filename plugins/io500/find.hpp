@@ -29,12 +29,23 @@ struct FindCount {
   std::uint64_t matched = 0;  ///< entries matching all three tests
 };
 
+/// One of `parts` shares of a walk, for a find parallel across ranks (under mpirun each process
+/// walks one): the part tests the k-th entry of every directory (in readdir's order, which is the
+/// same for every process while nothing changes the tree) when k mod parts == index, and walks
+/// into every directory, so the parts' counts add up to the whole walk's.
+struct FindPart {
+  std::uint64_t index = 0;
+  std::uint64_t parts = 1;
+};
+
 /// Walks the tree under `root` (symbolic links not followed, as find without -L; each directory
 /// opened relative to its parent's descriptor, so depth is not limited by PATH_MAX) and tests
-/// every entry below it with `query`; the root itself is not counted. A root that is a symbolic
-/// link or not a directory is refused. Throws IoError naming the
-/// directory or entry that could not be read (an entry removed during the walk is skipped).
-[[nodiscard]] FindCount find_matches(const std::filesystem::path& root, const FindQuery& query);
+/// every entry below it of `part`'s share with `query`; the root itself is not counted. A root
+/// that is a symbolic link or not a directory is refused. Throws IoError naming the directory or
+/// entry that could not be read (an entry removed during the walk is skipped), Error for a part
+/// that does not exist.
+[[nodiscard]] FindCount find_matches(const std::filesystem::path& root, const FindQuery& query,
+                                     const FindPart& part = {});
 
 /// The find phase's figure: kIOPS of entries examined over `seconds` (IO500 rates find by the
 /// entries it went through, not by its matches); not valid when nothing matched, as IO500.

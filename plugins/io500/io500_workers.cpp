@@ -245,7 +245,7 @@ class Io500Worker final : public PhaseWorker {
       query.size_bytes.reset();
     }
     const std::uint64_t start = monotonic_ns();
-    const FindCount count = find_matches(job_.find_root, query);
+    const FindCount count = find_matches(job_.find_root, query, job_.find_part);
     const std::uint64_t end = monotonic_ns();
     ctx.record(0, 0, end - start, end);
     ctx.add_counter(kDoneCounter, count.scanned);

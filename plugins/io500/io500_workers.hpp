@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "plugins/io500/find.hpp"
 #include "plugins/io500/io500_config.hpp"
 
 namespace iobench::plugins::io500 {
@@ -46,6 +47,7 @@ struct RankJob {
   std::string find_root;   ///< find: the data directory's path
   std::timespec newer{};   ///< find: the timestamp file's modification time
   std::uint64_t seed = 0;  ///< ior-rnd4K-easy-read: the worker's seed for its read order
+  FindPart find_part{};    ///< find, find-easy: this process's share of the walk (under mpirun)
 };
 
 /// IO500's name of a phase ("ior-easy-write", the extended "find-easy").

@@ -12,10 +12,12 @@
 #include <iobench/file_util.hpp>
 #include <iobench/result.hpp>
 #include <iobench/sysinfo.hpp>
+#include <sstream>
 #include <string>
 
 #include "plugins/io500/io500_workers.hpp"
 #include "plugins/io500/score.hpp"
+#include "plugins/mdtest/ranks.hpp"
 
 namespace iobench::plugins::io500 {
 namespace {
@@ -169,23 +171,53 @@ std::uint64_t Io500Workload::planned_bytes(std::size_t target_index) const {
          std::uint64_t{config_.ranks} * config_.mdtest_hard_items * kMdtestHardFileBytes;
 }
 
-void Io500Workload::prepare(PrepareContext& ctx) {
-  const ConfinedDir run_dir = ctx.targets().front().run_dir;
+std::string Io500Workload::make_data(const ConfinedDir& run_dir) const {
+  std::timespec newer{};
   {
     UniqueFd stamp = run_dir.create(kTimestampFile, O_WRONLY);
     const std::timespec now = run_dir.stat(kTimestampFile).st_mtim;
     const std::timespec times[2] = {now, {now.tv_sec - 1, now.tv_nsec}};
     if (const int err = run_dir.try_set_times(kTimestampFile, times); err != 0)
       throw IoError(err, "utimensat", run_dir.shown(kTimestampFile).string());
-    newer_ = run_dir.stat(kTimestampFile).st_mtim;
+    newer = run_dir.stat(kTimestampFile).st_mtim;
   }
   run_dir.mkdir(kDataDir);
+  const OwnedConfinedDir data = run_dir.open_dir(kDataDir);
+  for (const char* dir : {"ior-easy", "ior-hard", "mdtest-easy", "mdtest-hard"}) data.mkdir(dir);
+  data.mkdir(kMdtestHardDir);
+  for (std::uint32_t r = 0; r < total_ranks_; ++r) data.mkdir(mdtest_easy_dir(r));
+  data.create(kIorHardFile, O_WRONLY).close(data.shown(kIorHardFile));
+  return fmt::format("{} {}", newer.tv_sec, newer.tv_nsec);
+}
+
+void Io500Workload::prepare(PrepareContext& ctx) {
+  const RankIdentity& me = ctx.rank_identity();
+  const auto processes = static_cast<std::uint32_t>(me.size);
+  rank_base_ = static_cast<std::uint32_t>(me.rank) * config_.ranks;
+  total_ranks_ = processes * config_.ranks;
+  shift_ = processes > 1 ? config_.ranks : 1;
+  find_part_ = FindPart{.index = static_cast<std::uint64_t>(me.rank), .parts = processes};
+  const std::span<const Target> target = ctx.targets().first(1);
+  // First, before anything else that may throw (from_rank0()'s rule; alone it just runs it):
+  // rank 0 makes the data and names its run directory and the timestamp's time.
+  const std::string made = ctx.from_rank0(
+      [&] { return mdtest::run_dir_names(target) + make_data(target.front().run_dir); });
+  if (me.rank != 0) {
+    rank0_dirs_ = mdtest::open_rank0_dirs(target, made, "io500's ranks share one data directory");
+  }
+  const ConfinedDir run_dir =
+      rank0_dirs_.empty() ? target.front().run_dir : rank0_dirs_.front().view();
+  const std::size_t line = made.find('\n');
+  std::istringstream stamp(line == std::string::npos ? std::string() : made.substr(line + 1));
+  long long sec = 0;
+  long long nsec = 0;
+  if (!(stamp >> sec >> nsec)) {
+    throw Error(fmt::format("io500: rank 0 sent no timestamp ('{}')", made));
+  }
+  newer_.tv_sec = static_cast<std::time_t>(sec);
+  newer_.tv_nsec = static_cast<long>(nsec);
   data_ = run_dir.open_dir(kDataDir);
-  for (const char* dir : {"ior-easy", "ior-hard", "mdtest-easy", "mdtest-hard"}) data_.mkdir(dir);
-  data_.mkdir(kMdtestHardDir);
-  for (std::uint32_t r = 0; r < config_.ranks; ++r) data_.mkdir(mdtest_easy_dir(r));
-  data_.create(kIorHardFile, O_WRONLY).close(data_.shown(kIorHardFile));
-  ctx.set_attribute("tasks", static_cast<std::int64_t>(config_.ranks));
+  ctx.set_attribute("tasks", static_cast<std::int64_t>(total_ranks_));
   ctx.set_attribute("stonewall_s", std::chrono::duration<double>(config_.stonewall).count());
   ctx.set_attribute("quick", static_cast<std::int64_t>(config_.quick ? 1 : 0));
   if (config_.cache_proof) describe_cache_proof(ctx);
@@ -195,16 +227,18 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   const Io500Phase kind = plan_.at(phase);
   RankJob job;
   job.phase = kind;
-  job.rank = static_cast<std::uint32_t>(ctx.worker_index());
-  job.ranks = config_.ranks;
+  job.rank = rank_base_ + static_cast<std::uint32_t>(ctx.worker_index());
+  job.ranks = total_ranks_;
   job.data = data_.view();
   if (kind == Io500Phase::kFind) {
     job.find_root = data_.path().string();
     job.newer = newer_;
+    job.find_part = find_part_;
     return make_io500_worker(std::move(job));
   }
   if (kind == Io500Phase::kFindEasy) {
     job.find_root = (data_.path() / "mdtest-easy").string();
+    job.find_part = find_part_;
     return make_io500_worker(std::move(job));
   }
   if (is_write(kind)) {
@@ -224,7 +258,7 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
         break;
     }
   } else {
-    job.owner = (job.rank + 1) % config_.ranks;
+    job.owner = (job.rank + shift_) % total_ranks_;
     job.count = done_.at(static_cast<std::size_t>(writer_of(kind))).at(job.owner);
     if (kind == Io500Phase::kIorRnd4kEasyRead) {
       // -t 4096 -b 4096 -s 10000000 over the owner's file: each 4 KiB block of what it wrote.
@@ -253,11 +287,11 @@ void Io500Workload::drop_before(Io500Phase next, PrepareContext& ctx) {
 
 void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
   std::string text =
-      config_.ranks > 1
+      total_ranks_ > 1
           ? fmt::format(
-                "rank shift: rank r reads, stats and deletes rank (r + 1) mod {}'s files "
+                "rank shift: rank r reads, stats and deletes rank (r + {}) mod {}'s files "
                 "in every read and stat phase",
-                config_.ranks)
+                shift_, total_ranks_)
           : std::string("rank shift: none with ranks=1 (the one rank reads its own files)");
   if (!dropped_.empty())
     text += "; page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches) before " +
@@ -272,10 +306,20 @@ void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, Pr
   if (config_.cache_proof && phase + 1 < plan_.size() && reads_written_data(plan_[phase + 1]))
     drop_before(plan_[phase + 1], ctx);
   if (!is_write(kind)) return;
-  std::vector<std::uint64_t>& done = done_.at(static_cast<std::size_t>(kind));
-  done.assign(config_.ranks, 0);
+  // Every process's ranks' counts (alone: this one's), rank by rank.
+  std::string mine;
   for (const WorkerResult& w : result.workers) {
-    if (w.index < done.size()) done[w.index] = w.counters.at(kDoneCounter);
+    mine += fmt::format("{} ", w.counters.at(kDoneCounter));
+  }
+  std::vector<std::uint64_t>& done = done_.at(static_cast<std::size_t>(kind));
+  done.clear();
+  for (const std::string& theirs : ctx.all_ranks(mine)) {
+    std::istringstream words(theirs);
+    for (std::uint64_t n = 0; words >> n;) done.push_back(n);
+  }
+  if (done.size() != total_ranks_) {
+    throw Error(fmt::format("io500: the processes reported {} ranks' counts after '{}', not {}",
+                            done.size(), result.name, total_ranks_));
   }
   if (is_ior_write(kind)) report_stonewall(result, ctx);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/io500/find.hpp"
 #include "plugins/io500/io500_config.hpp"
 
 namespace iobench::plugins::io500 {
@@ -26,6 +27,14 @@ namespace iobench::plugins::io500 {
 /// extended (IO500's --mode=extended), find-easy (`-name *01*` over the mdtest-easy tree) runs
 /// after mdtest-easy-write and ior-rnd4K-easy-read (random 4 KiB reads of the ior-easy files,
 /// stonewall and wear-out) last; the score never counts them.
+///
+/// Under mpirun each process's `ranks` workers are IO500 ranks too, numbered process by process
+/// (process p's worker w is rank p x ranks + w): rank 0 makes the timestamp file and the data
+/// directory in its run directory, where every rank works (the ranks must name the same target,
+/// on a file system they all see); the read phases' shift is one process's ranks (rank r on rank
+/// r + ranks's files, as IOR's -C moves a read to the next node), what each rank wrote is shared
+/// by every process (PrepareContext::all_ranks()), and every process walks its share of the find
+/// (FindPart), whose counts add up in the aggregate.
 class Io500Workload final : public Workload {
  public:
   explicit Io500Workload(Io500Config config);
@@ -52,10 +61,21 @@ class Io500Workload final : public Workload {
   /// those it was not, with why (not root, or the error).
   void describe_cache_proof(PrepareContext& ctx) const;
 
+  /// Rank 0's part of prepare(): the timestamp file and the data directory with its phases'
+  /// directories and the shared file. Returns the timestamp's time as "SEC NSEC".
+  [[nodiscard]] std::string make_data(const ConfinedDir& run_dir) const;
+
   Io500Config config_;
   std::vector<Io500Phase> plan_;          ///< the phases run, in order (phases() names them)
   std::vector<std::string> dropped_;      ///< cache_proof: phases the cache was dropped before
   std::vector<std::string> not_dropped_;  ///< cache_proof: "before <phase>: <why not>"
+  /// IO500 rank of this process's worker 0, every process's ranks, and the read phases' shift.
+  std::uint32_t rank_base_ = 0;
+  std::uint32_t total_ranks_ = 1;
+  std::uint32_t shift_ = 1;
+  FindPart find_part_{};
+  /// Under mpirun, on the processes but rank 0's: rank 0's run directory.
+  std::vector<OwnedConfinedDir> rank0_dirs_;
   OwnedConfinedDir data_;
   std::timespec newer_{};
   /// Per write phase (indexed by Io500Phase), what each rank completed.

@@ -23,6 +23,9 @@ void register_family(PluginRegistrar& registrar) {
       .fixed_engine_reason =
           "it makes the system calls IOR's and mdtest's POSIX backends make (pwrite/pread, "
           "open/write/read/close, stat, unlink), so its figures stay comparable with IO500's",
+      // Under mpirun every process's ranks work in rank 0's data directory.
+      .shared_targets_param =
+          [](const Params&) { return std::string("io500's one data directory"); },
       // Its write phases stop at its stonewall param, the later ones do what they left.
       .times_own_phases = true,
   });

@@ -65,7 +65,7 @@ std::string join(const std::vector<std::uint64_t>& values) {
 }  // namespace
 
 MdtestWorkload::MdtestWorkload(MdtestConfig config)
-    : config_(std::move(config)), plan_(config_.plan()) {
+    : config_(std::move(config)), plan_(config_.plan()), total_ranks_(config_.ranks) {
   reset_made();
 }
 
@@ -107,17 +107,34 @@ std::uint64_t MdtestWorkload::retained_bytes(std::size_t target_index) const {
 
 ConfinedDir MdtestWorkload::base_dir(std::span<const Target> targets, std::size_t t) const {
   if (tree_dir_) return tree_dir_.view();
+  if (!rank0_dirs_.empty()) return rank0_dirs_.at(t).view();
   return targets[t].run_dir;
 }
 
 void MdtestWorkload::make_test_dirs(std::span<const Target> targets,
                                     std::uint32_t iteration) const {
-  for (std::size_t t = 0; t < targets.size() && t < config_.ranks; ++t) {
+  if (!leader()) return;  // rank 0 makes them for every rank
+  for (std::size_t t = 0; t < targets.size() && t < total_ranks_; ++t) {
     targets[t].run_dir.mkdir(test_dir_name(iteration), 0755);
   }
 }
 
 void MdtestWorkload::prepare(PrepareContext& ctx) {
+  const RankIdentity& me = ctx.rank_identity();
+  rank_base_ = static_cast<std::uint64_t>(me.rank) * config_.ranks;
+  total_ranks_ = static_cast<std::uint64_t>(me.size) * config_.ranks;
+  if (me.size > 1) {
+    // First, before anything that may throw (from_rank0()'s rule): rank 0 makes the first test
+    // directory and names its run directories, where every rank then works.
+    const std::string names = ctx.from_rank0([&] {
+      if (config_.create) make_test_dirs(ctx.targets(), 0);
+      return run_dir_names(ctx.targets());
+    });
+    if (me.rank != 0 && config_.tree_dir.empty()) {
+      rank0_dirs_ =
+          open_rank0_dirs(ctx.targets(), names, "mdtest's ranks share one test directory");
+    }
+  }
   seed_ = config_.random_seed != 0 ? config_.random_seed : ctx.seed();
   if (!config_.tree_dir.empty()) {
     // The user's own directory, named by them; every name below it is confined to it.
@@ -127,9 +144,9 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
   }
   prepared_ = true;
   reset_made();
-  if (config_.create) make_test_dirs(ctx.targets(), 0);
+  if (config_.create && me.size == 1) make_test_dirs(ctx.targets(), 0);
   const TreeLayout layout = config_.layout();
-  ctx.set_attribute("tasks", static_cast<std::int64_t>(config_.ranks));
+  ctx.set_attribute("tasks", static_cast<std::int64_t>(total_ranks_));
   ctx.set_attribute("items_per_rank", static_cast<std::int64_t>(layout.items()));
   ctx.set_attribute("items_per_dir", static_cast<std::int64_t>(layout.items_per_dir()));
   ctx.set_attribute("dirs_in_tree", static_cast<std::int64_t>(layout.dir_count()));
@@ -140,8 +157,9 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
   if (config_.random) ctx.set_attribute("random_seed", static_cast<std::int64_t>(seed_));
 }
 
-RankArgs MdtestWorkload::rank_args(const PlannedPhase& p, std::uint64_t rank) const {
-  const std::uint64_t ranks = config_.ranks;
+RankArgs MdtestWorkload::rank_args(const PlannedPhase& p, std::uint64_t worker) const {
+  const std::uint64_t rank = rank_base_ + worker;
+  const std::uint64_t ranks = total_ranks_;
   const std::uint64_t step = shift_step(p.kind);
   const std::uint64_t shift = config_.shift;
   RankArgs args{
@@ -162,7 +180,7 @@ RankArgs MdtestWorkload::rank_args(const PlannedPhase& p, std::uint64_t rank) co
 
 void MdtestWorkload::reset_made() {
   for (std::vector<std::uint64_t>& made : made_) {
-    made.assign(config_.ranks, config_.layout().items());
+    made.assign(total_ranks_, config_.layout().items());
   }
 }
 
@@ -176,56 +194,61 @@ std::unique_ptr<PhaseWorker> MdtestWorkload::make_worker(std::size_t phase, Work
   if (ctx.stop_requested()) return nullptr;
   const PlannedPhase& p = plan_.at(phase);
   const RankArgs args = rank_args(p, ctx.worker_index());
+  // The shared tree is rank 0's alone to make and remove; the other processes' one worker of a
+  // tree phase has nothing to do.
+  if (is_tree(p.kind) && !does_tree(args.tree_rank)) return make_idle_worker();
   return make_rank_worker(args, open_test_dir(ctx.targets(), p, args));
 }
 
 bool MdtestWorkload::check_created(const PlannedPhase& p, const PhaseResult& result,
                                    PrepareContext& ctx) {
+  // Every process's workers' counts (alone: this one's), so that every process decides the same
+  // and knows what the ranks it shifts to made.
+  const std::vector<RankMade> made = decode_made(ctx.all_ranks(encode_made(result)));
+  const bool tree = p.kind == PhaseKind::kTreeCreate;
   std::uint64_t done = 0;
-  std::uint64_t least = UINT64_MAX;
+  std::uint64_t planned = 0;
+  bool short_of_plan = false;
   bool stonewalled = false;
-  for (const WorkerResult& w : result.workers) {
-    const std::uint64_t d = w.counters.at(kItemsDoneCounter);
-    done += d;
-    least = std::min(least, d);
-    if (w.counters.size() > kStonewallNsCounter && w.counters[kStonewallNsCounter] > 0) {
-      stonewalled = true;
-    }
+  for (std::size_t r = 0; r < made.size(); ++r) {
+    const std::uint64_t want = !tree          ? config_.layout().items()
+                               : does_tree(r) ? config_.layout().dir_count()
+                                              : 0;
+    done += made[r].done;
+    planned += want;
+    short_of_plan = short_of_plan || made[r].done < want;
+    stonewalled = stonewalled || made[r].stonewall_ns > 0;
   }
-  const std::uint64_t workers = result.workers.size();
-  const std::uint64_t per_worker =
-      p.kind == PhaseKind::kTreeCreate ? config_.layout().dir_count() : config_.layout().items();
-  if (stonewalled) report_stonewall(result, ctx);
+  if (stonewalled) report_stonewall(result, made, ctx);
   // -W: the wear-out left every worker with as many items as the most any made at the
   // stonewall (or one more: the runner's wear-out ends a worker at or just past its target); the
   // later phases act on what each rank made (mdtest's o.items = max_iter).
-  if (least == per_worker || stonewalled) {
-    if (p.kind != PhaseKind::kTreeCreate) {
-      std::vector<std::uint64_t>& made = made_[p.kind == PhaseKind::kDirCreate ? 0 : 1];
+  if (!short_of_plan || stonewalled) {
+    if (!tree && made.size() == total_ranks_) {
       // Creation names rank r's items after r itself (shift step 0).
-      for (std::size_t w = 0; w < result.workers.size() && w < made.size(); ++w) {
-        made[w] = result.workers[w].counters.at(kItemsDoneCounter);
-      }
+      std::vector<std::uint64_t>& counts = made_[p.kind == PhaseKind::kDirCreate ? 0 : 1];
+      for (std::size_t r = 0; r < made.size(); ++r) counts[r] = made[r].done;
     }
     return true;
   }
   ctx.skip_remaining_phases(
       fmt::format("'{}' made {} of its {} items (a time or op limit ended it): the phases after it "
                   "would look for items that were never made",
-                  result.name, done, workers * per_worker));
+                  result.name, done, planned));
   return false;
 }
 
-void MdtestWorkload::report_stonewall(const PhaseResult& result, PrepareContext& ctx) const {
+void MdtestWorkload::report_stonewall(const PhaseResult& result, const std::vector<RankMade>& made,
+                                      PrepareContext& ctx) const {
   std::vector<std::uint64_t> at_stonewall;
-  std::vector<std::uint64_t> made;
+  std::vector<std::uint64_t> done;
   std::uint64_t sum = 0;
   std::uint64_t stonewall_ns = 0;
-  for (const WorkerResult& w : result.workers) {
-    at_stonewall.push_back(w.counters.at(kItemsAtStonewallCounter));
-    made.push_back(w.counters.at(kItemsDoneCounter));
-    sum += at_stonewall.back();
-    stonewall_ns = std::max(stonewall_ns, w.counters.at(kStonewallNsCounter));
+  for (const RankMade& m : made) {
+    at_stonewall.push_back(m.at_stonewall);
+    done.push_back(m.done);
+    sum += m.at_stonewall;
+    stonewall_ns = std::max(stonewall_ns, m.stonewall_ns);
   }
   // mdtest's "File create (stonewall)" figures: the items made by the stonewall and its time.
   ctx.set_attribute(fmt::format("stonewall_items.{}", result.name), static_cast<std::int64_t>(sum));
@@ -236,7 +259,7 @@ void MdtestWorkload::report_stonewall(const PhaseResult& result, PrepareContext&
       fmt::format("stonewall={:.3f} s hit after {:.3f} s; items per worker at the stonewall: {} "
                   "(sum {}); after the wear-out: {}",
                   static_cast<double>(config_.stonewall_ns) / 1e9,
-                  static_cast<double>(stonewall_ns) / 1e9, join(at_stonewall), sum, join(made)));
+                  static_cast<double>(stonewall_ns) / 1e9, join(at_stonewall), sum, join(done)));
 }
 
 // A removal a time or op limit cut short: the rest is removed untimed, as mdtest's removal
@@ -248,8 +271,9 @@ void MdtestWorkload::complete_cut_short(const PlannedPhase& p, const PhaseResult
   std::uint64_t left = 0;
   for (std::size_t w = 0; w < result.workers.size(); ++w) {
     const RankArgs args = rank_args(p, w);
-    const std::uint64_t planned =
-        p.kind == PhaseKind::kTreeRemove ? config_.layout().dir_count() : args.item_count;
+    const std::uint64_t planned = p.kind != PhaseKind::kTreeRemove ? args.item_count
+                                  : does_tree(args.tree_rank)      ? config_.layout().dir_count()
+                                                                   : 0;
     const std::uint64_t d = result.workers[w].counters.at(kItemsDoneCounter);
     done += d;
     // A rename that did nothing set nothing aside.
@@ -277,9 +301,11 @@ void MdtestWorkload::after_phase(std::size_t phase, const PhaseResult& result,
   if (is_create(p.kind) && !check_created(p, result, ctx)) return;
   if (is_remove(p.kind) || p.kind == PhaseKind::kDirRename) complete_cut_short(p, result, ctx);
   if (p.kind == PhaseKind::kTreeRemove) {
+    // Under mpirun a barrier first: every process's ranks have removed their trees (-u).
+    (void)ctx.all_ranks("");
     // mdtest removes the iteration's test directory after the tree, untimed (in tree_dir too:
-    // an earlier iobench run made it, and the tree removal just emptied it).
-    for (std::size_t t = 0; t < ctx.targets().size() && t < config_.ranks; ++t) {
+    // an earlier iobench run made it, and the tree removal just emptied it); rank 0 alone.
+    for (std::size_t t = 0; leader() && t < ctx.targets().size() && t < total_ranks_; ++t) {
       base_dir(ctx.targets(), t).rmdir(test_dir_name(p.iteration));
     }
   }
@@ -293,6 +319,7 @@ void MdtestWorkload::after_phase(std::size_t phase, const PhaseResult& result,
 
 void MdtestWorkload::finish(PrepareContext& ctx) {
   if (!prepared_ || tree_dir_) return;        // never remove in an earlier run's directory
+  if (!leader()) return;                      // the test directories are rank 0's
   if (completed_ && !config_.remove) return;  // a create-only run leaves its trees
   for (const Target& target : ctx.targets()) {
     if (!target.run_dir) continue;

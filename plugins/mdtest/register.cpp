@@ -23,6 +23,9 @@ void register_family(PluginRegistrar& registrar) {
           "it makes the system calls mdtest's POSIX backend makes (mkdir, stat, rename, rmdir, "
           "open/write/read/close, unlink), one per item, so its rates stay comparable with "
           "mdtest's; compare engines with the disk or tiotest workloads",
+      // Under mpirun every process's ranks work in rank 0's test directory, as mdtest's ranks.
+      .shared_targets_param =
+          [](const Params&) { return std::string("mdtest's one test directory"); },
   });
   registrar.add_formatter("mdtest", "text", format_mdtest_text);
 }

@@ -399,6 +399,14 @@ std::unique_ptr<PhaseWorker> make_rank_worker(const RankArgs& args, OwnedConfine
   return std::make_unique<RankWorker>(args, std::move(test_dir));
 }
 
+std::unique_ptr<PhaseWorker> make_idle_worker() {
+  class IdleWorker final : public PhaseWorker {
+   public:
+    void run(WorkerContext& ctx) override { ctx.add_counter(kItemsDoneCounter, 0); }
+  };
+  return std::make_unique<IdleWorker>();
+}
+
 void complete_cut_short(const RankArgs& args, OwnedConfinedDir test_dir, std::uint64_t done) {
   RankWorker worker(args, std::move(test_dir));
   if (args.kind == PhaseKind::kDirRename) {

@@ -51,6 +51,10 @@ struct RankArgs {
 [[nodiscard]] std::unique_ptr<PhaseWorker> make_rank_worker(const RankArgs& args,
                                                             OwnedConfinedDir test_dir);
 
+/// The worker of a tree phase on a process whose ranks do not work on the shared tree (under
+/// mpirun, every process's but rank 0's): it does nothing, and reports 0 items.
+[[nodiscard]] std::unique_ptr<PhaseWorker> make_idle_worker();
+
 /// Untimed, after a phase a time or op limit cut short once its worker had done `done` items:
 /// a removal (directory, file or tree) removes the rest, from the `done`-th on in the phase's
 /// order, so that the tree removal finds its directories empty (mdtest's removal always removes

@@ -130,3 +130,37 @@ TEST_CASE("io500 find does not follow a root that is a symbolic link") {
     CHECK(e.error_number() == ENOTDIR);  // O_DIRECTORY | O_NOFOLLOW on a link
   }
 }
+
+TEST_CASE("io500 find parts of a walk add up to the whole walk, each a share") {
+  TempDir dir("find");
+  const fs::path root = dir.path();
+  FindQuery query;
+  query.newer = {1000, 500};
+  // 3 directories of 7 files (2 matching each) and a link: 25 entries, 6 matches.
+  for (int d = 0; d < 3; ++d) {
+    const fs::path sub = root / ("d" + std::to_string(d));
+    fs::create_directories(sub);
+    for (int f = 0; f < 7; ++f) {
+      write_file(sub / ((f < 2 ? "m01." : "f.") + std::to_string(f)), 3901);
+    }
+  }
+  fs::create_symlink("d0", root / "link01");
+  fs::create_directories(root / "d1" / "deep");
+  write_file(root / "d1" / "deep" / "x01", 3901);  // 27 entries, 7 matches
+  const FindCount whole = find_matches(root, query);
+  CHECK(whole.scanned == 27);
+  CHECK(whole.matched == 7);
+  for (const std::uint64_t parts : {2u, 3u, 5u}) {
+    FindCount sum;
+    for (std::uint64_t i = 0; i < parts; ++i) {
+      const FindCount part = find_matches(root, query, FindPart{.index = i, .parts = parts});
+      CHECK(part.scanned < whole.scanned);  // a share, not the whole
+      sum.scanned += part.scanned;
+      sum.matched += part.matched;
+    }
+    INFO(parts << " parts");
+    CHECK(sum.scanned == whole.scanned);
+    CHECK(sum.matched == whole.matched);
+  }
+  CHECK_THROWS_AS(find_matches(root, query, FindPart{.index = 2, .parts = 2}), iobench::Error);
+}

@@ -20,7 +20,8 @@
 /// as OpResult/OpLatencyPartsResult with CompactLatencyHistogram (WorkerResult, PhaseResult);
 /// WorkloadSetup::run_stop and stop_requested(), InterruptedError for a factory a stop cut short.
 /// 4 (wave 3, one bump for the whole wave): PhaseSpec::steady_state and ::wear_out,
-/// WorkloadInfo::times_own_phases, WorkerContext::wearing_out(), PhaseSpec::process_workers.
+/// WorkloadInfo::times_own_phases, WorkerContext::wearing_out(), PhaseSpec::process_workers,
+/// PrepareContext::all_ranks().
 #define IOBENCH_PLUGIN_ABI_VERSION 4u
 
 extern "C" {

@@ -121,6 +121,13 @@ class PrepareContext {
   /// let both through. A rank that failed earlier in the step (its run directory could not be
   /// made) ends the step here for every rank the same way.
   [[nodiscard]] virtual std::string from_rank0(const std::function<std::string()>& produce);
+  /// Collective, for what every rank must know of the others (mdtest: the items each rank made
+  /// before its stonewall, for the ranks whose items it stats next): every rank's `mine`,
+  /// indexed by rank; alone {mine}. Callable from prepare() and after_phase(), under from_rank0()'s
+  /// rule: every rank calls it the same number of times, in the same order, and
+  /// it is also a barrier (no rank returns before every rank called it). A step another rank
+  /// ended (a failure there) throws the runner's own exception here: let it through.
+  [[nodiscard]] virtual std::vector<std::string> all_ranks(const std::string& mine);
 };
 
 /// A workload instance: built from validated params by its factory (which throws ConfigError for

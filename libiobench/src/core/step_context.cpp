@@ -75,4 +75,14 @@ std::string StepContext::from_rank0(const std::function<std::string()>& produce)
   return all->front();
 }
 
+// Every rank's text at a checkpoint; another rank's problem there ends the step for this one.
+std::vector<std::string> StepContext::all_ranks(const std::string& mine) {
+  std::optional<std::vector<std::string>> all = sync_.exchange(mine);
+  if (!all) {
+    take_verdict(sync_, *sync_.verdict(), result_);
+    throw StepSync::Ended{};
+  }
+  return std::move(*all);
+}
+
 }  // namespace iobench::detail

@@ -23,6 +23,7 @@ class StepContext final : public PrepareContext {
     return sync_.active() ? sync_.coordinator().identity() : PrepareContext::rank_identity();
   }
   [[nodiscard]] std::string from_rank0(const std::function<std::string()>& produce) override;
+  [[nodiscard]] std::vector<std::string> all_ranks(const std::string& mine) override;
   [[nodiscard]] std::span<const Target> targets() const override { return targets_; }
   [[nodiscard]] const Engine& engine() const override { return engine_; }
   [[nodiscard]] std::uint64_t seed() const override { return result_.seed; }

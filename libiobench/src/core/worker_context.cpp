@@ -161,6 +161,8 @@ std::string PrepareContext::from_rank0(const std::function<std::string()>& produ
   return produce();
 }
 
+std::vector<std::string> PrepareContext::all_ranks(const std::string& mine) { return {mine}; }
+
 void WorkerContext::add_counter(CounterId counter, std::uint64_t value) noexcept {
   if (counter < kMaxCounters) slot_.counters[counter] += value;
 }

@@ -1,0 +1,81 @@
+#include "plugins/mdtest/ranks.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <iobench/error.hpp>
+#include <iobench/file_util.hpp>
+#include <sstream>
+
+#include "plugins/mdtest/workers.hpp"
+
+namespace iobench::plugins::mdtest {
+
+std::string run_dir_names(std::span<const Target> targets) {
+  std::string names;
+  for (const Target& target : targets) {
+    names += target.run_dir.path().filename().string();
+    names += '\n';
+  }
+  return names;
+}
+
+std::vector<OwnedConfinedDir> open_rank0_dirs(std::span<const Target> targets,
+                                              const std::string& names, std::string_view shared) {
+  std::vector<OwnedConfinedDir> dirs;
+  std::istringstream lines(names);
+  for (const Target& target : targets) {
+    std::string name;
+    if (!std::getline(lines, name) || name.empty() || name.find('/') != std::string::npos ||
+        name == "." || name == "..") {
+      throw Error(fmt::format("rank 0 sent no run directory name for target '{}' ({})",
+                              target.user_path.string(), shared));
+    }
+    // The user's directory, their own link followed (as the run directories are made); rank 0's
+    // run directory beneath it, never through a link.
+    const UniqueFd parent(::open(target.user_path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!parent) throw IoError(errno, "open directory", target.user_path.string());
+    try {
+      dirs.push_back(ConfinedDir(parent.get(), target.user_path).open_dir(name));
+    } catch (const IoError& e) {
+      if (e.error_number() != ENOENT) throw;
+      throw IoError(ENOENT,
+                    fmt::format("open rank 0's run directory ({}: every rank must name the same "
+                                "directory, on a file system all ranks see)",
+                                shared),
+                    (target.user_path / name).string());
+    }
+  }
+  return dirs;
+}
+
+std::string encode_made(const PhaseResult& result) {
+  std::string text;
+  for (const WorkerResult& w : result.workers) {
+    const auto counter = [&](CounterId c) {
+      return c < w.counters.size() ? w.counters[c] : std::uint64_t{0};
+    };
+    text += fmt::format("{} {} {}\n", counter(kItemsDoneCounter), counter(kItemsAtStonewallCounter),
+                        counter(kStonewallNsCounter));
+  }
+  return text;
+}
+
+std::vector<RankMade> decode_made(const std::vector<std::string>& texts) {
+  std::vector<RankMade> made;
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    std::istringstream lines(texts[r]);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      RankMade m;
+      if (!(words >> m.done >> m.at_stonewall >> m.stonewall_ns)) {
+        throw Error(fmt::format("mdtest: rank {} sent '{}' for its items made", r, line));
+      }
+      made.push_back(m);
+    }
+  }
+  return made;
+}
+
+}  // namespace iobench::plugins::mdtest

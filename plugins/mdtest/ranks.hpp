@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <iobench/confined_dir.hpp>
+#include <iobench/result.hpp>
+#include <iobench/worker_context.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+// mdtest's ranks across MPI processes (`mpirun -n N iobench run mdtest ...`): every process's
+// workers are mdtest ranks numbered process by process, all working in rank 0's run directory
+// (mdtest's one test directory), and what each made travels between the processes.
+namespace iobench::plugins::mdtest {
+
+/// The names of rank 0's run directories, one a line in target order: what rank 0 sends the
+/// other processes (from_rank0) so that they work in its test directories.
+[[nodiscard]] std::string run_dir_names(std::span<const Target> targets);
+
+/// Every target's run directory of rank 0 (run_dir_names()'s text), opened beneath the target the
+/// user named, never through a link. Throws Error for a missing or unsafe name and IoError
+/// naming the path when it cannot be opened (ENOENT: the ranks do not see one file system;
+/// `shared` says what the ranks share there, "mdtest's ranks share one test directory").
+/// io500 uses it too.
+[[nodiscard]] std::vector<OwnedConfinedDir> open_rank0_dirs(std::span<const Target> targets,
+                                                            const std::string& names,
+                                                            std::string_view shared);
+
+/// What one worker (mdtest rank) of a creation phase did, as its counters say (workers.hpp).
+struct RankMade {
+  std::uint64_t done = 0;          ///< items (tree directories) made
+  std::uint64_t at_stonewall = 0;  ///< items made when the stonewall fell (-W)
+  std::uint64_t stonewall_ns = 0;  ///< 0: the stonewall never fell for it
+};
+
+/// This process's workers' figures of `result`, as text for PrepareContext::all_ranks().
+[[nodiscard]] std::string encode_made(const PhaseResult& result);
+/// Every process's encode_made() text back, in rank order: one entry per mdtest rank. Throws
+/// Error for a text that does not read as figures.
+[[nodiscard]] std::vector<RankMade> decode_made(const std::vector<std::string>& texts);
+
+}  // namespace iobench::plugins::mdtest

@@ -1,0 +1,109 @@
+// The io500 workload's ranks across MPI processes: under mpirun every process's workers are IO500
+// ranks of one run, in rank 0's one data directory; each read phase reads what the rank one
+// process further wrote, and each process walks its share of the find, whose counts add up to the
+// whole tree's.
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tests/mpi/mpi_support.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench::test;
+using IoJson = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const IoJson& io500_phase(const IoJson& step, const std::string& name) {
+  for (const IoJson& p : step.at("phases"))
+    if (p.at("name") == name) return p;
+  FAIL("no phase " << name);
+  return step;
+}
+
+std::uint64_t done_of(const IoJson& phase, std::size_t worker) {
+  return phase.at("workers").at(worker).at("counters").at("done").get<std::uint64_t>();
+}
+
+}  // namespace
+
+TEST_CASE("io500 under mpirun -n 2: the ranks of both processes share one data directory",
+          "[mpi][io500]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("io500mpi");
+  const fs::path target = dir.path() / "target";
+  fs::create_directories(target);
+  const fs::path json = dir.path() / "out.json";
+  // 2 processes x 2 ranks: IO500 ranks 0 and 1 in process 0, 2 and 3 in process 1.
+  const CliResult result = run_ranked(
+      2, {"run", "io500", "-d", target.string(), "ranks=2", "stonewall=1s", "ior_easy_size=4m",
+          "ior_hard_segments=32", "mdtest_easy_items=100", "mdtest_hard_items=120", "quick=true",
+          "--keep", "-q", "-f", "json", "-o", json.string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(count_of(result.out, "[SCORE ]") == 1);  // rank 0 alone prints IO500's lines
+  const IoJson doc = IoJson::parse(read_file(json));
+  const IoJson& step = doc.at("steps").at(0);
+  CHECK(step.at("attributes").at("tasks") == 4);
+  for (const IoJson& p : step.at("phases")) CHECK(p.at("status") == "ok");
+
+  // One data directory, in rank 0's run directory, with every rank's ior-easy file.
+  std::vector<fs::path> data;
+  for (const auto& e : fs::directory_iterator(target)) {
+    if (fs::exists(e.path() / "datafiles")) {
+      data.push_back(e.path() / "datafiles");
+    } else {
+      CHECK(TempDir::list(e.path()).empty());
+    }
+  }
+  REQUIRE(data.size() == 1);
+  std::set<std::string> easy_files;
+  for (const auto& e : fs::directory_iterator(data.front() / "ior-easy")) {
+    easy_files.insert(e.path().filename().string());
+  }
+  CHECK(easy_files == std::set<std::string>{"ior_file_easy.00000000", "ior_file_easy.00000001",
+                                            "ior_file_easy.00000002", "ior_file_easy.00000003"});
+
+  // The aggregate's workers are the IO500 ranks in order; rank r reads rank r+2's data, written
+  // by the other process.
+  for (const char* read_phase : {"ior-easy-read", "ior-hard-read", "mdtest-hard-read"}) {
+    const std::string name(read_phase);
+    const std::string write_phase = name.substr(0, name.rfind('-')) + "-write";
+    for (std::size_t r = 0; r < 4; ++r) {
+      INFO(read_phase << " rank " << r);
+      CHECK(done_of(io500_phase(step, read_phase), r) ==
+            done_of(io500_phase(step, write_phase), (r + 2) % 4));
+    }
+  }
+  const std::uint64_t easy_items =
+      io500_phase(step, "mdtest-easy-write").at("counters").at("done").get<std::uint64_t>();
+  const std::uint64_t hard_items =
+      io500_phase(step, "mdtest-hard-write").at("counters").at("done").get<std::uint64_t>();
+  CHECK(io500_phase(step, "mdtest-easy-delete").at("ops") == easy_items);
+  CHECK(io500_phase(step, "mdtest-hard-delete").at("ops") == hard_items);
+  // find, one share per process: together every entry once (the 4 phase directories,
+  // mdtest_tree.0, 4 easy rank directories, 4 ior-easy files, the ior-hard file and every mdtest
+  // file), and the matches of every rank's names.
+  const IoJson& find_phase = io500_phase(step, "find");
+  CHECK(find_phase.at("workers").size() == 2);
+  CHECK(find_phase.at("counters").at("entries_scanned") == 14 + easy_items + hard_items);
+  std::uint64_t expected_matches = 0;
+  const IoJson& hard_write = io500_phase(step, "mdtest-hard-write");
+  for (std::size_t r = 0; r < 4; ++r) {
+    for (std::uint64_t n = 0; n < done_of(hard_write, r); ++n) {
+      expected_matches += fmt::format("file.mdtest.{}.{}", r, n).find("01") != std::string::npos;
+    }
+  }
+  CHECK(find_phase.at("counters").at("matched") == expected_matches);
+  // Each process examined a share, not the whole tree.
+  for (std::size_t w = 0; w < 2; ++w) {
+    CHECK(find_phase.at("workers").at(w).at("counters").at("entries_scanned").get<std::uint64_t>() <
+          14 + easy_items + hard_items);
+  }
+}

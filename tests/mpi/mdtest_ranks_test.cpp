@@ -1,0 +1,246 @@
+// mdtest's ranks across MPI processes: under mpirun every process's workers are mdtest ranks of
+// one run, numbered process by process, all in rank 0's one test directory. The trees are walked
+// (every rank's items, once), the shift is seen by which process misses a rank's stashed items,
+// and the SUMMARY rate is the aggregate's items over its wall time (the slowest rank's end).
+#include <fmt/format.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <iobench/result_json.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "plugins/mdtest/summary.hpp"
+#include "tests/mpi/mpi_support.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace iobench::test;
+using MdJson = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The run directory below `dir` holding mdtest's test directory, and how many run directories
+// there are (with --keep every rank keeps its own, only rank 0's holds the tree).
+fs::path tree_run_dir(const fs::path& dir, std::size_t& run_dirs) {
+  fs::path found;
+  run_dirs = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    ++run_dirs;
+    if (fs::exists(e.path() / "test-dir.0-0")) {
+      CHECK(found.empty());  // one tree for all ranks
+      found = e.path();
+    } else {
+      CHECK(TempDir::list(e.path()).empty());
+    }
+  }
+  return found;
+}
+
+// Item names ("file.mdtest.<rank>.<n>", "dir.mdtest.<rank>.<n>") below `root`; each must be new.
+std::set<std::string> item_names(const fs::path& root) {
+  std::set<std::string> names;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    const std::string name = e.path().filename().string();
+    if (name.find(".mdtest.") == std::string::npos) continue;
+    CHECK(names.insert(name).second);
+  }
+  return names;
+}
+
+// A create-only run of `processes` x `workers` mdtest ranks (branch 2, depth 1: three
+// directories of 2 items each) leaves, in rank 0's run directory, exactly each rank's 6 files
+// and 6 directories.
+void check_create_only(int processes, int workers) {
+  TempDir dir("mdmpi");
+  const CliResult result = run_ranked(
+      processes, {"run", "mdtest", "-d", dir.path().string(), fmt::format("ranks={}", workers),
+                  "worker_mode=threads", "items=6", "branch=2", "depth=1", "phases=create",
+                  "--keep", "-q", "--format", "json"});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  std::size_t run_dirs = 0;
+  const fs::path run_dir = tree_run_dir(dir.path(), run_dirs);
+  CHECK(run_dirs >= 1);
+  REQUIRE(!run_dir.empty());
+  const int ranks = processes * workers;
+  std::set<std::string> expected;
+  for (int r = 0; r < ranks; ++r) {
+    for (int n = 0; n < 6; ++n) {
+      expected.insert(fmt::format("file.mdtest.{}.{}", r, n));
+      expected.insert(fmt::format("dir.mdtest.{}.{}", r, n));
+    }
+  }
+  CHECK(item_names(run_dir / "test-dir.0-0") == expected);
+  const MdJson doc = MdJson::parse(result.out);
+  const MdJson& step = doc.at("steps").at(0);
+  CHECK(step.at("attributes").at("tasks") == ranks);
+  for (const MdJson& phase : step.at("phases")) {
+    if (phase.at("name") == "File creation") CHECK(phase.at("ops") == 6 * ranks);
+    if (phase.at("name") == "Tree creation") CHECK(phase.at("ops") == 3);  // rank 0's tree
+  }
+}
+
+// Rank 0's message in a failed run's JSON: "rank R: ..." of the rank whose own failure it was.
+std::string failure_of(const CliResult& result) {
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 1);
+  return MdJson::parse(result.out).at("steps").at(0).at("message").get<std::string>();
+}
+
+// A stat-only run on the tree of a create-only run in `tree` fails on the process whose rank
+// looks for the items of mdtest rank `missing`, stashed away: with the shift, another process's.
+void check_shifted_stat(int processes, int workers, int shift) {
+  TempDir dir("mdmpi");
+  const fs::path made = dir.path() / "made";
+  const fs::path stat_dir = dir.path() / "stat";
+  fs::create_directories(made);
+  fs::create_directories(stat_dir);
+  const std::vector<std::string> common = {fmt::format("ranks={}", workers),
+                                           "worker_mode=threads",
+                                           "items=4",
+                                           "files_only=true",
+                                           "-q",
+                                           "--format",
+                                           "json"};
+  std::vector<std::string> create_run = {"run",         "mdtest",        "-d",
+                                         made.string(), "phases=create", "--keep"};
+  create_run.insert(create_run.end(), common.begin(), common.end());
+  const CliResult created = run_ranked(processes, create_run);
+  INFO(created.err);
+  REQUIRE(created.exit_code == 0);
+  std::size_t run_dirs = 0;
+  const fs::path tree = tree_run_dir(made, run_dirs);
+  REQUIRE(!tree.empty());
+  const int ranks = processes * workers;
+  for (int missing = 0; missing < ranks; ++missing) {
+    // Rank `missing`'s items out of the tree, back after the run.
+    const fs::path stash = dir.path() / "stash";
+    fs::create_directories(stash);
+    std::vector<std::pair<fs::path, fs::path>> moved;
+    for (const auto& e : fs::recursive_directory_iterator(tree / "test-dir.0-0")) {
+      const std::string name = e.path().filename().string();
+      if (name.starts_with(fmt::format("file.mdtest.{}.", missing))) {
+        moved.emplace_back(e.path(), stash / name);
+      }
+    }
+    REQUIRE(moved.size() == 4);
+    for (const auto& [from, to] : moved) fs::rename(from, to);
+    std::vector<std::string> stat_run = {"run",
+                                         "mdtest",
+                                         "-d",
+                                         stat_dir.string(),
+                                         "phases=stat",
+                                         "tree_dir=" + tree.string(),
+                                         fmt::format("shift={}", shift)};
+    stat_run.insert(stat_run.end(), common.begin(), common.end());
+    const std::string message = failure_of(run_ranked(processes, stat_run));
+    for (const auto& [from, to] : moved) fs::rename(to, from);
+    // mdtest rank (missing - shift) stats rank `missing`'s items: it lives in this process.
+    const int looker = (missing - shift + ranks) % ranks;
+    INFO("missing rank " << missing << ", shift " << shift);
+    CHECK_THAT(message, Catch::StartsWith(fmt::format("rank {}: ", looker / workers)) &&
+                            Catch::Contains(fmt::format("file.mdtest.{}.0", missing)) &&
+                            Catch::Contains("No such file or directory"));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("mdtest under mpirun -n 2: a create-only run leaves every rank's items in one tree",
+          "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  check_create_only(2, 2);
+}
+
+TEST_CASE("mdtest under mpirun -n 4: a create-only run leaves every rank's items in one tree",
+          "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  check_create_only(4, 1);
+}
+
+TEST_CASE("mdtest under mpirun -n 2: with shift each rank stats another process's items",
+          "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  check_shifted_stat(2, 2, 2);  // rank r stats rank r+2: the other process's
+}
+
+TEST_CASE("mdtest under mpirun -n 4: with shift each rank stats another process's items",
+          "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  check_shifted_stat(4, 1, 1);
+  check_shifted_stat(4, 1, 0);  // without the shift each rank stats its own
+}
+
+TEST_CASE("mdtest under mpirun -n 2: the SUMMARY rate is all ranks' items over the slowest end",
+          "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mdmpi");
+  const fs::path target = dir.path() / "target";
+  fs::create_directories(target);
+  const fs::path json = dir.path() / "out.json";
+  const CliResult result = run_ranked(
+      2, {"run", "mdtest", "-d", target.string(), "ranks=2", "worker_mode=threads", "items=20",
+          "shift=1", "unique_dir=true", "-q", "--format", "json", "-o", json.string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  // Rank 0 alone prints the text report: mdtest's line and tables once, for the 4 ranks.
+  CHECK(count_of(result.out, "SUMMARY rate (in ops/sec)") == 1);
+  CHECK(count_of(result.out, "\n4 tasks, 80 files/directories\n") == 1);
+  const plugins::mdtest::ParsedSummary summary = plugins::mdtest::parse_summary(result.out);
+  REQUIRE(summary.rate);
+  const MdJson doc = MdJson::parse(read_file(json));
+  const ResultDocument aggregate = parse_result_json(read_file(json));
+  const MdJson& results = doc.at("ranks").at("steps").at(0).at("results");
+  REQUIRE(results.size() == 2);
+  const StepResult& step = aggregate.run.steps.at(0);
+  std::size_t checked = 0;
+  for (std::size_t p = 0; p < step.phases.size(); ++p) {
+    const PhaseResult& phase = step.phases[p];
+    const bool tree = phase.name.starts_with("Tree");
+    INFO(phase.name);
+    if (!tree) CHECK(phase.total_ops() == 80);  // 20 items of each of the 4 ranks
+    // The phase's time runs to the slowest rank's end.
+    for (const MdJson& r : results) {
+      CHECK(phase.wall_ns >=
+            r.at("steps").at(0).at("phases").at(p).at("wall_ns").get<std::uint64_t>());
+    }
+    const plugins::mdtest::SummaryRow* row = summary.rate->row(phase.name);
+    REQUIRE(row != nullptr);
+    // -u: every rank makes its own tree (1 directory); mdtest's rate counts one tree.
+    const double items = tree ? 1.0 : 80.0;
+    CHECK(row->max == Approx(items / (static_cast<double>(phase.wall_ns) / 1e9)).margin(0.0006));
+    ++checked;
+  }
+  CHECK(checked == 10);                  // every phase of mdtest's iteration
+  CHECK(TempDir::list(target).empty());  // the tree and the test directory removed
+}
+
+TEST_CASE("mdtest under mpirun -n 2: the stonewall's counts of every rank reach the later phases",
+          "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mdmpi");
+  // Far more items than 100 ms make: the stonewall ends the creation, the wear-out evens it out;
+  // the shifted stat and removal then act on what the other process's rank made.
+  const CliResult result = run_ranked(
+      2, {"run", "mdtest", "-d", dir.path().string(), "worker_mode=threads", "items=1000000",
+          "files_only=true", "shift=1", "stonewall=100ms", "-q", "--format", "json"});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const ResultDocument doc = parse_result_json(result.out);
+  const StepResult& step = doc.run.steps.at(0);
+  const AttributeValue* what = step.attribute("stonewall.File creation");
+  REQUIRE(what != nullptr);
+  // Both processes' ranks, in the figures rank 0 reports.
+  CHECK_THAT(std::get<std::string>(*what), Catch::Matches(".*at the stonewall: [0-9]+, [0-9]+ .*"));
+  std::map<std::string, std::uint64_t> ops;
+  for (const PhaseResult& p : step.phases) ops[p.name] = p.total_ops();
+  CHECK(ops.at("File creation") > 0);
+  CHECK(ops.at("File stat") == ops.at("File creation"));
+  CHECK(ops.at("File removal") == ops.at("File creation"));
+  CHECK(TempDir::list(dir.path()).empty());
+}
