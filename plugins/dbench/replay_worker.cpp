@@ -164,6 +164,14 @@ bool ReplayWorker::run_line(const Instruction& ins, WorkerContext& ctx) {
     // just after execute(); the bookkeeping between ops (recording the previous one, the parent
     // check, the stop check, pacing) is in no op's latency, as in dbench.
     const std::uint64_t start = monotonic_ns();
+    // --explain=ops: a paced op's latency begins before `start` (its intended time), so no span
+    // of this worker's time is that op's alone; an unpaced one begins here, after the untimed
+    // bookkeeping above.
+    if (intended_ns != 0) {
+      ctx.ops_overlap();
+    } else {
+      ctx.op_begins(start);
+    }
     client.evaluate(ins, values);
     if (ins.op == OpCode::kSleep) {
       if (!sleep_until(ctx, start + static_cast<std::uint64_t>(values[0]) * 1000)) return false;

@@ -67,6 +67,7 @@ std::uint64_t FlowopThread::aio_write(std::size_t index, Slot& slot, std::uint64
   }
   const std::uint64_t offset = random_offset(f, slot, iosize);
   start = monotonic_ns();
+  ctx_->op_begins(start);  // untimed work (a pick, an open) came before
   aio_->submit(fd, offset, static_cast<std::uint32_t>(iosize), static_cast<std::uint32_t>(index));
   return iosize;
 }

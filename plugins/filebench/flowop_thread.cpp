@@ -127,6 +127,7 @@ bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::u
   const std::optional<std::uint32_t> file = pick(f.fileset, !create);
   if (!file) return false;
   start = monotonic_ns();
+  ctx_->op_begins(start);  // untimed work (a pick, an open) came before
   const bool readonly = fileset_defs_[f.fileset].readonly;
   const int flags =
       (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) | (create ? O_CREAT | O_EXCL : 0);
@@ -157,6 +158,7 @@ bool FlowopThread::leafdir_op(const FlowopDef& f, std::uint64_t& start) {
   const std::optional<std::uint32_t> dir = set.pick_leafdir(!make, [this] { return running(); });
   if (!dir) return false;
   start = monotonic_ns();
+  ctx_->op_begins(start);  // untimed work (a pick, an open) came before
   const std::string path = set.layout().leafdir_path(*dir);
   const int err = make ? run_dir_.try_mkdir(path, 0755) : run_dir_.try_rmdir(path);
   set.release_leafdir(*dir, make ? err == 0 : err != 0);
@@ -205,6 +207,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       const std::optional<std::uint32_t> file = pick(f.fileset, true);
       if (!file) return kNoFile;
       start = monotonic_ns();
+      ctx_->op_begins(start);  // untimed work (a pick, an open) came before
       const int err = run_dir_.try_unlink(set.layout().file_path(*file));
       set.release(*file, err != 0);
       if (err != 0) fail(f, "unlink", err);
@@ -215,6 +218,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       const std::optional<std::uint32_t> file = pick(f.fileset, true);
       if (!file) return kNoFile;
       start = monotonic_ns();
+      ctx_->op_begins(start);  // untimed work (a pick, an open) came before
       struct stat st {};
       const int err = run_dir_.try_stat(set.layout().file_path(*file), st);
       set.release(*file, true);
@@ -226,6 +230,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       const std::optional<std::uint32_t> dir = set.pick_dir([this] { return running(); });
       if (!dir) return kNoFile;
       start = monotonic_ns();
+      ctx_->op_begins(start);  // untimed work (a pick, an open) came before
       const int err = list_dir(set.layout().dir_path(*dir), bytes);
       set.release_dir(*dir);
       if (err != 0) fail(f, "opendir", err);
@@ -243,6 +248,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       Slot& slot = slot_for_io(f, ok);
       if (!ok) return kNoFile;
       start = monotonic_ns();
+      ctx_->op_begins(start);  // untimed work (a pick, an open) came before
       if (::fsync(slot.fd) != 0) fail(f, "fsync", errno);
       break;
     }
@@ -272,6 +278,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       if (!ok) return kNoFile;
       const std::uint64_t iosize = draw_iosize(f);
       start = monotonic_ns();
+      ctx_->op_begins(start);  // untimed work (a pick, an open) came before
       bytes = transfer(f, slot, iosize);
       break;
     }
@@ -299,6 +306,8 @@ void FlowopThread::run(WorkerContext& ctx) {
 
 void FlowopThread::run_flowops(WorkerContext& ctx) {
   ctx_ = &ctx;
+  // aiowrite keeps writes in flight across later flowops: --explain=ops cannot split one op.
+  if (aio_) ctx.ops_overlap();
   // The first thread to start starts the events: none accrue before the measured run.
   if (events_ != nullptr) events_->start(monotonic_ns());
   while (running()) {

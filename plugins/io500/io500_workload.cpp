@@ -46,33 +46,41 @@ std::string join(const std::vector<std::uint64_t>& v) {
   return out;
 }
 
-// IOR's stonewall figures of an ior write phase its stonewall cut short (the phase's workers
-// counted them): the data moved by the stonewall and IO500's throughput-stonewall (that data over
-// the stonewall time), then the data after the wear-out.
-void report_stonewall(const PhaseResult& result, PrepareContext& ctx) {
+// One rank's counts after a write phase: what it did, what it had done at the stonewall, and
+// when it saw the stonewall (0: it finished first).
+struct RankCounts {
+  std::uint64_t done = 0;
+  std::uint64_t at_stonewall = 0;
+  std::uint64_t stonewall_ns = 0;
+};
+
+// IOR's stonewall figures of an ior write phase its stonewall cut short, over every rank (of
+// every process under mpirun): the data moved by the stonewall and IO500's throughput-stonewall
+// (that data over the stonewall time), then the data after the wear-out.
+void report_stonewall(const std::string& phase, const std::vector<RankCounts>& ranks,
+                      PrepareContext& ctx) {
   const std::uint64_t transfer =
-      result.name == kPhaseOrder[0] ? kIorEasyTransferBytes : kIorHardTransferBytes;
+      phase == kPhaseOrder[0] ? kIorEasyTransferBytes : kIorHardTransferBytes;
   std::vector<std::uint64_t> at_stonewall;
   std::vector<std::uint64_t> done;
   std::uint64_t stonewall_ns = 0;
   std::uint64_t sum_at = 0;
   std::uint64_t sum_done = 0;
-  for (const WorkerResult& w : result.workers) {
-    if (w.counters.size() <= kStonewallNsCounter) return;
-    at_stonewall.push_back(w.counters[kAtStonewallCounter]);
-    done.push_back(w.counters[kDoneCounter]);
-    sum_at += at_stonewall.back();
-    sum_done += done.back();
-    stonewall_ns = std::max(stonewall_ns, w.counters[kStonewallNsCounter]);
+  for (const RankCounts& r : ranks) {
+    at_stonewall.push_back(r.at_stonewall);
+    done.push_back(r.done);
+    sum_at += r.at_stonewall;
+    sum_done += r.done;
+    stonewall_ns = std::max(stonewall_ns, r.stonewall_ns);
   }
   if (stonewall_ns == 0) return;  // every rank finished before the stonewall
   const double seconds = static_cast<double>(stonewall_ns) / 1e9;
   const double throughput = gib_per_s(sum_at * transfer, seconds);
-  ctx.set_attribute("stonewall_bytes." + result.name, static_cast<std::int64_t>(sum_at * transfer));
-  ctx.set_attribute("stonewall_s." + result.name, seconds);
-  ctx.set_attribute("throughput_stonewall_gib_s." + result.name, throughput);
+  ctx.set_attribute("stonewall_bytes." + phase, static_cast<std::int64_t>(sum_at * transfer));
+  ctx.set_attribute("stonewall_s." + phase, seconds);
+  ctx.set_attribute("throughput_stonewall_gib_s." + phase, throughput);
   ctx.set_attribute(
-      "stonewall." + result.name,
+      "stonewall." + phase,
       fmt::format(
           "stonewall hit after {:.3f} s: {} bytes written by then (transfers per rank: {}), "
           "throughput-stonewall {:.2f} GiB/s; after the wear-out: {} bytes (transfers per "
@@ -306,22 +314,28 @@ void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, Pr
   if (config_.cache_proof && phase + 1 < plan_.size() && reads_written_data(plan_[phase + 1]))
     drop_before(plan_[phase + 1], ctx);
   if (!is_write(kind)) return;
-  // Every process's ranks' counts (alone: this one's), rank by rank.
+  // Every process's ranks' counts (alone: this one's), rank by rank: done, and for the ior
+  // writes' stonewall figures what each had done at the stonewall and when (0 0 otherwise).
   std::string mine;
   for (const WorkerResult& w : result.workers) {
-    mine += fmt::format("{} ", w.counters.at(kDoneCounter));
+    const bool stonewall = w.counters.size() > kStonewallNsCounter;
+    mine += fmt::format("{} {} {} ", w.counters.at(kDoneCounter),
+                        stonewall ? w.counters[kAtStonewallCounter] : 0,
+                        stonewall ? w.counters[kStonewallNsCounter] : 0);
+  }
+  std::vector<RankCounts> ranks;
+  for (const std::string& theirs : ctx.all_ranks(mine)) {
+    std::istringstream words(theirs);
+    for (RankCounts r; words >> r.done >> r.at_stonewall >> r.stonewall_ns;) ranks.push_back(r);
+  }
+  if (ranks.size() != total_ranks_) {
+    throw Error(fmt::format("io500: the processes reported {} ranks' counts after '{}', not {}",
+                            ranks.size(), result.name, total_ranks_));
   }
   std::vector<std::uint64_t>& done = done_.at(static_cast<std::size_t>(kind));
   done.clear();
-  for (const std::string& theirs : ctx.all_ranks(mine)) {
-    std::istringstream words(theirs);
-    for (std::uint64_t n = 0; words >> n;) done.push_back(n);
-  }
-  if (done.size() != total_ranks_) {
-    throw Error(fmt::format("io500: the processes reported {} ranks' counts after '{}', not {}",
-                            done.size(), result.name, total_ranks_));
-  }
-  if (is_ior_write(kind)) report_stonewall(result, ctx);
+  for (const RankCounts& r : ranks) done.push_back(r.done);
+  if (is_ior_write(kind)) report_stonewall(result.name, ranks, ctx);
 }
 
 }  // namespace iobench::plugins::io500
