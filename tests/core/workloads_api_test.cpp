@@ -15,7 +15,7 @@ TEST_CASE("make_builtin_registry has every family, its formatters and the engine
   std::vector<std::string> names;
   for (const WorkloadInfo* info : registry.workloads()) names.push_back(info->name);
   CHECK(names == std::vector<std::string>{"bonnie", "dbench", "disk", "filebench", "io500",
-                                          "mdtest", "tiobench", "tiotest"});
+                                          "mdtest", "pts", "tiobench", "tiotest"});
   CHECK(registry.engine_names() ==
         std::vector<std::string>{"io_uring", "libaio", "mmap", "null", "psync", "pvsync2"});
   for (const auto& [workload, format] :
@@ -29,7 +29,8 @@ TEST_CASE("make_builtin_registry has every family, its formatters and the engine
                                                         {"dbench", "text"},
                                                         {"mdtest", "text"},
                                                         {"filebench", "text"},
-                                                        {"io500", "text"}}) {
+                                                        {"io500", "text"},
+                                                        {"pts", "text"}}) {
     INFO(workload << " " << format);
     CHECK(registry.formatter(workload, format) != nullptr);
   }

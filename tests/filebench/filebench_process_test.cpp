@@ -78,7 +78,7 @@ TEST_CASE("filebench process instances are processes and their thread instances 
                                 "define fileset name=pset,entries=1000,dirwidth=100,size=4k\n"
                                 "define process name=writer,instances=3 {\n"
                                 "  thread name=w,instances=2,memsize=64k {\n"
-                                "    flowop createfile name=create,filesetname=pset,fd=1\n"
+                                "    flowop createfile name=create1,filesetname=pset,fd=1\n"
                                 "    flowop appendfile name=append,fd=1,iosize=64\n"
                                 "    flowop closefile name=close,fd=1\n"
                                 "  }\n"
@@ -108,7 +108,7 @@ TEST_CASE("filebench process instances are processes and their thread instances 
     CHECK(e.file_size() == 64);
   }
   CHECK(files == 60);
-  CHECK(op(run, "create").ops == 60);  // merged: the sum over the processes' threads
+  CHECK(op(run, "create1").ops == 60);  // merged: the sum over the processes' threads
   REQUIRE(files_by_pid_tid.size() == 3);
   std::set<long> tids;
   for (const auto& [pid, by_tid] : files_by_pid_tid) {
@@ -124,8 +124,8 @@ TEST_CASE("filebench process instances are processes and their thread instances 
   // Each process's files are its two workers' creates (workers 2p and 2p+1).
   std::multiset<std::uint64_t> per_process;
   for (std::size_t p = 0; p < 3; ++p)
-    per_process.insert(worker_ops(run.step, 2 * p, "create") +
-                       worker_ops(run.step, 2 * p + 1, "create"));
+    per_process.insert(worker_ops(run.step, 2 * p, "create1") +
+                       worker_ops(run.step, 2 * p + 1, "create1"));
   CHECK(per_process == std::multiset<std::uint64_t>{20, 20, 20});
 }
 
