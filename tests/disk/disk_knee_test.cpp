@@ -193,8 +193,10 @@ TEST_CASE("under a throttled read ceiling the latency search ends at the ceiling
   // Measured here (1.2 s phases): the search ended at 423.9 IOPS (431.5 failing) on a quiet
   // machine; blk-throttle first lets a phase run over its limit by some 60 ops of slice credit.
   // On a loaded 2-CPU machine the throttle's dispatch worker runs late and a phase after a
-  // saturated one starts in debt, so a probe at 86 % of the ceiling failed once (332.1 IOPS).
-  // Hence the bounds: half the ceiling always passes, 10 % over it never does.
+  // saturated one starts in debt, so a probe at 86 % of the ceiling failed once (332.1 IOPS);
+  // and blk-throttle lets a 1 s phase burst past its limit, so one at 111 % passed once (443.2
+  // IOPS, the machine building beside it). Hence the bounds: half the ceiling always passes,
+  // 20 % over it never does (a search that ignored the throttle would end at its maximum).
   const StepResult step =
       run_throttled(loop,
                     {{"latency_target", "p90:10ms"},
@@ -207,7 +209,7 @@ TEST_CASE("under a throttled read ceiling the latency search ends at the ceiling
   INFO(text.str());
   const double result = number(step, "latency_search.result_iops");
   CHECK(result >= kCeiling * 0.5);
-  CHECK(result <= kCeiling * 1.10);
+  CHECK(result <= kCeiling * 1.20);
   for (std::size_t run = 1; run <= 6; ++run) {
     const std::string key = "latency_search.probe." + std::to_string(run) + ".";
     const double rate = number(step, key + "rate_iops");
