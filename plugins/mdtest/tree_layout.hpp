@@ -38,6 +38,10 @@ class TreeLayout {
   [[nodiscard]] std::uint64_t node_of_item(std::uint64_t n) const noexcept {
     return n / items_per_dir_;
   }
+  /// Parent of node `node` (> 0) in the heap numbering.
+  [[nodiscard]] std::uint64_t parent_of(std::uint64_t node) const noexcept {
+    return (node - 1) / branch_;
+  }
   /// Depth of node `node` (root 0).
   [[nodiscard]] std::uint32_t depth_of(std::uint64_t node) const noexcept;
   /// Nodes holding items, in mdtest's creation order (pre-order: a node, then each child's

@@ -47,6 +47,53 @@ class NodeCursor {
   std::uint64_t node_ = UINT64_MAX;
 };
 
+/// The open directories of a tree node's ancestors, one per level, for the tree phases: a walk
+/// in pre- or post-order changes one level at a time, so each directory is opened once, by name
+/// in its open parent (mdtest's mkdir(path) walks every component in the kernel instead).
+class AncestorDirs {
+ public:
+  AncestorDirs(const ConfinedDir& test_dir, const TreeLayout& layout, std::string_view base)
+      : test_dir_(test_dir), layout_(layout), base_(base) {}
+  /// Points `out` at the open directory in which node `node` is named (the test directory for
+  /// the root); returns 0 or the errno of opening an ancestor.
+  int parent_of(std::uint64_t node, const ConfinedDir*& out) {
+    if (node == 0) {
+      out = &test_dir_;
+      return 0;
+    }
+    return open(layout_.parent_of(node), layout_.depth_of(node) - 1, out);
+  }
+
+ private:
+  int open(std::uint64_t node, std::uint32_t level, const ConfinedDir*& out) {
+    if (level >= dirs_.size()) {
+      dirs_.resize(level + 1);
+      nodes_.resize(level + 1, UINT64_MAX);
+    }
+    if (nodes_[level] != node) {
+      const ConfinedDir* parent = nullptr;
+      if (const int err = parent_of(node, parent); err != 0) return err;
+      name_.clear();
+      fmt::format_to(std::back_inserter(name_), "{}.{}", base_, node);
+      dirs_[level] = OwnedConfinedDir();
+      nodes_[level] = UINT64_MAX;
+      int fd = -1;
+      if (const int err = parent->try_open_dir(name_, fd); err != 0) return err;
+      dirs_[level] = OwnedConfinedDir(UniqueFd(fd), parent->shown(name_));
+      nodes_[level] = node;
+    }
+    out = &dirs_[level];
+    return 0;
+  }
+
+  const ConfinedDir& test_dir_;
+  const TreeLayout& layout_;
+  std::string_view base_;
+  std::string name_;
+  std::vector<OwnedConfinedDir> dirs_;  ///< dirs_[l]: the open node of level l on the path
+  std::vector<std::uint64_t> nodes_;    ///< nodes_[l]: which node dirs_[l] is (UINT64_MAX: none)
+};
+
 class RankWorker : public PhaseWorker {
  public:
   RankWorker(const RankArgs& args, OwnedConfinedDir test_dir)
@@ -73,13 +120,13 @@ class RankWorker : public PhaseWorker {
   /// Untimed: the removals run() did not reach, from the `done`-th on (remove_remaining()).
   void remove_rest(std::uint64_t done) {
     if (args_.kind == PhaseKind::kTreeRemove) {
+      AncestorDirs ancestors(args_.test_dir, layout_, base_);
       std::string path;
       std::uint64_t k = 0;
       layout_.for_each_node_post([&](std::uint64_t node) {
         if (k++ < done) return;
         done_ = k - 1;
-        layout_.node_path(base_, node, path);
-        if (const int err = args_.test_dir.try_rmdir(path); err != 0) {
+        if (const int err = tree_op(ancestors, node, false, path); err != 0) {
           throw IoError(err, "rmdir", args_.test_dir.shown(path));
         }
       });
@@ -174,16 +221,29 @@ class RankWorker : public PhaseWorker {
                   cursor.shown(name_));
   }
 
+  /// mkdir or rmdir of tree node `node` as one *at call in its open parent (a path from the test
+  /// directory would cost an open of the parent and its close per directory). Leaves the node's
+  /// path relative to the test directory in `shown` on failure.
+  int tree_op(AncestorDirs& ancestors, std::uint64_t node, bool create, std::string& shown) {
+    const ConfinedDir* parent = nullptr;
+    int err = ancestors.parent_of(node, parent);
+    if (err == 0) {
+      name_.clear();
+      fmt::format_to(std::back_inserter(name_), "{}.{}", base_, node);
+      err = create ? parent->try_mkdir(name_, 0755) : parent->try_rmdir(name_);
+    }
+    if (err != 0) layout_.node_path(base_, node, shown);
+    return err;
+  }
+
   void run_tree(WorkerContext& ctx) {
+    AncestorDirs ancestors(args_.test_dir, layout_, base_);
     std::string path;
     const bool create = args_.kind == PhaseKind::kTreeCreate;
     bool go = true;
     const auto one = [&](std::uint64_t node) {
       if (!go || !(go = ctx.keep_going())) return;
-      layout_.node_path(base_, node, path);
-      const int err =
-          create ? args_.test_dir.try_mkdir(path, 0755) : args_.test_dir.try_rmdir(path);
-      if (err != 0) {
+      if (const int err = tree_op(ancestors, node, create, path); err != 0) {
         throw IoError(err,
                       fmt::format("after {} of {} tree directories, {}", done_, layout_.dir_count(),
                                   create ? "mkdir" : "rmdir"),
