@@ -119,7 +119,10 @@ class Io500Worker final : public PhaseWorker {
       // rank had done (the runner's wear-out, PhaseSpec::wear_out).
       if (at_stonewall == UINT64_MAX && ctx.wearing_out()) {
         at_stonewall = i;
-        stonewall_ns = monotonic_ns() - first;
+        start = monotonic_ns();
+        stonewall_ns = start - first;
+        // The wait while the ranks agreed on the target (the runner's hold) is no transfer's.
+        ctx.op_begins(start);
       }
       write_all_at(fd.get(), buf, offset(i), shown);
       const std::uint64_t end = monotonic_ns();
@@ -173,7 +176,13 @@ class Io500Worker final : public PhaseWorker {
     const std::uint64_t first = n == 0 ? 0 : (job_.seed >> 32) % n;
     std::uint64_t k = 0;
     std::uint64_t start = monotonic_ns();
+    bool worn = false;
     for (; k < n && ctx.keep_going(); ++k) {
+      if (!worn && ctx.wearing_out()) {
+        worn = true;  // the wait while the ranks agreed on the target is no read's
+        start = monotonic_ns();
+        ctx.op_begins(start);
+      }
       // k, stride and first stay below about 10^7 (kRnd4kMaxTransfers): no overflow.
       const std::uint64_t block = (k * stride + first) % n;
       read_all_at(fd.get(), buf, static_cast<off_t>(block * kRnd4kTransferBytes), shown);

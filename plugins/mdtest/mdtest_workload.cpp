@@ -220,9 +220,9 @@ bool MdtestWorkload::check_created(const PlannedPhase& p, const PhaseResult& res
     stonewalled = stonewalled || made[r].stonewall_ns > 0;
   }
   if (stonewalled) report_stonewall(result, made, ctx);
-  // -W: the wear-out left every worker with as many items as the most any made at the
-  // stonewall (or one more: the runner's wear-out ends a worker at or just past its target); the
-  // later phases act on what each rank made (mdtest's o.items = max_iter).
+  // -W: the wear-out left every worker (of every process) with as many items as the most any
+  // made at the stonewall (the runner held them all while the ranks agreed on it); the later
+  // phases act on what each rank made (mdtest's o.items = max_iter).
   if (!short_of_plan || stonewalled) {
     if (!tree && made.size() == total_ranks_) {
       // Creation names rank r's items after r itself (shift step 0).

@@ -252,7 +252,7 @@ class RankWorker : public PhaseWorker {
       timer_.lap(ctx, kItemOp, 0);
       ++done_;
     };
-    timer_.restart();
+    restart_timer(ctx);
     if (create) {
       layout_.for_each_node_pre(one);
     } else {
@@ -339,19 +339,31 @@ class RankWorker : public PhaseWorker {
     });
   }
 
-  /// The stonewall (-W): the items made when the runner's wear-out began, and when.
+  /// Times the next op from now and tells the context it begins here (OpTimer::restart() alone
+  /// does not), so that --explain=ops splits it over its own span, not over the untimed work
+  /// before it (the node opened, the hold at the stonewall).
+  void restart_timer(WorkerContext& ctx) noexcept {
+    timer_.restart();
+    ctx.op_begins(timer_.last_ns());
+  }
+
+  /// The stonewall (-W): the items made when the runner's wear-out began, and when (after the
+  /// ranks agreed on the target, as mdtest's stonewall time ends after its MPI_Allreduce). The
+  /// wait in keep_going() while they agreed (the runner's hold) is no op's: the next op is timed
+  /// from here.
   void note_stonewall(WorkerContext& ctx) {
     if (c_.stonewall_ns == 0 || stonewall_seen_ || !ctx.wearing_out()) return;
     stonewall_seen_ = true;
     at_stonewall_ = done_;
     stonewall_ns_ = monotonic_ns() - start_ns_;
+    restart_timer(ctx);
   }
 
   /// Create and remove: the items in tree order (in_tree_order).
   void run_in_tree_order(WorkerContext& ctx) {
     NodeCursor cursor(args_.test_dir, layout_, base_);
     start_ns_ = monotonic_ns();
-    timer_.restart();
+    restart_timer(ctx);
     in_tree_order([&](std::uint64_t n) {
       if (!ctx.keep_going()) return false;
       note_stonewall(ctx);
@@ -366,7 +378,7 @@ class RankWorker : public PhaseWorker {
   /// Stat and read: item numbers in order (or -R's permutation), as mdtest_stat/mdtest_read.
   void run_in_item_order(WorkerContext& ctx) {
     NodeCursor cursor(args_.test_dir, layout_, base_);
-    timer_.restart();
+    restart_timer(ctx);
     for (; done_ < args_.item_count && ctx.keep_going(); ++done_) {
       item_op(ctx, cursor, layout_.item_number(order_.empty() ? done_ : order_[done_]));
     }
@@ -384,7 +396,7 @@ class RankWorker : public PhaseWorker {
     NodeCursor to_cursor(args_.test_dir, layout_, base_);
     std::string to_name;
     std::string first_moved;
-    timer_.restart();
+    restart_timer(ctx);
     for (std::uint64_t i = 0; i < count && ctx.keep_going(); ++i, ++done_) {
       const std::uint64_t n = layout_.item_number(i);
       const std::uint64_t first = layout_.item_number(0);

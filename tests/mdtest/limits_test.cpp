@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
@@ -113,21 +114,23 @@ TEST_CASE("mdtest stonewall ends creation on every worker then wears out to the 
   const auto target = static_cast<std::uint64_t>(std::get<std::int64_t>(*wear_out));
   std::uint64_t made = 0;
   std::uint64_t at_stonewall = 0;
+  std::uint64_t most_at_stonewall = 0;
   std::string per_worker_at;
   std::string per_worker_made;
   for (std::size_t w = 0; w < 2; ++w) {
     const std::uint64_t done = counter(create, w, 0);
     const std::uint64_t at = counter(create, w, 1);
-    // The wear-out: every worker reaches the most any had made at the stonewall (a worker on
-    // its way through an op as the stonewall fell ends one past it).
-    CHECK(done >= target);
-    CHECK(done <= target + 1);
+    // The wear-out: every worker ends exactly at the most any had made at the stonewall (each
+    // waited at its next item while the target was taken, none passed it).
+    CHECK(done == target);
     CHECK(at <= done);
     made += done;
     at_stonewall += at;
+    most_at_stonewall = std::max(most_at_stonewall, at);
     per_worker_at += (w == 0 ? "" : ", ") + std::to_string(at);
     per_worker_made += (w == 0 ? "" : ", ") + std::to_string(done);
   }
+  CHECK(most_at_stonewall == target);  // the target: the most made at the stonewall
   CHECK(phase_ops(out.step, "File creation") == made);
   // The later phases act on what each rank made (the shift reads the other rank's).
   CHECK(phase_ops(out.step, "File stat") == made);

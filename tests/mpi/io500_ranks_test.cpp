@@ -3,9 +3,11 @@
 // process further wrote, and each process walks its share of the find, whose counts add up to the
 // whole tree's.
 #include <fmt/format.h>
+#include <sys/statvfs.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <iobench/format.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -106,4 +108,45 @@ TEST_CASE("io500 under mpirun -n 2: the ranks of both processes share one data d
     CHECK(find_phase.at("workers").at(w).at("counters").at("entries_scanned").get<std::uint64_t>() <
           14 + easy_items + hard_items);
   }
+}
+
+TEST_CASE("io500 under mpirun -n 2: the free-space check counts the ranks of every process",
+          "[mpi][io500]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("io500mpi");
+  struct statvfs vfs {};
+  REQUIRE(::statvfs(dir.path().c_str(), &vfs) == 0);
+  const std::uint64_t available = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+  // Each rank's ior-easy file is 30 % of the free space: one process's 2 ranks (60 %) fit, the
+  // 4 ranks of both processes (120 %), all in rank 0's one data directory, do not.
+  const std::uint64_t easy = available * 3 / 10 / (2 << 20) * (2 << 20);
+  REQUIRE(easy >= (2 << 20));
+  const std::uint64_t per_rank = easy + 47008 + 3901;  // + 1 ior-hard segment, 1 mdtest-hard file
+  const std::vector<std::string> args = {"validate",
+                                         "io500",
+                                         "-d",
+                                         dir.path().string(),
+                                         "ranks=2",
+                                         fmt::format("ior_easy_size={}", easy),
+                                         "ior_hard_segments=1",
+                                         "mdtest_hard_items=1",
+                                         "quick=true"};
+  const CliResult alone = run_command([&] {
+    std::vector<std::string> argv = {IOBENCH_CLI_PATH};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return argv;
+  }());
+  INFO(alone.out << alone.err);
+  REQUIRE(alone.exit_code == 0);
+  CHECK_THAT(alone.out,
+             Catch::Contains("needs up to " + iobench::format_bytes(2 * per_rank) + " of free"));
+
+  const CliResult ranked = run_ranked(2, args);
+  INFO(ranked.out << ranked.err);
+  CHECK(ranked.exit_code == 2);
+  CHECK_THAT(
+      ranked.out + ranked.err,
+      Catch::Contains(fmt::format("not enough free space on '{}': the workload writes {} MiB",
+                                  dir.path().string(), (4 * per_rank + (1 << 20) - 1) >> 20)));
+  CHECK(TempDir::list(dir.path()).empty());  // nothing written
 }

@@ -4,6 +4,7 @@
 // and the SUMMARY rate is the aggregate's items over its wall time (the slowest rank's end).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <iobench/result_json.hpp>
@@ -242,5 +243,41 @@ TEST_CASE("mdtest under mpirun -n 2: the stonewall's counts of every rank reach 
   CHECK(ops.at("File creation") > 0);
   CHECK(ops.at("File stat") == ops.at("File creation"));
   CHECK(ops.at("File removal") == ops.at("File creation"));
+  CHECK(TempDir::list(dir.path()).empty());
+}
+
+TEST_CASE(
+    "mdtest under mpirun -n 2: after the stonewall every rank of every process makes the most",
+    "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mdmpi");
+  // 2 processes x 2 ranks, far more items than 100 ms make: at the stonewall every rank waits
+  // until all four counts are in, then each goes on to the most any had made (mdtest's max_iter),
+  // never past it, however late the other process saw its own stonewall.
+  const CliResult result = run_ranked(
+      2, {"run", "mdtest", "-d", dir.path().string(), "ranks=2", "worker_mode=threads",
+          "items=1000000", "files_only=true", "stonewall=100ms", "-q", "--format", "json"});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const MdJson doc = MdJson::parse(result.out);
+  const MdJson* creation = nullptr;
+  for (const MdJson& p : doc.at("steps").at(0).at("phases")) {
+    if (p.at("name") == "File creation") creation = &p;
+  }
+  REQUIRE(creation != nullptr);
+  const MdJson& workers = creation->at("workers");
+  REQUIRE(workers.size() == 4);  // the aggregate's workers: the mdtest ranks of both processes
+  std::uint64_t most_at_stonewall = 0;
+  for (const MdJson& w : workers) {
+    most_at_stonewall =
+        std::max(most_at_stonewall, w.at("counters").at("items_at_stonewall").get<std::uint64_t>());
+  }
+  CHECK(most_at_stonewall > 0);
+  for (std::size_t r = 0; r < workers.size(); ++r) {
+    INFO("rank " << r);
+    CHECK(workers[r].at("counters").at("items_done").get<std::uint64_t>() == most_at_stonewall);
+    CHECK(workers[r].at("ops").get<std::uint64_t>() == most_at_stonewall);
+  }
+  CHECK(creation->at("ops").get<std::uint64_t>() == 4 * most_at_stonewall);
   CHECK(TempDir::list(dir.path()).empty());
 }

@@ -219,8 +219,8 @@ class Runner {
     /// The params the step gives (its own, and --time/--warmup where the workload takes them as
     /// params), as text; size expressions ("2*ram") resolved to sizes ("48GiB").
     std::map<std::string, std::string> params;
-    /// Per target, in step order: the bytes the workload writes there at its peak (0 for a
-    /// workload that writes nothing, or does not say).
+    /// Per target, in step order: the bytes the workload writes there at its peak, under mpirun
+    /// every process's where the ranks share their targets (0: none written, or not said).
     std::vector<std::uint64_t> planned_bytes;
   };
   /// validate() that also returns, per step, its resolved params and planned bytes. Throws

@@ -58,10 +58,10 @@ struct PhaseSpec {
   /// Stop the phase after this long (0: no limit beyond the step's). Workers see keep_going() turn
   /// false.
   std::chrono::nanoseconds time_limit{0};
-  /// At the time limit, go on until every worker (of every rank) has done as many measured ops
-  /// as the most any has done, as RunOptions::wear_out (--wear-out) does for every phase: the
-  /// same runner code, asked for by the workload for this phase (mdtest's -W stonewall on its
-  /// creation phases). No effect without a time limit.
+  /// At the time limit every worker waits at its next keep_going() until every rank's count is
+  /// in, then goes on to the most any had done (RunOptions::wear_out's code; mdtest's -W, IO500's
+  /// ior writes): all end exactly there, so the workers must never wait on each other; the wait
+  /// is in no op (restart op timing when wearing_out() turns true). Needs a time limit.
   bool wear_out = false;
   /// Run this long first and discard what was recorded (stats and CPU times restart).
   std::chrono::nanoseconds warmup{0};

@@ -88,6 +88,7 @@ class GroupRun {
   void set_series_origin(int part, std::uint64_t ns);
   void begin_measurement();
   void begin_wear_out();
+  void hold_workers();
   void drive();
   void check_clock_and_stop(std::uint64_t now);
   void sample_steady_state(std::uint64_t now);
@@ -108,7 +109,7 @@ class GroupRun {
   GroupWorkers workers_;
   GroupReporter progress_;
   std::optional<SteadySampler> steady_;  ///< PhaseSpec::steady_state's sampling
-  DeviceSeries devices_;  ///< the storage chains' devices per series interval
+  DeviceSeries devices_;                 ///< the storage chains' devices per series interval
   GroupOutcome outcome_;
   bool stop_raised_ = false;   ///< this rank told the others it failed (or its stonewall)
   bool wear_out_due_ = false;  ///< this rank is still to share its ops for the wear-out
@@ -241,9 +242,11 @@ void GroupRun::begin_measurement() {
 }
 
 // The wear-out's target: the most measured ops any worker (of any rank) has done; every worker
-// goes on until it has done as many.
+// goes on until it has done as many. A workload's own wear-out (PhaseSpec::wear_out) holds the
+// workers first, so that the counts are final and every worker ends exactly at the target.
 void GroupRun::begin_wear_out() {
   wear_out_due_ = false;
+  if (request_.spec.wear_out) hold_workers();
   std::uint64_t most = 0;
   for (std::size_t i = first_; i < first_ + count_; ++i) {
     const WorkerSlot& slot = *memory_.slot(i);
@@ -270,6 +273,29 @@ void GroupRun::begin_wear_out() {
     memory_.slot(i)->wear_out_ops.store(most, std::memory_order_relaxed);
   }
   advance_state(shared_.state, kWearOut);  // releases the targets stored above
+}
+
+// PhaseSpec::wear_out (mdtest's -W, IO500's ior writes): every worker stops at its next
+// keep_going() (kHold) and waits there; returns once each is waiting or has ended, so that its
+// count no longer moves while the ranks agree on the target (mdtest's ranks wait in their
+// MPI_Allreduce). --wear-out does not hold: a workload's workers may wait on each other there.
+void GroupRun::hold_workers() {
+  if (!advance_state(shared_.state, kHold)) return;  // stopped meanwhile
+  for (;;) {
+    bool all_held = true;
+    for (std::size_t i = first_; i < first_ + count_ && all_held; ++i) {
+      const WorkerSlot& slot = *memory_.slot(i);
+      all_held = slot.held.load(std::memory_order_acquire) != 0 || slot.stage.load() >= kEnded;
+    }
+    if (all_held || shared_.state.load() >= kStop) return;
+    if (stop_wanted(request_.stop)) {
+      outcome_.interrupted = true;
+      stop_workers();
+      return;
+    }
+    workers_.reap(false);  // a worker process that died counts as ended
+    futex_wait(shared_.ended, shared_.ended.load(), 1ms);
+  }
 }
 
 // The timed loop: until every worker's run() ended.

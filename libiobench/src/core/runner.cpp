@@ -86,7 +86,7 @@ std::vector<Runner::StepPreview> Runner::preview(std::span<const Step> steps) co
       if (planned.params.given(key)) preview.params.emplace(key, std::move(value));
     }
     for (std::size_t t = 0; t < planned.step->targets.size(); ++t) {
-      preview.planned_bytes.push_back(planned.workload->planned_bytes(t));
+      preview.planned_bytes.push_back(detail::step_planned_bytes(planned, t));
     }
     previews.push_back(std::move(preview));
   }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <iobench/coordinator.hpp>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/sysinfo.hpp>
@@ -63,6 +64,11 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+std::uint64_t times_processes(std::uint64_t share, std::uint32_t processes) {
+  std::uint64_t total = 0;
+  return __builtin_mul_overflow(share, std::uint64_t{processes}, &total) ? UINT64_MAX : total;
+}
+
 // Planned bytes per filesystem (several targets may share one) against what statvfs offers;
 // `kept` (not null under --keep) holds what earlier steps leave there and gains what this step
 // leaves (its retained bytes).
@@ -79,8 +85,8 @@ void check_free_space(const PlannedStep& planned, std::vector<std::string>& erro
     struct stat st {};
     if (::stat(target.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     Need& need = need_by_device[st.st_dev];
-    need.peak = saturating_add(need.peak, planned.workload->planned_bytes(i));
-    need.retained = saturating_add(need.retained, planned.workload->retained_bytes(i));
+    need.peak = saturating_add(need.peak, step_planned_bytes(planned, i));
+    need.retained = saturating_add(need.retained, step_retained_bytes(planned, i));
     need.path = target.string();
   }
   for (const auto& [device, need] : need_by_device) {
@@ -218,9 +224,22 @@ bool declares_duration(const WorkloadInfo& info, std::string_view key) {
   });
 }
 
+std::uint64_t step_planned_bytes(const PlannedStep& planned, std::size_t target_index) {
+  return times_processes(planned.workload->planned_bytes(target_index), planned.sharing_processes);
+}
+
+std::uint64_t step_retained_bytes(const PlannedStep& planned, std::size_t target_index) {
+  return times_processes(planned.workload->retained_bytes(target_index), planned.sharing_processes);
+}
+
 Plan plan_steps(const Registry& registry, std::span<const Step> steps, const RunOptions& options) {
   const bool check_space = !options.skip_space_check;
   const bool keep_files = options.keep_files;
+  // Under mpirun every process plans the same steps; where a step's ranks share their targets,
+  // what every process writes there counts against their free space.
+  const Coordinator* ranks = options.coordinator;
+  const auto processes =
+      static_cast<std::uint32_t>(ranks != nullptr && ranks->ranked() ? ranks->identity().size : 1);
   if (options.wear_out && options.stonewall) {
     throw ConfigError(
         "--stonewall and --wear-out both given: stonewalling ends every worker when the first is "
@@ -263,6 +282,10 @@ Plan plan_steps(const Registry& registry, std::span<const Step> steps, const Run
                                                              .time_limit = step.time_limit,
                                                              .ops_limit = step.ops_limit});
       planned.phases = planned.workload->phases();
+      if (planned.info->shared_targets_param &&
+          !planned.info->shared_targets_param(planned.params).empty()) {
+        planned.sharing_processes = processes;
+      }
       if (options.wear_out) check_wear_out(planned);
       if (check_space) check_free_space(planned, errors, label, keep_files ? &kept : nullptr);
     } catch (const ConfigError& e) {

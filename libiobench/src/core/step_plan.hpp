@@ -24,7 +24,20 @@ struct PlannedStep {
   std::string engine_spec;         ///< as results record it ("io_uring:fixedbufs")
   std::unique_ptr<Workload> workload;
   std::vector<PhaseSpec> phases;
+  /// Under mpirun, the processes whose workloads write in this step's targets: all of them when
+  /// the step's ranks share their targets (WorkloadInfo::shared_targets_param: io500, mdtest, disk
+  /// shared_file), else 1 (each rank its own directories).
+  std::uint32_t sharing_processes = 1;
 };
+
+/// What the step writes into target `target_index` at its peak (Workload::planned_bytes), and
+/// still holds there at its end (retained_bytes), over every process that writes there: each
+/// process plans its own ranks' share, the same on every process (the ranks run the same
+/// params), so the total is the share x sharing_processes. Saturates at 2^64 - 1.
+[[nodiscard]] std::uint64_t step_planned_bytes(const PlannedStep& planned,
+                                               std::size_t target_index);
+[[nodiscard]] std::uint64_t step_retained_bytes(const PlannedStep& planned,
+                                                std::size_t target_index);
 
 /// The steps of a run as planned, or none if a stop request cut validation short.
 struct Plan {

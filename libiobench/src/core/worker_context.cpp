@@ -2,6 +2,7 @@
 #include <iobench/runner.hpp>
 #include <iobench/workload.hpp>
 
+#include "core/futex.hpp"
 #include "core/worker_slot.hpp"
 #include "explain_bpf/session.hpp"
 
@@ -69,6 +70,17 @@ bool WorkerContext::on_state_change(std::uint32_t state) noexcept {
     if (explain_ != nullptr) detail::explain_op_begin(*explain_, recording_start_ns_);
     restart_series(state == detail::kWarmup);
     if (state >= detail::kMeasure) slot_.measure_base_ops.store(done, std::memory_order_relaxed);
+  }
+  if (state == detail::kHold) {
+    // The wear-out's hold: this worker's count is final until the runner sets the target (every
+    // op it recorded is in live_ops, released with `held`), as mdtest's and IOR's ranks wait in
+    // their MPI_Allreduce at the stonewall; then the state it moved to applies.
+    slot_.held.store(1, std::memory_order_release);
+    std::uint32_t next = detail::kHold;
+    while ((next = state_.load(std::memory_order_acquire)) == detail::kHold) {
+      detail::futex_wait(state_, detail::kHold, std::chrono::milliseconds(20));
+    }
+    return on_state_change(next);
   }
   if (state == detail::kWearOut) {
     // The runner stored the target before it moved the state (see restart_series()).

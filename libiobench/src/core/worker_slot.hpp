@@ -62,6 +62,9 @@ struct WorkerContext::Slot {
   /// Wear-out (kWearOut): the measured ops every worker is to reach, set by the runner before it
   /// moves the state there.
   std::atomic<std::uint64_t> wear_out_ops{UINT64_MAX};
+  /// 1: the worker waits in the wear-out's hold (kHold), its measured ops final until the
+  /// runner sets the target (stored with release after its last op's live_ops).
+  std::atomic<std::uint32_t> held{0};
   std::uint64_t counters[kMaxCounters] = {};
   PacingStats pacing;  ///< open-loop phases: how the worker kept to its schedule
   /// 1: the worker is a forked process, so its CPU is its whole process's (set by the runner).
@@ -92,16 +95,19 @@ namespace detail {
 using WorkerSlot = WorkerContextAccess::Slot;
 
 /// Phase states the runner publishes to workers through one shared atomic word. The state only
-/// moves forward; kWearOut goes on measuring past the time limit until each worker has done
-/// its slot's wear_out_ops (IOR's wear-out); kStop ends a phase normally (time limit), kAbort
-/// abandons it (stop request, a worker failed).
+/// moves forward; kHold (PhaseSpec::wear_out at the time limit) keeps every worker waiting at
+/// its next keep_going() while the ranks agree on the wear-out's target; kWearOut goes on
+/// measuring past the time limit until each worker has done its slot's wear_out_ops (IOR's
+/// wear-out); kStop ends a phase normally (time limit), kAbort abandons it (stop request, a
+/// worker failed).
 enum PhaseState : std::uint32_t {
   kWaiting = 0,
   kWarmup = 1,
   kMeasure = 2,
-  kWearOut = 3,
-  kStop = 4,
-  kAbort = 5
+  kHold = 3,
+  kWearOut = 4,
+  kStop = 5,
+  kAbort = 6
 };
 
 /// State shared by all workers of a phase.
