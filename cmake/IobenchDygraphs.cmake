@@ -38,12 +38,13 @@ function(iobench_embed_text out_var name file)
 endfunction()
 
 # The report's assets: dygraphs' script and stylesheet and the page's own (report_dom.js,
-# report_compare.js, report.js: its scripts in page order; report.css).
+# report_compare.js, report_pts.js, report.js: its scripts in page order; report.css).
 set(IOBENCH_REPORT_ASSET_DIR ${CMAKE_CURRENT_SOURCE_DIR}/src/report/html)
 set(IOBENCH_REPORT_ASSETS
     kDygraphsJs ${IOBENCH_DYGRAPHS_JS} kDygraphsCss ${IOBENCH_DYGRAPHS_CSS}
     kReportDomJs ${IOBENCH_REPORT_ASSET_DIR}/report_dom.js
     kReportCompareJs ${IOBENCH_REPORT_ASSET_DIR}/report_compare.js
+    kReportPtsJs ${IOBENCH_REPORT_ASSET_DIR}/report_pts.js
     kReportJs ${IOBENCH_REPORT_ASSET_DIR}/report.js kReportCss ${IOBENCH_REPORT_ASSET_DIR}/report.css)
 set(IOBENCH_REPORT_ASSETS_SOURCE ${CMAKE_CURRENT_BINARY_DIR}/generated/report_assets.cpp)
 set(asset_text "")

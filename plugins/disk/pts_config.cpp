@@ -33,6 +33,12 @@ constexpr std::string_view kWsatBlockSizes = "4k";
 // WSAT's longest run: 24 hours of 1-minute rounds.
 constexpr std::size_t kWsatMaxRounds = 1440;
 
+// DIRTH: RND 4KiB writes over thread count x queue depth.
+constexpr std::string_view kDirthMixes = "0/100";
+constexpr std::string_view kDirthBlockSizes = "4k";
+constexpr std::string_view kDirthThreads = "1,2,4,8,16,32";
+constexpr std::string_view kDirthDepths = "1,2,4,8,16,32";
+
 std::string_view default_mixes(PtsTest test) {
   switch (test) {
     case PtsTest::kIops:
@@ -43,6 +49,8 @@ std::string_view default_mixes(PtsTest test) {
       return kLatencyMixes;
     case PtsTest::kWsat:
       return kWsatMixes;
+    case PtsTest::kDirth:
+      return kDirthMixes;
   }
   return kIopsMixes;
 }
@@ -57,6 +65,8 @@ std::string_view default_block_sizes(PtsTest test) {
       return kLatencyBlockSizes;
     case PtsTest::kWsat:
       return kWsatBlockSizes;
+    case PtsTest::kDirth:
+      return kDirthBlockSizes;
   }
   return kIopsBlockSizes;
 }
@@ -91,6 +101,29 @@ std::vector<std::uint64_t> parse_block_sizes(std::string_view text) {
   return sizes;
 }
 
+// "1,2,4" -> {1, 2, 4}: whole counts in 1..`max`, ascending in the result, each once.
+std::vector<std::uint32_t> parse_counts(std::string_view text, std::string_view field,
+                                        std::uint32_t max) {
+  std::vector<std::uint32_t> counts;
+  for (const std::string_view part : split_commas(text)) {
+    std::uint32_t value = 0;
+    const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (ec != std::errc() || end != part.data() + part.size() || part.empty() || value == 0 ||
+        value > max) {
+      throw ConfigError(fmt::format(
+          "pts: {}={}: '{}' is not a count from 1 to {}; give comma-separated counts, e.g. "
+          "{}=1,2,4,8,16,32",
+          field, text, part, max, field));
+    }
+    if (std::find(counts.begin(), counts.end(), value) != counts.end()) {
+      throw ConfigError(fmt::format("pts: {}={}: '{}' is given twice", field, text, part));
+    }
+    counts.push_back(value);
+  }
+  std::sort(counts.begin(), counts.end());
+  return counts;
+}
+
 // Bytes the file system holding `dir` has free for an unprivileged writer.
 std::uint64_t free_bytes(const std::filesystem::path& dir) {
   struct statvfs vfs {};
@@ -112,6 +145,12 @@ std::map<std::string, std::string> disk_params(const Params& params, const PtsCo
   };
   for (const char* key : {"engine", "iodepth", "numjobs", "mode", "data", "file"}) {
     if (params.has(key)) raw[key] = params.get_string(key);
+  }
+  // DIRTH: checked at its largest TC and QD (the engine's depth, the file count); each cell
+  // then runs at its own.
+  if (config.test == PtsTest::kDirth) {
+    raw["numjobs"] = std::to_string(config.thread_counts.back());
+    raw["iodepth"] = std::to_string(config.queue_depths.back());
   }
   if (params.has("destructive")) raw["destructive"] = params.get_string("destructive");
   raw["force_signature"] = params.get_string("force_signature");
@@ -204,6 +243,51 @@ void note_deviations(const Params& params, PtsConfig& config, bool device) {
   if (!pts_sizes) {
     config.not_valid.push_back(fmt::format("block_sizes={}", params.get_string("block_sizes")));
   }
+  if (config.test == PtsTest::kDirth) {
+    if (config.thread_counts != parse_counts(kDirthThreads, "threads", 1024)) {
+      config.not_valid.push_back(fmt::format("threads={}", params.get_string("threads")));
+    }
+    if (config.queue_depths != parse_counts(kDirthDepths, "depths", 4096)) {
+      config.not_valid.push_back(fmt::format("depths={}", params.get_string("depths")));
+    }
+  }
+}
+
+// DIRTH's grid (threads=, depths=; their defaults) and its refusals; other tests refuse them.
+void set_grid(const Params& params, PtsConfig& config, const std::string& test) {
+  if (config.test != PtsTest::kDirth) {
+    for (const char* key : {"threads", "depths"}) {
+      if (params.has(key)) {
+        throw ConfigError(fmt::format(
+            "pts: {}={} is test=dirth's thread count x queue depth grid; test={} runs at "
+            "numjobs= and iodepth=: drop {}",
+            key, params.get_string(key), test, key));
+      }
+    }
+    return;
+  }
+  for (const char* key : {"numjobs", "iodepth"}) {
+    if (params.given(key)) {
+      throw ConfigError(fmt::format(
+          "pts: {}={}: test=dirth sweeps threads= x depths= (e.g. threads=1,2 depths=1,4); "
+          "drop {}",
+          key, params.get_string(key), key));
+    }
+  }
+  config.thread_counts = parse_counts(
+      params.has("threads") ? std::string_view(params.get_string("threads")) : kDirthThreads,
+      "threads", 1024);
+  config.queue_depths = parse_counts(
+      params.has("depths") ? std::string_view(params.get_string("depths")) : kDirthDepths, "depths",
+      4096);
+  if (config.mixes.size() != 1 || config.block_sizes.size() != 1) {
+    throw ConfigError(fmt::format(
+        "pts: test=dirth runs one R/W mix at one block size, but mixes={} block_sizes={}; give "
+        "one of each (PTS: mixes=0/100 block_sizes=4k)",
+        params.has("mixes") ? params.get_string("mixes") : std::string(kDirthMixes),
+        params.has("block_sizes") ? params.get_string("block_sizes")
+                                  : std::string(kDirthBlockSizes)));
+  }
 }
 
 }  // namespace
@@ -218,6 +302,8 @@ std::string_view to_string(PtsTest test) noexcept {
       return "latency";
     case PtsTest::kWsat:
       return "wsat";
+    case PtsTest::kDirth:
+      return "dirth";
   }
   return "iops";
 }
@@ -233,8 +319,22 @@ std::string pts_block_size_text(std::uint64_t bytes) {
 
 std::vector<PtsCell> PtsConfig::cells() const {
   std::vector<PtsCell> out;
+  if (test == PtsTest::kDirth) {
+    for (const std::uint32_t threads : thread_counts) {
+      for (const std::uint32_t depth : queue_depths) {
+        out.push_back({mixes.front(), block_sizes.front(), threads, depth});
+      }
+    }
+    // PTS's demand intensity runs from the largest load down.
+    std::stable_sort(out.begin(), out.end(), [](const PtsCell& a, const PtsCell& b) {
+      return a.oio() != b.oio() ? a.oio() > b.oio() : a.threads > b.threads;
+    });
+    return out;
+  }
   for (const std::uint32_t mix : mixes) {
-    for (const std::uint64_t size : block_sizes) out.push_back({mix, size});
+    for (const std::uint64_t size : block_sizes) {
+      out.push_back({mix, size, base.numjobs, base.iodepth});
+    }
   }
   return out;
 }
@@ -271,8 +371,17 @@ std::vector<ParamSpec> pts_param_specs() {
        .default_value = "iops",
        .help = "the SNIA PTS 2.0 test: iops (RND, 7 R/W mixes x 8 block sizes), throughput "
                "(SEQ 100/0 and 0/100 at block_sizes), latency (RND TC1 QD1, 3 mixes x 3 sizes), "
-               "wsat (RND 4KiB writes until 4 x capacity)",
-       .choices = {"iops", "throughput", "latency", "wsat"}},
+               "wsat (RND 4KiB writes until 4 x capacity), dirth (RND 4KiB writes over threads "
+               "x depths, descending OIO)",
+       .choices = {"iops", "throughput", "latency", "wsat", "dirth"}},
+      {.key = "threads",
+       .type = ParamType::kString,
+       .help = "dirth: thread counts (TC) of the grid, comma-separated (default 1,2,4,8,16,32); "
+               "another set is not PTS-valid"},
+      {.key = "depths",
+       .type = ParamType::kString,
+       .help = "dirth: queue depths (QD) of the grid, comma-separated (default 1,2,4,8,16,32); "
+               "another set is not PTS-valid"},
       {.key = "mixes",
        .type = ParamType::kString,
        .help = "R/W mixes, reads/writes in %, comma-separated (default: the test's own); "
@@ -330,6 +439,7 @@ PtsConfig make_pts_config(const Params& params, std::span<const std::filesystem:
   config.test = test == "throughput" ? PtsTest::kThroughput
                 : test == "latency"  ? PtsTest::kLatency
                 : test == "wsat"     ? PtsTest::kWsat
+                : test == "dirth"    ? PtsTest::kDirth
                                      : PtsTest::kIops;
   config.sequential = config.test == PtsTest::kThroughput;
   config.mixes = parse_mixes(params.has("mixes") ? std::string_view(params.get_string("mixes"))
@@ -337,6 +447,7 @@ PtsConfig make_pts_config(const Params& params, std::span<const std::filesystem:
   config.block_sizes = parse_block_sizes(params.has("block_sizes")
                                              ? std::string_view(params.get_string("block_sizes"))
                                              : default_block_sizes(config.test));
+  set_grid(params, config, test);
   config.round_time = params.get_duration("round_time");
   if (config.round_time.count() <= 0) {
     throw ConfigError(
@@ -365,23 +476,26 @@ PtsConfig make_pts_config(const Params& params, std::span<const std::filesystem:
         "pts: a PTS test runs on one device (or one directory); {} targets given, give one -d",
         targets.size()));
   }
-  // The tracked cell: 0/100 at 4 KiB (IOPS, latency) or at the step's block size (throughput).
-  config.tracking = config.test == PtsTest::kIops || wsat ? PtsTracking::kIops
-                    : config.test == PtsTest::kThroughput ? PtsTracking::kThroughput
-                                                          : PtsTracking::kMeanLatency;
+  const bool dirth = config.test == PtsTest::kDirth;
+  // The tracked cell: 0/100 at 4 KiB (IOPS, latency) or at the step's block size (throughput);
+  // DIRTH: the largest OIO, its first cell.
+  config.tracking = config.test == PtsTest::kIops || wsat || dirth ? PtsTracking::kIops
+                    : config.test == PtsTest::kThroughput          ? PtsTracking::kThroughput
+                                                                   : PtsTracking::kMeanLatency;
   const std::uint64_t tracked_size =
       config.test == PtsTest::kThroughput ? config.block_sizes.front() : kTrackedBlockBytes;
   const auto mix = std::find(config.mixes.begin(), config.mixes.end(), kTrackedReadPercent);
   const auto size = std::find(config.block_sizes.begin(), config.block_sizes.end(), tracked_size);
-  if (mix == config.mixes.end() || size == config.block_sizes.end()) {
+  if (!dirth && (mix == config.mixes.end() || size == config.block_sizes.end())) {
     throw ConfigError(fmt::format(
         "pts: test={} tracks steady state on its 0/100 {} cell, which mixes and block_sizes "
         "leave out; keep 0/100 in mixes and {} in block_sizes",
         test, pts_block_size_text(tracked_size), pts_block_size_text(tracked_size)));
   }
   config.tracked_cell =
-      static_cast<std::size_t>(mix - config.mixes.begin()) * config.block_sizes.size() +
-      static_cast<std::size_t>(size - config.block_sizes.begin());
+      dirth ? 0
+            : static_cast<std::size_t>(mix - config.mixes.begin()) * config.block_sizes.size() +
+                  static_cast<std::size_t>(size - config.block_sizes.begin());
 
   const std::filesystem::path& target = targets.front();
   struct stat st {};

@@ -24,15 +24,23 @@ enum class PtsTest {
   kLatency,     ///< RND, TC1 QD1, 3 R/W mixes x 3 block sizes; tracks 4 KiB 0/100 mean latency
   kWsat,        ///< write saturation: RND 4 KiB 0/100 after the purge (no preconditioning),
                 ///< IOPS per round until 4 x capacity is written
+  kDirth,       ///< demand intensity / response time histogram: RND 4 KiB 0/100 over a thread
+                ///< count x queue depth grid, each round in descending OIO; tracks the IOPS of
+                ///< the largest OIO (the highest TC at the highest QD)
 };
 
-/// "iops", "throughput", "latency", "wsat".
+/// "iops", "throughput", "latency", "wsat", "dirth".
 [[nodiscard]] std::string_view to_string(PtsTest test) noexcept;
 
-/// One cell of the matrix: a R/W mix at a block size.
+/// One cell of the matrix: a R/W mix at a block size, run by `threads` workers (TC) with
+/// `queue_depth` requests in flight each (QD).
 struct PtsCell {
   std::uint32_t read_percent = 0;  ///< the mix's read share; writes get the rest
   std::uint64_t block_size_bytes = 0;
+  std::uint32_t threads = 1;
+  std::uint32_t queue_depth = 1;
+  /// Outstanding I/Os: TC x QD.
+  [[nodiscard]] std::uint32_t oio() const noexcept { return threads * queue_depth; }
 };
 
 /// "65/35", "0/100".
@@ -52,7 +60,11 @@ struct PtsConfig {
   PtsTest test = PtsTest::kIops;
   std::vector<std::uint32_t> mixes;        ///< read percentages, in the order run
   std::vector<std::uint64_t> block_sizes;  ///< bytes, in the order run (inner loop)
-  bool sequential = false;                 ///< throughput: SEQ; the others RND
+  /// DIRTH's grid, ascending: thread counts (TC) and queue depths (QD). Other tests: empty
+  /// (every cell runs at base.numjobs and base.iodepth).
+  std::vector<std::uint32_t> thread_counts;
+  std::vector<std::uint32_t> queue_depths;
+  bool sequential = false;  ///< throughput: SEQ; the others RND
   /// How long each cell runs in each round (PTS: 1 minute).
   std::chrono::nanoseconds round_time{std::chrono::minutes(1)};
   /// Rounds at most (PTS: 25; WSAT: 1440, 24 hours of 1-minute rounds); the step stops
@@ -73,13 +85,15 @@ struct PtsConfig {
   std::string purge_skipped;
   std::string precondition_skipped;
 
-  /// Mixes outer, block sizes inner, as PTS's round sweeps them.
+  /// Mixes outer, block sizes inner, as PTS's round sweeps them; DIRTH: every TC x QD of the
+  /// grid at the one mix and block size, in descending OIO (the higher TC first among equals).
   [[nodiscard]] std::vector<PtsCell> cells() const;
 };
 
-/// The params of the `pts` workload: test, mixes, block_sizes, round_time, rounds, capacity
-/// (size an alias), and of disk's: engine, iodepth, numjobs, mode (direct|buffered), data, file,
-/// destructive, force_signature, purge (default auto), precondition (default wipc).
+/// The params of the `pts` workload: test, mixes, block_sizes, threads and depths (dirth's grid),
+/// round_time, rounds, capacity (size an alias), and of disk's: engine, iodepth, numjobs, mode
+/// (direct|buffered), data, file, destructive, force_signature, purge (default auto), precondition
+/// (default wipc).
 [[nodiscard]] std::vector<ParamSpec> pts_param_specs();
 
 /// "100/0,65/35" -> {100, 65}: each R/W, whole percentages adding up to 100. Throws ConfigError
@@ -90,8 +104,9 @@ struct PtsConfig {
 /// or a block device, with --destructive). Throws ConfigError naming the field: an unknown mix,
 /// round_time=0, a block size that is not a multiple of 512 or does not divide the capacity,
 /// capacity bigger than the device or the directory's free space, latency with iodepth or
-/// numjobs above 1, more than one target; and the disk workload's own refusals
-/// (make_disk_config) for the device.
+/// numjobs above 1, dirth with numjobs, iodepth or more than one mix or block size, threads or
+/// depths with another test or not a list of counts, more than one target; and the disk workload's
+/// own refusals (make_disk_config) for the device.
 [[nodiscard]] PtsConfig make_pts_config(const Params& params,
                                         std::span<const std::filesystem::path> targets);
 

@@ -7,6 +7,7 @@
 #include <iobench/format.hpp>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -65,9 +66,15 @@ void print_conditions(const StepResult& step, std::ostream& out) {
                                       : fmt::format("{:.1f} MiB", capacity / (1ULL << 20)));
   fmt::print(out, "  purge:            {}\n", text_of(step, "pts.condition.purge"));
   fmt::print(out, "  preconditioning:  {}\n", text_of(step, "pts.condition.precondition"));
-  fmt::print(out, "  threads/QD/OIO:   TC{} QD{} (OIO {})\n",
-             text_of(step, "pts.condition.threads"), text_of(step, "pts.condition.queue_depth"),
-             text_of(step, "pts.condition.oio"));
+  if (text_of(step, "pts.test") == "dirth") {
+    fmt::print(out, "  threads/QD/OIO:   TC {} x QD {} (OIO {}), largest OIO first each round\n",
+               text_of(step, "pts.threads"), text_of(step, "pts.depths"),
+               text_of(step, "pts.condition.oio"));
+  } else {
+    fmt::print(out, "  threads/QD/OIO:   TC{} QD{} (OIO {})\n",
+               text_of(step, "pts.condition.threads"), text_of(step, "pts.condition.queue_depth"),
+               text_of(step, "pts.condition.oio"));
+  }
   fmt::print(out, "  access:           {}, {}, engine {}, {} per cell per round\n",
              text_of(step, "pts.access"), text_of(step, "pts.condition.io"), step.engine,
              format_duration(static_cast<std::uint64_t>(number_of(step, "pts.round_time_ns"))));
@@ -130,6 +137,54 @@ void print_matrix(const StepResult& step, std::ostream& out, const std::string& 
   }
 }
 
+// DIRTH: the demand intensity table (rows TC, then QD, ascending: each TC's IOPS against its
+// mean response time), the max-IOPS and minimum-response-time points and their histograms.
+void print_dirth(const StepResult& step, std::ostream& out, const std::string& over) {
+  fmt::print(out,
+             "Demand intensity, mean over {}:\n  {:>5} {:>5} {:>6} {:>14} {:>10} {:>10} {:>10}\n",
+             over, "TC", "QD", "OIO", "IOPS", "ART ms", "p99 ms", "MRT ms");
+  for (const std::string& threads : split(text_of(step, "pts.threads"))) {
+    for (const std::string& depth : split(text_of(step, "pts.depths"))) {
+      const std::string key = fmt::format("pts.cell.TC{}.QD{}.", threads, depth);
+      fmt::print(out, "  {:>5} {:>5} {:>6} {:>14.1f} {:>10.4f} {:>10.4f} {:>10.4f}\n", threads,
+                 depth, std::stoull(threads) * std::stoull(depth), number_of(step, key + "iops"),
+                 number_of(step, key + "mean_latency_ns") * 1e-6,
+                 number_of(step, key + "p99_latency_ns") * 1e-6,
+                 number_of(step, key + "max_latency_ns") * 1e-6);
+    }
+  }
+  for (const auto& [name, title] :
+       {std::pair<const char*, const char*>{"max_iops", "max IOPS point"},
+        std::pair<const char*, const char*>{"min_latency", "min response time point"}}) {
+    const std::string key = fmt::format("pts.dirth.{}.", name);
+    fmt::print(out, "{}: TC{} QD{} (OIO {}): {:.1f} IOPS, ART {:.4f} ms\n", title,
+               text_of(step, key + "threads"), text_of(step, key + "queue_depth"),
+               text_of(step, key + "oio"), number_of(step, key + "iops"),
+               number_of(step, key + "mean_latency_ns") * 1e-6);
+  }
+  for (const auto& [name, title] :
+       {std::pair<const char*, const char*>{"max_iops", "max IOPS point"},
+        std::pair<const char*, const char*>{"min_latency", "min response time point"}}) {
+    const std::string key = fmt::format("pts.dirth.{}.", name);
+    fmt::print(out,
+               "Response-time histogram at the {} (TC{} QD{}), {}:\n  {:>12} {:>12} {:>12} {:>8}\n",
+               title, text_of(step, key + "threads"), text_of(step, key + "queue_depth"), over,
+               "from us", "to us", "ops", "%");
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> bins;
+    std::uint64_t total = 0;
+    for (const std::string& bin : split(text_of(step, key + "histogram"))) {
+      const std::size_t colon = bin.find(':');
+      bins.emplace_back(std::stoull(bin.substr(0, colon)), std::stoull(bin.substr(colon + 1)));
+      total += bins.back().second;
+    }
+    for (const auto& [lower, ops] : bins) {
+      fmt::print(out, "  {:>12.3f} {:>12.3f} {:>12} {:>8.2f}\n", static_cast<double>(lower) * 1e-3,
+                 static_cast<double>(lower == 0 ? 1 : 2 * lower) * 1e-3, ops,
+                 100.0 * static_cast<double>(ops) / static_cast<double>(total));
+    }
+  }
+}
+
 }  // namespace
 
 void format_pts_text(const StepResult& step, std::ostream& out) {
@@ -138,6 +193,7 @@ void format_pts_text(const StepResult& step, std::ostream& out) {
              test == "iops"         ? "IOPS"
              : test == "throughput" ? "throughput"
              : test == "wsat"       ? "write saturation (WSAT)"
+             : test == "dirth"      ? "demand intensity / response time histogram (DIRTH)"
                                     : "latency");
   print_conditions(step, out);
   if (number_of(step, "pts.rounds") > 0) {
@@ -147,7 +203,9 @@ void format_pts_text(const StepResult& step, std::ostream& out) {
             ? fmt::format("rounds {}-{}", text_of(step, "pts.window.first_round"),
                           text_of(step, "pts.window.last_round"))
             : std::string("every round run");
-    if (test == "wsat") {
+    if (test == "dirth") {
+      print_dirth(step, out, over);
+    } else if (test == "wsat") {
       fmt::print(out, "written {} bytes of the {} (4 x capacity) WSAT writes\n",
                  text_of(step, "pts.wsat.written_bytes"), text_of(step, "pts.wsat.target_bytes"));
     } else if (test == "throughput") {

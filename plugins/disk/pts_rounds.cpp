@@ -49,21 +49,32 @@ std::optional<std::size_t> PtsRounds::window_first_round() const noexcept {
 
 std::size_t PtsRounds::window_last_round() const noexcept { return window_last_; }
 
-PtsCellWindow PtsRounds::window_of(std::size_t cell) const {
+std::pair<std::size_t, std::size_t> PtsRounds::window_rounds() const {
   const std::size_t last = window_last_ != 0 ? window_last_ : rounds_;
   const std::size_t first = window_last_ != 0 ? *window_first_round() : 1;
+  return {first, last};
+}
+
+OpResult PtsRounds::window_ops(std::size_t cell) const {
+  const auto [first, last] = window_rounds();
+  OpResult merged;
+  for (std::size_t round = first; round <= last; ++round) merged.merge(round_of(cell, round).all);
+  return merged;
+}
+
+PtsCellWindow PtsRounds::window_of(std::size_t cell) const {
+  const auto [first, last] = window_rounds();
   PtsCellWindow out;
   if (last < first) return out;
-  OpResult merged;
   for (std::size_t round = first; round <= last; ++round) {
     const PtsCellRound& r = round_of(cell, round);
     out.iops += r.iops;
     out.throughput_bytes_per_s += r.throughput_bytes_per_s;
-    merged.merge(r.all);
   }
   const auto count = static_cast<double>(last - first + 1);
   out.iops /= count;
   out.throughput_bytes_per_s /= count;
+  const OpResult merged = window_ops(cell);
   out.mean_latency_ns = merged.latency.mean();
   out.p99_latency_ns = merged.latency.percentile(99.0);
   out.max_latency_ns = merged.latency.max();

@@ -8,6 +8,7 @@
 #include <iobench/result.hpp>
 #include <iobench/steady_state.hpp>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "plugins/disk/pts_config.hpp"
@@ -61,6 +62,8 @@ class PtsRounds {
   }
   /// Cell `cell` over the window rounds (over every round done when fewer than a window).
   [[nodiscard]] PtsCellWindow window_of(std::size_t cell) const;
+  /// Every op of cell `cell` in those rounds, merged (its latency histogram is the window's).
+  [[nodiscard]] OpResult window_ops(std::size_t cell) const;
   /// Cell `cell`'s round `round` (1-based).
   [[nodiscard]] const PtsCellRound& round_of(std::size_t cell, std::size_t round) const {
     return cells_.at(cell).at(round - 1);
@@ -70,6 +73,9 @@ class PtsRounds {
   [[nodiscard]] static double tracked_value(const PtsCellRound& round, PtsTracking tracking);
 
  private:
+  /// The rounds window_of() spans: {first, last}, 1-based; last < first before any round.
+  [[nodiscard]] std::pair<std::size_t, std::size_t> window_rounds() const;
+
   std::vector<std::vector<PtsCellRound>> cells_;  ///< [cell][round]
   std::size_t tracked_;
   PtsTracking tracking_;

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
 #include <fstream>
+#include <map>
 #include <string>
 #include <variant>
 
@@ -56,6 +59,27 @@ class CellPrepareContext final : public PrepareContext {
   PrepareContext& outer_;
 };
 
+std::string join_counts(const std::vector<std::uint32_t>& counts) {
+  std::string out;
+  for (const std::uint32_t count : counts) out += (out.empty() ? "" : ",") + std::to_string(count);
+  return out;
+}
+
+// A response-time histogram in power-of-two bins: "LOWER_NS:OPS,..." ascending, each bin
+// [LOWER, 2 x LOWER) ns (the first from 0), empty bins left out.
+std::string histogram_text(const CompactLatencyHistogram& latency) {
+  std::map<std::uint64_t, std::uint64_t> bins;
+  for (const auto& [index, count] : latency.buckets()) {
+    const std::uint64_t lower = LatencyHistogram::bucket_lower(index);
+    bins[lower == 0 ? 0 : std::bit_floor(lower)] += count;
+  }
+  std::string out;
+  for (const auto& [lower, count] : bins) {
+    out += fmt::format("{}{}:{}", out.empty() ? "" : ",", lower, count);
+  }
+  return out;
+}
+
 std::string tracking_text(PtsTracking tracking) {
   return tracking == PtsTracking::kIops         ? "IOPS"
          : tracking == PtsTracking::kThroughput ? "throughput (bytes/s)"
@@ -73,6 +97,8 @@ PtsWorkload::PtsWorkload(PtsConfig config, const Engine& engine)
     cell.block_size_bytes = cells_[i].block_size_bytes;
     cell.blocks = config_.capacity_bytes / cells_[i].block_size_bytes;
     cell.read_percent = cells_[i].read_percent;
+    cell.numjobs = cells_[i].threads;
+    cell.iodepth = cells_[i].queue_depth;
     if (i != 0) {  // one purge and one preconditioning, before the first round
       cell.purge.reset();
       cell.precondition = false;
@@ -95,6 +121,7 @@ std::vector<PhaseSpec> PtsWorkload::build_phases() const {
       spec.name = fmt::format("round {} {} {} {}", round, access,
                               pts_block_size_text(cells_[i].block_size_bytes),
                               mix_text(cells_[i].read_percent));
+      if (dirth()) spec.name += fmt::format(" TC{} QD{}", cells_[i].threads, cells_[i].queue_depth);
       spec.time_limit = config_.round_time;
       spec.steady_state.reset();
       out.push_back(std::move(spec));
@@ -104,7 +131,13 @@ std::vector<PhaseSpec> PtsWorkload::build_phases() const {
 }
 
 std::uint64_t PtsWorkload::planned_bytes(std::size_t target_index) const {
-  return disks_.front()->planned_bytes(target_index);
+  // On a directory, a cell of TC threads works on TC files (FILE.J.0; disk's numjobs), a
+  // one-thread cell on FILE: the largest TC's files and, with TC 1 in the grid, FILE.
+  std::uint64_t bytes = disks_.front()->planned_bytes(target_index);
+  const bool one_thread = std::any_of(cells_.begin(), cells_.end(),
+                                      [](const PtsCell& cell) { return cell.threads == 1; });
+  if (cells_.front().threads > 1 && one_thread) bytes += disks_.back()->planned_bytes(target_index);
+  return bytes;
 }
 
 void PtsWorkload::prepare(PrepareContext& ctx) {
@@ -137,10 +170,18 @@ void PtsWorkload::prepare(PrepareContext& ctx) {
                         ? std::string("none (WSAT starts from the purged device)")
                     : device ? std::string("none (precondition=none)")
                              : config_.precondition_skipped);
-  ctx.set_attribute("pts.condition.threads", static_cast<std::int64_t>(config_.base.numjobs));
-  ctx.set_attribute("pts.condition.queue_depth", static_cast<std::int64_t>(config_.base.iodepth));
-  ctx.set_attribute("pts.condition.oio",
-                    static_cast<std::int64_t>(config_.base.numjobs * config_.base.iodepth));
+  if (dirth()) {
+    // The grid: the cells' TC and QD lists (pts.threads, pts.depths) and the OIO range.
+    ctx.set_attribute("pts.threads", join_counts(config_.thread_counts));
+    ctx.set_attribute("pts.depths", join_counts(config_.queue_depths));
+    ctx.set_attribute("pts.condition.oio",
+                      fmt::format("{}-{}", cells_.back().oio(), cells_.front().oio()));
+  } else {
+    ctx.set_attribute("pts.condition.threads", static_cast<std::int64_t>(config_.base.numjobs));
+    ctx.set_attribute("pts.condition.queue_depth", static_cast<std::int64_t>(config_.base.iodepth));
+    ctx.set_attribute("pts.condition.oio",
+                      static_cast<std::int64_t>(config_.base.numjobs * config_.base.iodepth));
+  }
   ctx.set_attribute(
       "pts.condition.io",
       std::string(config_.base.mode == IoMode::kDirect ? "O_DIRECT" : "buffered (page cache)"));
@@ -159,10 +200,12 @@ void PtsWorkload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("pts.mixes", mixes);
   ctx.set_attribute("pts.block_sizes", sizes);
   const PtsCell& tracked = cells_[config_.tracked_cell];
-  ctx.set_attribute("pts.tracked",
-                    fmt::format("{} {} {} {}", config_.sequential ? "SEQ" : "RND",
-                                pts_block_size_text(tracked.block_size_bytes),
-                                mix_text(tracked.read_percent), tracking_text(config_.tracking)));
+  ctx.set_attribute(
+      "pts.tracked",
+      fmt::format("{} {} {}{} {}", config_.sequential ? "SEQ" : "RND",
+                  pts_block_size_text(tracked.block_size_bytes), mix_text(tracked.read_percent),
+                  dirth() ? fmt::format(" TC{} QD{}", tracked.threads, tracked.queue_depth) : "",
+                  tracking_text(config_.tracking)));
   set_attributes(ctx);
 }
 
@@ -251,8 +294,7 @@ void PtsWorkload::set_attributes(PrepareContext& ctx) const {
   }
   for (std::size_t i = 0; i < cells_.size() && rounds_.rounds() > 0; ++i) {
     const PtsCellWindow w = rounds_.window_of(i);
-    const std::string key =
-        fmt::format("pts.cell.{}.{}", mix_text(cells_[i].read_percent), cells_[i].block_size_bytes);
+    const std::string key = cell_key(i);
     ctx.set_attribute(key + ".iops", w.iops);
     ctx.set_attribute(key + ".throughput_bytes_per_s", w.throughput_bytes_per_s);
     ctx.set_attribute(key + ".mean_latency_ns", w.mean_latency_ns);
@@ -260,6 +302,37 @@ void PtsWorkload::set_attributes(PrepareContext& ctx) const {
     ctx.set_attribute(key + ".max_latency_ns", static_cast<std::int64_t>(w.max_latency_ns));
     ctx.set_attribute(key + ".ops", static_cast<std::int64_t>(w.ops));
     ctx.set_attribute(key + ".bytes", static_cast<std::int64_t>(w.bytes));
+  }
+  if (dirth() && rounds_.rounds() > 0) set_dirth_points(ctx);
+}
+
+std::string PtsWorkload::cell_key(std::size_t cell) const {
+  const PtsCell& c = cells_[cell];
+  if (dirth()) return fmt::format("pts.cell.TC{}.QD{}", c.threads, c.queue_depth);
+  return fmt::format("pts.cell.{}.{}", mix_text(c.read_percent), c.block_size_bytes);
+}
+
+void PtsWorkload::set_dirth_points(PrepareContext& ctx) const {
+  // The max-IOPS point and the minimum-response-time (mean latency) point over the window.
+  std::size_t max_iops = 0;
+  std::size_t min_latency = 0;
+  std::vector<PtsCellWindow> windows;
+  for (std::size_t i = 0; i < cells_.size(); ++i) {
+    windows.push_back(rounds_.window_of(i));
+    if (windows[i].iops > windows[max_iops].iops) max_iops = i;
+    if (windows[i].mean_latency_ns < windows[min_latency].mean_latency_ns) min_latency = i;
+  }
+  for (const auto& [name, cell] :
+       {std::pair<const char*, std::size_t>{"max_iops", max_iops},
+        std::pair<const char*, std::size_t>{"min_latency", min_latency}}) {
+    const std::string key = fmt::format("pts.dirth.{}", name);
+    const PtsCell& c = cells_[cell];
+    ctx.set_attribute(key + ".threads", static_cast<std::int64_t>(c.threads));
+    ctx.set_attribute(key + ".queue_depth", static_cast<std::int64_t>(c.queue_depth));
+    ctx.set_attribute(key + ".oio", static_cast<std::int64_t>(c.oio()));
+    ctx.set_attribute(key + ".iops", windows[cell].iops);
+    ctx.set_attribute(key + ".mean_latency_ns", windows[cell].mean_latency_ns);
+    ctx.set_attribute(key + ".histogram", histogram_text(rounds_.window_ops(cell).latency));
   }
 }
 

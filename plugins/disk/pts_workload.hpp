@@ -13,16 +13,18 @@ namespace iobench::plugins::disk {
 /// WSAT writes this many times the capacity (PTS's write saturation: 4 x user capacity).
 inline constexpr std::uint64_t kWsatCapacityFills = 4;
 
-/// SNIA PTS 2.0's IOPS, throughput, latency and WSAT tests (workload `pts`, the built-in suites
-/// pts-iops, pts-throughput, pts-latency): purge and workload-independent preconditioning (the
-/// disk workload's purge= and precondition=wipc, on a block device with --destructive), then
-/// rounds: each round runs every cell of the matrix (R/W mix x block size, mixes outer) once,
-/// for round_time, as a measured phase "round N RND 4KiB 65/35" that is the disk workload's
-/// main phase with that mix and block size (a DiskWorkload per cell, all on one file or the
-/// device, of capacity bytes). After each round the tracked cell's series is judged by PTS's
-/// rule (PtsRounds); once steady, the phases left are skipped. The results are step attributes
-/// "pts.*" (the round series, the window and its excursions, the matrix over the window, the
-/// test conditions, pts.valid and why not), which format_pts_text prints as PTS's tables.
+/// SNIA PTS 2.0's IOPS, throughput, latency, WSAT and DIRTH tests (workload `pts`, the built-in
+/// suites pts-iops, pts-throughput, pts-latency, pts-wsat, pts-dirth): purge and
+/// workload-independent preconditioning (the disk workload's purge= and precondition=wipc, on a
+/// block device with --destructive), then rounds: each round runs every cell of the matrix (R/W mix
+/// x block size, mixes outer) once, for round_time, as a measured phase "round N RND 4KiB 65/35"
+/// that is the disk workload's main phase with that mix and block size (a DiskWorkload per cell,
+/// all on one file or the device, of capacity bytes; DIRTH's cells are its TC x QD grid, "... TC2
+/// QD4", each with its own numjobs and iodepth, largest OIO first). After each round the tracked
+/// cell's series is judged by PTS's rule (PtsRounds); once steady, the phases left are skipped. The
+/// results are step attributes "pts.*" (the round series, the window and its excursions, the matrix
+/// over the window, the test conditions, pts.valid and why not), which format_pts_text prints as
+/// PTS's tables.
 class PtsWorkload final : public Workload {
  public:
   PtsWorkload(PtsConfig config, const Engine& engine);
@@ -43,6 +45,13 @@ class PtsWorkload final : public Workload {
     return config_.base.precondition ? 1 : 0;
   }
   void set_attributes(PrepareContext& ctx) const;
+  [[nodiscard]] bool dirth() const noexcept { return config_.test == PtsTest::kDirth; }
+  /// "pts.cell.65/35.4096", DIRTH "pts.cell.TC2.QD4": the prefix of a cell's attributes.
+  [[nodiscard]] std::string cell_key(std::size_t cell) const;
+  /// DIRTH: pts.dirth.max_iops.* and pts.dirth.min_latency.* (the max-IOPS and the
+  /// minimum-mean-response-time cells over the window: TC, QD, OIO, IOPS, mean latency and the
+  /// response-time histogram of their window rounds).
+  void set_dirth_points(PrepareContext& ctx) const;
   /// WSAT: bytes the tracked (only) cell wrote in rounds 1..`rounds`.
   [[nodiscard]] std::uint64_t written_bytes(std::size_t rounds) const;
   /// WSAT: 4 x capacity written.

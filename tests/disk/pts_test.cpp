@@ -1,7 +1,7 @@
-// SNIA PTS 2.0 tests (workload pts, suites pts-iops, pts-throughput, pts-latency) on a small
-// file: PTS's steady-state rule on constructed rounds, every cell of the matrices measured, the
-// reported window and matrix recomputed from the JSON's rounds, not-PTS-valid marking, and the
-// params refused before any I/O.
+// SNIA PTS 2.0 tests (workload pts, suites pts-iops, pts-throughput, pts-latency, pts-wsat,
+// pts-dirth) on a small file: PTS's steady-state rule on constructed rounds, every cell of the
+// matrices measured, the reported window and matrix recomputed from the JSON's rounds,
+// not-PTS-valid marking, and the params refused before any I/O.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iobench/error.hpp>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "plugins/disk/pts_config.hpp"
 #include "plugins/disk/pts_rounds.hpp"
@@ -194,6 +195,18 @@ TEST_CASE("pts refuses bad params with exit 2 naming the field, before any I/O",
       {{"run", "pts-iops", "-d", d, "capacity=2m", "rounds=26"},
        "pts: rounds=26: test=iops stops at PTS's 25 rounds"},
       {{"run", "pts-iops", "-d", d, "capacity=2m", "--time", "1s"}, "--time"},
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "threads=2"},
+       "pts: threads=2 is test=dirth's thread count x queue depth grid"},
+      {{"run", "pts-dirth", "-d", d, "capacity=1m", "numjobs=2"},
+       "pts: numjobs=2: test=dirth sweeps threads= x depths="},
+      {{"run", "pts-dirth", "-d", d, "capacity=1m", "threads=1,0"},
+       "pts: threads=1,0: '0' is not a count from 1 to 1024"},
+      {{"run", "pts-dirth", "-d", d, "capacity=1m", "depths=2,2"},
+       "pts: depths=2,2: '2' is given twice"},
+      {{"run", "pts-dirth", "-d", d, "capacity=1m", "block_sizes=4k,8k"},
+       "pts: test=dirth runs one R/W mix at one block size"},
+      {{"run", "pts-dirth", "-d", d, "capacity=1m", "depths=1,4", "--engine", "psync"},
+       "iodepth=4: engine psync does one I/O at a time"},
   };
   for (const Case& c : cases) {
     INFO(fmt::format("{}", fmt::join(c.args, " ")));
@@ -241,5 +254,123 @@ TEST_CASE("pts-wsat writes until 4 x capacity, its IOPS per round over the bytes
   CHECK_THAT(text, Catch::Contains("SNIA PTS 2.0 write saturation (WSAT) test"));
   CHECK_THAT(text, Catch::Contains(fmt::format(
                        "written {} bytes of the 4194304 (4 x capacity) WSAT writes", written)));
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("pts-dirth on a small file runs every TC x QD cell, largest OIO first", "[disk][pts]") {
+  test::TempDir dir("pts-dirth");
+  std::string text;
+  const Json doc = run_json(dir,
+                            {"run", "pts-dirth", "-d", dir.path().string(), "capacity=1m",
+                             "round_time=100ms", "rounds=5", "threads=1,2", "depths=1,4"},
+                            &text);
+  const Json& step = doc.at("steps").at(0);
+  REQUIRE(step.at("status") == "ok");
+  const auto rounds = static_cast<std::size_t>(attribute(step, "pts.rounds"));
+  REQUIRE(rounds == 5);
+  // Each round: OIO 8, 4, 2, 1 (TC x QD), every cell with TC workers writing 4 KiB blocks.
+  const std::vector<std::pair<int, int>> order{{2, 4}, {1, 4}, {2, 1}, {1, 1}};
+  REQUIRE(step.at("phases").size() == rounds * order.size());
+  for (std::size_t round = 1; round <= rounds; ++round) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const auto [threads, depth] = order[i];
+      const Json& phase = step.at("phases").at((round - 1) * order.size() + i);
+      CHECK(phase.at("name") ==
+            fmt::format("round {} RND 4KiB 0/100 TC{} QD{}", round, threads, depth));
+      CHECK(phase.at("workers").size() == static_cast<std::size_t>(threads));
+      const auto ops = phase.at("ops").get<std::uint64_t>();
+      CHECK(ops > 0);
+      CHECK(phase.at("bytes").get<std::uint64_t>() == ops * 4096);
+      CHECK(phase.at("ops_by_kind").at("read").at("ops") == 0);
+    }
+  }
+  // Each cell's IOPS is the mean of its window rounds, its histogram holds their ops; the
+  // tracked series is the largest OIO's IOPS.
+  struct Cell {
+    int threads;
+    int depth;
+    double iops;
+    double mean_latency_ns;
+  };
+  std::vector<Cell> cells;
+  std::vector<double> series;
+  for (const auto& [threads, depth] : order) {
+    double iops = 0;
+    for (std::size_t round = 1; round <= rounds; ++round) {
+      const Json& phase = phase_named(
+          step, fmt::format("round {} RND 4KiB 0/100 TC{} QD{}", round, threads, depth));
+      iops += phase.at("ops_per_s").get<double>() / 5;
+      if (threads == 2 && depth == 4) series.push_back(phase.at("ops_per_s").get<double>());
+    }
+    const std::string key = fmt::format("pts.cell.TC{}.QD{}", threads, depth);
+    CHECK(attribute(step, key + ".iops") == Approx(iops).epsilon(1e-9));
+    cells.push_back({threads, depth, iops, attribute(step, key + ".mean_latency_ns")});
+  }
+  for (std::size_t round = 1; round <= rounds; ++round) {
+    CHECK(attribute(step, fmt::format("pts.round.{}.tracked", round)) ==
+          Approx(series[round - 1]).epsilon(1e-9));
+  }
+  CHECK(attribute(step, "pts.window.mean") == Approx(judge(series).mean).epsilon(1e-9));
+  // The max-IOPS point is the cell of the largest IOPS; the min response time point the cell
+  // of the smallest mean latency.
+  const auto max = std::max_element(cells.begin(), cells.end(),
+                                    [](const Cell& a, const Cell& b) { return a.iops < b.iops; });
+  const auto min = std::min_element(cells.begin(), cells.end(), [](const Cell& a, const Cell& b) {
+    return a.mean_latency_ns < b.mean_latency_ns;
+  });
+  CHECK(attribute(step, "pts.dirth.max_iops.threads") == max->threads);
+  CHECK(attribute(step, "pts.dirth.max_iops.queue_depth") == max->depth);
+  CHECK(attribute(step, "pts.dirth.max_iops.oio") == max->threads * max->depth);
+  CHECK(attribute(step, "pts.dirth.max_iops.iops") == Approx(max->iops).epsilon(1e-9));
+  CHECK(attribute(step, "pts.dirth.min_latency.threads") == min->threads);
+  CHECK(attribute(step, "pts.dirth.min_latency.queue_depth") == min->depth);
+  // The histogram's bins hold every op of the point's window rounds.
+  std::uint64_t histogram_ops = 0;
+  std::istringstream bins(text_attribute(step, "pts.dirth.max_iops.histogram"));
+  for (std::string bin; std::getline(bins, bin, ',');) {
+    histogram_ops += std::stoull(bin.substr(bin.find(':') + 1));
+  }
+  CHECK(histogram_ops ==
+        static_cast<std::uint64_t>(
+            attribute(step, fmt::format("pts.cell.TC{}.QD{}.ops", max->threads, max->depth))));
+  CHECK(text_attribute(step, "pts.not_valid") ==
+        "a file target, not the raw device; round_time=100ms (PTS: 1 minute per cell); "
+        "threads=1,2; depths=1,4" +
+            std::string(text_attribute(step, "pts.steady") == "yes"
+                            ? ""
+                            : "; rounds=5: not steady within PTS's 25 rounds"));
+  // The text table parses back: a row per cell, OIO = TC x QD, its IOPS the cell's.
+  CHECK_THAT(text, Catch::Contains("threads/QD/OIO:   TC 1,2 x QD 1,4 (OIO 1-8)"));
+  const std::string title = "Demand intensity, mean over rounds 1-5:\n";
+  const std::size_t at = text.find(title);
+  REQUIRE(at != std::string::npos);
+  std::istringstream table(text.substr(at + title.size()));
+  std::string header;
+  std::getline(table, header);
+  CHECK_THAT(header, Catch::Contains("TC") && Catch::Contains("ART ms"));
+  double table_max = 0;
+  for (const auto& [threads, depth] :
+       std::vector<std::pair<int, int>>{{1, 1}, {1, 4}, {2, 1}, {2, 4}}) {
+    int tc = 0;
+    int qd = 0;
+    int oio = 0;
+    double iops = 0;
+    double art_ms = 0;
+    table >> tc >> qd >> oio >> iops >> art_ms;
+    table.ignore(1000, '\n');
+    CHECK(tc == threads);
+    CHECK(qd == depth);
+    CHECK(oio == tc * qd);
+    const std::string key = fmt::format("pts.cell.TC{}.QD{}", threads, depth);
+    CHECK(iops == Approx(attribute(step, key + ".iops")).margin(0.05));
+    CHECK(art_ms == Approx(attribute(step, key + ".mean_latency_ns") * 1e-6).margin(0.00005));
+    table_max = std::max(table_max, iops);
+  }
+  CHECK_THAT(text, Catch::Contains(fmt::format("max IOPS point: TC{} QD{} (OIO {}): {:.1f} IOPS",
+                                               max->threads, max->depth, max->threads * max->depth,
+                                               table_max)));
+  CHECK_THAT(text, Catch::Contains(fmt::format(
+                       "Response-time histogram at the max IOPS point (TC{} QD{}), rounds 1-5:",
+                       max->threads, max->depth)));
   CHECK(dir.entries().empty());
 }

@@ -45,7 +45,7 @@ TEST_CASE("list shows the built-in suites", "[suite]") {
   REQUIRE(list.exit_code == 0);
   for (const char* name :
        {"quick", "bonnie", "tiobench", "dbench", "seed-reports", "io500", "io500-quick", "pts-iops",
-        "pts-throughput", "pts-latency", "pts-wsat"}) {
+        "pts-throughput", "pts-latency", "pts-wsat", "pts-dirth"}) {
     CHECK_THAT(list.out, Catch::Contains(std::string("  ") + name + " "));
   }
 }

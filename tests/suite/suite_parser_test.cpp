@@ -199,7 +199,7 @@ TEST_CASE("built-in suites parse and are listed", "[suite]") {
   }
   CHECK(names == std::vector<std::string>{"quick", "bonnie", "tiobench", "dbench", "seed-reports",
                                           "io500", "io500-quick", "pts-iops", "pts-throughput",
-                                          "pts-latency", "pts-wsat"});
+                                          "pts-latency", "pts-wsat", "pts-dirth"});
   CHECK_FALSE(iobench::builtin_suite("nope").has_value());
   const auto dbench = iobench::builtin_suite("dbench");
   REQUIRE(dbench->steps[0].sweep.has_value());

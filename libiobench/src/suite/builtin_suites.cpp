@@ -147,7 +147,17 @@ constexpr std::string_view kPtsWsat = R"json({
   ]
 })json";
 
-constexpr std::array<BuiltinSuite, 11> kBuiltins{{
+// DIRTH: RND 4KiB writes over TC x QD (1..32 each), every round from the largest OIO down, until
+// the largest OIO's IOPS is steady; libaio (O_DIRECT) for the queue depths.
+constexpr std::string_view kPtsDirth = R"json({
+  "name": "pts-dirth",
+  "description": "SNIA PTS 2.0 demand intensity / response time histogram: RND 4KiB 0/100 over TC x QD",
+  "steps": [
+    {"name": "pts-dirth", "workload": "pts", "params": {"test": "dirth", "engine": "libaio"}}
+  ]
+})json";
+
+constexpr std::array<BuiltinSuite, 12> kBuiltins{{
     {"quick", "every family at small sizes, about a minute (the default job)", kQuick},
     {"bonnie", "bonnie++ with its defaults (a file of 2 x RAM)", kBonnie},
     {"tiobench", "tiobench.pl: tiotest at 1, 2, 4, 8 threads", kTiobench},
@@ -163,6 +173,8 @@ constexpr std::array<BuiltinSuite, 11> kBuiltins{{
     {"pts-latency", "SNIA PTS 2.0 latency: TC1 QD1 mean/p99/max, 3 mixes x 3 block sizes",
      kPtsLatency},
     {"pts-wsat", "SNIA PTS 2.0 WSAT: RND 4KiB write IOPS over time up to 4 x capacity", kPtsWsat},
+    {"pts-dirth", "SNIA PTS 2.0 DIRTH: RND 4KiB write IOPS vs response time over TC x QD",
+     kPtsDirth},
 }};
 
 }  // namespace

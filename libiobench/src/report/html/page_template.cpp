@@ -1,5 +1,5 @@
 // The HTML report's page: a fixed template around the model (report_model.cpp) and the inlined
-// assets (dygraphs, report_dom.js, report_compare.js, report.js, report.css;
+// assets (dygraphs, report_dom.js, report_compare.js, report_pts.js, report.js, report.css;
 // generated/report_assets.cpp, made at configure time by cmake/IobenchDygraphs.cmake). The model is
 // a JSON <script> element the page script parses, so no result string is ever markup or code.
 #include <fmt/format.h>
@@ -28,6 +28,8 @@ extern const char kReportDomJs[];
 extern const std::size_t kReportDomJs_size;
 extern const char kReportCompareJs[];
 extern const std::size_t kReportCompareJs_size;
+extern const char kReportPtsJs[];
+extern const std::size_t kReportPtsJs_size;
 extern const char kReportJs[];
 extern const std::size_t kReportJs_size;
 extern const char kReportCss[];
@@ -97,6 +99,7 @@ void write_html_report(std::span<const ReportInput> inputs, std::ostream& out) {
   for (const auto& [text, size] :
        {std::pair<const char*, std::size_t>{kReportDomJs, kReportDomJs_size},
         std::pair<const char*, std::size_t>{kReportCompareJs, kReportCompareJs_size},
+        std::pair<const char*, std::size_t>{kReportPtsJs, kReportPtsJs_size},
         std::pair<const char*, std::size_t>{kReportJs, kReportJs_size}}) {
     out.write(text, static_cast<std::streamsize>(size));
     out << "\n";

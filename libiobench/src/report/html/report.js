@@ -3,7 +3,8 @@
 // Time series, latency curves, sweeps and repetitions are dygraphs charts; bars are SVG drawn
 // here. At the end the page writes its self-check into #iobench-selfcheck: per chart the rows
 // the model holds and the rows dygraphs drew (numRows()), and every script error.
-// The helpers come from report_dom.js, the comparison of runs from report_compare.js.
+// The helpers come from report_dom.js, the comparison of runs from report_compare.js, the
+// SNIA PTS plots and steady-state rounds (SVG) from report_pts.js.
 (function (R) {
   'use strict';
   var errors = R.errors;
@@ -223,6 +224,7 @@
                            '"time_series" for this phase).'));
     }
     latencyCurve(box, phase.latency_cdf, meta);
+    if (phase.steady_state) R.steadyStateSection(box, phase.steady_state, meta);
     if (phase.workers.rows.length > 1) workerBars(box, phase.workers);
     if (phase.explain) explainSection(box, phase.explain, meta);
   }
@@ -240,6 +242,7 @@
         return p[0] + '=' + p[1];
       }).join(' '))]));
     step.warnings.forEach(function (w) { box.appendChild(el('p', {class: 'warning'}, w)); });
+    if (step.pts) R.ptsSection(box, step.pts, {run: runIndex, step: step.index});
     step.phases.forEach(function (phase) { phaseSection(box, step, phase, runIndex); });
   }
 

@@ -10,12 +10,13 @@
 //          suite: null | {name, source, complete}, steps: [step], bonnie: [table],
 //          sweeps: [sweep], repetitions: [repetition]}
 // step  = {index, name, workload, status, message, suite_step, sweep_point, repetition, engine,
-//          params: [[key, value]], warnings, phases: [phase]}
+//          params: [[key, value]], warnings, phases: [phase], pts: null | pts (pts_model.cpp)}
 // phase = {index, name, status, message, reported, wall_ns, bytes, ops, throughput_mib_s,
 //          ops_per_s, latency_us: {mean, p50, p99, p99_9, max}, cpu_percent,
 //          unavailable: {metric name: why}, workers: {metric, unit, rows, fairness, min, max,
 //          spread_percent}, latency_cdf: chart, time_series: null | time series,
-//          explain: null | explanation (explain_model.cpp)}
+//          explain: null | explanation (explain_model.cpp),
+//          steady_state: null | steady (pts_model.cpp)}
 //          (a figure is null where a classic tool's result lacks it, and `unavailable` says
 //          why; such a phase has null wall_ns, bytes and ops and no workers, curve or series)
 #include "report/html/report_model.hpp"
@@ -207,6 +208,7 @@ Json phase_json(const PhaseResult& phase, std::size_t index, const nlohmann::jso
     }
   }
   j["explain"] = explain_model(phase, raw);
+  j["steady_state"] = steady_state_model(phase);
   return j;
 }
 
@@ -249,6 +251,7 @@ Json step_json(const ResultDocument& doc, std::size_t index, const nlohmann::jso
         phase_json(step.phases[p], p, raw_phase, fmt::format("/steps/{}/phases/{}", index, p)));
   }
   j["phases"] = std::move(phases);
+  j["pts"] = pts_model(step);
   return j;
 }
 Json run_json(const ReportInput& input) {

@@ -43,6 +43,17 @@ using Json = nlohmann::ordered_json;
 /// "explain_bpf" (`raw`: the phase's JSON, or null).
 [[nodiscard]] Json explain_model(const PhaseResult& phase, const nlohmann::json* raw);
 
+/// A SNIA PTS step's charts (workload `pts`, from its pts.* attributes), or null for any other
+/// step: the tracked rounds with the steady-state window, its mean, bands and best-fit line; the
+/// matrix per R/W mix and block size (IOPS, MB/s or latency in ms); WSAT's IOPS per round and
+/// per GB written; DIRTH's IOPS against mean response time per thread count and the selected
+/// points' response-time histograms (pts_model.cpp has the shape).
+[[nodiscard]] Json pts_model(const StepResult& step);
+
+/// A phase's steady-state outcome (steady_state=) as the same rounds chart: the judged window's
+/// samples (x: the sample's number), its mean, slope and the criterion's band; null without one.
+[[nodiscard]] Json steady_state_model(const PhaseResult& phase);
+
 /// bonnie++ tables of a run's bonnie steps, from their CSV lines (write_bonnie_csv), laid out as
 /// bon_csv2html does: [{title, groups: [{title, span}], columns: [title], rows: [{cells: [{text,
 /// kind: "text" | "value" | "too_fast" | "empty", shade: null | 0..1 (1 best in its column)}]}]}].
