@@ -56,7 +56,10 @@ DiskWorker::DiskWorker(const PhasePlan& plan, std::unique_ptr<IoFile> file, std:
                           pattern_.has_value() || plan_.copy_writes || plan_.thinktime_ns > 0,
                       .pacer = pacer_ ? &*pacer_ : nullptr,
                       .latency_sample = plan_.latency_sample,
-                      .sample_seed = seed ^ 0x73616d706c65ULL});
+                      .sample_seed = seed ^ 0x73616d706c65ULL,
+                      // verify: one block's two writes (or a read beside a write) in flight at
+                      // once would leave either version, whatever order they complete in.
+                      .serialize_overlaps = pattern_.has_value() && iodepth > 1});
 }
 
 void DiskWorker::run(WorkerContext& ctx) {

@@ -217,12 +217,17 @@ void note_deviations(const Params& params, PtsConfig& config, bool device) {
   if (!device) {
     config.not_valid.emplace_back("a file target, not the raw device");
     config.purge_skipped = "none (a file target: purge needs the raw device)";
-    config.precondition_skipped = "none (a file target: preconditioning needs the raw device)";
+    config.precondition_skipped =
+        "none (a file target: workload-independent preconditioning needs the raw device)";
   } else {
     if (params.get_string("purge") == "none") config.not_valid.emplace_back("purge=none");
     if (params.get_string("precondition") == "none" && config.test != PtsTest::kWsat) {
       config.not_valid.emplace_back("precondition=none (PTS: workload-independent)");
     }
+  }
+  if (!config.wdpc && config.test != PtsTest::kWsat) {
+    config.not_valid.emplace_back(
+        "wdpc=false (PTS: workload-dependent preconditioning, the rounds run until steady)");
   }
   if (config.round_time != std::chrono::minutes(1)) {
     config.not_valid.push_back(
@@ -403,6 +408,12 @@ std::vector<ParamSpec> pts_param_specs() {
                "cell is steady (wsat: once 4 x capacity is written)",
        .min = kPtsWindowRounds,
        .max = kWsatMaxRounds},
+      {.key = "wdpc",
+       .type = ParamType::kBool,
+       .default_value = "true",
+       .help = "PTS's workload-dependent preconditioning: the test's rounds run until the "
+               "tracked cell is steady, the last 5 the window; false runs the 5 window rounds "
+               "only (not PTS-valid; wsat has none)"},
       {.key = "capacity",
        .type = ParamType::kSize,
        .unit = "bytes",
@@ -459,6 +470,21 @@ PtsConfig make_pts_config(const Params& params, std::span<const std::filesystem:
   config.max_rounds = params.has("rounds") ? static_cast<std::size_t>(params.get_u64("rounds"))
                       : wsat               ? kWsatMaxRounds
                                            : kPtsMaxRounds;
+  config.wdpc = !wsat && params.get_bool("wdpc");
+  if (!params.get_bool("wdpc")) {
+    if (wsat) {
+      throw ConfigError(
+          "pts: wdpc=false with test=wsat: WSAT has no workload-dependent preconditioning (its "
+          "rounds are the test); drop wdpc");
+    }
+    if (params.has("rounds")) {
+      throw ConfigError(fmt::format(
+          "pts: wdpc=false runs the {} rounds of the steady-state window only, but rounds={} is "
+          "given; drop rounds or wdpc",
+          kPtsWindowRounds, params.get_string("rounds")));
+    }
+    config.max_rounds = kPtsWindowRounds;
+  }
   if (!wsat && config.max_rounds > kPtsMaxRounds) {
     throw ConfigError(
         fmt::format("pts: rounds={}: test={} stops at PTS's {} rounds; give at most {}",

@@ -70,6 +70,11 @@ struct PtsConfig {
   /// Rounds at most (PTS: 25; WSAT: 1440, 24 hours of 1-minute rounds); the step stops
   /// earlier once steady (WSAT: once 4 x capacity is written).
   std::size_t max_rounds = kPtsMaxRounds;
+  /// PTS's workload-dependent preconditioning: the test's own rounds run until the tracked cell
+  /// is steady, the last kPtsWindowRounds of them the window. False (wdpc=false): only the
+  /// window's rounds run (max_rounds = kPtsWindowRounds), whether steady or not; not PTS-valid.
+  /// WSAT has none (its rounds are the test).
+  bool wdpc = true;
   /// Bytes of the device (or file) the cells' random offsets span.
   std::uint64_t capacity_bytes = 0;
   /// The tracked cell (an index into cells()) and what of it is tracked.
@@ -91,9 +96,9 @@ struct PtsConfig {
 };
 
 /// The params of the `pts` workload: test, mixes, block_sizes, threads and depths (dirth's grid),
-/// round_time, rounds, capacity (size an alias), and of disk's: engine, iodepth, numjobs, mode
-/// (direct|buffered), data, file, destructive, force_signature, purge (default auto), precondition
-/// (default wipc).
+/// round_time, rounds, wdpc, capacity (size an alias), and of disk's: engine, iodepth, numjobs,
+/// mode (direct|buffered), data, file, destructive, force_signature, purge (default auto),
+/// precondition (default wipc).
 [[nodiscard]] std::vector<ParamSpec> pts_param_specs();
 
 /// "100/0,65/35" -> {100, 65}: each R/W, whole percentages adding up to 100. Throws ConfigError
@@ -105,8 +110,9 @@ struct PtsConfig {
 /// round_time=0, a block size that is not a multiple of 512 or does not divide the capacity,
 /// capacity bigger than the device or the directory's free space, latency with iodepth or
 /// numjobs above 1, dirth with numjobs, iodepth or more than one mix or block size, threads or
-/// depths with another test or not a list of counts, more than one target; and the disk workload's
-/// own refusals (make_disk_config) for the device.
+/// depths with another test or not a list of counts, more than one target, wdpc=false with
+/// rounds= or with test=wsat; and the disk workload's own refusals (make_disk_config) for the
+/// device.
 [[nodiscard]] PtsConfig make_pts_config(const Params& params,
                                         std::span<const std::filesystem::path> targets);
 

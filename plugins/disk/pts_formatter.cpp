@@ -66,6 +66,10 @@ void print_conditions(const StepResult& step, std::ostream& out) {
                                       : fmt::format("{:.1f} MiB", capacity / (1ULL << 20)));
   fmt::print(out, "  purge:            {}\n", text_of(step, "pts.condition.purge"));
   fmt::print(out, "  preconditioning:  {}\n", text_of(step, "pts.condition.precondition"));
+  // PTS's report states the workload-dependent preconditioning (the rounds to steady state).
+  if (const std::string wdpc = text_of(step, "pts.condition.wdpc"); !wdpc.empty()) {
+    fmt::print(out, "  workload-dependent preconditioning: {}\n", wdpc);
+  }
   if (text_of(step, "pts.test") == "dirth") {
     fmt::print(out, "  threads/QD/OIO:   TC {} x QD {} (OIO {}), largest OIO first each round\n",
                text_of(step, "pts.threads"), text_of(step, "pts.depths"),

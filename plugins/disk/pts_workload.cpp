@@ -6,6 +6,7 @@
 #include <bit>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -234,6 +235,41 @@ void PtsWorkload::after_phase(std::size_t phase, const PhaseResult& result, Prep
   }
 }
 
+std::string PtsWorkload::wdpc_text() const {
+  if (config_.test == PtsTest::kWsat) return "none (WSAT: its rounds are the test)";
+  const std::size_t rounds = rounds_.rounds();
+  const std::optional<std::size_t> first = rounds_.window_first_round();
+  const std::size_t last = rounds_.window_last_round();
+  if (!config_.wdpc) {
+    return fmt::format("none (wdpc=false): {} round{} measured without running to steady state{}",
+                       rounds, rounds == 1 ? "" : "s",
+                       first ? fmt::format(" (window rounds {}-{}, steady: {})", *first, last,
+                                           rounds_.steady() ? "yes" : "no")
+                             : std::string());
+  }
+  const std::string run = fmt::format("{} round{}", rounds, rounds == 1 ? "" : "s");
+  if (rounds_.steady()) {
+    return fmt::format("{}, steady state reached in round {} (window rounds {}-{})", run, last,
+                       *first, last);
+  }
+  if (!first) {
+    return fmt::format("{}, steady state not reached (fewer than {} rounds: no window)", run,
+                       kPtsWindowRounds);
+  }
+  return fmt::format("{}, steady state not reached (last window rounds {}-{})", run, *first, last);
+}
+
+void PtsWorkload::set_wdpc_attributes(PrepareContext& ctx) const {
+  ctx.set_attribute("pts.wdpc", std::string(config_.wdpc ? "yes" : "no"));
+  ctx.set_attribute("pts.condition.wdpc", wdpc_text());
+  if (!config_.wdpc) return;
+  ctx.set_attribute("pts.wdpc.rounds", static_cast<std::int64_t>(rounds_.rounds()));
+  if (rounds_.steady()) {
+    ctx.set_attribute("pts.wdpc.steady_round",
+                      static_cast<std::int64_t>(rounds_.window_last_round()));
+  }
+}
+
 std::uint64_t PtsWorkload::written_bytes(std::size_t rounds) const {
   std::uint64_t bytes = 0;
   for (std::size_t round = 1; round <= rounds; ++round) {
@@ -267,7 +303,7 @@ void PtsWorkload::set_attributes(PrepareContext& ctx) const {
       not_valid.push_back(fmt::format("rounds={} ended before {} x capacity was written",
                                       config_.max_rounds, kWsatCapacityFills));
     }
-  } else if (!rounds_.steady() && rounds_.rounds() == config_.max_rounds &&
+  } else if (config_.wdpc && !rounds_.steady() && rounds_.rounds() == config_.max_rounds &&
              config_.max_rounds < kPtsMaxRounds) {
     not_valid.push_back(fmt::format("rounds={}: not steady within PTS's {} rounds",
                                     config_.max_rounds, kPtsMaxRounds));
@@ -292,6 +328,7 @@ void PtsWorkload::set_attributes(PrepareContext& ctx) const {
     ctx.set_attribute("pts.steady_after_rounds",
                       static_cast<std::int64_t>(rounds_.window_last_round()));
   }
+  set_wdpc_attributes(ctx);
   for (std::size_t i = 0; i < cells_.size() && rounds_.rounds() > 0; ++i) {
     const PtsCellWindow w = rounds_.window_of(i);
     const std::string key = cell_key(i);

@@ -2,6 +2,7 @@
 
 #include <iobench/workload.hpp>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "plugins/disk/disk_workload.hpp"
@@ -24,7 +25,9 @@ inline constexpr std::uint64_t kWsatCapacityFills = 4;
 /// cell's series is judged by PTS's rule (PtsRounds); once steady, the phases left are skipped. The
 /// results are step attributes "pts.*" (the round series, the window and its excursions, the matrix
 /// over the window, the test conditions, pts.valid and why not), which format_pts_text prints as
-/// PTS's tables.
+/// PTS's tables. The rounds are PTS's workload-dependent preconditioning (WDPC), which is also the
+/// test stimulus: the rounds before the window precondition the device with the test's own
+/// workload, the window is measured; wdpc=false runs the window's rounds only.
 class PtsWorkload final : public Workload {
  public:
   PtsWorkload(PtsConfig config, const Engine& engine);
@@ -52,6 +55,11 @@ class PtsWorkload final : public Workload {
   /// minimum-mean-response-time cells over the window: TC, QD, OIO, IOPS, mean latency and the
   /// response-time histogram of their window rounds).
   void set_dirth_points(PrepareContext& ctx) const;
+  /// pts.wdpc, pts.wdpc.rounds, pts.wdpc.steady_round (once steady), pts.condition.wdpc: the
+  /// workload-dependent preconditioning as PTS's report states it.
+  void set_wdpc_attributes(PrepareContext& ctx) const;
+  /// "12 rounds, steady state reached in round 12 (window rounds 8-12)", or why there was none.
+  [[nodiscard]] std::string wdpc_text() const;
   /// WSAT: bytes the tracked (only) cell wrote in rounds 1..`rounds`.
   [[nodiscard]] std::uint64_t written_bytes(std::size_t rounds) const;
   /// WSAT: 4 x capacity written.

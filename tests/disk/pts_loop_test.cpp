@@ -2,13 +2,10 @@
 // workload-independent preconditioning run and are recorded in the test conditions, the rounds
 // measure every cell, and the result is not PTS-valid only for its shortened round. Without root
 // or a free loop device the case says why it is skipped.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
-#include <cstdio>
-#include <fstream>
 #include <string>
 
+#include "tests/disk/loop_device.hpp"
 #include "tests/disk/pts_support.hpp"
 #include "tests/explain/loop_fs.hpp"
 #include "tests/support/test_support.hpp"
@@ -20,59 +17,11 @@ namespace {
 
 constexpr std::uint64_t kImageBytes = 16 << 20;
 
-// A loop device over a zero-filled file of kImageBytes, for the life of the object; refused()
-// says why there is none.
-class PtsLoopDevice {
- public:
-  PtsLoopDevice() {
-    if (::geteuid() != 0) {
-      refused_ = "loop devices need root";
-      return;
-    }
-    { std::ofstream create(image()); }
-    std::filesystem::resize_file(image(), kImageBytes);  // reads as zeros
-    if (FILE* out =
-            ::popen(("losetup -f --show " + image().string() + " 2>/dev/null").c_str(), "r")) {
-      char line[64] = {};
-      if (std::fgets(line, sizeof line, out) != nullptr) device_ = line;
-      ::pclose(out);
-    }
-    while (!device_.empty() && device_.back() == '\n') device_.pop_back();
-    if (!device_.starts_with("/dev/loop")) {
-      refused_ = "losetup -f --show refused (no free loop device or no permission)";
-      device_.clear();
-      return;
-    }
-    test::settle_udev();
-  }
-  ~PtsLoopDevice() {
-    if (!device_.empty()) test::run_command("losetup -d " + device_);
-  }
-  PtsLoopDevice(const PtsLoopDevice&) = delete;
-  PtsLoopDevice& operator=(const PtsLoopDevice&) = delete;
-
-  [[nodiscard]] const std::string& refused() const noexcept { return refused_; }
-  [[nodiscard]] const std::string& device() const noexcept { return device_; }
-  [[nodiscard]] std::filesystem::path image() const { return dir_.path() / "image"; }
-  /// The loop device's stand-in serial: its backing file as sysfs reports it.
-  [[nodiscard]] std::string serial() const {
-    std::ifstream in("/sys/block/" + device_.substr(5) + "/loop/backing_file");
-    std::string line;
-    std::getline(in, line);
-    return line;
-  }
-
- private:
-  test::TempDir dir_{"pts-loop"};
-  std::string device_;
-  std::string refused_;
-};
-
 }  // namespace
 
 TEST_CASE("pts-latency on a loop device purges, preconditions and measures every cell",
           "[disk][pts]") {
-  const PtsLoopDevice loop;
+  const test::LoopDevice loop(kImageBytes);
   if (!loop.refused().empty()) {
     WARN("skipped: " << loop.refused());
     return;
@@ -106,7 +55,7 @@ TEST_CASE("pts-latency on a loop device purges, preconditions and measures every
 }
 
 TEST_CASE("pts refuses a capacity bigger than the block device, exit 2", "[disk][pts]") {
-  const PtsLoopDevice loop;
+  const test::LoopDevice loop(kImageBytes);
   if (!loop.refused().empty()) {
     WARN("skipped: " << loop.refused());
     return;

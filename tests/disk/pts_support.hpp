@@ -4,10 +4,12 @@
 // block size, the matrix the mean of the window rounds, and the steady-state window recomputed
 // from the tracked cell's rounds by PTS's rule.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -164,6 +166,41 @@ inline void check_step(const Json& step, const std::vector<std::string>& mixes,
   if (!steady) {
     CHECK(rounds == static_cast<std::size_t>(attribute(step, "pts.max_rounds")));
   }
+}
+
+// Checks the workload-dependent preconditioning of a pts step against PTS's rule applied anew to
+// its recorded rounds: the step ran until the first round whose last 5 rounds were steady (or
+// all max_rounds without one), and its attributes and `text` state that round and window.
+inline void check_wdpc(const Json& step, const std::string& text) {
+  REQUIRE(text_attribute(step, "pts.wdpc") == "yes");
+  const auto rounds = static_cast<std::size_t>(attribute(step, "pts.rounds"));
+  const auto max_rounds = static_cast<std::size_t>(attribute(step, "pts.max_rounds"));
+  std::vector<double> series;
+  for (std::size_t round = 1; round <= rounds; ++round) {
+    series.push_back(attribute(step, fmt::format("pts.round.{}.tracked", round)));
+  }
+  std::size_t decided = 0;  // the round the detector should have stopped at; 0: none
+  for (std::size_t last = 5; last <= rounds && decided == 0; ++last) {
+    const Window w =
+        judge(std::vector<double>(series.begin() + static_cast<std::ptrdiff_t>(last - 5),
+                                  series.begin() + static_cast<std::ptrdiff_t>(last)));
+    if (w.data_excursion <= 20 && w.fit_excursion <= 10) decided = last;
+  }
+  INFO("tracked series " << fmt::format("{}", fmt::join(series, ", ")));
+  CHECK(attribute(step, "pts.wdpc.rounds") == static_cast<double>(rounds));
+  const std::string wdpc = text_attribute(step, "pts.condition.wdpc");
+  if (decided != 0) {
+    CHECK(rounds == decided);
+    CHECK(attribute(step, "pts.wdpc.steady_round") == static_cast<double>(decided));
+    CHECK(wdpc == fmt::format("{} rounds, steady state reached in round {} (window rounds {}-{})",
+                              rounds, decided, decided - 4, decided));
+  } else {
+    CHECK(rounds == max_rounds);
+    CHECK_FALSE(step.at("attributes").contains("pts.wdpc.steady_round"));
+    CHECK(wdpc == fmt::format("{} rounds, steady state not reached (last window rounds {}-{})",
+                              rounds, rounds - 4, rounds));
+  }
+  CHECK_THAT(text, Catch::Contains("  workload-dependent preconditioning: " + wdpc + "\n"));
 }
 
 }  // namespace iobench::pts_test

@@ -128,6 +128,56 @@ TEST_CASE("pts-iops on a small file measures every cell, its figures follow from
   CHECK_THAT(text, Catch::Contains(steady ? "steady: yes after 5 rounds" : "steady: no"));
   CHECK_THAT(text, Catch::Contains("IOPS, mean over rounds 1-5:"));
   CHECK_THAT(text, Catch::Contains("     0.5KiB"));
+  check_wdpc(step, text);
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("pts runs workload-dependent preconditioning rounds until PTS's rule finds steady state",
+          "[disk][pts]") {
+  test::TempDir dir("pts-wdpc");
+  std::string text;
+  // Throughput at 128 KiB: rounds of SEQ 100/0 and 0/100 until the 0/100 throughput is steady,
+  // at most PTS's 25 rounds (2 cells x 50 ms each).
+  const std::vector<std::string> run{"run",
+                                     "pts",
+                                     "-d",
+                                     dir.path().string(),
+                                     "test=throughput",
+                                     "block_sizes=128k",
+                                     "capacity=1m",
+                                     "round_time=50ms"};
+  const Json doc = run_json(dir, run, &text);
+  const Json& step = doc.at("steps").at(0);
+  check_step(step, {"100/0", "0/100"}, {128 << 10}, "SEQ", "0/100", 128 << 10,
+             "throughput_bytes_per_s");
+  CHECK(attribute(step, "pts.max_rounds") == 25);
+  check_wdpc(step, text);
+  CHECK(text_attribute(step, "pts.not_valid") ==
+        "a file target, not the raw device; round_time=50ms (PTS: 1 minute per cell)");
+
+  // wdpc=false: the 5 window rounds only, steady or not, and not PTS-valid for it.
+  std::vector<std::string> off = run;
+  off.emplace_back("wdpc=false");
+  const Json none = run_json(dir, off, &text);
+  const Json& quick = none.at("steps").at(0);
+  check_step(quick, {"100/0", "0/100"}, {128 << 10}, "SEQ", "0/100", 128 << 10,
+             "throughput_bytes_per_s");
+  CHECK(attribute(quick, "pts.rounds") == 5);
+  CHECK(attribute(quick, "pts.max_rounds") == 5);
+  CHECK(quick.at("phases").size() == 10);
+  CHECK(text_attribute(quick, "pts.wdpc") == "no");
+  CHECK_FALSE(quick.at("attributes").contains("pts.wdpc.rounds"));
+  const std::string steady = text_attribute(quick, "pts.steady");
+  const std::string wdpc =
+      "none (wdpc=false): 5 rounds measured without running to steady state (window rounds 1-5, "
+      "steady: " +
+      steady + ")";
+  CHECK(text_attribute(quick, "pts.condition.wdpc") == wdpc);
+  CHECK(text_attribute(quick, "pts.not_valid") ==
+        "a file target, not the raw device; wdpc=false (PTS: workload-dependent "
+        "preconditioning, the rounds run until steady); round_time=50ms (PTS: 1 minute per "
+        "cell)");
+  CHECK_THAT(text, Catch::Contains("  workload-dependent preconditioning: " + wdpc + "\n"));
   CHECK(dir.entries().empty());
 }
 
@@ -207,6 +257,10 @@ TEST_CASE("pts refuses bad params with exit 2 naming the field, before any I/O",
        "pts: test=dirth runs one R/W mix at one block size"},
       {{"run", "pts-dirth", "-d", d, "capacity=1m", "depths=1,4", "--engine", "psync"},
        "iodepth=4: engine psync does one I/O at a time"},
+      {{"run", "pts-iops", "-d", d, "capacity=2m", "wdpc=false", "rounds=7"},
+       "pts: wdpc=false runs the 5 rounds of the steady-state window only, but rounds=7 is given"},
+      {{"run", "pts-wsat", "-d", d, "capacity=1m", "wdpc=false"},
+       "pts: wdpc=false with test=wsat: WSAT has no workload-dependent preconditioning"},
   };
   for (const Case& c : cases) {
     INFO(fmt::format("{}", fmt::join(c.args, " ")));
@@ -251,6 +305,10 @@ TEST_CASE("pts-wsat writes until 4 x capacity, its IOPS per round over the bytes
   CHECK(attribute(step, "pts.wsat.written_bytes") == static_cast<double>(written));
   CHECK(text_attribute(step, "pts.not_valid") ==
         "a file target, not the raw device; round_time=100ms (PTS: 1 minute per cell)");
+  CHECK(text_attribute(step, "pts.wdpc") == "no");
+  CHECK_THAT(text,
+             Catch::Contains(
+                 "  workload-dependent preconditioning: none (WSAT: its rounds are the test)"));
   CHECK_THAT(text, Catch::Contains("SNIA PTS 2.0 write saturation (WSAT) test"));
   CHECK_THAT(text, Catch::Contains(fmt::format(
                        "written {} bytes of the 4194304 (4 x capacity) WSAT writes", written)));

@@ -21,6 +21,7 @@
 #include "plugins/disk/device_safety.hpp"
 #include "plugins/disk/disk_config.hpp"
 #include "plugins/disk/disk_formatter.hpp"
+#include "tests/disk/loop_device.hpp"
 #include "tests/explain/loop_fs.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -31,54 +32,10 @@ namespace {
 
 constexpr std::uint64_t kImageBytes = 16 << 20;
 
-// A loop device over a file of kImageBytes filled with `fill`, for the life of the object.
-class LoopDevice {
+// A loop device over kImageBytes filled with `fill` (0xAB unless told).
+class LoopDevice : public test::LoopDevice {
  public:
-  explicit LoopDevice(char fill = '\xAB') {
-    if (::geteuid() != 0) {
-      refused_ = "loop devices need root";
-      return;
-    }
-    {
-      std::ofstream out(image(), std::ios::binary);
-      const std::string chunk(1 << 20, fill);
-      for (std::uint64_t i = 0; i < kImageBytes >> 20; ++i) out << chunk;
-    }
-    if (FILE* out =
-            ::popen(("losetup -f --show " + image().string() + " 2>/dev/null").c_str(), "r")) {
-      char line[64] = {};
-      if (std::fgets(line, sizeof line, out) != nullptr) device_ = line;
-      ::pclose(out);
-    }
-    while (!device_.empty() && device_.back() == '\n') device_.pop_back();
-    if (!device_.starts_with("/dev/loop")) {
-      refused_ = "losetup -f --show refused (no free loop device or no permission)";
-      device_.clear();
-      return;
-    }
-    test::settle_udev();
-  }
-  ~LoopDevice() {
-    if (!device_.empty()) test::run_command("losetup -d " + device_);
-  }
-  LoopDevice(const LoopDevice&) = delete;
-  LoopDevice& operator=(const LoopDevice&) = delete;
-
-  [[nodiscard]] const std::string& refused() const noexcept { return refused_; }
-  [[nodiscard]] const std::string& device() const noexcept { return device_; }
-  [[nodiscard]] std::filesystem::path image() const { return dir_.path() / "image"; }
-  /// The stand-in serial: what sysfs reports as the loop device's backing file.
-  [[nodiscard]] std::string serial() const {
-    std::ifstream in("/sys/block/" + device_.substr(5) + "/loop/backing_file");
-    std::string line;
-    std::getline(in, line);
-    return line;
-  }
-
- private:
-  test::TempDir dir_{"rawdev"};
-  std::string device_;
-  std::string refused_;
+  explicit LoopDevice(char fill = '\xAB') : test::LoopDevice(kImageBytes, fill) {}
 };
 
 std::string read_bytes(const std::filesystem::path& path, std::uint64_t offset, std::size_t n) {

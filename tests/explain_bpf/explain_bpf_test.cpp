@@ -163,27 +163,16 @@ TEST_CASE("explain's syscall and device figures agree with iobench's latency and
   // computes it from /proc/diskstats: both count from the request's start (block_io_start) to its
   // completion. 4096 requests make diskstats' read time, printed in whole ms of the total, exact
   // to < 1 %.
-  test::LoopFs fs(64);
-  if (!fs.ready()) {
-    WARN("skipped: " << fs.skip_reason());
+  const DirectIoLoop fs;
+  if (!fs.skip().empty()) {
+    WARN("skipped: " << fs.skip());
     return;
   }
-  std::string why;
-  const std::string loop = direct_io_loop(fs.path(), why);
-  if (loop.empty()) {
-    WARN("skipped: " << why);
-    return;
-  }
+  const std::string& loop = fs.device();
   for (const auto& [engine, call] : {std::pair<std::string, std::string>{"psync", "pread64"},
                                      std::pair<std::string, std::string>{"pvsync2", "preadv2"}}) {
     INFO("engine " << engine);
-    const RunResult run = run_disk({{"operation", "read"},
-                                    {"bs", "64k"},
-                                    {"size", "16m"},
-                                    {"iterations", "16"},
-                                    {"mode", "direct"},
-                                    {"engine", engine}},
-                                   fs.path(), true);
+    const RunResult run = run_disk(direct_reads(engine), fs.path(), true);
     REQUIRE(run.status == Status::kOk);
     const std::string reason = unavailable(run);
     if (!reason.empty()) {
@@ -241,25 +230,15 @@ TEST_CASE("explain times io_uring's block requests per request, after the call r
   // its split cannot hold their device time; the per-request sums do. Every request is the
   // ring's (io_uring_enter's), and queue + device per request is the loop device's r_await
   // within 10 %, as for the synchronous engines.
-  test::LoopFs fs(64);
-  if (!fs.ready()) {
-    WARN("skipped: " << fs.skip_reason());
+  const DirectIoLoop fs;
+  if (!fs.skip().empty()) {
+    WARN("skipped: " << fs.skip());
     return;
   }
-  std::string why;
-  const std::string loop = direct_io_loop(fs.path(), why);
-  if (loop.empty()) {
-    WARN("skipped: " << why);
-    return;
-  }
-  const RunResult run = run_disk({{"operation", "read"},
-                                  {"bs", "64k"},
-                                  {"size", "16m"},
-                                  {"iterations", "16"},
-                                  {"mode", "direct"},
-                                  {"engine", "io_uring"},
-                                  {"iodepth", "8"}},
-                                 fs.path(), true);
+  const std::string& loop = fs.device();
+  std::map<std::string, std::string> params = direct_reads("io_uring");
+  params["iodepth"] = "8";
+  const RunResult run = run_disk(std::move(params), fs.path(), true);
   if (run.status != Status::kOk && !run.steps.empty() && !run.steps.at(0).phases.empty() &&
       run.steps.at(0).phases.back().message.find("io_uring") != std::string::npos) {
     WARN("skipped: " << run.steps.at(0).phases.back().message);

@@ -67,23 +67,13 @@ TEST_CASE("explain ops puts O_DIRECT reads on a loop device in the device layer 
   // The issue's device honesty check for the per-op split: 4096 O_DIRECT 64 KiB reads over a
   // loop device reading its backing file with O_DIRECT, one request per op; queue + device per
   // request is the device's r_await within 10 %.
-  test::LoopFs fs(64);
-  if (!fs.ready()) {
-    WARN("skipped: " << fs.skip_reason());
+  const DirectIoLoop fs;
+  if (!fs.skip().empty()) {
+    WARN("skipped: " << fs.skip());
     return;
   }
-  std::string why;
-  const std::string loop = direct_io_loop(fs.path(), why);
-  if (loop.empty()) {
-    WARN("skipped: " << why);
-    return;
-  }
-  const RunResult run = run_ops({{"operation", "read"},
-                                 {"bs", "64k"},
-                                 {"size", "16m"},
-                                 {"iterations", "16"},
-                                 {"mode", "direct"}},
-                                fs.path());
+  const std::string& loop = fs.device();
+  const RunResult run = run_ops(direct_reads(), fs.path());
   REQUIRE(run.status == Status::kOk);
   const std::string reason = unavailable(run);
   if (!reason.empty()) {

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <iobench/runner.hpp>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -100,6 +101,38 @@ std::string direct_io_loop(const std::filesystem::path& dir, std::string& why) {
     return "";
   }
   return loop;
+}
+
+// An ext4 file system on a loop device that reads its backing file with O_DIRECT
+// (direct_io_loop), for the device-layer checks; skip() says why there is none.
+class DirectIoLoop {
+ public:
+  DirectIoLoop() {
+    if (!fs_.ready()) {
+      skip_ = fs_.skip_reason();
+      return;
+    }
+    device_ = direct_io_loop(fs_.path(), skip_);
+  }
+  DirectIoLoop(const DirectIoLoop&) = delete;
+  DirectIoLoop& operator=(const DirectIoLoop&) = delete;
+  /// Empty when set up.
+  [[nodiscard]] const std::string& skip() const noexcept { return skip_; }
+  /// "/dev/loopN"
+  [[nodiscard]] const std::string& device() const noexcept { return device_; }
+  [[nodiscard]] const std::filesystem::path& path() const noexcept { return fs_.path(); }
+
+ private:
+  test::LoopFs fs_{64};
+  std::string device_;
+  std::string skip_;
+};
+
+// The device checks' reads through `engine`: 4096 O_DIRECT reads of 64 KiB (16 passes over
+// 16 MiB), one block request each.
+std::map<std::string, std::string> direct_reads(const std::string& engine = "psync") {
+  return {{"operation", "read"}, {"bs", "64k"},      {"size", "16m"},
+          {"iterations", "16"},  {"mode", "direct"}, {"engine", engine}};
 }
 
 // The phase's figures of the device "/dev/<name>" == `device`.

@@ -63,6 +63,14 @@ struct IoDriverOptions {
   std::uint32_t latency_sample = 1;
   /// Seed of the random position of the timed op in each run of latency_sample ops.
   std::uint64_t sample_seed = 0;
+  /// Never have two requests whose bytes overlap in flight at once: a request overlapping one in
+  /// flight is held until that one completed (fio's serialize_overlap). Two writes of one block
+  /// in flight together may reach the file in either order (or torn) whatever order they
+  /// complete in, and a read beside a write may see either, so a source that checks what it
+  /// reads against what it wrote (disk's verify) needs this at depth > 1: with a file of fewer
+  /// blocks than the depth, or a random order's pass boundary, or with repetition, one block is
+  /// written twice at once. Costs a scan of the requests in flight per op.
+  bool serialize_overlaps = false;
 };
 
 /// Drives one IoQueue. Built untimed (it allocates its per-slot tables); run() is the timed loop
@@ -107,6 +115,7 @@ class IoDriver {
           "IoDriver: latency_sample={} must be at least 1, and 1 in an open-loop (paced) phase",
           options.latency_sample));
     }
+    if (options.serialize_overlaps) issued_.assign(options.depth, 0);
     free_.reserve(options.depth);
     for (std::uint32_t i = options.depth; i > 0; --i) free_.push_back(i - 1);
   }
@@ -159,6 +168,19 @@ class IoDriver {
     std::uint64_t issue_ns = 0;
     std::uint64_t submit_ns = 0;
   };
+
+  // serialize_overlaps: whether `r` overlaps a request issued (in flight, or in the batch about
+  // to be submitted) and not yet completed.
+  [[nodiscard]] bool overlaps_issued(const IoRequest& r) const noexcept {
+    for (std::size_t i = 0; i < issued_.size(); ++i) {
+      if (issued_[i] == 0) continue;
+      const IoRequest& other = slots_[i].request;
+      if (r.offset < other.offset + other.length && other.offset < r.offset + r.length) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   // A synchronous engine at depth 1 without pacing (psync, pvsync2, mmap: the most common run):
   // the same ops, times and errors as run()'s general loop, with less of the worker's memory
@@ -245,6 +267,8 @@ class IoDriver {
   std::vector<IoRequest> batch_;
   std::vector<IoCompletion> completions_;
   std::vector<std::uint32_t> free_;
+  /// serialize_overlaps: per slot, 1 while its request is issued and not completed; else empty.
+  std::vector<char> issued_;
   std::uint32_t held_ = 0;
   std::uint64_t completed_ = 0;    ///< requests that completed and were recorded
   std::uint64_t would_block_ = 0;  ///< requests that failed with EAGAIN

@@ -70,6 +70,12 @@ void IoDriver::run(WorkerContext& ctx, Source& source) {
         }
         now = monotonic_ns();
       }
+      if (!issued_.empty()) {
+        // serialize_overlaps: an overlapping request issued before goes first; submit the batch
+        // and reap until it has completed, holding this one.
+        if (overlaps_issued(s.request)) break;
+        issued_[held_] = 1;
+      }
       if (pacer != nullptr) ctx.record_issue_lag(now - std::min(now, s.intended_ns));
       s.issue_ns = now;
       batch_[batch++] = s.request;
@@ -176,6 +182,7 @@ void IoDriver::complete(WorkerContext& ctx, Source& source, const IoCompletion& 
                         std::uint64_t now) {
   const auto slot = static_cast<std::uint32_t>(completion.tag);
   free_.push_back(slot);
+  if (!issued_.empty()) issued_[slot] = 0;
   if (options_.latency_sample > 1 && !sampler_.take()) {
     finish_untimed(ctx, source, slots_[slot], completion);
   } else {
