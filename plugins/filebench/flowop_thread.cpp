@@ -21,7 +21,7 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                            std::span<FilesetState* const> filesets,
                            std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
                            std::uint64_t seed, RunTotals& totals, EventGenerator* events,
-                           SemaphoreLinks semaphores, const Engine* aio_engine)
+                           SemaphoreLinks semaphores, const Engine* aio_engine, QuitMode quit)
     : def_(def),
       op_ids_(std::move(op_ids)),
       filesets_(filesets),
@@ -36,6 +36,7 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       events_(events),
       limit_state_(def.flowops.size()),
       semaphores_(std::move(semaphores)),
+      quit_(quit),
       seed_(seed) {
   // The buffer begins with who writes it (made in the worker's thread, in its process), so a
   // file shows which process and thread wrote it; the rest stays 'f'.
@@ -319,7 +320,11 @@ void FlowopThread::run_flowops(WorkerContext& ctx) {
         if (outcome == Outcome::kFinished) return;
         if (outcome == Outcome::kNoFile) {
           // A pick given up at the phase's end is not a missing file.
-          if (running()) ctx.add_counter(kNoFileCounter, 1);
+          if (!running()) return;
+          ctx.add_counter(kNoFileCounter, 1);
+          // firstdone: the first thread out of files ends the run (filebench's NORSC there).
+          if (quit_ == QuitMode::kFirstDone)
+            totals_.finished.store(true, std::memory_order_relaxed);
           return;
         }
       }

@@ -51,7 +51,9 @@ struct RunTotals {
 /// iosize-aligned offset below the drawn size; fsync; delay sleeps value seconds. A flowop on a
 /// descriptor that is not open opens a file of its fileset first (untimed). A pick waits while
 /// every file of the set is busy (untimed, as filebench's); when no file in the needed state is
-/// free the thread stops and counts it (kNoFileCounter), where filebench stops the run.
+/// free the thread stops and counts it (kNoFileCounter); under `set mode quit firstdone` it also
+/// ends the run for every thread (filebench's FILEBENCH_NORSC in that mode), under timeout
+/// filebench would stop the run with an error, under alldone only that thread stops.
 /// finishoncount ends the run (every thread, as filebench's `set mode quit firstdone`) once its
 /// target flowop has done value ops in this thread, or, without target, all I/O flowops of all
 /// threads together; finishonbytes once they moved more than value bytes. Both record an op of
@@ -88,12 +90,13 @@ class FlowopThread final : public PhaseWorker {
  public:
   /// `events`: the run's event generator (outlives the worker), or nullptr without eventgen;
   /// `aio_engine`: the asynchronous engine of the aiowrite flowops (outlives the worker), or
-  /// nullptr when the file has none.
+  /// nullptr when the file has none; `quit`: the file's `set mode quit` (what a thread finding no
+  /// file does).
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                std::span<FilesetState* const> filesets, std::span<const FilesetDef> fileset_defs,
                ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals,
                EventGenerator* events = nullptr, SemaphoreLinks semaphores = {},
-               const Engine* aio_engine = nullptr);
+               const Engine* aio_engine = nullptr, QuitMode quit = QuitMode::kTimeout);
   ~FlowopThread() override;
   FlowopThread(const FlowopThread&) = delete;
   FlowopThread& operator=(const FlowopThread&) = delete;
@@ -185,7 +188,8 @@ class FlowopThread final : public PhaseWorker {
   std::vector<LimitState> limit_state_;
   SemaphoreLinks semaphores_;
   std::unique_ptr<AioWriter> aio_;  ///< the thread's aiowrites; null without aio engine
-  std::uint64_t seed_;              ///< the worker's seed (the randvars' streams start from it)
+  QuitMode quit_;
+  std::uint64_t seed_;  ///< the worker's seed (the randvars' streams start from it)
   /// Per randvar (RandVarDef::id) this thread drew from: its own stream.
   std::vector<std::pair<std::uint32_t, Rng>> var_rngs_;
 };

@@ -176,6 +176,19 @@ struct ProcessDef {
   WmlPosition where;
 };
 
+/// How the run ends (filebench's `set mode quit ...`, its shm_rmode). In every mode a
+/// finishoncount/finishonbytes reaching its value ends the run, and `run N` bounds it.
+enum class QuitMode : std::uint8_t {
+  /// The default: the run lasts `run N` (60 s for a bare `run`); a thread that finds no file in
+  /// the state a flowop needs stops and the step warns (filebench stops the run with an error).
+  kTimeout,
+  /// `set mode quit firstdone`: the first thread that finds no file ends the run for all, cleanly.
+  kFirstDone,
+  /// `set mode quit alldone`: a thread that finds no file stops; the run ends once every thread
+  /// has stopped.
+  kAllDone,
+};
+
 /// A parsed .f file.
 struct WmlModel {
   std::vector<FilesetDef> filesets;
@@ -184,6 +197,10 @@ struct WmlModel {
   std::vector<std::shared_ptr<const RandVarDef>> randvars;
   /// `run N`: seconds; `run` without N: filebench's default 60 s; none: no run statement.
   std::optional<std::uint64_t> run_seconds;
+  QuitMode quit_mode = QuitMode::kTimeout;
+  /// A bare `run` under firstdone or alldone: no time limit, the run lasts until it is done
+  /// (filebench's runtime 0); run_seconds is then empty.
+  bool run_until_done = false;
   bool create_files = false;  ///< a `create files` statement
   /// `eventgen rate=N`: events per second for the rate-limit flowops; 0: no event generator
   /// (they do nothing, as filebench's).

@@ -78,6 +78,8 @@ class WmlParser {
 
   void statement();
   void set_statement();
+  /// `set mode quit timeout|firstdone|alldone` (`mode` read).
+  void set_mode(const Token& mode);
   void define_statement(const Token& define);
   void run_statement();
   /// `eventgen rate=N`.
@@ -137,6 +139,7 @@ class WmlParser {
   /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.
   std::vector<std::pair<std::string, WmlPosition>> targets_;
   bool saw_eventgen_ = false;
+  bool saw_run_ = false;
   std::string setting_;  ///< the variable a `set` statement is setting (randvar's name)
 };
 

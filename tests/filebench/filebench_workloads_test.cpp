@@ -47,34 +47,30 @@ const std::map<std::string, Refusal>& filebench_rejects() {
       {"filemicro_seqwriterand.f", {"syntax error at 'cached' around line 36", "cached"}},
       {"filemicro_seqwriterandvargam.f", {"syntax error at 'randvar' around line 36", "randvar"}},
       {"filemicro_seqwriterandvartab.f", {"syntax error at 'randvar' around line 36", "randvar"}},
-      {"netsfs.f", {"syntax error at 'randvar' around line 39", "randvar"}},
+      {"netsfs.f", {"syntax error at 'randvar' around line 39", "'cached'"}},
       {"networkfs.f", {"syntax error at '$nfiles' around line 36", "unexpected character '*'"}},
       {"oltp.f", {"syntax error at 'filesizegamma' around line 45", "filesizegamma"}},
-      {"randomfileaccess.f", {"syntax error at 'randvar' around line 34", "randvar"}},
+      {"randomfileaccess.f", {"syntax error at 'randvar' around line 34", "'cached'"}},
       {"tpcso.f",
        {"'Out of shared memory' defining file nord_0_0 around line 62 (its 27 files)", ""}},
   };
   return files;
 }
 
-// Files filebench accepts that use what iobench does not model yet (`set mode quit`, paralloc,
-// directio, cvar-uniform): refused with the construct named. (Those with aiowrite, randvar or
-// useism are among filebench's own rejects above or parse as modelled on the aio branch.)
+// Files filebench accepts that use what iobench does not model yet (paralloc, directio,
+// cvar-uniform): refused with the construct named. (Those with aiowrite, randvar or useism are
+// among filebench's own rejects above or parse as modelled on the aio branch.)
 const std::map<std::string, Refusal>& not_modelled_here() {
   static const std::map<std::string, Refusal> files{
-      {"copyfiles.f", {"set mode quit", "'set mode'"}},
-      {"createfiles.f", {"set mode quit", "'set mode'"}},
+      {"copyfiles.f", {"paralloc", "'paralloc'"}},
       {"cvar_example.f", {"cvar-uniform", "'cvar-uniform'"}},
-      {"filemicro_delete.f", {"set mode quit", "'set mode'"}},
+      {"filemicro_delete.f", {"paralloc", "'paralloc'"}},
       {"fivestreamreaddirect.f", {"directio", "'directio'"}},
       {"fivestreamwritedirect.f", {"directio", "'directio'"}},
-      {"makedirs.f", {"set mode quit", "'set mode'"}},
-      {"mongo.f", {"set mode quit", "'set mode'"}},
+      {"mongo.f", {"paralloc", "'paralloc'"}},
       {"randomread.f", {"paralloc", "'paralloc'"}},
       {"randomrw.f", {"paralloc", "'paralloc'"}},
       {"randomwrite.f", {"paralloc", "'paralloc'"}},
-      {"ratelimcopyfiles.f", {"set mode quit", "'set mode'"}},
-      {"removedirs.f", {"set mode quit", "'set mode'"}},
       {"singlestreamreaddirect.f", {"directio", "'directio'"}},
       {"singlestreamwritedirect.f", {"directio", "'directio'"}},
       {"videoserver.f", {"paralloc", "'paralloc'"}},
