@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iobench/error.hpp>
 
+#include "plugins/filebench/cvar.hpp"
 #include "plugins/filebench/gamma.hpp"
 #include "plugins/filebench/randvar.hpp"
 #include "plugins/filebench/wml_limits.hpp"
@@ -25,6 +26,7 @@ struct Drawer {
   std::uint64_t draw_size() {
     if (def.size.kind == SizeSpec::Kind::kFixed) return def.size.fixed_bytes;
     if (def.size.kind == SizeSpec::Kind::kRandVar) return draw_randvar(*def.size.randvar, rng);
+    if (def.size.kind == SizeSpec::Kind::kCvar) return draw_cvar(*def.size.cvar, rng);
     const double g = def.size.gamma;
     const double drawn = rng.gamma(g, def.size.mean_bytes / g);
     // A draw far above the mean (or inf x 0 = NaN at extreme shapes) must not reach the cast.

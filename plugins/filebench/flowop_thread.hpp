@@ -148,7 +148,11 @@ class FlowopThread final : public PhaseWorker {
   void close_slot(Slot& slot);
   /// The byte-moving flowops (appendfile..writewholefile) on `slot`: bytes moved (flowop_io.cpp).
   std::uint64_t transfer(const FlowopDef& f, Slot& slot, std::uint64_t iosize);
-  /// f's iosize for this op: fixed, or drawn from its randvar (this thread's stream of it).
+  /// The thread's stream `key` of var_rngs_, made from the worker's seed mixed with `seed` at
+  /// its first use.
+  Rng& stream_of(std::uint64_t key, std::uint64_t seed);
+  /// f's iosize for this op: fixed, or drawn from its randvar or cvar (this thread's stream of
+  /// it).
   /// Throws IoError (EINVAL) for a draw of 0 or above memsize, as filebench's iobufsetup fails.
   std::uint64_t draw_iosize(const FlowopDef& f);
   /// aiowrite (flowop `index`) on `slot` (flowop_io.cpp): submits, sets `start`; bytes written.
@@ -190,8 +194,10 @@ class FlowopThread final : public PhaseWorker {
   std::unique_ptr<AioWriter> aio_;  ///< the thread's aiowrites; null without aio engine
   QuitMode quit_;
   std::uint64_t seed_;  ///< the worker's seed (the randvars' streams start from it)
-  /// Per randvar (RandVarDef::id) this thread drew from: its own stream.
-  std::vector<std::pair<std::uint32_t, Rng>> var_rngs_;
+  /// Per randvar (key RandVarDef::id) and cvar (key kCvarStreamKey + CvarDef::id) this thread
+  /// drew from: its own stream.
+  std::vector<std::pair<std::uint64_t, Rng>> var_rngs_;
+  static constexpr std::uint64_t kCvarStreamKey = 1ULL << 32;
 };
 
 }  // namespace iobench::plugins::filebench

@@ -64,6 +64,9 @@ FlowopDef WmlParser::flowop() {
       f.iosize_var = a.value->randvar;  // drawn per op; the mean stands for it in checks
       f.iosize =
           std::max<std::uint64_t>(1, static_cast<std::uint64_t>(randvar_mean(*f.iosize_var)));
+    } else if (a.name == "iosize" && need_value(a).cvar) {
+      f.iosize_cvar = a.value->cvar->cvar;  // drawn per op; the mean stands for it in checks
+      f.iosize = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(a.value->cvar->mean_bytes));
     } else if (a.name == "iosize") {
       f.iosize = number(need_value(a), a.name, true);
     } else if (a.name == "fd" || a.name == "srcfd") {

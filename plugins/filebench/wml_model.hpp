@@ -4,6 +4,7 @@
 /// processes with their threads and flowops, and the run length. Only what the interpreter
 /// models is representable; the parser refuses the rest (wml_parser.hpp).
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -40,15 +41,46 @@ struct RandVarDef {
   WmlPosition where;
 };
 
+/// A custom variable, `cvar(type=T, parameters=NAME:VALUE;..., min=, max=, round=)` as filebench
+/// 1.5 ships them (its cvars/ libraries), drawn per file (size=) or per op (iosize=) by
+/// draw_cvar (cvar.hpp).
+struct CvarDef {
+  enum class Type : std::uint8_t {
+    kGamma,
+    kUniform,
+    kNormal,
+    kExponential,
+    kErlang,
+    kLognormal,
+    kTriangular,
+    kWeibull
+  };
+  Type type = Type::kGamma;
+  /// The type's parameters in this order, with filebench's names and defaults: gamma mean (4096),
+  /// gamma (the shape, 1.5); uniform lower (0), upper (1); normal mean (0), sigma (1);
+  /// exponential mean (1); erlang shape (1, whole), rate (1: filebench's rds_erlang takes it as
+  /// the mean of the draws); lognormal shape (1: the sigma of the log), scale (1: the mean of the
+  /// log); triangular lower (0), upper (1), mode (0.5); weibull shape (1), scale (1).
+  std::array<double, 3> p{};
+  double min = 0;           ///< a draw below is min (filebench's default: the least double > 0)
+  double max = 0x1p+64;     ///< a draw above is max
+  std::uint64_t round = 0;  ///< a draw is rounded to the nearest multiple of it first; 0: not
+  std::uint32_t id = 0;     ///< its place among the file's cvars (each its own stream per thread)
+  WmlPosition where;
+};
+
 /// A file size: fixed bytes, a gamma distribution (filebench's cvar-gamma: shape `gamma`,
-/// scale mean / gamma) or a randvar, drawn once per file.
+/// scale mean / gamma), another cvar, or a randvar, drawn once per file.
 struct SizeSpec {
-  enum class Kind { kFixed, kGamma, kRandVar };
+  enum class Kind { kFixed, kGamma, kRandVar, kCvar };
   Kind kind = Kind::kFixed;
   std::uint64_t fixed_bytes = 0;
-  double mean_bytes = 0;                      ///< kGamma: the distribution's mean, bytes
+  double mean_bytes = 0;                      ///< kGamma, kCvar: the distribution's mean, bytes
   double gamma = 0;                           ///< kGamma: its shape (> 0)
   std::shared_ptr<const RandVarDef> randvar;  ///< kRandVar: the variable (randvar.hpp draws it)
+  /// kCvar: the variable (cvar.hpp draws it); kGamma from a cvar: the same gamma as a CvarDef,
+  /// for an iosize= taking it.
+  std::shared_ptr<const CvarDef> cvar;
 };
 
 /// `define fileset` (or `define file`: one file, no directories).
@@ -127,9 +159,11 @@ struct FlowopDef {
   FlowopKind kind = FlowopKind::kDelay;
   std::string name;
   std::uint32_t fileset = kNoFileset;  ///< index into WmlModel::filesets
-  std::uint64_t iosize = 0;            ///< bytes; 0 where not given; a randvar's mean (>= 1)
+  std::uint64_t iosize = 0;  ///< bytes; 0 where not given; a randvar's or cvar's mean (>= 1)
   /// iosize=$randvar: the variable each op draws its iosize from (null: iosize is fixed).
   std::shared_ptr<const RandVarDef> iosize_var;
+  /// iosize=$cvar: the custom variable each op draws its iosize from (null: none).
+  std::shared_ptr<const CvarDef> iosize_cvar;
   std::uint32_t fd = 0;
   std::uint32_t srcfd = 0;
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list

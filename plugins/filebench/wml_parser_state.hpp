@@ -85,6 +85,7 @@ class WmlParser {
   /// `eventgen rate=N`.
   void eventgen_statement(const Token& word);
   Value value();
+  /// `cvar(...)` after its word (wml_cvar_parser.cpp).
   SizeSpec cvar(const Token& cvar_word);
   // Random variables (wml_randvar_parser.cpp).
   /// `define randvar name=$v, ...`: sets $v.
@@ -140,7 +141,8 @@ class WmlParser {
   std::vector<std::pair<std::string, WmlPosition>> targets_;
   bool saw_eventgen_ = false;
   bool saw_run_ = false;
-  std::string setting_;  ///< the variable a `set` statement is setting (randvar's name)
+  std::string setting_;           ///< the variable a `set` statement is setting (randvar's name)
+  std::uint32_t cvar_count_ = 0;  ///< cvars so far (CvarDef::id)
 };
 
 }  // namespace iobench::plugins::filebench::detail

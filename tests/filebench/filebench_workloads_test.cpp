@@ -57,13 +57,12 @@ const std::map<std::string, Refusal>& filebench_rejects() {
   return files;
 }
 
-// Files filebench accepts that use what iobench does not model yet (paralloc, directio,
-// cvar-uniform): refused with the construct named. (Those with aiowrite, randvar or useism are
+// Files filebench accepts that use what iobench does not model yet (paralloc, directio): refused
+// with the construct named. (Those with aiowrite, randvar or useism are
 // among filebench's own rejects above or parse as modelled on the aio branch.)
 const std::map<std::string, Refusal>& not_modelled_here() {
   static const std::map<std::string, Refusal> files{
       {"copyfiles.f", {"paralloc", "'paralloc'"}},
-      {"cvar_example.f", {"cvar-uniform", "'cvar-uniform'"}},
       {"filemicro_delete.f", {"paralloc", "'paralloc'"}},
       {"fivestreamreaddirect.f", {"directio", "'directio'"}},
       {"fivestreamwritedirect.f", {"directio", "'directio'"}},

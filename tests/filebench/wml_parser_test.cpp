@@ -179,9 +179,10 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
                       "directio}}\n") ==
         "t.f:2:68: attribute 'directio' of flowop read is accepted by filebench but not "
         "modelled by iobench yet; remove it");
-  CHECK(error_of("set $s=cvar(type=cvar-normal,parameters=mean:5)\n") ==
-        "t.f:1:18: cvar type 'cvar-normal' is accepted by filebench but not modelled by iobench "
-        "yet; use type=cvar-gamma or a fixed size");
+  CHECK(error_of("set $s=cvar(type=cvar-pareto,parameters=mean:5)\n") ==
+        "t.f:1:18: unknown cvar type 'cvar-pareto'; filebench 1.5 has cvar-gamma, cvar-uniform, "
+        "cvar-normal, cvar-exponential, cvar-erlang, cvar-lognormal, cvar-triangular and "
+        "cvar-weibull");
   CHECK(error_of("define file name=f,cached=false\n") ==
         "t.f:1:20: attribute 'cached' of define file is accepted by filebench but not modelled "
         "by iobench yet; remove it");
