@@ -17,6 +17,19 @@
 
 namespace iobench::plugins::filebench {
 
+namespace {
+
+constexpr std::size_t kBufferAlignment = 4096;  // O_DIRECT's strictest buffer alignment
+
+// The `bytes` of `storage` (bytes + kBufferAlignment long) from its first 4096-byte boundary.
+std::span<char> aligned_part(std::vector<char>& storage, std::size_t bytes) {
+  const auto at = reinterpret_cast<std::uintptr_t>(storage.data());
+  const std::size_t skip = (kBufferAlignment - at % kBufferAlignment) % kBufferAlignment;
+  return {storage.data() + skip, bytes};
+}
+
+}  // namespace
+
 FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                            std::span<FilesetState* const> filesets,
                            std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
@@ -28,7 +41,8 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       fileset_defs_(fileset_defs),
       run_dir_(std::move(run_dir)),
       rng_(seed),
-      buffer_(static_cast<std::size_t>(def.memsize), 'f'),
+      buffer_storage_(static_cast<std::size_t>(def.memsize) + kBufferAlignment, 'f'),
+      buffer_(aligned_part(buffer_storage_, static_cast<std::size_t>(def.memsize))),
       slots_(kMaxFd),
       totals_(totals),
       ops_done_(def.flowops.size(), 0),
@@ -58,7 +72,14 @@ FlowopThread::~FlowopThread() {
 }
 
 void FlowopThread::fail(const FlowopDef& f, const char* call, int err) const {
-  throw IoError(err, fmt::format("flowop {} ({})", f.name, call), run_dir_.path().string());
+  // O_DIRECT's EINVAL: the file system refuses it, or an offset, size or buffer is not aligned.
+  const bool direct = f.directio && err == EINVAL;
+  throw IoError(err,
+                fmt::format("flowop {} ({}{})", f.name, call,
+                            direct ? " with O_DIRECT (directio): the file system must support it "
+                                     "and offsets and sizes be multiples of its logical block"
+                                   : ""),
+                run_dir_.path().string());
 }
 
 void FlowopThread::close_slot(Slot& slot) {
@@ -130,8 +151,8 @@ bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::u
   start = monotonic_ns();
   ctx_->op_begins(start);  // untimed work (a pick, an open) came before
   const bool readonly = fileset_defs_[f.fileset].readonly;
-  const int flags =
-      (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) | (create ? O_CREAT | O_EXCL : 0);
+  const int flags = (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) |
+                    (f.directio ? O_DIRECT : 0) | (create ? O_CREAT | O_EXCL : 0);
   int fd = -1;
   const int err = run_dir_.try_open(set.layout().file_path(*file), flags, 0644, fd);
   if (err != 0) {

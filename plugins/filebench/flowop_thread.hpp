@@ -175,7 +175,10 @@ class FlowopThread final : public PhaseWorker {
   ConfinedDir run_dir_;
   Rng rng_;
   /// filebench's tf_mem: memsize bytes, 'f' after a first line "iobench pid=P tid=T"\n.
-  std::vector<char> buffer_;
+  /// Its memsize bytes begin at a 4096-byte boundary inside buffer_storage_, so a directio
+  /// flowop's O_DIRECT transfer from it is aligned.
+  std::vector<char> buffer_storage_;
+  std::span<char> buffer_;
   std::vector<Slot> slots_;
   WorkerContext* ctx_ = nullptr;  ///< set by run()
   RunTotals& totals_;

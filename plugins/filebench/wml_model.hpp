@@ -143,6 +143,12 @@ enum class FlowopKind : std::uint8_t {
 /// Whether `kind` is one of filebench's I/O flowops (FLOW_TYPE_IO: counted in the run's totals
 /// and the IO Summary line), not delay, hog, finishoncount, finishonbytes or the rate limits.
 [[nodiscard]] bool flowop_is_io(FlowopKind kind) noexcept;
+/// Whether `kind` takes `directio` (it opens a file, or reads or writes one it may open):
+/// createfile, openfile, read, write, appendfile, appendfilerand, readwholefile, writewholefile,
+/// aiowrite.
+[[nodiscard]] bool flowop_takes_directio(FlowopKind kind) noexcept;
+/// The iosize of a directio flowop is a multiple of this (bytes): the least logical block size.
+inline constexpr std::uint64_t kDirectIoAlignment = 512;
 /// Whether `kind` is a rate limit taking eventgen's events (opslimit, iopslimit, bwlimit,
 /// eventlimit).
 [[nodiscard]] bool flowop_is_limit(FlowopKind kind) noexcept;
@@ -169,7 +175,10 @@ struct FlowopDef {
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
   bool dsync = false;       ///< opened with O_DSYNC
-  bool directio = false;    ///< aiowrite: its engine file opened with O_DIRECT
+  /// The file this flowop opens (createfile, openfile, or a read or write finding its fd closed)
+  /// is opened with O_DIRECT, as filebench's; aiowrite: its engine file. Reads and writes on a
+  /// descriptor another flowop opened keep that descriptor's flags (filebench's too).
+  bool directio = false;
   /// read, write, aiowrite with random: offsets fall in [0, workingset) instead of the file's
   /// drawn size (filebench's fo_constwss); 0: the file's size.
   std::uint64_t workingset = 0;

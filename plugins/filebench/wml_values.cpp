@@ -138,6 +138,10 @@ bool WmlParser::flag(const Attr& a) const {
   if (!a.value) return true;
   const std::string& s = a.value->token.text;
   if (!a.value->cvar && !a.value->randvar && (s == "true" || s == "false")) return s == "true";
+  // A whole number is a flag too, 0 false (filebench's `set $directio=0` ... directio=$directio).
+  if (!a.value->cvar && !a.value->randvar && a.value->token.kind == TokenKind::kWord &&
+      !s.empty() && s.find_first_not_of("0123456789") == std::string::npos)
+    return s.find_first_not_of('0') != std::string::npos;
   fail(a.value->where, fmt::format("{}={} is not a flag; write {} alone, {}=true or {}=false",
                                    a.name, s, a.name, a.name, a.name));
 }

@@ -57,21 +57,17 @@ const std::map<std::string, Refusal>& filebench_rejects() {
   return files;
 }
 
-// Files filebench accepts that use what iobench does not model yet (paralloc, directio): refused
-// with the construct named. (Those with aiowrite, randvar or useism are
+// Files filebench accepts that use what iobench does not model yet (paralloc): refused with the
+// construct named. (Those with aiowrite, randvar or useism are
 // among filebench's own rejects above or parse as modelled on the aio branch.)
 const std::map<std::string, Refusal>& not_modelled_here() {
   static const std::map<std::string, Refusal> files{
       {"copyfiles.f", {"paralloc", "'paralloc'"}},
       {"filemicro_delete.f", {"paralloc", "'paralloc'"}},
-      {"fivestreamreaddirect.f", {"directio", "'directio'"}},
-      {"fivestreamwritedirect.f", {"directio", "'directio'"}},
       {"mongo.f", {"paralloc", "'paralloc'"}},
       {"randomread.f", {"paralloc", "'paralloc'"}},
       {"randomrw.f", {"paralloc", "'paralloc'"}},
       {"randomwrite.f", {"paralloc", "'paralloc'"}},
-      {"singlestreamreaddirect.f", {"directio", "'directio'"}},
-      {"singlestreamwritedirect.f", {"directio", "'directio'"}},
       {"videoserver.f", {"paralloc", "'paralloc'"}},
   };
   return files;

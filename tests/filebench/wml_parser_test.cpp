@@ -175,9 +175,9 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
   CHECK(error_of(fs + "define process name=p {thread name=t {flowop print name=m}}\n") ==
         "t.f:2:46: flowop 'print' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
-  CHECK(error_of(fs + "define process name=p {thread name=t {flowop read name=r,iosize=1k,"
+  CHECK(error_of(fs + "define process name=p {thread name=t {flowop fsync name=r,fd=1,"
                       "directio}}\n") ==
-        "t.f:2:68: attribute 'directio' of flowop read is accepted by filebench but not "
+        "t.f:2:64: attribute 'directio' of flowop fsync is accepted by filebench but not "
         "modelled by iobench yet; remove it");
   CHECK(error_of("set $s=cvar(type=cvar-pareto,parameters=mean:5)\n") ==
         "t.f:1:18: unknown cvar type 'cvar-pareto'; filebench 1.5 has cvar-gamma, cvar-uniform, "
