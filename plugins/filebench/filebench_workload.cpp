@@ -241,11 +241,15 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
   for (std::size_t i = 0; i < model_.filesets.size(); ++i) {
     const FilesetDef& def = model_.filesets[i];
     FilesetLayout layout = std::move(layouts[i]);
+    const std::uint32_t threads = def.paralloc ? paralloc_threads(layout) : 1;
     const std::uint64_t written = create_on_disk(
         layout, run_dir, [&ctx] { return ctx.stop_requested(); },
         [&ctx, units_before, units](std::uint64_t walked) {
           report_prepare_progress(ctx, units_before + walked, units);
-        });
+        },
+        threads);
+    ctx.set_attribute(fmt::format("fileset.{}.creation_threads", def.name),
+                      static_cast<std::int64_t>(threads));
     units_before += creation_units(layout);
     if (ctx.stop_requested()) return;  // the runner skips the phases and removes the directory
     std::uint64_t created = 0;

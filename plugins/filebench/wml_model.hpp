@@ -93,6 +93,9 @@ struct FilesetDef {
   double dir_width = 0;            ///< mean files (or subdirectories) per directory
   double dir_gamma = 1.5;          ///< shape of the per-directory width and depth draws; 0: fixed
   std::uint32_t prealloc_pct = 0;  ///< percent of the files created (with their size) beforehand
+  /// `paralloc`: the preallocated files are created by several threads at once (filebench's
+  /// allocation threads); the same files as without.
+  bool paralloc = false;
   bool reuse = false;
   bool readonly = false;
   WmlPosition where;

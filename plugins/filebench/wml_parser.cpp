@@ -160,15 +160,17 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
         if (pct > 100) fail(a.value->where, "prealloc is a percentage; give 0 to 100");
         f.prealloc_pct = static_cast<std::uint32_t>(pct);
       }
+    } else if (a.name == "paralloc") {
+      f.paralloc = flag(a);
     } else if (a.name == "reuse") {
       f.reuse = flag(a);
     } else if (a.name == "readonly") {
       f.readonly = flag(a);
     } else {
       bad_attribute(a, what,
-                    single_file ? "name, path, size, prealloc, reuse, readonly"
+                    single_file ? "name, path, size, prealloc, paralloc, reuse, readonly"
                                 : "name, path, size, entries, leafdirs, dirwidth, dirgamma, "
-                                  "prealloc, reuse, readonly");
+                                  "prealloc, paralloc, reuse, readonly");
     }
   }
   if (f.name.empty()) fail(where, fmt::format("{} needs name=NAME", what));
