@@ -241,11 +241,15 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
   for (std::size_t i = 0; i < model_.filesets.size(); ++i) {
     const FilesetDef& def = model_.filesets[i];
     FilesetLayout layout = std::move(layouts[i]);
+    const std::uint32_t threads = def.paralloc ? paralloc_threads(layout) : 1;
     const std::uint64_t written = create_on_disk(
         layout, run_dir, [&ctx] { return ctx.stop_requested(); },
         [&ctx, units_before, units](std::uint64_t walked) {
           report_prepare_progress(ctx, units_before + walked, units);
-        });
+        },
+        threads);
+    ctx.set_attribute(fmt::format("fileset.{}.creation_threads", def.name),
+                      static_cast<std::int64_t>(threads));
     units_before += creation_units(layout);
     if (ctx.stop_requested()) return;  // the runner skips the phases and removes the directory
     std::uint64_t created = 0;
@@ -298,15 +302,17 @@ std::unique_ptr<PhaseWorker> FilebenchWorkload::make_worker(std::size_t /*phase*
   if (fileset_ptrs_.size() != model_.filesets.size() || ctx.stop_requested()) return nullptr;
   const WorkerPlan& plan = plans_[ctx.worker_index()];
   apply_nice(nice_[ctx.worker_index()]);  // in the worker's own thread, in its process
-  return std::make_unique<FlowopThread>(*plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets,
-                                        ctx.target().run_dir, ctx.seed(), totals_[0],
-                                        events_.size() > 0 ? &events_[0] : nullptr,
-                                        links_[ctx.worker_index()], aio_engine_.get());
+  return std::make_unique<FlowopThread>(
+      *plan.thread, plan.op_ids, fileset_ptrs_, model_.filesets, ctx.target().run_dir, ctx.seed(),
+      totals_[0], events_.size() > 0 ? &events_[0] : nullptr, links_[ctx.worker_index()],
+      aio_engine_.get(), model_.quit_mode);
 }
 
 void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& result,
                                     PrepareContext& ctx) {
-  if (!result.counters.empty() && result.counters[kNoFileCounter] > 0) {
+  // Under firstdone and alldone a thread out of files is how the run ends, not a shortfall.
+  if (model_.quit_mode == QuitMode::kTimeout && !result.counters.empty() &&
+      result.counters[kNoFileCounter] > 0) {
     ctx.warn(fmt::format(
         "{} of {} threads stopped early: a flowop could not obtain a file or leaf directory (none "
         "in the state it needs, or all held by other threads); give the "
@@ -350,7 +356,10 @@ std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
                     path));
   }
   std::unique_ptr<Engine> aio = make_aio_engine(model, setup.params.get_string("aio_engine"), path);
-  std::chrono::nanoseconds limit = std::chrono::seconds(model.run_seconds.value_or(60));
+  // A bare `run` under firstdone/alldone: no limit (0), the run ends when it is done.
+  std::chrono::nanoseconds limit = model.run_until_done
+                                       ? std::chrono::nanoseconds(0)
+                                       : std::chrono::seconds(model.run_seconds.value_or(60));
   if (setup.params.has("time_limit")) limit = setup.params.get_duration("time_limit");
   return std::make_unique<FilebenchWorkload>(std::move(model), limit, std::move(aio));
 }

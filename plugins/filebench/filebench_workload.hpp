@@ -26,7 +26,8 @@ inline constexpr const char* kOtherFlowopsAttr = "filebench.other_flowops";  ///
 /// i) and creates it beneath the target's run directory (<run dir>/<fileset name>/...; the .f
 /// file's path= is not used), telling its progress (report_prepare_progress(): entries walked
 /// of all).
-/// Phase "run" (measured, time limit = `run N` or time_limit) runs one worker process per
+/// Phase "run" (measured, time limit = `run N` or time_limit; none for a bare `run` under `set mode
+/// quit firstdone|alldone`, which end it when their threads are done) runs one worker process per
 /// process instance and in it one worker thread per thread instance (PhaseSpec::process_workers),
 /// started together at the runner's barrier; a process's threads run at its `nice`. What
 /// filebench keeps in its shared memory is shared by all processes (shared_memory.hpp): the

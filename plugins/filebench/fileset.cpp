@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iobench/error.hpp>
 
+#include "plugins/filebench/cvar.hpp"
 #include "plugins/filebench/gamma.hpp"
 #include "plugins/filebench/randvar.hpp"
 #include "plugins/filebench/wml_limits.hpp"
@@ -25,6 +26,7 @@ struct Drawer {
   std::uint64_t draw_size() {
     if (def.size.kind == SizeSpec::Kind::kFixed) return def.size.fixed_bytes;
     if (def.size.kind == SizeSpec::Kind::kRandVar) return draw_randvar(*def.size.randvar, rng);
+    if (def.size.kind == SizeSpec::Kind::kCvar) return draw_cvar(*def.size.cvar, rng);
     const double g = def.size.gamma;
     const double drawn = rng.gamma(g, def.size.mean_bytes / g);
     // A draw far above the mean (or inf x 0 = NaN at extreme shapes) must not reach the cast.
@@ -132,54 +134,6 @@ FilesetLayout draw_layout(const FilesetDef& def, std::uint64_t seed) {
   out.dirs.shrink_to_fit();
   out.leafdirs.shrink_to_fit();
   return out;
-}
-
-std::uint64_t creation_units(const FilesetLayout& layout) noexcept {
-  return (layout.single_file ? 0 : layout.dirs.size() + layout.leafdirs.size()) +
-         layout.files.size();
-}
-
-std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
-                             const std::function<bool()>& stop_requested,
-                             const std::function<void(std::uint64_t)>& progress) {
-  std::uint64_t walked = 0;
-  std::uint64_t told = 0;
-  // Every 256 entries of each kind (the stop check's cadence): tells the progress; false once
-  // the run is being stopped.
-  const auto go_on = [&](std::uint32_t index) {
-    ++walked;
-    if (index % 256 != 255) return true;
-    if (progress) progress(told = walked);
-    return !stop_requested();
-  };
-  if (!layout.single_file) {
-    run_dir.mkdir(layout.name);
-    for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) {
-      if (!go_on(d)) return 0;
-      run_dir.mkdir(layout.dir_path(d));
-    }
-    for (std::uint32_t l = 0; l < layout.leafdirs.size(); ++l) {
-      if (!go_on(l)) return 0;
-      if (layout.leafdir_preallocated(l)) run_dir.mkdir(layout.leafdir_path(l));
-    }
-  }
-  const std::vector<char> zeros(std::size_t{1} << 20, 0);
-  std::uint64_t written = 0;
-  for (std::uint32_t f = 0; f < layout.files.size(); ++f) {
-    if (!go_on(f)) return written;
-    if (!layout.preallocated(f)) continue;
-    const std::string path = layout.file_path(f);
-    const UniqueFd fd = run_dir.create(path, O_WRONLY);
-    for (std::uint64_t left = layout.files[f].size; left > 0;) {
-      const std::size_t chunk = left < zeros.size() ? static_cast<std::size_t>(left) : zeros.size();
-      const ssize_t n = ::write(fd.get(), zeros.data(), chunk);
-      if (n <= 0) throw IoError(n < 0 ? errno : ENOSPC, "write", run_dir.shown(path).string());
-      left -= static_cast<std::uint64_t>(n);
-      written += static_cast<std::uint64_t>(n);
-    }
-  }
-  if (progress && told != walked) progress(walked);  // the end, unless just told
-  return written;
 }
 
 FilesetState::FilesetState(FilesetLayout layout)

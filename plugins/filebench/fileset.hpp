@@ -80,16 +80,28 @@ struct FilesetLayout {
 /// (each one unit of progress, made or not).
 [[nodiscard]] std::uint64_t creation_units(const FilesetLayout& layout) noexcept;
 
+/// Most threads creating one fileset's files at once with paralloc (filebench's
+/// MAX_PARALLOC_THREADS: its limit on simultaneous allocation threads).
+inline constexpr std::uint32_t kMaxParallocThreads = 32;
+
+/// Threads create_on_disk() uses for `layout` with paralloc: one per 64 files, 1 to
+/// kMaxParallocThreads.
+[[nodiscard]] std::uint32_t paralloc_threads(const FilesetLayout& layout) noexcept;
+
 /// Creates `layout` beneath `run_dir`: every directory, each preallocated leaf directory, and
-/// each preallocated file with
-/// O_CREAT|O_EXCL|O_NOFOLLOW (ConfinedDir::create) written to its size in 1 MiB blocks of
-/// zeros. Every 256 entries `stop_requested` is asked (when it says true the creation ends
-/// there: the run is being stopped; the runner removes the run directory) and `progress` told
-/// the entries walked so far (of creation_units()), and once more at the end. Throws IoError
-/// (errno, call, path) on a failure; returns the bytes written.
+/// each preallocated file with O_CREAT|O_EXCL|O_NOFOLLOW (ConfinedDir::create) written to its
+/// size in 1 MiB blocks of zeros. With `threads` > 1 (filebench's paralloc) the files are
+/// created by that many threads, the directories first as without: the same names and sizes,
+/// files 64 at a time, the c-th 64 by thread c % threads. `stop_requested` is asked, and
+/// `progress` told the entries walked so far (of creation_units()), every 256 entries (with
+/// threads: every 10 ms) and once more at the end; when it says true the creation ends there
+/// (the run is being stopped; the runner removes the run directory). Throws IoError (errno,
+/// call, path) on a failure (with threads: the first, the others stopped); returns the bytes
+/// written.
 std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run_dir,
                              const std::function<bool()>& stop_requested,
-                             const std::function<void(std::uint64_t)>& progress = {});
+                             const std::function<void(std::uint64_t)>& progress = {},
+                             std::uint32_t threads = 1);
 
 /// The state threads pick files from: which files exist and which a thread holds (busy), under
 /// one mutex. Picks go as filebench's (fileset_pick): while every file of the set is busy the

@@ -9,6 +9,7 @@
 #include <iobench/error.hpp>
 #include <iobench/random_mix.hpp>
 
+#include "plugins/filebench/cvar.hpp"
 #include "plugins/filebench/flowop_thread.hpp"
 #include "plugins/filebench/randvar.hpp"
 
@@ -35,22 +36,37 @@ std::uint64_t FlowopThread::random_offset(const FlowopDef& f, const Slot& slot,
   return rng_.below(wss - iosize + 1) / iosize * iosize;
 }
 
-std::uint64_t FlowopThread::draw_iosize(const FlowopDef& f) {
-  if (!f.iosize_var) return f.iosize;
-  const RandVarDef& v = *f.iosize_var;
+Rng& FlowopThread::stream_of(std::uint64_t key, std::uint64_t seed) {
   auto it = std::find_if(var_rngs_.begin(), var_rngs_.end(),
-                         [&v](const auto& entry) { return entry.first == v.id; });
+                         [key](const auto& entry) { return entry.first == key; });
   if (it == var_rngs_.end()) {
-    // The worker's seed mixed with the variable's seed= and its place: one stream per variable.
-    const std::uint64_t mixed = splitmix64_mix(v.seed ^ splitmix64_mix(0x5A4D0ULL + v.id));
-    it = var_rngs_.emplace(var_rngs_.end(), v.id, Rng(splitmix64_mix(seed_ ^ mixed)));
+    // The worker's seed mixed with the variable's: one stream per variable and thread.
+    it = var_rngs_.emplace(var_rngs_.end(), key, Rng(splitmix64_mix(seed_ ^ seed)));
   }
-  const std::uint64_t iosize = draw_randvar(v, it->second);
+  return it->second;
+}
+
+std::uint64_t FlowopThread::draw_iosize(const FlowopDef& f) {
+  if (!f.iosize_var && !f.iosize_cvar) return f.iosize;
+  std::uint64_t iosize = 0;
+  std::string from;
+  if (f.iosize_var) {
+    const RandVarDef& v = *f.iosize_var;
+    // The variable's seed= and its place mixed in.
+    iosize = draw_randvar(
+        v, stream_of(v.id, splitmix64_mix(v.seed ^ splitmix64_mix(0x5A4D0ULL + v.id))));
+    from = fmt::format("randvar ${}", v.name);
+  } else {
+    const CvarDef& c = *f.iosize_cvar;
+    // Keys above the randvars' ids (below 2^32): a cvar's stream is its own.
+    iosize = draw_cvar(c, stream_of(kCvarStreamKey + c.id, splitmix64_mix(0xC7A40ULL + c.id)));
+    from = fmt::format("its {}", cvar_type_name(c.type));
+  }
   if (iosize == 0 || iosize > buffer_.size()) {
     throw IoError(EINVAL,
-                  fmt::format("flowop {} drew iosize {} from randvar ${}, outside 1 to its "
-                              "thread's memsize {}; raise memsize or the randvar's min",
-                              f.name, iosize, v.name, buffer_.size()),
+                  fmt::format("flowop {} drew iosize {} from {}, outside 1 to its thread's memsize "
+                              "{}; raise memsize or the variable's minimum",
+                              f.name, iosize, from, buffer_.size()),
                   run_dir_.path().string());
   }
   return iosize;

@@ -17,18 +17,32 @@
 
 namespace iobench::plugins::filebench {
 
+namespace {
+
+constexpr std::size_t kBufferAlignment = 4096;  // O_DIRECT's strictest buffer alignment
+
+// The `bytes` of `storage` (bytes + kBufferAlignment long) from its first 4096-byte boundary.
+std::span<char> aligned_part(std::vector<char>& storage, std::size_t bytes) {
+  const auto at = reinterpret_cast<std::uintptr_t>(storage.data());
+  const std::size_t skip = (kBufferAlignment - at % kBufferAlignment) % kBufferAlignment;
+  return {storage.data() + skip, bytes};
+}
+
+}  // namespace
+
 FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                            std::span<FilesetState* const> filesets,
                            std::span<const FilesetDef> fileset_defs, ConfinedDir run_dir,
                            std::uint64_t seed, RunTotals& totals, EventGenerator* events,
-                           SemaphoreLinks semaphores, const Engine* aio_engine)
+                           SemaphoreLinks semaphores, const Engine* aio_engine, QuitMode quit)
     : def_(def),
       op_ids_(std::move(op_ids)),
       filesets_(filesets),
       fileset_defs_(fileset_defs),
       run_dir_(std::move(run_dir)),
       rng_(seed),
-      buffer_(static_cast<std::size_t>(def.memsize), 'f'),
+      buffer_storage_(static_cast<std::size_t>(def.memsize) + kBufferAlignment, 'f'),
+      buffer_(aligned_part(buffer_storage_, static_cast<std::size_t>(def.memsize))),
       slots_(kMaxFd),
       totals_(totals),
       ops_done_(def.flowops.size(), 0),
@@ -36,6 +50,7 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       events_(events),
       limit_state_(def.flowops.size()),
       semaphores_(std::move(semaphores)),
+      quit_(quit),
       seed_(seed) {
   // The buffer begins with who writes it (made in the worker's thread, in its process), so a
   // file shows which process and thread wrote it; the rest stays 'f'.
@@ -57,7 +72,14 @@ FlowopThread::~FlowopThread() {
 }
 
 void FlowopThread::fail(const FlowopDef& f, const char* call, int err) const {
-  throw IoError(err, fmt::format("flowop {} ({})", f.name, call), run_dir_.path().string());
+  // O_DIRECT's EINVAL: the file system refuses it, or an offset, size or buffer is not aligned.
+  const bool direct = f.directio && err == EINVAL;
+  throw IoError(err,
+                fmt::format("flowop {} ({}{})", f.name, call,
+                            direct ? " with O_DIRECT (directio): the file system must support it "
+                                     "and offsets and sizes be multiples of its logical block"
+                                   : ""),
+                run_dir_.path().string());
 }
 
 void FlowopThread::close_slot(Slot& slot) {
@@ -129,8 +151,8 @@ bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::u
   start = monotonic_ns();
   ctx_->op_begins(start);  // untimed work (a pick, an open) came before
   const bool readonly = fileset_defs_[f.fileset].readonly;
-  const int flags =
-      (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) | (create ? O_CREAT | O_EXCL : 0);
+  const int flags = (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) |
+                    (f.directio ? O_DIRECT : 0) | (create ? O_CREAT | O_EXCL : 0);
   int fd = -1;
   const int err = run_dir_.try_open(set.layout().file_path(*file), flags, 0644, fd);
   if (err != 0) {
@@ -319,7 +341,11 @@ void FlowopThread::run_flowops(WorkerContext& ctx) {
         if (outcome == Outcome::kFinished) return;
         if (outcome == Outcome::kNoFile) {
           // A pick given up at the phase's end is not a missing file.
-          if (running()) ctx.add_counter(kNoFileCounter, 1);
+          if (!running()) return;
+          ctx.add_counter(kNoFileCounter, 1);
+          // firstdone: the first thread out of files ends the run (filebench's NORSC there).
+          if (quit_ == QuitMode::kFirstDone)
+            totals_.finished.store(true, std::memory_order_relaxed);
           return;
         }
       }

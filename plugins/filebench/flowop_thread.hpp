@@ -51,7 +51,9 @@ struct RunTotals {
 /// iosize-aligned offset below the drawn size; fsync; delay sleeps value seconds. A flowop on a
 /// descriptor that is not open opens a file of its fileset first (untimed). A pick waits while
 /// every file of the set is busy (untimed, as filebench's); when no file in the needed state is
-/// free the thread stops and counts it (kNoFileCounter), where filebench stops the run.
+/// free the thread stops and counts it (kNoFileCounter); under `set mode quit firstdone` it also
+/// ends the run for every thread (filebench's FILEBENCH_NORSC in that mode), under timeout
+/// filebench would stop the run with an error, under alldone only that thread stops.
 /// finishoncount ends the run (every thread, as filebench's `set mode quit firstdone`) once its
 /// target flowop has done value ops in this thread, or, without target, all I/O flowops of all
 /// threads together; finishonbytes once they moved more than value bytes. Both record an op of
@@ -88,12 +90,13 @@ class FlowopThread final : public PhaseWorker {
  public:
   /// `events`: the run's event generator (outlives the worker), or nullptr without eventgen;
   /// `aio_engine`: the asynchronous engine of the aiowrite flowops (outlives the worker), or
-  /// nullptr when the file has none.
+  /// nullptr when the file has none; `quit`: the file's `set mode quit` (what a thread finding no
+  /// file does).
   FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
                std::span<FilesetState* const> filesets, std::span<const FilesetDef> fileset_defs,
                ConfinedDir run_dir, std::uint64_t seed, RunTotals& totals,
                EventGenerator* events = nullptr, SemaphoreLinks semaphores = {},
-               const Engine* aio_engine = nullptr);
+               const Engine* aio_engine = nullptr, QuitMode quit = QuitMode::kTimeout);
   ~FlowopThread() override;
   FlowopThread(const FlowopThread&) = delete;
   FlowopThread& operator=(const FlowopThread&) = delete;
@@ -145,7 +148,11 @@ class FlowopThread final : public PhaseWorker {
   void close_slot(Slot& slot);
   /// The byte-moving flowops (appendfile..writewholefile) on `slot`: bytes moved (flowop_io.cpp).
   std::uint64_t transfer(const FlowopDef& f, Slot& slot, std::uint64_t iosize);
-  /// f's iosize for this op: fixed, or drawn from its randvar (this thread's stream of it).
+  /// The thread's stream `key` of var_rngs_, made from the worker's seed mixed with `seed` at
+  /// its first use.
+  Rng& stream_of(std::uint64_t key, std::uint64_t seed);
+  /// f's iosize for this op: fixed, or drawn from its randvar or cvar (this thread's stream of
+  /// it).
   /// Throws IoError (EINVAL) for a draw of 0 or above memsize, as filebench's iobufsetup fails.
   std::uint64_t draw_iosize(const FlowopDef& f);
   /// aiowrite (flowop `index`) on `slot` (flowop_io.cpp): submits, sets `start`; bytes written.
@@ -168,7 +175,10 @@ class FlowopThread final : public PhaseWorker {
   ConfinedDir run_dir_;
   Rng rng_;
   /// filebench's tf_mem: memsize bytes, 'f' after a first line "iobench pid=P tid=T"\n.
-  std::vector<char> buffer_;
+  /// Its memsize bytes begin at a 4096-byte boundary inside buffer_storage_, so a directio
+  /// flowop's O_DIRECT transfer from it is aligned.
+  std::vector<char> buffer_storage_;
+  std::span<char> buffer_;
   std::vector<Slot> slots_;
   WorkerContext* ctx_ = nullptr;  ///< set by run()
   RunTotals& totals_;
@@ -185,9 +195,12 @@ class FlowopThread final : public PhaseWorker {
   std::vector<LimitState> limit_state_;
   SemaphoreLinks semaphores_;
   std::unique_ptr<AioWriter> aio_;  ///< the thread's aiowrites; null without aio engine
-  std::uint64_t seed_;              ///< the worker's seed (the randvars' streams start from it)
-  /// Per randvar (RandVarDef::id) this thread drew from: its own stream.
-  std::vector<std::pair<std::uint32_t, Rng>> var_rngs_;
+  QuitMode quit_;
+  std::uint64_t seed_;  ///< the worker's seed (the randvars' streams start from it)
+  /// Per randvar (key RandVarDef::id) and cvar (key kCvarStreamKey + CvarDef::id) this thread
+  /// drew from: its own stream.
+  std::vector<std::pair<std::uint64_t, Rng>> var_rngs_;
+  static constexpr std::uint64_t kCvarStreamKey = 1ULL << 32;
 };
 
 }  // namespace iobench::plugins::filebench

@@ -64,6 +64,9 @@ FlowopDef WmlParser::flowop() {
       f.iosize_var = a.value->randvar;  // drawn per op; the mean stands for it in checks
       f.iosize =
           std::max<std::uint64_t>(1, static_cast<std::uint64_t>(randvar_mean(*f.iosize_var)));
+    } else if (a.name == "iosize" && need_value(a).cvar) {
+      f.iosize_cvar = a.value->cvar->cvar;  // drawn per op; the mean stands for it in checks
+      f.iosize = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(a.value->cvar->mean_bytes));
     } else if (a.name == "iosize") {
       f.iosize = number(need_value(a), a.name, true);
     } else if (a.name == "fd" || a.name == "srcfd") {
@@ -76,7 +79,7 @@ FlowopDef WmlParser::flowop() {
       f.random = flag(a);
     } else if (a.name == "dsync") {
       f.dsync = flag(a);
-    } else if (a.name == "directio" && f.kind == FlowopKind::kAioWrite) {
+    } else if (a.name == "directio" && flowop_takes_directio(f.kind)) {
       f.directio = flag(a);
     } else if (a.name == "workingset" &&
                (f.kind == FlowopKind::kRead || f.kind == FlowopKind::kWrite ||
@@ -118,7 +121,8 @@ FlowopDef WmlParser::flowop() {
     } else {
       bad_attribute(a, fmt::format("flowop {}", kind.text),
                     "name, filesetname, iosize, fd, srcfd, iters, random, dsync, directio "
-                    "(aiowrite), workingset (read, write, aiowrite), value (delay, "
+                    "(createfile, openfile and the flowops that read or write), workingset (read, "
+                    "write, aiowrite), value (delay, "
                     "hog, finishoncount, finishonbytes, semblock, sempost), target "
                     "(finishoncount, finishonbytes, opslimit, iopslimit, bwlimit, sempost, "
                     "wakeup), "
@@ -157,6 +161,14 @@ void WmlParser::check_flowop(const FlowopDef& f, const Token& kind) const {
                             f.kind == FlowopKind::kAioWrite;
   if (needs_iosize && f.iosize == 0)
     fail(kind.where, fmt::format("flowop {} '{}' needs iosize=BYTES", kind.text, f.name));
+  // O_DIRECT moves whole logical blocks: 512 bytes is the least there is (and filebench's unit
+  // for aligning a directio buffer); a file system asking for more fails the op with EINVAL.
+  if (f.directio && !f.iosize_var && !f.iosize_cvar && f.iosize % kDirectIoAlignment != 0) {
+    fail(kind.where, fmt::format("flowop {} '{}' has directio and iosize {}, not a multiple of "
+                                 "{} bytes (a logical block); give e.g. iosize={}",
+                                 kind.text, f.name, f.iosize, kDirectIoAlignment,
+                                 (f.iosize / kDirectIoAlignment + 1) * kDirectIoAlignment));
+  }
   // filebench's aiowrite fails the run unless random (fb_lfsflow_aiowrite).
   if (f.kind == FlowopKind::kAioWrite && !f.random) {
     fail(kind.where, fmt::format("flowop aiowrite '{}' needs random: filebench's aiowrite writes "

@@ -76,6 +76,11 @@ bool flowop_is_io(FlowopKind kind) noexcept {
          kind != FlowopKind::kBlock && kind != FlowopKind::kWakeup;
 }
 
+bool flowop_takes_directio(FlowopKind kind) noexcept {
+  return kind == FlowopKind::kCreateFile || kind == FlowopKind::kOpenFile || flowop_reads(kind) ||
+         flowop_writes(kind);
+}
+
 bool flowop_is_limit(FlowopKind kind) noexcept {
   return kind == FlowopKind::kOpsLimit || kind == FlowopKind::kIopsLimit ||
          kind == FlowopKind::kBwLimit || kind == FlowopKind::kEventLimit;

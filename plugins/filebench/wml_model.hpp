@@ -4,6 +4,7 @@
 /// processes with their threads and flowops, and the run length. Only what the interpreter
 /// models is representable; the parser refuses the rest (wml_parser.hpp).
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -40,15 +41,46 @@ struct RandVarDef {
   WmlPosition where;
 };
 
+/// A custom variable, `cvar(type=T, parameters=NAME:VALUE;..., min=, max=, round=)` as filebench
+/// 1.5 ships them (its cvars/ libraries), drawn per file (size=) or per op (iosize=) by
+/// draw_cvar (cvar.hpp).
+struct CvarDef {
+  enum class Type : std::uint8_t {
+    kGamma,
+    kUniform,
+    kNormal,
+    kExponential,
+    kErlang,
+    kLognormal,
+    kTriangular,
+    kWeibull
+  };
+  Type type = Type::kGamma;
+  /// The type's parameters in this order, with filebench's names and defaults: gamma mean (4096),
+  /// gamma (the shape, 1.5); uniform lower (0), upper (1); normal mean (0), sigma (1);
+  /// exponential mean (1); erlang shape (1, whole), rate (1: filebench's rds_erlang takes it as
+  /// the mean of the draws); lognormal shape (1: the sigma of the log), scale (1: the mean of the
+  /// log); triangular lower (0), upper (1), mode (0.5); weibull shape (1), scale (1).
+  std::array<double, 3> p{};
+  double min = 0;           ///< a draw below is min (filebench's default: the least double > 0)
+  double max = 0x1p+64;     ///< a draw above is max
+  std::uint64_t round = 0;  ///< a draw is rounded to the nearest multiple of it first; 0: not
+  std::uint32_t id = 0;     ///< its place among the file's cvars (each its own stream per thread)
+  WmlPosition where;
+};
+
 /// A file size: fixed bytes, a gamma distribution (filebench's cvar-gamma: shape `gamma`,
-/// scale mean / gamma) or a randvar, drawn once per file.
+/// scale mean / gamma), another cvar, or a randvar, drawn once per file.
 struct SizeSpec {
-  enum class Kind { kFixed, kGamma, kRandVar };
+  enum class Kind { kFixed, kGamma, kRandVar, kCvar };
   Kind kind = Kind::kFixed;
   std::uint64_t fixed_bytes = 0;
-  double mean_bytes = 0;                      ///< kGamma: the distribution's mean, bytes
+  double mean_bytes = 0;                      ///< kGamma, kCvar: the distribution's mean, bytes
   double gamma = 0;                           ///< kGamma: its shape (> 0)
   std::shared_ptr<const RandVarDef> randvar;  ///< kRandVar: the variable (randvar.hpp draws it)
+  /// kCvar: the variable (cvar.hpp draws it); kGamma from a cvar: the same gamma as a CvarDef,
+  /// for an iosize= taking it.
+  std::shared_ptr<const CvarDef> cvar;
 };
 
 /// `define fileset` (or `define file`: one file, no directories).
@@ -61,6 +93,9 @@ struct FilesetDef {
   double dir_width = 0;            ///< mean files (or subdirectories) per directory
   double dir_gamma = 1.5;          ///< shape of the per-directory width and depth draws; 0: fixed
   std::uint32_t prealloc_pct = 0;  ///< percent of the files created (with their size) beforehand
+  /// `paralloc`: the preallocated files are created by several threads at once (filebench's
+  /// allocation threads); the same files as without.
+  bool paralloc = false;
   bool reuse = false;
   bool readonly = false;
   WmlPosition where;
@@ -111,6 +146,12 @@ enum class FlowopKind : std::uint8_t {
 /// Whether `kind` is one of filebench's I/O flowops (FLOW_TYPE_IO: counted in the run's totals
 /// and the IO Summary line), not delay, hog, finishoncount, finishonbytes or the rate limits.
 [[nodiscard]] bool flowop_is_io(FlowopKind kind) noexcept;
+/// Whether `kind` takes `directio` (it opens a file, or reads or writes one it may open):
+/// createfile, openfile, read, write, appendfile, appendfilerand, readwholefile, writewholefile,
+/// aiowrite.
+[[nodiscard]] bool flowop_takes_directio(FlowopKind kind) noexcept;
+/// The iosize of a directio flowop is a multiple of this (bytes): the least logical block size.
+inline constexpr std::uint64_t kDirectIoAlignment = 512;
 /// Whether `kind` is a rate limit taking eventgen's events (opslimit, iopslimit, bwlimit,
 /// eventlimit).
 [[nodiscard]] bool flowop_is_limit(FlowopKind kind) noexcept;
@@ -127,15 +168,20 @@ struct FlowopDef {
   FlowopKind kind = FlowopKind::kDelay;
   std::string name;
   std::uint32_t fileset = kNoFileset;  ///< index into WmlModel::filesets
-  std::uint64_t iosize = 0;            ///< bytes; 0 where not given; a randvar's mean (>= 1)
+  std::uint64_t iosize = 0;  ///< bytes; 0 where not given; a randvar's or cvar's mean (>= 1)
   /// iosize=$randvar: the variable each op draws its iosize from (null: iosize is fixed).
   std::shared_ptr<const RandVarDef> iosize_var;
+  /// iosize=$cvar: the custom variable each op draws its iosize from (null: none).
+  std::shared_ptr<const CvarDef> iosize_cvar;
   std::uint32_t fd = 0;
   std::uint32_t srcfd = 0;
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
   bool dsync = false;       ///< opened with O_DSYNC
-  bool directio = false;    ///< aiowrite: its engine file opened with O_DIRECT
+  /// The file this flowop opens (createfile, openfile, or a read or write finding its fd closed)
+  /// is opened with O_DIRECT, as filebench's; aiowrite: its engine file. Reads and writes on a
+  /// descriptor another flowop opened keep that descriptor's flags (filebench's too).
+  bool directio = false;
   /// read, write, aiowrite with random: offsets fall in [0, workingset) instead of the file's
   /// drawn size (filebench's fo_constwss); 0: the file's size.
   std::uint64_t workingset = 0;
@@ -176,6 +222,19 @@ struct ProcessDef {
   WmlPosition where;
 };
 
+/// How the run ends (filebench's `set mode quit ...`, its shm_rmode). In every mode a
+/// finishoncount/finishonbytes reaching its value ends the run, and `run N` bounds it.
+enum class QuitMode : std::uint8_t {
+  /// The default: the run lasts `run N` (60 s for a bare `run`); a thread that finds no file in
+  /// the state a flowop needs stops and the step warns (filebench stops the run with an error).
+  kTimeout,
+  /// `set mode quit firstdone`: the first thread that finds no file ends the run for all, cleanly.
+  kFirstDone,
+  /// `set mode quit alldone`: a thread that finds no file stops; the run ends once every thread
+  /// has stopped.
+  kAllDone,
+};
+
 /// A parsed .f file.
 struct WmlModel {
   std::vector<FilesetDef> filesets;
@@ -184,6 +243,10 @@ struct WmlModel {
   std::vector<std::shared_ptr<const RandVarDef>> randvars;
   /// `run N`: seconds; `run` without N: filebench's default 60 s; none: no run statement.
   std::optional<std::uint64_t> run_seconds;
+  QuitMode quit_mode = QuitMode::kTimeout;
+  /// A bare `run` under firstdone or alldone: no time limit, the run lasts until it is done
+  /// (filebench's runtime 0); run_seconds is then empty.
+  bool run_until_done = false;
   bool create_files = false;  ///< a `create files` statement
   /// `eventgen rate=N`: events per second for the rate-limit flowops; 0: no event generator
   /// (they do nothing, as filebench's).

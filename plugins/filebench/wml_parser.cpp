@@ -50,11 +50,7 @@ void WmlParser::statement() {
 
 void WmlParser::set_statement() {
   const Token var = next();
-  if (var.kind == TokenKind::kWord && var.text == "mode") {
-    fail(var.where,
-         "'set mode' is accepted by filebench but not modelled by iobench yet; "
-         "remove it (runs end at their time limit)");
-  }
+  if (var.kind == TokenKind::kWord && var.text == "mode") return set_mode(var);
   if (var.kind != TokenKind::kVariable) {
     fail(var.where, fmt::format("expected a $variable after 'set', found {}; write set $name=value",
                                 shown(var)));
@@ -64,6 +60,36 @@ void WmlParser::set_statement() {
   Value v = value();
   setting_.clear();
   vars_[var.text] = std::move(v);
+}
+
+void WmlParser::set_mode(const Token& mode) {
+  const Token quit = expect_word("'quit' after 'set mode'");
+  if (quit.text == "nousestats") {
+    fail(quit.where,
+         "'set mode nousestats' is accepted by filebench but not modelled by iobench "
+         "yet; remove it");
+  }
+  if (quit.text != "quit") {
+    fail(quit.where, fmt::format("expected 'quit' after 'set mode', found '{}'; write set mode "
+                                 "quit timeout|firstdone|alldone",
+                                 quit.text));
+  }
+  const Token how = expect_word("timeout, firstdone or alldone after 'set mode quit'");
+  if (how.text == "timeout") {
+    model_.quit_mode = QuitMode::kTimeout;
+  } else if (how.text == "firstdone") {
+    model_.quit_mode = QuitMode::kFirstDone;
+  } else if (how.text == "alldone") {
+    model_.quit_mode = QuitMode::kAllDone;
+  } else {
+    fail(how.where, fmt::format("unknown mode 'set mode quit {}'; write timeout, firstdone or "
+                                "alldone",
+                                how.text));
+  }
+  // filebench runs at its `run` statement: a mode set after it does not apply to that run.
+  if (saw_run_) {
+    fail(mode.where, "'set mode' after 'run' has no effect on the run; move it above 'run'");
+  }
 }
 
 void WmlParser::define_statement(const Token& define) {
@@ -134,15 +160,17 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
         if (pct > 100) fail(a.value->where, "prealloc is a percentage; give 0 to 100");
         f.prealloc_pct = static_cast<std::uint32_t>(pct);
       }
+    } else if (a.name == "paralloc") {
+      f.paralloc = flag(a);
     } else if (a.name == "reuse") {
       f.reuse = flag(a);
     } else if (a.name == "readonly") {
       f.readonly = flag(a);
     } else {
       bad_attribute(a, what,
-                    single_file ? "name, path, size, prealloc, reuse, readonly"
+                    single_file ? "name, path, size, prealloc, paralloc, reuse, readonly"
                                 : "name, path, size, entries, leafdirs, dirwidth, dirgamma, "
-                                  "prealloc, reuse, readonly");
+                                  "prealloc, paralloc, reuse, readonly");
     }
   }
   if (f.name.empty()) fail(where, fmt::format("{} needs name=NAME", what));
@@ -220,7 +248,8 @@ void WmlParser::run_statement() {
   const bool has_number =
       t.kind == TokenKind::kVariable ||
       (t.kind == TokenKind::kWord && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9');
-  std::uint64_t seconds = 60;  // filebench's default run length
+  std::uint64_t seconds = 60;  // filebench's default run length in timeout mode
+  saw_run_ = true;
   if (has_number) {
     const Value v = value();
     seconds = number(v, "run", false);
@@ -228,7 +257,13 @@ void WmlParser::run_statement() {
       fail(v.where, fmt::format("run {} is out of range; give 1 to {} seconds (30 days)",
                                 v.token.text, kMaxRunSeconds));
   }
-  if (model_.run_seconds) fail(t.where, "a second 'run' statement is not modelled; keep one");
+  if (model_.run_seconds || model_.run_until_done)
+    fail(t.where, "a second 'run' statement is not modelled; keep one");
+  // A bare `run` under firstdone or alldone lasts until the run is done (filebench's runtime 0).
+  if (!has_number && model_.quit_mode != QuitMode::kTimeout) {
+    model_.run_until_done = true;
+    return;
+  }
   model_.run_seconds = seconds;
 }
 

@@ -78,11 +78,14 @@ class WmlParser {
 
   void statement();
   void set_statement();
+  /// `set mode quit timeout|firstdone|alldone` (`mode` read).
+  void set_mode(const Token& mode);
   void define_statement(const Token& define);
   void run_statement();
   /// `eventgen rate=N`.
   void eventgen_statement(const Token& word);
   Value value();
+  /// `cvar(...)` after its word (wml_cvar_parser.cpp).
   SizeSpec cvar(const Token& cvar_word);
   // Random variables (wml_randvar_parser.cpp).
   /// `define randvar name=$v, ...`: sets $v.
@@ -137,7 +140,9 @@ class WmlParser {
   /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.
   std::vector<std::pair<std::string, WmlPosition>> targets_;
   bool saw_eventgen_ = false;
-  std::string setting_;  ///< the variable a `set` statement is setting (randvar's name)
+  bool saw_run_ = false;
+  std::string setting_;           ///< the variable a `set` statement is setting (randvar's name)
+  std::uint32_t cvar_count_ = 0;  ///< cvars so far (CvarDef::id)
 };
 
 }  // namespace iobench::plugins::filebench::detail

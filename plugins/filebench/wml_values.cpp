@@ -35,71 +35,6 @@ Value WmlParser::value() {
   return Value{t, std::nullopt, t.where, nullptr};
 }
 
-SizeSpec WmlParser::cvar(const Token& cvar_word) {
-  expect_punct('(', "after cvar");
-  std::optional<std::string> type;
-  std::optional<double> mean;
-  std::optional<double> gamma;
-  for (bool first = true; !at_punct(')'); first = false) {
-    if (!first) expect_punct(',', "between cvar attributes");
-    const Token key = expect_word("a cvar attribute (type, parameters)");
-    expect_punct('=', "after the cvar attribute");
-    if (key.text == "type") {
-      const Token v = expect_word("a cvar type");
-      if (v.text != "cvar-gamma" && v.text != "gamma") {
-        fail(v.where, fmt::format("cvar type '{}' is accepted by filebench but not modelled by "
-                                  "iobench yet; use type=cvar-gamma or a fixed size",
-                                  v.text));
-      }
-      type = v.text;
-    } else if (key.text == "parameters") {
-      for (bool first_param = true; first_param || at_punct(';'); first_param = false) {
-        if (!first_param) next();
-        const Token p = expect_word("a cvar parameter such as mean:131072");
-        const auto colon = p.text.find(':');
-        const std::string name = p.text.substr(0, colon);
-        double parsed = 0;
-        std::size_t used = 0;
-        try {
-          parsed = colon == std::string::npos ? NAN : std::stod(p.text.substr(colon + 1), &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (colon == std::string::npos || used == 0 || used != p.text.size() - colon - 1 ||
-            !std::isfinite(parsed) || parsed <= 0) {
-          fail(p.where, fmt::format("cvar parameter '{}' is not NAME:VALUE with a value > 0; "
-                                    "write mean:131072;gamma:1.5",
-                                    p.text));
-        }
-        if (name == "mean") {
-          if (parsed > static_cast<double>(kMaxSizeBytes))
-            fail(p.where,
-                 fmt::format("cvar {} is too large; give a mean of at most 2^44 bytes", p.text));
-          mean = parsed;
-        } else if (name == "gamma") {
-          gamma = parsed;
-        } else {
-          fail(p.where,
-               fmt::format("unknown cvar-gamma parameter '{}'; it takes mean and gamma", name));
-        }
-      }
-    } else {
-      fail(key.where, fmt::format("cvar attribute '{}' is not modelled; give type= and "
-                                  "parameters= only",
-                                  key.text));
-    }
-  }
-  next();  // ')'
-  if (!type || !mean) {
-    fail(cvar_word.where, "cvar needs type=cvar-gamma and parameters=mean:BYTES[;gamma:SHAPE]");
-  }
-  SizeSpec s;
-  s.kind = SizeSpec::Kind::kGamma;
-  s.mean_bytes = *mean;
-  s.gamma = gamma.value_or(1.5);  // cvar-gamma's default shape
-  return s;
-}
-
 std::vector<Attr> WmlParser::attributes() {
   std::vector<Attr> out;
   for (;;) {
@@ -129,7 +64,9 @@ void WmlParser::bad_attribute(const Attr& a, std::string_view what,
 std::uint64_t WmlParser::number(const Value& v, std::string_view attr, bool sizes) const {
   const std::string& s = v.token.text;
   if (v.cvar) {
-    fail(v.where, fmt::format("{} takes a number, not a cvar; cvars are file sizes only", attr));
+    fail(v.where, fmt::format("{} takes a fixed number, not a cvar; a cvar is drawn per use in "
+                              "iosize= and in a fileset's size= only",
+                              attr));
   }
   if (v.randvar) {
     fail(v.where, fmt::format("{} takes a fixed number, not randvar ${}; a randvar is drawn per "
@@ -201,6 +138,10 @@ bool WmlParser::flag(const Attr& a) const {
   if (!a.value) return true;
   const std::string& s = a.value->token.text;
   if (!a.value->cvar && !a.value->randvar && (s == "true" || s == "false")) return s == "true";
+  // A whole number is a flag too, 0 false (filebench's `set $directio=0` ... directio=$directio).
+  if (!a.value->cvar && !a.value->randvar && a.value->token.kind == TokenKind::kWord &&
+      !s.empty() && s.find_first_not_of("0123456789") == std::string::npos)
+    return s.find_first_not_of('0') != std::string::npos;
   fail(a.value->where, fmt::format("{}={} is not a flag; write {} alone, {}=true or {}=false",
                                    a.name, s, a.name, a.name, a.name));
 }

@@ -1,5 +1,6 @@
-// Every .f file of filebench's own workloads/ directory parses, but for the ones named below with
-// why. The directory is IOBENCH_FILEBENCH_WORKLOADS, else the installed tree beside the
+// Every .f file of filebench's own workloads/ directory parses (set mode quit, paralloc,
+// directio and every cvar type included), but for the ones filebench itself rejects, named below
+// with why. The directory is IOBENCH_FILEBENCH_WORKLOADS, else the installed tree beside the
 // IOBENCH_FILEBENCH binary (PREFIX/bin/filebench -> PREFIX/share/filebench/workloads); with
 // neither the test says so and checks nothing (filebench's files are never in this repository).
 #include <catch2/catch.hpp>
@@ -37,7 +38,8 @@ struct Refusal {
 const std::map<std::string, Refusal>& filebench_rejects() {
   static const std::map<std::string, Refusal> files{
       {"compflow_demo.f",
-       {"composite flowops: 'Cannot find source variable filesetnm around line 53'", "'paralloc'"}},
+       {"composite flowops: 'Cannot find source variable filesetnm around line 53'",
+        "'define flowop'"}},
       {"createdelete-swing.f", {"syntax error at '$nfiles' around line 40", "'filesizegamma'"}},
       {"filemicro_rread.f", {"syntax error at 'cached' around line 38", "cached"}},
       {"filemicro_rwrite.f", {"syntax error at 'cached' around line 39", "cached"}},
@@ -47,37 +49,12 @@ const std::map<std::string, Refusal>& filebench_rejects() {
       {"filemicro_seqwriterand.f", {"syntax error at 'cached' around line 36", "cached"}},
       {"filemicro_seqwriterandvargam.f", {"syntax error at 'randvar' around line 36", "randvar"}},
       {"filemicro_seqwriterandvartab.f", {"syntax error at 'randvar' around line 36", "randvar"}},
-      {"netsfs.f", {"syntax error at 'randvar' around line 39", "randvar"}},
+      {"netsfs.f", {"syntax error at 'randvar' around line 39", "'cached'"}},
       {"networkfs.f", {"syntax error at '$nfiles' around line 36", "unexpected character '*'"}},
       {"oltp.f", {"syntax error at 'filesizegamma' around line 45", "filesizegamma"}},
-      {"randomfileaccess.f", {"syntax error at 'randvar' around line 34", "randvar"}},
+      {"randomfileaccess.f", {"syntax error at 'randvar' around line 34", "'cached'"}},
       {"tpcso.f",
        {"'Out of shared memory' defining file nord_0_0 around line 62 (its 27 files)", ""}},
-  };
-  return files;
-}
-
-// Files filebench accepts that use what iobench does not model yet (`set mode quit`, paralloc,
-// directio, cvar-uniform): refused with the construct named. (Those with aiowrite, randvar or
-// useism are among filebench's own rejects above or parse as modelled on the aio branch.)
-const std::map<std::string, Refusal>& not_modelled_here() {
-  static const std::map<std::string, Refusal> files{
-      {"copyfiles.f", {"set mode quit", "'set mode'"}},
-      {"createfiles.f", {"set mode quit", "'set mode'"}},
-      {"cvar_example.f", {"cvar-uniform", "'cvar-uniform'"}},
-      {"filemicro_delete.f", {"set mode quit", "'set mode'"}},
-      {"fivestreamreaddirect.f", {"directio", "'directio'"}},
-      {"fivestreamwritedirect.f", {"directio", "'directio'"}},
-      {"makedirs.f", {"set mode quit", "'set mode'"}},
-      {"mongo.f", {"set mode quit", "'set mode'"}},
-      {"randomread.f", {"paralloc", "'paralloc'"}},
-      {"randomrw.f", {"paralloc", "'paralloc'"}},
-      {"randomwrite.f", {"paralloc", "'paralloc'"}},
-      {"ratelimcopyfiles.f", {"set mode quit", "'set mode'"}},
-      {"removedirs.f", {"set mode quit", "'set mode'"}},
-      {"singlestreamreaddirect.f", {"directio", "'directio'"}},
-      {"singlestreamwritedirect.f", {"directio", "'directio'"}},
-      {"videoserver.f", {"paralloc", "'paralloc'"}},
   };
   return files;
 }
@@ -123,9 +100,8 @@ TEST_CASE("every .f file of filebench's workloads directory parses, but those na
       error = e.what();
     }
     const auto rejected = filebench_rejects().find(name);
-    const auto pending = not_modelled_here().find(name);
-    if (rejected != filebench_rejects().end() || pending != not_modelled_here().end()) {
-      const Refusal& r = rejected != filebench_rejects().end() ? rejected->second : pending->second;
+    if (rejected != filebench_rejects().end()) {
+      const Refusal& r = rejected->second;
       INFO(r.because);
       CHECK_THAT(error, Catch::Contains(r.error));
       ++refused;
@@ -136,4 +112,5 @@ TEST_CASE("every .f file of filebench's workloads directory parses, but those na
   }
   std::cerr << "filebench workloads: " << parsed << " parsed, " << refused << " refused as named\n";
   CHECK(parsed + refused >= 40);
+  CHECK(refused == filebench_rejects().size());
 }

@@ -142,8 +142,8 @@ TEST_CASE("aiowrite's random offsets stay below its workingset and the file keep
   REQUIRE(bytes.size() == 64 * 1024);
   // filebench's offsets: uniform in [0, workingset - iosize] rounded down to an iosize multiple;
   // nothing beyond the workingset is written, and what is written is whole blocks.
-  const std::uint64_t written = static_cast<std::uint64_t>(
-      std::count(bytes.begin(), bytes.begin() + 32 * 1024, 'f'));
+  const std::uint64_t written =
+      static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.begin() + 32 * 1024, 'f'));
   CHECK(written > 0);
   CHECK(written % 4096 == 0);
   CHECK(bytes.substr(32 * 1024) == std::string(32 * 1024, '\0'));
@@ -221,9 +221,9 @@ TEST_CASE("aiowrite needs random and iosize, directio is refused elsewhere, work
                      "define process name=p {thread name=t {flowop aiowrite name=aw,filename=f,"
                      "random}}\n") == "t.f:2:46: flowop aiowrite 'aw' needs iosize=BYTES");
   CHECK(aio_error_of("define file name=f,size=4k\n"
-                     "define process name=p {thread name=t {flowop read name=r,filename=f,"
-                     "iosize=1k,directio}}\n") ==
-        "t.f:2:79: attribute 'directio' of flowop read is accepted by filebench but not "
+                     "define process name=p {thread name=t {flowop fsync name=r,filename=f,"
+                     "directio}}\n") ==
+        "t.f:2:70: attribute 'directio' of flowop fsync is accepted by filebench but not "
         "modelled by iobench yet; remove it");
   const fb::WmlModel m = fb::parse_wml(
       "define file name=f,size=64k\n"

@@ -142,7 +142,7 @@ TEST_CASE("parse errors name the file, line and column and the fix") {
         "a # comment");
   CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,colour=3\n") ==
         "t.f:1:52: unknown attribute 'colour' of define fileset; expected one of name, path, "
-        "size, entries, leafdirs, dirwidth, dirgamma, prealloc, reuse, readonly");
+        "size, entries, leafdirs, dirwidth, dirgamma, prealloc, paralloc, reuse, readonly");
   CHECK(error_of("set $x=5 @\n") ==
         "t.f:1:10: unexpected character '@'; the language has words, $variables, \"strings\", "
         "= , { } ( ) ; and # comments");
@@ -169,19 +169,20 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
   CHECK(error_of("psrun -10\n") ==
         "t.f:1:1: statement 'psrun' is accepted by filebench but not modelled by iobench yet; "
         "remove it from the file");
-  CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,paralloc\n") ==
-        "t.f:1:52: attribute 'paralloc' of define fileset is accepted by filebench but not "
+  CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,trusttree\n") ==
+        "t.f:1:52: attribute 'trusttree' of define fileset is accepted by filebench but not "
         "modelled by iobench yet; remove it");
   CHECK(error_of(fs + "define process name=p {thread name=t {flowop print name=m}}\n") ==
         "t.f:2:46: flowop 'print' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
-  CHECK(error_of(fs + "define process name=p {thread name=t {flowop read name=r,iosize=1k,"
+  CHECK(error_of(fs + "define process name=p {thread name=t {flowop fsync name=r,fd=1,"
                       "directio}}\n") ==
-        "t.f:2:68: attribute 'directio' of flowop read is accepted by filebench but not "
+        "t.f:2:64: attribute 'directio' of flowop fsync is accepted by filebench but not "
         "modelled by iobench yet; remove it");
-  CHECK(error_of("set $s=cvar(type=cvar-normal,parameters=mean:5)\n") ==
-        "t.f:1:18: cvar type 'cvar-normal' is accepted by filebench but not modelled by iobench "
-        "yet; use type=cvar-gamma or a fixed size");
+  CHECK(error_of("set $s=cvar(type=cvar-pareto,parameters=mean:5)\n") ==
+        "t.f:1:18: unknown cvar type 'cvar-pareto'; filebench 1.5 has cvar-gamma, cvar-uniform, "
+        "cvar-normal, cvar-exponential, cvar-erlang, cvar-lognormal, cvar-triangular and "
+        "cvar-weibull");
   CHECK(error_of("define file name=f,cached=false\n") ==
         "t.f:1:20: attribute 'cached' of define file is accepted by filebench but not modelled "
         "by iobench yet; remove it");

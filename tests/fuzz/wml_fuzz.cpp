@@ -52,6 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(fb::bad_name(f.name, true).empty(), f.name);
     FUZZ_CHECK(f.size.kind == fb::SizeSpec::Kind::kFixed ||
                    (f.size.kind == fb::SizeSpec::Kind::kRandVar && f.size.randvar != nullptr) ||
+                   (f.size.kind == fb::SizeSpec::Kind::kCvar && f.size.cvar != nullptr) ||
                    (f.size.mean_bytes > 0 && f.size.gamma > 0),
                f.name);
     FUZZ_CHECK(f.size.fixed_bytes <= fb::kMaxSizeBytes && f.size.mean_bytes <= fb::kMaxSizeBytes,
