@@ -11,16 +11,19 @@ rounds:
   filebench runs as they are: tests/filebench/reference_filebench_test.cpp) for -t seconds: the
   ops/s of each tool's own `IO Summary:` line. Pass: iobench within +-10 % of filebench.
 - cost per flowop: CPU time (user + system, and user alone) of the whole process tree per op of a
-  run whose one thread does statfile on a 100-file fileset on the tmpfs: both tools then make
-  the same system call per op, so the difference is the interpreter's own cost (its pick, path
-  and recording). CPU is sampled from /proc/PID/stat of every process of the tree every 20 ms
-  (the last <= 20 ms of each process is missed: < 1 % of a 10 s run). Reported, and pass if
-  iobench's is at most filebench's.
+  run whose one thread loops on one flowop on the tmpfs: statfile on a 100-file fileset, read
+  and write of 4 KiB at random offsets of a 1 MiB file, and hog value=1 (no system call: the
+  loop and the recording alone). Both tools then make the same system calls per op, so the
+  difference is the interpreter's own cost (its pick, path and recording). The ops are the
+  flowop's own line (`stat1  123ops ...`). CPU is sampled from /proc/PID/stat of every process
+  of the tree every 20 ms (the last <= 20 ms of each process is missed: < 1 % of a 10 s run).
+  Reported, and pass if iobench's is at most filebench's.
 
 The machine's load (/proc/loadavg) is printed before and after. Needs root (mounts), mkfs.ext4,
 setarch, a built iobench and filebench. Usage:
-  bench/filebench_proof.py [-t SECONDS] [-r ROUNDS] [-b IOBENCH] [-f FILEBENCH]
-Defaults: -t 10 -r 3 -b build/ci/apps/iobench/iobench -f $IOBENCH_FILEBENCH.
+  bench/filebench_proof.py [-t SECONDS] [-r ROUNDS] [-b IOBENCH] [-f FILEBENCH] [--cost-only]
+Defaults: -t 10 -r 3 -b build/ci/apps/iobench/iobench -f $IOBENCH_FILEBENCH. --cost-only runs
+the cost-per-flowop runs alone (no ext4, no fileset statistics, no personalities).
 Exit status: 0 every criterion passes, 1 one fails, 2 bad usage or missing tools.
 """
 
@@ -124,16 +127,37 @@ def personality(name, dest, seconds, stats_only=False):
     return "\n".join(keep) + "\n"
 
 
-COST_F = """define fileset name=costset,path={dest},size=4k,entries=100,dirwidth=20,prealloc=100
-define process name=p,instances=1
-{{
-  thread name=t,instances=1
-  {{
-    flowop statfile name=stat1,filesetname=costset
-  }}
-}}
-run {seconds}
+# Formatted twice (the flowop, then dest and seconds): braces the .f file keeps are doubled twice.
+COST_PROCESS = """define process name=p,instances=1
+{{{{
+  thread name=t,instances=1,memsize=1m
+  {{{{
+    flowop {flowop}
+  }}}}
+}}}}
+run {{seconds}}
 """
+STAT_SET = "define fileset name=costset,path={dest},size=4k,entries=100,dirwidth=20,prealloc=100\n"
+FILE_SET = "define fileset name=costset,path={dest},size=1m,entries=1,dirwidth=20,prealloc=100\n"
+# workload -> (.f text with {dest} and {seconds}, the flowop's name)
+COSTS = {
+    "statfile": (STAT_SET + COST_PROCESS.format(flowop="statfile name=stat1,filesetname=costset"),
+                 "stat1"),
+    "read 4k": (FILE_SET + COST_PROCESS.format(
+        flowop="read name=read1,filesetname=costset,iosize=4k,random"), "read1"),
+    "write 4k": (FILE_SET + COST_PROCESS.format(
+        flowop="write name=write1,filesetname=costset,iosize=4k,random"), "write1"),
+    "hog 1": ("define fileset name=costset,path={dest},size=4k,entries=1,dirwidth=20,prealloc=100\n" +
+              COST_PROCESS.format(flowop="hog name=hog1,value=1"), "hog1"),
+}
+
+
+def flowop_ops(text, name):
+    """The ops of flowop `name`'s own line of the summary (`name   123ops ...`)."""
+    m = re.search(r"^" + re.escape(name) + r"\s+(\d+)ops", text, re.MULTILINE)
+    if not m:
+        raise RuntimeError(f"no line of flowop {name}:\n" + text[-3000:])
+    return int(m.group(1))
 
 
 def run_tool(tool, args, fs_dir, wml, seed):
@@ -164,6 +188,7 @@ def main():
     ap.add_argument("-b", default=os.path.join(ROOT, "build/ci/apps/iobench/iobench"),
                     dest="iobench")
     ap.add_argument("-f", default=os.environ.get("IOBENCH_FILEBENCH", ""), dest="filebench")
+    ap.add_argument("--cost-only", action="store_true")
     args = ap.parse_args()
     if os.getuid() != 0:
         die("must run as root (it mounts a tmpfs and a loop ext4)")
@@ -203,9 +228,11 @@ def measure(args, mounts):
         results.setdefault(key, []).append(value)
 
     for fs, d in mounts.items():
+        if args.cost_only and fs != "tmpfs":
+            continue
         for rnd in range(args.rounds):
             order = ["filebench", "iobench"] if rnd % 2 == 0 else ["iobench", "filebench"]
-            for name in PERSONALITIES:
+            for name in [] if args.cost_only else PERSONALITIES:
                 for tool in order:
                     print(f"{fs} round {rnd + 1}: {name} fileset, {tool}", file=sys.stderr)
                     _, _, _, top = run_tool(tool, args, d, personality(name, d, 1, True), rnd + 1)
@@ -224,17 +251,18 @@ def measure(args, mounts):
                         continue
                     add((fs, "ops/s", name, tool), io_summary(text)[1])
             if fs == "tmpfs":
-                for tool in order:
-                    print(f"{fs} round {rnd + 1}: cost, {tool}", file=sys.stderr)
-                    text, u, s, _ = run_tool(tool, args, d,
-                                             COST_F.format(dest=d, seconds=args.seconds), rnd + 1)
-                    ops = io_summary(text)[0]
-                    add((fs, "cpu us/op", "statfile", tool), (u + s) / ops * 1e6)
-                    add((fs, "user us/op", "statfile", tool), u / ops * 1e6)
+                for cost, (wml, flowop) in COSTS.items():
+                    for tool in order:
+                        print(f"{fs} round {rnd + 1}: cost {cost}, {tool}", file=sys.stderr)
+                        text, u, s, _ = run_tool(tool, args, d,
+                                                 wml.format(dest=d, seconds=args.seconds), rnd + 1)
+                        ops = flowop_ops(text, flowop)
+                        add((fs, "cpu us/op", cost, tool), (u + s) / ops * 1e6)
+                        add((fs, "user us/op", cost, tool), u / ops * 1e6)
 
     failed = False
-    print(f"\nmedians of {args.rounds} rounds, runs of {args.seconds} s "
-          f"(fileset statistics: {STAT_ENTRIES} entries per fileset)")
+    print(f"\nmedians of {args.rounds} rounds, runs of {args.seconds} s" +
+          ("" if args.cost_only else f" (fileset statistics: {STAT_ENTRIES} entries per fileset)"))
     print(f"{'fs':6} {'measure':22} {'workload':11} {'filebench':>14} {'iobench':>14} "
           f"{'diff %':>8}  verdict")
     keys = sorted({k[:3] for k in results})

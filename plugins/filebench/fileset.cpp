@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <iobench/error.hpp>
+#include <iterator>
 
 #include "plugins/filebench/cvar.hpp"
 #include "plugins/filebench/gamma.hpp"
@@ -81,18 +82,23 @@ std::string FilesetLayout::dir_path(std::uint32_t d) const {
   std::vector<std::uint32_t> chain;
   for (std::uint32_t at = d; at != kNoParent; at = dirs[at].parent) chain.push_back(at);
   std::string path = name;
+  path.reserve(name.size() + chain.size() * 9);  // "/" and 8 digits a level
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
-    path += fmt::format("/{:08d}", dirs[*it].serial);
+    fmt::format_to(std::back_inserter(path), "/{:08d}", dirs[*it].serial);
   return path;
 }
 
 std::string FilesetLayout::file_path(std::uint32_t f) const {
   if (single_file) return name;
-  return fmt::format("{}/{:08d}", dir_path(files[f].parent), files[f].serial & ~kPreallocBit);
+  std::string path = dir_path(files[f].parent);
+  fmt::format_to(std::back_inserter(path), "/{:08d}", files[f].serial & ~kPreallocBit);
+  return path;
 }
 
 std::string FilesetLayout::leafdir_path(std::uint32_t l) const {
-  return fmt::format("{}/{:08d}", dir_path(leafdirs[l].parent), leafdirs[l].serial & ~kPreallocBit);
+  std::string path = dir_path(leafdirs[l].parent);
+  fmt::format_to(std::back_inserter(path), "/{:08d}", leafdirs[l].serial & ~kPreallocBit);
+  return path;
 }
 
 std::uint64_t FilesetLayout::preallocated_bytes() const noexcept {

@@ -13,6 +13,7 @@
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <string>
+#include <string_view>
 #include <thread>
 
 namespace iobench::plugins::filebench {
@@ -28,6 +29,7 @@ std::span<char> aligned_part(std::vector<char>& storage, std::size_t bytes) {
   return {storage.data() + skip, bytes};
 }
 
+int unlink_name(const ConfinedDir& dir, std::string_view name) { return dir.try_unlink(name); }
 }  // namespace
 
 FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
@@ -40,6 +42,7 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       filesets_(filesets),
       fileset_defs_(fileset_defs),
       run_dir_(std::move(run_dir)),
+      dirs_(run_dir_, filesets),
       rng_(seed),
       buffer_storage_(static_cast<std::size_t>(def.memsize) + kBufferAlignment, 'f'),
       buffer_(aligned_part(buffer_storage_, static_cast<std::size_t>(def.memsize))),
@@ -154,7 +157,10 @@ bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::u
   const int flags = (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) |
                     (f.directio ? O_DIRECT : 0) | (create ? O_CREAT | O_EXCL : 0);
   int fd = -1;
-  const int err = run_dir_.try_open(set.layout().file_path(*file), flags, 0644, fd);
+  const int err =
+      dirs_.on_file(f.fileset, *file, [&](const ConfinedDir& dir, std::string_view name) {
+        return dir.try_open(name, flags, 0644, fd);
+      });
   if (err != 0) {
     set.release(*file, !create);
     fail(f, create ? "create" : "open", err);
@@ -181,8 +187,10 @@ bool FlowopThread::leafdir_op(const FlowopDef& f, std::uint64_t& start) {
   if (!dir) return false;
   start = monotonic_ns();
   ctx_->op_begins(start);  // untimed work (a pick, an open) came before
-  const std::string path = set.layout().leafdir_path(*dir);
-  const int err = make ? run_dir_.try_mkdir(path, 0755) : run_dir_.try_rmdir(path);
+  const int err =
+      dirs_.on_leafdir(f.fileset, *dir, [make](const ConfinedDir& d, std::string_view name) {
+        return make ? d.try_mkdir(name, 0755) : d.try_rmdir(name);
+      });
   set.release_leafdir(*dir, make ? err == 0 : err != 0);
   if (err != 0) fail(f, make ? "mkdir" : "rmdir", err);
   return true;
@@ -193,11 +201,13 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
   const FlowopDef& f = def_.flowops[index];
   const OpId op = op_ids_[index];
   std::uint64_t bytes = 0;
-  std::uint64_t start = monotonic_ns();
   if (other_step(ctx, index)) return Outcome::kDone;
+  // Each case reads the clock where its op begins (after a pick or an untimed open), once.
+  std::uint64_t start = 0;
   switch (f.kind) {
     case FlowopKind::kFinishOnCount:
     case FlowopKind::kFinishOnBytes: {
+      start = monotonic_ns();
       const bool reached = finish_reached(f);
       const std::uint64_t end = monotonic_ns();
       ctx.record(op, 0, end - start, end);
@@ -214,12 +224,14 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
     }
     case FlowopKind::kCloseFile:
       if (slots_[f.fd].fd < 0) fail(f, "close of a fd that is not open", EBADF);
+      start = monotonic_ns();
       close_slot(slots_[f.fd]);
       break;
     case FlowopKind::kDeleteFile: {
       Slot& slot = slots_[f.fd];
       if (f.fd > 0 && slot.fileset != kNoFileset && slot.exists) {
-        const int err = run_dir_.try_unlink(filesets_[slot.fileset]->layout().file_path(slot.file));
+        start = monotonic_ns();
+        const int err = dirs_.on_file(slot.fileset, slot.file, unlink_name);
         if (err != 0) fail(f, "unlink", err);
         slot.exists = false;
         break;
@@ -230,7 +242,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       if (!file) return kNoFile;
       start = monotonic_ns();
       ctx_->op_begins(start);  // untimed work (a pick, an open) came before
-      const int err = run_dir_.try_unlink(set.layout().file_path(*file));
+      const int err = dirs_.on_file(f.fileset, *file, unlink_name);
       set.release(*file, err != 0);
       if (err != 0) fail(f, "unlink", err);
       break;
@@ -242,7 +254,9 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       start = monotonic_ns();
       ctx_->op_begins(start);  // untimed work (a pick, an open) came before
       struct stat st {};
-      const int err = run_dir_.try_stat(set.layout().file_path(*file), st);
+      const int err = dirs_.on_file(
+          f.fileset, *file,
+          [&st](const ConfinedDir& dir, std::string_view name) { return dir.try_stat(name, st); });
       set.release(*file, true);
       if (err != 0) fail(f, "stat", err);
       break;
@@ -275,6 +289,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       break;
     }
     case FlowopKind::kAioWait:
+      start = monotonic_ns();
       if (aio_) (void)aio_->wait_all();
       break;
     case FlowopKind::kAioWrite: {
@@ -285,6 +300,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       break;
     }
     case FlowopKind::kDelay: {
+      start = monotonic_ns();
       const auto until = start + static_cast<std::uint64_t>(f.value * 1e9);
       // Sleep in slices so that the phase's end is not kept waiting.
       while (monotonic_ns() < until && running()) {

@@ -12,6 +12,7 @@
 
 #include "plugins/filebench/event_generator.hpp"
 #include "plugins/filebench/fileset.hpp"
+#include "plugins/filebench/fileset_dirs.hpp"
 #include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_semaphore.hpp"
 #include "plugins/filebench/gamma.hpp"
@@ -173,6 +174,9 @@ class FlowopThread final : public PhaseWorker {
   std::span<FilesetState* const> filesets_;
   std::span<const FilesetDef> fileset_defs_;
   ConfinedDir run_dir_;
+  /// The parent directories of the files and leaf directories the flowops act on: one call
+  /// on the name in its directory per op (fileset_dirs.hpp).
+  FilesetDirs dirs_;
   Rng rng_;
   /// filebench's tf_mem: memsize bytes, 'f' after a first line "iobench pid=P tid=T"\n.
   /// Its memsize bytes begin at a 4096-byte boundary inside buffer_storage_, so a directio
