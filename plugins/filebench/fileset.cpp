@@ -76,8 +76,11 @@ struct Drawer {
 }  // namespace
 
 std::string FilesetLayout::dir_path(std::uint32_t d) const {
+  // The root is the set's directory <name> itself (its serial is in no path), as filebench
+  // resolves a path from the entry up to, not including, the root entry.
   std::vector<std::uint32_t> chain;
-  for (std::uint32_t at = d; at != kNoParent; at = dirs[at].parent) chain.push_back(at);
+  for (std::uint32_t at = d; dirs[at].parent != kNoParent; at = dirs[at].parent)
+    chain.push_back(at);
   std::string path = name;
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
     path += fmt::format("/{:08d}", dirs[*it].serial);
@@ -156,7 +159,7 @@ std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run
     run_dir.mkdir(layout.name);
     for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) {
       if (!go_on(d)) return 0;
-      run_dir.mkdir(layout.dir_path(d));
+      if (layout.dirs[d].parent != FilesetLayout::kNoParent) run_dir.mkdir(layout.dir_path(d));
     }
     for (std::uint32_t l = 0; l < layout.leafdirs.size(); ++l) {
       if (!go_on(l)) return 0;
