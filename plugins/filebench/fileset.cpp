@@ -79,8 +79,11 @@ struct Drawer {
 }  // namespace
 
 std::string FilesetLayout::dir_path(std::uint32_t d) const {
+  // The root is the set's directory <name> itself (its serial is in no path), as filebench
+  // resolves a path from the entry up to, not including, the root entry.
   std::vector<std::uint32_t> chain;
-  for (std::uint32_t at = d; at != kNoParent; at = dirs[at].parent) chain.push_back(at);
+  for (std::uint32_t at = d; dirs[at].parent != kNoParent; at = dirs[at].parent)
+    chain.push_back(at);
   std::string path = name;
   path.reserve(name.size() + chain.size() * 9);  // "/" and 8 digits a level
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)

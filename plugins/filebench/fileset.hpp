@@ -18,7 +18,8 @@
 namespace iobench::plugins::filebench {
 
 /// Names and sizes of a fileset's directories and files, as filebench lays them out: the set's
-/// directory <name> holds the tree's root directory 00000001; every directory draws a depth
+/// directory <name> is the tree's root (depth 1; its subdirectories <name>/00000001.. are at
+/// depth 2, as filebench's paths leave the root entry out); every directory draws a depth
 /// and a width (gamma with shape dirgamma around the mean depth ln(entries)/ln(dirwidth) and the
 /// mean dirwidth; fixed when dirgamma is 0) and holds files 00000001.. if it is as deep as its
 /// draw, else subdirectories; the root fills subdirectories until all entries have a place.
@@ -33,7 +34,7 @@ namespace iobench::plugins::filebench {
 struct FilesetLayout {
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
   struct Dir {
-    std::uint32_t parent = kNoParent;  ///< index into dirs; kNoParent for the root 00000001
+    std::uint32_t parent = kNoParent;  ///< index into dirs; kNoParent for the root, <name> itself
     std::uint32_t serial = 1;
   };
   struct File {
@@ -55,7 +56,8 @@ struct FilesetLayout {
   std::vector<File> files;
   std::vector<LeafDir> leafdirs;
 
-  /// Path of directory `d` relative to the run directory ("<name>/00000001/00000004").
+  /// Path of directory `d` relative to the run directory ("<name>/00000001/00000004"; the
+  /// root, directory 0, is "<name>").
   [[nodiscard]] std::string dir_path(std::uint32_t d) const;
   /// Path of file `f` relative to the run directory.
   [[nodiscard]] std::string file_path(std::uint32_t f) const;

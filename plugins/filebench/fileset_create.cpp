@@ -115,7 +115,7 @@ std::uint64_t create_on_disk(const FilesetLayout& layout, const ConfinedDir& run
     run_dir.mkdir(layout.name);
     for (std::uint32_t d = 0; d < layout.dirs.size(); ++d) {
       if (!go_on(d)) return 0;
-      run_dir.mkdir(layout.dir_path(d));
+      if (layout.dirs[d].parent != FilesetLayout::kNoParent) run_dir.mkdir(layout.dir_path(d));
     }
     for (std::uint32_t l = 0; l < layout.leafdirs.size(); ++l) {
       if (!go_on(l)) return 0;

@@ -75,11 +75,11 @@ TEST_CASE("a fixed-width fileset is laid out as filebench lays it out") {
   const fb::FilesetLayout layout = fb::draw_layout(def, 1);
   REQUIRE(layout.files.size() == 8);
   CHECK(layout.dirs.size() == 7);  // the root, 2 below it, 2 below each of those
-  CHECK(layout.file_path(0) == "s/00000001/00000001/00000001/00000001");
-  CHECK(layout.file_path(1) == "s/00000001/00000001/00000001/00000002");
-  CHECK(layout.file_path(2) == "s/00000001/00000001/00000002/00000001");
-  CHECK(layout.file_path(7) == "s/00000001/00000002/00000002/00000002");
-  CHECK(layout.dir_path(6) == "s/00000001/00000002/00000002");
+  CHECK(layout.file_path(0) == "s/00000001/00000001/00000001");
+  CHECK(layout.file_path(1) == "s/00000001/00000001/00000002");
+  CHECK(layout.file_path(2) == "s/00000001/00000002/00000001");
+  CHECK(layout.file_path(7) == "s/00000002/00000002/00000002");
+  CHECK(layout.dir_path(6) == "s/00000002/00000002");
   for (const auto& f : layout.files) CHECK(f.size == 100);
   CHECK(layout.preallocated_bytes() == 0);
 }

@@ -17,9 +17,10 @@ using filebench_test::op;
 
 namespace {
 
-/// Directories beneath `root` (not counting it), and of those the empty ones.
+/// Directories at and beneath `root` (a fileset's directory, its tree's root, counted as the
+/// layout counts it), and of those the empty ones.
 std::pair<std::uint64_t, std::uint64_t> count_dirs(const fs::path& root) {
-  std::uint64_t dirs = 0;
+  std::uint64_t dirs = 1;
   std::uint64_t empty = 0;
   for (const auto& e : fs::recursive_directory_iterator(root)) {
     if (!e.is_directory()) continue;
@@ -50,9 +51,9 @@ TEST_CASE("leaf directories are placed in the tree as filebench places files") {
   CHECK(layout.files.empty());
   REQUIRE(layout.leafdirs.size() == 8);
   CHECK(layout.dirs.size() == 7);
-  CHECK(layout.leafdir_path(0) == "s/00000001/00000001/00000001/00000001");
-  CHECK(layout.leafdir_path(1) == "s/00000001/00000001/00000001/00000002");
-  CHECK(layout.leafdir_path(7) == "s/00000001/00000002/00000002/00000002");
+  CHECK(layout.leafdir_path(0) == "s/00000001/00000001/00000001");
+  CHECK(layout.leafdir_path(1) == "s/00000001/00000001/00000002");
+  CHECK(layout.leafdir_path(7) == "s/00000002/00000002/00000002");
   CHECK(layout.memory_bytes() == 7 * 8 + 8 * 8);
 }
 
@@ -67,9 +68,9 @@ TEST_CASE("leaf directories beside files take the serials after the files") {
   REQUIRE(layout.files.size() == 2);
   REQUIRE(layout.leafdirs.size() == 2);
   CHECK(layout.dirs.size() == 2);
-  CHECK(layout.file_path(1) == "s/00000001/00000001/00000002");
-  CHECK(layout.leafdir_path(0) == "s/00000001/00000001/00000003");
-  CHECK(layout.leafdir_path(1) == "s/00000001/00000001/00000004");
+  CHECK(layout.file_path(1) == "s/00000001/00000002");
+  CHECK(layout.leafdir_path(0) == "s/00000001/00000003");
+  CHECK(layout.leafdir_path(1) == "s/00000001/00000004");
 }
 
 TEST_CASE("leafdirs parses, entries then default to 0, and makedir needs leaf directories") {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iobench/error.hpp>
 #include <string>
+#include <vector>
 
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
@@ -131,16 +132,17 @@ TEST_CASE("listdir reads each directory of the fileset in rotation with filebenc
     // (depth ln 5 / ln 2 rounded down); 8 ops list each of the 4 twice.
     return filebench_test::run_filebench(target, f, "30s", 5, 8);
   }();
-  std::uint64_t dirs = 0;
+  std::vector<fs::path> tree{run.run_dir / "s"};  // the root is the set's directory itself
+  for (const auto& e : fs::recursive_directory_iterator(tree.front())) {
+    if (e.is_directory()) tree.push_back(e.path());
+  }
   std::uint64_t bytes = 0;
-  for (const auto& e : fs::recursive_directory_iterator(run.run_dir / "s")) {
-    if (!e.is_directory()) continue;
-    ++dirs;
+  for (const fs::path& dir : tree) {
     bytes += 2 * sizeof(dirent) - 2 + 1 + 2;  // "." and ".."
-    for (const auto& child : fs::directory_iterator(e.path()))
+    for (const auto& child : fs::directory_iterator(dir))
       bytes += child.path().filename().string().size() + sizeof(dirent) - 1;
   }
-  CHECK(dirs == 4);
+  CHECK(tree.size() == 4);
   CHECK(op(run, "ls").ops == 8);
   CHECK(op(run, "ls").bytes == 2 * bytes);
 }
