@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Proof that iobench's io500 workload scores the file system as IO500 does (issue 30).
+
+On a tmpfs and on ext4 over a loop device, with 1 and 2 ranks (mpirun for both tools: one IO500
+rank per MPI process, so the 2-rank runs go through iobench's MPI path), runs IO500 built from
+source (its `io500` binary with a generated .ini) and `iobench run io500` with the same sizes and
+stonewall, alternately (io500, iobench, then iobench, io500, ... so a slow moment of the shared
+machine hits both), REPS times each, and prints per phase the median of each tool's own
+`[RESULT]` figure (GiB/s or kIOPS), the ratio iobench / io500, the same for the `[SCORE ]` line's
+bandwidth, IOPS and TOTAL, and find's match counts (io500: `found` in its result.txt; iobench:
+the find phase's `matched` counter). Ratios are printed, not judged: at io500-quick sizes the
+write phases end before the stonewall and last milliseconds, so the figures say whether the two
+agree in kind, not to a few percent; give larger sizes (below) for a judged comparison.
+
+Sizes (the io500-quick suite's by default) map one to one:
+  IOR_EASY_SIZE  -> [ior-easy] blockSize (per rank; transferSize 2m)   / ior_easy_size
+  IOR_HARD_SEGS  -> [ior-hard] segmentCount                          / ior_hard_segments
+  MD_EASY_ITEMS  -> [mdtest-easy] n                                  / mdtest_easy_items
+  MD_HARD_ITEMS  -> [mdtest-hard] n                                  / mdtest_hard_items
+  STONEWALL (s)  -> [debug] stonewall-time                           / stonewall
+Both tools drop no caches (io500 drop-caches FALSE, iobench cache_proof off).
+
+Building IO500 (never inside the iobench repository): it needs hpc/ior at the commit its
+prepare.sh pins (IOR_HASH 5fcf0ba995f) built with mpicc, and VI4IO/pfind (PFIND_HASH 2742734),
+whose headers and pfind.a IO500's find phase is compiled against (it has no find of its own
+without pfind: an external find script replaces pfind only at run time). Offline:
+  git clone <IO500 mirror> /work/scratch/io500 && cd /work/scratch/io500
+  mkdir -p build && ln -s /work/scratch/ior build/ior     # ior built: src/libaiori.a, build.conf
+  git clone <pfind> build/pfind && (cd build/pfind && ./prepare.sh && ./compile.sh)
+  make                                                   # -> ./io500
+(prepare.sh itself clones from GitHub and re-runs ior's bootstrap/configure: not offline.)
+
+Needs root (tmpfs and loop mounts), OpenMPI's mpirun, mkfs.ext4. Usage:
+  bench/io500_proof.py [path/to/iobench [path/to/io500]]
+      (defaults: build/ci/apps/iobench/iobench and /work/scratch/io500/io500, or $IO500)
+Environment: REPS (3), RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp), FS_SIZE (2G),
+  IOR_EASY_SIZE (8m), IOR_HARD_SEGS (64), MD_EASY_ITEMS (200), MD_HARD_ITEMS (200), STONEWALL (1).
+Exit status: 0 both tools ran every configuration, 2 setup failure or a run that failed.
+"""
+
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+IOBENCH = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    HERE, "..", "build", "ci", "apps", "iobench", "iobench")
+IO500 = sys.argv[2] if len(sys.argv) > 2 else os.environ.get(
+    "IO500", "/work/scratch/io500/io500")
+REPS = int(os.environ.get("REPS", "3"))
+RANKS = [int(r) for r in os.environ.get("RANKS", "1 2").split()]
+FILESYSTEMS = os.environ.get("FS", "tmpfs ext4").split()
+IMAGE_DIR = os.environ.get("IMAGE_DIR", "/var/tmp")
+FS_SIZE = os.environ.get("FS_SIZE", "2G")
+IOR_EASY_SIZE = os.environ.get("IOR_EASY_SIZE", "8m")
+IOR_HARD_SEGS = int(os.environ.get("IOR_HARD_SEGS", "64"))
+MD_EASY_ITEMS = int(os.environ.get("MD_EASY_ITEMS", "200"))
+MD_HARD_ITEMS = int(os.environ.get("MD_HARD_ITEMS", "200"))
+STONEWALL = int(os.environ.get("STONEWALL", "1"))
+MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none"]
+
+# IO500's and iobench's own lines (iobench prints IO500's format).
+RESULT = re.compile(r"^\[RESULT\]\s+(\S+)\s+([0-9.]+)\s+(GiB/s|kIOPS)\s+:\s+time\s+([0-9.]+)")
+SCORE = re.compile(r"^\[SCORE \]\s+Bandwidth\s+([0-9.]+)\s+GiB/s\s+:\s+IOPS\s+([0-9.]+)\s+kiops"
+                   r"\s+:\s+TOTAL\s+([0-9.]+)")
+FOUND = re.compile(r"^found\s+=\s+([0-9]+)", re.MULTILINE)
+
+
+def fail(message):
+    print(f"io500_proof: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def run(argv, cwd=None):
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd)
+    if done.returncode != 0:
+        fail(f"{' '.join(argv)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout
+
+
+def figures(text):
+    """phase -> figure of the [RESULT] lines, plus 'score:bw', 'score:md', 'score:total'."""
+    out = {}
+    for line in text.splitlines():
+        m = RESULT.match(line)
+        if m:
+            out[m.group(1)] = float(m.group(2))
+            continue
+        m = SCORE.match(line)
+        if m:
+            out["score:bw"], out["score:md"], out["score:total"] = (
+                float(m.group(1)), float(m.group(2)), float(m.group(3)))
+    if "score:total" not in out:
+        fail(f"no [SCORE ] line in:\n{text}")
+    return out
+
+
+def io500_run(ranks, directory):
+    ini = os.path.join(directory, "config.ini")
+    with open(ini, "w") as f:
+        f.write(f"""[global]
+datadir = {directory}/datafiles
+timestamp-datadir = FALSE
+resultdir = {directory}/results
+timestamp-resultdir = FALSE
+drop-caches = FALSE
+
+[debug]
+stonewall-time = {STONEWALL}
+
+[ior-easy]
+transferSize = 2m
+blockSize = {IOR_EASY_SIZE}
+
+[mdtest-easy]
+n = {MD_EASY_ITEMS}
+
+[ior-hard]
+segmentCount = {IOR_HARD_SEGS}
+
+[mdtest-hard]
+n = {MD_HARD_ITEMS}
+""")
+    out = figures(run(MPIRUN + ["-n", str(ranks), IO500, ini], cwd=directory))
+    with open(os.path.join(directory, "results", "result.txt")) as f:
+        text = f.read()
+    find = text[text.find("\n[find]"):]
+    m = FOUND.search(find)
+    out["find:matched"] = float(m.group(1)) if m else float("nan")
+    return out
+
+
+def iobench_run(ranks, directory):
+    target = os.path.join(directory, "target")
+    os.makedirs(target)
+    doc = os.path.join(directory, "out.json")
+    out = figures(run(MPIRUN + [
+        "-n", str(ranks), IOBENCH, "run", "io500", "-d", target, "ranks=1",
+        f"stonewall={STONEWALL}s", f"ior_easy_size={IOR_EASY_SIZE}",
+        f"ior_hard_segments={IOR_HARD_SEGS}", f"mdtest_easy_items={MD_EASY_ITEMS}",
+        f"mdtest_hard_items={MD_HARD_ITEMS}", "-q", "-f", "json", "-o", doc]))
+    with open(doc) as f:
+        step = json.load(f)["steps"][0]
+    out["find:matched"] = float("nan")
+    for phase in step["phases"]:
+        if phase["name"] == "find":
+            out["find:matched"] = float(phase["counters"]["matched"])
+    return out
+
+
+def fresh_dir(mount, name):
+    path = os.path.join(mount, name)
+    if os.path.exists(path):
+        shutil.rmtree(path)
+    os.makedirs(path)
+    return path
+
+
+def measure(mount, ranks):
+    """Per figure: (io500 values, iobench values) over REPS alternating runs."""
+    ref, io = {}, {}
+    for rep in range(REPS):
+        order = [("io500", io500_run, ref), ("iobench", iobench_run, io)]
+        if rep % 2:
+            order.reverse()
+        for name, runner, into in order:
+            directory = fresh_dir(mount, f"{name}.{rep}")
+            for key, value in runner(ranks, directory).items():
+                into.setdefault(key, []).append(value)
+            shutil.rmtree(directory)
+    return ref, io
+
+
+def mount_fs(kind, base):
+    mount = os.path.join(base, kind)
+    os.makedirs(mount)
+    if kind == "tmpfs":
+        run(["mount", "-t", "tmpfs", "-o", f"size={FS_SIZE}", "tmpfs", mount])
+        return mount, None
+    image = tempfile.NamedTemporaryFile(dir=IMAGE_DIR, prefix="io500_proof.", suffix=".img",
+                                        delete=False).name
+    run(["truncate", "-s", FS_SIZE, image])
+    run(["mkfs.ext4", "-q", "-F", image])
+    run(["mount", "-o", "loop", image, mount])
+    return mount, image
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def report(kind, ranks, ref, io):
+    print(f"\n{kind}, {ranks} rank(s), medians of {REPS} (load {load()}):")
+    print(f"  {'figure':<20} {'io500':>12} {'iobench':>12} {'iobench/io500':>14}")
+    for key in ref:
+        if key not in io:
+            print(f"  {key:<20} {statistics.median(ref[key]):12.4f} {'-':>12}")
+            continue
+        a, b = statistics.median(ref[key]), statistics.median(io[key])
+        ratio = b / a if a > 0 else float("nan")
+        counts = key == "find:matched"
+        if counts:  # each run's own count, not a rate: every run's, in order
+            print(f"  {key:<20} {' '.join(f'{v:.0f}' for v in ref[key]):>12} "
+                  f"{' '.join(f'{v:.0f}' for v in io[key]):>12} {ratio:14.3f}")
+        else:
+            print(f"  {key:<20} {a:12.4f} {b:12.4f} {ratio:14.3f}")
+
+
+def main():
+    for tool in (IOBENCH, IO500):
+        if not os.access(tool, os.X_OK):
+            fail(f"{tool} is not an executable (see the usage in this script's docstring)")
+    if os.geteuid() != 0:
+        fail("needs root (tmpfs and loop mounts)")
+    print(f"load average before: {load()}; nproc {os.cpu_count()}; REPS={REPS}; stonewall "
+          f"{STONEWALL} s; per rank: ior-easy {IOR_EASY_SIZE}, ior-hard {IOR_HARD_SEGS} segments, "
+          f"mdtest-easy {MD_EASY_ITEMS}, mdtest-hard {MD_HARD_ITEMS} items")
+    base = tempfile.mkdtemp(prefix="io500_proof.")
+    try:
+        for kind in FILESYSTEMS:
+            mount, image = mount_fs(kind, base)
+            try:
+                for ranks in RANKS:
+                    report(kind, ranks, *measure(mount, ranks))
+            finally:
+                subprocess.run(["umount", mount])
+                if image:
+                    os.unlink(image)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"\nload average after: {load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
