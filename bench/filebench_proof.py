@@ -292,7 +292,7 @@ def measure(args, mounts):
         else:
             ok = ib <= fb
         failed |= not ok
-        print(f"{fs:6} {kind:22} {name:11} {fb:14.2f} {ib:14.2f} {diff:8.2f}  "
+        print(f"{fs:6} {kind:22} {name:11} {fb:14.3f} {ib:14.3f} {diff:8.2f}  "
               f"{'info' if kind == 'fileset dirs' else 'PASS' if ok else 'FAIL'}")
     with open("/proc/loadavg") as f:
         print("load after:", f.read().strip())
