@@ -1,6 +1,6 @@
 #pragma once
 
-// The HTML report's SNIA PTS plots: a small real run of every PTS test (at 20 ms rounds, cut
+// The HTML report's SNIA PTS plots: a small real run of every PTS test (at 100 ms rounds, cut
 // matrices) and a disk phase with steady_state=, and the points each plot must hold, counted
 // from the result's JSON (pts.* attributes, the phase's steady_state window).
 #include <fmt/format.h>
@@ -24,18 +24,18 @@ constexpr const char* kPtsSuite = R"json({
   "steps": [
     {"name": "iops", "workload": "pts",
      "params": {"test": "iops", "mixes": "100/0,0/100", "block_sizes": "4k,8k",
-                "capacity": "1m", "round_time": "20ms", "rounds": 5}},
+                "capacity": "1m", "round_time": "100ms", "rounds": 5}},
     {"name": "throughput", "workload": "pts",
      "params": {"test": "throughput", "block_sizes": "128k", "capacity": "1m",
-                "round_time": "20ms", "rounds": 5}},
+                "round_time": "100ms", "rounds": 5}},
     {"name": "latency", "workload": "pts",
      "params": {"test": "latency", "mixes": "100/0,0/100", "block_sizes": "4k",
-                "capacity": "1m", "round_time": "20ms", "rounds": 5}},
+                "capacity": "1m", "round_time": "100ms", "rounds": 5}},
     {"name": "wsat", "workload": "pts",
-     "params": {"test": "wsat", "capacity": "256k", "round_time": "20ms"}},
+     "params": {"test": "wsat", "capacity": "256k", "round_time": "100ms"}},
     {"name": "dirth", "workload": "pts",
      "params": {"test": "dirth", "engine": "libaio", "threads": "1,2", "depths": "1,2",
-                "capacity": "1m", "round_time": "20ms", "rounds": 5}},
+                "capacity": "1m", "round_time": "100ms", "rounds": 5}},
     {"name": "steady", "workload": "disk",
      "params": {"operation": "read", "size": "1m", "time_based": true, "rate_iops": 500,
                 "steady_state": "iops:101%", "ss_dur": "400ms", "ss_interval": "200ms"},

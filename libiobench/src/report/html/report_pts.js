@@ -13,10 +13,10 @@
   var table = R.table;
   var COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2',
                  '#17becf'];
-  var WIDTH = 700;
+  var WIDTH = 760;
   var HEIGHT = 300;
   var LEFT = 70;
-  var RIGHT = 190;  // the legend
+  var RIGHT = 250;  // the legend
   var TOP = 12;
   var BOTTOM = 46;
 
@@ -79,8 +79,10 @@
       var y = TOP + 4 + i * 18;
       picture.appendChild(svg('rect', {x: WIDTH - RIGHT + 12, y: y, width: 12, height: 10,
                                        fill: entry.colour, 'fill-opacity': entry.opacity || 1}));
+      // A long name is cut in the legend; its title holds all of it.
+      var text = entry.name.length > 36 ? entry.name.slice(0, 35) + '\u2026' : entry.name;
       picture.appendChild(svg('text', {x: WIDTH - RIGHT + 28, y: y + 9, class: 'label'},
-                              entry.name));
+                              [text, svg('title', {}, entry.name)]));
     });
   }
 
