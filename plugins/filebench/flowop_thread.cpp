@@ -47,8 +47,10 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       run_dir_(std::move(run_dir)),
       dirs_(run_dir_, filesets),
       rng_(seed),
-      buffer_storage_(static_cast<std::size_t>(def.memsize) + kBufferAlignment, 'f'),
-      buffer_(aligned_part(buffer_storage_, static_cast<std::size_t>(def.memsize))),
+      buffer_storage_(def.useism ? 0 : static_cast<std::size_t>(def.memsize) + kBufferAlignment,
+                      'f'),
+      buffer_(def.useism ? std::span<char>{}
+                         : aligned_part(buffer_storage_, static_cast<std::size_t>(def.memsize))),
       slots_(kMaxFd),
       open_rotors_(filesets.size(), 0),
       totals_(totals),
@@ -59,6 +61,11 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       semaphores_(std::move(semaphores)),
       quit_(quit),
       seed_(seed) {
+  if (def.useism) {  // a page-aligned shared mapping: aligned for directio as the heap buffer
+    ism_ = SharedMapping(static_cast<std::size_t>(def.memsize));
+    buffer_ = {static_cast<char*>(ism_.data()), static_cast<std::size_t>(def.memsize)};
+    std::fill(buffer_.begin(), buffer_.end(), 'f');
+  }
   // The buffer begins with who writes it (made in the worker's thread, in its process), so a
   // file shows which process and thread wrote it; the rest stays 'f'.
   const std::string tag = fmt::format("iobench pid={} tid={}\n", ::getpid(), ::gettid());

@@ -16,6 +16,7 @@
 #include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_semaphore.hpp"
 #include "plugins/filebench/gamma.hpp"
+#include "plugins/filebench/shared_memory.hpp"
 #include "plugins/filebench/wml_model.hpp"
 
 namespace iobench::plugins::filebench {
@@ -186,6 +187,7 @@ class FlowopThread final : public PhaseWorker {
   /// Its memsize bytes begin at a 4096-byte boundary inside buffer_storage_, so a directio
   /// flowop's O_DIRECT transfer from it is aligned.
   std::vector<char> buffer_storage_;
+  SharedMapping ism_;  ///< the buffer's memory with useism (MAP_SHARED), else empty
   std::span<char> buffer_;
   std::vector<Slot> slots_;
   std::uint32_t fd_rotor_ = 0;              ///< opennext's descriptor rotor (0: start over)

@@ -221,6 +221,9 @@ struct ThreadDef {
   std::string name;
   std::uint32_t instances = 1;
   std::uint64_t memsize = 1 << 20;  ///< bytes of the thread's I/O buffer (filebench's tf_mem)
+  /// useism: the buffer is an anonymous MAP_SHARED mapping instead of heap memory (filebench's
+  /// ISM: shared memory, on Linux a shared mapping as well).
+  bool useism = false;
   std::vector<FlowopDef> flowops;
   WmlPosition where;
 };

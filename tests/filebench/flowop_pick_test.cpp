@@ -1,9 +1,11 @@
 // Which file a flowop picks: opennext (the thread's descriptor and file rotors) and indexed=N
-// (filebench's FILESET_PICKBYINDEX), checked against the files left on disk.
+// (filebench's FILESET_PICKBYINDEX), and a useism thread's buffer, checked against the files
+// left on disk.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -95,4 +97,25 @@ TEST_CASE("deletefile indexed=3 removes file 3, then the next higher ones, as fi
   std::sort(left.begin(), left.end());
   CHECK(left == std::vector<std::string>{"00000001", "00000002", "00000003", "00000007", "00000008",
                                          "00000009", "00000010"});
+}
+
+TEST_CASE("a useism thread writes from its buffer in a shared mapping as from the heap one") {
+  const iobench::test::TempDir target("fbpick3");
+  const filebench_test::Run run =
+      run_pick_text(target,
+                    "define file name=f,size=0,prealloc\n"
+                    "define process name=p {thread name=t,memsize=8k,useism {\n"
+                    "  flowop write name=w,filename=f,fd=1,iosize=8k\n"
+                    "}}\n",
+                    2);
+  CHECK(op(run, "w").bytes == 16384);
+  std::ifstream in(run.run_dir / "f", std::ios::binary);
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(data.size() == 16384);
+  // The buffer: its writer's line, then 'f' to its end; both writes sent the same 8 KiB.
+  CHECK(data.rfind("iobench pid=", 0) == 0);
+  const std::size_t line = data.find('\n');
+  REQUIRE(line < 100);
+  CHECK(data.find_first_not_of('f', line + 1) == 8192);
+  CHECK(data.substr(0, 8192) == data.substr(8192));
 }
