@@ -119,3 +119,22 @@ TEST_CASE("a useism thread writes from its buffer in a shared mapping as from th
   CHECK(data.find_first_not_of('f', line + 1) == 8192);
   CHECK(data.substr(0, 8192) == data.substr(8192));
 }
+
+TEST_CASE("indexed takes a randvar, drawn for each pick") {
+  const iobench::test::TempDir target("fbpick4");
+  // A uniform randvar with its mean at its min draws 3 every time: files 3 and 4 go.
+  const filebench_test::Run run =
+      run_pick_text(target,
+                    "set $i = randvar(type=uniform, min=3, mean=3)\n"
+                    "define fileset name=s,size=100,entries=6,dirwidth=20,dirgamma=0,prealloc\n"
+                    "define process name=p {thread name=t {\n"
+                    "  flowop deletefile name=d,filesetname=s,indexed=$i\n"
+                    "}}\n",
+                    2);
+  CHECK(op(run, "d").ops == 2);
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(run.run_dir / "s" / "00000001"))
+    left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  CHECK(left == std::vector<std::string>{"00000001", "00000002", "00000003", "00000006"});
+}
