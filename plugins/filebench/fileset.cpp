@@ -165,16 +165,22 @@ std::size_t FilesetState::shared_bytes() const noexcept {
 
 std::optional<std::uint32_t> FilesetState::pick(bool existing,
                                                 const std::function<bool()>& keep_waiting) {
-  return pick_in(files_, sync_[0].files, existing, keep_waiting);
+  return pick_in(files_, sync_[0].files, existing, std::nullopt, keep_waiting);
+}
+
+std::optional<std::uint32_t> FilesetState::pick_from(bool existing, std::uint64_t from,
+                                                     const std::function<bool()>& keep_waiting) {
+  return pick_in(files_, sync_[0].files, existing, from, keep_waiting);
 }
 
 std::optional<std::uint32_t> FilesetState::pick_leafdir(bool existing,
                                                         const std::function<bool()>& keep_waiting) {
-  return pick_in(leafdirs_, sync_[0].leafdirs, existing, keep_waiting);
+  return pick_in(leafdirs_, sync_[0].leafdirs, existing, std::nullopt, keep_waiting);
 }
 
 std::optional<std::uint32_t> FilesetState::pick_in(SharedArray<std::uint8_t>& flags,
                                                    PoolCounts& counts, bool existing,
+                                                   std::optional<std::uint64_t> from,
                                                    const std::function<bool()>& keep_waiting) {
   Sync& sync = sync_[0];
   std::unique_lock lock(sync.mutex);
@@ -185,13 +191,14 @@ std::optional<std::uint32_t> FilesetState::pick_in(SharedArray<std::uint8_t>& fl
     sync.released.wait_for(lock, std::chrono::milliseconds(10));
   }
   std::uint32_t& rotor = existing ? counts.exist_rotor : counts.noexist_rotor;
+  const auto first = from ? static_cast<std::uint32_t>(*from % n) : rotor;
   const std::uint8_t want = existing ? kExists : 0;
   for (std::uint32_t k = 0; k < n; ++k) {
-    const std::uint32_t f = (rotor + k) % n;
+    const std::uint32_t f = (first + k) % n;
     if ((flags[f] & (kExists | kBusy)) == want) {
       flags[f] = static_cast<std::uint8_t>(flags[f] | kBusy);
       ++counts.busy;
-      rotor = f + 1 == n ? 0 : f + 1;
+      if (!from) rotor = f + 1 == n ? 0 : f + 1;
       return f;
     }
   }

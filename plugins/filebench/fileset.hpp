@@ -120,6 +120,12 @@ class FilesetState {
   /// file is busy (checked every 10 ms).
   [[nodiscard]] std::optional<std::uint32_t> pick(bool existing,
                                                   const std::function<bool()>& keep_waiting);
+  /// As pick(), but from file `from` (taken modulo the set's files) instead of the set's rotor,
+  /// which stays where it is: the first file at or after `from` in the wanted state and not busy,
+  /// wrapping (filebench's FILESET_PICKBYINDEX for indexed=, and its per-thread rotor of
+  /// openfile with opennext).
+  [[nodiscard]] std::optional<std::uint32_t> pick_from(bool existing, std::uint64_t from,
+                                                       const std::function<bool()>& keep_waiting);
   /// Releases `file`, recording whether it now exists.
   void release(std::uint32_t file, bool exists);
   /// A leaf directory that exists (`existing`) or does not, marked busy, picked as files are
@@ -160,8 +166,10 @@ class FilesetState {
     std::uint32_t dirs_busy = 0;
     std::uint32_t dir_rotor = 0;
   };
+  /// `from`: nullopt picks from (and moves) the pool's rotor.
   std::optional<std::uint32_t> pick_in(SharedArray<std::uint8_t>& flags, PoolCounts& counts,
-                                       bool existing, const std::function<bool()>& keep_waiting);
+                                       bool existing, std::optional<std::uint64_t> from,
+                                       const std::function<bool()>& keep_waiting);
   void release_in(SharedArray<std::uint8_t>& flags, PoolCounts& counts, std::uint32_t index,
                   bool exists);
   [[nodiscard]] std::uint64_t existing_in(const SharedArray<std::uint8_t>& flags) const;

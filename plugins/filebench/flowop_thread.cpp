@@ -12,9 +12,12 @@
 #include <cstring>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
+#include <iobench/random_mix.hpp>
 #include <string>
 #include <string_view>
 #include <thread>
+
+#include "plugins/filebench/randvar.hpp"
 
 namespace iobench::plugins::filebench {
 
@@ -44,9 +47,12 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       run_dir_(std::move(run_dir)),
       dirs_(run_dir_, filesets),
       rng_(seed),
-      buffer_storage_(static_cast<std::size_t>(def.memsize) + kBufferAlignment, 'f'),
-      buffer_(aligned_part(buffer_storage_, static_cast<std::size_t>(def.memsize))),
+      buffer_storage_(def.useism ? 0 : static_cast<std::size_t>(def.memsize) + kBufferAlignment,
+                      'f'),
+      buffer_(def.useism ? std::span<char>{}
+                         : aligned_part(buffer_storage_, static_cast<std::size_t>(def.memsize))),
       slots_(kMaxFd),
+      open_rotors_(filesets.size(), 0),
       totals_(totals),
       ops_done_(def.flowops.size(), 0),
       bytes_done_(def.flowops.size(), 0),
@@ -55,6 +61,11 @@ FlowopThread::FlowopThread(const ThreadDef& def, std::vector<OpId> op_ids,
       semaphores_(std::move(semaphores)),
       quit_(quit),
       seed_(seed) {
+  if (def.useism) {  // a page-aligned shared mapping: aligned for directio as the heap buffer
+    ism_ = SharedMapping(static_cast<std::size_t>(def.memsize));
+    buffer_ = {static_cast<char*>(ism_.data()), static_cast<std::size_t>(def.memsize)};
+    std::fill(buffer_.begin(), buffer_.end(), 'f');
+  }
   // The buffer begins with who writes it (made in the worker's thread, in its process), so a
   // file shows which process and thread wrote it; the rest stays 'f'.
   const std::string tag = fmt::format("iobench pid={} tid={}\n", ::getpid(), ::gettid());
@@ -98,8 +109,28 @@ std::uint64_t FlowopThread::drawn_size(const Slot& slot) const {
   return filesets_[slot.fileset]->layout().files[slot.file].size;
 }
 
-std::optional<std::uint32_t> FlowopThread::pick(std::uint32_t fileset, bool existing) {
-  return filesets_[fileset]->pick(existing, [this] { return running(); });
+std::optional<std::uint32_t> FlowopThread::pick_for(const FlowopDef& f, bool existing, bool open) {
+  FilesetState& set = *filesets_[f.fileset];
+  const auto go_on = [this] { return running(); };
+  if (f.index_var) {
+    const RandVarDef& v = *f.index_var;
+    // Drawn as iosize= draws the variable: its seed= and its place mixed in.
+    const std::uint64_t index = draw_randvar(
+        v, stream_of(v.id, splitmix64_mix(v.seed ^ splitmix64_mix(0x5A4D0ULL + v.id))));
+    return set.pick_from(existing, index, go_on);
+  }
+  if (f.index) return set.pick_from(existing, *f.index, go_on);
+  if (!(open && existing && f.opennext)) return set.pick(existing, go_on);
+  std::uint32_t& rotor = open_rotors_[f.fileset];
+  const std::optional<std::uint32_t> file = set.pick_from(true, rotor, go_on);
+  if (file) rotor = *file + 1;
+  return file;
+}
+
+std::uint32_t FlowopThread::fd_slot(const FlowopDef& f) {
+  if (f.fd > 0 || !f.opennext) return f.fd;
+  if (fd_rotor_ == 0) fd_rotor_ = kMaxFd;
+  return --fd_rotor_;
 }
 
 bool FlowopThread::running() const {
@@ -149,7 +180,7 @@ bool FlowopThread::finish_reached(const FlowopDef& f) const {
 
 bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::uint64_t& start) {
   FilesetState& set = *filesets_[f.fileset];
-  const std::optional<std::uint32_t> file = pick(f.fileset, !create);
+  const std::optional<std::uint32_t> file = pick_for(f, !create, true);
   if (!file) return false;
   start = monotonic_ns();
   ctx_->op_begins(start);  // untimed work (a pick, an open) came before
@@ -169,8 +200,8 @@ bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::u
   return true;
 }
 
-FlowopThread::Slot& FlowopThread::slot_for_io(const FlowopDef& f, bool& ok) {
-  Slot& slot = slots_[f.fd];
+FlowopThread::Slot& FlowopThread::slot_for_io(const FlowopDef& f, std::uint32_t fd, bool& ok) {
+  Slot& slot = slots_[fd];
   ok = true;
   if (slot.fd < 0) {
     if (f.fileset == kNoFileset) fail(f, "no open file on its fd and no filesetname", EBADF);
@@ -204,6 +235,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
   if (other_step(ctx, index)) return Outcome::kDone;
   // Each case reads the clock where its op begins (after a pick or an untimed open), once.
   std::uint64_t start = 0;
+  const std::uint32_t fd = fd_slot(f);
   switch (f.kind) {
     case FlowopKind::kFinishOnCount:
     case FlowopKind::kFinishOnBytes: {
@@ -217,19 +249,19 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
     }
     case FlowopKind::kCreateFile:
     case FlowopKind::kOpenFile: {
-      Slot& slot = slots_[f.fd];
+      Slot& slot = slots_[fd];
       if (slot.fd >= 0) fail(f, "its fd is still open; close it first", EBUSY);
       if (!open_slot(f, slot, f.kind == FlowopKind::kCreateFile, start)) return kNoFile;
       break;
     }
     case FlowopKind::kCloseFile:
-      if (slots_[f.fd].fd < 0) fail(f, "close of a fd that is not open", EBADF);
+      if (slots_[fd].fd < 0) fail(f, "close of a fd that is not open", EBADF);
       start = monotonic_ns();
-      close_slot(slots_[f.fd]);
+      close_slot(slots_[fd]);
       break;
     case FlowopKind::kDeleteFile: {
-      Slot& slot = slots_[f.fd];
-      if (f.fd > 0 && slot.fileset != kNoFileset && slot.exists) {
+      Slot& slot = slots_[fd];
+      if (fd > 0 && slot.fileset != kNoFileset && slot.exists) {
         start = monotonic_ns();
         const int err = dirs_.on_file(slot.fileset, slot.file, unlink_name);
         if (err != 0) fail(f, "unlink", err);
@@ -238,7 +270,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       }
       if (f.fileset == kNoFileset) fail(f, "no file on its fd and no filesetname", EBADF);
       FilesetState& set = *filesets_[f.fileset];
-      const std::optional<std::uint32_t> file = pick(f.fileset, true);
+      const std::optional<std::uint32_t> file = pick_for(f, true, false);
       if (!file) return kNoFile;
       start = monotonic_ns();
       ctx_->op_begins(start);  // untimed work (a pick, an open) came before
@@ -249,7 +281,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
     }
     case FlowopKind::kStatFile: {
       FilesetState& set = *filesets_[f.fileset];
-      const std::optional<std::uint32_t> file = pick(f.fileset, true);
+      const std::optional<std::uint32_t> file = pick_for(f, true, false);
       if (!file) return kNoFile;
       start = monotonic_ns();
       ctx_->op_begins(start);  // untimed work (a pick, an open) came before
@@ -281,7 +313,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       return Outcome::kDone;
     case FlowopKind::kFsync: {
       bool ok = false;
-      Slot& slot = slot_for_io(f, ok);
+      Slot& slot = slot_for_io(f, fd, ok);
       if (!ok) return kNoFile;
       start = monotonic_ns();
       ctx_->op_begins(start);  // untimed work (a pick, an open) came before
@@ -294,7 +326,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       break;
     case FlowopKind::kAioWrite: {
       bool ok = false;
-      Slot& slot = slot_for_io(f, ok);
+      Slot& slot = slot_for_io(f, fd, ok);
       if (!ok) return kNoFile;
       bytes = aio_write(index, slot, draw_iosize(f), start);
       break;
@@ -312,7 +344,7 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
     }
     default: {
       bool ok = false;
-      Slot& slot = slot_for_io(f, ok);
+      Slot& slot = slot_for_io(f, fd, ok);
       if (!ok) return kNoFile;
       const std::uint64_t iosize = draw_iosize(f);
       start = monotonic_ns();

@@ -16,6 +16,7 @@
 #include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_semaphore.hpp"
 #include "plugins/filebench/gamma.hpp"
+#include "plugins/filebench/shared_memory.hpp"
 #include "plugins/filebench/wml_model.hpp"
 
 namespace iobench::plugins::filebench {
@@ -140,12 +141,16 @@ class FlowopThread final : public PhaseWorker {
   void record_other(WorkerContext& ctx, std::size_t index, std::uint64_t start);
   /// keep_going() and no thread ended the run.
   [[nodiscard]] bool running() const;
-  /// Picks from fileset `fileset`, waiting while all its files are busy (FilesetState::pick).
-  std::optional<std::uint32_t> pick(std::uint32_t fileset, bool existing);
   /// Picks and opens (or creates) a file into `slot`; `start` is set after the pick, so the
   /// open alone is timed (as filebench times it). False when no file could be picked.
   bool open_slot(const FlowopDef& f, Slot& slot, bool create, std::uint64_t& start);
-  Slot& slot_for_io(const FlowopDef& f, bool& ok);
+  Slot& slot_for_io(const FlowopDef& f, std::uint32_t fd, bool& ok);
+  /// The descriptor slot flowop `f` works on: its fd=, or with opennext and no fd= the thread's
+  /// next slot (kMaxFd-1 down to 0, wrapping: filebench's tf_fdrotor).
+  std::uint32_t fd_slot(const FlowopDef& f);
+  /// Picks a file of `f`'s fileset: by indexed= (fixed or drawn), else for an open with
+  /// opennext from the thread's rotor of that set, else from the set's rotor.
+  std::optional<std::uint32_t> pick_for(const FlowopDef& f, bool existing, bool open);
   void close_slot(Slot& slot);
   /// The byte-moving flowops (appendfile..writewholefile) on `slot`: bytes moved (flowop_io.cpp).
   std::uint64_t transfer(const FlowopDef& f, Slot& slot, std::uint64_t iosize);
@@ -182,9 +187,12 @@ class FlowopThread final : public PhaseWorker {
   /// Its memsize bytes begin at a 4096-byte boundary inside buffer_storage_, so a directio
   /// flowop's O_DIRECT transfer from it is aligned.
   std::vector<char> buffer_storage_;
+  SharedMapping ism_;  ///< the buffer's memory with useism (MAP_SHARED), else empty
   std::span<char> buffer_;
   std::vector<Slot> slots_;
-  WorkerContext* ctx_ = nullptr;  ///< set by run()
+  std::uint32_t fd_rotor_ = 0;              ///< opennext's descriptor rotor (0: start over)
+  std::vector<std::uint32_t> open_rotors_;  ///< opennext's rotor of each fileset (this thread)
+  WorkerContext* ctx_ = nullptr;            ///< set by run()
   RunTotals& totals_;
   /// Ops and bytes of each flowop (by index in def_.flowops) in this thread instance.
   std::vector<std::uint64_t> ops_done_;

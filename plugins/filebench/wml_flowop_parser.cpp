@@ -75,6 +75,12 @@ FlowopDef WmlParser::flowop() {
       (a.name == "fd" ? f.fd : f.srcfd) = static_cast<std::uint32_t>(n);
     } else if (a.name == "iters") {
       f.iters = count32(a, 1'000'000);
+    } else if (a.name == "opennext") {
+      f.opennext = flag(a);
+    } else if (a.name == "indexed" && flowop_picks_files(f.kind) && need_value(a).randvar) {
+      f.index_var = a.value->randvar;
+    } else if (a.name == "indexed" && flowop_picks_files(f.kind)) {
+      f.index = number(need_value(a), a.name, false);
     } else if (a.name == "random") {
       f.random = flag(a);
     } else if (a.name == "dsync") {
@@ -120,9 +126,10 @@ FlowopDef WmlParser::flowop() {
       target = {text(need_value(a), a.name), a.value->where};
     } else {
       bad_attribute(a, fmt::format("flowop {}", kind.text),
-                    "name, filesetname, iosize, fd, srcfd, iters, random, dsync, directio "
-                    "(createfile, openfile and the flowops that read or write), workingset (read, "
-                    "write, aiowrite), value (delay, "
+                    "name, filesetname, iosize, fd, srcfd, iters, opennext, random, dsync, "
+                    "directio (createfile, openfile and the flowops that read or write), indexed "
+                    "(the flowops that pick files), workingset (read, write, aiowrite), value "
+                    "(delay, "
                     "hog, finishoncount, finishonbytes, semblock, sempost), target "
                     "(finishoncount, finishonbytes, opslimit, iopslimit, bwlimit, sempost, "
                     "wakeup), "

@@ -81,6 +81,11 @@ bool flowop_takes_directio(FlowopKind kind) noexcept {
          flowop_writes(kind);
 }
 
+bool flowop_picks_files(FlowopKind kind) noexcept {
+  return flowop_takes_directio(kind) || kind == FlowopKind::kDeleteFile ||
+         kind == FlowopKind::kStatFile || kind == FlowopKind::kFsync;
+}
+
 bool flowop_is_limit(FlowopKind kind) noexcept {
   return kind == FlowopKind::kOpsLimit || kind == FlowopKind::kIopsLimit ||
          kind == FlowopKind::kBwLimit || kind == FlowopKind::kEventLimit;

@@ -150,6 +150,9 @@ enum class FlowopKind : std::uint8_t {
 /// createfile, openfile, read, write, appendfile, appendfilerand, readwholefile, writewholefile,
 /// aiowrite.
 [[nodiscard]] bool flowop_takes_directio(FlowopKind kind) noexcept;
+/// Whether `kind` picks a file of its fileset (and so takes indexed=): those taking directio,
+/// deletefile, statfile and fsync.
+[[nodiscard]] bool flowop_picks_files(FlowopKind kind) noexcept;
 /// The iosize of a directio flowop is a multiple of this (bytes): the least logical block size.
 inline constexpr std::uint64_t kDirectIoAlignment = 512;
 /// Whether `kind` is a rate limit taking eventgen's events (opslimit, iopslimit, bwlimit,
@@ -175,6 +178,16 @@ struct FlowopDef {
   std::shared_ptr<const CvarDef> iosize_cvar;
   std::uint32_t fd = 0;
   std::uint32_t srcfd = 0;
+  /// filebench's opennext (fo_rotatefd): without fd= the flowop takes the thread's next
+  /// descriptor slot (kMaxFd-1 down to 0, wrapping, one rotor per thread shared by its opennext
+  /// flowops), and an open it makes picks from the thread's own rotor of its fileset instead of
+  /// the set's shared one (filebench's fs_file_exrotor[tid]).
+  bool opennext = false;
+  /// indexed=N: the file picked is the first at or after index N modulo the set's files in the
+  /// wanted state and not busy (filebench's FILESET_PICKBYINDEX); the set's rotor is not used.
+  std::optional<std::uint64_t> index;
+  /// indexed=$randvar: each pick draws its index from this variable (null: `index` or none).
+  std::shared_ptr<const RandVarDef> index_var;
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
   bool dsync = false;       ///< opened with O_DSYNC
@@ -208,6 +221,9 @@ struct ThreadDef {
   std::string name;
   std::uint32_t instances = 1;
   std::uint64_t memsize = 1 << 20;  ///< bytes of the thread's I/O buffer (filebench's tf_mem)
+  /// useism: the buffer is an anonymous MAP_SHARED mapping instead of heap memory (filebench's
+  /// ISM: shared memory, on Linux a shared mapping as well).
+  bool useism = false;
   std::vector<FlowopDef> flowops;
   WmlPosition where;
 };

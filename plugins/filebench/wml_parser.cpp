@@ -229,8 +229,10 @@ ThreadDef WmlParser::thread() {
       t.memsize = number(need_value(a), a.name, true);
       if (t.memsize < 1 || t.memsize > (1ULL << 30))
         fail(a.value->where, "memsize is out of range; give 1 to 1g bytes");
+    } else if (a.name == "useism") {
+      t.useism = flag(a);
     } else {
-      bad_attribute(a, "thread", "name, instances, memsize");
+      bad_attribute(a, "thread", "name, instances, memsize, useism");
     }
   }
   if (t.name.empty()) fail(word.where, "thread needs name=NAME");

@@ -7,19 +7,20 @@
 /// wml_cvar_parser.cpp), `set mode quit timeout|firstdone|alldone`, `define fileset` and
 /// `define file` (name, path, size/filesize, entries, leafdirs, dirwidth, dirgamma,
 /// prealloc[=percent], paralloc, reuse, readonly), `define process` (name, instances, nice) holding
-/// `thread` (name, instances, memsize) holding `flowop KIND name=...` (filesetname/filename,
-/// iosize, fd, srcfd, iters, random, dsync, value, target, highwater, blocking; directio on
-/// createfile, openfile and the flowops that read or write, its iosize a multiple of 512 bytes;
-/// workingset on read, write and aiowrite), `set $v = randvar(...)` and `define randvar name=$v,
+/// `thread` (name, instances, memsize, useism) holding `flowop KIND name=...`
+/// (filesetname/filename, iosize, fd, srcfd, iters, opennext, random, dsync, value, target,
+/// highwater, blocking; directio on createfile, openfile and the flowops that read or write, its
+/// iosize a multiple of 512 bytes; indexed on the flowops that pick a file; workingset on read,
+/// write and aiowrite), `set $v = randvar(...)` and `define randvar name=$v,
 /// ...` (wml_randvar_parser.cpp), `eventgen rate=N`, `run [N]`, `create files`, `echo "..."` and
 /// `#` comments.
 ///
 /// Errors (ConfigError, "FILE:LINE:COL: problem; fix"): unknown statements, attributes and
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
 /// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
-/// type that filebench accepts but iobench does not model yet (psrun, opennext, print, set mode
-/// nousestats, ...) is an error saying so, never silently ignored; so is a flowop named by one
-/// of filebench's keywords (kFilebenchKeywords), which filebench's parser refuses.
+/// type that filebench accepts but iobench does not model yet (psrun, sleep, include, print,
+/// set mode nousestats, ...) is an error saying so, never silently ignored; so is a flowop named by
+/// one of filebench's keywords (kFilebenchKeywords), which filebench's parser refuses.
 
 #include <string_view>
 

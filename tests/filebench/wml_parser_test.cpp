@@ -189,7 +189,4 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
   CHECK(error_of("define flowop name=c\n") ==
         "t.f:1:8: 'define flowop' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
-  CHECK(error_of("define process name=p {thread name=t,useism {flowop delay name=d}}\n") ==
-        "t.f:1:38: attribute 'useism' of thread is accepted by filebench but not modelled "
-        "by iobench yet; remove it");
 }
