@@ -20,10 +20,13 @@ bool later(const std::timespec& a, const std::timespec& b) noexcept {
   return a.tv_sec != b.tv_sec ? a.tv_sec > b.tv_sec : a.tv_nsec > b.tv_nsec;
 }
 
-bool matches(const char* name, const struct stat& st, const FindQuery& q) noexcept {
+bool name_matches(const char* name, const FindQuery& q) noexcept {
+  return ::fnmatch(q.name_pattern.c_str(), name, 0) == 0;
+}
+
+bool stat_matches(const struct stat& st, const FindQuery& q) noexcept {
   return (!q.newer || later(st.st_mtim, *q.newer)) &&
-         (!q.size_bytes || static_cast<std::uint64_t>(st.st_size) == *q.size_bytes) &&
-         ::fnmatch(q.name_pattern.c_str(), name, 0) == 0;
+         (!q.size_bytes || static_cast<std::uint64_t>(st.st_size) == *q.size_bytes);
 }
 
 // One open directory of the walk, the path it is shown by in errors, and how many of its entries
@@ -74,17 +77,23 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindCount
   if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) return true;
   const bool mine = top.entries++ % part.parts == part.index;
   const int fd = ::dirfd(top.dir);
+  // The name first, as pfind tests it: an entry whose type readdir gives and whose name cannot
+  // match needs no stat (most entries of IO500's trees); only a possible match is stat'ed.
+  const bool may_match = mine && name_matches(e->d_name, q);
   struct stat st {};
-  if (!mine && e->d_type != DT_UNKNOWN) {
+  if (e->d_type != DT_UNKNOWN && !may_match) {
+    if (mine) ++count.scanned;
     if (e->d_type != DT_DIR) return true;
     st.st_mode = S_IFDIR;
-  } else if (::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-    if (errno == ENOENT) return true;  // removed since the directory was read
-    throw IoError(errno, "fstatat", top.shown + "/" + e->d_name);
-  }
-  if (mine) {
-    ++count.scanned;
-    if (matches(e->d_name, st, q)) ++count.matched;
+  } else {
+    if (::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      if (errno == ENOENT) return true;  // removed since the directory was read
+      throw IoError(errno, "fstatat", top.shown + "/" + e->d_name);
+    }
+    if (mine) {
+      ++count.scanned;
+      if (may_match && stat_matches(st, q)) ++count.matched;
+    }
   }
   if (!S_ISDIR(st.st_mode)) return true;
   const int child = ::openat(fd, e->d_name, kDirFlags);
