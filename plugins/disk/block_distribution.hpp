@@ -128,8 +128,11 @@ class BlockOrder {
             distribution.kind == BlockDistribution::Kind::kPareto ? distribution.parameter : 0.5,
             seed) {}
 
-  /// The block of the i-th op of the pass (i < blocks; the random kinds ignore i).
-  [[nodiscard]] std::uint64_t block(std::uint64_t i) noexcept {
+  /// The block of the i-th op of the pass (i < blocks; the random kinds ignore i). The plain
+  /// orders (sequential, permutation, uniform) are computed inline where it is called (the
+  /// I/O loop: a call out of a shared library costs a PLT jump per op); the skewed ones, which
+  /// take a logarithm and a power per draw anyway, are called.
+  [[nodiscard, gnu::always_inline]] std::uint64_t block(std::uint64_t i) noexcept {
     switch (kind_) {
       case Kind::kSequential:
         return i;
@@ -138,14 +141,17 @@ class BlockOrder {
       case Kind::kUniform:
         return uniform_.next();
       case Kind::kZipf:
-        return permutation_.at(zipf_.next());
       case Kind::kPareto:
-        return permutation_.at(pareto_.next());
+        return skewed_block();
     }
     return i;
   }
 
  private:
+  [[gnu::noinline]] std::uint64_t skewed_block() noexcept {
+    return permutation_.at(kind_ == Kind::kZipf ? zipf_.next() : pareto_.next());
+  }
+
   // The first four values mirror BlockDistribution::Kind, so the constructor can cast.
   enum class Kind { kPermutation, kUniform, kZipf, kPareto, kSequential };
 

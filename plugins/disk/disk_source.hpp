@@ -87,12 +87,33 @@ class DiskSource {
         path_(path),
         ctx_(ctx),
         written_only_(plan.reads_written_only()),
+        plain_reads_(plan.ops == PhasePlan::Ops::kRead && plan.files == 1 &&
+                     plan.split == nullptr && plan.thinktime_ns == 0 && !written_only_ &&
+                     plan.trim_slots == nullptr),
         size_slots_(plan.split != nullptr ? depth : 0) {
     orders_.reserve(plan_.files);
     start_pass();
   }
 
-  [[gnu::hot]] bool next(IoRequest& request, OpId& op) {
+  // The request for the next op into `request` (direction, length, offset) and its kind into
+  // `op`; false when the phase has no more. The common read (whole blocks of one file, no think
+  // time, no verify bookkeeping) is computed here, inlined into the driver's loop; everything
+  // else (a pass's end, writes, mixes, bssplit, several files, thinktime) in next_general(),
+  // which gives the same blocks for it.
+  [[gnu::hot, gnu::always_inline]] bool next(IoRequest& request, OpId& op) {
+    if (plain_reads_ && index_ != plan_.blocks) [[likely]] {
+      const std::uint64_t block = orders_.front().block(index_++);
+      request.direction = IoDirection::kRead;
+      request.length = static_cast<std::uint32_t>(plan_.block_size);
+      request.offset = plan_.placement.file_block(block) * plan_.block_size;
+      op = plan_.read_op;
+      ++issued_;
+      return true;
+    }
+    return next_general(request, op);
+  }
+
+  [[gnu::noinline]] bool next_general(IoRequest& request, OpId& op) {
     if (plan_.thinktime_ns > 0 && issued_ > 0 && issued_ % plan_.thinktime_blocks == 0 &&
         thought_at_ != issued_) {
       think();  // after the previous op (or block of ops), before the next or the end
@@ -103,7 +124,7 @@ class DiskSource {
     if (index_ == plan_.blocks) {
       if (++pass_ == plan_.iterations) return false;
       start_pass();
-      if (written_only_) return next(request, op);
+      if (written_only_) return next_general(request, op);
     }
     // Round robin over the files; each file's own order gives its next block.
     const std::uint64_t i = index_++;
@@ -248,6 +269,7 @@ class DiskSource {
   std::filesystem::path path_;
   WorkerContext& ctx_;
   bool written_only_;               // plan_.reads_written_only(), asked once rather than per op
+  bool plain_reads_;                // next()'s inline case applies (whole-block reads, one file)
   std::vector<BlockOrder> orders_;  // one per file
   std::uint64_t pass_ = 0;
   std::uint64_t index_ = 0;

@@ -217,6 +217,9 @@ FileLocation DiskWorkload::file_location(std::size_t target_index, const Target&
 }
 
 std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, WorkerContext& ctx) {
+  // The worker opens, uses and closes its files alone: in a descriptor table of its own, the
+  // kernel takes no reference on the file per pread (2-3 % of a cached 4 KiB read).
+  (void)ctx.own_descriptor_table();
   const Target& target = ctx.target();
   const std::size_t target_index = ctx.target_index();
   const std::size_t worker_index = ctx.worker_index();

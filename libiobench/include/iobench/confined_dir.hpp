@@ -109,8 +109,9 @@ class ConfinedDir {
   [[nodiscard]] int try_set_times(std::string_view rel,
                                   const struct timespec times[2]) const noexcept;
   /// lgetxattr(2) of attribute `name` of `rel` (never through a link) into `value`; on success
-  /// `size` is the attribute's length. Uses /proc/self/fd of the resolved parent (Linux has no
-  /// getxattrat before 6.13), so it fails with ENOENT where /proc is not mounted.
+  /// `size` is the attribute's length. Uses /proc/thread-self/fd (the calling thread's table) of
+  /// the resolved parent (Linux has no getxattrat before 6.13), so it fails with ENOENT where
+  /// /proc is not mounted.
   [[nodiscard]] int try_get_xattr(std::string_view rel, const char* name,
                                   std::span<std::byte> value, std::size_t& size) const noexcept;
 

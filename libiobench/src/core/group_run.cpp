@@ -138,13 +138,20 @@ void GroupRun::start() {
   shared_.ended.store(0);
   shared_.finished.store(0);
   // A worker alone in its process counts the process's CPU time; one of several, its thread's.
+  // Only a worker in a thread beside others may take a descriptor table of its own (a process
+  // of one worker runs it in its main thread, whose table is already the process's alone).
   if (request_.spec.mode == WorkerMode::kProcesses) {
     for (const WorkerProcess& process : worker_processes(request_.spec, first_, count_)) {
-      for (std::size_t i = process.first; i < process.first + process.count; ++i)
+      for (std::size_t i = process.first; i < process.first + process.count; ++i) {
         memory_.slot(i)->whole_process = process.count == 1;
+        memory_.slot(i)->worker_thread = process.count == 1 ? 0 : 1;
+      }
     }
   } else {
-    for (std::size_t i = first_; i < first_ + count_; ++i) memory_.slot(i)->whole_process = 0;
+    for (std::size_t i = first_; i < first_ + count_; ++i) {
+      memory_.slot(i)->whole_process = 0;
+      memory_.slot(i)->worker_thread = 1;
+    }
   }
   workers_.start();
   // Progress: at each state change and every progress interval, from the set-up on.

@@ -102,6 +102,8 @@ void worker_main(const PhaseRequest& request, const PhaseMemory& memory, std::si
     worker.reset();  // untimed tear-down
   } catch (...) {
   }
+  // A table of its own (WorkerContext::own_descriptor_table()) holds no file past the phase.
+  release_own_descriptor_table();
   advance(shared, slot, kFinished);
 }
 

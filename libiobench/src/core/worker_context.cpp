@@ -1,12 +1,37 @@
+#include <dirent.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <iobench/runner.hpp>
 #include <iobench/workload.hpp>
+#include <iterator>
 
 #include "core/futex.hpp"
 #include "core/worker_slot.hpp"
 #include "explain_bpf/session.hpp"
 
+// ThreadSanitizer keeps one record per descriptor number for the whole process: a worker thread
+// keeps the process's table there (WorkerContext::own_descriptor_table()).
+#if defined(__SANITIZE_THREAD__)
+#define IOBENCH_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define IOBENCH_UNDER_TSAN 1
+#endif
+#endif
+#ifndef IOBENCH_UNDER_TSAN
+#define IOBENCH_UNDER_TSAN 0
+#endif
+
 namespace iobench {
+
+namespace {
+// The calling thread's descriptor table is its own: own_descriptor_table() unshared it.
+thread_local bool t_own_table = false;
+}  // namespace
 
 WorkerContext::WorkerContext(std::size_t phase_index, std::size_t worker_index,
                              std::size_t worker_count, std::span<const Target> targets,
@@ -178,5 +203,48 @@ std::vector<std::string> PrepareContext::all_ranks(const std::string& mine) { re
 void WorkerContext::add_counter(CounterId counter, std::uint64_t value) noexcept {
   if (counter < kMaxCounters) slot_.counters[counter] += value;
 }
+
+bool WorkerContext::own_descriptor_table() noexcept {
+  if (t_own_table) return true;
+  if (IOBENCH_UNDER_TSAN || slot_.worker_thread == 0) return false;
+  // Never the main thread: the process's other threads would keep the old table.
+  if (::gettid() == ::getpid()) return false;
+  t_own_table = ::unshare(CLONE_FILES) == 0;
+  return t_own_table;
+}
+
+namespace detail {
+
+void release_own_descriptor_table() noexcept {
+  if (!t_own_table) return;
+#if defined(SYS_close_range)
+  if (::syscall(SYS_close_range, 0U, ~0U, 0U) == 0) return;
+#endif
+  // Before Linux 5.9 (no close_range): the numbers the table holds, read from its listing (but
+  // the listing's own descriptor), closed a batch at a time.
+  DIR* dir = ::opendir("/proc/thread-self/fd");
+  if (dir == nullptr) return;
+  int fds[256];
+  std::size_t count = 0;
+  bool more = true;
+  while (more) {
+    more = false;
+    count = 0;
+    ::rewinddir(dir);
+    while (const dirent* entry = ::readdir(dir)) {
+      const int fd = std::atoi(entry->d_name);
+      if (entry->d_name[0] < '0' || entry->d_name[0] > '9' || fd == ::dirfd(dir)) continue;
+      if (count == std::size(fds)) {
+        more = true;  // the rest in the next round, once these are closed
+        break;
+      }
+      fds[count++] = fd;
+    }
+    for (std::size_t i = 0; i < count; ++i) ::close(fds[i]);
+  }
+  ::closedir(dir);
+}
+
+}  // namespace detail
 
 }  // namespace iobench

@@ -69,6 +69,9 @@ struct WorkerContext::Slot {
   PacingStats pacing;  ///< open-loop phases: how the worker kept to its schedule
   /// 1: the worker is a forked process, so its CPU is its whole process's (set by the runner).
   std::uint32_t whole_process = 0;
+  /// 1: the worker runs in a thread the runner started for it, beside other threads of its
+  /// process (set by the runner): WorkerContext::own_descriptor_table() unshares there only.
+  std::uint32_t worker_thread = 0;
   /// 1: the current recording is the measurement (the warm-up, if any, had ended when it
   /// began). A worker that ends while this is 0 measured nothing.
   std::uint32_t measuring = 0;
@@ -117,6 +120,13 @@ struct PhaseShared {
   std::atomic<std::uint32_t> ended{0};         ///< workers whose run() returned or threw
   std::atomic<std::uint32_t> finished{0};      ///< workers past their untimed tear-down
 };
+
+/// At the end of a worker's thread, after its tear-down: if WorkerContext::own_descriptor_table()
+/// gave the calling thread a table of its own, closes every descriptor still in it (the copies
+/// of the descriptors the process had open when it was made, and any the worker left open), so
+/// that none outlives the phase (a thread's table is released only at its exit, which may come
+/// after the runner joined it). Nothing otherwise.
+void release_own_descriptor_table() noexcept;
 
 }  // namespace detail
 }  // namespace iobench

@@ -279,9 +279,10 @@ int ConfinedDir::try_get_xattr(std::string_view rel, const char* name, std::span
   Parent p;
   if (const int err = resolve_parent(fd_, rel, p); err != 0) return err;
   // The magic link of our own descriptor, then the final component, which lgetxattr does not
-  // follow: nothing is resolved outside the parent.
+  // follow: nothing is resolved outside the parent. The calling thread's table, which may be
+  // its own (WorkerContext::own_descriptor_table()): /proc/self/fd is the main thread's.
   char path[PATH_MAX];
-  if (std::snprintf(path, sizeof path, "/proc/self/fd/%d/%s", p.fd, p.name) >=
+  if (std::snprintf(path, sizeof path, "/proc/thread-self/fd/%d/%s", p.fd, p.name) >=
       static_cast<int>(sizeof path)) {
     return ENAMETOOLONG;
   }
