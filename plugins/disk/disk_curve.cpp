@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -114,6 +115,13 @@ std::vector<ParamSpec> curve_param_specs() {
        .default_value = "0s",
        .help = "latency_target_mode=depth: each probe's length (fio's latency_window; 0: the "
                "step's phase length)"},
+      {.key = "latency_ramp",
+       .type = ParamType::kDuration,
+       .default_value = "500ms",
+       .help = "curve/latency_target: each open-loop phase first idles for half of this (a "
+               "throttle's time slice lapses, a backlog left by the phase before drains), then "
+               "runs its open loop unjudged for the other half, before its measured part (which "
+               "replaces --warmup there; 0: neither, --warmup applies)"},
       {.key = "latency_search_max",
        .type = ParamType::kCount,
        .default_value = "100",
@@ -194,7 +202,7 @@ void check_depth_search(const Params& params, const CurveConfig& config) {
                     "phases at rates; drop curve or use latency_target_mode=rate",
                     params.get_string("curve")));
   }
-  for (const char* key : {"latency_precision", "latency_search_max"}) {
+  for (const char* key : {"latency_precision", "latency_search_max", "latency_ramp"}) {
     if (params.given(key)) {
       refuse(
           fmt::format("bisects whole queue depths, so {}={} (a rate search's) does not apply; "
@@ -230,6 +238,7 @@ CurveConfig curve_from_params(const Params& params) {
   config.by_depth = params.get_string("latency_target_mode") == "depth";
   config.max_depth = static_cast<std::uint32_t>(params.get_u64("iodepth"));
   config.window = params.get_duration("latency_window");
+  config.ramp = params.get_duration("latency_ramp");
   if (config.by_depth) check_depth_search(params, config);
   if (!config.by_depth && params.given("latency_window")) {
     throw ConfigError(
@@ -253,7 +262,18 @@ CurvePoint measure_point(const PhaseResult& phase, double percentile) {
   point.p99_ns = reads.latency.percentile(99);
   point.max_ns = reads.latency.max();
   point.target_percentile_ns = reads.latency.percentile(percentile);
+  point.measured_ns = phase.wall_ns;
   return point;
+}
+
+ProbeVerdict judge_probe(double rate_iops, const CurvePoint& point, std::uint64_t target_ns,
+                         double precision_percent) noexcept {
+  ProbeVerdict verdict;
+  verdict.completed = point.iops > 0 && point.iops >= ProbeVerdict::kMinCompletedShare * rate_iops;
+  verdict.percentile = point.target_percentile_ns <= target_ns;
+  verdict.steady =
+      point.growth_ns <= precision_percent / 100.0 * static_cast<double>(point.measured_ns);
+  return verdict;
 }
 
 LatencySearch::LatencySearch(const CurveConfig& config) noexcept
@@ -293,15 +313,24 @@ void set_curve_point(PrepareContext& ctx, std::uint32_t percent, double target_i
   ctx.set_attribute(key + "p50_ns", static_cast<std::int64_t>(point.p50_ns));
   ctx.set_attribute(key + "p99_ns", static_cast<std::int64_t>(point.p99_ns));
   ctx.set_attribute(key + "max_ns", static_cast<std::int64_t>(point.max_ns));
+  ctx.set_attribute(key + "growth_ns", static_cast<std::int64_t>(std::llround(point.growth_ns)));
 }
 
 void set_probe(PrepareContext& ctx, std::size_t run, double rate_iops, const CurvePoint& point,
-               bool pass) {
+               const ProbeVerdict& verdict) {
   const std::string key = fmt::format("latency_search.probe.{}.", run);
   ctx.set_attribute(key + "rate_iops", rate_iops);
   ctx.set_attribute(key + "iops", point.iops);
   ctx.set_attribute(key + "percentile_ns", static_cast<std::int64_t>(point.target_percentile_ns));
-  ctx.set_attribute(key + "result", std::string(pass ? "pass" : "fail"));
+  ctx.set_attribute(key + "growth_ns", static_cast<std::int64_t>(std::llround(point.growth_ns)));
+  ctx.set_attribute(key + "result", std::string(verdict.pass() ? "pass" : "fail"));
+  if (!verdict.pass()) {
+    std::vector<std::string> failed;
+    if (!verdict.completed) failed.emplace_back("completions");
+    if (!verdict.percentile) failed.emplace_back("percentile");
+    if (!verdict.steady) failed.emplace_back("growth");
+    ctx.set_attribute(key + "failed", fmt::format("{}", fmt::join(failed, ",")));
+  }
 }
 
 namespace {
@@ -369,15 +398,20 @@ void format_curve_text(const StepResult& step, std::ostream& out) {
   }
   fmt::print(out, "latency search ({} in (0, {:.1f}] IOPS):\n", std::get<std::string>(*target),
              number(step, "latency_search.max_iops"));
-  fmt::print(out, "{:>6} {:>12} {:>12} {:>14} {:>7}\n", "probe", "rate IOPS", "IOPS",
-             "percentile us", "result");
+  fmt::print(out, "{:>6} {:>12} {:>12} {:>14} {:>10} {:>7}\n", "probe", "rate IOPS", "IOPS",
+             "percentile us", "growth ms", "result");
   for (std::size_t run = 1;; ++run) {
     const std::string key = fmt::format("latency_search.probe.{}.", run);
     const AttributeValue* result = find(step, key + "result");
     if (result == nullptr || !std::holds_alternative<std::string>(*result)) break;
-    fmt::print(out, "{:>6} {:>12.1f} {:>12.1f} {:>14.1f} {:>7}\n", run,
+    const AttributeValue* failed = find(step, key + "failed");
+    fmt::print(out, "{:>6} {:>12.1f} {:>12.1f} {:>14.1f} {:>10.1f} {:>7}{}\n", run,
                number(step, key + "rate_iops"), number(step, key + "iops"),
-               us(number(step, key + "percentile_ns")), std::get<std::string>(*result));
+               us(number(step, key + "percentile_ns")), number(step, key + "growth_ns") / 1e6,
+               std::get<std::string>(*result),
+               failed != nullptr && std::holds_alternative<std::string>(*failed)
+                   ? " (" + std::get<std::string>(*failed) + ")"
+                   : std::string());
   }
   if (find(step, "latency_search.result_iops") != nullptr) {
     fmt::print(out, "latency search result: {:.1f} IOPS meet {} (upper bound {:.1f} IOPS)\n",

@@ -41,6 +41,10 @@ struct CurveConfig {
   std::uint32_t max_depth = 1;  ///< iodepth
   /// latency_window (fio's): each probe phase's time limit (0: the step's).
   std::chrono::nanoseconds window{0};
+  /// latency_ramp: each open-loop phase (curve point, rate probe) first stays idle for half of
+  /// this, then runs its open loop unjudged for the other half (the phase's warm-up), before
+  /// its measured part. 0: neither; the step's --warmup applies as to the main phase.
+  std::chrono::nanoseconds ramp{std::chrono::milliseconds(500)};
 
   [[nodiscard]] bool active() const noexcept { return !percents.empty() || latency_target; }
   /// Bisection steps: halvings of (0, search_max_percent] until the bracket is at most
@@ -52,7 +56,7 @@ struct CurveConfig {
 };
 
 /// The params: curve, latency_target, latency_precision, latency_confirm, latency_search_max,
-/// latency_target_mode, latency_window.
+/// latency_target_mode, latency_window, latency_ramp.
 [[nodiscard]] std::vector<ParamSpec> curve_param_specs();
 
 /// "10,50,100" -> {10, 50, 100}: whole percentages 1..1000, comma-separated. Throws ConfigError
@@ -64,8 +68,8 @@ struct CurveConfig {
 [[nodiscard]] LatencyTarget parse_latency_target(std::string_view text);
 
 /// Reads the params above (and iodepth, the depth search's maximum). Throws ConfigError as the
-/// parsers do, and for a depth search with curve, latency_precision, latency_search_max or
-/// iodepth=1.
+/// parsers do, and for a depth search with curve, latency_precision, latency_search_max,
+/// latency_ramp or iodepth=1.
 [[nodiscard]] CurveConfig curve_from_params(const Params& params);
 
 /// What one open-loop (or the closed-loop) phase achieved: the reads' IOPS over the phase's wall
@@ -77,7 +81,32 @@ struct CurvePoint {
   std::uint64_t p99_ns = 0;
   std::uint64_t max_ns = 0;
   std::uint64_t target_percentile_ns = 0;  ///< the latency target's percentile (0 without one)
+  /// The phase's measured wall time (ns).
+  std::uint64_t measured_ns = 0;
+  /// Open loop: how much the lateness grew over the measured time (ns; LatenessTrend's slope x
+  /// measured_ns, the largest of the workers'); 0 where not measured.
+  double growth_ns = 0;
 };
+
+/// The judgement of one run of a latency-search probe at `rate_iops`: it passes only if
+/// all three hold.
+struct ProbeVerdict {
+  bool completed = false;   ///< it completed >= kMinCompletedShare of the reads due
+  bool percentile = false;  ///< its percentile stayed at or under the target
+  bool steady = false;      ///< its lateness grew by at most latency_precision % of its time
+  /// The share of the reads due over the measured time (rate x time) a probe must complete.
+  static constexpr double kMinCompletedShare = 0.95;
+  [[nodiscard]] bool pass() const noexcept { return completed && percentile && steady; }
+};
+
+/// Judges a probe run at `rate_iops` (aggregate) that measured `point`, against `target_ns`
+/// (the latency target's time) and `precision_percent` (latency_precision): (a) point.iops
+/// >= kMinCompletedShare x rate_iops (the reads due over the measured time, completed);
+/// (b) point.target_percentile_ns <= target_ns; (c) point.growth_ns <= precision_percent % of
+/// point.measured_ns: above a ceiling C an open loop at R falls behind by (R - C) / R of the
+/// elapsed time, however short the probe is for its percentile to notice. Pure.
+[[nodiscard]] ProbeVerdict judge_probe(double rate_iops, const CurvePoint& point,
+                                       std::uint64_t target_ns, double precision_percent) noexcept;
 
 /// The reads of `phase` (op "read") as a CurvePoint; `percentile` fills target_percentile_ns.
 [[nodiscard]] CurvePoint measure_point(const PhaseResult& phase, double percentile);
@@ -159,11 +188,15 @@ void after_depth_probe(PrepareContext& ctx, DepthSearch& search, std::size_t run
 void set_depth_probe(PrepareContext& ctx, std::size_t run, std::uint32_t depth,
                      const CurvePoint& point, bool pass);
 
-/// Attributes of a curve point (`curve.PCT%.iops`, ...) or a probe run, on the step result.
+/// Attributes of a curve point (`curve.PCT%.target_iops`, `.iops`, `.mean_ns`, `.p50_ns`,
+/// `.p99_ns`, `.max_ns`, `.growth_ns`) or a probe run, on the step result.
 void set_curve_point(PrepareContext& ctx, std::uint32_t percent, double target_iops,
                      const CurvePoint& point);
+/// A probe's attributes: `latency_search.probe.N.rate_iops`, `.iops`, `.percentile_ns`,
+/// `.growth_ns`, `.result` ("pass" or "fail") and, for a failed run, `.failed`: what failed,
+/// comma-separated among "completions", "percentile" and "growth".
 void set_probe(PrepareContext& ctx, std::size_t run, double rate_iops, const CurvePoint& point,
-               bool pass);
+               const ProbeVerdict& verdict);
 
 /// The text report's "curve" and "latency search" tables, from the attributes above (nothing
 /// without curve= or latency_target=).

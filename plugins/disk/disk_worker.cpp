@@ -1,6 +1,7 @@
 #include "plugins/disk/disk_worker.hpp"
 
 #include <cerrno>
+#include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 
 namespace iobench::plugins::disk {
@@ -32,7 +33,8 @@ std::unique_ptr<IoFile> open_file(const Engine& engine, const FileLocation& loca
 DiskWorker::DiskWorker(const PhasePlan& plan, std::unique_ptr<IoFile> file, std::uint32_t iodepth,
                        const EngineCaps& caps, const RateLimit& rate, std::uint64_t seed,
                        std::optional<VerifyPattern> pattern, const DataPattern& data,
-                       bool fsync_at_end, OpId fsync_op)
+                       bool fsync_at_end, OpId fsync_op, LatenessTrend* lateness,
+                       std::uint64_t idle_ns)
     : plan_(plan),
       file_(std::move(file)),
       buffers_(static_cast<std::size_t>(plan.block_size) * iodepth),
@@ -40,7 +42,8 @@ DiskWorker::DiskWorker(const PhasePlan& plan, std::unique_ptr<IoFile> file, std:
       fsync_at_end_(fsync_at_end),
       fsync_op_(fsync_op),
       seed_(seed),
-      iodepth_(iodepth) {
+      iodepth_(iodepth),
+      idle_ns_(idle_ns) {
   if (plan_.ops != PhasePlan::Ops::kRead && !pattern_) {
     data_.emplace(data, static_cast<std::size_t>(plan.block_size), seed);
     plan_.copy_writes = iodepth > 1 || caps.registered_buffers;
@@ -55,6 +58,7 @@ DiskWorker::DiskWorker(const PhasePlan& plan, std::unique_ptr<IoFile> file, std:
                       .untimed_work_between_ops =
                           pattern_.has_value() || plan_.copy_writes || plan_.thinktime_ns > 0,
                       .pacer = pacer_ ? &*pacer_ : nullptr,
+                      .lateness = pacer_ ? lateness : nullptr,
                       .latency_sample = plan_.latency_sample,
                       .sample_seed = seed ^ 0x73616d706c65ULL,
                       // verify: one block's two writes (or a read beside a write) in flight at
@@ -76,6 +80,11 @@ void DiskWorker::run(WorkerContext& ctx) {
                                                              ? BlockSizeSplit::List::kRead
                                                              : BlockSizeSplit::List::kWrite);
     ctx.plan_work(ops, static_cast<std::uint64_t>(static_cast<double>(ops) * op_bytes));
+  }
+  // latency_ramp: idle first (in the warm-up), then the schedule starts from now.
+  if (idle_ns_ > 0 && !sleep_until(ctx, monotonic_ns() + idle_ns_)) {
+    file_->close();
+    return;
   }
   driver_->run(ctx, source);
   // Writes end with fsync (timed, its own op kind) and close, so the bytes are really on disk.

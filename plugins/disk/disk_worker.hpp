@@ -31,13 +31,16 @@ namespace iobench::plugins::disk {
 /// The timed part of one worker: the driver's loop over `file` at `iodepth` (paced when `rate`
 /// is active), then for writes with `fsync_at_end` a timed fsync (op `fsync_op`) and close.
 /// With `pattern`, written blocks carry it and read ones are checked against it; otherwise
-/// writes carry `data` (seeded by `seed`).
+/// writes carry `data` (seeded by `seed`). An open loop (curve= points, latency_target=
+/// probes) may first stay idle for `idle_ns` (latency_ramp's first half: a throttle's time
+/// slice lapses and a backlog left by the phase before drains) before its schedule starts, and
+/// may keep each op's lateness in `lateness` (owned by the caller, outliving run()).
 class DiskWorker final : public PhaseWorker {
  public:
   DiskWorker(const PhasePlan& plan, std::unique_ptr<IoFile> file, std::uint32_t iodepth,
              const EngineCaps& caps, const RateLimit& rate, std::uint64_t seed,
              std::optional<VerifyPattern> pattern, const DataPattern& data, bool fsync_at_end,
-             OpId fsync_op);
+             OpId fsync_op, LatenessTrend* lateness = nullptr, std::uint64_t idle_ns = 0);
 
   void run(WorkerContext& ctx) override;
 
@@ -54,6 +57,7 @@ class DiskWorker final : public PhaseWorker {
   OpId fsync_op_;
   std::uint64_t seed_;
   std::uint32_t iodepth_;
+  std::uint64_t idle_ns_;
 };
 
 }  // namespace iobench::plugins::disk

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iobench/error.hpp>
 #include <iobench/result.hpp>
 #include <iobench/sysinfo.hpp>
@@ -92,6 +93,8 @@ std::vector<PhaseSpec> DiskWorkload::phases() const {
   PhaseSpec paced = main;
   paced.steady_state.reset();
   paced.latency_parts.service = !config_.curve.by_depth;  // depth probes: closed loop
+  // latency_ramp: the open loop's idle half and unjudged half are the phase's warm-up.
+  if (!config_.curve.by_depth) paced.warmup = config_.curve.ramp;
   for (const std::uint32_t percent : config_.curve.percents) {
     open_loop.push_back(paced);
     open_loop.back().name = fmt::format("{} at {}%", main.name, percent);
@@ -126,6 +129,7 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   rank0_dirs_.clear();
   filled_.assign(ctx.targets().size(), 0);
   written_.assign(ctx.targets().size() * config_.numjobs, BlockSet());
+  lateness_.assign(ctx.targets().size() * config_.numjobs, LatenessTrend());
   if (share) {
     const std::string rank0_dirs = ctx.from_rank0([&] {
       return caps_.moves_data ? create_shared_files(ctx.targets(), config_.file_name)
@@ -280,6 +284,8 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   OpId fsync_op = 0;
   std::uint32_t iodepth = config_.iodepth;
   RateLimit rate = config_.rate;
+  LatenessTrend* lateness = nullptr;
+  std::uint64_t idle_ns = 0;
   const std::uint64_t file_bytes = config_.file_bytes() * static_cast<std::uint64_t>(ranks_);
   OpenOptions options = open_options(config_, true, false, false, file_bytes);
   if (phase_role == PhaseRole::kMain && config_.operation == Operation::kWrite) {
@@ -320,6 +326,10 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     rate = RateLimit{
         .ops_per_s = curve_rate(phase) / static_cast<double>(target_count_ * config_.numjobs),
         .arrivals = config_.rate.arrivals};
+    // This worker's own trend (make_worker runs in the worker's thread), read in after_phase.
+    lateness = &lateness_.at(worker_index);
+    lateness->restart(0);
+    idle_ns = static_cast<std::uint64_t>(config_.curve.ramp.count()) / 2;
   } else if (phase_role == PhaseRole::kPrime) {
     // One sequential pass through the page cache fills it; the measured phase then reads it.
     options.direct = false;
@@ -371,7 +381,7 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
   }
   return std::make_unique<DiskWorker>(plan, std::move(io_file), iodepth, engine.caps(), rate,
                                       ctx.seed(), std::move(pattern), config_.data, fsync_at_end,
-                                      fsync_op);
+                                      fsync_op, lateness, idle_ns);
 }
 
 void DiskWorkload::after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) {
@@ -389,7 +399,14 @@ void DiskWorkload::after_curve_phase(std::size_t phase, const PhaseResult& resul
   const CurveConfig& curve = config_.curve;
   if (!curve.active()) return;
   const double percentile = curve.latency_target ? curve.latency_target->percentile : 99;
-  const CurvePoint point = measure_point(result, percentile);
+  CurvePoint point = measure_point(result, percentile);
+  if (role(phase) == PhaseRole::kCurve || (role(phase) == PhaseRole::kProbe && !curve.by_depth)) {
+    // The lateness grew by each worker's slope over the measured time; the worst worker's.
+    for (const LatenessTrend& trend : lateness_) {
+      point.growth_ns =
+          std::max(point.growth_ns, trend.slope() * static_cast<double>(point.measured_ns));
+    }
+  }
   switch (role(phase)) {
     case PhaseRole::kMain:
       max_iops_ = point.iops;
@@ -419,11 +436,11 @@ void DiskWorkload::after_curve_phase(std::size_t phase, const PhaseResult& resul
                           curve.probe_phases(), point, curve.latency_target->target_ns);
         break;
       }
-      const bool pass =
-          point.iops > 0 && point.target_percentile_ns <= curve.latency_target->target_ns;
+      const ProbeVerdict verdict = judge_probe(
+          search_.rate(), point, curve.latency_target->target_ns, curve.precision_percent);
       const std::size_t run = phase - main_phase() - curve.percents.size();
-      set_probe(ctx, run, search_.rate(), point, pass);
-      search_.record(pass);
+      set_probe(ctx, run, search_.rate(), point, verdict);
+      search_.record(verdict.pass());
       if (run == curve.probe_phases()) {
         ctx.set_attribute("latency_search.result_iops", search_.result());
         ctx.set_attribute("latency_search.upper_iops", search_.upper());

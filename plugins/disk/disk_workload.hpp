@@ -1,5 +1,6 @@
 #pragma once
 
+#include <iobench/lateness_trend.hpp>
 #include <iobench/workload.hpp>
 #include <memory>
 
@@ -47,7 +48,9 @@ class DiskWorkload final : public Workload {
   /// After the main phase: warns (step warning naming the phase) when its later passes were
   /// likely page-cache reads (repeated_pass_warning()); with curve= or latency_target=, takes
   /// its read IOPS as the maximum rate (attribute curve.max_iops). After a curve point or a
-  /// latency-search probe: its figures as attributes (set_curve_point(), set_probe()).
+  /// latency-search probe: its figures as attributes (set_curve_point(), set_probe()), with
+  /// its lateness growth (the workers' LatenessTrend slopes x its measured time, the largest),
+  /// a probe judged by judge_probe().
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
   /// File `file` (of nrfiles) of job `job` (of numjobs) in target `target_index`:
@@ -91,6 +94,8 @@ class DiskWorkload final : public Workload {
   DepthSearch depth_search_;  ///< latency_target_mode=depth
   /// Per worker, with verify after a write: the blocks the write phase wrote.
   std::vector<BlockSet> written_;
+  /// Per worker, in a curve point or rate probe: how its lateness grew (growth_ns).
+  std::vector<LatenessTrend> lateness_;
 };
 
 }  // namespace iobench::plugins::disk

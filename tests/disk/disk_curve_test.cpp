@@ -130,11 +130,70 @@ TEST_CASE("a failed confirmation run fails its probe", "[disk][curve]") {
   CHECK(search.upper() == 400.0);
 }
 
+TEST_CASE("a probe passes only on its completions, its percentile and its lateness's growth",
+          "[disk][curve]") {
+  // A probe at 400 IOPS measured for 2 s, judged against p90:50ms at 1 % precision.
+  CurvePoint point;
+  point.iops = 396;
+  point.target_percentile_ns = 300'000;
+  point.measured_ns = 2'000'000'000;
+  point.growth_ns = 5'000'000;  // 0.25 % of its time
+  const auto judge = [&] { return judge_probe(400, point, 50'000'000, 1); };
+  CHECK(judge().pass());
+  // (a) Completions: at least 95 % of the 800 reads due (380 IOPS), else it fails.
+  point.iops = 380;
+  CHECK(judge().completed);
+  point.iops = 379.9;
+  CHECK_FALSE(judge().completed);
+  CHECK_FALSE(judge().pass());
+  point.iops = 0;
+  CHECK_FALSE(judge().pass());
+  point.iops = 396;
+  // (b) The percentile: at the target passes, over it fails.
+  point.target_percentile_ns = 50'000'000;
+  CHECK(judge().pass());
+  point.target_percentile_ns = 50'000'001;
+  CHECK_FALSE(judge().percentile);
+  CHECK(judge().completed);
+  CHECK(judge().steady);
+  CHECK_FALSE(judge().pass());
+  point.target_percentile_ns = 300'000;
+  // (c) Growth: 1 % of 2 s is 20 ms. A probe 2 % over a ceiling falls behind by 2/102 of its
+  // time (39.2 ms in 2 s) and fails with a percentile and completions that both pass.
+  point.growth_ns = 20'000'000;
+  CHECK(judge().pass());
+  point.growth_ns = 39'215'686;
+  CHECK_FALSE(judge().steady);
+  CHECK(judge().completed);
+  CHECK(judge().percentile);
+  CHECK_FALSE(judge().pass());
+  CHECK(judge_probe(400, point, 50'000'000, 2).pass());  // 2 % precision: 40 ms allowed
+  point.growth_ns = -30'000'000;                         // a backlog draining: no growth
+  CHECK(judge().pass());
+}
+
+TEST_CASE("latency_ramp is a duration, 500ms by default, and not for a depth search",
+          "[disk][curve]") {
+  CHECK(CurveConfig{}.ramp == std::chrono::milliseconds(500));
+  test::TempDir dir("disk-curve-ramp");
+  const test::CliResult result = test::run_cli(
+      {"run", "disk", "-d", dir.path().string(), "operation=read", "latency_target=p99:2ms",
+       "latency_target_mode=depth", "iodepth=8", "engine=io_uring", "latency_ramp=1s"});
+  CHECK(result.exit_code == 2);
+  CHECK_THAT(result.err, Catch::Contains("latency_ramp=1s") &&
+                             Catch::Contains("(a rate search's) does not apply"));
+  CHECK(dir.entries().empty());
+}
+
 TEST_CASE("a curve and a latency search run at rates scaled from the closed-loop phase",
           "[disk][curve]") {
   test::TempDir dir("disk-curve");
   test::CapturingReporter reporter;
-  // p99 under an hour: every probe passes, so the search climbs 1/2, 3/4 of the maximum.
+  // p99 under an hour: a probe passes on its percentile, and on its completions and lateness's
+  // growth if this machine's open loop keeps up with half or 3/4 of a page-cache closed loop
+  // (a loaded one may not): the search climbs to 3/4 or falls to 1/4 as each probe's recorded
+  // verdict says, and each verdict is what judge_probe() makes of its recorded figures.
+  // latency_ramp=0: the schedule starts with the measurement, so it bounds the ops measured.
   const RunResult run =
       Runner(test::shared_full_registry(), RunOptions{})
           .run(std::vector<Step>{Step{.workload = "disk",
@@ -145,6 +204,7 @@ TEST_CASE("a curve and a latency search run at rates scaled from the closed-loop
                                                  {"curve", "50,100"},
                                                  {"latency_target", "p99:1h"},
                                                  {"latency_precision", "25"},
+                                                 {"latency_ramp", "0"},
                                                  {"latency_confirm", "0"}},
                                       .targets = {dir.path()},
                                       .time_limit = std::chrono::milliseconds(150)}},
@@ -163,13 +223,18 @@ TEST_CASE("a curve and a latency search run at rates scaled from the closed-loop
                      static_cast<double>(step.phases[0].wall_ns);
   REQUIRE(max > 0);
   CHECK(attribute_number(step, "curve.max_iops") == max);
+  // The second probe's rate: 3/4 of the maximum after a first that passed, else 1/4.
+  const double probe2 =
+      std::get<std::string>(*step.attribute("latency_search.probe.1.result")) == "pass"
+          ? max * 3 / 4
+          : max / 4;
   CHECK(attribute_number(step, "curve.50%.target_iops") == max * 50 / 100.0);
   CHECK(attribute_number(step, "curve.100%.target_iops") == max * 100 / 100.0);
   for (std::size_t p = 1; p < 5; ++p) {
     const PhaseResult& phase = step.phases[p];
     CHECK(phase.pacing.paced);
     // The schedule bounds an open loop: at most one op more than its rate over the wall time.
-    const double rate = p == 1 ? max / 2 : p == 2 ? max : p == 3 ? max / 2 : max * 3 / 4;
+    const double rate = p == 1 ? max / 2 : p == 2 ? max : p == 3 ? max / 2 : probe2;
     CHECK(static_cast<double>(phase.ops[0].ops) <=
           rate * static_cast<double>(phase.wall_ns) / 1e9 + 1);
   }
@@ -178,18 +243,40 @@ TEST_CASE("a curve and a latency search run at rates scaled from the closed-loop
             static_cast<double>(step.phases[1].wall_ns));
   CHECK(attribute_number(step, "curve.100%.p99_ns") ==
         static_cast<double>(step.phases[2].ops[0].latency.percentile(99)));
+  for (const std::size_t probe : {1, 2}) {
+    INFO("probe " << probe);
+    const std::string key = fmt::format("latency_search.probe.{}.", probe);
+    const PhaseResult& phase = step.phases[2 + probe];
+    CurvePoint point = measure_point(phase, 99);
+    REQUIRE(step.attribute(key + "growth_ns") != nullptr);
+    point.growth_ns = attribute_number(step, key + "growth_ns");
+    CHECK(attribute_number(step, key + "iops") == point.iops);
+    const ProbeVerdict verdict =
+        judge_probe(attribute_number(step, key + "rate_iops"), point, 3'600'000'000'000, 25);
+    CHECK(verdict.percentile);
+    CHECK(std::get<std::string>(*step.attribute(key + "result")) ==
+          (verdict.pass() ? "pass" : "fail"));
+    CHECK((step.attribute(key + "failed") == nullptr) == verdict.pass());
+  }
+  const bool pass1 =
+      std::get<std::string>(*step.attribute("latency_search.probe.1.result")) == "pass";
+  const bool pass2 =
+      std::get<std::string>(*step.attribute("latency_search.probe.2.result")) == "pass";
   CHECK(attribute_number(step, "latency_search.probe.1.rate_iops") == max / 2);
-  CHECK(attribute_number(step, "latency_search.probe.2.rate_iops") == max * 3 / 4);
-  CHECK(attribute_number(step, "latency_search.result_iops") == max * 3 / 4);
-  CHECK(attribute_number(step, "latency_search.upper_iops") == max);
+  CHECK(attribute_number(step, "latency_search.probe.2.rate_iops") == probe2);
+  const double result = pass2 ? probe2 : pass1 ? max / 2 : 0;
+  CHECK(attribute_number(step, "latency_search.result_iops") == result);
+  CHECK(attribute_number(step, "latency_search.upper_iops") ==
+        (pass1 ? (pass2 ? max : max * 3 / 4) : (pass2 ? max / 2 : max / 4)));
   std::ostringstream text;
   format_disk_text(step, text);
   CHECK_THAT(text.str(), Catch::Contains("curve (open loop, % of the closed-loop") &&
                              Catch::Contains("   50% ") && Catch::Contains("  100% ") &&
                              Catch::Contains("latency search (p99:1h in (0, ") &&
+                             Catch::Contains("growth ms") &&
                              Catch::Contains(fmt::format("latency search result: {:.1f} IOPS "
                                                          "meet p99:1h",
-                                                         max * 3 / 4)));
+                                                         result)));
 }
 
 TEST_CASE("the curve's points are in the JSON result", "[disk][curve][json]") {
@@ -208,7 +295,7 @@ TEST_CASE("the curve's points are in the JSON result", "[disk][curve][json]") {
   CHECK(attributes.at("curve.10%.target_iops").get<double>() ==
         Approx(max * 10 / 100.0).epsilon(1e-12));
   CHECK(attributes.at("curve.100%.target_iops").get<double>() == Approx(max).epsilon(1e-12));
-  for (const char* key : {"iops", "mean_ns", "p50_ns", "p99_ns", "max_ns"}) {
+  for (const char* key : {"iops", "mean_ns", "p50_ns", "p99_ns", "max_ns", "growth_ns"}) {
     INFO(key);
     CHECK(attributes.contains(fmt::format("curve.10%.{}", key)));
     CHECK(attributes.contains(fmt::format("curve.100%.{}", key)));

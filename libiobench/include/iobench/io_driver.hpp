@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
+#include <iobench/lateness_trend.hpp>
 #include <iobench/random_mix.hpp>
 #include <iobench/rate_pacer.hpp>
 #include <iobench/workload.hpp>
@@ -58,6 +59,11 @@ struct IoDriverOptions {
   bool untimed_work_between_ops = false;
   /// Open loop: issue each op at its intended time from this schedule (nullptr: closed loop).
   RatePacer* pacer = nullptr;
+  /// Open loop: each completed op's lateness (its completion time past its intended issue
+  /// time, the response time it records) also goes to this trend, restarted when the
+  /// recording restarts (a warm-up ending). Owned by the caller; nullptr (the default, and
+  /// always in a closed loop): nothing is kept and nothing is paid.
+  LatenessTrend* lateness = nullptr;
   /// Time and record the latency of 1 op in this many (see the file comment); 1: every op.
   /// At least 1; above 1 only without a pacer.
   std::uint32_t latency_sample = 1;

@@ -215,6 +215,9 @@ void IoDriver::finish(WorkerContext& ctx, Source& source, const Slot& s,
   if (options_.pacer != nullptr) {
     times.service_ns = times.latency_ns;
     times.latency_ns = now - std::max(ctx.recording_start_ns(), std::min(s.intended_ns, from));
+    if (options_.lateness != nullptr) {
+      options_.lateness->record(ctx.recording_start_ns(), now, now - std::min(now, s.intended_ns));
+    }
   }
   ctx.record(s.op, s.request.length, times, now);
   ++completed_;
