@@ -190,7 +190,7 @@ struct FlowopDef {
   std::shared_ptr<const RandVarDef> index_var;
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
-  bool dsync = false;       ///< opened with O_DSYNC
+  bool dsync = false;       ///< opened with O_SYNC (filebench's dsync)
   /// The file this flowop opens (createfile, openfile, or a read or write finding its fd closed)
   /// is opened with O_DIRECT, as filebench's; aiowrite: its engine file. Reads and writes on a
   /// descriptor another flowop opened keep that descriptor's flags (filebench's too).
