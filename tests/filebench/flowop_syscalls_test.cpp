@@ -380,8 +380,8 @@ std::vector<std::uint64_t> sizes_of(const std::vector<Call>& calls) {
 }  // namespace
 
 TEST_CASE(
-    "createfile stats the parent directory, then creates; writewholefile writes whole "
-    "iosize blocks") {
+    "createfile stats the parent directory before the create and writewholefile "
+    "writes whole iosize blocks") {
   SKIP_UNLESS_TRACEABLE();
   FlowopRun run(
       "define fileset name=s,size=10000,entries=1,dirwidth=10\n"
@@ -414,7 +414,7 @@ TEST_CASE(
   CHECK(run.op("w").bytes == 12288);
 }
 
-TEST_CASE("readwholefile without iosize reads the file's drawn size at once, from offset 0") {
+TEST_CASE("readwholefile without iosize reads the file's drawn size at once from offset 0") {
   SKIP_UNLESS_TRACEABLE();
   FlowopRun run(
       "define file name=f,size=10000,prealloc\n"
@@ -433,7 +433,7 @@ TEST_CASE("readwholefile without iosize reads the file's drawn size at once, fro
   CHECK(run.op("all").bytes == 10000);
 }
 
-TEST_CASE("appendfilerand appends 0..iosize-2 bytes after an lseek to the end, no call for 0") {
+TEST_CASE("appendfilerand appends 0..iosize-2 bytes after an lseek to the end and no call for 0") {
   SKIP_UNLESS_TRACEABLE();
   FlowopRun run(
       "define file name=log,size=1k,prealloc\n"
@@ -464,7 +464,7 @@ TEST_CASE("appendfilerand appends 0..iosize-2 bytes after an lseek to the end, n
   CHECK(fs::file_size(run.target() / "never") == 1024);
 }
 
-TEST_CASE("dsync opens the file with O_SYNC, as filebench does") {
+TEST_CASE("dsync opens the file with O_SYNC as filebench does") {
   SKIP_UNLESS_TRACEABLE();
   FlowopRun run(
       "define file name=f,size=8k,prealloc\n"
@@ -517,7 +517,8 @@ TEST_CASE("statfile on an open fd= is one fstat of it") {
   CHECK(run.op("st").ops == 1);
 }
 
-TEST_CASE("listdir makes glibc opendir's calls: open, fstat, getdents64 until 0, close") {
+TEST_CASE(
+    "listdir makes glibc opendir's calls: open then fstat then getdents64 until 0 then close") {
   SKIP_UNLESS_TRACEABLE();
   FlowopRun run(
       "define fileset name=s,size=0,entries=6,dirwidth=100,prealloc\n"
