@@ -589,3 +589,15 @@ TEST_CASE("aiowrite's file is opened with O_SYNC under dsync") {
   CHECK(seen == 2);
   CHECK(run.op("aw").ops == 2);
 }
+
+TEST_CASE("readwholefile without iosize refuses a file above memsize as filebench's iobufsetup") {
+  // filebench reads such a file in one I/O of its size, which its thread's memsize must hold.
+  FlowopRun run(
+      "define file name=f,size=10000,prealloc\n"
+      "define process name=p {thread name=t,memsize=4k {\n"
+      "  flowop readwholefile name=all,filename=f,fd=1\n"
+      "}}\n",
+      1);
+  CHECK_THROWS_WITH(run.run(), Catch::Contains("flowop all moves the whole file, 10000 bytes") &&
+                                   Catch::Contains("give iosize= or raise memsize"));
+}
