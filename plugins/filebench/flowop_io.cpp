@@ -94,7 +94,10 @@ std::uint64_t FlowopThread::working_set(const FlowopDef& f, const Slot& slot) co
 
 std::size_t FlowopThread::whole_chunk(const FlowopDef& f, std::uint64_t chunk) const {
   if (chunk > buffer_.size()) {
-    // filebench's iobufsetup refuses an I/O larger than the thread's memsize the same way.
+    // Without memsize= filebench sizes a buffer to the I/O and makes it in one call; iobench's
+    // buffer is fixed, so such an I/O moves in memsize pieces (more calls, the same bytes).
+    if (!def_.memsize_given) return buffer_.size();
+    // filebench's iobufsetup refuses an I/O larger than the thread's given memsize the same way.
     throw IoError(EINVAL,
                   fmt::format("flowop {} moves the whole file, {} bytes, in one I/O (no iosize), "
                               "above its thread's memsize {}; give iosize= or raise memsize",

@@ -180,8 +180,9 @@ class FlowopThread final : public PhaseWorker {
   /// The working set of `f` on `slot`: workingset= or else the file's drawn size (filebench's
   /// wss of flowoplib_filesetup).
   [[nodiscard]] std::uint64_t working_set(const FlowopDef& f, const Slot& slot) const;
-  /// `chunk` bytes as one I/O of readwholefile/writewholefile: IoError (EINVAL) above memsize,
-  /// as filebench's iobufsetup fails.
+  /// `chunk` bytes as one I/O of readwholefile/writewholefile. Above a given memsize= an
+  /// IoError (EINVAL), as filebench's iobufsetup fails; above the default memsize (1 MiB; where
+  /// filebench's default 0 makes a buffer of the I/O's size) the chunk is the whole buffer.
   [[nodiscard]] std::size_t whole_chunk(const FlowopDef& f, std::uint64_t chunk) const;
   /// appendfilerand's bytes for `iosize` (>= 1): 0..iosize-2, filebench's fb_random64(iosize, 1).
   std::uint64_t append_size(std::uint64_t iosize);

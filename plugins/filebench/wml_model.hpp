@@ -221,6 +221,9 @@ struct ThreadDef {
   std::string name;
   std::uint32_t instances = 1;
   std::uint64_t memsize = 1 << 20;  ///< bytes of the thread's I/O buffer (filebench's tf_mem)
+  /// memsize= was given. filebench's default memsize is 0: a whole-file I/O then gets a buffer
+  /// of its own size, which iobench replaces by pieces of the default 1 MiB (whole_chunk()).
+  bool memsize_given = false;
   /// useism: the buffer is an anonymous MAP_SHARED mapping instead of heap memory (filebench's
   /// ISM: shared memory, on Linux a shared mapping as well).
   bool useism = false;

@@ -601,3 +601,20 @@ TEST_CASE("readwholefile without iosize refuses a file above memsize as filebenc
   CHECK_THROWS_WITH(run.run(), Catch::Contains("flowop all moves the whole file, 10000 bytes") &&
                                    Catch::Contains("give iosize= or raise memsize"));
 }
+
+TEST_CASE("readwholefile without iosize or memsize reads a file above 1 MiB in 1 MiB pieces") {
+  // filebench's default memsize 0 gives such an I/O a buffer of its size; iobench's default
+  // buffer is 1 MiB, so the file moves in whole 1 MiB reads rather than failing.
+  FlowopRun run(
+      "define file name=f,size=3m,prealloc\n"
+      "define process name=p {thread name=t {\n"
+      "  flowop readwholefile name=all,filename=f,fd=1\n"
+      "}}\n",
+      1);
+  RUN_TRACED(run);
+  // Three 1 MiB reads of data, one meeting EOF.
+  CHECK(sizes_of(calls_on(run.calls(), "/f", SYS_read)) ==
+        std::vector<std::uint64_t>(4, std::uint64_t{1} << 20));
+  CHECK(run.op("all").ops == 1);
+  CHECK(run.op("all").bytes == std::uint64_t{3} << 20);
+}
