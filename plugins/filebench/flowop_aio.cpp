@@ -109,8 +109,8 @@ bool AioWriter::is_open(std::uint32_t fd) const noexcept { return channels_[fd].
 
 void AioWriter::open(std::uint32_t fd, const FileLocation& location, bool direct, bool dsync) {
   Channel& c = channels_[fd];
-  c.file = engine_.open(
-      location, OpenOptions{.read = false, .write = true, .direct = direct, .dsync = dsync});
+  c.file = engine_.open(location,
+                        OpenOptions{.read = false, .write = true, .direct = direct, .sync = dsync});
   c.queue = c.file->make_queue(QueueOptions{
       .depth = kAioQueueDepth, .buffers = buffer_.span(), .buffer_bytes = buffer_.size()});
 }

@@ -53,7 +53,8 @@ class AioWriter {
   /// Whether fd slot `fd` has its engine file open.
   [[nodiscard]] bool is_open(std::uint32_t fd) const noexcept;
   /// Opens `location` for writing through the engine as fd slot `fd`'s file, with O_DIRECT
-  /// (`direct`) and O_DSYNC (`dsync`). Throws IoError (open) or IoError/ConfigError (queue set-up).
+  /// (`direct`) and O_SYNC (`dsync`: filebench opens a dsync file with O_SYNC). Throws IoError
+  /// (open) or IoError/ConfigError (queue set-up).
   void open(std::uint32_t fd, const FileLocation& location, bool direct, bool dsync);
   /// Starts a write of `length` bytes (at most the buffer's size) from the start of the buffer
   /// to byte `offset` of slot `fd`'s file (open), for flowop `flowop` of the thread. With the

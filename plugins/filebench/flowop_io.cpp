@@ -88,25 +88,53 @@ std::uint64_t FlowopThread::aio_write(std::size_t index, Slot& slot, std::uint64
   return iosize;
 }
 
+std::uint64_t FlowopThread::working_set(const FlowopDef& f, const Slot& slot) const {
+  return f.workingset != 0 ? f.workingset : drawn_size(slot);
+}
+
+std::size_t FlowopThread::whole_chunk(const FlowopDef& f, std::uint64_t chunk) const {
+  if (chunk > buffer_.size()) {
+    // Without memsize= filebench sizes a buffer to the I/O and makes it in one call; iobench's
+    // buffer is fixed, so such an I/O moves in memsize pieces (more calls, the same bytes).
+    if (!def_.memsize_given) return buffer_.size();
+    // filebench's iobufsetup refuses an I/O larger than the thread's given memsize the same way.
+    throw IoError(EINVAL,
+                  fmt::format("flowop {} moves the whole file, {} bytes, in one I/O (no iosize), "
+                              "above its thread's memsize {}; give iosize= or raise memsize",
+                              f.name, chunk, buffer_.size()),
+                  run_dir_.path().string());
+  }
+  return static_cast<std::size_t>(chunk);
+}
+
+std::uint64_t FlowopThread::append_size(std::uint64_t iosize) {
+  // filebench's fb_random64(iosize, 1): a uniform draw scaled to iosize - 1 and truncated, so
+  // 0..iosize-2 (iosize - 1 only for a draw of exactly 2^64 - 1, which is left out).
+  return rng_.below(iosize - 1);
+}
+
 std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot, std::uint64_t iosize) {
   // iosize fits the buffer (checked when the workload is built or drawn); 0: the whole buffer.
   const std::size_t block = iosize == 0 ? buffer_.size() : static_cast<std::size_t>(iosize);
   switch (f.kind) {
     case FlowopKind::kAppendFile:
     case FlowopKind::kAppendFileRand: {
-      const std::size_t n =
-          f.kind == FlowopKind::kAppendFile ? block : static_cast<std::size_t>(rng_.below(iosize));
-      if (n == 0) return 0;
+      // appendfilerand's size was drawn by step() (append_size()), which made no call for 0.
+      const std::size_t n = block;
       if (::lseek(slot.fd, 0, SEEK_END) < 0) fail(f, "lseek", errno);
       write_all(f, slot, n, -1);
       return n;
     }
     case FlowopKind::kReadWholeFile: {
-      // From offset 0 to EOF with read(2), leaving the offset at EOF as filebench does.
+      // filebench's readwholefile: without iosize its chunk is the working set, i.e. workingset=
+      // or else the size the fileset drew for the file (one read of the whole file, then the
+      // read that meets EOF); a 0-byte file reads 0 bytes once. From offset 0 to EOF with
+      // read(2), leaving the offset at EOF as filebench does.
+      const std::size_t chunk = iosize != 0 ? block : whole_chunk(f, working_set(f, slot));
       if (::lseek(slot.fd, 0, SEEK_SET) < 0) fail(f, "lseek", errno);
       std::uint64_t bytes = 0;
       for (;;) {
-        const ssize_t got = ::read(slot.fd, buffer_.data(), block);
+        const ssize_t got = ::read(slot.fd, buffer_.data(), chunk);
         if (got < 0) fail(f, "read", errno);
         if (got == 0) return bytes;
         bytes += static_cast<std::uint64_t>(got);
@@ -116,13 +144,21 @@ std::uint64_t FlowopThread::transfer(const FlowopDef& f, Slot& slot, std::uint64
       const Slot& source = f.srcfd != 0 ? slots_[f.srcfd] : slot;
       if (f.srcfd != 0 && source.fileset == kNoFileset)
         fail(f, "srcfd holds no file of a fileset", EBADF);
-      const std::uint64_t size = drawn_size(source);
-      for (std::uint64_t done = 0; done < size;) {
-        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(block, size - done));
+      // filebench's writewholefile: the chunk is iosize (0: this file's working set); the size
+      // is the srcfd file's drawn size (else this file's working set); every write is
+      // min(size, chunk) bytes, whole ones until the size is reached, so a 10000-byte file at
+      // iosize 4k is written as 3 x 4096 = 12288 bytes.
+      const std::uint64_t size = f.srcfd != 0 ? drawn_size(source) : working_set(f, slot);
+      const std::uint64_t chunk = iosize != 0 ? block : working_set(f, slot);
+      const std::size_t n = whole_chunk(f, std::min(size, chunk));
+      if (n == 0 && size != 0)  // filebench would write 0 bytes forever
+        fail(f, "writewholefile without iosize on a file whose drawn size is 0", EINVAL);
+      std::uint64_t bytes = 0;
+      for (std::uint64_t done = 0; done < size; done += n) {
         write_all(f, slot, n, -1);
-        done += n;
+        bytes += n;
       }
-      return size;
+      return bytes;
     }
     case FlowopKind::kRead:
     case FlowopKind::kWrite: {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
@@ -137,21 +138,36 @@ bool FlowopThread::running() const {
   return ctx_->keep_going() && !totals_.finished.load(std::memory_order_relaxed);
 }
 
-int FlowopThread::list_dir(const std::string& path, std::uint64_t& bytes) const {
+int FlowopThread::list_dir(const std::string& path, std::uint64_t& bytes) {
+  // opendir's open flags; the kernel resolves the name beneath the run directory.
   int fd = -1;
-  const int err = run_dir_.try_open_dir(path, fd);
+  const int err = run_dir_.try_open(path, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC, 0, fd);
   if (err != 0) return err;
-  DIR* dir = ::fdopendir(fd);
-  if (dir == nullptr) {
-    const int e = errno;
-    ::close(fd);
-    return e;
+  const UniqueFd owned(fd);
+  // opendir's fstat: its buffer is the directory's st_blksize, between 32 KiB and 1 MiB.
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return errno;
+  constexpr std::size_t kLeast = 32 * 1024;
+  constexpr std::size_t kMost = 1024 * 1024;
+  const std::size_t size =
+      std::clamp(static_cast<std::size_t>(std::max<blksize_t>(st.st_blksize, 0)), kLeast, kMost);
+  if (dirent_buffer_.size() < size) dirent_buffer_.resize(size);
+  for (;;) {
+    const ssize_t got = ::getdents64(fd, dirent_buffer_.data(), size);
+    if (got < 0) return errno;
+    if (got == 0) return 0;
+    for (ssize_t at = 0; at < got;) {
+      dirent64 entry_head{};
+      const char* const record = dirent_buffer_.data() + at;
+      std::memcpy(&entry_head, record, offsetof(dirent64, d_name));
+      // filebench counts each entry as its name plus a struct dirent, less the name's 1-byte
+      // array.
+      bytes += ::strnlen(record + offsetof(dirent64, d_name),
+                         entry_head.d_reclen - offsetof(dirent64, d_name)) +
+               sizeof(dirent) - 1;
+      at += entry_head.d_reclen;
+    }
   }
-  // filebench counts each entry as its name plus a struct dirent, less the name's 1-byte array.
-  while (const dirent* entry = ::readdir(dir))
-    bytes += std::strlen(entry->d_name) + sizeof(dirent) - 1;
-  ::closedir(dir);
-  return 0;
 }
 
 void FlowopThread::fsync_set(WorkerContext& ctx, std::size_t index) {
@@ -185,11 +201,18 @@ bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::u
   start = monotonic_ns();
   ctx_->op_begins(start);  // untimed work (a pick, an open) came before
   const bool readonly = fileset_defs_[f.fileset].readonly;
-  const int flags = (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_DSYNC : 0) |
+  // dsync: O_SYNC, as filebench's fileset_openfile sets for FLOW_ATTR_DSYNC.
+  const int flags = (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_SYNC : 0) |
                     (f.directio ? O_DIRECT : 0) | (create ? O_CREAT | O_EXCL : 0);
   int fd = -1;
   const int err =
       dirs_.on_file(f.fileset, *file, [&](const ConfinedDir& dir, std::string_view name) {
+        if (create) {
+          // filebench stats the parent directory before every create (and makes it if missing;
+          // here it was opened, so it exists): one stat of it, timed with the create.
+          struct stat st {};
+          if (::fstat(dir.fd(), &st) != 0) return errno;
+        }
         return dir.try_open(name, flags, 0644, fd);
       });
   if (err != 0) {
@@ -280,6 +303,14 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       break;
     }
     case FlowopKind::kStatFile: {
+      if (fd > 0 && slots_[fd].fd >= 0) {
+        // filebench's statfile on an open fd=: one fstat of it (no pick, no path).
+        if (slots_[fd].fileset == kNoFileset) fail(f, "its fd holds no file of a fileset", EBADF);
+        start = monotonic_ns();
+        struct stat st {};
+        if (::fstat(slots_[fd].fd, &st) != 0) fail(f, "fstat", errno);
+        break;
+      }
       FilesetState& set = *filesets_[f.fileset];
       const std::optional<std::uint32_t> file = pick_for(f, true, false);
       if (!file) return kNoFile;
@@ -343,10 +374,19 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       break;
     }
     default: {
+      std::uint64_t iosize = draw_iosize(f);
+      if (f.kind == FlowopKind::kAppendFileRand) {
+        // filebench draws the size first: 0 is an op of no bytes, with no call (the file on
+        // its fd is not even opened).
+        iosize = append_size(iosize);
+        if (iosize == 0) {
+          start = monotonic_ns();
+          break;
+        }
+      }
       bool ok = false;
       Slot& slot = slot_for_io(f, fd, ok);
       if (!ok) return kNoFile;
-      const std::uint64_t iosize = draw_iosize(f);
       start = monotonic_ns();
       ctx_->op_begins(start);  // untimed work (a pick, an open) came before
       bytes = transfer(f, slot, iosize);

@@ -42,13 +42,21 @@ struct RunTotals {
 /// A thread instance. `op_ids[i]` is the OpId flowop i of `def` records under; `filesets` the
 /// shared states, indexed as WmlModel::filesets (they outlive the worker).
 ///
-/// Semantics (filebench's flowop library): createfile picks a file that does not exist and
-/// creates it (O_CREAT|O_EXCL|O_NOFOLLOW); openfile and statfile pick one that exists (in
-/// rotation, skipping files other threads hold); deletefile unlinks the file on its fd or picks
-/// one; a picked file is held until closefile. appendfile writes iosize bytes at the end,
-/// appendfilerand a uniform 0..iosize-1 (0: an op of no bytes, nothing written); readwholefile
-/// reads from offset 0 to EOF in iosize blocks (0: memsize); writewholefile writes the size the
-/// fileset drew for the file on srcfd (else on fd) from the current offset; read and write move
+/// Semantics (filebench's flowop library, system call for system call): createfile picks a file
+/// that does not exist, stats its parent directory (an fstat of the cached directory, as
+/// filebench's fileset_openfile stats it before any O_CREAT open) and creates it
+/// (O_CREAT|O_EXCL|O_NOFOLLOW); openfile and statfile pick one that exists (in rotation,
+/// skipping files other threads hold); statfile on an fd= that is open is one fstat of it;
+/// dsync opens with O_SYNC (filebench's FLOW_ATTR_DSYNC), aiowrite's file too; deletefile
+/// unlinks the file on its fd or picks one; a picked file is held until closefile. appendfile
+/// writes iosize bytes at the end, appendfilerand a uniform 0..iosize-2 (filebench's draw; 0: an
+/// op of no bytes and no call, its file not even opened); readwholefile reads from offset 0 to
+/// EOF in iosize blocks (no iosize: in blocks of the working set, the file's drawn size or
+/// workingset=, so a file of its drawn size is one read and the read meeting EOF);
+/// writewholefile writes the size the fileset drew for the file on srcfd (else the working set
+/// of the file on fd) from the current offset in whole blocks of min(size, iosize) (no iosize:
+/// the working set), so a 10000-byte size at iosize 4k writes 3 x 4096; a whole-file block above
+/// memsize is an IoError (EINVAL) as filebench's; read and write move
 /// iosize at the descriptor's offset (a read at EOF rewinds) or, with random, at a random
 /// iosize-aligned offset below the drawn size; fsync; delay sleeps value seconds. A flowop on a
 /// descriptor that is not open opens a file of its fileset first (untimed). A pick waits while
@@ -73,21 +81,19 @@ struct RunTotals {
 /// threads blocked in every thread instance's block of its target's name, one op per target
 /// instance as filebench's, adding those it released to kWokenCounter. listdir picks a directory of
 /// its fileset in rotation (filebench's directory rotor, busy ones skipped) and reads all its
-/// entries,
-/// "." and
-/// ".." included; its bytes are filebench's: per entry the name's length + sizeof(struct
-/// dirent) - 1 (neither read nor write in the IO Summary). fsyncset fsyncs every descriptor
-/// the thread has open on a file of its fileset, each an op of its own (none open: no op).
-/// makedir picks a leaf directory of its fileset that does not exist (leaf directories are
-/// picked as files are, with their own rotors) and makes it; removedir picks one that exists
-/// and removes it; neither moves bytes (both are I/O flowops, as filebench's). aiowrite starts a
-/// write of iosize at a random iosize-aligned offset below the workingset (else the drawn size)
-/// of the file on its fd (opened as read's), through AioWriter (flowop_aio.hpp): the engine file
-/// of that fd is opened at its first aiowrite, with that flowop's directio and dsync; the op is
-/// the submission and counts iosize bytes written, as filebench's. aiowait waits for every
-/// aiowrite of the thread in flight (one op, also with none in flight); closefile first waits for
-/// its fd's, and the thread's end for all (untimed). An I/O failure throws IoError naming the
-/// flowop.
+/// entries, "." and ".." included, with glibc opendir's calls (list_dir()); its bytes are
+/// filebench's: per entry the name's length + sizeof(struct dirent) - 1 (neither read nor write in
+/// the IO Summary). fsyncset fsyncs every descriptor the thread has open on a file of its fileset,
+/// each an op of its own (none open: no op). makedir picks a leaf directory of its fileset that
+/// does not exist (leaf directories are picked as files are, with their own rotors) and makes it;
+/// removedir picks one that exists and removes it; neither moves bytes (both are I/O flowops, as
+/// filebench's). aiowrite starts a write of iosize at a random iosize-aligned offset below the
+/// workingset (else the drawn size) of the file on its fd (opened as read's), through AioWriter
+/// (flowop_aio.hpp): the engine file of that fd is opened at its first aiowrite, with that flowop's
+/// directio and dsync; the op is the submission and counts iosize bytes written, as filebench's.
+/// aiowait waits for every aiowrite of the thread in flight (one op, also with none in flight);
+/// closefile first waits for its fd's, and the thread's end for all (untimed). An I/O failure
+/// throws IoError naming the flowop.
 class FlowopThread final : public PhaseWorker {
  public:
   /// `events`: the run's event generator (outlives the worker), or nullptr without eventgen;
@@ -119,7 +125,11 @@ class FlowopThread final : public PhaseWorker {
   [[nodiscard]] bool finish_reached(const FlowopDef& f) const;
   /// Reads the entries of directory `path` (relative to the run directory), adding filebench's
   /// bytes per entry (name length + sizeof(struct dirent) - 1) to `bytes`; an errno or 0.
-  int list_dir(const std::string& path, std::uint64_t& bytes) const;
+  /// The calls of glibc's opendir/readdir/closedir (filebench's FB_OPENDIR/FB_READDIR): an
+  /// open beneath the run directory (O_RDONLY|O_NONBLOCK|O_DIRECTORY|O_CLOEXEC), one fstat
+  /// sizing the buffer as glibc does (st_blksize, at least 32 KiB, at most 1 MiB), getdents64
+  /// until it returns 0, close; no fcntl (fdopendir's two are not made).
+  int list_dir(const std::string& path, std::uint64_t& bytes);
   /// fsyncset (flowop `index`): one timed fsync op per open descriptor on a file of its fileset,
   /// in fd order; none open: no op.
   void fsync_set(WorkerContext& ctx, std::size_t index);
@@ -167,6 +177,15 @@ class FlowopThread final : public PhaseWorker {
   /// A random iosize-aligned offset for `f` on `slot`: uniform in [0, wss - iosize], wss the
   /// workingset or else the file's drawn size (IoError EINVAL if that is below iosize).
   std::uint64_t random_offset(const FlowopDef& f, const Slot& slot, std::uint64_t iosize);
+  /// The working set of `f` on `slot`: workingset= or else the file's drawn size (filebench's
+  /// wss of flowoplib_filesetup).
+  [[nodiscard]] std::uint64_t working_set(const FlowopDef& f, const Slot& slot) const;
+  /// `chunk` bytes as one I/O of readwholefile/writewholefile. Above a given memsize= an
+  /// IoError (EINVAL), as filebench's iobufsetup fails; above the default memsize (1 MiB; where
+  /// filebench's default 0 makes a buffer of the I/O's size) the chunk is the whole buffer.
+  [[nodiscard]] std::size_t whole_chunk(const FlowopDef& f, std::uint64_t chunk) const;
+  /// appendfilerand's bytes for `iosize` (>= 1): 0..iosize-2, filebench's fb_random64(iosize, 1).
+  std::uint64_t append_size(std::uint64_t iosize);
   /// The loop over the flowop list until the run ends (run() then drains the aiowrites).
   void run_flowops(WorkerContext& ctx);
   /// write(2) of `n` bytes from the buffer (at `offset` unless negative), all or an IoError.
@@ -212,6 +231,7 @@ class FlowopThread final : public PhaseWorker {
   /// Per randvar (key RandVarDef::id) and cvar (key kCvarStreamKey + CvarDef::id) this thread
   /// drew from: its own stream.
   std::vector<std::pair<std::uint64_t, Rng>> var_rngs_;
+  std::vector<char> dirent_buffer_;  ///< listdir's getdents64 buffer (glibc's DIR buffer)
   static constexpr std::uint64_t kCvarStreamKey = 1ULL << 32;
 };
 

@@ -190,7 +190,7 @@ struct FlowopDef {
   std::shared_ptr<const RandVarDef> index_var;
   std::uint64_t iters = 1;  ///< the op repeats this often per pass of the thread's list
   bool random = false;      ///< read/write: at random offsets within the file, else in sequence
-  bool dsync = false;       ///< opened with O_DSYNC
+  bool dsync = false;       ///< opened with O_SYNC (filebench's dsync)
   /// The file this flowop opens (createfile, openfile, or a read or write finding its fd closed)
   /// is opened with O_DIRECT, as filebench's; aiowrite: its engine file. Reads and writes on a
   /// descriptor another flowop opened keep that descriptor's flags (filebench's too).
@@ -221,6 +221,9 @@ struct ThreadDef {
   std::string name;
   std::uint32_t instances = 1;
   std::uint64_t memsize = 1 << 20;  ///< bytes of the thread's I/O buffer (filebench's tf_mem)
+  /// memsize= was given. filebench's default memsize is 0: a whole-file I/O then gets a buffer
+  /// of its own size, which iobench replaces by pieces of the default 1 MiB (whole_chunk()).
+  bool memsize_given = false;
   /// useism: the buffer is an anonymous MAP_SHARED mapping instead of heap memory (filebench's
   /// ISM: shared memory, on Linux a shared mapping as well).
   bool useism = false;

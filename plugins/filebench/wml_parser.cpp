@@ -227,6 +227,7 @@ ThreadDef WmlParser::thread() {
       t.instances = count32(a, 4096);
     } else if (a.name == "memsize") {
       t.memsize = number(need_value(a), a.name, true);
+      t.memsize_given = true;
       if (t.memsize < 1 || t.memsize > (1ULL << 30))
         fail(a.value->where, "memsize is out of range; give 1 to 1g bytes");
     } else if (a.name == "useism") {

@@ -120,7 +120,8 @@ TEST_CASE("appends and whole-file reads move exactly the bytes filebench's flowo
   const auto& readall = op(run, "readall");
   REQUIRE(app.ops > 0);
   CHECK(app.bytes == 1024 * app.ops);
-  CHECK(apprand.bytes <= 3071 * apprand.ops);
+  // filebench's draw for iosize 3k: 0..3070 bytes.
+  CHECK(apprand.bytes <= 3070 * apprand.ops);
   CHECK(readall.bytes == 40960 * readall.ops);
   CHECK(fs::file_size(run.run_dir / "log") == 4096 + app.bytes + apprand.bytes);
   CHECK(fs::file_size(run.run_dir / "data") == 40960);

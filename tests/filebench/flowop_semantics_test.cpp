@@ -35,7 +35,9 @@ std::vector<std::uint64_t> file_sizes(const fs::path& root) {
 
 }  // namespace
 
-TEST_CASE("createfile takes each missing file once and writewholefile writes its drawn size") {
+TEST_CASE(
+    "createfile takes each missing file once and writewholefile writes its drawn size in "
+    "whole iosize blocks") {
   const iobench::test::TempDir target("fbsem1");
   const filebench_test::Run run =
       run_text(target,
@@ -48,9 +50,11 @@ TEST_CASE("createfile takes each missing file once and writewholefile writes its
   // The sixth createfile finds no missing file: the thread stops and the step says so.
   CHECK(op(run, "c").ops == 5);
   CHECK(op(run, "w").ops == 5);
-  CHECK(op(run, "w").bytes == 50000);
+  // filebench's writewholefile writes whole iosize blocks until the drawn size is reached: a
+  // 10000-byte file at iosize 4k is 3 x 4096 = 12288 bytes (it was 4096 + 4096 + 1808).
+  CHECK(op(run, "w").bytes == 5 * 12288);
   CHECK(op(run, "x").ops == 5);
-  CHECK(file_sizes(run.run_dir / "s") == std::vector<std::uint64_t>(5, 10000));
+  CHECK(file_sizes(run.run_dir / "s") == std::vector<std::uint64_t>(5, 12288));
   REQUIRE(run.step.warnings.size() == 1);
   CHECK(run.step.warnings[0].rfind("1 of 1 threads stopped early", 0) == 0);
 }
@@ -84,10 +88,11 @@ TEST_CASE("a sequential read rewinds at the end of the file as filebench's does"
 
 TEST_CASE("readwholefile leaves the offset at the end of the file") {
   const iobench::test::TempDir target("fbsem5");
-  // Each sequential read after a whole-file read meets EOF (0 bytes) and rewinds.
+  // Each sequential read after a whole-file read meets EOF (0 bytes) and rewinds. Without
+  // iosize the whole file is one read (filebench's working set), so memsize holds 10k.
   const filebench_test::Run run = run_text(target,
                                            "define file name=f,size=10k,prealloc\n"
-                                           "define process name=p {thread name=t,memsize=4k {\n"
+                                           "define process name=p {thread name=t,memsize=16k {\n"
                                            "  flowop readwholefile name=all,filename=f,fd=1\n"
                                            "  flowop read name=r,fd=1,iosize=4k\n"
                                            "}}\n",
