@@ -82,6 +82,8 @@ TEST_CASE("io500 under mpirun -n 2: the ranks of both processes share one data d
       CHECK(done_of(io500_phase(step, read_phase), r) ==
             done_of(io500_phase(step, write_phase), (r + 2) % 4));
     }
+    // ...and finds the data pattern that process wrote: both derived the same seed.
+    CHECK(io500_phase(step, read_phase).at("counters").at("mismatches") == 0);
   }
   const std::uint64_t easy_items =
       io500_phase(step, "mdtest-easy-write").at("counters").at("done").get<std::uint64_t>();
