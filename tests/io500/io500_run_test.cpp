@@ -112,6 +112,11 @@ TEST_CASE("io500-quick reads what each write phase left, shifted by a rank, and 
   const std::uint64_t hard_items = md_written("mdtest-hard-write");
   CHECK(easy_items >= 1);
   CHECK(hard_items >= 1);
+  // mdtest -Y, as IO500 runs its write phases: each rank ends with a sync(2), timed.
+  for (const char* name : {"mdtest-easy-write", "mdtest-hard-write"}) {
+    INFO(name);
+    CHECK(phase(step, name).at("ops_by_kind").at("sync").at("ops") == 2);
+  }
   CHECK(phase(step, "mdtest-easy-stat").at("ops") == easy_items);
   CHECK(phase(step, "mdtest-easy-delete").at("ops") == easy_items);
   CHECK(phase(step, "mdtest-hard-stat").at("ops") == hard_items);
