@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <iobench/reporter.hpp>
+#include <optional>
 #include <ostream>
+#include <string_view>
 #include <variant>
 
 #include "plugins/io500/find.hpp"
@@ -21,6 +23,13 @@ double number_attr(const StepResult& step, std::string_view key, double fallback
 
 std::uint64_t counter(const PhaseResult& p, std::size_t i) {
   return i < p.counters.size() ? p.counters[i] : 0;
+}
+
+// The counter named `name` summed over the phase's workers; nullopt when the phase has none.
+std::optional<std::uint64_t> named_counter(const PhaseResult& p, std::string_view name) {
+  for (std::size_t i = 0; i < p.counter_names.size() && i < p.counters.size(); ++i)
+    if (p.counter_names[i] == name) return p.counters[i];
+  return std::nullopt;
 }
 
 const char* status_text(Status s) {
@@ -51,6 +60,15 @@ std::vector<PhaseFigure> phase_figures(const StepResult& step) {
       const OpResult none{};
       const OpResult& op = p.ops.empty() ? none : p.ops.front();
       f.score = is_bandwidth_phase(p.name) ? gib_per_s(op.bytes, seconds) : kiops(op.ops, seconds);
+    }
+    // ior -R / mdtest -X: data that is not what its write phase wrote makes the phase not valid
+    // (IO500 marks ior's errors so; iobench treats mdtest's alike).
+    if (const auto bad = named_counter(p, "mismatches"); bad && *bad > 0) {
+      f.invalid = fmt::format(
+          "{} {} read did not hold the data pattern the write phase wrote (mismatches = {})", *bad,
+          p.name == "mdtest-hard-read" ? (*bad == 1 ? "file" : "files")
+                                       : (*bad == 1 ? "transfer" : "transfers"),
+          *bad);
     }
     if (p.status != Status::kOk) {
       f.failure = p.message.empty() ? std::string(status_text(p.status))

@@ -14,7 +14,8 @@ namespace iobench::plugins::io500 {
 /// The figures of an io500 step's phases as IO500 rates them: ior phases in GiB/s of their
 /// transfers over the phase's wall time, mdtest phases in kIOPS of their items, find in kIOPS
 /// of the entries it examined (find_figure); a phase that did not end ok carries its status and
-/// message as its failure.
+/// message as its failure, and a read phase whose "mismatches" counter is above 0 (data that was
+/// not the pattern its write phase wrote, ior -R / mdtest -X) is not valid, saying how many.
 [[nodiscard]] std::vector<PhaseFigure> phase_figures(const StepResult& step);
 /// The rules the step ran under: its stonewall time and whether it is io500-quick (the step's
 /// "stonewall_s" and "quick" attributes).

@@ -22,7 +22,7 @@ std::string ior_easy_file(std::uint32_t rank) {
 }
 
 std::string mdtest_easy_dir(std::uint32_t rank) {
-  return fmt::format("mdtest-easy/mdtest_tree.{}.0", rank);
+  return fmt::format("mdtest-easy/{}/mdtest_tree.{}.0", kMdtestTestDir, rank);
 }
 
 std::string_view phase_name(Io500Phase phase) noexcept {
@@ -42,7 +42,7 @@ std::vector<std::string> phase_op_names(Io500Phase phase) {
       return {"read"};
     case Io500Phase::kMdtestEasyWrite:
     case Io500Phase::kMdtestHardWrite:
-      return {"create"};
+      return {"create", "sync"};
     case Io500Phase::kMdtestEasyStat:
     case Io500Phase::kMdtestHardStat:
       return {"stat"};
@@ -54,6 +54,11 @@ std::vector<std::string> phase_op_names(Io500Phase phase) {
       return {"find"};
   }
   return {};
+}
+
+bool checks_pattern(Io500Phase phase) noexcept {
+  return phase == Io500Phase::kIorEasyRead || phase == Io500Phase::kIorHardRead ||
+         phase == Io500Phase::kMdtestHardRead;
 }
 
 namespace {
@@ -107,7 +112,10 @@ class Io500Worker final : public PhaseWorker {
     const std::filesystem::path shown = job_.data.shown(name);
     // ior-easy: each rank creates its file; ior-hard: the workload created the shared one.
     UniqueFd fd = hard() ? job_.data.open(name, O_WRONLY) : job_.data.create(name, O_WRONLY);
-    std::vector<std::byte> buf(transfer(), std::byte{0x5a});
+    // IOR's timestamp pattern is the same in every transfer of a rank: made once, untimed, as
+    // IOR makes it before its write loop.
+    std::vector<std::byte> buf(transfer());
+    fill_pattern(buf, pattern());
     ctx.plan_work(job_.count, job_.count * transfer());
     std::uint64_t i = 0;
     std::uint64_t start = monotonic_ns();
@@ -149,16 +157,29 @@ class Io500Worker final : public PhaseWorker {
     const std::filesystem::path shown = job_.data.shown(name);
     UniqueFd fd = job_.data.open(name, O_RDONLY);
     std::vector<std::byte> buf(transfer());
+    const IorPattern expected = pattern();
     ctx.plan_work(job_.count, job_.count * transfer());
     std::uint64_t i = 0;
+    std::uint64_t mismatches = 0;
     std::uint64_t start = monotonic_ns();
     for (; i < job_.count && ctx.keep_going(); ++i) {
+      // ior -R: the owner's pattern checked word by word inside the transfer's time; the first
+      // byte changed before the read, as IOR does, so that the previous transfer's bytes cannot
+      // pass for this one's.
+      buf[0] = ~buf[0];
       read_all_at(fd.get(), buf, offset(i), shown);
+      mismatches += matches_pattern(buf, expected) ? 0 : 1;
       const std::uint64_t end = monotonic_ns();
       ctx.record(0, transfer(), end - start, end);
       start = end;
     }
     ctx.add_counter(kDoneCounter, i);
+    ctx.add_counter(kMismatchCounter, mismatches);
+  }
+
+  // The pattern of the owner's data (the one it writes, or the one a reader expects of it).
+  [[nodiscard]] IorPattern pattern() const noexcept {
+    return IorPattern{.rank = job_.owner, .seed = job_.pattern_seed};
   }
 
   // ior -z -t 4096 -b 4096 over the owner's ior-easy file: each of its job_.count 4 KiB blocks
@@ -199,7 +220,9 @@ class Io500Worker final : public PhaseWorker {
   }
 
   // One item op of an mdtest phase on file.mdtest.<owner>.<n>; returns the bytes it moved.
-  std::uint64_t item_op(const ConfinedDir& dir, const std::string& name, std::byte* buf) {
+  // mdtest-hard-read counts in `mismatches` a file whose bytes are not the owner's pattern.
+  std::uint64_t item_op(const ConfinedDir& dir, const std::string& name, std::byte* buf,
+                        std::uint64_t& mismatches) {
     switch (job_.phase) {
       case Io500Phase::kMdtestEasyWrite:
       case Io500Phase::kMdtestHardWrite: {
@@ -214,8 +237,11 @@ class Io500Worker final : public PhaseWorker {
       }
       case Io500Phase::kMdtestHardRead: {
         UniqueFd fd = dir.open(name, O_RDONLY);
+        buf[0] = ~buf[0];  // as ior_read(): the previous file's bytes cannot pass for these
         read_all_at(fd.get(), {buf, kMdtestHardFileBytes}, 0, dir.shown(name));
         fd.close(dir.shown(name));
+        // mdtest -X: the owner's pattern checked inside the item's time.
+        mismatches += matches_pattern({buf, kMdtestHardFileBytes}, pattern()) ? 0 : 1;
         return kMdtestHardFileBytes;
       }
       case Io500Phase::kMdtestEasyStat:
@@ -231,19 +257,34 @@ class Io500Worker final : public PhaseWorker {
   void mdtest(WorkerContext& ctx) {
     const OwnedConfinedDir dir =
         job_.data.open_dir(easy_md() ? mdtest_easy_dir(job_.owner) : std::string(kMdtestHardDir));
-    std::vector<std::byte> buf(kMdtestHardFileBytes, std::byte{0x5a});
+    // mdtest-hard-write: the owner's pattern, made once (mdtest's timestamp pattern is the same
+    // in every file of a rank); mdtest-hard-read: overwritten by each file read.
+    std::vector<std::byte> buf(kMdtestHardFileBytes);
+    fill_pattern(buf, pattern());
     ctx.plan_work(job_.count, 0);
     std::string name;
     std::uint64_t n = 0;
+    std::uint64_t mismatches = 0;
     std::uint64_t start = monotonic_ns();
     for (; n < job_.count && ctx.keep_going(); ++n) {
       name = fmt::format("file.mdtest.{}.{}", job_.owner, n);
-      const std::uint64_t bytes = item_op(dir, name, buf.data());
+      const std::uint64_t bytes = item_op(dir, name, buf.data(), mismatches);
       const std::uint64_t end = monotonic_ns();
       ctx.record(0, bytes, end - start, end);
       start = end;
     }
     ctx.add_counter(kDoneCounter, n);
+    if (checks_pattern(job_.phase)) ctx.add_counter(kMismatchCounter, mismatches);
+    if (job_.phase == Io500Phase::kMdtestEasyWrite || job_.phase == Io500Phase::kMdtestHardWrite) {
+      // mdtest -Y as IO500 runs its write phases: sync(2) after the phase, inside its time (the
+      // phase's wall time ends when its last worker returns). Skipped on the way out of a run
+      // being stopped.
+      if (ctx.stop_requested()) return;
+      ctx.begin_fsync();
+      ::sync();
+      const std::uint64_t end = monotonic_ns();
+      ctx.record(1, 0, end - start, end);
+    }
   }
 
   void find(WorkerContext& ctx) {

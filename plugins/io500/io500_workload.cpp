@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "plugins/io500/data_pattern.hpp"
 #include "plugins/io500/io500_workers.hpp"
 #include "plugins/io500/score.hpp"
 #include "plugins/mdtest/ranks.hpp"
@@ -164,6 +165,7 @@ std::vector<PhaseSpec> Io500Workload::phases() const {
       spec.wear_out = true;
     }
     if (is_ior_write(phase)) spec.counter_names = {"done", "at_stonewall", "stonewall_ns"};
+    if (checks_pattern(phase)) spec.counter_names = {"done", "mismatches"};
     specs.push_back(std::move(spec));
   }
   return specs;
@@ -192,6 +194,8 @@ std::string Io500Workload::make_data(const ConfinedDir& run_dir) const {
   run_dir.mkdir(kDataDir);
   const OwnedConfinedDir data = run_dir.open_dir(kDataDir);
   for (const char* dir : {"ior-easy", "ior-hard", "mdtest-easy", "mdtest-hard"}) data.mkdir(dir);
+  for (const char* dir : {"mdtest-easy", "mdtest-hard"})
+    data.mkdir(fmt::format("{}/{}", dir, kMdtestTestDir));
   data.mkdir(kMdtestHardDir);
   for (std::uint32_t r = 0; r < total_ranks_; ++r) data.mkdir(mdtest_easy_dir(r));
   data.create(kIorHardFile, O_WRONLY).close(data.shown(kIorHardFile));
@@ -225,6 +229,14 @@ void Io500Workload::prepare(PrepareContext& ctx) {
   newer_.tv_sec = static_cast<std::time_t>(sec);
   newer_.tv_nsec = static_cast<long>(nsec);
   data_ = run_dir.open_dir(kDataDir);
+  // One seed per group of phases sharing files, as IO500 gives ior -G / mdtest -G; every process
+  // derives the same ones from rank 0's timestamp.
+  constexpr const char* kGroups[] = {"ior-easy", "ior-hard", "mdtest-hard"};
+  for (std::size_t g = 0; g < seeds_.size(); ++g) {
+    seeds_[g] = pattern_seed(kGroups[g], newer_.tv_sec, newer_.tv_nsec);
+    ctx.set_attribute(fmt::format("pattern_seed.{}", kGroups[g]),
+                      static_cast<std::int64_t>(seeds_[g]));
+  }
   ctx.set_attribute("tasks", static_cast<std::int64_t>(total_ranks_));
   ctx.set_attribute("stonewall_s", std::chrono::duration<double>(config_.stonewall).count());
   ctx.set_attribute("quick", static_cast<std::int64_t>(config_.quick ? 1 : 0));
@@ -238,6 +250,7 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   job.rank = rank_base_ + static_cast<std::uint32_t>(ctx.worker_index());
   job.ranks = total_ranks_;
   job.data = data_.view();
+  job.pattern_seed = seed_of(kind);
   if (kind == Io500Phase::kFind) {
     job.find_root = data_.path().string();
     job.newer = newer_;
@@ -276,6 +289,19 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
     }
   }
   return make_io500_worker(std::move(job));
+}
+
+std::uint32_t Io500Workload::seed_of(Io500Phase phase) const noexcept {
+  switch (writer_of(phase)) {
+    case Io500Phase::kIorEasyWrite:
+      return seeds_[0];
+    case Io500Phase::kIorHardWrite:
+      return seeds_[1];
+    case Io500Phase::kMdtestHardWrite:
+      return seeds_[2];
+    default:
+      return 0;
+  }
 }
 
 void Io500Workload::drop_before(Io500Phase next, PrepareContext& ctx) {

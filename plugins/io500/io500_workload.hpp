@@ -23,10 +23,15 @@ namespace iobench::plugins::io500 {
 /// IOR's stoneWallingWearOut=1) and after_phase() reports their stonewall figures; each later phase
 /// acts on what its write phase left: rank r on rank (r + 1) mod ranks's files (the rank shift that
 /// keeps a rank from reading its own page cache), for as many transfers or items as that rank
-/// completed. find runs `-newer timestampfile -size 3901c -name *01*` over the data directory. With
-/// extended (IO500's --mode=extended), find-easy (`-name *01*` over the mdtest-easy tree) runs
-/// after mdtest-easy-write and ior-rnd4K-easy-read (random 4 KiB reads of the ior-easy files,
-/// stonewall and wear-out) last; the score never counts them.
+/// completed. The ior and mdtest-hard writes write IOR's data pattern (data_pattern.hpp, one seed
+/// per group from the timestamp, attributes "pattern_seed.<group>"); ior-easy-read, ior-hard-read
+/// and mdtest-hard-read check every word they read against it inside their time (ior -R, mdtest
+/// -X) and count the transfers or files that differ (counter "mismatches"), which makes the phase
+/// not valid. The mdtest writes end with sync(2) inside their time (mdtest -Y). find runs `-newer
+/// timestampfile -size 3901c -name *01*` over the data directory. With extended (IO500's
+/// --mode=extended), find-easy (`-name *01*` over the mdtest-easy tree) runs after
+/// mdtest-easy-write and ior-rnd4K-easy-read (random 4 KiB reads of the ior-easy files, stonewall
+/// and wear-out) last; the score never counts them.
 ///
 /// Under mpirun each process's `ranks` workers are IO500 ranks too, numbered process by process
 /// (process p's worker w is rank p x ranks + w): rank 0 makes the timestamp file and the data
@@ -55,6 +60,8 @@ class Io500Workload final : public Workload {
   void after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) override;
 
  private:
+  /// The pattern seed of the files `phase` writes or reads (0 for phases without data).
+  [[nodiscard]] std::uint32_t seed_of(Io500Phase phase) const noexcept;
   /// cache_proof: drops the page cache before `next` (root only), noting what happened.
   void drop_before(Io500Phase next, PrepareContext& ctx);
   /// The "cache_proof" attribute: the rank shift, the phases the cache was dropped before, and
@@ -78,6 +85,8 @@ class Io500Workload final : public Workload {
   std::vector<OwnedConfinedDir> rank0_dirs_;
   OwnedConfinedDir data_;
   std::timespec newer_{};
+  /// The data pattern's seeds of ior-easy, ior-hard and mdtest-hard (set in prepare()).
+  std::array<std::uint32_t, 3> seeds_{};
   /// Per write phase (indexed by Io500Phase), what each rank completed.
   std::array<std::vector<std::uint64_t>, kAllPhaseCount> done_{};
 };

@@ -120,10 +120,11 @@ TEST_CASE("io500 extended=true runs find-easy on the easy tree and random 4 KiB 
       expected += name.find("01") != std::string::npos ? 1 : 0;
     }
   }
-  // find-easy: -name *01* alone over mdtest-easy: the two rank directories and every file.
+  // find-easy: -name *01* alone over mdtest-easy: mdtest's test-dir.0-0, the two rank
+  // directories and every file.
   CHECK(expected == 2);  // file.mdtest.<r>.101 (n < 200)
   CHECK(phases.at(2).at("counters").at("matched") == expected);
-  CHECK(phases.at(2).at("counters").at("entries_scanned") == 2 + items);
+  CHECK(phases.at(2).at("counters").at("entries_scanned") == 3 + items);
   // ior-rnd4K-easy-read: worker r reads every 4 KiB block of rank r+1's 8 MiB once.
   const Json& rnd = phases.at(13);
   for (std::size_t w = 0; w < 2; ++w) {

@@ -45,6 +45,9 @@ TEST_CASE("io500-quick prints the list's RESULT lines in order and an INVALID sc
     names.push_back(m[1]);
     CHECK(m[3] == (iobench::plugins::io500::is_bandwidth_phase(m[1].str()) ? "GiB/s" : "kIOPS"));
     CHECK(std::stod(m[2]) > 0);
+    // The read phases are valid: their data was the pattern the writes wrote.
+    if (m[1] == "ior-easy-read" || m[1] == "ior-hard-read" || m[1] == "mdtest-hard-read")
+      CHECK(l.find("[INVALID]") == std::string::npos);
   }
   CHECK(names == std::vector<std::string>(std::begin(iobench::plugins::io500::kPhaseOrder),
                                           std::end(iobench::plugins::io500::kPhaseOrder)));
@@ -90,6 +93,17 @@ TEST_CASE("io500-quick reads what each write phase left, shifted by a rank, and 
     CHECK(worker_counter(hard_r, w, "done") == worker_counter(hard_w, (w + 1) % 2, "done"));
   }
   CHECK(hard_r.at("bytes") == hard_w.at("counters").at("done").get<std::uint64_t>() * 47008);
+  // ior -R / mdtest -X: every word read was the pattern its owner wrote.
+  for (const char* name : {"ior-easy-read", "ior-hard-read", "mdtest-hard-read"}) {
+    INFO(name);
+    CHECK(phase(step, name).at("counters").at("mismatches") == 0);
+  }
+  for (const char* group : {"ior-easy", "ior-hard", "mdtest-hard"}) {
+    const std::int64_t seed =
+        step.at("attributes").at(std::string("pattern_seed.") + group).get<std::int64_t>();
+    CHECK(seed >= 1);
+    CHECK(seed < (std::int64_t{1} << 31));
+  }
   // mdtest: every item written is stat'ed (read) and deleted, by the next rank.
   const auto md_written = [&](const char* name) {
     return phase(step, name).at("counters").at("done").get<std::uint64_t>();
@@ -98,6 +112,11 @@ TEST_CASE("io500-quick reads what each write phase left, shifted by a rank, and 
   const std::uint64_t hard_items = md_written("mdtest-hard-write");
   CHECK(easy_items >= 1);
   CHECK(hard_items >= 1);
+  // mdtest -Y, as IO500 runs its write phases: each rank ends with a sync(2), timed.
+  for (const char* name : {"mdtest-easy-write", "mdtest-hard-write"}) {
+    INFO(name);
+    CHECK(phase(step, name).at("ops_by_kind").at("sync").at("ops") == 2);
+  }
   CHECK(phase(step, "mdtest-easy-stat").at("ops") == easy_items);
   CHECK(phase(step, "mdtest-easy-delete").at("ops") == easy_items);
   CHECK(phase(step, "mdtest-hard-stat").at("ops") == hard_items);
@@ -105,8 +124,8 @@ TEST_CASE("io500-quick reads what each write phase left, shifted by a rank, and 
   CHECK(phase(step, "mdtest-hard-read").at("bytes") == hard_items * 3901);
   CHECK(phase(step, "mdtest-hard-delete").at("ops") == hard_items);
   // find: the mdtest-hard files whose name holds "01" are the only 3901-byte ones; it examined
-  // the 4 phase directories, mdtest_tree.0, the 2 easy rank directories, the 2 ior-easy files,
-  // the ior-hard file and every mdtest file.
+  // the 4 phase directories, mdtest's 2 test-dir.0-0, mdtest_tree.0, the 2 easy rank directories,
+  // the 2 ior-easy files, the ior-hard file and every mdtest file.
   const Json& hard_write = phase(step, "mdtest-hard-write");
   std::uint64_t expected_matches = 0;
   for (std::size_t rank = 0; rank < 2; ++rank) {
@@ -118,7 +137,7 @@ TEST_CASE("io500-quick reads what each write phase left, shifted by a rank, and 
   }
   const Json& find = phase(step, "find");
   CHECK(find.at("counters").at("matched") == expected_matches);
-  CHECK(find.at("counters").at("entries_scanned") == 10 + easy_items + hard_items);
+  CHECK(find.at("counters").at("entries_scanned") == 12 + easy_items + hard_items);
   // 200 items a rank unless the 1 s stonewall cut a write short: file.mdtest.<r>.101 each.
   if (hard_items == 400) CHECK(expected_matches == 2);
 }

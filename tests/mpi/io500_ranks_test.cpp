@@ -82,6 +82,8 @@ TEST_CASE("io500 under mpirun -n 2: the ranks of both processes share one data d
       CHECK(done_of(io500_phase(step, read_phase), r) ==
             done_of(io500_phase(step, write_phase), (r + 2) % 4));
     }
+    // ...and finds the data pattern that process wrote: both derived the same seed.
+    CHECK(io500_phase(step, read_phase).at("counters").at("mismatches") == 0);
   }
   const std::uint64_t easy_items =
       io500_phase(step, "mdtest-easy-write").at("counters").at("done").get<std::uint64_t>();
@@ -89,12 +91,12 @@ TEST_CASE("io500 under mpirun -n 2: the ranks of both processes share one data d
       io500_phase(step, "mdtest-hard-write").at("counters").at("done").get<std::uint64_t>();
   CHECK(io500_phase(step, "mdtest-easy-delete").at("ops") == easy_items);
   CHECK(io500_phase(step, "mdtest-hard-delete").at("ops") == hard_items);
-  // find, one share per process: together every entry once (the 4 phase directories,
-  // mdtest_tree.0, 4 easy rank directories, 4 ior-easy files, the ior-hard file and every mdtest
-  // file), and the matches of every rank's names.
+  // find, one share per process: together every entry once (the 4 phase directories, the 2
+  // test-dir.0-0, mdtest_tree.0, 4 easy rank directories, 4 ior-easy files, the ior-hard file and
+  // every mdtest file), and the matches of every rank's names.
   const IoJson& find_phase = io500_phase(step, "find");
   CHECK(find_phase.at("workers").size() == 2);
-  CHECK(find_phase.at("counters").at("entries_scanned") == 14 + easy_items + hard_items);
+  CHECK(find_phase.at("counters").at("entries_scanned") == 16 + easy_items + hard_items);
   std::uint64_t expected_matches = 0;
   const IoJson& hard_write = io500_phase(step, "mdtest-hard-write");
   for (std::size_t r = 0; r < 4; ++r) {
