@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <iobench/explain.hpp>
 #include <iterator>
@@ -124,8 +126,9 @@ class WritebackThrottle {
       refused_ = bdi_ + " has no writable strict_limit and max_bytes (Linux 6.2 or later)";
       return;
     }
-    old_strict_ = read_text(bdi_ + "/strict_limit");
-    old_max_ratio_fine_ = read_text(bdi_ + "/max_ratio_fine");
+    // Without the newline sysfs printed: the kernel's parser takes one, write_to() adds it.
+    old_strict_ = trimmed(read_text(bdi_ + "/strict_limit"));
+    old_max_ratio_fine_ = trimmed(read_text(bdi_ + "/max_ratio_fine"));
     if (!write_to(kRootLimit, device + " " + std::to_string(write_bps))) {
       refused_ =
           "the kernel refused '" + device + " " + std::to_string(write_bps) + "' in " + kRootLimit;
@@ -144,9 +147,11 @@ class WritebackThrottle {
     lift();
     if (bdi_set_) {
       // A loop device's bdi outlives losetup -d: leave it as it was for the next user.
-      write_to(bdi_ + "/max_ratio_fine",
-               old_max_ratio_fine_.empty() ? "1000000" : old_max_ratio_fine_);
-      write_to(bdi_ + "/strict_limit", old_strict_.empty() ? "0" : old_strict_);
+      const std::string ratio = old_max_ratio_fine_.empty() ? "1000000" : old_max_ratio_fine_;
+      const std::string strict = old_strict_.empty() ? "0" : old_strict_;
+      if (!write_to(bdi_ + "/max_ratio_fine", ratio) || !write_to(bdi_ + "/strict_limit", strict))
+        std::fprintf(stderr, "could not restore %s: max_ratio_fine=%s strict_limit=%s\n",
+                     bdi_.c_str(), ratio.c_str(), strict.c_str());
     }
   }
   /// Ends the write limit now (the dirty limit stays): the writeback queued behind it goes at
@@ -161,6 +166,10 @@ class WritebackThrottle {
   [[nodiscard]] const std::string& refused() const noexcept { return refused_; }
 
  private:
+  static std::string trimmed(std::string text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    return text;
+  }
   static constexpr const char* kRootLimit = "/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device";
   std::string device_;
   std::string bdi_;

@@ -110,7 +110,8 @@ struct SteadyStateFigures {
 inline constexpr std::size_t kSteadyStateSeriesMax = 10000;
 
 /// Feeds samples one at a time and says when the rolling window is steady. Keeps the window
-/// and the series of every sample taken (the last kSteadyStateSeriesMax of them).
+/// and the series of every sample taken (the last kSteadyStateSeriesMax of them, or as many as
+/// the window holds where it is longer, so that the window is always the series' tail).
 class SteadyStateDetector {
  public:
   /// `config` must have passed validate().

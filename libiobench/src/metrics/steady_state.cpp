@@ -173,7 +173,7 @@ bool SteadyStateDetector::done() const noexcept {
 bool SteadyStateDetector::add(double sample) {
   if (done()) return steady_;
   ++samples_;
-  if (series_.size() == kSteadyStateSeriesMax) {
+  if (series_.size() == std::max(kSteadyStateSeriesMax, capacity_)) {  // the window stays a tail
     series_.pop_front();
     ++series_dropped_;
   }
