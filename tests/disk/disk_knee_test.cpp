@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "plugins/disk/disk_formatter.hpp"
+#include "tests/disk/io_throttle.hpp"
 #include "tests/explain/loop_fs.hpp"
 #include "tests/support/test_support.hpp"
 
@@ -29,92 +30,6 @@ using namespace iobench;
 namespace {
 
 constexpr double kCeiling = 400;  // reads per second
-
-bool write_to(const std::string& file, const std::string& text) {
-  std::ofstream out(file);
-  out << text << '\n';
-  out.flush();
-  return static_cast<bool>(out);
-}
-
-std::string read_text(const std::string& file) {
-  std::ifstream in(file);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// This process's cgroup path in the hierarchy with `controller` ("" for cgroup v2), or nullopt.
-std::optional<std::string> cgroup_of(const std::string& controller) {
-  for (const explain::CgroupMembership& m :
-       explain::parse_proc_cgroup(read_text("/proc/self/cgroup"))) {
-    if (controller.empty()
-            ? m.controllers.empty()
-            : ("," + m.controllers + ",").find("," + controller + ",") != std::string::npos) {
-      return m.path;
-    }
-  }
-  return std::nullopt;
-}
-
-// This process, moved into a fresh cgroup whose read IOPS on `device` ("MAJ:MIN") are limited to
-// kCeiling for the life of the object, then moved back to the cgroup it started in.
-class ReadIopsCeiling {
- public:
-  explicit ReadIopsCeiling(const std::string& device) {
-    if (::access("/sys/fs/cgroup/cgroup.controllers", R_OK) == 0 &&
-        read_text("/sys/fs/cgroup/cgroup.controllers").find("io") != std::string::npos) {
-      setup("/sys/fs/cgroup", "", "io.max", device + " riops=400");
-    } else if (::access("/sys/fs/cgroup/blkio/blkio.throttle.read_iops_device", W_OK) == 0) {
-      setup("/sys/fs/cgroup/blkio", "blkio", "blkio.throttle.read_iops_device", device + " 400");
-    } else {
-      refused_ =
-          "neither cgroup v2 io.max (/sys/fs/cgroup/cgroup.controllers without \"io\") nor a "
-          "writable cgroup v1 blkio hierarchy (/sys/fs/cgroup/blkio)";
-    }
-  }
-  ~ReadIopsCeiling() {
-    if (!moved_) {
-      if (!group_.empty()) ::rmdir(group_.c_str());
-      return;
-    }
-    const std::string back = (started_in_ == "/" ? root_ : root_ + started_in_) + "/cgroup.procs";
-    write_to(back, std::to_string(::getpid()));
-    ::rmdir(group_.c_str());
-  }
-  ReadIopsCeiling(const ReadIopsCeiling&) = delete;
-  ReadIopsCeiling& operator=(const ReadIopsCeiling&) = delete;
-  [[nodiscard]] const std::string& refused() const noexcept { return refused_; }
-
- private:
-  void setup(const std::string& root, const std::string& controller, const std::string& file,
-             const std::string& limit) {
-    root_ = root;
-    const std::optional<std::string> started_in = cgroup_of(controller);
-    if (!started_in) {
-      refused_ = "/proc/self/cgroup has no line for " + root;
-      return;
-    }
-    started_in_ = *started_in;
-    if (controller.empty()) write_to(root + "/cgroup.subtree_control", "+io");
-    group_ = root + "/iobench-knee-" + std::to_string(::getpid());
-    if (::mkdir(group_.c_str(), 0755) != 0) {
-      refused_ = "mkdir " + group_ + " refused";
-      group_.clear();
-      return;
-    }
-    if (!write_to(group_ + "/" + file, limit)) {
-      refused_ = "the kernel refused '" + limit + "' in " + group_ + "/" + file;
-      return;
-    }
-    moved_ = write_to(group_ + "/cgroup.procs", std::to_string(::getpid()));
-    if (!moved_) refused_ = "moving the test into " + group_ + " was refused";
-  }
-
-  std::string root_;
-  std::string started_in_;
-  std::string group_;
-  bool moved_ = false;
-  std::string refused_;
-};
 
 double number(const StepResult& step, const std::string& key) {
   const AttributeValue* value = step.attribute(key);
@@ -178,7 +93,7 @@ TEST_CASE("under a throttled read ceiling the curve's 100 % point is the ceiling
           "[disk][curve][kernel]") {
   const test::LoopFs loop(16 * test::kMiB);
   if (!usable(loop)) return;
-  const ReadIopsCeiling ceiling(loop.device_number());
+  const test::ReadIopsCeiling ceiling(loop.device_number(), kCeiling);
   if (!ceiling.refused().empty()) {
     WARN("skipped: " << ceiling.refused());
     return;
@@ -210,7 +125,7 @@ TEST_CASE("under a throttled read ceiling the latency search ends within 2 % of 
           "[disk][curve][kernel]") {
   const test::LoopFs loop(16 * test::kMiB);
   if (!usable(loop)) return;
-  const ReadIopsCeiling ceiling(loop.device_number());
+  const test::ReadIopsCeiling ceiling(loop.device_number(), kCeiling);
   if (!ceiling.refused().empty()) {
     WARN("skipped: " << ceiling.refused());
     return;

@@ -73,7 +73,7 @@ inline std::size_t count_of(const std::string& list) {
 
 // "KIND|STEP" (or "KIND|STEP|CHART", "steady_state|STEP|PHASE") -> the points the plot holds:
 // the tracked rounds, the matrix cells, WSAT's rounds, DIRTH's TC x QD cells and histogram bins,
-// a steady_state= phase's window.
+// a steady_state= phase's samples (its series; the window in a file written before it).
 inline std::map<std::string, std::size_t> expected_pts_points(const RawJson& doc) {
   std::map<std::string, std::size_t> expected;
   for (std::size_t i = 0; i < doc.at("steps").size(); ++i) {
@@ -82,8 +82,9 @@ inline std::map<std::string, std::size_t> expected_pts_points(const RawJson& doc
     const auto& phases = step.at("phases");
     for (std::size_t p = 0; p < phases.size(); ++p) {
       if (phases[p].contains("steady_state")) {
+        const RawJson& steady = phases[p].at("steady_state");
         expected[fmt::format("steady_state|{}|{}", i, p)] =
-            phases[p].at("steady_state").at("window").size();
+            steady.contains("series") ? steady.at("series").size() : steady.at("window").size();
       }
     }
     if (step.at("workload") != "pts") continue;

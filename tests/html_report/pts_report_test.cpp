@@ -143,15 +143,22 @@ TEST_CASE("the HTML report of PTS runs carries each plot's points", "[html_repor
     }
     if (test == "dirth") check_dirth(step, pts.at("dirth"));
   }
-  // The disk phase run with steady_state=: its judged window as the rounds chart.
+  // The disk phase run with steady_state=: every sample as the rounds chart, the judged window
+  // its last rounds.
   CHECK(steps[5].at("pts").is_null());
   const RawJson& phase = doc["steps"][5]["phases"][0];
   const RawJson& steady = steps[5]["phases"][0].at("steady_state");
   REQUIRE(steady.at("rounds").size() == expected.at("steady_state|5|0"));
+  const RawJson& series = phase["steady_state"]["series"];
+  REQUIRE(steady["rounds"].size() == series.size());
   const std::size_t samples = phase["steady_state"]["samples"];
-  CHECK(steady["rounds"][0][0] == samples - steady["rounds"].size() + 1);
-  CHECK(steady["rounds"][1][1].get<double>() ==
-        Approx(phase["steady_state"]["window"][1].get<double>()));
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    CHECK(steady["rounds"][i][0] == i + 1);
+    CHECK(steady["rounds"][i][1].get<double>() == Approx(series[i].get<double>()));
+  }
+  CHECK(steady["last"] == samples);
+  CHECK(steady["first"] == samples - phase["steady_state"]["window"].size() + 1);
+  CHECK(steady["dropped"] == 0);
   CHECK(steady["mean"].get<double>() ==
         Approx(phase["steady_state"]["figures"]["window_mean"].get<double>()));
   REQUIRE(steady["bands"].size() == 1);  // iops:101%: mean +- 101 %

@@ -4,11 +4,13 @@
 #include "report/html/report_model.hpp"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <fstream>
 #include <iobench/classic_results.hpp>
 #include <iobench/error.hpp>
 #include <iobench/html_report.hpp>
 #include <iobench/result_json.hpp>
+#include <iobench/steady_state.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -321,4 +323,44 @@ TEST_CASE("bonnie++ 2.00a's directory count (one column late) reaches the report
   CHECK(dbench["runs"][0]["source"]["format"] == "dbench");
   CHECK(dbench["runs"][0]["bonnie"].empty());
   CHECK(dbench["runs"][0]["steps"][0]["phases"][0]["throughput_mib_s"].get<double>() > 0);
+}
+
+TEST_CASE("a steady-state chart holds every sample kept with the judged window as its tail",
+          "[html_report][steady_state]") {
+  PhaseResult phase;
+  SteadyStateResult& steady = phase.steady_state.emplace();
+  steady.config.criterion = parse_steady_state_criterion("iops:10%", "test");
+  steady.config.window = std::chrono::milliseconds(750);
+  steady.config.interval = std::chrono::milliseconds(250);
+  // 9 samples taken, the first 2 no longer kept; steady on the last 3.
+  steady.samples = 9;
+  steady.series_dropped = 2;
+  steady.series = {400, 900, 100, 700, 500, 510, 490};
+  steady.window = {500, 510, 490};
+  steady.steady = true;
+  steady.figures = judge_window(steady.config.criterion, steady.window);
+  const detail::html::Json chart = detail::html::steady_state_model(phase);
+  REQUIRE(chart["rounds"].size() == 7);
+  for (std::size_t i = 0; i < 7; ++i) {
+    CHECK(chart["rounds"][i][0] == i + 3);  // numbered from the first sample taken
+    CHECK(chart["rounds"][i][1] == steady.series[i]);
+  }
+  CHECK(chart["first"] == 7);
+  CHECK(chart["last"] == 9);
+  CHECK(chart["dropped"] == 2);
+  CHECK(chart["mean"].get<double>() == Approx(500));
+  CHECK(chart["steady"] == true);
+  REQUIRE(chart["bands"].size() == 1);
+  CHECK(chart["bands"][0]["low"].get<double>() == Approx(450));
+  CHECK(chart["bands"][0]["high"].get<double>() == Approx(550));
+
+  // A result file from before the series: the window alone, at its place.
+  steady.series.clear();
+  steady.series_dropped = 0;
+  const detail::html::Json old = detail::html::steady_state_model(phase);
+  REQUIRE(old["rounds"].size() == 3);
+  CHECK(old["rounds"][0] == detail::html::Json::array({7, 500.0}));
+  CHECK(old["first"] == 7);
+  CHECK(old["last"] == 9);
+  CHECK(old["dropped"] == 0);
 }

@@ -3,6 +3,7 @@
 // criteria are chosen so the decision cannot depend on scheduling: with 2 samples of a window,
 // max |y - mean| <= mean always, so iops:101% is steady on the first full window whatever the
 // rates; a window longer than the run never fills.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <iobench/result_json.hpp>
 #include <nlohmann/json.hpp>
@@ -87,6 +88,64 @@ TEST_CASE("a disk phase whose steady-state window never fills says steady no wit
              Catch::Contains(fmt::format("phase read: steady: no (bw_slope:5%: {} of 500 intervals "
                                          "sampled, the window never filled)",
                                          steady.samples)));
+}
+
+TEST_CASE("a disk phase keeps every steady-state sample, the judged window as their tail",
+          "[integration][steady_state]") {
+  // A 1e-6 % limit is never met by measured rates (their samples would have to agree to 9
+  // digits), so the 2 s phase runs to its end: samples at 250 ms, 500 ms, ... of it.
+  const SteadyRun run = run_disk(
+      {"steady_state=iops:0.000001%", "ss_dur=750ms", "ss_interval=250ms", "--time", "2s"});
+  INFO(run.cli.out << run.cli.err);
+  const iobench::PhaseResult& phase = run.document.run.steps.at(0).phases.at(0);
+  REQUIRE(phase.steady_state.has_value());
+  const iobench::SteadyStateResult& steady = *phase.steady_state;
+  CHECK_FALSE(steady.steady);
+  // 8 interval ends in 2 s; a runner waking late under load may skip one or lose the last.
+  CHECK(steady.samples >= 4);
+  CHECK(steady.samples <= 8);
+  CHECK(steady.series_dropped == 0);
+  REQUIRE(steady.series.size() == steady.samples);
+  REQUIRE(steady.window.size() == 3);
+  CHECK(std::equal(steady.window.begin(), steady.window.end(), steady.series.end() - 3));
+  // Every sample is a paced read rate (rate_iops=500); one sample may stall or catch up under
+  // load, their mean cannot.
+  double sum = 0;
+  for (const double sample : steady.series) {
+    CHECK(sample >= 0);
+    sum += sample;
+  }
+  CHECK(sum / static_cast<double>(steady.series.size()) > 250);
+  CHECK(sum / static_cast<double>(steady.series.size()) < 750);
+  REQUIRE(steady.figures.has_value());
+  CHECK(steady.figures->window_mean ==
+        Approx((steady.series[steady.samples - 1] + steady.series[steady.samples - 2] +
+                steady.series[steady.samples - 3]) /
+               3));
+}
+
+TEST_CASE("a result file written before the steady-state series reads with an empty one",
+          "[integration][steady_state]") {
+  const SteadyRun run =
+      run_disk({"steady_state=iops:101%", "ss_dur=400ms", "ss_interval=200ms", "--time", "60s"});
+  nlohmann::json json = nlohmann::json::parse(iobench::to_json(run.document));
+  nlohmann::json& steady = json["steps"][0]["phases"][0]["steady_state"];
+  REQUIRE(steady.contains("series"));
+  CHECK(steady["series"] == steady["window"]);  // steady on the first full window
+  CHECK(steady["series_dropped"] == 0);
+  steady.erase("series");
+  steady.erase("series_dropped");
+  const iobench::ResultDocument old = iobench::parse_result_json(json.dump());
+  const iobench::SteadyStateResult& read = *old.run.steps.at(0).phases.at(0).steady_state;
+  CHECK(read.series.empty());
+  CHECK(read.series_dropped == 0);
+  CHECK(read.window == run.document.run.steps.at(0).phases.at(0).steady_state->window);
+  // A series that does not add up to the samples taken is refused, naming it.
+  steady["series"] = {1.0};
+  steady["series_dropped"] = 0;
+  CHECK_THROWS_WITH(iobench::parse_result_json(json.dump()),
+                    Catch::Contains("/steady_state/series") &&
+                        Catch::Contains("1 samples kept and 0 dropped are not the 2 taken"));
 }
 
 TEST_CASE("bad steady-state values exit 2 naming the param, the value and the fix",

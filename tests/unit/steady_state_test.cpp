@@ -2,6 +2,7 @@
 // ss=/ss_dur/ss_ramp recorded in tests/data/steady_state, their "job options" saying how), and
 // SNIA PTS 2.0's limits hit exactly on constructed windows.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iobench/error.hpp>
@@ -197,4 +198,44 @@ TEST_CASE("describe says steady yes or no with the window's figures", "[steady_s
       iobench::judge_window(result.config.criterion, std::vector<double>{95, 105, 100, 100, 100});
   CHECK(iobench::describe(result) ==
         "steady: yes after 9 intervals (iops:10%: max deviation 5 % < 10 %, window mean 100)");
+}
+
+TEST_CASE("the detector keeps every sample it took, the window as the series' tail",
+          "[steady_state]") {
+  // 250 ms samples judged over 750 ms: steady on the 7th sample, whose window (the last 3) is
+  // within 10 % of its mean and the windows before were not.
+  const SteadyStateConfig config{.criterion = criterion("iops:10%"),
+                                 .window = std::chrono::milliseconds(750),
+                                 .interval = std::chrono::milliseconds(250)};
+  iobench::SteadyStateDetector detector(config);
+  const std::vector<double> samples{400, 900, 100, 700, 500, 510, 490, 1000};
+  for (const double sample : samples) detector.add(sample);
+  CHECK(detector.steady());
+  CHECK(detector.samples() == 7);
+  CHECK(detector.series() == std::vector<double>{400, 900, 100, 700, 500, 510, 490});
+  CHECK(detector.series_dropped() == 0);
+  CHECK(detector.window() == std::vector<double>{500, 510, 490});
+}
+
+TEST_CASE("the detector's series keeps the last 10000 samples and counts the older ones",
+          "[steady_state]") {
+  // Alternating ~100 and ~300 (+ i / 1000 to tell them apart): every window's samples are ~50 %
+  // off its mean, never steady.
+  const SteadyStateConfig config{.criterion = criterion("iops:10%"),
+                                 .window = std::chrono::seconds(2),
+                                 .interval = std::chrono::seconds(1)};
+  iobench::SteadyStateDetector detector(config);
+  const std::size_t taken = iobench::kSteadyStateSeriesMax + 5;
+  for (std::size_t i = 0; i < taken; ++i) {
+    const double tag = static_cast<double>(i) / 1000;
+    detector.add(i % 2 == 0 ? 100.0 + tag : 300.0 + tag);
+  }
+  CHECK_FALSE(detector.steady());
+  CHECK(detector.samples() == taken);
+  CHECK(detector.series_dropped() == 5);
+  const std::vector<double> series = detector.series();
+  REQUIRE(series.size() == iobench::kSteadyStateSeriesMax);
+  CHECK(series.front() == Approx(300.005));  // the 6th sample (i = 5)
+  CHECK(series.back() == Approx(110.004));   // i = 10004, even
+  CHECK(detector.window() == std::vector<double>(series.end() - 2, series.end()));
 }

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <deque>
 #include <iobench/params.hpp>
 #include <optional>
 #include <span>
@@ -103,8 +104,14 @@ struct SteadyStateFigures {
 [[nodiscard]] SteadyStateFigures judge_window(const SteadyStateCriterion& criterion,
                                               std::span<const double> window);
 
-/// Feeds samples one at a time and says when the rolling window is steady. Memory is the
-/// window: a long phase keeps window_samples() values.
+/// How many of a phase's samples a detector (and so its result) keeps: the most recent ones;
+/// older ones are counted (SteadyStateResult::series_dropped). 10000 samples are 2 h 46 min at
+/// fio's default 1 s interval, 80 KB of memory and ~200 KB of JSON.
+inline constexpr std::size_t kSteadyStateSeriesMax = 10000;
+
+/// Feeds samples one at a time and says when the rolling window is steady. Keeps the window
+/// and the series of every sample taken (the last kSteadyStateSeriesMax of them, or as many as
+/// the window holds where it is longer, so that the window is always the series' tail).
 class SteadyStateDetector {
  public:
   /// `config` must have passed validate().
@@ -124,6 +131,11 @@ class SteadyStateDetector {
   }
   /// The current window's samples, oldest first (fewer than window_samples() until full).
   [[nodiscard]] std::vector<double> window() const;
+  /// Every sample taken, oldest first, but the oldest series_dropped() of them: at most
+  /// kSteadyStateSeriesMax values, the window its tail.
+  [[nodiscard]] std::vector<double> series() const;
+  /// Samples taken that series() no longer holds (samples() - series().size()).
+  [[nodiscard]] std::size_t series_dropped() const noexcept { return series_dropped_; }
   [[nodiscard]] const SteadyStateConfig& config() const noexcept { return config_; }
 
  private:
@@ -134,6 +146,8 @@ class SteadyStateDetector {
   std::size_t samples_ = 0;
   bool steady_ = false;
   std::optional<SteadyStateFigures> figures_;
+  std::deque<double> series_;
+  std::size_t series_dropped_ = 0;
 };
 
 /// A phase's steady-state outcome (PhaseResult::steady_state).
@@ -143,6 +157,11 @@ struct SteadyStateResult {
   std::size_t samples = 0;                      ///< intervals (PTS: rounds) sampled after the ramp
   std::optional<SteadyStateFigures> figures{};  ///< of the deciding or last window
   std::vector<double> window{};                 ///< that window's samples, oldest first
+  /// Every sample taken, oldest first, but the oldest `series_dropped` (at most
+  /// kSteadyStateSeriesMax values): `window` is its tail. JSON "series" and "series_dropped";
+  /// a result file written before them reads with both empty (0).
+  std::vector<double> series{};
+  std::size_t series_dropped = 0;  ///< samples taken before `series`' first
 };
 
 /// The params a workload declares to offer steady state on its timed phases: `steady_state`

@@ -52,7 +52,9 @@ SteadyStateResult SteadySampler::result() const {
           .steady = detector_.steady(),
           .samples = detector_.samples(),
           .figures = detector_.figures(),
-          .window = detector_.window()};
+          .window = detector_.window(),
+          .series = detector_.series(),
+          .series_dropped = detector_.series_dropped()};
 }
 
 }  // namespace iobench::detail

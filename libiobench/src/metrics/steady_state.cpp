@@ -173,6 +173,11 @@ bool SteadyStateDetector::done() const noexcept {
 bool SteadyStateDetector::add(double sample) {
   if (done()) return steady_;
   ++samples_;
+  if (series_.size() == std::max(kSteadyStateSeriesMax, capacity_)) {  // the window stays a tail
+    series_.pop_front();
+    ++series_dropped_;
+  }
+  series_.push_back(sample);
   if (ring_.size() < capacity_) {
     ring_.push_back(sample);
   } else {
@@ -194,6 +199,8 @@ std::vector<double> SteadyStateDetector::window() const {
   for (std::size_t i = 0; i < capacity_; ++i) ordered.push_back(ring_[(next_ + i) % capacity_]);
   return ordered;
 }
+
+std::vector<double> SteadyStateDetector::series() const { return {series_.begin(), series_.end()}; }
 
 std::string describe(const SteadyStateResult& result) {
   const bool pts = result.config.criterion.rule == SteadyStateRule::kPts;

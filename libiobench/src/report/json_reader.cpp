@@ -303,6 +303,18 @@ SteadyStateResult steady_state(const Field& f) {
   steady.steady = boolean(f, "steady");
   steady.samples = size_of(member(f, "samples"));
   each(member(f, "window"), [&](const Field& sample) { steady.window.push_back(number(sample)); });
+  // Files written before the series was kept have neither member: an empty series (written
+  // back as [], which reads as such again).
+  if (const auto series = optional_member(f, "series")) {
+    each(*series, [&](const Field& sample) { steady.series.push_back(number(sample)); });
+    steady.series_dropped = size_of(member(f, "series_dropped"));
+    if ((!steady.series.empty() || steady.series_dropped > 0) &&
+        steady.series_dropped + steady.series.size() != steady.samples) {
+      fail(series->pointer,
+           fmt::format("{} samples kept and {} dropped are not the {} taken", steady.series.size(),
+                       steady.series_dropped, steady.samples));
+    }
+  }
   if (const auto figures = optional_member(f, "figures")) {
     SteadyStateFigures& out = steady.figures.emplace();
     out.steady = steady.steady;

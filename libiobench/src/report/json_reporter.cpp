@@ -47,9 +47,12 @@
 //   pacing: {late_ops, late_threshold_ns, max_lag_ns, backlog_ops}
 //   phases asked to stop once steady (steady_state=) carry
 //   steady_state: {criterion ("iops:10%", "pts:bw"), window_ns, ramp_ns, interval_ns,
-//                  window_samples, steady, samples, window: [sample], figures: {window_mean,
+//                  window_samples, steady, samples, window: [sample], series: [sample],
+//                  series_dropped, figures: {window_mean,
 //                  slope, max_deviation, criterion_value, limit, data_excursion_percent,
 //                  fit_excursion_percent} (absent while the window never filled)}
+//          (series: every sample taken, oldest first, but the oldest series_dropped of them,
+//          at most 10000; the judged window is its tail. Absent in files written before it.)
 
 #include <iobench/reporter.hpp>
 #include <iobench/result_json.hpp>
@@ -254,6 +257,8 @@ Json steady_state_json(const SteadyStateResult& steady) {
   j["steady"] = steady.steady;
   j["samples"] = steady.samples;
   j["window"] = steady.window;
+  j["series"] = steady.series;
+  j["series_dropped"] = steady.series_dropped;
   if (steady.figures) {
     const SteadyStateFigures& f = *steady.figures;
     j["figures"] = {{"window_mean", f.window_mean},

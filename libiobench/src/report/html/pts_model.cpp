@@ -3,9 +3,12 @@
 // report_pts.js draws as SVG.
 //
 // steady = {unit, criterion, steady, rounds: [[round, value]], first, last, mean, slope,
-//           bands: [{name, low, high}], data_excursion_percent, fit_excursion_percent}
+//           bands: [{name, low, high}], data_excursion_percent, fit_excursion_percent
+//           [, dropped]}
 //          (first/last: the judged window's rounds; the best-fit line runs through
-//          (mid-window, mean) with `slope` per round; null figures where no window filled)
+//          (mid-window, mean) with `slope` per round; null figures where no window filled. A
+//          phase's steady_state= outcome: rounds are every sample kept, numbered from 1 at the
+//          first sample taken; dropped: how many older ones the result did not keep)
 // pts    = {test, tracked, steady, matrix: null | {mixes, block_sizes, block_size_names,
 //           metrics: [{name, unit, values: [[per block size] per mix]}]},
 //           wsat: null | {round_minutes, rows: [[round, minutes, IOPS, GB written, fills]]},
@@ -229,18 +232,21 @@ Json pts_model(const StepResult& step) {
 Json steady_state_model(const PhaseResult& phase) {
   if (!phase.steady_state) return nullptr;
   const SteadyStateResult& steady = *phase.steady_state;
-  // The result keeps the judged window only: its samples are the last of `samples`.
+  // Every sample kept (the series; a result file written before it has the judged window only),
+  // numbered from the first sample taken: the judged window is the last window.size() of them.
+  const std::vector<double>& samples = steady.series.empty() ? steady.window : steady.series;
+  const std::size_t first_kept = steady.samples - std::min(steady.samples, samples.size()) + 1;
   const std::size_t first = steady.samples - std::min(steady.samples, steady.window.size()) + 1;
   Json rounds = Json::array();
-  for (std::size_t i = 0; i < steady.window.size(); ++i) {
-    rounds.push_back({first + i, steady.window[i]});
-  }
+  for (std::size_t i = 0; i < samples.size(); ++i) rounds.push_back({first_kept + i, samples[i]});
   const SteadyStateMetric metric = steady.config.criterion.metric;
   const std::string unit = metric == SteadyStateMetric::kIops         ? "IOPS"
                            : metric == SteadyStateMetric::kThroughput ? "bytes/s"
                                                                       : "ns";
-  return steady_chart(std::move(rounds), unit, steady.config.criterion, steady.steady, first,
-                      first + steady.window.size() - 1, steady.figures, 1.0);
+  Json j = steady_chart(std::move(rounds), unit, steady.config.criterion, steady.steady, first,
+                        first + steady.window.size() - 1, steady.figures, 1.0);
+  j["dropped"] = steady.series_dropped;
+  return j;
 }
 
 }  // namespace iobench::detail::html

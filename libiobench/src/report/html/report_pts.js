@@ -250,6 +250,10 @@
     } else {
       container.appendChild(note('fewer rounds than a window: not judged'));
     }
+    if (steady.dropped) {
+      container.appendChild(note('the ' + steady.dropped + ' oldest samples were not kept ' +
+                                 '(a result keeps the last ' + steady.rounds.length + ')'));
+    }
     lineChart(container, spec, meta);
   }
 
@@ -352,6 +356,7 @@
   R.steadyStateSection = function (container, steady, meta) {
     steadyChart(container, steady, Object.assign({kind: 'steady_state'}, meta),
                 'Steady state (' + steady.criterion + '): ' +
-                (steady.steady ? 'steady' : 'not steady') + ', the judged window\'s samples');
+                (steady.steady ? 'steady' : 'not steady') +
+                ', every sample kept, with the judged window');
   };
 })(IobenchReport);
