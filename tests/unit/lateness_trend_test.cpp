@@ -59,7 +59,7 @@ TEST_CASE("a few isolated stalls make no trend", "[unit][lateness]") {
   CHECK(std::abs(trend.slope()) < 1e-6);
 }
 
-TEST_CASE("a lateness that stays bounded has no trend; one that drains, a negative one",
+TEST_CASE("a lateness that stays bounded has no trend, one that drains a negative one",
           "[unit][lateness]") {
   LatenessTrend flat;
   for (std::uint64_t k = 0; k < 400; ++k) {
@@ -74,7 +74,8 @@ TEST_CASE("a lateness that stays bounded has no trend; one that drains, a negati
   CHECK(draining.slope() < -0.4);
 }
 
-TEST_CASE("a new origin starts the trend over; samples before it are ignored", "[unit][lateness]") {
+TEST_CASE("a new origin starts the trend over and samples before it are ignored",
+          "[unit][lateness]") {
   LatenessTrend trend;
   CHECK(trend.slope() == 0);  // nothing yet
   feed_backlog(trend, 1000 * kMs);

@@ -19,6 +19,7 @@
 #include <iobench/html_report.hpp>
 #include <iobench/io_driver.hpp>
 #include <iobench/latency_histogram.hpp>
+#include <iobench/lateness_trend.hpp>
 #include <iobench/metrics.hpp>
 #include <iobench/params.hpp>
 #include <iobench/plugin.hpp>
