@@ -66,7 +66,7 @@ TEST_CASE("explain ops puts O_DIRECT reads on a loop device in the device layer 
           "[explain_bpf]") {
   // The issue's device honesty check for the per-op split: 4096 O_DIRECT 64 KiB reads over a
   // loop device reading its backing file with O_DIRECT, one request per op; queue + device per
-  // request is the device's r_await within 10 %.
+  // request is the device's r_await within check_request_time_within_r_await's bounds.
   const DirectIoLoop fs;
   if (!fs.skip().empty()) {
     WARN("skipped: " << fs.skip());
@@ -101,10 +101,10 @@ TEST_CASE("explain ops puts O_DIRECT reads on a loop device in the device layer 
                                 1e6 / static_cast<double>(read->block_requests);
   INFO(loop << " r_await " << dev->r_await_ms << " ms, eBPF queue + device per request "
             << per_request_ms << " ms; mean op " << reads.latency.mean() / 1e6 << " ms");
-  CHECK(per_request_ms == Approx(dev->r_await_ms).epsilon(0.10));
+  check_request_time_within_r_await(per_request_ms, *dev);
   CHECK(read->requests.completed >= read->block_requests - read->block_requests / 100);
-  CHECK(read->requests.mean(read->requests.queue_ns + read->requests.device_ns) / 1e6 ==
-        Approx(dev->r_await_ms).epsilon(0.10));
+  check_request_time_within_r_await(
+      read->requests.mean(read->requests.queue_ns + read->requests.device_ns) / 1e6, *dev);
 }
 
 TEST_CASE("explain ops says why ops in flight together are not split", "[explain_bpf]") {
