@@ -138,15 +138,15 @@ bool FlowopThread::running() const {
   return ctx_->keep_going() && !totals_.finished.load(std::memory_order_relaxed);
 }
 
-int FlowopThread::list_dir(const std::string& path, std::uint64_t& bytes) {
+FlowopThread::ListDirError FlowopThread::list_dir(const std::string& path, std::uint64_t& bytes) {
   // opendir's open flags; the kernel resolves the name beneath the run directory.
   int fd = -1;
   const int err = run_dir_.try_open(path, O_RDONLY | O_NONBLOCK | O_DIRECTORY | O_CLOEXEC, 0, fd);
-  if (err != 0) return err;
+  if (err != 0) return {"open", err};
   const UniqueFd owned(fd);
   // opendir's fstat: its buffer is the directory's st_blksize, between 32 KiB and 1 MiB.
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return errno;
+  if (::fstat(fd, &st) != 0) return {"fstat", errno};
   constexpr std::size_t kLeast = 32 * 1024;
   constexpr std::size_t kMost = 1024 * 1024;
   const std::size_t size =
@@ -154,8 +154,9 @@ int FlowopThread::list_dir(const std::string& path, std::uint64_t& bytes) {
   if (dirent_buffer_.size() < size) dirent_buffer_.resize(size);
   for (;;) {
     const ssize_t got = ::getdents64(fd, dirent_buffer_.data(), size);
-    if (got < 0) return errno;
-    if (got == 0) return 0;
+    if (got < 0 && errno == ENOENT) return {};  // removed while read: glibc's readdir ends
+    if (got < 0) return {"getdents64", errno};
+    if (got == 0) return {};
     for (ssize_t at = 0; at < got;) {
       dirent64 entry_head{};
       const char* const record = dirent_buffer_.data() + at;
@@ -330,9 +331,9 @@ FlowopThread::Outcome FlowopThread::step(WorkerContext& ctx, std::size_t index) 
       if (!dir) return kNoFile;
       start = monotonic_ns();
       ctx_->op_begins(start);  // untimed work (a pick, an open) came before
-      const int err = list_dir(set.layout().dir_path(*dir), bytes);
+      const ListDirError failed = list_dir(set.layout().dir_path(*dir), bytes);
       set.release_dir(*dir);
-      if (err != 0) fail(f, "opendir", err);
+      if (failed.err != 0) fail(f, failed.call, failed.err);
       break;
     }
     case FlowopKind::kMakeDir:

@@ -123,13 +123,19 @@ class FlowopThread final : public PhaseWorker {
   Outcome step(WorkerContext& ctx, std::size_t index);
   /// Whether a finishon* flowop `f` reached its value (filebench: ops >= value, bytes > value).
   [[nodiscard]] bool finish_reached(const FlowopDef& f) const;
+  /// A failed call of list_dir(): its name and errno (err 0: none failed).
+  struct ListDirError {
+    const char* call = "";
+    int err = 0;
+  };
   /// Reads the entries of directory `path` (relative to the run directory), adding filebench's
-  /// bytes per entry (name length + sizeof(struct dirent) - 1) to `bytes`; an errno or 0.
+  /// bytes per entry (name length + sizeof(struct dirent) - 1) to `bytes`.
   /// The calls of glibc's opendir/readdir/closedir (filebench's FB_OPENDIR/FB_READDIR): an
   /// open beneath the run directory (O_RDONLY|O_NONBLOCK|O_DIRECTORY|O_CLOEXEC), one fstat
   /// sizing the buffer as glibc does (st_blksize, at least 32 KiB, at most 1 MiB), getdents64
-  /// until it returns 0, close; no fcntl (fdopendir's two are not made).
-  int list_dir(const std::string& path, std::uint64_t& bytes);
+  /// until it returns 0 or fails with ENOENT (a directory removed meanwhile: glibc's readdir
+  /// ends there too), close; no fcntl (fdopendir's two are not made).
+  ListDirError list_dir(const std::string& path, std::uint64_t& bytes);
   /// fsyncset (flowop `index`): one timed fsync op per open descriptor on a file of its fileset,
   /// in fd order; none open: no op.
   void fsync_set(WorkerContext& ctx, std::size_t index);
