@@ -2,6 +2,8 @@
 
 #include <iobench/clock.hpp>
 
+#include "util/next_tick.hpp"
+
 namespace iobench::detail {
 namespace {
 
@@ -91,7 +93,7 @@ void GroupReporter::show(ProgressState state) {
   }
   if (monotonic_ns() >= next_progress_ns_) {
     report(false);
-    while (next_progress_ns_ <= progress_.now_ns) next_progress_ns_ += interval_ns_;
+    next_progress_ns_ = next_tick_after(next_progress_ns_, progress_.now_ns, interval_ns_);
   }
 }
 

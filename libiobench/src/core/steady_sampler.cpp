@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "util/next_tick.hpp"
+
 namespace iobench::detail {
 
 SteadySampler::SteadySampler(const SteadyStateConfig& config, const PhaseMemory& memory,
@@ -34,7 +36,7 @@ bool SteadySampler::sample(std::uint64_t now_ns) {
   if (detector_.done() || now_ns < next_ns_) return detector_.done();
   // One reading however late the runner woke; the grid stays (a late sample is longer, and its
   // rate is over the time that really passed).
-  while (next_ns_ <= now_ns) next_ns_ += interval_ns_;
+  next_ns_ = detail::next_tick_after(next_ns_, now_ns, interval_ns_);
   const Reading now = read(now_ns);
   if (last_ && now.ns > last_->ns) {
     const double seconds = static_cast<double>(now.ns - last_->ns) / 1e9;

@@ -14,6 +14,7 @@
 
 #include "core/run_stop.hpp"
 #include "core/step_options.hpp"
+#include "util/next_tick.hpp"
 
 namespace iobench {
 namespace {
@@ -49,7 +50,7 @@ void pause_between_runs(std::chrono::nanoseconds pause, const std::stop_token& s
         {std::chrono::milliseconds(50), end - Clock::now(), next_tick - Clock::now()}));
     if (tick && Clock::now() >= next_tick && Clock::now() < end) {
       tick(ns_since(start), false);
-      while (next_tick <= Clock::now()) next_tick += interval;
+      next_tick = detail::next_tick_after(next_tick, Clock::now(), interval);
     }
   }
 }
