@@ -127,7 +127,7 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
   const RankIdentity& me = ctx.rank_identity();
   const bool share = config_.shared_file != SharedFile::kOff && me.size > 1;
   rank0_dirs_.clear();
-  filled_.assign(ctx.targets().size(), 0);
+  filled_ = std::vector<std::atomic<bool>>(ctx.targets().size());
   written_.assign(ctx.targets().size() * config_.numjobs, BlockSet());
   lateness_.assign(ctx.targets().size() * config_.numjobs, LatenessTrend());
   if (share) {
@@ -355,13 +355,14 @@ std::unique_ptr<PhaseWorker> DiskWorkload::make_worker(std::size_t phase, Worker
     const std::string name = disk_file_name(config_, job, file);
     if (needs_file && !target.is_existing_file && phase_role != PhaseRole::kVerify &&
         caps_.moves_data &&
-        !(shares_files() ? filled_[target_index] != 0 : target.run_dir.exists(name))) {
+        !(shares_files() ? filled_[target_index].load(std::memory_order_relaxed)
+                         : target.run_dir.exists(name))) {
       if (!fill_read_file(target.run_dir, location, name, shares_files(), plan.placement,
                           config_.blocks_per_file(), config_, pattern ? &*pattern : nullptr,
                           ctx.seed(), ctx)) {
         return nullptr;  // stopped while creating the file
       }
-      filled_[target_index] = 1;
+      filled_[target_index].store(true, std::memory_order_relaxed);
     }
     files.push_back(open_file(engine, location, options));
     if (target_index < config_.device_rdev.size() && config_.device_rdev[target_index] != 0 &&

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <iobench/lateness_trend.hpp>
 #include <iobench/workload.hpp>
 #include <memory>
@@ -86,8 +87,10 @@ class DiskWorkload final : public Workload {
   int ranks_ = 1;
   /// Other ranks sharing files: rank 0's run directory in each target, which holds them.
   std::vector<OwnedConfinedDir> rank0_dirs_;
-  /// Per target: this rank's blocks of the shared file hold the data a read expects.
-  std::vector<char> filled_;
+  /// Per target: this rank's blocks of the shared file hold the data a read expects. Atomic:
+  /// the workers' threads set it from make_worker() side by side (ThreadSanitizer saw two jobs
+  /// of pts-dirth filling their files at once).
+  std::vector<std::atomic<bool>> filled_;
   /// curve= / latency_target=: the closed-loop phase's read IOPS, and the search's state.
   double max_iops_ = 0;
   LatencySearch search_;
