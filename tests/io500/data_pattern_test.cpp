@@ -2,8 +2,6 @@
 // computed by hand, and the read phases' mismatch count (ior -R, mdtest -X) on files changed
 // between the write phase and the read phase.
 
-#include "plugins/io500/data_pattern.hpp"
-
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -24,15 +22,16 @@
 #include <variant>
 #include <vector>
 
+#include "plugins/common/ior_data_pattern.hpp"
 #include "plugins/io500/io500_report.hpp"
 #include "tests/support/planting.hpp"
 #include "tests/support/test_support.hpp"
 
-using iobench::plugins::io500::count_pattern_differences;
-using iobench::plugins::io500::fill_pattern;
-using iobench::plugins::io500::IorPattern;
-using iobench::plugins::io500::matches_pattern;
-using iobench::plugins::io500::pattern_seed;
+using iobench::plugins::count_pattern_differences;
+using iobench::plugins::fill_pattern;
+using iobench::plugins::IorPattern;
+using iobench::plugins::matches_pattern;
+using iobench::plugins::pattern_seed;
 
 namespace {
 
