@@ -194,8 +194,8 @@ class RankWorker : public PhaseWorker {
       if (mismatches_ > 0) {
         throw Error(fmt::format(
             "data check (verify_read): {} of the {} files read did not hold the data pattern "
-            "their writer wrote (rank {}'s, data_seed {}); the first, {}, differs from byte "
-            "offset {} on",
+            "their writer wrote (rank {}'s, data_seed {}); the first, {}, differs first at "
+            "byte offset {}",
             mismatches_, done, args_.name_rank, args_.data_seed, first_bad_path_,
             first_bad_offset_));
       }

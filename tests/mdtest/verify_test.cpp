@@ -6,11 +6,13 @@
 #include <fstream>
 #include <iobench/result.hpp>
 #include <map>
+#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "plugins/common/ior_data_pattern.hpp"
+#include "plugins/mdtest/summary.hpp"
 #include "tests/mdtest/mdtest_run.hpp"
 
 using namespace iobench;
@@ -109,6 +111,13 @@ TEST_CASE("mdtest verify_read counts one changed byte as one mismatch and fails 
     CHECK_THAT(out.step.message, Catch::Contains("1 of the 4 files read") &&
                                      Catch::Contains("file.mdtest.1.2") &&
                                      Catch::Contains("byte offset 37"));
+    // The text output says it after mdtest's tables, which still parse back.
+    std::ostringstream text;
+    plugins::mdtest::format_mdtest_text(out.step, text);
+    CHECK_THAT(text.str(), Catch::Contains("verify_read: 1 file(s) read did not hold"));
+    const auto parsed = plugins::mdtest::parse_summary(text.str());
+    REQUIRE(parsed.rate.has_value());
+    CHECK(parsed.rate->row("File read") != nullptr);
   }
   SECTION("a read of 60 of the 100 bytes checks the word the file holds past the read") {
     read["verify_read"] = "true";
@@ -131,8 +140,8 @@ TEST_CASE("mdtest verify_read counts one changed byte as one mismatch and fails 
     const long long found = named_counter(read_phase(out.step, "File read"), "mismatches");
     CHECK(found >= 4);
     CHECK(found <= 8);
-    CHECK_THAT(out.step.message, Catch::Contains("4 of the 4 files read") &&
-                                     Catch::Contains("byte offset 0"));
+    CHECK_THAT(out.step.message,
+               Catch::Contains("4 of the 4 files read") && Catch::Contains("byte offset 0"));
   }
 }
 
