@@ -29,6 +29,7 @@
 
 using iobench::plugins::count_pattern_differences;
 using iobench::plugins::fill_pattern;
+using iobench::plugins::first_pattern_difference;
 using iobench::plugins::IorPattern;
 using iobench::plugins::matches_pattern;
 using iobench::plugins::pattern_seed;
@@ -108,9 +109,16 @@ TEST_CASE("io500 data pattern check finds one changed byte anywhere, at any alig
       buf[at] ^= std::byte{0x10};
       CHECK_FALSE(matches_pattern(buf, p));
       CHECK(count_pattern_differences(buf, p) == 1);
+      CHECK(first_pattern_difference(buf, p) == at);
       buf[at] ^= std::byte{0x10};
     }
     CHECK(matches_pattern(buf, p));
+    CHECK(first_pattern_difference(buf, p) == size);
+    // Word 0 of rank 0's pattern differs from rank 1's in byte 4 (the rank's low byte, in x86's
+    // little-endian order) first.
+    if constexpr (std::endian::native == std::endian::little) {
+      CHECK(first_pattern_difference(buf, IorPattern{.rank = 0, .seed = 2024}) == 4);
+    }
     // Another rank's data, or another seed's: every word differs (not the tail bytes).
     CHECK_FALSE(matches_pattern(buf, IorPattern{.rank = 0, .seed = 2024}));
     CHECK(count_pattern_differences(buf, IorPattern{.rank = 0, .seed = 2024}) == size / 8);
