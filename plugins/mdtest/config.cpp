@@ -346,11 +346,14 @@ std::vector<ParamSpec> param_specs() {
        .help = "mdtest -X: the read phase checks every byte it reads against the data pattern "
                "the file's creator wrote (IOR's, keyed by the writing rank and data_seed; every "
                "created file holds it); a file that differs counts in 'mismatches' and fails "
-               "the phase, naming the first such file and byte offset. Needs read_bytes > 0"},
+               "the phase, naming the first such file and byte offset (a read_bytes shorter "
+               "than write_bytes checks the bytes the file holds, where mdtest flags a partial "
+               "last word). Needs read_bytes > 0"},
       {.key = "data_seed",
        .type = ParamType::kCount,
        .help = "mdtest -G: seed of the data pattern created files hold (default: derived from "
-               "the step's seed; give the create run's value to verify a tree_dir)",
+               "the step's seed; give the create run's value to verify a tree_dir; mdtest's "
+               "negative seeds are out of range)",
        .max = 2147483647},
       {.key = "iterations",
        .type = ParamType::kCount,

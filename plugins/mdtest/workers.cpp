@@ -187,19 +187,7 @@ class RankWorker : public PhaseWorker {
     }
     const std::uint64_t done = done_;
     ctx.add_counter(kItemsDoneCounter, done);
-    if (checks) {
-      ctx.add_counter(kMismatchesCounter, mismatches_);
-      // mdtest -X reports its errors after the run; here they fail the phase (exit 1), after
-      // every item was read and checked, so that the count is the whole phase's.
-      if (mismatches_ > 0) {
-        throw Error(fmt::format(
-            "data check (verify_read): {} of the {} files read did not hold the data pattern "
-            "their writer wrote (rank {}'s, data_seed {}); the first, {}, differs first at "
-            "byte offset {}",
-            mismatches_, done, args_.name_rank, args_.data_seed, first_bad_path_,
-            first_bad_offset_));
-      }
-    }
+    if (checks) ctx.add_counter(kMismatchesCounter, mismatches_);
     if (c_.stonewall_ns > 0 &&
         (args_.kind == PhaseKind::kDirCreate || args_.kind == PhaseKind::kFileCreate)) {
       ctx.add_counter(kItemsAtStonewallCounter, stonewall_seen_ ? at_stonewall_ : done);
@@ -207,6 +195,17 @@ class RankWorker : public PhaseWorker {
     }
     // -Y: inside the phase's time (its wall time ends when the last worker returns).
     if (c_.sync && !ctx.stop_requested()) ::sync();
+    // mdtest -X reports its errors after the run; here they fail the phase (exit 1) once this
+    // worker read what it could. A worker stopped because another one failed first (or a stop
+    // signal) only counts its mismatches: the phase fails with the first failure's message.
+    if (checks && mismatches_ > 0 && !ctx.stop_requested()) {
+      throw Error(fmt::format(
+          "data check (verify_read): {} of the {} files read did not hold the data pattern "
+          "their writer wrote (rank {}'s, data_seed {}); the first, {}, differs first at byte "
+          "offset {}. Files an earlier run made (tree_dir=) need that run's data_seed (its "
+          "data_seed attribute) and write_bytes; else the file system returned other data",
+          mismatches_, done, args_.name_rank, args_.data_seed, first_bad_path_, first_bad_offset_));
+    }
   }
 
  private:
