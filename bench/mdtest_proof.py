@@ -10,13 +10,15 @@ The issue asks >= 0.95 for every phase. The tree phases make or remove a handful
 in well under a millisecond: their rates are dominated by the timer and scheduling of both tools
 and are printed, not judged.
 
-mdtest flags: -n ITEMS -b BRANCH -z DEPTH -u (and -F with FILES_ONLY=1); iobench params:
-items, branch, depth, unique_dir (files_only). Each run gets a fresh directory, removed after it.
+mdtest flags: -n ITEMS -b BRANCH -z DEPTH -u (and -F with FILES_ONLY=1, -w WRITE_BYTES,
+-e READ_BYTES, -X with VERIFY=1); iobench params: items, branch, depth, unique_dir (files_only,
+write_bytes, read_bytes, verify_read). Each run gets a fresh directory, removed after it.
 
 Needs root (tmpfs and loop mounts), OpenMPI's mpirun, mkfs.ext4, a built mdtest. Usage:
   bench/mdtest_proof.py [path/to/iobench [path/to/mdtest]]
       (defaults: build/ci/apps/iobench/iobench and /work/scratch/ior/src/mdtest, or $MDTEST)
 Environment: REPS (3), ITEMS (2000 per rank), BRANCH (2), DEPTH (1), FILES_ONLY (0),
+  WRITE_BYTES (0), READ_BYTES (0), VERIFY (0: 1 checks the data read, mdtest -X / verify_read),
   RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp: where the ext4 image lives).
 Exit status: 0 every judged ratio >= 0.95, 1 some below, 2 setup failure.
 """
@@ -39,6 +41,9 @@ ITEMS = int(os.environ.get("ITEMS", "2000"))
 BRANCH = int(os.environ.get("BRANCH", "2"))
 DEPTH = int(os.environ.get("DEPTH", "1"))
 FILES_ONLY = os.environ.get("FILES_ONLY", "0") == "1"
+WRITE_BYTES = int(os.environ.get("WRITE_BYTES", "0"))
+READ_BYTES = int(os.environ.get("READ_BYTES", "0"))
+VERIFY = os.environ.get("VERIFY", "0") == "1"
 RANKS = [int(r) for r in os.environ.get("RANKS", "1 2").split()]
 FILESYSTEMS = os.environ.get("FS", "tmpfs ext4").split()
 IMAGE_DIR = os.environ.get("IMAGE_DIR", "/var/tmp")
@@ -84,7 +89,11 @@ def mdtest_run(ranks, directory):
                      "-z", str(DEPTH), "-u", "-d", directory]
     if FILES_ONLY:
         argv.append("-F")
-    return summary_rates(run(argv))
+    argv += ["-w", str(WRITE_BYTES), "-e", str(READ_BYTES)] + (["-X"] if VERIFY else [])
+    text = run(argv)
+    if "ERROR: verifying" in text:  # mdtest -X's errors (it exits 0 with them)
+        fail(f"mdtest's data check failed:\n{text}")
+    return summary_rates(text)
 
 
 def iobench_run(ranks, directory):
@@ -93,6 +102,9 @@ def iobench_run(ranks, directory):
                      "-q"]
     if FILES_ONLY:
         argv.append("files_only=true")
+    argv += [f"write_bytes={WRITE_BYTES}", f"read_bytes={READ_BYTES}"]
+    if VERIFY:
+        argv.append("verify_read=true")
     return summary_rates(run(argv))
 
 
@@ -145,7 +157,8 @@ def main():
     if os.geteuid() != 0:
         fail("needs root (tmpfs and loop mounts)")
     print(f"load average before: {load()}; nproc {os.cpu_count()}; REPS={REPS} ITEMS={ITEMS} "
-          f"per rank, -b {BRANCH} -z {DEPTH} -u{' -F' if FILES_ONLY else ''}")
+          f"per rank, -b {BRANCH} -z {DEPTH} -u{' -F' if FILES_ONLY else ''} -w {WRITE_BYTES} "
+          f"-e {READ_BYTES}{' -X' if VERIFY else ''}")
     base = tempfile.mkdtemp(prefix="mdtest_proof.")
     missed = False
     try:

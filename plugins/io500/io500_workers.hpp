@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plugins/io500/data_pattern.hpp"
+#include "plugins/common/ior_data_pattern.hpp"
 #include "plugins/io500/find.hpp"
 #include "plugins/io500/io500_config.hpp"
 
@@ -26,7 +26,7 @@ inline constexpr CounterId kDoneCounter = 0;
 inline constexpr CounterId kMatchedCounter = 1;
 /// Counter 1 of the read phases that check what they read (ior-easy-read, ior-hard-read,
 /// mdtest-hard-read): the transfers (mdtest-hard-read: files) whose bytes were not the pattern
-/// their owner wrote (data_pattern.hpp), IOR's -R and mdtest's -X error count.
+/// their owner wrote (plugins/common/ior_data_pattern.hpp), IOR's -R and mdtest's -X error count.
 inline constexpr CounterId kMismatchCounter = 1;
 /// Counters 1 and 2 of the ior write phases: the transfers done when the worker first saw the
 /// stonewall (the runner's wear-out beginning; all of them if it never did) and the nanoseconds

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <string>
 
-#include "plugins/io500/data_pattern.hpp"
+#include "plugins/common/ior_data_pattern.hpp"
 #include "plugins/io500/io500_workers.hpp"
 #include "plugins/io500/score.hpp"
 #include "plugins/mdtest/ranks.hpp"

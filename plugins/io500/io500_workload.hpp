@@ -23,12 +23,13 @@ namespace iobench::plugins::io500 {
 /// IOR's stoneWallingWearOut=1) and after_phase() reports their stonewall figures; each later phase
 /// acts on what its write phase left: rank r on rank (r + 1) mod ranks's files (the rank shift that
 /// keeps a rank from reading its own page cache), for as many transfers or items as that rank
-/// completed. The ior and mdtest-hard writes write IOR's data pattern (data_pattern.hpp, one seed
-/// per group from the timestamp, attributes "pattern_seed.<group>"); ior-easy-read, ior-hard-read
-/// and mdtest-hard-read check every word they read against it inside their time (ior -R, mdtest
-/// -X) and count the transfers or files that differ (counter "mismatches"), which makes the phase
-/// not valid. The mdtest writes end with sync(2) inside their time (mdtest -Y). find runs `-newer
-/// timestampfile -size 3901c -name *01*` over the data directory. With extended (IO500's
+/// completed. The ior and mdtest-hard writes write IOR's data pattern
+/// (plugins/common/ior_data_pattern.hpp, one seed per group from the timestamp, attributes
+/// "pattern_seed.<group>"); ior-easy-read, ior-hard-read and mdtest-hard-read check every word they
+/// read against it inside their time (ior -R, mdtest -X) and count the transfers or files that
+/// differ (counter "mismatches"), which makes the phase not valid. The mdtest writes end with
+/// sync(2) inside their time (mdtest -Y). find runs `-newer timestampfile -size 3901c -name *01*`
+/// over the data directory. With extended (IO500's
 /// --mode=extended), find-easy (`-name *01*` over the mdtest-easy tree) runs after
 /// mdtest-easy-write and ior-rnd4K-easy-read (random 4 KiB reads of the ior-easy files, stonewall
 /// and wear-out) last; the score never counts them.

@@ -142,6 +142,9 @@ MdtestConfig make_config(const Params& params, std::size_t target_count) {
   c.write_bytes = params.get_u64("write_bytes");
   c.read_bytes = params.get_u64("read_bytes");
   c.shift = static_cast<std::uint32_t>(params.get_u64("shift"));
+  c.verify_read = params.get_bool("verify_read");
+  if (params.has("data_seed"))
+    c.data_seed = static_cast<std::uint32_t>(params.get_u64("data_seed"));
   c.iterations = static_cast<std::uint32_t>(params.get_u64("iterations"));
   c.fsync = params.get_bool("fsync");
   c.sync = params.get_bool("sync");
@@ -204,6 +207,16 @@ MdtestConfig make_config(const Params& params, std::size_t target_count) {
         "end of the files the create phase writes (mdtest -e must not exceed -w); give "
         "read_bytes={} or less",
         c.read_bytes, c.write_bytes, c.write_bytes));
+  }
+  if (c.verify_read && (!c.read || !c.files || c.read_bytes == 0)) {
+    throw ConfigError(fmt::format(
+        "mdtest: verify_read=true checks the bytes the file read phase reads, and this run {}; "
+        "give read_bytes=N (N > 0{}) with read in phases and without dirs_only (mdtest -X needs "
+        "-E and -e), or drop verify_read",
+        !c.files  ? "has no file phases (dirs_only)"
+        : !c.read ? fmt::format("has no read phase (phases={})", params.get_string("phases"))
+                  : std::string("reads 0 bytes per file (read_bytes=0)"),
+        c.write_bytes > 0 ? fmt::format(", at most write_bytes={}", c.write_bytes) : ""));
   }
   if (target_count > 1 && !c.unique_dir) {
     throw ConfigError(fmt::format(
@@ -327,6 +340,21 @@ std::vector<ParamSpec> param_specs() {
        .unit = "ranks",
        .help = "mdtest -N: rank shift: stat, read and remove act on the items of rank "
                "(r + N), (r + 2N), (r + 3N) mod ranks, never a rank's own page-cache copies"},
+      {.key = "verify_read",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "mdtest -X: the read phase checks every byte it reads against the data pattern "
+               "the file's creator wrote (IOR's, keyed by the writing rank and data_seed; every "
+               "created file holds it); a file that differs counts in 'mismatches' and fails "
+               "the phase, naming the first such file and byte offset (a read_bytes shorter "
+               "than write_bytes checks the bytes the file holds, where mdtest flags a partial "
+               "last word). Needs read_bytes > 0"},
+      {.key = "data_seed",
+       .type = ParamType::kCount,
+       .help = "mdtest -G: seed of the data pattern created files hold (default: derived from "
+               "the step's seed; give the create run's value to verify a tree_dir; mdtest's "
+               "negative seeds are out of range)",
+       .max = 2147483647},
       {.key = "iterations",
        .type = ParamType::kCount,
        .default_value = "1",

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <iobench/params.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,16 +48,21 @@ struct MdtestConfig {
   std::uint64_t write_bytes = 0;    ///< -w
   std::uint64_t read_bytes = 0;     ///< -e
   std::uint32_t shift = 0;          ///< -N
-  std::uint32_t iterations = 1;     ///< -i
-  bool fsync = false;               ///< -y: fsync each file after writing it
-  bool sync = false;                ///< -Y: sync(2) at the end of each phase, timed
-  bool random = false;              ///< -R: stat and read in a random order
-  std::uint64_t random_seed = 0;    ///< --random-seed (0: the step's seed)
-  bool create = true;               ///< -C (with the tree creation)
-  bool stat = true;                 ///< -T
-  bool read = true;                 ///< -E
-  bool rename = true;               ///< -U
-  bool remove = true;               ///< -r (with the tree removal)
+  /// -X: the read phase checks every byte it reads against the pattern its writer wrote
+  bool verify_read = false;
+  /// -G: the seed of the data pattern every created file holds (IorPattern); none: derived from
+  /// the step's seed (MdtestWorkload::prepare()).
+  std::optional<std::uint32_t> data_seed;
+  std::uint32_t iterations = 1;   ///< -i
+  bool fsync = false;             ///< -y: fsync each file after writing it
+  bool sync = false;              ///< -Y: sync(2) at the end of each phase, timed
+  bool random = false;            ///< -R: stat and read in a random order
+  std::uint64_t random_seed = 0;  ///< --random-seed (0: the step's seed)
+  bool create = true;             ///< -C (with the tree creation)
+  bool stat = true;               ///< -T
+  bool read = true;               ///< -E
+  bool rename = true;             ///< -U
+  bool remove = true;             ///< -r (with the tree removal)
   /// -W: the creation phases end after this long (the runner's time limit, for every worker at
   /// once), then each worker makes items until it has as many as the most any made (the
   /// runner's wear-out); the later phases act on that count. 0: off.
@@ -76,8 +82,9 @@ struct MdtestConfig {
 [[nodiscard]] std::vector<ParamSpec> param_specs();
 /// Builds the config; throws ConfigError naming the param, its value and the fix for what mdtest
 /// refuses (both or neither of items and items_per_dir, a depth without a branching factor, read
-/// bytes above write bytes, a shift or a shared tree over several targets, a stonewall with a
-/// branching factor above 1) and for a tree too large to number.
+/// bytes above write bytes, verify_read without a file read of 1 byte or more, a shift or a shared
+/// tree over several targets, a stonewall with a branching factor above 1) and for a tree too large
+/// to number.
 [[nodiscard]] MdtestConfig make_config(const Params& params, std::size_t target_count);
 
 }  // namespace iobench::plugins::mdtest

@@ -11,6 +11,7 @@
 #include <iobench/file_util.hpp>
 #include <iobench/result.hpp>
 
+#include "plugins/common/ior_data_pattern.hpp"
 #include "plugins/mdtest/workers.hpp"
 
 namespace iobench::plugins::mdtest {
@@ -78,6 +79,10 @@ std::vector<PhaseSpec> MdtestWorkload::phases() const {
     if (config_.iterations > 1) spec.name += fmt::format("#{}", p.iteration + 1);
     spec.op_names = {op_name(p.kind)};
     spec.counter_names = {"items_done"};
+    // -X: the files whose bytes were not their writer's pattern (kMismatchesCounter).
+    if (config_.verify_read && p.kind == PhaseKind::kFileRead) {
+      spec.counter_names = {"items_done", "mismatches"};
+    }
     spec.workers = is_tree(p.kind) && !config_.unique_dir ? 1 : config_.ranks;
     spec.mode = config_.threads ? WorkerMode::kThreads : WorkerMode::kProcesses;
     if (config_.stonewall_ns > 0 && is_create(p.kind) && p.kind != PhaseKind::kTreeCreate) {
@@ -123,6 +128,10 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
   const RankIdentity& me = ctx.rank_identity();
   rank_base_ = static_cast<std::uint64_t>(me.rank) * config_.ranks;
   total_ranks_ = static_cast<std::uint64_t>(me.size) * config_.ranks;
+  // mdtest -G, else a seed from the step's (mdtest takes rank 0's time(NULL)): the same for every
+  // run of the same step seed, so that a later run with tree_dir checks what a create run wrote.
+  data_seed_ = config_.data_seed ? *config_.data_seed
+                                 : pattern_seed("mdtest", static_cast<std::int64_t>(ctx.seed()), 0);
   if (me.size > 1) {
     // First, before anything that may throw (from_rank0()'s rule): rank 0 makes the first test
     // directory and names its run directories, where every rank then works.
@@ -134,6 +143,9 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
       rank0_dirs_ =
           open_rank0_dirs(ctx.targets(), names, "mdtest's ranks share one test directory");
     }
+    // Every process writes and checks rank 0's seed (mdtest broadcasts its -G).
+    data_seed_ = static_cast<std::uint32_t>(
+        std::stoul(ctx.from_rank0([&] { return std::to_string(data_seed_); })));
   }
   seed_ = config_.random_seed != 0 ? config_.random_seed : ctx.seed();
   if (!config_.tree_dir.empty()) {
@@ -155,6 +167,9 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
                                               : config_.files               ? "files"
                                                                             : "directories"));
   if (config_.random) ctx.set_attribute("random_seed", static_cast<std::int64_t>(seed_));
+  if (config_.verify_read || (config_.files && config_.create && config_.write_bytes > 0)) {
+    ctx.set_attribute("data_seed", static_cast<std::int64_t>(data_seed_));
+  }
 }
 
 RankArgs MdtestWorkload::rank_args(const PlannedPhase& p, std::uint64_t worker) const {
@@ -171,6 +186,7 @@ RankArgs MdtestWorkload::rank_args(const PlannedPhase& p, std::uint64_t worker) 
       // phases in the rank's own.
       .tree_rank = is_tree(p.kind) ? rank : (rank + (step + 1) * shift) % ranks,
       .order_seed = seed_ + rank,
+      .data_seed = data_seed_,
       .item_count = 0,
   };
   // The items the rank it names made (each rank's own count after a stonewall).

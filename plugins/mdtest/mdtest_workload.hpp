@@ -38,8 +38,10 @@ class MdtestWorkload final : public Workload {
   [[nodiscard]] std::uint64_t planned_bytes(std::size_t target_index) const override;
   /// 0 with remove (mdtest removes what it makes), else planned_bytes().
   [[nodiscard]] std::uint64_t retained_bytes(std::size_t target_index) const override;
-  /// Opens tree_dir (when given), makes the first iteration's test directory, and sets the
-  /// attributes the mdtest formatter prints (tasks, items, tree shape).
+  /// Opens tree_dir (when given), makes the first iteration's test directory, picks the data
+  /// pattern's seed (data_seed, or one derived from the step's seed, rank 0's under mpirun;
+  /// attribute "data_seed" when files are written or verified), and sets the attributes the mdtest
+  /// formatter prints (tasks, items, tree shape).
   void prepare(PrepareContext& ctx) override;
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
@@ -89,6 +91,9 @@ class MdtestWorkload final : public Workload {
   MdtestConfig config_;
   std::vector<PlannedPhase> plan_;
   std::uint64_t seed_ = 0;
+  /// The data pattern's seed (data_seed, or one derived from the step's seed; rank 0's under
+  /// mpirun).
+  std::uint32_t data_seed_ = 0;
   /// Items each rank's directory [0] and file [1] creation made this iteration: the layout's, or
   /// fewer after a stonewall (set in the runner's process, before the later phases' workers are
   /// made, forked or not). One entry per mdtest rank of every process: 8 bytes per rank, never

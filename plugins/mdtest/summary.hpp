@@ -50,7 +50,8 @@ struct ParsedSummary {
 [[nodiscard]] ParsedSummary parse_summary(std::string_view text);
 
 /// The registered "text" formatter: iobench's own step section (per-phase tables), then the line
-/// "<tasks> tasks, <items> <kind>" and mdtest's SUMMARY rate and SUMMARY time tables.
+/// "<tasks> tasks, <items> <kind>" and mdtest's SUMMARY rate and SUMMARY time tables, then, when
+/// a verify_read phase counted mismatches, a line saying how many files differed.
 void format_mdtest_text(const StepResult& step, std::ostream& out);
 
 }  // namespace iobench::plugins::mdtest

@@ -5,12 +5,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
+#include <cstring>
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <random>
 #include <vector>
+
+#include "plugins/common/ior_data_pattern.hpp"
 
 namespace iobench::plugins::mdtest {
 namespace {
@@ -106,11 +111,15 @@ class RankWorker : public PhaseWorker {
               args.kind == PhaseKind::kDirRename || args.kind == PhaseKind::kDirRemove) {
     name_.reserve(64);
     if (args.kind == PhaseKind::kFileCreate && c_.write_bytes > 0) {
-      // mdtest writes its own pattern; any fixed bytes do (a file system does not compress them
-      // differently from one file to the next).
-      buffer_.assign(c_.write_bytes, std::byte{0x5a});
+      // mdtest's pattern (its default "timestamp" packet): the same bytes in every file of a
+      // rank, made once, untimed, as mdtest makes its buffer before the phases.
+      buffer_.resize(c_.write_bytes);
+      fill_pattern(buffer_, pattern());
     }
-    if (args.kind == PhaseKind::kFileRead && c_.read_bytes > 0) buffer_.resize(c_.read_bytes);
+    if (args.kind == PhaseKind::kFileRead && c_.read_bytes > 0) {
+      buffer_.resize(c_.read_bytes);
+      if (c_.verify_read) plan_check();
+    }
     if (c_.random && (args.kind == PhaseKind::kDirStat || args.kind == PhaseKind::kFileStat ||
                       args.kind == PhaseKind::kFileRead)) {
       order_ = random_order(args.item_count, args.order_seed);
@@ -167,15 +176,18 @@ class RankWorker : public PhaseWorker {
   }
 
   void run(WorkerContext& ctx) override {
+    const bool checks = c_.verify_read && args_.kind == PhaseKind::kFileRead;
     try {
       run_phase(ctx);
     } catch (const IoError&) {
       // The phase fails with what this rank completed (fail() names the count too).
       ctx.add_counter(kItemsDoneCounter, done_);
+      if (checks) ctx.add_counter(kMismatchesCounter, mismatches_);
       throw;
     }
     const std::uint64_t done = done_;
     ctx.add_counter(kItemsDoneCounter, done);
+    if (checks) ctx.add_counter(kMismatchesCounter, mismatches_);
     if (c_.stonewall_ns > 0 &&
         (args_.kind == PhaseKind::kDirCreate || args_.kind == PhaseKind::kFileCreate)) {
       ctx.add_counter(kItemsAtStonewallCounter, stonewall_seen_ ? at_stonewall_ : done);
@@ -183,6 +195,17 @@ class RankWorker : public PhaseWorker {
     }
     // -Y: inside the phase's time (its wall time ends when the last worker returns).
     if (c_.sync && !ctx.stop_requested()) ::sync();
+    // mdtest -X reports its errors after the run; here they fail the phase (exit 1) once this
+    // worker read what it could. A worker stopped because another one failed first (or a stop
+    // signal) only counts its mismatches: the phase fails with the first failure's message.
+    if (checks && mismatches_ > 0 && !ctx.stop_requested()) {
+      throw Error(fmt::format(
+          "data check (verify_read): {} of the {} files read did not hold the data pattern "
+          "their writer wrote (rank {}'s, data_seed {}); the first, {}, differs first at byte "
+          "offset {}. Files an earlier run made (tree_dir=) need that run's data_seed (its "
+          "data_seed attribute) and write_bytes; else the file system returned other data",
+          mismatches_, done, args_.name_rank, args_.data_seed, first_bad_path_, first_bad_offset_));
+    }
   }
 
  private:
@@ -323,7 +346,60 @@ class RankWorker : public PhaseWorker {
       if (n == 0) fail(EIO, "read (short read: end of file before read_bytes)", cursor);
       done += static_cast<std::size_t>(n);
     }
+    // mdtest -X: every byte read checked inside the item's time (one pass whatever it finds).
+    if (c_.verify_read && !holds_pattern()) {
+      if (mismatches_++ == 0) {
+        first_bad_path_ = cursor.shown(name_);
+        first_bad_offset_ = first_difference();
+      }
+    }
     return buffer_.size();
+  }
+
+  /// The pattern of the rank whose items this worker names: the one it writes (creation), or
+  /// the one the writer of the files it reads wrote (mdtest -X's pretend rank).
+  [[nodiscard]] IorPattern pattern() const noexcept {
+    return IorPattern{.rank = static_cast<std::uint32_t>(args_.name_rank), .seed = args_.data_seed};
+  }
+
+  /// A read's bytes are the first read_bytes of what the creation wrote (write_bytes of the
+  /// pattern; read_bytes when no write_bytes is given, a run on tree_dir): its whole words are
+  /// the pattern's, and the bytes after them those of the written pattern at that place, a word
+  /// when the file goes on past it, else the pattern's tail bytes. (mdtest compares them with
+  /// the tail of a read_bytes-long pattern instead, which a file longer than the read does not
+  /// hold when read_bytes is not a multiple of 8.)
+  void plan_check() {
+    const std::size_t written = std::max(c_.write_bytes, c_.read_bytes);
+    check_words_bytes_ = buffer_.size() / 8 * 8;
+    for (std::size_t b = check_words_bytes_; b < buffer_.size(); ++b) {
+      const std::size_t k = b - check_words_bytes_;
+      if (check_words_bytes_ + 8 <= written) {
+        const std::uint64_t w = pattern().word(check_words_bytes_ / 8);
+        std::byte bytes[8];
+        std::memcpy(bytes, &w, sizeof bytes);
+        expected_tail_[k] = bytes[k];
+      } else {
+        expected_tail_[k] = IorPattern::tail_byte(b);
+      }
+    }
+  }
+
+  [[nodiscard]] bool holds_pattern() const noexcept {
+    const std::span<const std::byte> read(buffer_);
+    return matches_pattern(read.first(check_words_bytes_), pattern()) &&
+           std::memcmp(read.data() + check_words_bytes_, expected_tail_.data(),
+                       read.size() - check_words_bytes_) == 0;
+  }
+
+  /// The offset of the first byte read that differs from what holds_pattern() expects.
+  [[nodiscard]] std::size_t first_difference() const noexcept {
+    const std::span<const std::byte> read(buffer_);
+    const std::size_t at = first_pattern_difference(read.first(check_words_bytes_), pattern());
+    if (at < check_words_bytes_) return at;
+    for (std::size_t b = check_words_bytes_; b < read.size(); ++b) {
+      if (read[b] != expected_tail_[b - check_words_bytes_]) return b;
+    }
+    return read.size();
   }
 
   /// Calls fn(item number) for the first item_count items in mdtest's creation order (the
@@ -441,6 +517,13 @@ class RankWorker : public PhaseWorker {
   std::string name_;
   std::vector<std::byte> buffer_;
   std::vector<std::uint64_t> order_;
+  /// verify_read: the read's bytes checked as whole pattern words, the expected bytes after them
+  /// (plan_check()), the files that differed and the first one's path and offset.
+  std::size_t check_words_bytes_ = 0;
+  std::array<std::byte, 8> expected_tail_{};
+  std::uint64_t mismatches_ = 0;
+  std::string first_bad_path_;
+  std::size_t first_bad_offset_ = 0;
   OpTimer timer_;
   std::uint64_t done_ = 0;  ///< items (tree directories) completed so far
   std::uint64_t start_ns_ = 0;

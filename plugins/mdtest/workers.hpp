@@ -20,6 +20,9 @@ inline constexpr CounterId kItemsDoneCounter = 0;
 /// it never began for this worker).
 inline constexpr CounterId kItemsAtStonewallCounter = 1;
 inline constexpr CounterId kStonewallNsCounter = 2;
+/// The file read with verify_read (-X): files whose bytes read were not the pattern their writer
+/// wrote.
+inline constexpr CounterId kMismatchesCounter = 1;
 
 /// What one rank's worker of one phase acts on.
 struct RankArgs {
@@ -33,6 +36,10 @@ struct RankArgs {
   std::uint64_t tree_rank;
   /// Seed of the random stat/read order (-R): random_seed + rank, as mdtest.
   std::uint64_t order_seed;
+  /// Seed of the data pattern (IorPattern): a file creation writes rank name_rank's pattern, a
+  /// read with verify_read checks that of name_rank, the rank that wrote the file (mdtest -X's
+  /// "pretend rank").
+  std::uint32_t data_seed;
   /// Items of the rank this phase acts on: the layout's items, or after a creation the
   /// stonewall ended, the count every worker made (mdtest's o.items = max_iter); the first ones in
   /// tree order (with branch <= 1, as -W requires, item order too). Unused by the tree phases.
@@ -48,6 +55,13 @@ struct RankArgs {
 /// shared) tree. Throws IoError naming the path at the first failed call (the phase fails with
 /// the ops done so far). `test_dir` is the iteration's test directory "test-dir.<i>-0", opened
 /// beneath the run directory (or the earlier run's tree_dir); the worker owns it.
+///
+/// Every created file holds its writer's data pattern (IorPattern of name_rank and data_seed, as
+/// mdtest writes its buffer). With verify_read the file read checks every byte it reads against
+/// the pattern of name_rank, the file's writer; it reads all of its items still, counts the
+/// files that differ (kMismatchesCounter) and then throws Error naming how many, the first such
+/// file and its first differing byte offset: the phase fails, and the other workers stop at their
+/// next item (so `mismatches` counts the files checked until then).
 [[nodiscard]] std::unique_ptr<PhaseWorker> make_rank_worker(const RankArgs& args,
                                                             OwnedConfinedDir test_dir);
 

@@ -1,4 +1,4 @@
-// What io500's data pattern costs (plugins/io500/data_pattern.hpp): the check each read phase
+// What io500's data pattern costs (plugins/common/ior_data_pattern.hpp): the check each read phase
 // makes of every transfer or file it reads (ior -R, mdtest -X), and the fill, against a memcpy of
 // the same bytes (the copy a read from the page cache makes). SetBytesProcessed: bytes/s, from
 // which the check's cost per MiB follows. Run from a Release-type build:
@@ -9,11 +9,11 @@
 #include <cstring>
 #include <vector>
 
-#include "plugins/io500/data_pattern.hpp"
+#include "plugins/common/ior_data_pattern.hpp"
 
 namespace {
 
-using iobench::plugins::io500::IorPattern;
+using iobench::plugins::IorPattern;
 
 constexpr IorPattern kPattern{.rank = 1, .seed = 123456789};
 
@@ -22,10 +22,10 @@ void sizes(benchmark::internal::Benchmark* b) { b->Arg(3901)->Arg(47008)->Arg(2 
 
 void BM_PatternCheck(benchmark::State& state) {
   std::vector<std::byte> buf(static_cast<std::size_t>(state.range(0)));
-  iobench::plugins::io500::fill_pattern(buf, kPattern);
+  iobench::plugins::fill_pattern(buf, kPattern);
   for (auto _ : state) {
     benchmark::DoNotOptimize(buf.data());
-    const bool ok = iobench::plugins::io500::matches_pattern(buf, kPattern);
+    const bool ok = iobench::plugins::matches_pattern(buf, kPattern);
     benchmark::DoNotOptimize(ok);
   }
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * state.range(0));
@@ -35,7 +35,7 @@ BENCHMARK(BM_PatternCheck)->Apply(sizes);
 void BM_PatternFill(benchmark::State& state) {
   std::vector<std::byte> buf(static_cast<std::size_t>(state.range(0)));
   for (auto _ : state) {
-    iobench::plugins::io500::fill_pattern(buf, kPattern);
+    iobench::plugins::fill_pattern(buf, kPattern);
     benchmark::DoNotOptimize(buf.data());
     benchmark::ClobberMemory();
   }

@@ -2,8 +2,6 @@
 // computed by hand, and the read phases' mismatch count (ior -R, mdtest -X) on files changed
 // between the write phase and the read phase.
 
-#include "plugins/io500/data_pattern.hpp"
-
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -24,15 +22,17 @@
 #include <variant>
 #include <vector>
 
+#include "plugins/common/ior_data_pattern.hpp"
 #include "plugins/io500/io500_report.hpp"
 #include "tests/support/planting.hpp"
 #include "tests/support/test_support.hpp"
 
-using iobench::plugins::io500::count_pattern_differences;
-using iobench::plugins::io500::fill_pattern;
-using iobench::plugins::io500::IorPattern;
-using iobench::plugins::io500::matches_pattern;
-using iobench::plugins::io500::pattern_seed;
+using iobench::plugins::count_pattern_differences;
+using iobench::plugins::fill_pattern;
+using iobench::plugins::first_pattern_difference;
+using iobench::plugins::IorPattern;
+using iobench::plugins::matches_pattern;
+using iobench::plugins::pattern_seed;
 
 namespace {
 
@@ -109,9 +109,16 @@ TEST_CASE("io500 data pattern check finds one changed byte anywhere, at any alig
       buf[at] ^= std::byte{0x10};
       CHECK_FALSE(matches_pattern(buf, p));
       CHECK(count_pattern_differences(buf, p) == 1);
+      CHECK(first_pattern_difference(buf, p) == at);
       buf[at] ^= std::byte{0x10};
     }
     CHECK(matches_pattern(buf, p));
+    CHECK(first_pattern_difference(buf, p) == size);
+    // Word 0 of rank 0's pattern differs from rank 1's in byte 4 (the rank's low byte, in x86's
+    // little-endian order) first.
+    if constexpr (std::endian::native == std::endian::little) {
+      CHECK(first_pattern_difference(buf, IorPattern{.rank = 0, .seed = 2024}) == 4);
+    }
     // Another rank's data, or another seed's: every word differs (not the tail bytes).
     CHECK_FALSE(matches_pattern(buf, IorPattern{.rank = 0, .seed = 2024}));
     CHECK(count_pattern_differences(buf, IorPattern{.rank = 0, .seed = 2024}) == size / 8);

@@ -84,6 +84,20 @@ TEST_CASE("mdtest refuses what mdtest refuses with the param named", "[mdtest][c
   CHECK_THAT(error_of({{"items", "3"}, {"phases", "stat,frob"}}),
              Catch::Contains("unknown phase 'frob'"));
   CHECK_THAT(error_of({{"items", "3"}, {"phases", "stat"}}), Catch::Contains("give tree_dir=DIR"));
+  CHECK_THAT(error_of({{"items", "3"}, {"write_bytes", "10"}, {"verify_read", "true"}}),
+             Catch::Contains("reads 0 bytes per file (read_bytes=0)"));
+  CHECK_THAT(error_of({{"items", "3"},
+                       {"read_bytes", "10"},
+                       {"write_bytes", "10"},
+                       {"dirs_only", "true"},
+                       {"verify_read", "true"}}),
+             Catch::Contains("has no file phases"));
+  CHECK_THAT(error_of({{"items", "3"},
+                       {"read_bytes", "10"},
+                       {"write_bytes", "10"},
+                       {"phases", "create,stat"},
+                       {"verify_read", "true"}}),
+             Catch::Contains("has no read phase (phases=create,stat)"));
   CHECK_THAT(error_of({{"items", "3"}, {"tree_dir", "/x"}}),
              Catch::Contains("tree_dir=/x with phases=all"));
   CHECK_THAT(error_of({{"items", "3"}, {"branch", "1000"}, {"depth", "3"}}),

@@ -148,3 +148,37 @@ TEST_CASE("mdtest compare reads iobench's mdtest JSON beside mdtest's own text",
   CHECK_THAT(cmp.out, Catch::Contains("phase File stat"));
   CHECK_THAT(cmp.out, Catch::Contains("1000.0"));
 }
+
+TEST_CASE("mdtest compare reads a verify_read run beside mdtest -X output with its errors",
+          "[mdtest][cli][verify]") {
+  TempDir dir("mdtest_compare_verify");
+  const std::string json = (dir.path() / "ours.json").string();
+  const auto run = iobench::test::run_cli({"run", "mdtest", "-d", dir.path().string(), "items=8",
+                                           "files_only=true", "write_bytes=100", "read_bytes=100",
+                                           "verify_read=true", "-f", "json", "-o", json, "-q"});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const std::string theirs = (dir.path() / "mdtest.txt").string();
+  {
+    // mdtest -E -X's end when the files held another seed's pattern: its error line after the
+    // tables (mdtest exits 0).
+    std::ofstream out(theirs);
+    out << "mdtest-4.1.0+dev was launched with 1 total task(s) on 1 node(s)\n"
+           "1 tasks, 8 files\n\n"
+           "SUMMARY rate (in ops/sec): (of 1 iterations)\n"
+           "   Operation                     Max            Min           Mean        Std Dev\n"
+           "   ---------                     ---            ---           ----        -------\n"
+           "   File creation                   0.000          0.000          0.000          0.000\n"
+           "   File read                   89717.733      89717.733      89717.733          0.000\n"
+           "   Tree creation                   0.000          0.000          0.000          0.000\n"
+           "\n"
+           "ERROR: verifying the data on read (8 errors)! Take the performance values with care!\n"
+           "\n"
+           "-- finished at 12/07/2026 05:17:22 --\n";
+  }
+  const auto cmp = iobench::test::run_cli({"compare", json, theirs});
+  INFO(cmp.err);
+  REQUIRE(cmp.exit_code == 0);
+  CHECK_THAT(cmp.out, Catch::Contains("phase File read"));
+  CHECK_THAT(cmp.out, Catch::Contains("89717.7"));
+}

@@ -1,9 +1,11 @@
 #pragma once
 
-// IOR's default data pattern (its "timestamp" dataPacketType), which IO500's ior and mdtest
-// write phases write and its read phases check: ior-easy-read and ior-hard-read run `ior -r -R`
-// (every 8-byte word of every transfer compared), mdtest-hard-read runs `mdtest -E -X` (every
-// 3901-byte file's content compared).
+// IOR's default data pattern (its "timestamp" dataPacketType), shared by the families that write
+// it and check it: IO500's ior and mdtest write phases write it and its read phases check it
+// (ior-easy-read and ior-hard-read run `ior -r -R`, every 8-byte word of every transfer
+// compared; mdtest-hard-read runs `mdtest -E -X`, every 3901-byte file's content compared), and
+// the mdtest workload writes it into every file it creates and, with verify_read (mdtest -X),
+// checks every byte its read phase reads.
 //
 // The pattern of rank R with seed S: 64-bit word i of a buffer (i from 0 at the buffer's first
 // byte) is (R << 32) | (S + i), stored in the machine's byte order; a buffer whose size is not a
@@ -20,7 +22,7 @@
 #include <span>
 #include <string_view>
 
-namespace iobench::plugins::io500 {
+namespace iobench::plugins {
 
 /// The pattern one rank writes: its rank (IOR's "pretend rank", the rank whose data it is) and
 /// the phase's seed. IOR takes the seed as a C int and adds the word index to it in 64 bits, so
@@ -58,6 +60,12 @@ void fill_pattern(std::span<std::byte> buf, const IorPattern& pattern) noexcept;
 [[nodiscard]] std::uint64_t count_pattern_differences(std::span<const std::byte> buf,
                                                       const IorPattern& pattern) noexcept;
 
+/// The byte offset in `buf` of its first byte that differs from `pattern` (words and tail bytes
+/// as fill_pattern() writes a buffer of buf.size()), or buf.size() when it matches: where a
+/// check that failed (matches_pattern() false) names the damage. Stops at the first difference.
+[[nodiscard]] std::size_t first_pattern_difference(std::span<const std::byte> buf,
+                                                   const IorPattern& pattern) noexcept;
+
 /// The seed of one phase group's pattern ("ior-easy", "ior-hard", "mdtest-hard"): a hash of the
 /// group's name and the run's timestamp (seconds, nanoseconds), so that the write phase and the
 /// read phase of one run agree (on every process of an mpirun: they share the timestamp) and a
@@ -65,4 +73,4 @@ void fill_pattern(std::span<std::byte> buf, const IorPattern& pattern) noexcept;
 [[nodiscard]] std::uint32_t pattern_seed(std::string_view group, std::int64_t timestamp_sec,
                                          std::int64_t timestamp_nsec) noexcept;
 
-}  // namespace iobench::plugins::io500
+}  // namespace iobench::plugins

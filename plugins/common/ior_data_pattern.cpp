@@ -1,8 +1,8 @@
-#include "plugins/io500/data_pattern.hpp"
+#include "plugins/common/ior_data_pattern.hpp"
 
 #include <cstring>
 
-namespace iobench::plugins::io500 {
+namespace iobench::plugins {
 namespace {
 
 constexpr std::size_t kWordBytes = sizeof(std::uint64_t);
@@ -70,6 +70,25 @@ std::uint64_t count_pattern_differences(std::span<const std::byte> buf,
   return count;
 }
 
+std::size_t first_pattern_difference(std::span<const std::byte> buf,
+                                     const IorPattern& pattern) noexcept {
+  const std::size_t words = buf.size() / kWordBytes;
+  const std::byte* const data = buf.data();
+  for (std::size_t i = 0; i < words; ++i) {
+    const std::uint64_t want = pattern.word(i);
+    if (load(data, i) == want) continue;
+    std::byte bytes[kWordBytes];
+    std::memcpy(bytes, &want, kWordBytes);
+    for (std::size_t k = 0; k < kWordBytes; ++k) {
+      if (data[i * kWordBytes + k] != bytes[k]) return i * kWordBytes + k;
+    }
+  }
+  for (std::size_t b = words * kWordBytes; b < buf.size(); ++b) {
+    if (data[b] != IorPattern::tail_byte(b)) return b;
+  }
+  return buf.size();
+}
+
 std::uint32_t pattern_seed(std::string_view group, std::int64_t timestamp_sec,
                            std::int64_t timestamp_nsec) noexcept {
   // 64-bit FNV-1a over the name and the two numbers' bytes, folded to 31 bits.
@@ -87,4 +106,4 @@ std::uint32_t pattern_seed(std::string_view group, std::int64_t timestamp_sec,
   return seed == 0 ? 1 : seed;
 }
 
-}  // namespace iobench::plugins::io500
+}  // namespace iobench::plugins

@@ -1,0 +1,172 @@
+// mdtest -X (verify_read): created files hold their writer's IOR data pattern, the read phase
+// checks every byte it reads, a file that differs counts in "mismatches" and fails the phase.
+
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iobench/result.hpp>
+#include <iterator>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "plugins/common/ior_data_pattern.hpp"
+#include "plugins/mdtest/summary.hpp"
+#include "tests/mdtest/mdtest_run.hpp"
+
+using namespace iobench;
+using iobench::test::TempDir;
+using iobench::test::mdtest::phase_ops;
+using iobench::test::mdtest::run_mdtest;
+
+namespace {
+
+const PhaseResult& read_phase(const StepResult& step, const std::string& name) {
+  for (const PhaseResult& p : step.phases) {
+    if (p.name == name) return p;
+  }
+  throw std::runtime_error("no phase " + name);
+}
+
+/// The phase's counter `name`, or -1 when it has none.
+long long named_counter(const PhaseResult& p, const std::string& name) {
+  for (std::size_t i = 0; i < p.counter_names.size() && i < p.counters.size(); ++i) {
+    if (p.counter_names[i] == name) return static_cast<long long>(p.counters[i]);
+  }
+  return -1;
+}
+
+std::vector<std::byte> verify_file_bytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> bytes(chars.size());
+  for (std::size_t i = 0; i < chars.size(); ++i) bytes[i] = static_cast<std::byte>(chars[i]);
+  return bytes;
+}
+
+void verify_flip_byte(const std::filesystem::path& path, std::streamoff offset) {
+  std::fstream f(path, std::ios::binary | std::ios::in | std::ios::out);
+  f.seekg(offset);
+  char c = 0;
+  f.get(c);
+  f.seekp(offset);
+  f.put(static_cast<char>(c ^ 0x01));
+  REQUIRE(f.good());
+}
+
+// A kept create-only run: 2 ranks x 4 files of 100 bytes in the shared tree.
+const std::map<std::string, std::string> kVerifyCreate = {
+    {"ranks", "2"},         {"worker_mode", "threads"}, {"items", "4"},
+    {"files_only", "true"}, {"write_bytes", "100"},     {"phases", "create"}};
+
+}  // namespace
+
+TEST_CASE("mdtest created files hold their writer's IOR pattern", "[mdtest][verify]") {
+  TempDir dir("mdtest_pattern_written");
+  const auto created = run_mdtest(dir.path(), kVerifyCreate, true);
+  REQUIRE(created.step.status == Status::kOk);
+  const AttributeValue* seed = created.step.attribute("data_seed");
+  REQUIRE(seed != nullptr);
+  const auto data_seed = static_cast<std::uint32_t>(std::get<std::int64_t>(*seed));
+  const std::filesystem::path tree =
+      dir.path() / "target" / created.left_behind.at(0) / "test-dir.0-0" / "mdtest_tree.0";
+  for (const std::uint32_t rank : {0U, 1U}) {
+    std::vector<std::byte> want(100);
+    plugins::fill_pattern(want, plugins::IorPattern{.rank = rank, .seed = data_seed});
+    CHECK(verify_file_bytes(tree / ("file.mdtest." + std::to_string(rank) + ".3")) == want);
+  }
+}
+
+TEST_CASE("mdtest verify_read counts one changed byte as one mismatch and fails the read",
+          "[mdtest][verify]") {
+  TempDir dir("mdtest_verify_damage");
+  const auto created = run_mdtest(dir.path(), kVerifyCreate, true);
+  REQUIRE(created.step.status == Status::kOk);
+  const std::filesystem::path run = dir.path() / "target" / created.left_behind.at(0);
+  const std::filesystem::path bad = run / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.1.2";
+  verify_flip_byte(bad, 37);
+
+  std::map<std::string, std::string> read = {{"ranks", "2"},         {"worker_mode", "threads"},
+                                             {"items", "4"},         {"files_only", "true"},
+                                             {"write_bytes", "100"}, {"read_bytes", "100"},
+                                             {"phases", "read"},     {"tree_dir", run.string()}};
+  SECTION("without verify_read nothing is checked") {
+    TempDir again("mdtest_verify_off");
+    const auto out = run_mdtest(again.path(), read);
+    INFO(out.step.message);
+    CHECK(out.step.status == Status::kOk);
+    CHECK(phase_ops(out.step, "File read") == 8);
+    CHECK(named_counter(read_phase(out.step, "File read"), "mismatches") == -1);
+  }
+  SECTION("with verify_read the one file is one mismatch, named with its offset") {
+    read["verify_read"] = "true";
+    TempDir again("mdtest_verify_on");
+    const auto out = run_mdtest(again.path(), read);
+    CHECK(out.step.status == Status::kFailed);
+    const PhaseResult& p = read_phase(out.step, "File read");
+    CHECK(p.status == Status::kFailed);
+    CHECK(named_counter(p, "mismatches") == 1);
+    // The failing worker read and checked all of its 4 files before it ended the phase.
+    CHECK_THAT(out.step.message, Catch::Contains("1 of the 4 files read") &&
+                                     Catch::Contains("file.mdtest.1.2") &&
+                                     Catch::Contains("byte offset 37"));
+    // The text output says it after mdtest's tables, which still parse back.
+    std::ostringstream text;
+    plugins::mdtest::format_mdtest_text(out.step, text);
+    CHECK_THAT(text.str(), Catch::Contains("verify_read: 1 file(s) read did not hold"));
+    const auto parsed = plugins::mdtest::parse_summary(text.str());
+    REQUIRE(parsed.rate.has_value());
+    CHECK(parsed.rate->row("File read") != nullptr);
+  }
+  SECTION("a read of 60 of the 100 bytes checks the word the file holds past the read") {
+    read["verify_read"] = "true";
+    read["read_bytes"] = "60";
+    verify_flip_byte(bad, 37);  // undamaged again
+    TempDir again("mdtest_verify_short");
+    const auto out = run_mdtest(again.path(), read);
+    INFO(out.step.message);
+    CHECK(out.step.status == Status::kOk);
+    CHECK(named_counter(read_phase(out.step, "File read"), "mismatches") == 0);
+  }
+  SECTION("another seed than the writer's makes every file a mismatch") {
+    read["verify_read"] = "true";
+    read["data_seed"] = "12345";
+    TempDir again("mdtest_verify_seed");
+    const auto out = run_mdtest(again.path(), read);
+    CHECK(out.step.status == Status::kFailed);
+    // The first worker to end fails the phase; the other stops at its next item (it may have
+    // read all of its own files by then).
+    const long long found = named_counter(read_phase(out.step, "File read"), "mismatches");
+    CHECK(found >= 4);
+    CHECK(found <= 8);
+    CHECK_THAT(out.step.message,
+               Catch::Contains("4 of the 4 files read") && Catch::Contains("byte offset 0"));
+  }
+}
+
+TEST_CASE("mdtest verify_read with a rank shift checks the writing rank's pattern",
+          "[mdtest][verify]") {
+  const std::string mode = GENERATE(std::string("threads"), std::string("processes"));
+  const std::string unique = GENERATE(std::string("false"), std::string("true"));
+  TempDir dir("mdtest_verify_shift");
+  // -N 1 with 3 ranks: rank r reads rank (r + 2) mod 3's files, whose words carry that rank.
+  const auto out = run_mdtest(dir.path(), {{"ranks", "3"},
+                                           {"worker_mode", mode},
+                                           {"items", "5"},
+                                           {"files_only", "true"},
+                                           {"unique_dir", unique},
+                                           {"write_bytes", "4000"},
+                                           {"read_bytes", "3901"},
+                                           {"shift", "1"},
+                                           {"verify_read", "true"}});
+  INFO(out.step.message);
+  REQUIRE(out.step.status == Status::kOk);
+  CHECK(phase_ops(out.step, "File read") == 15);
+  CHECK(named_counter(read_phase(out.step, "File read"), "mismatches") == 0);
+  CHECK(out.left_behind.empty());
+}
