@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <iobench/latency_histogram.hpp>
 #include <ostream>
 #include <string>
 #include <variant>
@@ -18,6 +23,65 @@ std::string attribute(const StepResult& step, const char* key) {
       return std::get<std::string>(value);
   }
   return {};
+}
+
+std::int64_t int_attribute(const StepResult& step, const char* key) {
+  for (const auto& [name, value] : step.attributes) {
+    if (name == key && std::holds_alternative<std::int64_t>(value))
+      return std::get<std::int64_t>(value);
+  }
+  return 0;
+}
+
+// filebench's lathist: 64 buckets of nanoseconds, bucket i holding the latencies d with
+// 2^(i-1) <= d < 2^i (bucket 0: d = 0), the last one everything above. iobench's buckets never
+// straddle a power of two, so the counts are exact.
+std::string lathist_line(const CompactLatencyHistogram& h) {
+  std::array<std::uint64_t, kLathistBuckets> counts{};
+  for (const auto& b : h.buckets()) {
+    const auto i =
+        static_cast<std::size_t>(std::bit_width(LatencyHistogram::bucket_lower(b.index)));
+    counts[std::min(i, kLathistBuckets - 1)] += b.count;
+  }
+  std::string out = "\t[ ";
+  for (const std::uint64_t c : counts) out += fmt::format("{} ", c);
+  return out + "]";
+}
+
+// psrun's lines: one per period of the run's time series (its points grouped by start), each
+// covering the run so far or, with `reset`, that period alone; the last covers the rest.
+void psrun_lines(const PhaseResult& phase, std::uint64_t period_s, bool reset, std::ostream& out) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const std::uint64_t period_ns = period_s * 1'000'000'000ULL;
+  struct Sum {
+    std::uint64_t ops = 0, bytes = 0, ns = 0;
+    double latency_ns = 0;
+  };
+  std::vector<Sum> periods;
+  for (const SeriesPoint& p : phase.time_series.points) {
+    if (p.warmup) continue;
+    const std::size_t k = static_cast<std::size_t>(p.start_ns / period_ns);
+    if (periods.size() <= k) periods.resize(k + 1);
+    periods[k].ops += p.ops;
+    periods[k].bytes += p.bytes;
+    periods[k].ns += p.duration_ns;
+    periods[k].latency_ns += p.latency_ns.mean * static_cast<double>(p.ops);
+  }
+  Sum shown;
+  for (std::size_t k = 0; k < periods.size(); ++k) {
+    if (reset) shown = Sum{};
+    shown.ops += periods[k].ops;
+    shown.bytes += periods[k].bytes;
+    shown.ns += periods[k].ns;
+    shown.latency_ns += periods[k].latency_ns;
+    const double seconds = static_cast<double>(shown.ns) / 1e9;
+    const auto per_s = [seconds](double v) { return seconds > 0 ? v / seconds : 0.0; };
+    out << fmt::format("Period {} ({} s): {:5d} ops {:5.3f} ops/s {:5.1f}mb/s {:5.3f}ms/op\n",
+                       k + 1, static_cast<std::uint64_t>(std::lround(seconds)), shown.ops,
+                       per_s(static_cast<double>(shown.ops)),
+                       per_s(static_cast<double>(shown.bytes) / kMiB),
+                       shown.ops ? shown.latency_ns / static_cast<double>(shown.ops) / 1e6 : 0.0);
+  }
 }
 
 bool listed(const std::string& list, const std::string& name) {
@@ -37,7 +101,11 @@ void format_filebench_text(const StepResult& step, std::ostream& out) {
   const std::string reads = attribute(step, kReadFlowopsAttr);
   const std::string writes = attribute(step, kWriteFlowopsAttr);
   const std::string others = attribute(step, kOtherFlowopsAttr);
+  const bool lathist = int_attribute(step, kLathistAttr) == 1;
+  const auto psrun_period = static_cast<std::uint64_t>(int_attribute(step, kPsrunPeriodAttr));
   for (const PhaseResult& phase : step.phases) {
+    if (psrun_period > 0)
+      psrun_lines(phase, psrun_period, int_attribute(step, kPsrunResetAttr) == 1, out);
     const double seconds = static_cast<double>(phase.wall_ns) / 1e9;
     const auto per_s = [&](double v) { return seconds > 0 ? v / seconds : 0.0; };
     out << "Per-Operation Breakdown\n";
@@ -51,10 +119,10 @@ void format_filebench_text(const StepResult& step, std::ostream& out) {
       const std::string& name = phase.op_names[i];
       const double mean_ms = op.latency.count() ? op.latency.mean() / 1e6 : 0.0;
       out << fmt::format(
-          "{:<20} {}ops {:8.0f}ops/s {:5.1f}mb/s {:8.3f}ms/op [{:.3f}ms - {:5.3f}ms]\n", name,
+          "{:<20} {}ops {:8.0f}ops/s {:5.1f}mb/s {:8.3f}ms/op [{:.3f}ms - {:5.3f}ms]{}\n", name,
           op.ops, per_s(static_cast<double>(op.ops)), per_s(static_cast<double>(op.bytes) / kMiB),
           mean_ms, static_cast<double>(op.latency.min()) / 1e6,
-          static_cast<double>(op.latency.max()) / 1e6);
+          static_cast<double>(op.latency.max()) / 1e6, lathist ? lathist_line(op.latency) : "");
       if (listed(others, name)) continue;
       ops += op.ops;
       bytes += op.bytes;

@@ -166,8 +166,8 @@ TEST_CASE("parse errors name the file, line and column and the fix") {
 
 TEST_CASE("constructs filebench accepts but iobench does not model are errors saying so") {
   const std::string fs = "define fileset name=s,size=1k,entries=4,dirwidth=2\n";
-  CHECK(error_of("psrun -10\n") ==
-        "t.f:1:1: statement 'psrun' is accepted by filebench but not modelled by iobench yet; "
+  CHECK(error_of("list\n") ==
+        "t.f:1:1: statement 'list' is accepted by filebench but not modelled by iobench yet; "
         "remove it from the file");
   CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,trusttree\n") ==
         "t.f:1:52: attribute 'trusttree' of define fileset is accepted by filebench but not "
