@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "plugins/filebench/fileset_evict.hpp"
 #include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_thread.hpp"
 #include "plugins/filebench/randvar.hpp"
@@ -94,6 +95,30 @@ double pause_for(PrepareContext& ctx, std::uint64_t seconds) {
         std::min<std::chrono::steady_clock::duration>(end - now, std::chrono::milliseconds(100)));
   }
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// `cached=false`: the fileset's files leave the page cache; what stays is reported, never
+// silently kept.
+void evict(PrepareContext& ctx, const std::string& name, const FilesetLayout& layout,
+           const ConfinedDir& run_dir) {
+  const EvictResult r = evict_fileset(layout, run_dir);
+  ctx.set_attribute(fmt::format("fileset.{}.evicted_files", name),
+                    static_cast<std::int64_t>(r.files));
+  ctx.set_attribute(fmt::format("fileset.{}.resident_pages", name),
+                    static_cast<std::int64_t>(r.resident));
+  if (!r.error.empty()) {
+    ctx.warn(
+        fmt::format("fileset '{}' has cached=false but could not be dropped from the page "
+                    "cache after {} files: {}",
+                    name, r.files, r.error));
+  } else if (r.resident > 0) {
+    ctx.warn(
+        fmt::format("fileset '{}' has cached=false but {} of its {} pages stayed in the page "
+                    "cache after fdatasync and POSIX_FADV_DONTNEED (a filesystem kept in "
+                    "memory such as tmpfs, or the files mapped elsewhere): its reads may be "
+                    "cached",
+                    name, r.resident, r.pages));
+  }
 }
 
 }  // namespace
@@ -296,6 +321,7 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
                       static_cast<std::int64_t>(created));
     ctx.set_attribute(fmt::format("fileset.{}.preallocated_bytes", def.name),
                       static_cast<std::int64_t>(written));
+    if (!def.cached) evict(ctx, def.name, layout, run_dir);
     total_files += created;
     total_bytes += written;
     filesets_.push_back(std::make_unique<FilesetState>(std::move(layout)));

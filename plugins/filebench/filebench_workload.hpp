@@ -25,8 +25,11 @@ inline constexpr const char* kLathistAttr = "filebench.lathist";
 inline constexpr const char* kPsrunPeriodAttr = "filebench.psrun_period_s";
 /// `psrun -P`: 1 (each period's line covers that period), else 0 (the run so far).
 inline constexpr const char* kPsrunResetAttr = "filebench.psrun_reset";
-/// Seconds the `sleep` statements paused the run before its filesets were made, and after.
+/// Seconds (a double, as measured) the `sleep` statements above `create files` paused the run
+/// before its filesets were made; absent without such a sleep.
 inline constexpr const char* kSleptBeforeCreateAttr = "filebench.slept_before_create_s";
+/// Seconds (a double, as measured) the `sleep` statements below `create files` paused the run
+/// after its filesets were made, before its processes started; absent without such a sleep.
 inline constexpr const char* kSleptAfterCreateAttr = "filebench.slept_after_create_s";
 
 /// The "filebench" workload: runs a parsed .f file (WmlModel).

@@ -98,6 +98,11 @@ struct FilesetDef {
   bool paralloc = false;
   bool reuse = false;
   bool readonly = false;
+  /// `cached=false`: once made, the preallocated files are flushed and dropped from the page
+  /// cache (fileset_evict.hpp), the pages left resident reported. filebench 1.5-alpha3's lexer has
+  /// no `cached` (its filemicro_*.f files using it end in a syntax error there); iobench reads it
+  /// as those files mean it.
+  bool cached = true;
   WmlPosition where;
 };
 
@@ -290,6 +295,9 @@ struct WmlModel {
   /// `set mode nousestats`: filebench 1.5 logs "Disabling CPU usage statistics" and sets a flag
   /// nothing reads; recorded, with no other effect.
   bool nousestats = false;
+  /// `debug N`: filebench's log level (0 to 10; its default, LOG_INFO, is 2 when absent here as
+  /// -1): it sets how much filebench itself logs, so iobench records it and changes nothing.
+  int debug_level = -1;
 
   /// Total thread instances: sum over processes of instances x sum of thread instances.
   [[nodiscard]] std::size_t thread_count() const noexcept;

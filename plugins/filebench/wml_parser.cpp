@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iobench/error.hpp>
 
 #include "plugins/filebench/event_generator.hpp"
@@ -12,6 +13,14 @@
 namespace iobench::plugins::filebench {
 
 namespace detail {
+
+namespace {
+
+bool starts_with_digit(const Token& t) {
+  return t.kind == TokenKind::kWord && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9';
+}
+
+}  // namespace
 
 void WmlParser::statement() {
   const Token t = next();
@@ -33,6 +42,16 @@ void WmlParser::statement() {
     return;
   }
   if (t.text == "sleep") return sleep_statement(t);
+  if (t.text == "debug") {
+    // filebench's log level (0 to 10, above 10 taken as 10): its own messages only.
+    const Token n = next();
+    if (!starts_with_digit(n))
+      fail(n.where,
+           fmt::format("expected a level after 'debug', found {}; write debug N", shown(n)));
+    model_.debug_level = static_cast<int>(std::min<std::uint64_t>(
+        number(Value{n, std::nullopt, n.where, nullptr}, "debug", true), 10));
+    return;
+  }
   if (t.text == "psrun") return psrun_statement(t);
   if (t.text == "enable") {
     const Token what = expect_word("'lathist' after 'enable'");
@@ -185,11 +204,13 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
       f.reuse = flag(a);
     } else if (a.name == "readonly") {
       f.readonly = flag(a);
+    } else if (a.name == "cached") {
+      f.cached = flag(a);
     } else {
       bad_attribute(a, what,
-                    single_file ? "name, path, size, prealloc, paralloc, reuse, readonly"
+                    single_file ? "name, path, size, prealloc, paralloc, reuse, readonly, cached"
                                 : "name, path, size, entries, leafdirs, dirwidth, dirgamma, "
-                                  "prealloc, paralloc, reuse, readonly");
+                                  "prealloc, paralloc, reuse, readonly, cached");
     }
   }
   if (f.name.empty()) fail(where, fmt::format("{} needs name=NAME", what));
@@ -264,14 +285,6 @@ ThreadDef WmlParser::thread() {
   resolve_targets(t);
   return t;
 }
-
-namespace {
-
-bool starts_with_digit(const Token& t) {
-  return t.kind == TokenKind::kWord && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9';
-}
-
-}  // namespace
 
 std::uint64_t WmlParser::seconds_value(std::string_view what, std::uint64_t least) {
   const Value v = value();

@@ -1,8 +1,8 @@
 // filebench's timeline and report statements (issue 31): `sleep N` before the run (its pauses
 // placed around `create files` as written), `psrun [-P] [D]` with its per-period lines, `enable
 // lathist` with filebench's 64-bucket latency histogram on each flowop line, `set mode
-// nousestats` (quit_mode_test), and the words filebench 1.5 has no statement for (include,
-// disable): parsed with exact error positions, then run for real.
+// nousestats` (quit_mode_test), `debug N`, iters=128k, and the words filebench 1.5 has no
+// statement for (include, disable): parsed with exact error positions, then run for real.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -298,4 +298,26 @@ TEST_CASE("enable lathist ends each flowop line in filebench's 64-bucket histogr
   std::ostringstream text2;
   fb::format_filebench_text(run_filebench(target2, plain).step, text2);
   CHECK(text2.str().find("\t[ ") == std::string::npos);
+}
+
+TEST_CASE("debug N is filebench's log level, recorded; iters takes k as filebench's lexer does") {
+  CHECK(fb::parse_wml("run 1\n", "t.f").debug_level == -1);
+  CHECK(fb::parse_wml("debug 1\n", "t.f").debug_level == 1);
+  CHECK(fb::parse_wml("debug 12\n", "t.f").debug_level == 10);  // filebench caps it at 10
+  CHECK(error_of("debug x\n") ==
+        "t.f:1:7: expected a level after 'debug', found 'x'; write debug N");
+  CHECK(error_of("debug\n") ==
+        "t.f:2:1: expected a level after 'debug', found the end of the file; write debug N");
+  const std::string fs = "define file name=f,size=1k\n";
+  const fb::WmlModel m = fb::parse_wml(
+      fs + "define process name=p { thread name=t { flowop write name=w,filename=f,iosize=1k,"
+           "iters=128k } }\n",
+      "t.f");
+  CHECK(m.processes.front().threads.front().flowops.front().iters == 131072);
+  CHECK(error_of(fs + "define process name=p { thread name=t { flowop write name=w,filename=f,"
+                      "iosize=1k,iters=1m } }\n") ==
+        "t.f:2:88: iters=1m is out of range; give 1 to 1000000");
+  CHECK(error_of(fs + "define process name=p { thread name=t { flowop write name=w,filename=f,"
+                      "iosize=1k,iters=0 } }\n") ==
+        "t.f:2:88: iters=0 is out of range; give 1 to 1000000");
 }
