@@ -191,30 +191,29 @@ TEST_CASE("a sleep lengthens the run by its time, before or after the filesets a
   const fs::path before = write_file(files, "before.f", kNapper + "sleep 2\ncreate files\nrun\n");
 
   const iobench::test::TempDir t1("fbsl1");
-  auto start = std::chrono::steady_clock::now();
   const Run base = run_filebench(t1, plain);
-  const double base_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK_FALSE(has_attribute(base, fb::kSleptAfterCreateAttr));
 
+  // Only lower bounds on the slept run itself, and a generous upper bound: a loaded CI under
+  // a sanitizer may stretch any run, so two runs' elapsed times are never compared.
   const iobench::test::TempDir t2("fbsl2");
-  double t0 = now_s();
-  start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   const Run slept = run_filebench(t2, after);
   const double slept_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // The whole run took the sleep's 2 s longer (elapsed time, not a speed).
-  CHECK(slept_s - base_s > 1.8);
-  CHECK(slept_s - base_s < 3.5);
+  const double t_end = now_s();
+  // The run took at least its 1 s time limit plus the sleep's 2 s (elapsed time, not a speed).
+  CHECK(slept_s >= 3.0);
+  CHECK(slept_s < 30.0);
   CHECK(double_attribute(slept, fb::kSleptAfterCreateAttr) >= 2.0);
-  CHECK(double_attribute(slept, fb::kSleptAfterCreateAttr) < 2.5);
+  CHECK(double_attribute(slept, fb::kSleptAfterCreateAttr) < 30.0);
   CHECK_FALSE(has_attribute(slept, fb::kSleptBeforeCreateAttr));
-  // The files were made at once, before the sleep.
-  CHECK(mtime_s(slept.run_dir / "s") - t0 < 1.5);
+  // The files were made before the sleep: at least its 2 s before the run's end.
+  CHECK(t_end - mtime_s(slept.run_dir / "s") >= 1.9);
   CHECK(op(slept, "nap").ops > 0);
 
   const iobench::test::TempDir t3("fbsl3");
-  t0 = now_s();
+  const double t0 = now_s();
   const Run late = run_filebench(t3, before);
   CHECK(double_attribute(late, fb::kSleptBeforeCreateAttr) >= 2.0);
   // The files were made after the sleep.
