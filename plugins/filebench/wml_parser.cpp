@@ -289,6 +289,12 @@ ThreadDef WmlParser::thread() {
 std::uint64_t WmlParser::seconds_value(std::string_view what, std::uint64_t least) {
   const Value v = value();
   const std::uint64_t seconds = number(v, what, false);
+  if (seconds == 0 && what == "sleep") {
+    // filebench's parser_pause(0) sleeps until the run is interrupted (its runtime 0).
+    fail(v.where, fmt::format("sleep {}: filebench waits until it is interrupted on a sleep of 0 "
+                              "seconds; give N >= 1",
+                              v.token.text));
+  }
   if (seconds < least || seconds > kMaxRunSeconds) {  // its nanoseconds must fit a time limit
     fail(v.where, fmt::format("{} {} is out of range; give {} to {} seconds (30 days)", what,
                               v.token.text, least, kMaxRunSeconds));
@@ -306,7 +312,7 @@ void WmlParser::sleep_statement(const Token& word) {
          "'sleep' after 'run' is never reached: filebench ends with its run; move "
          "it above 'run' or remove it");
   }
-  const std::uint64_t seconds = seconds_value("sleep", 0);
+  const std::uint64_t seconds = seconds_value("sleep", 1);
   std::uint64_t& total =
       model_.create_files ? model_.sleep_after_create_s : model_.sleep_before_create_s;
   total += seconds;

@@ -103,7 +103,7 @@ TEST_CASE("sleep adds to the pauses before or after create files, in the file's 
   CHECK(m.sleep_after_create_s == 7);
   CHECK(m.run_seconds == 5);
   // Without `create files` every sleep comes before the run makes the filesets.
-  const fb::WmlModel alone = fb::parse_wml("sleep 1\nsleep 0\nrun 3\n", "t.f");
+  const fb::WmlModel alone = fb::parse_wml("sleep 1\nrun 3\n", "t.f");
   CHECK(alone.sleep_before_create_s == 1);
   CHECK(alone.sleep_after_create_s == 0);
 }
@@ -119,7 +119,14 @@ TEST_CASE("bad sleeps are refused at their place") {
   CHECK(error_of("sleep 10s\n") ==
         "t.f:1:7: sleep=10s is not a whole number; write digits, e.g. 10");
   CHECK(error_of("sleep 2592001\n") ==
-        "t.f:1:7: sleep 2592001 is out of range; give 0 to 2592000 seconds (30 days)");
+        "t.f:1:7: sleep 2592001 is out of range; give 1 to 2592000 seconds (30 days)");
+  // filebench's sleep 0 waits until it is interrupted.
+  CHECK(error_of("sleep 0\n") ==
+        "t.f:1:7: sleep 0: filebench waits until it is interrupted on a sleep of 0 seconds; "
+        "give N >= 1");
+  CHECK(error_of("set $z=0\nsleep $z\n") ==
+        "t.f:2:7: sleep 0: filebench waits until it is interrupted on a sleep of 0 seconds; "
+        "give N >= 1");
   CHECK(error_of("sleep $nope\n") ==
         "t.f:1:7: variable $nope is not set; add 'set $nope=...' before its use");
   CHECK(error_of("sleep 2592000\nsleep 1\n") ==
