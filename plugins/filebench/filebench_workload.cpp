@@ -107,17 +107,19 @@ void evict(PrepareContext& ctx, const std::string& name, const FilesetLayout& la
   ctx.set_attribute(fmt::format("fileset.{}.resident_pages", name),
                     static_cast<std::int64_t>(r.resident));
   if (!r.error.empty()) {
-    ctx.warn(
-        fmt::format("fileset '{}' has cached=false but could not be dropped from the page "
-                    "cache after {} files: {}",
-                    name, r.files, r.error));
+    // r.error names the call, the file and strerror's text of its errno.
+    ctx.warn(fmt::format(
+        "fileset '{}' has cached=false but could not be dropped from the page cache after {} "
+        "files: {}; its reads may be cached: fix the cause above, or drop the caches as root "
+        "(sync; echo 1 > /proc/sys/vm/drop_caches) before the run",
+        name, r.files, r.error));
   } else if (r.resident > 0) {
-    ctx.warn(
-        fmt::format("fileset '{}' has cached=false but {} of its {} pages stayed in the page "
-                    "cache after fdatasync and POSIX_FADV_DONTNEED (a filesystem kept in "
-                    "memory such as tmpfs, or the files mapped elsewhere): its reads may be "
-                    "cached",
-                    name, r.resident, r.pages));
+    ctx.warn(fmt::format(
+        "fileset '{}' has cached=false but {} of its {} pages stayed in the page cache after "
+        "fdatasync and POSIX_FADV_DONTNEED (a filesystem kept in memory such as tmpfs, or the "
+        "files mapped elsewhere): its reads may be cached; put the target on a disk-backed file "
+        "system, or drop the caches as root (sync; echo 1 > /proc/sys/vm/drop_caches)",
+        name, r.resident, r.pages));
   }
 }
 

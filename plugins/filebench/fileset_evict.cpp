@@ -32,7 +32,8 @@ std::uint64_t resident_pages(int fd, std::uint64_t size, std::uint64_t page,
   } else {
     for (const unsigned char r : vec) n += r & 1U;
   }
-  ::munmap(map, size);
+  if (::munmap(map, size) != 0 && error.empty())
+    error = fmt::format("munmap: {}", std::strerror(errno));
   return n;
 }
 

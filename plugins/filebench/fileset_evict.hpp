@@ -16,7 +16,8 @@ struct EvictResult {
   std::uint64_t files = 0;     ///< preallocated files it flushed and dropped
   std::uint64_t pages = 0;     ///< their pages (file size rounded up to the page size)
   std::uint64_t resident = 0;  ///< of those, pages still in the page cache afterwards
-  std::string error;           ///< the first failing call ("fdatasync DIR/FILE: ..."); empty
+  std::string error;  ///< the first failing call with strerror's text of its errno ("DIR/FILE
+                      ///< fdatasync: TEXT", or "open DIR/FILE: TEXT"); empty when none failed
 };
 
 /// For each preallocated file of `layout` under `run_dir`: fdatasync(2) (dirty pages cannot be
