@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "plugins/filebench/filebench_workload.hpp"
 
@@ -48,27 +49,52 @@ std::string lathist_line(const CompactLatencyHistogram& h) {
   return out + "]";
 }
 
-// psrun's lines: one per period of the run's time series (its points grouped by start), each
-// covering the run so far or, with `reset`, that period alone; the last covers the rest.
+// psrun's lines: one per period of the run's time series, its measured points grouped by
+// their start from the first measured point's (a warm-up does not shorten period 1), each
+// line covering the run so far or, with `reset`, that period alone. A period no point started
+// in is marked, never printed as measured; a series coarser than the period is said once.
 void psrun_lines(const PhaseResult& phase, std::uint64_t period_s, bool reset, std::ostream& out) {
   constexpr double kMiB = 1024.0 * 1024.0;
-  const std::uint64_t period_ns = period_s * 1'000'000'000ULL;
+  const TimeSeries& series = phase.time_series;
+  const auto first = std::find_if(series.points.begin(), series.points.end(),
+                                  [](const SeriesPoint& p) { return !p.warmup; });
+  if (first == series.points.end()) {
+    out << "Periods: none (the run's time series has no measured point)\n";
+    return;
+  }
+  std::uint64_t period_ns = period_s * 1'000'000'000ULL;
+  if (series.interval_ns > period_ns) {
+    // Whole periods per line, as few as hold one point of the series.
+    const std::uint64_t n = (series.interval_ns + period_ns - 1) / period_ns;
+    out << fmt::format(
+        "Periods: the time series interval ({:.3f} s) is longer than psrun's {} s period; each "
+        "Period line covers {} s (give a smaller --interval for {} s periods)\n",
+        static_cast<double>(series.interval_ns) / 1e9, period_s, n * period_s, period_s);
+    period_ns *= n;
+  }
   struct Sum {
     std::uint64_t ops = 0, bytes = 0, ns = 0;
     double latency_ns = 0;
+    bool measured = false;
   };
   std::vector<Sum> periods;
-  for (const SeriesPoint& p : phase.time_series.points) {
+  for (auto it = first; it != series.points.end(); ++it) {
+    const SeriesPoint& p = *it;
     if (p.warmup) continue;
-    const std::size_t k = static_cast<std::size_t>(p.start_ns / period_ns);
+    const auto k = static_cast<std::size_t>((p.start_ns - first->start_ns) / period_ns);
     if (periods.size() <= k) periods.resize(k + 1);
     periods[k].ops += p.ops;
     periods[k].bytes += p.bytes;
     periods[k].ns += p.duration_ns;
     periods[k].latency_ns += p.latency_ns.mean * static_cast<double>(p.ops);
+    periods[k].measured = true;
   }
   Sum shown;
   for (std::size_t k = 0; k < periods.size(); ++k) {
+    if (!periods[k].measured) {
+      out << fmt::format("Period {}: not measured (no time series point starts in it)\n", k + 1);
+      continue;
+    }
     if (reset) shown = Sum{};
     shown.ops += periods[k].ops;
     shown.bytes += periods[k].bytes;

@@ -9,6 +9,7 @@
 #include <bit>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iobench/error.hpp>
@@ -267,6 +268,73 @@ TEST_CASE("psrun prints a line per period from the run's time series") {
     CHECK(all_ops > 0);
     CHECK(text.str().find("Per-Operation Breakdown\n") != std::string::npos);
   }
+}
+
+TEST_CASE("psrun periods start at the first measured point, mark gaps, say a coarse series") {
+  const auto point = [](double start_s, double duration_s, std::uint64_t ops, bool warmup) {
+    iobench::SeriesPoint p;
+    p.start_ns = static_cast<std::uint64_t>(start_s * 1e9);
+    p.duration_ns = static_cast<std::uint64_t>(duration_s * 1e9);
+    p.ops = ops;
+    p.bytes = ops * 4096;
+    p.warmup = warmup;
+    p.latency_ns.mean = 1e6;
+    return p;
+  };
+  const auto text_of = [](std::int64_t period_s, bool reset, double interval_s,
+                          std::vector<iobench::SeriesPoint> points) {
+    iobench::StepResult step;
+    step.attributes.emplace_back(fb::kPsrunPeriodAttr, period_s);
+    step.attributes.emplace_back(fb::kPsrunResetAttr, std::int64_t{reset ? 1 : 0});
+    iobench::PhaseResult phase;
+    phase.wall_ns = 1'000'000'000;
+    phase.time_series.interval_ns = static_cast<std::uint64_t>(interval_s * 1e9);
+    phase.time_series.points = std::move(points);
+    step.phases.push_back(std::move(phase));
+    std::ostringstream out;
+    fb::format_filebench_text(step, out);
+    return out.str();
+  };
+  // A 1.5 s warm-up does not shorten period 1: it holds the first two measured seconds.
+  const std::string warm = text_of(2, true, 1,
+                                   {point(0, 1.5, 7, true), point(1.5, 1, 10, false),
+                                    point(2.5, 1, 20, false), point(3.5, 1, 30, false)});
+  INFO(warm);
+  const std::vector<std::string> w = lines_starting(warm, "Period ");
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].rfind("Period 1 (2 s):    30 ops", 0) == 0);
+  CHECK(w[1].rfind("Period 2 (1 s):    30 ops", 0) == 0);
+
+  // Periods without a point between data are marked, in both modes, never given numbers.
+  for (const bool reset : {false, true}) {
+    const std::string gap =
+        text_of(1, reset, 1, {point(0, 1, 5, false), point(1, 1, 5, false), point(4, 1, 5, false)});
+    INFO(gap);
+    const std::vector<std::string> g = lines_starting(gap, "Period ");
+    REQUIRE(g.size() == 5);
+    CHECK(g[2] == "Period 3: not measured (no time series point starts in it)");
+    CHECK(g[3] == "Period 4: not measured (no time series point starts in it)");
+    CHECK(g[4].rfind(reset ? "Period 5 (1 s):     5 ops" : "Period 5 (3 s):    15 ops", 0) == 0);
+  }
+
+  // A 5 s series under 2 s periods: said once, each line 6 s, none empty.
+  const std::string coarse = text_of(2, true, 5,
+                                     {point(0, 5, 50, false), point(5, 5, 50, false),
+                                      point(10, 5, 50, false), point(15, 5, 50, false)});
+  INFO(coarse);
+  CHECK(lines_starting(coarse, "Periods: ") ==
+        std::vector<std::string>{
+            "Periods: the time series interval (5.000 s) is longer than psrun's 2 s period; "
+            "each Period line covers 6 s (give a smaller --interval for 2 s periods)"});
+  const std::vector<std::string> c = lines_starting(coarse, "Period ");
+  REQUIRE(c.size() == 3);
+  CHECK(c[0].rfind("Period 1 (10 s):   100 ops", 0) == 0);
+  CHECK(c[1].rfind("Period 2 (5 s):    50 ops", 0) == 0);
+  CHECK(c[2].rfind("Period 3 (5 s):    50 ops", 0) == 0);
+
+  // Only a warm-up: one line says there is nothing to show.
+  CHECK(lines_starting(text_of(1, false, 1, {point(0, 1, 5, true)}), "Period") ==
+        std::vector<std::string>{"Periods: none (the run's time series has no measured point)"});
 }
 
 TEST_CASE("enable lathist ends each flowop line in filebench's 64-bucket histogram") {
