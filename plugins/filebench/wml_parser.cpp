@@ -31,7 +31,7 @@ void WmlParser::statement() {
   }
   if (t.text == "set") return set_statement();
   if (t.text == "define") return define_statement(t);
-  if (t.text == "run") return run_statement();
+  if (t.text == "run") return run_statement(t);
   if (t.text == "eventgen") return eventgen_statement(t);
   if (t.text == "create") {
     const Token what = expect_word("'files' after 'create'");
@@ -347,12 +347,12 @@ void WmlParser::psrun_statement(const Token& word) {
   model_.psrun_reset = reset;
 }
 
-void WmlParser::run_statement() {
+void WmlParser::run_statement(const Token& word) {
   const Token& t = peek();
   const bool has_number = t.kind == TokenKind::kVariable || starts_with_digit(t);
   std::optional<std::uint64_t> seconds;
   if (has_number) seconds = seconds_value("run", 1);
-  begin_run(t, seconds);
+  begin_run(word, seconds);
 }
 
 void WmlParser::begin_run(const Token& t, std::optional<std::uint64_t> given) {

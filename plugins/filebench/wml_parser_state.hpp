@@ -81,7 +81,8 @@ class WmlParser {
   /// `set mode quit timeout|firstdone|alldone` (`mode` read).
   void set_mode(const Token& mode);
   void define_statement(const Token& define);
-  void run_statement();
+  /// `run [N]` (`run` read, `word`: where a second run is reported).
+  void run_statement(const Token& word);
   /// `sleep N|$var` (`sleep` read).
   void sleep_statement(const Token& word);
   /// `psrun [[-]P [D]]` (`psrun` read).

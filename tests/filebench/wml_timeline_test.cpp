@@ -118,7 +118,7 @@ TEST_CASE("bad sleeps are refused at their place") {
   CHECK(error_of("sleep \"2\"\n") ==
         "t.f:1:7: expected seconds after 'sleep', found \"2\"; write sleep N");
   CHECK(error_of("sleep 10s\n") ==
-        "t.f:1:7: sleep=10s is not a whole number; write digits, e.g. 10");
+        "t.f:1:7: sleep 10s is not a whole number; write digits, e.g. 10");
   CHECK(error_of("sleep 2592001\n") ==
         "t.f:1:7: sleep 2592001 is out of range; give 1 to 2592000 seconds (30 days)");
   // filebench's sleep 0 waits until it is interrupted.
@@ -162,11 +162,16 @@ TEST_CASE("bad psruns are refused at their place") {
         "t.f:2:1: a second 'run' statement is not modelled; keep one");
   CHECK(error_of("run 5\npsrun\n") ==
         "t.f:2:1: a second 'run' statement is not modelled; keep one");
+  // At the second run's word, with or without its seconds.
+  CHECK(error_of("psrun 5\n  run 6\n") ==
+        "t.f:2:3: a second 'run' statement is not modelled; keep one");
+  CHECK(error_of("run 5\nrun\n") == "t.f:2:1: a second 'run' statement is not modelled; keep one");
+  CHECK(error_of("run 5x\n") == "t.f:1:5: run 5x is not a whole number; write digits, e.g. 10");
   CHECK(error_of("psrun 1 0\n") ==
         "t.f:1:9: psrun 0 is out of range; give 1 to 2592000 seconds (30 days)");
   CHECK(error_of("psrun -2592001\n") ==
         "t.f:1:7: psrun period 2592001 is out of range; give 1 to 2592000 seconds");
-  CHECK(error_of("psrun 5x\n") == "t.f:1:7: psrun=5x is not a whole number; write digits, e.g. 10");
+  CHECK(error_of("psrun 5x\n") == "t.f:1:7: psrun 5x is not a whole number; write digits, e.g. 10");
   // filebench's psrun takes numbers only: a variable is the next statement.
   CHECK(error_of("set $p=5\npsrun $p\n") ==
         "t.f:2:7: expected a statement (set, define, run, create files, echo), found '$p'");
