@@ -2,9 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <iobench/latency_histogram.hpp>
 #include <ostream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "plugins/filebench/filebench_workload.hpp"
 
@@ -18,6 +24,90 @@ std::string attribute(const StepResult& step, const char* key) {
       return std::get<std::string>(value);
   }
   return {};
+}
+
+std::int64_t int_attribute(const StepResult& step, const char* key) {
+  for (const auto& [name, value] : step.attributes) {
+    if (name == key && std::holds_alternative<std::int64_t>(value))
+      return std::get<std::int64_t>(value);
+  }
+  return 0;
+}
+
+// filebench's lathist: 64 buckets of nanoseconds, bucket i holding the latencies d with
+// 2^(i-1) <= d < 2^i (bucket 0: d = 0), the last one everything above. iobench's buckets never
+// straddle a power of two, so the counts are exact.
+std::string lathist_line(const CompactLatencyHistogram& h) {
+  std::array<std::uint64_t, kLathistBuckets> counts{};
+  for (const auto& b : h.buckets()) {
+    const auto i =
+        static_cast<std::size_t>(std::bit_width(LatencyHistogram::bucket_lower(b.index)));
+    counts[std::min(i, kLathistBuckets - 1)] += b.count;
+  }
+  std::string out = "\t[ ";
+  for (const std::uint64_t c : counts) out += fmt::format("{} ", c);
+  return out + "]";
+}
+
+// psrun's lines: one per period of the run's time series, its measured points grouped by
+// their start from the first measured point's (a warm-up does not shorten period 1), each
+// line covering the run so far or, with `reset`, that period alone. A period no point started
+// in is marked, never printed as measured; a series coarser than the period is said once.
+void psrun_lines(const PhaseResult& phase, std::uint64_t period_s, bool reset, std::ostream& out) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const TimeSeries& series = phase.time_series;
+  const auto first = std::find_if(series.points.begin(), series.points.end(),
+                                  [](const SeriesPoint& p) { return !p.warmup; });
+  if (first == series.points.end()) {
+    out << "Periods: none (the run's time series has no measured point)\n";
+    return;
+  }
+  std::uint64_t period_ns = period_s * 1'000'000'000ULL;
+  if (series.interval_ns > period_ns) {
+    // Whole periods per line, as few as hold one point of the series.
+    const std::uint64_t n = (series.interval_ns + period_ns - 1) / period_ns;
+    out << fmt::format(
+        "Periods: the time series interval ({:.3f} s) is longer than psrun's {} s period; each "
+        "Period line covers {} s (give a smaller --interval for {} s periods)\n",
+        static_cast<double>(series.interval_ns) / 1e9, period_s, n * period_s, period_s);
+    period_ns *= n;
+  }
+  struct Sum {
+    std::uint64_t ops = 0, bytes = 0, ns = 0;
+    double latency_ns = 0;
+    bool measured = false;
+  };
+  std::vector<Sum> periods;
+  for (auto it = first; it != series.points.end(); ++it) {
+    const SeriesPoint& p = *it;
+    if (p.warmup) continue;
+    const auto k = static_cast<std::size_t>((p.start_ns - first->start_ns) / period_ns);
+    if (periods.size() <= k) periods.resize(k + 1);
+    periods[k].ops += p.ops;
+    periods[k].bytes += p.bytes;
+    periods[k].ns += p.duration_ns;
+    periods[k].latency_ns += p.latency_ns.mean * static_cast<double>(p.ops);
+    periods[k].measured = true;
+  }
+  Sum shown;
+  for (std::size_t k = 0; k < periods.size(); ++k) {
+    if (!periods[k].measured) {
+      out << fmt::format("Period {}: not measured (no time series point starts in it)\n", k + 1);
+      continue;
+    }
+    if (reset) shown = Sum{};
+    shown.ops += periods[k].ops;
+    shown.bytes += periods[k].bytes;
+    shown.ns += periods[k].ns;
+    shown.latency_ns += periods[k].latency_ns;
+    const double seconds = static_cast<double>(shown.ns) / 1e9;
+    const auto per_s = [seconds](double v) { return seconds > 0 ? v / seconds : 0.0; };
+    out << fmt::format("Period {} ({} s): {:5d} ops {:5.3f} ops/s {:5.1f}mb/s {:5.3f}ms/op\n",
+                       k + 1, static_cast<std::uint64_t>(std::lround(seconds)), shown.ops,
+                       per_s(static_cast<double>(shown.ops)),
+                       per_s(static_cast<double>(shown.bytes) / kMiB),
+                       shown.ops ? shown.latency_ns / static_cast<double>(shown.ops) / 1e6 : 0.0);
+  }
 }
 
 bool listed(const std::string& list, const std::string& name) {
@@ -37,7 +127,11 @@ void format_filebench_text(const StepResult& step, std::ostream& out) {
   const std::string reads = attribute(step, kReadFlowopsAttr);
   const std::string writes = attribute(step, kWriteFlowopsAttr);
   const std::string others = attribute(step, kOtherFlowopsAttr);
+  const bool lathist = int_attribute(step, kLathistAttr) == 1;
+  const auto psrun_period = static_cast<std::uint64_t>(int_attribute(step, kPsrunPeriodAttr));
   for (const PhaseResult& phase : step.phases) {
+    if (psrun_period > 0)
+      psrun_lines(phase, psrun_period, int_attribute(step, kPsrunResetAttr) == 1, out);
     const double seconds = static_cast<double>(phase.wall_ns) / 1e9;
     const auto per_s = [&](double v) { return seconds > 0 ? v / seconds : 0.0; };
     out << "Per-Operation Breakdown\n";
@@ -51,10 +145,10 @@ void format_filebench_text(const StepResult& step, std::ostream& out) {
       const std::string& name = phase.op_names[i];
       const double mean_ms = op.latency.count() ? op.latency.mean() / 1e6 : 0.0;
       out << fmt::format(
-          "{:<20} {}ops {:8.0f}ops/s {:5.1f}mb/s {:8.3f}ms/op [{:.3f}ms - {:5.3f}ms]\n", name,
+          "{:<20} {}ops {:8.0f}ops/s {:5.1f}mb/s {:8.3f}ms/op [{:.3f}ms - {:5.3f}ms]{}\n", name,
           op.ops, per_s(static_cast<double>(op.ops)), per_s(static_cast<double>(op.bytes) / kMiB),
           mean_ms, static_cast<double>(op.latency.min()) / 1e6,
-          static_cast<double>(op.latency.max()) / 1e6);
+          static_cast<double>(op.latency.max()) / 1e6, lathist ? lathist_line(op.latency) : "");
       if (listed(others, name)) continue;
       ops += op.ops;
       bytes += op.bytes;

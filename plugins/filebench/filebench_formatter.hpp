@@ -1,9 +1,13 @@
 #pragma once
 
+#include <cstddef>
 #include <iobench/result.hpp>
 #include <iosfwd>
 
 namespace iobench::plugins::filebench {
+
+/// Buckets of filebench's latency histogram (its OSPROF_BUCKET_NUMBER): powers of two of ns.
+inline constexpr std::size_t kLathistBuckets = 64;
 
 /// Prints a finished filebench step as filebench 1.5 ends a run, from the result's numbers:
 ///
@@ -19,6 +23,29 @@ namespace iobench::plugins::filebench {
 /// filebench 1.5-alpha3's stats.c prints there: the summed latency of every counted flowop
 /// (opens, closes, stats and deletes included) over the number of reads and writes, not a mean
 /// over all its ops. A warning line follows for each step warning.
+///
+/// `enable lathist` (step attribute filebench.lathist = 1): each flowop line ends, after a tab,
+/// in `[ c0 c1 ... c63 ]`, filebench's latency histogram: c_i counts the ops whose latency d in
+/// nanoseconds has 2^(i-1) <= d < 2^i (c0: d = 0; c63 takes everything from 2^62 on).
+///
+/// `psrun` (attribute filebench.psrun_period_s = P): before the breakdown, one line per period
+/// of P seconds, from the phase's time series: its measured points (warm-up ones left out)
+/// grouped by their start counted from the first measured point's start:
+///
+///   Period <k> (<seconds covered> s): <N> ops <ops/s> ops/s <MB/s>mb/s <mean ms>ms/op
+///
+/// covering the run from its start to the end of period k, or with `psrun -P`
+/// (filebench.psrun_reset = 1) period k alone, as filebench's stats_clear after each snapshot.
+/// Unlike the IO Summary these count every flowop's ops (the time series does not split them).
+/// A period in which no point of the series starts is printed as
+/// `Period <k>: not measured (...)`, never with numbers. Where the series' interval is longer
+/// than P (a large --interval, or a long run's merged points), one `Periods: ...` line says so
+/// and each Period line covers the fewest whole periods holding an interval. Without a measured
+/// point there is one line, `Periods: none (...)`.
+///
+/// The `Period k` line is iobench's own one-line summary: filebench prints its full per-flowop
+/// stats dump after each period instead, which iobench does not reproduce (the breakdown after
+/// the periods is the whole run's).
 void format_filebench_text(const StepResult& step, std::ostream& out);
 
 }  // namespace iobench::plugins::filebench

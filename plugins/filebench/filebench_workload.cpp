@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/prepare_progress.hpp>
@@ -13,7 +14,9 @@
 #include <iobench/result.hpp>
 #include <map>
 #include <sstream>
+#include <thread>
 
+#include "plugins/filebench/fileset_evict.hpp"
 #include "plugins/filebench/flowop_aio.hpp"
 #include "plugins/filebench/flowop_thread.hpp"
 #include "plugins/filebench/randvar.hpp"
@@ -77,6 +80,46 @@ void check_threads(const WmlModel& model, const std::string& path) {
                     "thread instances), above half of the RAM ({} MiB); lower "
                     "memsize or instances",
                     path, buffers >> 20, half_ram >> 20));
+  }
+}
+
+// filebench's `sleep`: the run pauses (its master alone, no process started yet), in slices so
+// that a stop request ends the pause at once. Returns the seconds slept.
+double pause_for(PrepareContext& ctx, std::uint64_t seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto end = start + std::chrono::seconds(seconds);
+  while (!ctx.stop_requested()) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= end) break;
+    std::this_thread::sleep_for(
+        std::min<std::chrono::steady_clock::duration>(end - now, std::chrono::milliseconds(100)));
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// `cached=false`: the fileset's files leave the page cache; what stays is reported, never
+// silently kept.
+void evict(PrepareContext& ctx, const std::string& name, const FilesetLayout& layout,
+           const ConfinedDir& run_dir) {
+  const EvictResult r = evict_fileset(layout, run_dir);
+  ctx.set_attribute(fmt::format("fileset.{}.evicted_files", name),
+                    static_cast<std::int64_t>(r.files));
+  ctx.set_attribute(fmt::format("fileset.{}.resident_pages", name),
+                    static_cast<std::int64_t>(r.resident));
+  if (!r.error.empty()) {
+    // r.error names the call, the file and strerror's text of its errno.
+    ctx.warn(fmt::format(
+        "fileset '{}' has cached=false but could not be dropped from the page cache after {} "
+        "files: {}; its reads may be cached: fix the cause above, or drop the caches as root "
+        "(sync; echo 1 > /proc/sys/vm/drop_caches) before the run",
+        name, r.files, r.error));
+  } else if (r.resident > 0) {
+    ctx.warn(fmt::format(
+        "fileset '{}' has cached=false but {} of its {} pages stayed in the page cache after "
+        "fdatasync and POSIX_FADV_DONTNEED (a filesystem kept in memory such as tmpfs, or the "
+        "files mapped elsewhere): its reads may be cached; put the target on a disk-backed file "
+        "system, or drop the caches as root (sync; echo 1 > /proc/sys/vm/drop_caches)",
+        name, r.resident, r.pages));
   }
 }
 
@@ -229,6 +272,17 @@ std::uint64_t FilebenchWorkload::planned_bytes(std::size_t /*target_index*/) con
 
 void FilebenchWorkload::prepare(PrepareContext& ctx) {
   const ConfinedDir& run_dir = ctx.targets().front().run_dir;
+  if (model_.lathist) ctx.set_attribute(kLathistAttr, std::int64_t{1});
+  if (model_.psrun_period_s > 0) {
+    ctx.set_attribute(kPsrunPeriodAttr, static_cast<std::int64_t>(model_.psrun_period_s));
+    ctx.set_attribute(kPsrunResetAttr, std::int64_t{model_.psrun_reset ? 1 : 0});
+  }
+  // The file's order: sleeps above `create files` (or all, without one) come before the filesets
+  // are made, the others after; no process runs before `run`/`psrun` (filebench 1.5's too).
+  if (model_.sleep_before_create_s > 0) {
+    ctx.set_attribute(kSleptBeforeCreateAttr, pause_for(ctx, model_.sleep_before_create_s));
+    if (ctx.stop_requested()) return;
+  }
   std::uint64_t total_files = 0;
   std::uint64_t total_bytes = 0;
   std::vector<FilesetLayout> layouts;
@@ -269,6 +323,7 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
                       static_cast<std::int64_t>(created));
     ctx.set_attribute(fmt::format("fileset.{}.preallocated_bytes", def.name),
                       static_cast<std::int64_t>(written));
+    if (!def.cached) evict(ctx, def.name, layout, run_dir);
     total_files += created;
     total_bytes += written;
     filesets_.push_back(std::make_unique<FilesetState>(std::move(layout)));
@@ -276,6 +331,10 @@ void FilebenchWorkload::prepare(PrepareContext& ctx) {
   }
   ctx.set_attribute("fileset.preallocated_files", static_cast<std::int64_t>(total_files));
   ctx.set_attribute("fileset.preallocated_bytes", static_cast<std::int64_t>(total_bytes));
+  if (model_.sleep_after_create_s > 0) {
+    ctx.set_attribute(kSleptAfterCreateAttr, pause_for(ctx, model_.sleep_after_create_s));
+    if (ctx.stop_requested()) return;
+  }
   std::vector<std::string> reads;
   std::vector<std::string> writes;
   std::vector<std::string> others;

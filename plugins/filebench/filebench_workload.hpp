@@ -19,6 +19,18 @@ namespace iobench::plugins::filebench {
 inline constexpr const char* kReadFlowopsAttr = "filebench.read_flowops";    ///< names, by ','
 inline constexpr const char* kWriteFlowopsAttr = "filebench.write_flowops";  ///< names, by ','
 inline constexpr const char* kOtherFlowopsAttr = "filebench.other_flowops";  ///< delay etc.
+/// 1 with `enable lathist`: the text report gives each flowop's latency histogram.
+inline constexpr const char* kLathistAttr = "filebench.lathist";
+/// `psrun`: its period in seconds (the text report prints a line per period); absent: `run`.
+inline constexpr const char* kPsrunPeriodAttr = "filebench.psrun_period_s";
+/// `psrun -P`: 1 (each period's line covers that period), else 0 (the run so far).
+inline constexpr const char* kPsrunResetAttr = "filebench.psrun_reset";
+/// Seconds (a double, as measured) the `sleep` statements above `create files` paused the run
+/// before its filesets were made; absent without such a sleep.
+inline constexpr const char* kSleptBeforeCreateAttr = "filebench.slept_before_create_s";
+/// Seconds (a double, as measured) the `sleep` statements below `create files` paused the run
+/// after its filesets were made, before its processes started; absent without such a sleep.
+inline constexpr const char* kSleptAfterCreateAttr = "filebench.slept_after_create_s";
 
 /// The "filebench" workload: runs a parsed .f file (WmlModel).
 ///

@@ -74,7 +74,13 @@ FlowopDef WmlParser::flowop() {
       if (n >= kMaxFd) fail(a.value->where, fmt::format("{} must be below {}", a.name, kMaxFd));
       (a.name == "fd" ? f.fd : f.srcfd) = static_cast<std::uint32_t>(n);
     } else if (a.name == "iters") {
-      f.iters = count32(a, 1'000'000);
+      // filebench's lexer reads 128k as 131072 wherever a whole number goes (its
+      // filemicro_seqwriterand.f: iters=128k).
+      f.iters = number(need_value(a), a.name, true);
+      if (f.iters < 1 || f.iters > 1'000'000) {
+        fail(a.value->where,
+             fmt::format("iters={} is out of range; give 1 to 1000000", a.value->token.text));
+      }
     } else if (a.name == "opennext") {
       f.opennext = flag(a);
     } else if (a.name == "indexed" && flowop_picks_files(f.kind) && need_value(a).randvar) {

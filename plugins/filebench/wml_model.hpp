@@ -98,6 +98,11 @@ struct FilesetDef {
   bool paralloc = false;
   bool reuse = false;
   bool readonly = false;
+  /// `cached=false`: once made, the preallocated files are flushed and dropped from the page
+  /// cache (fileset_evict.hpp), the pages left resident reported. filebench 1.5-alpha3's lexer has
+  /// no `cached` (its filemicro_*.f files using it end in a syntax error there); iobench reads it
+  /// as those files mean it.
+  bool cached = true;
   WmlPosition where;
 };
 
@@ -271,6 +276,28 @@ struct WmlModel {
   /// (they do nothing, as filebench's).
   std::uint64_t eventgen_rate = 0;
   std::vector<std::string> echoes;
+  /// `sleep N` statements before `create files` (or, without one, before the run creates the
+  /// filesets): seconds the run pauses before making them (filebench's parser_pause, its master
+  /// alone: no process runs before `run`/`psrun` in filebench 1.5).
+  std::uint64_t sleep_before_create_s = 0;
+  /// `sleep N` statements after `create files` and before `run`/`psrun`: seconds the run pauses
+  /// with the filesets made and no process running yet.
+  std::uint64_t sleep_after_create_s = 0;
+  /// `psrun [P] [D]`: the run prints its stats every |P| seconds (filebench's period, 10 s
+  /// without P); 0: a plain `run`. The run lasts D as `run D` does.
+  std::uint64_t psrun_period_s = 0;
+  /// `psrun -P`: the stats start anew after each period (filebench's stats_clear), else each
+  /// period's line covers the run so far.
+  bool psrun_reset = false;
+  /// `enable lathist`: the report gives each flowop's latency histogram (filebench's 64
+  /// power-of-two buckets of nanoseconds).
+  bool lathist = false;
+  /// `set mode nousestats`: filebench 1.5 logs "Disabling CPU usage statistics" and sets a flag
+  /// nothing reads; recorded, with no other effect.
+  bool nousestats = false;
+  /// `debug N`: filebench's log level (0 to 10; its default, LOG_INFO, is 2 when absent here as
+  /// -1): it sets how much filebench itself logs, so iobench records it and changes nothing.
+  int debug_level = -1;
 
   /// Total thread instances: sum over processes of instances x sum of thread instances.
   [[nodiscard]] std::size_t thread_count() const noexcept;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iobench/error.hpp>
 
 #include "plugins/filebench/event_generator.hpp"
@@ -13,6 +14,14 @@ namespace iobench::plugins::filebench {
 
 namespace detail {
 
+namespace {
+
+bool starts_with_digit(const Token& t) {
+  return t.kind == TokenKind::kWord && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9';
+}
+
+}  // namespace
+
 void WmlParser::statement() {
   const Token t = next();
   if (t.kind != TokenKind::kWord) {
@@ -22,7 +31,7 @@ void WmlParser::statement() {
   }
   if (t.text == "set") return set_statement();
   if (t.text == "define") return define_statement(t);
-  if (t.text == "run") return run_statement();
+  if (t.text == "run") return run_statement(t);
   if (t.text == "eventgen") return eventgen_statement(t);
   if (t.text == "create") {
     const Token what = expect_word("'files' after 'create'");
@@ -31,6 +40,36 @@ void WmlParser::statement() {
     }
     model_.create_files = true;
     return;
+  }
+  if (t.text == "sleep") return sleep_statement(t);
+  if (t.text == "debug") {
+    // filebench's log level (0 to 10, above 10 taken as 10): its own messages only.
+    const Token n = next();
+    if (!starts_with_digit(n))
+      fail(n.where,
+           fmt::format("expected a level after 'debug', found {}; write debug N", shown(n)));
+    model_.debug_level = static_cast<int>(std::min<std::uint64_t>(
+        number(Value{n, std::nullopt, n.where, nullptr}, "debug", true), 10));
+    return;
+  }
+  if (t.text == "psrun") return psrun_statement(t);
+  if (t.text == "enable") {
+    const Token what = expect_word("'lathist' after 'enable'");
+    if (what.text == "lathist") {
+      model_.lathist = true;
+      return;
+    }
+    if (what.text == "multi") {
+      fail(what.where,
+           "'enable multi' (multi-client synchronisation) is accepted by filebench "
+           "but not modelled by iobench yet; remove it");
+    }
+    fail(what.where, fmt::format("expected 'lathist' after 'enable', found '{}'", what.text));
+  }
+  if (t.text == "include" || t.text == "disable") {
+    fail(t.where, fmt::format("statement '{}' is not filebench 1.5 syntax (its lexer has no such "
+                              "word and its parser stops there); remove it",
+                              t.text));
   }
   if (t.text == "echo") {
     const Token s = next();
@@ -65,9 +104,8 @@ void WmlParser::set_statement() {
 void WmlParser::set_mode(const Token& mode) {
   const Token quit = expect_word("'quit' after 'set mode'");
   if (quit.text == "nousestats") {
-    fail(quit.where,
-         "'set mode nousestats' is accepted by filebench but not modelled by iobench "
-         "yet; remove it");
+    model_.nousestats = true;  // filebench 1.5 sets a flag nothing reads
+    return;
   }
   if (quit.text != "quit") {
     fail(quit.where, fmt::format("expected 'quit' after 'set mode', found '{}'; write set mode "
@@ -166,11 +204,13 @@ void WmlParser::fileset(bool single_file, WmlPosition where) {
       f.reuse = flag(a);
     } else if (a.name == "readonly") {
       f.readonly = flag(a);
+    } else if (a.name == "cached") {
+      f.cached = flag(a);
     } else {
       bad_attribute(a, what,
-                    single_file ? "name, path, size, prealloc, paralloc, reuse, readonly"
+                    single_file ? "name, path, size, prealloc, paralloc, reuse, readonly, cached"
                                 : "name, path, size, entries, leafdirs, dirwidth, dirgamma, "
-                                  "prealloc, paralloc, reuse, readonly");
+                                  "prealloc, paralloc, reuse, readonly, cached");
     }
   }
   if (f.name.empty()) fail(where, fmt::format("{} needs name=NAME", what));
@@ -246,22 +286,81 @@ ThreadDef WmlParser::thread() {
   return t;
 }
 
-void WmlParser::run_statement() {
-  const Token& t = peek();
-  const bool has_number =
-      t.kind == TokenKind::kVariable ||
-      (t.kind == TokenKind::kWord && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9');
-  std::uint64_t seconds = 60;  // filebench's default run length in timeout mode
-  saw_run_ = true;
-  if (has_number) {
-    const Value v = value();
-    seconds = number(v, "run", false);
-    if (seconds < 1 || seconds > kMaxRunSeconds)  // its nanoseconds must fit the time limit
-      fail(v.where, fmt::format("run {} is out of range; give 1 to {} seconds (30 days)",
-                                v.token.text, kMaxRunSeconds));
+std::uint64_t WmlParser::seconds_value(std::string_view what, std::uint64_t least) {
+  const Value v = value();
+  const std::uint64_t seconds = number(v, what, false);
+  if (seconds == 0 && what == "sleep") {
+    // filebench's parser_pause(0) sleeps until the run is interrupted (its runtime 0).
+    fail(v.where, fmt::format("sleep {}: filebench waits until it is interrupted on a sleep of 0 "
+                              "seconds; give N >= 1",
+                              v.token.text));
   }
+  if (seconds < least || seconds > kMaxRunSeconds) {  // its nanoseconds must fit a time limit
+    fail(v.where, fmt::format("{} {} is out of range; give {} to {} seconds (30 days)", what,
+                              v.token.text, least, kMaxRunSeconds));
+  }
+  return seconds;
+}
+
+void WmlParser::sleep_statement(const Token& word) {
+  const Token& t = peek();
+  if (t.kind != TokenKind::kVariable && !starts_with_digit(t))
+    fail(t.where, fmt::format("expected seconds after 'sleep', found {}; write sleep N", shown(t)));
+  // filebench ends (filebench_shutdown) when its run does: a sleep after it never happens.
+  if (saw_run_) {
+    fail(word.where,
+         "'sleep' after 'run' is never reached: filebench ends with its run; move "
+         "it above 'run' or remove it");
+  }
+  const std::uint64_t seconds = seconds_value("sleep", 1);
+  std::uint64_t& total =
+      model_.create_files ? model_.sleep_after_create_s : model_.sleep_before_create_s;
+  total += seconds;
+  if (model_.sleep_before_create_s + model_.sleep_after_create_s > kMaxRunSeconds)
+    fail(word.where, fmt::format("the sleeps add up to over {} seconds (30 days)", kMaxRunSeconds));
+}
+
+void WmlParser::psrun_statement(const Token& word) {
+  // filebench's psrun [-]P [D]: two numbers at most, no variables; P below 0 clears the stats
+  // after each period.
+  std::uint64_t period = 10;  // filebench's PERIOD_DEFAULT
+  bool reset = false;
+  std::optional<std::uint64_t> seconds;
+  const Token& first = peek();
+  const bool negative = first.kind == TokenKind::kWord && first.text.size() > 1 &&
+                        first.text[0] == '-' && first.text[1] >= '0' && first.text[1] <= '9';
+  if (negative || starts_with_digit(first)) {
+    Token t = next();
+    const WmlPosition at = t.where;
+    if (negative) t.text.erase(0, 1);
+    const std::uint64_t p = number(Value{t, std::nullopt, at, nullptr}, "psrun", false);
+    if (p > kMaxRunSeconds) {
+      fail(at,
+           fmt::format("psrun period {} is out of range; give 1 to {} seconds", p, kMaxRunSeconds));
+    }
+    if (p > 0) period = p;  // 0: the default period, as filebench's
+    reset = negative && p > 0;
+    if (starts_with_digit(peek())) seconds = seconds_value("psrun", 1);
+  }
+  begin_run(word, seconds);
+  model_.psrun_period_s = period;
+  model_.psrun_reset = reset;
+}
+
+void WmlParser::run_statement(const Token& word) {
+  const Token& t = peek();
+  const bool has_number = t.kind == TokenKind::kVariable || starts_with_digit(t);
+  std::optional<std::uint64_t> seconds;
+  if (has_number) seconds = seconds_value("run", 1);
+  begin_run(word, seconds);
+}
+
+void WmlParser::begin_run(const Token& t, std::optional<std::uint64_t> given) {
+  const bool has_number = given.has_value();
+  const std::uint64_t seconds = given.value_or(60);  // filebench's default in timeout mode
   if (model_.run_seconds || model_.run_until_done)
     fail(t.where, "a second 'run' statement is not modelled; keep one");
+  saw_run_ = true;
   // A bare `run` under firstdone or alldone lasts until the run is done (filebench's runtime 0).
   if (!has_number && model_.quit_mode != QuitMode::kTimeout) {
     model_.run_until_done = true;

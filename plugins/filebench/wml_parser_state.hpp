@@ -81,7 +81,17 @@ class WmlParser {
   /// `set mode quit timeout|firstdone|alldone` (`mode` read).
   void set_mode(const Token& mode);
   void define_statement(const Token& define);
-  void run_statement();
+  /// `run [N]` (`run` read, `word`: where a second run is reported).
+  void run_statement(const Token& word);
+  /// `sleep N|$var` (`sleep` read).
+  void sleep_statement(const Token& word);
+  /// `psrun [[-]P [D]]` (`psrun` read).
+  void psrun_statement(const Token& word);
+  /// What `run [N]` and `psrun` share: the run's length (`given` seconds; none: 60 s in timeout
+  /// mode, until done otherwise); `t` places the error of a second run.
+  void begin_run(const Token& t, std::optional<std::uint64_t> given);
+  /// A whole number of seconds (a number or $var), `least` to kMaxRunSeconds; `what` names it.
+  std::uint64_t seconds_value(std::string_view what, std::uint64_t least);
   /// `eventgen rate=N`.
   void eventgen_statement(const Token& word);
   Value value();

@@ -2,6 +2,7 @@
 // their reading as numbers, sizes, reals, names and flags.
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <iobench/error.hpp>
 
@@ -63,6 +64,10 @@ void WmlParser::bad_attribute(const Attr& a, std::string_view what,
 
 std::uint64_t WmlParser::number(const Value& v, std::string_view attr, bool sizes) const {
   const std::string& s = v.token.text;
+  // A statement's argument follows its word after a space (`sleep 10`), an attribute's value
+  // after '=' (`iters=10`).
+  constexpr std::array<std::string_view, 4> kStatements = {"sleep", "psrun", "debug", "run"};
+  const std::string_view sep = contains(kStatements, attr) ? " " : "=";
   if (v.cvar) {
     fail(v.where, fmt::format("{} takes a fixed number, not a cvar; a cvar is drawn per use in "
                               "iosize= and in a fileset's size= only",
@@ -103,13 +108,13 @@ std::uint64_t WmlParser::number(const Value& v, std::string_view attr, bool size
   for (std::size_t i = 0; i < digits && !overflow; ++i)
     n = n * 10 + static_cast<std::uint64_t>(s[i] - '0');
   if (digits == 0 || multiplier == 0 || v.token.kind != TokenKind::kWord) {
-    fail(v.where, fmt::format("{}={} is not {}", attr, s,
+    fail(v.where, fmt::format("{}{}{} is not {}", attr, sep, s,
                               sizes ? "a size; write digits with an optional k, m, g or t suffix "
                                       "(1024-based), e.g. 16k"
                                     : "a whole number; write digits, e.g. 10"));
   }
   if (overflow || n > (UINT64_MAX >> 20) / multiplier) {
-    fail(v.where, fmt::format("{}={} is too large; give at most 2^44 bytes", attr, s));
+    fail(v.where, fmt::format("{}{}{} is too large; give at most 2^44 bytes", attr, sep, s));
   }
   return n * multiplier;
 }

@@ -11,20 +11,20 @@
 namespace iobench::plugins::filebench {
 
 /// Statements filebench accepts that iobench does not model yet.
-inline constexpr std::array<std::string_view, 16> kUnmodelledStatements = {
-    "psrun",  "sleep",   "enable",      "disable", "include", "quit",  "list",     "debug",
-    "system", "version", "domultisync", "usage",   "vars",    "stats", "shutdown", "warmup"};
+inline constexpr std::array<std::string_view, 10> kUnmodelledStatements = {
+    "quit",  "list", "system", "version",  "domultisync",
+    "usage", "vars", "stats",  "shutdown", "warmup"};
 
 /// Attribute names of filebench's lexer: one not handled where it appears is "not modelled".
-inline constexpr std::array<std::string_view, 53> kFilebenchAttributes = {
-    "cached",    "alldone", "blocking",  "client",    "dirwidth",   "dirdepthrv",  "directio",
-    "dirgamma",  "dsync",   "entries",   "fd",        "filename",   "filesetname", "filesize",
-    "firstdone", "gamma",   "highwater", "indexed",   "instances",  "iosize",      "iters",
-    "leafdirs",  "master",  "mean",      "memsize",   "ioprio",     "min",         "max",
-    "name",      "nice",    "opennext",  "paralloc",  "parameters", "path",        "prealloc",
-    "random",    "randsrc", "randtable", "rate",      "readonly",   "writeonly",   "reuse",
-    "round",     "seed",    "size",      "srcfd",     "target",     "timeout",     "trusttree",
-    "type",      "useism",  "value",     "workingset"};
+inline constexpr std::array<std::string_view, 52> kFilebenchAttributes = {
+    "alldone", "blocking",  "client",    "dirwidth",   "dirdepthrv",  "directio",  "dirgamma",
+    "dsync",   "entries",   "fd",        "filename",   "filesetname", "filesize",  "firstdone",
+    "gamma",   "highwater", "indexed",   "instances",  "iosize",      "iters",     "leafdirs",
+    "master",  "mean",      "memsize",   "ioprio",     "min",         "max",       "name",
+    "nice",    "opennext",  "paralloc",  "parameters", "path",        "prealloc",  "random",
+    "randsrc", "randtable", "rate",      "readonly",   "writeonly",   "reuse",     "round",
+    "seed",    "size",      "srcfd",     "target",     "timeout",     "trusttree", "type",
+    "useism",  "value",     "workingset"};
 
 /// Flowops of filebench that iobench does not model yet.
 inline constexpr std::array<std::string_view, 2> kUnmodelledFlowops = {"print", "testrandvar"};

@@ -197,12 +197,12 @@ TEST_CASE("a bad .f file is refused with its line and column and exit code 2") {
   const iobench::test::TempDir files("fbbadf");
   const fs::path f = files.path() / "bad.f";
   std::ofstream(f) << "define fileset name=s,size=1k,entries=4,dirwidth=2\n"
-                      "psrun -10\n";
+                      "list\n";
   const auto result = iobench::test::run_cli(
       {"run", "filebench", "-d", target.path().string(), "file=" + f.string()});
   CHECK(result.exit_code == 2);
   CHECK(result.err.find(f.string() +
-                        ":2:1: statement 'psrun' is accepted by filebench but not modelled by "
+                        ":2:1: statement 'list' is accepted by filebench but not modelled by "
                         "iobench yet") != std::string::npos);
   CHECK(target.entries().empty());
 }

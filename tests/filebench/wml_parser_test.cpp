@@ -142,7 +142,8 @@ TEST_CASE("parse errors name the file, line and column and the fix") {
         "a # comment");
   CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,colour=3\n") ==
         "t.f:1:52: unknown attribute 'colour' of define fileset; expected one of name, path, "
-        "size, entries, leafdirs, dirwidth, dirgamma, prealloc, paralloc, reuse, readonly");
+        "size, entries, leafdirs, dirwidth, dirgamma, prealloc, paralloc, reuse, readonly, "
+        "cached");
   CHECK(error_of("set $x=5 @\n") ==
         "t.f:1:10: unexpected character '@'; the language has words, $variables, \"strings\", "
         "= , { } ( ) ; and # comments");
@@ -166,8 +167,8 @@ TEST_CASE("parse errors name the file, line and column and the fix") {
 
 TEST_CASE("constructs filebench accepts but iobench does not model are errors saying so") {
   const std::string fs = "define fileset name=s,size=1k,entries=4,dirwidth=2\n";
-  CHECK(error_of("psrun -10\n") ==
-        "t.f:1:1: statement 'psrun' is accepted by filebench but not modelled by iobench yet; "
+  CHECK(error_of("list\n") ==
+        "t.f:1:1: statement 'list' is accepted by filebench but not modelled by iobench yet; "
         "remove it from the file");
   CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,trusttree\n") ==
         "t.f:1:52: attribute 'trusttree' of define fileset is accepted by filebench but not "
@@ -183,9 +184,9 @@ TEST_CASE("constructs filebench accepts but iobench does not model are errors sa
         "t.f:1:18: unknown cvar type 'cvar-pareto'; filebench 1.5 has cvar-gamma, cvar-uniform, "
         "cvar-normal, cvar-exponential, cvar-erlang, cvar-lognormal, cvar-triangular and "
         "cvar-weibull");
-  CHECK(error_of("define file name=f,cached=false\n") ==
-        "t.f:1:20: attribute 'cached' of define file is accepted by filebench but not modelled "
-        "by iobench yet; remove it");
+  CHECK(error_of("define file name=f,trusttree\n") ==
+        "t.f:1:20: attribute 'trusttree' of define file is accepted by filebench but not "
+        "modelled by iobench yet; remove it");
   CHECK(error_of("define flowop name=c\n") ==
         "t.f:1:8: 'define flowop' is accepted by filebench but not modelled by iobench yet; "
         "remove it");

@@ -5,7 +5,8 @@
 // the flowops that need one have one, finishon* and rate-limit targets are flowops of the thread,
 // sempost and wakeup have a target,
 // an eventgen rate and hog iterations are within their bounds, fds are
-// below kMaxFd, counts are at least 1, and every position lies inside the text.
+// below kMaxFd, counts are at least 1, and every position lies inside the text; the sleeps add
+// up to at most kMaxRunSeconds, a psrun period is a run's, a debug level is -1 to 10.
 #include <iobench/error.hpp>
 #include <string>
 
@@ -65,7 +66,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_CHECK(t.instances >= 1 && t.memsize >= 1 && !t.flowops.empty(), t.name);
       for (const fb::FlowopDef& f : t.flowops) {
         check_position(f.where, lines);
-        FUZZ_CHECK(!f.name.empty() && f.iters >= 1 && fb::bad_name(f.name, false).empty(), f.name);
+        FUZZ_CHECK(!f.name.empty() && f.iters >= 1 && f.iters <= 1'000'000 &&
+                       fb::bad_name(f.name, false).empty(),
+                   f.name);
         FUZZ_CHECK(f.value >= 0 && f.value <= fb::kMaxDelaySeconds, f.name);
         FUZZ_CHECK(f.fileset == fb::kNoFileset || f.fileset < model.filesets.size(), f.name);
         FUZZ_CHECK(f.fd < fb::kMaxFd && f.srcfd < fb::kMaxFd, f.name);
@@ -88,6 +91,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   FUZZ_CHECK(model.eventgen_rate <= fb::kMaxEventRate, "eventgen");
+  // sleep, psrun, debug (issue 31): pauses within the run's bound, a psrun a run.
+  FUZZ_CHECK(model.sleep_before_create_s + model.sleep_after_create_s <= fb::kMaxRunSeconds,
+             "sleep");
+  FUZZ_CHECK(model.psrun_period_s <= fb::kMaxRunSeconds, "psrun");
+  FUZZ_CHECK(model.psrun_period_s == 0 || model.run_seconds || model.run_until_done, "psrun");
+  FUZZ_CHECK(!model.psrun_reset || model.psrun_period_s >= 1, "psrun");
+  FUZZ_CHECK(model.debug_level >= -1 && model.debug_level <= 10, "debug");
   FUZZ_CHECK(
       !model.run_seconds || (*model.run_seconds >= 1 && *model.run_seconds <= fb::kMaxRunSeconds),
       "run");

@@ -1,0 +1,402 @@
+// filebench's timeline and report statements (issue 31): `sleep N` before the run (its pauses
+// placed around `create files` as written), `psrun [-P] [D]` with its per-period lines, `enable
+// lathist` with filebench's 64-bucket latency histogram on each flowop line, `set mode
+// nousestats` (quit_mode_test), `debug N`, iters=128k, and the words filebench 1.5 has no
+// statement for (include, disable): parsed with exact error positions, then run for real.
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <bit>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iobench/error.hpp>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "plugins/filebench/filebench_formatter.hpp"
+#include "plugins/filebench/filebench_workload.hpp"
+#include "plugins/filebench/wml_parser.hpp"
+#include "tests/filebench/filebench_test_support.hpp"
+#include "tests/support/test_support.hpp"
+
+namespace fs = std::filesystem;
+namespace fb = iobench::plugins::filebench;
+using filebench_test::op;
+using filebench_test::Run;
+using filebench_test::run_filebench;
+
+namespace {
+
+std::string error_of(const std::string& text) {
+  try {
+    (void)fb::parse_wml(text, "t.f");
+  } catch (const iobench::ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A fileset and one thread that only naps (nothing on disk changes after the fileset is made).
+const std::string kNapper =
+    "define fileset name=s,path=/tmp,size=4k,entries=8,dirwidth=4,prealloc\n"
+    "define process name=p { thread name=t { flowop delay name=nap,value=0.01 } }\n";
+
+// A thread that reads (so the latency histogram and the series have I/O ops).
+const std::string kReader =
+    "define file name=f,path=/tmp,size=64k,prealloc\n"
+    "define process name=p { thread name=t,memsize=4k {\n"
+    "  flowop read name=rd,filename=f,iosize=4k,fd=1,random\n"
+    "  flowop delay name=nap,value=0.001 } }\n";
+
+fs::path write_file(const iobench::test::TempDir& dir, const std::string& name,
+                    const std::string& text) {
+  const fs::path f = dir.path() / name;
+  std::ofstream(f) << text;
+  return f;
+}
+
+double double_attribute(const Run& run, const std::string& key) {
+  for (const auto& [name, value] : run.step.attributes) {
+    if (name == key && std::holds_alternative<double>(value)) return std::get<double>(value);
+  }
+  FAIL("no double attribute " << key);
+  return 0;
+}
+
+bool has_attribute(const Run& run, const std::string& key) {
+  for (const auto& [name, value] : run.step.attributes) {
+    if (name == key) return true;
+  }
+  return false;
+}
+
+// Seconds since the epoch of `path`'s last modification.
+double mtime_s(const fs::path& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return static_cast<double>(st.st_mtim.tv_sec) + static_cast<double>(st.st_mtim.tv_nsec) / 1e9;
+}
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::vector<std::string> lines_starting(const std::string& text, const std::string& prefix) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) == 0) out.push_back(line);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sleep adds to the pauses before or after create files, in the file's order") {
+  const fb::WmlModel m =
+      fb::parse_wml("set $t=4\nsleep 2\ncreate files\nsleep 3\nsleep $t\nrun 5\n", "t.f");
+  CHECK(m.sleep_before_create_s == 2);
+  CHECK(m.sleep_after_create_s == 7);
+  CHECK(m.run_seconds == 5);
+  // Without `create files` every sleep comes before the run makes the filesets.
+  const fb::WmlModel alone = fb::parse_wml("sleep 1\nrun 3\n", "t.f");
+  CHECK(alone.sleep_before_create_s == 1);
+  CHECK(alone.sleep_after_create_s == 0);
+}
+
+TEST_CASE("bad sleeps are refused at their place") {
+  CHECK(error_of("run 5\nsleep 1\n") ==
+        "t.f:2:1: 'sleep' after 'run' is never reached: filebench ends with its run; move it "
+        "above 'run' or remove it");
+  CHECK(error_of("sleep x\n") ==
+        "t.f:1:7: expected seconds after 'sleep', found 'x'; write sleep N");
+  CHECK(error_of("sleep \"2\"\n") ==
+        "t.f:1:7: expected seconds after 'sleep', found \"2\"; write sleep N");
+  CHECK(error_of("sleep 10s\n") ==
+        "t.f:1:7: sleep 10s is not a whole number; write digits, e.g. 10");
+  CHECK(error_of("sleep 2592001\n") ==
+        "t.f:1:7: sleep 2592001 is out of range; give 1 to 2592000 seconds (30 days)");
+  // filebench's sleep 0 waits until it is interrupted.
+  CHECK(error_of("sleep 0\n") ==
+        "t.f:1:7: sleep 0: filebench waits until it is interrupted on a sleep of 0 seconds; "
+        "give N >= 1");
+  CHECK(error_of("set $z=0\nsleep $z\n") ==
+        "t.f:2:7: sleep 0: filebench waits until it is interrupted on a sleep of 0 seconds; "
+        "give N >= 1");
+  CHECK(error_of("sleep $nope\n") ==
+        "t.f:1:7: variable $nope is not set; add 'set $nope=...' before its use");
+  CHECK(error_of("sleep 2592000\nsleep 1\n") ==
+        "t.f:2:1: the sleeps add up to over 2592000 seconds (30 days)");
+}
+
+TEST_CASE("psrun takes filebench's period and length") {
+  const fb::WmlModel bare = fb::parse_wml("psrun\n", "t.f");
+  CHECK(bare.psrun_period_s == 10);  // filebench's PERIOD_DEFAULT
+  CHECK_FALSE(bare.psrun_reset);
+  CHECK(bare.run_seconds == 60);
+  const fb::WmlModel reset = fb::parse_wml("psrun -5 20\n", "t.f");
+  CHECK(reset.psrun_period_s == 5);
+  CHECK(reset.psrun_reset);
+  CHECK(reset.run_seconds == 20);
+  const fb::WmlModel period = fb::parse_wml("psrun 3\n", "t.f");
+  CHECK(period.psrun_period_s == 3);
+  CHECK(period.run_seconds == 60);
+  const fb::WmlModel zero = fb::parse_wml("psrun 0 7\n", "t.f");
+  CHECK(zero.psrun_period_s == 10);
+  CHECK(zero.run_seconds == 7);
+  const fb::WmlModel done = fb::parse_wml("set mode quit alldone\npsrun -2\n", "t.f");
+  CHECK(done.run_until_done);
+  CHECK_FALSE(done.run_seconds);
+  CHECK(done.psrun_reset);
+  // A plain run has no period.
+  CHECK(fb::parse_wml("run 4\n", "t.f").psrun_period_s == 0);
+}
+
+TEST_CASE("bad psruns are refused at their place") {
+  CHECK(error_of("psrun 5\npsrun 5\n") ==
+        "t.f:2:1: a second 'run' statement is not modelled; keep one");
+  CHECK(error_of("run 5\npsrun\n") ==
+        "t.f:2:1: a second 'run' statement is not modelled; keep one");
+  // At the second run's word, with or without its seconds.
+  CHECK(error_of("psrun 5\n  run 6\n") ==
+        "t.f:2:3: a second 'run' statement is not modelled; keep one");
+  CHECK(error_of("run 5\nrun\n") == "t.f:2:1: a second 'run' statement is not modelled; keep one");
+  CHECK(error_of("run 5x\n") == "t.f:1:5: run 5x is not a whole number; write digits, e.g. 10");
+  CHECK(error_of("psrun 1 0\n") ==
+        "t.f:1:9: psrun 0 is out of range; give 1 to 2592000 seconds (30 days)");
+  CHECK(error_of("psrun -2592001\n") ==
+        "t.f:1:7: psrun period 2592001 is out of range; give 1 to 2592000 seconds");
+  CHECK(error_of("psrun 5x\n") == "t.f:1:7: psrun 5x is not a whole number; write digits, e.g. 10");
+  // filebench's psrun takes numbers only: a variable is the next statement.
+  CHECK(error_of("set $p=5\npsrun $p\n") ==
+        "t.f:2:7: expected a statement (set, define, run, create files, echo), found '$p'");
+  CHECK(error_of("psrun 1\nsleep 1\n") ==
+        "t.f:2:1: 'sleep' after 'run' is never reached: filebench ends with its run; move it "
+        "above 'run' or remove it");
+}
+
+TEST_CASE("enable lathist is read; disable and include are not filebench 1.5 statements") {
+  CHECK(fb::parse_wml("enable lathist\n", "t.f").lathist);
+  CHECK_FALSE(fb::parse_wml("run 1\n", "t.f").lathist);
+  CHECK(error_of("enable stats\n") == "t.f:1:8: expected 'lathist' after 'enable', found 'stats'");
+  CHECK(error_of("enable\n") ==
+        "t.f:2:1: expected 'lathist' after 'enable', found the end of the file");
+  CHECK(error_of("enable multi master=a,client=b\n") ==
+        "t.f:1:8: 'enable multi' (multi-client synchronisation) is accepted by filebench but not "
+        "modelled by iobench yet; remove it");
+  CHECK(error_of("disable lathist\n") ==
+        "t.f:1:1: statement 'disable' is not filebench 1.5 syntax (its lexer has no such word "
+        "and its parser stops there); remove it");
+  CHECK(error_of("run 1\n  include \"other.f\"\n") ==
+        "t.f:2:3: statement 'include' is not filebench 1.5 syntax (its lexer has no such word "
+        "and its parser stops there); remove it");
+}
+
+TEST_CASE("a sleep lengthens the run by its time, before or after the filesets are made") {
+  const iobench::test::TempDir files("fbslf");
+  const fs::path plain = write_file(files, "plain.f", kNapper + "run 60\n");
+  const fs::path after = write_file(files, "after.f", kNapper + "create files\nsleep 2\nrun 60\n");
+  const fs::path before = write_file(files, "before.f", kNapper + "sleep 2\ncreate files\nrun\n");
+
+  const iobench::test::TempDir t1("fbsl1");
+  const Run base = run_filebench(t1, plain);
+  CHECK_FALSE(has_attribute(base, fb::kSleptAfterCreateAttr));
+
+  // Only lower bounds on the slept run itself, and a generous upper bound: a loaded CI under
+  // a sanitizer may stretch any run, so two runs' elapsed times are never compared.
+  const iobench::test::TempDir t2("fbsl2");
+  const auto start = std::chrono::steady_clock::now();
+  const Run slept = run_filebench(t2, after);
+  const double slept_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double t_end = now_s();
+  // The run took at least its 1 s time limit plus the sleep's 2 s (elapsed time, not a speed).
+  CHECK(slept_s >= 3.0);
+  CHECK(slept_s < 30.0);
+  CHECK(double_attribute(slept, fb::kSleptAfterCreateAttr) >= 2.0);
+  CHECK(double_attribute(slept, fb::kSleptAfterCreateAttr) < 30.0);
+  CHECK_FALSE(has_attribute(slept, fb::kSleptBeforeCreateAttr));
+  // The files were made before the sleep: at least its 2 s before the run's end.
+  CHECK(t_end - mtime_s(slept.run_dir / "s") >= 1.9);
+  CHECK(op(slept, "nap").ops > 0);
+
+  const iobench::test::TempDir t3("fbsl3");
+  const double t0 = now_s();
+  const Run late = run_filebench(t3, before);
+  CHECK(double_attribute(late, fb::kSleptBeforeCreateAttr) >= 2.0);
+  // The files were made after the sleep.
+  CHECK(mtime_s(late.run_dir / "s") - t0 >= 1.9);
+}
+
+TEST_CASE("psrun prints a line per period from the run's time series") {
+  const iobench::test::TempDir files("fbpsf");
+  for (const bool reset : {false, true}) {
+    INFO("reset " << reset);
+    const fs::path f =
+        write_file(files, "ps.f", kReader + (reset ? "psrun -1 60\n" : "psrun 1 60\n"));
+    const iobench::test::TempDir target("fbps");
+    const Run run = run_filebench(target, f, "3s");
+    std::ostringstream text;
+    fb::format_filebench_text(run.step, text);
+    const std::vector<std::string> periods = lines_starting(text.str(), "Period ");
+    INFO(text.str());
+    REQUIRE(periods.size() >= 2);
+    REQUIRE(periods.size() <= 4);
+    std::uint64_t all_ops = 0;
+    for (const auto& p : run.step.phases.front().time_series.points) all_ops += p.ops;
+    std::uint64_t sum = 0;
+    std::uint64_t last = 0;
+    std::uint64_t previous = 0;
+    for (std::size_t k = 0; k < periods.size(); ++k) {
+      unsigned index = 0;
+      unsigned seconds = 0;
+      unsigned long long ops = 0;
+      REQUIRE(std::sscanf(periods[k].c_str(), "Period %u (%u s): %llu ops", &index, &seconds,
+                          &ops) == 3);
+      CHECK(index == k + 1);
+      if (reset) {
+        CHECK(seconds >= 1);
+        CHECK(seconds <= 2);
+      } else {
+        CHECK(ops >= previous);  // the run so far
+      }
+      previous = ops;
+      sum += ops;
+      last = ops;
+    }
+    CHECK((reset ? sum : last) == all_ops);
+    CHECK(all_ops > 0);
+    CHECK(text.str().find("Per-Operation Breakdown\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("psrun periods start at the first measured point, mark gaps, say a coarse series") {
+  const auto point = [](double start_s, double duration_s, std::uint64_t ops, bool warmup) {
+    iobench::SeriesPoint p;
+    p.start_ns = static_cast<std::uint64_t>(start_s * 1e9);
+    p.duration_ns = static_cast<std::uint64_t>(duration_s * 1e9);
+    p.ops = ops;
+    p.bytes = ops * 4096;
+    p.warmup = warmup;
+    p.latency_ns.mean = 1e6;
+    return p;
+  };
+  const auto text_of = [](std::int64_t period_s, bool reset, double interval_s,
+                          std::vector<iobench::SeriesPoint> points) {
+    iobench::StepResult step;
+    step.attributes.emplace_back(fb::kPsrunPeriodAttr, period_s);
+    step.attributes.emplace_back(fb::kPsrunResetAttr, std::int64_t{reset ? 1 : 0});
+    iobench::PhaseResult phase;
+    phase.wall_ns = 1'000'000'000;
+    phase.time_series.interval_ns = static_cast<std::uint64_t>(interval_s * 1e9);
+    phase.time_series.points = std::move(points);
+    step.phases.push_back(std::move(phase));
+    std::ostringstream out;
+    fb::format_filebench_text(step, out);
+    return out.str();
+  };
+  // A 1.5 s warm-up does not shorten period 1: it holds the first two measured seconds.
+  const std::string warm = text_of(2, true, 1,
+                                   {point(0, 1.5, 7, true), point(1.5, 1, 10, false),
+                                    point(2.5, 1, 20, false), point(3.5, 1, 30, false)});
+  INFO(warm);
+  const std::vector<std::string> w = lines_starting(warm, "Period ");
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].rfind("Period 1 (2 s):    30 ops", 0) == 0);
+  CHECK(w[1].rfind("Period 2 (1 s):    30 ops", 0) == 0);
+
+  // Periods without a point between data are marked, in both modes, never given numbers.
+  for (const bool reset : {false, true}) {
+    const std::string gap =
+        text_of(1, reset, 1, {point(0, 1, 5, false), point(1, 1, 5, false), point(4, 1, 5, false)});
+    INFO(gap);
+    const std::vector<std::string> g = lines_starting(gap, "Period ");
+    REQUIRE(g.size() == 5);
+    CHECK(g[2] == "Period 3: not measured (no time series point starts in it)");
+    CHECK(g[3] == "Period 4: not measured (no time series point starts in it)");
+    CHECK(g[4].rfind(reset ? "Period 5 (1 s):     5 ops" : "Period 5 (3 s):    15 ops", 0) == 0);
+  }
+
+  // A 5 s series under 2 s periods: said once, each line 6 s, none empty.
+  const std::string coarse = text_of(2, true, 5,
+                                     {point(0, 5, 50, false), point(5, 5, 50, false),
+                                      point(10, 5, 50, false), point(15, 5, 50, false)});
+  INFO(coarse);
+  CHECK(lines_starting(coarse, "Periods: ") ==
+        std::vector<std::string>{
+            "Periods: the time series interval (5.000 s) is longer than psrun's 2 s period; "
+            "each Period line covers 6 s (give a smaller --interval for 2 s periods)"});
+  const std::vector<std::string> c = lines_starting(coarse, "Period ");
+  REQUIRE(c.size() == 3);
+  CHECK(c[0].rfind("Period 1 (10 s):   100 ops", 0) == 0);
+  CHECK(c[1].rfind("Period 2 (5 s):    50 ops", 0) == 0);
+  CHECK(c[2].rfind("Period 3 (5 s):    50 ops", 0) == 0);
+
+  // Only a warm-up: one line says there is nothing to show.
+  CHECK(lines_starting(text_of(1, false, 1, {point(0, 1, 5, true)}), "Period") ==
+        std::vector<std::string>{"Periods: none (the run's time series has no measured point)"});
+}
+
+TEST_CASE("enable lathist ends each flowop line in filebench's 64-bucket histogram") {
+  const iobench::test::TempDir files("fblhf");
+  const fs::path f = write_file(files, "lh.f", "enable lathist\n" + kReader + "run 1\n");
+  const iobench::test::TempDir target("fblh");
+  const Run run = run_filebench(target, f);
+  std::ostringstream text;
+  fb::format_filebench_text(run.step, text);
+  INFO(text.str());
+  for (const char* name : {"rd", "nap"}) {
+    const iobench::OpResult& o = op(run, name);
+    const std::vector<std::string> lines = lines_starting(text.str(), fmt::format("{:<20} ", name));
+    REQUIRE(lines.size() == 1);
+    const std::size_t open = lines[0].find("\t[ ");
+    REQUIRE(open != std::string::npos);
+    REQUIRE(lines[0].back() == ']');
+    std::istringstream in(lines[0].substr(open + 3, lines[0].size() - open - 4));
+    std::vector<std::uint64_t> counts;
+    for (std::uint64_t c = 0; in >> c;) counts.push_back(c);
+    REQUIRE(counts.size() == fb::kLathistBuckets);
+    CHECK(std::accumulate(counts.begin(), counts.end(), std::uint64_t{0}) == o.latency.count());
+    // The fastest and slowest ops lie in their powers of two, nothing outside them.
+    const auto lo = static_cast<std::size_t>(std::bit_width(o.latency.min()));
+    const auto hi = static_cast<std::size_t>(std::bit_width(o.latency.max()));
+    CHECK(counts[lo] >= 1);
+    CHECK(counts[hi] >= 1);
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      if (i < lo || i > hi) CHECK(counts[i] == 0);
+    }
+  }
+  // Without it, no histogram.
+  const fs::path plain = write_file(files, "plain.f", kReader + "run 1\n");
+  const iobench::test::TempDir target2("fblh2");
+  std::ostringstream text2;
+  fb::format_filebench_text(run_filebench(target2, plain).step, text2);
+  CHECK(text2.str().find("\t[ ") == std::string::npos);
+}
+
+TEST_CASE("debug N is filebench's log level, recorded; iters takes k as filebench's lexer does") {
+  CHECK(fb::parse_wml("run 1\n", "t.f").debug_level == -1);
+  CHECK(fb::parse_wml("debug 1\n", "t.f").debug_level == 1);
+  CHECK(fb::parse_wml("debug 12\n", "t.f").debug_level == 10);  // filebench caps it at 10
+  CHECK(error_of("debug x\n") ==
+        "t.f:1:7: expected a level after 'debug', found 'x'; write debug N");
+  CHECK(error_of("debug\n") ==
+        "t.f:2:1: expected a level after 'debug', found the end of the file; write debug N");
+  const std::string fs = "define file name=f,size=1k\n";
+  const fb::WmlModel m = fb::parse_wml(
+      fs + "define process name=p { thread name=t { flowop write name=w,filename=f,iosize=1k,"
+           "iters=128k } }\n",
+      "t.f");
+  CHECK(m.processes.front().threads.front().flowops.front().iters == 131072);
+  CHECK(error_of(fs + "define process name=p { thread name=t { flowop write name=w,filename=f,"
+                      "iosize=1k,iters=1m } }\n") ==
+        "t.f:2:88: iters=1m is out of range; give 1 to 1000000");
+  CHECK(error_of(fs + "define process name=p { thread name=t { flowop write name=w,filename=f,"
+                      "iosize=1k,iters=0 } }\n") ==
+        "t.f:2:88: iters=0 is out of range; give 1 to 1000000");
+}
