@@ -133,19 +133,19 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
   data_seed_ = config_.data_seed ? *config_.data_seed
                                  : pattern_seed("mdtest", static_cast<std::int64_t>(ctx.seed()), 0);
   if (me.size > 1) {
-    // First, before anything that may throw (from_rank0()'s rule): rank 0 makes the first test
-    // directory and names its run directories, where every rank then works.
-    const std::string names = ctx.from_rank0([&] {
+    // The one collective, first, before anything that may throw (from_rank0()'s rule): rank 0
+    // makes the first test directory and sends its data seed (every process writes and checks
+    // rank 0's, as mdtest broadcasts its -G) and the names of its run directories, where every
+    // rank then works.
+    const Rank0Setup setup = decode_rank0_setup(ctx.from_rank0([&] {
       if (config_.create) make_test_dirs(ctx.targets(), 0);
-      return run_dir_names(ctx.targets());
-    });
+      return encode_rank0_setup({.data_seed = data_seed_, .names = run_dir_names(ctx.targets())});
+    }));
+    data_seed_ = setup.data_seed;
     if (me.rank != 0 && config_.tree_dir.empty()) {
       rank0_dirs_ =
-          open_rank0_dirs(ctx.targets(), names, "mdtest's ranks share one test directory");
+          open_rank0_dirs(ctx.targets(), setup.names, "mdtest's ranks share one test directory");
     }
-    // Every process writes and checks rank 0's seed (mdtest broadcasts its -G).
-    data_seed_ = static_cast<std::uint32_t>(
-        std::stoul(ctx.from_rank0([&] { return std::to_string(data_seed_); })));
   }
   seed_ = config_.random_seed != 0 ? config_.random_seed : ctx.seed();
   if (!config_.tree_dir.empty()) {

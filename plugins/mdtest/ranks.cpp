@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <charconv>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <sstream>
+#include <system_error>
 
 #include "plugins/mdtest/workers.hpp"
 
@@ -48,6 +50,21 @@ std::vector<OwnedConfinedDir> open_rank0_dirs(std::span<const Target> targets,
     }
   }
   return dirs;
+}
+
+std::string encode_rank0_setup(const Rank0Setup& setup) {
+  return fmt::format("{}\n{}", setup.data_seed, setup.names);
+}
+
+Rank0Setup decode_rank0_setup(const std::string& text) {
+  const std::size_t end = text.find('\n');
+  const std::string seed = text.substr(0, end);
+  std::uint32_t value = 0;
+  const auto [at, ec] = std::from_chars(seed.data(), seed.data() + seed.size(), value);
+  if (seed.empty() || ec != std::errc() || at != seed.data() + seed.size()) {
+    throw Error(fmt::format("mdtest: rank 0 sent '{}' for its data seed", seed));
+  }
+  return {.data_seed = value, .names = end == std::string::npos ? "" : text.substr(end + 1)};
 }
 
 std::string encode_made(const PhaseResult& result) {

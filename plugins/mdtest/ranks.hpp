@@ -26,6 +26,20 @@ namespace iobench::plugins::mdtest {
                                                             const std::string& names,
                                                             std::string_view shared);
 
+/// What rank 0 sends the other processes in prepare(), in its one from_rank0() call: what every
+/// process needs of rank 0 before anything that may throw.
+struct Rank0Setup {
+  std::uint32_t data_seed = 0;  ///< the IOR pattern's seed every rank writes and checks (-G)
+  std::string names;            ///< run_dir_names() of rank 0's targets
+};
+
+/// `setup` as text for PrepareContext::from_rank0(): the seed in decimal on the first line, then
+/// the names.
+[[nodiscard]] std::string encode_rank0_setup(const Rank0Setup& setup);
+/// encode_rank0_setup()'s text back. Throws Error for a text whose first line is not a seed
+/// (a decimal that fits 32 bits).
+[[nodiscard]] Rank0Setup decode_rank0_setup(const std::string& text);
+
 /// What one worker (mdtest rank) of a creation phase did, as its counters say (workers.hpp).
 struct RankMade {
   std::uint64_t done = 0;          ///< items (tree directories) made

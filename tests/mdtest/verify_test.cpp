@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "plugins/common/ior_data_pattern.hpp"
+#include "plugins/mdtest/ranks.hpp"
 #include "plugins/mdtest/summary.hpp"
 #include "tests/mdtest/mdtest_run.hpp"
 
@@ -169,4 +170,20 @@ TEST_CASE("mdtest verify_read with a rank shift checks the writing rank's patter
   CHECK(phase_ops(out.step, "File read") == 15);
   CHECK(named_counter(read_phase(out.step, "File read"), "mismatches") == 0);
   CHECK(out.left_behind.empty());
+}
+
+TEST_CASE("mdtest's one prepare message carries rank 0's data seed with its run directories",
+          "[mdtest][verify]") {
+  using plugins::mdtest::decode_rank0_setup;
+  using plugins::mdtest::encode_rank0_setup;
+  const std::string text =
+      encode_rank0_setup({.data_seed = 4294967295U, .names = "iobench.1.a\niobench.1.b\n"});
+  CHECK(text == "4294967295\niobench.1.a\niobench.1.b\n");
+  const plugins::mdtest::Rank0Setup back = decode_rank0_setup(text);
+  CHECK(back.data_seed == 4294967295U);
+  CHECK(back.names == "iobench.1.a\niobench.1.b\n");
+  CHECK(decode_rank0_setup("7").names.empty());
+  CHECK_THROWS_WITH(decode_rank0_setup("4294967296\nx\n"),
+                    "mdtest: rank 0 sent '4294967296' for its data seed");
+  CHECK_THROWS_WITH(decode_rank0_setup("\nx\n"), "mdtest: rank 0 sent '' for its data seed");
 }

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <iobench/result_json.hpp>
 #include <map>
@@ -14,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/common/ior_data_pattern.hpp"
 #include "plugins/mdtest/summary.hpp"
 #include "tests/mpi/mpi_support.hpp"
 #include "tests/support/test_support.hpp"
@@ -280,4 +283,91 @@ TEST_CASE(
   }
   CHECK(creation->at("ops").get<std::uint64_t>() == 4 * most_at_stonewall);
   CHECK(TempDir::list(dir.path()).empty());
+}
+
+TEST_CASE("mdtest under mpirun -n 2: every process writes and checks rank 0's data_seed",
+          "[mpi][mdtest][verify]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mdmpi");
+  // Two programs (mpirun's "A : B"), one rank each, each given its own data_seed: rank 0's 111
+  // is every process's. With shift=1 rank 0 reads rank 1's files, which -X checks against 111.
+  const auto program = [&](const std::string& seed) {
+    std::vector<std::string> args = {IOBENCH_CLI_PATH,
+                                     "run",
+                                     "mdtest",
+                                     "-d",
+                                     dir.path().string(),
+                                     "worker_mode=threads",
+                                     "items=4",
+                                     "files_only=true",
+                                     "write_bytes=100",
+                                     "read_bytes=100",
+                                     "verify_read=true",
+                                     "shift=1",
+                                     "phases=create,read",
+                                     "data_seed=" + seed,
+                                     "--keep",
+                                     "-q",
+                                     "--format",
+                                     "json"};
+    return args;
+  };
+  std::vector<std::string> argv = mpirun_argv(1);
+  for (const std::string& a : program("111")) argv.push_back(a);
+  for (const std::string a : {":", "-n", "1"}) argv.push_back(a);
+  for (const std::string& a : program("222")) argv.push_back(a);
+  const CliResult result = run_command(argv);
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const ResultDocument doc = parse_result_json(result.out);
+  const StepResult& step = doc.run.steps.at(0);
+  const AttributeValue* seed = step.attribute("data_seed");
+  REQUIRE(seed != nullptr);
+  CHECK(std::get<std::int64_t>(*seed) == 111);
+  std::size_t run_dirs = 0;
+  const fs::path tree = tree_run_dir(dir.path(), run_dirs);
+  REQUIRE(!tree.empty());
+  // Rank 1's file, written by the second program, holds rank 0's seed.
+  const std::string bytes = read_file(tree / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.1.3");
+  std::vector<std::byte> want(100);
+  plugins::fill_pattern(want, plugins::IorPattern{.rank = 1, .seed = 111});
+  REQUIRE(bytes.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    INFO("byte " << i);
+    CHECK(static_cast<std::byte>(bytes[i]) == want[i]);
+  }
+}
+
+TEST_CASE("mdtest under mpirun -n 2: a rank that cannot see rank 0's run directory fails the step",
+          "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mdmpi");
+  // The same relative -d from two working directories (mpirun's -wdir): the ranks agree on the
+  // name, but rank 1's "tgt" lacks rank 0's run directory. Rank 1 fails after prepare's one
+  // collective (which carried the data seed and the names), so rank 0 is not left waiting in
+  // another: the step fails with rank 1's message on both.
+  const std::vector<std::string> args = {IOBENCH_CLI_PATH,
+                                         "run",
+                                         "mdtest",
+                                         "worker_mode=threads",
+                                         "items=4",
+                                         "files_only=true",
+                                         "-d",
+                                         "tgt",
+                                         "-q",
+                                         "--format",
+                                         "json"};
+  std::vector<std::string> argv = mpirun_argv(1);
+  for (const char* wdir : {"a", "b"}) {
+    fs::create_directories(dir.path() / wdir / "tgt");
+    if (wdir[0] == 'b') {
+      for (const std::string a : {":", "-n", "1"}) argv.push_back(a);
+    }
+    argv.push_back("-wdir");
+    argv.push_back((dir.path() / wdir).string());
+    argv.insert(argv.end(), args.begin(), args.end());
+  }
+  const std::string message = failure_of(run_command(argv));
+  CHECK_THAT(message, Catch::StartsWith("rank 1: open rank 0's run directory") &&
+                          Catch::Contains("No such file or directory"));
 }
