@@ -374,6 +374,37 @@ TEST_CASE("mdtest: its SUMMARY rate rows as phases, Mean as IOPS", "[compare][cl
                     Catch::StartsWith("bad.txt:2: expected an mdtest SUMMARY row"));
 }
 
+TEST_CASE("mdtest -X: its verification errors as the File read phase's mismatches",
+          "[compare][classic]") {
+  // Written in mdtest-4.1.0+dev's layout (not a recorded run): 2 tasks, -F -w 64 -e 64 -X -N 1,
+  // three words of rank 1's files changed before the read, and mdtest's line after its tables.
+  const ResultDocument doc = read("mdtest_verify_errors.txt");
+  REQUIRE(doc.run.steps.size() == 1);
+  const StepResult& step = doc.run.steps[0];
+  const PhaseResult& read_phase = phase_of(step, "File read");
+  REQUIRE(read_phase.counter_names == std::vector<std::string>{"mismatches"});
+  CHECK(read_phase.counters == std::vector<std::uint64_t>{3});
+  CHECK(value(figures_of(step, "File read").iops) == 40311.870);
+  for (const PhaseResult& phase : step.phases) {
+    if (phase.name != "File read") CHECK(phase.counter_names.empty());
+  }
+  // Through the JSON that `compare` and `report` read back.
+  const ResultDocument back = parse_result_json(to_json(doc));
+  const PhaseResult& read_back = phase_of(back.run.steps.at(0), "File read");
+  REQUIRE(read_back.counter_names == std::vector<std::string>{"mismatches"});
+  CHECK(read_back.counters == std::vector<std::uint64_t>{3});
+  // Without the line (a run without -X, or one that found nothing): no mismatches counter.
+  const ResultDocument clean = read("ref_mdtest_2ranks.txt");
+  for (const PhaseResult& phase : clean.run.steps.at(0).phases) CHECK(phase.counter_names.empty());
+  // A line that starts as mdtest's but gives no count is an error, never a silent skip.
+  CHECK_THROWS_WITH(parse_result_text("SUMMARY rate (in ops/sec): (of 1 iterations)\n"
+                                      "   File read   10.000 10.000 10.000 0.000\n"
+                                      "\n"
+                                      "ERROR: verifying the data on read (many errors)! Take\n",
+                                      ResultFormat::kMdtest, "bad.txt"),
+                    Catch::StartsWith("bad.txt:4: expected mdtest's 'ERROR: verifying"));
+}
+
 TEST_CASE("filebench: the IO Summary as phase run, reads + writes as IOPS", "[compare][classic]") {
   // filebench 1.5-alpha3 (setarch -R filebench -f F) running examples/filebench/fileserver.f
   // for 5 s on tmpfs.

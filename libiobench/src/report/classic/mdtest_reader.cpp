@@ -7,10 +7,17 @@
 // name padded to 26 characters and a colon) and, after a -W run, "File create (stonewall) : NA
 // NA RATE NA". A row of 0.000 everywhere is a phase that did not run (mdtest prints every row):
 // no phase, never a 0. Max, Min and Std Dev, 3.x's stonewall row and the "SUMMARY time" table are
-// listed as not mapped.
+// listed as not mapped. mdtest -X's line after the tables, "ERROR: verifying the data on read (N
+// errors)! ...", gives the step's File read phase the counter "mismatches" = N (as iobench's own
+// verify_read counts in that phase; mdtest's N counts the 8-byte words that differ and the files
+// it could not read, summed over the ranks, and with several task counts (-f/-l/-s) it goes on
+// adding up from one to the next): a result without that line has no such counter.
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstdint>
 #include <iobench/printable.hpp>
+#include <system_error>
 
 #include "report/classic/classic_reader.hpp"
 
@@ -35,6 +42,46 @@ std::string row_name(const std::vector<std::string_view>& tokens) {
   return name;
 }
 
+// mdtest -X's "ERROR: verifying the data on read (N errors)! ...": N, or nullopt for another
+// line.
+std::optional<std::uint64_t> verify_errors(const std::vector<std::string_view>& tokens) {
+  if (tokens.size() < 8 || tokens[0] != "ERROR:" || tokens[1] != "verifying") return std::nullopt;
+  for (std::size_t k = 2; k + 1 < tokens.size(); ++k) {
+    const std::string_view count = tokens[k];
+    if (!count.starts_with('(') || !tokens[k + 1].starts_with("errors)")) continue;
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(count.data() + 1, count.data() + count.size(), n);
+    if (ec == std::errc() && end == count.data() + count.size() && count.size() > 1) return n;
+  }
+  return std::nullopt;
+}
+
+// The step's File read phase gets mdtest's `errors` as its "mismatches" counter.
+void add_mismatches(ResultDocument& document, StepResult* step, std::size_t line,
+                    std::uint64_t errors) {
+  PhaseResult* read = nullptr;
+  if (step != nullptr) {
+    for (PhaseResult& phase : step->phases) {
+      if (phase.name == "File read") read = &phase;
+    }
+  }
+  if (read == nullptr) {
+    not_mapped(document, line,
+               fmt::format("mdtest's {} verification errors not mapped: no File read phase "
+                           "before them",
+                           errors));
+    return;
+  }
+  for (std::size_t i = 0; i < read->counter_names.size(); ++i) {
+    if (read->counter_names[i] == "mismatches") {
+      read->counters.at(i) = errors;
+      return;
+    }
+  }
+  read->counter_names.emplace_back("mismatches");
+  read->counters.push_back(errors);
+}
+
 }  // namespace
 
 ResultDocument read_mdtest(std::string_view text, std::string_view source) {
@@ -46,6 +93,18 @@ ResultDocument read_mdtest(std::string_view text, std::string_view source) {
   for (const Line& line : lines_of(text)) {
     const std::vector<std::string_view> tokens = tokens_of(line.text);
     if (tokens.empty() || tokens[0] == "--") {  // a blank line or "-- finished at ..."
+      table.reset();
+      continue;
+    }
+    if (tokens[0] == "ERROR:" && tokens.size() > 1 && tokens[1] == "verifying") {
+      const std::optional<std::uint64_t> errors = verify_errors(tokens);
+      if (!errors) {
+        fail(source, line.number,
+             fmt::format("expected mdtest's 'ERROR: verifying the data on read (N errors)!', got "
+                         "'{}'",
+                         printable(line.text)));
+      }
+      add_mismatches(document, step, line.number, *errors);
       table.reset();
       continue;
     }
