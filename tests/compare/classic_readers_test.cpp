@@ -377,7 +377,7 @@ TEST_CASE("mdtest: its SUMMARY rate rows as phases, Mean as IOPS", "[compare][cl
 TEST_CASE("mdtest -X: its verification errors as the File read phase's mismatches",
           "[compare][classic]") {
   // Written in mdtest-4.1.0+dev's layout (not a recorded run): 2 tasks, -F -w 64 -e 64 -X -N 1,
-  // three words of rank 1's files changed before the read, and mdtest's line after its tables.
+  // three of the files changed before the read, and mdtest's line after its tables.
   const ResultDocument doc = read("mdtest_verify_errors.txt");
   REQUIRE(doc.run.steps.size() == 1);
   const StepResult& step = doc.run.steps[0];

@@ -9,8 +9,8 @@
 // no phase, never a 0. Max, Min and Std Dev, 3.x's stonewall row and the "SUMMARY time" table are
 // listed as not mapped. mdtest -X's line after the tables, "ERROR: verifying the data on read (N
 // errors)! ...", gives the step's File read phase the counter "mismatches" = N (as iobench's own
-// verify_read counts in that phase; mdtest's N counts the 8-byte words that differ and the files
-// it could not read, summed over the ranks, and with several task counts (-f/-l/-s) it goes on
+// verify_read counts in that phase; mdtest's N counts the files whose data differ and those it
+// could not read, summed over the ranks, and with several task counts (-f/-l/-s) it goes on
 // adding up from one to the next): a result without that line has no such counter.
 #include <fmt/format.h>
 
