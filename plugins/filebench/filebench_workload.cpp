@@ -376,10 +376,11 @@ std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
     for (const ThreadDef& t : p.threads) {
       for (const FlowopDef& f : t.flowops) {
         if (f.iosize > t.memsize) {
-          throw ConfigError(fmt::format(
-              "{}:{}:{}: flowop '{}' has iosize {} above its thread's memsize {}; raise memsize "
-              "or lower iosize",
-              path, f.where.line, f.where.column, f.name, f.iosize, t.memsize));
+          throw ConfigError(model.located(
+              f.where, path,
+              fmt::format("flowop '{}' has iosize {} above its thread's memsize {}; raise "
+                          "memsize or lower iosize",
+                          f.name, f.iosize, t.memsize)));
         }
       }
     }

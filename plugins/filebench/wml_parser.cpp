@@ -147,13 +147,15 @@ void WmlParser::include_statement(const Token& word) {
   } catch (const ConfigError& e) {
     throw ConfigError(std::string(e.what()) + chain);
   }
+  // Its positions name it (WmlPosition::file), in messages now and after the parse.
+  const auto index = static_cast<std::uint32_t>(model_.sources.size());
+  for (Token& t : tokens) t.where.file = index;
+  model_.sources.push_back(WmlSource{shown_path, std::move(chain)});
   open_files_.push_back(OpenFile{shown_path, key, name.where.line});
   std::string saved_file = std::exchange(file_, shown_path);
   std::vector<Token> saved_tokens = std::exchange(tokens_, std::move(tokens));
   const std::size_t saved_pos = std::exchange(pos_, 0);
-  std::string saved_chain = std::exchange(chain_, std::move(chain));
   while (peek().kind != TokenKind::kEnd) statement();
-  chain_ = std::move(saved_chain);
   pos_ = saved_pos;
   tokens_ = std::move(saved_tokens);
   file_ = std::move(saved_file);

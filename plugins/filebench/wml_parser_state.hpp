@@ -44,6 +44,7 @@ class WmlParser {
             const std::function<std::string(const std::filesystem::path&)>* read_include)
       : file_(file_name), tokens_(lex_wml(text, file_name)), read_include_(read_include) {
     open_files_.push_back(OpenFile{std::string(file_name), absolute_key(file_name), 0});
+    model_.sources.push_back(WmlSource{std::string(file_name), ""});
   }
 
   WmlModel parse() {
@@ -54,7 +55,7 @@ class WmlParser {
 
  private:
   [[noreturn]] void fail(WmlPosition at, const std::string& message) const {
-    throw ConfigError(fmt::format("{}:{}:{}: {}{}", file_, at.line, at.column, message, chain_));
+    throw ConfigError(model_.located(at, model_.sources.front().name, message));
   }
   const Token& peek() const { return tokens_[pos_]; }
   Token next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
@@ -166,7 +167,6 @@ class WmlParser {
   const std::function<std::string(const std::filesystem::path&)>* read_include_;
   std::vector<OpenFile> open_files_;
   std::size_t includes_ = 0;  ///< include statements followed so far
-  std::string chain_;         ///< " (included from FILE:LINE, from ...)" of file_; "" for the main
   std::map<std::string, Value> vars_;
   WmlModel model_;
   /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.

@@ -123,6 +123,17 @@ TEST_CASE("an error inside an included file names it, its line and column and th
   CHECK(error_of(files, "include \"cut.f\"\nlathist\n", "main.f") ==
         "cut.f:3:1: expected 'lathist' after 'enable', found the end of the file (included from "
         "main.f:1)");
+  // Checks made once the whole text is parsed still name the included file and its chain.
+  files.texts["post.f"] =
+      "define process name=p {thread name=t {flowop sempost name=s,value=1,target=nope}}\n";
+  CHECK(error_of(files, "set $v=1\ninclude \"post.f\"\n", "main.f") ==
+        "post.f:1:46: sempost 's' posts to 'nope', which is no semblock of the file; name a "
+        "semblock flowop (included from main.f:2)");
+  files.texts["proc.f"] = "\n" + kProcess;
+  const fb::WmlModel m = fb::parse_wml("include \"proc.f\"\n", "main.f", files.reader());
+  CHECK(m.located(m.processes.at(0).where, "main.f", "x") ==
+        "proc.f:2:8: x (included from main.f:1)");
+  CHECK(m.located(fb::WmlPosition{3, 4, 0}, "main.f", "y") == "main.f:3:4: y");
   // After an included file, errors name the includer again.
   files.texts["ok.f"] = "set $v=1\n";
   CHECK(error_of(files, "include \"ok.f\"\n  bogus\n", "main.f").find("main.f:2:3: ") == 0);
@@ -218,6 +229,23 @@ TEST_CASE("a variable set in an included file sizes a fileset of a real run") {
   const filebench_test::Tree t = filebench_test::tree(run.run_dir / "s");
   CHECK(t.files == 6);
   CHECK(t.bytes == 6 * 8192);
+
+  // The workload's own checks on the model name the included file too (exit 2).
+  write(files.path() / "conf/proc.f",
+        "define process name=p { thread name=t,memsize=4k {\n"
+        "  flowop read name=rd,filesetname=s,iosize=8k } }\n");
+  write(main,
+        "define fileset name=s,size=8k,entries=2,dirwidth=2,prealloc\n"
+        "include \"conf/proc.f\"\nrun 1\n");
+  const iobench::test::TempDir none("fbinc3");
+  const auto big = iobench::test::run_cli(
+      {"run", "filebench", "-d", none.path().string(), "file=" + main.string()});
+  CHECK(big.exit_code == 2);
+  CHECK(big.err.find((files.path() / "conf/proc.f").string() +
+                     ":2:10: flowop 'rd' has iosize 8192 above its thread's memsize 4096; raise "
+                     "memsize or lower iosize (included from " +
+                     main.string() + ":2)") != std::string::npos);
+  CHECK(none.entries().empty());
 
   // A missing include stops the run before anything is written: exit 2.
   write(main, "include \"conf/missing.f\"\n" + kProcess + "run 1\n");
