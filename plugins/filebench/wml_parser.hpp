@@ -21,9 +21,9 @@
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
 /// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
 /// type that filebench accepts but iobench does not model yet (system, domultisync, print,
-/// enable multi, ...) is an error saying so, never silently ignored; so are `include` and
-/// `disable`, which filebench 1.5 has no statement for, and a flowop named by one of filebench's
-/// keywords (kFilebenchKeywords), which filebench's parser refuses.
+/// enable multi, ...) is an error saying so, never silently ignored; so are `disable`, which
+/// filebench 1.5 has no statement for, and a flowop named by one of filebench's keywords
+/// (kFilebenchKeywords), which filebench's parser refuses.
 ///
 /// `include "PATH"` is iobench's extension (filebench 1.5's lexer has no such word: its parser
 /// stops there). PATH is relative to the directory of the including file (or absolute); the
@@ -33,8 +33,9 @@
 /// others, is an error naming the chain (files compared by their absolute, lexically normal
 /// path: a cycle through symbolic links ends at the depth limit). An error inside an included
 /// file names that file, line and column, then " (included from FILE:LINE, from FILE:LINE)" up
-/// to the main file. Parsing text from memory (parse_wml without a reader) refuses `include`:
-/// only a reader given by the caller ever opens a file.
+/// to the main file, now and after the parse (WmlPosition::file, WmlModel::located). Each
+/// included file is read whole before it is parsed. Parsing text from memory (parse_wml without a
+/// reader) refuses `include`: only a reader given by the caller ever opens a file.
 
 #include <cstddef>
 #include <filesystem>

@@ -69,7 +69,10 @@ void check(std::string_view text, const fb::WmlIncludeReader* reader) {
     FUZZ_CHECK(line >= 1 && line <= lines, message);
     return;
   }
+  // Positions name a file parsed: the text itself (part.f defines nothing).
+  FUZZ_CHECK(!model.sources.empty() && model.sources.front().name == "fuzz.f", "sources");
   for (const fb::FilesetDef& f : model.filesets) {
+    FUZZ_CHECK(f.where.file == 0, f.name);
     check_position(f.where, lines);
     FUZZ_CHECK((f.entries >= 1 || f.leafdirs >= 1) && f.prealloc_pct <= 100, f.name);
     FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
