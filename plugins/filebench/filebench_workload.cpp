@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/prepare_progress.hpp>
 #include <iobench/random_mix.hpp>
@@ -26,28 +25,6 @@
 namespace iobench::plugins::filebench {
 
 namespace {
-
-constexpr std::size_t kMaxFileBytes = 1 << 20;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw ConfigError(
-        fmt::format("filebench: file '{}' cannot be read; give the path of a "
-                    "filebench .f file (file=PATH)",
-                    path));
-  }
-  std::string text(kMaxFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > kMaxFileBytes) {
-    throw ConfigError(
-        fmt::format("filebench: file '{}' is over 1 MiB; a .f file is a short "
-                    "script, give the right path",
-                    path));
-  }
-  return text;
-}
 
 std::string join(const std::vector<std::string>& names) {
   std::string out;
@@ -382,7 +359,7 @@ void FilebenchWorkload::after_phase(std::size_t /*phase*/, const PhaseResult& re
 
 std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
   const std::string& path = setup.params.get_string("file");
-  WmlModel model = parse_wml(read_text(path), path);
+  WmlModel model = parse_wml_file(path);
   if (setup.targets.size() != 1) {
     throw ConfigError(
         fmt::format("filebench: {} targets given; a .f file's filesets go in one "
@@ -399,10 +376,11 @@ std::unique_ptr<Workload> make_filebench_workload(const WorkloadSetup& setup) {
     for (const ThreadDef& t : p.threads) {
       for (const FlowopDef& f : t.flowops) {
         if (f.iosize > t.memsize) {
-          throw ConfigError(fmt::format(
-              "{}:{}:{}: flowop '{}' has iosize {} above its thread's memsize {}; raise memsize "
-              "or lower iosize",
-              path, f.where.line, f.where.column, f.name, f.iosize, t.memsize));
+          throw ConfigError(model.located(
+              f.where, path,
+              fmt::format("flowop '{}' has iosize {} above its thread's memsize {}; raise "
+                          "memsize or lower iosize",
+                          f.name, f.iosize, t.memsize)));
         }
       }
     }

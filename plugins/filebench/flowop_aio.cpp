@@ -17,9 +17,11 @@ std::uint64_t tag_of(std::uint32_t flowop, std::uint32_t length) {
   return (std::uint64_t{flowop} << 32) | length;
 }
 
-[[noreturn]] void refuse(std::string_view path, const FlowopDef& f, const std::string& why) {
-  throw ConfigError(fmt::format("filebench: {}:{}:{}: flowop aiowrite '{}' {}", path, f.where.line,
-                                f.where.column, f.name, why));
+[[noreturn]] void refuse(const WmlModel& model, std::string_view path, const FlowopDef& f,
+                         const std::string& why) {
+  throw ConfigError(
+      "filebench: " +
+      model.located(f.where, path, fmt::format("flowop aiowrite '{}' {}", f.name, why)));
 }
 
 template <typename Visit>
@@ -40,26 +42,27 @@ void check_aio_engine(const WmlModel& model, const Engine& engine, std::string_v
   const EngineCaps caps = engine.caps();
   for_each_aiowrite(model, [&](const FlowopDef& f) {
     if (!caps.async) {
-      refuse(path, f,
+      refuse(model, path, f,
              fmt::format("needs an asynchronous engine and aio_engine={} is not one; give "
                          "aio_engine=io_uring or aio_engine=libaio",
                          spec_text));
     }
     if (const std::string why = engine.unavailable_reason(); !why.empty()) {
-      refuse(path, f,
+      refuse(model, path, f,
              fmt::format("needs engine {} (aio_engine={}), which is not available here: {}; give "
                          "the other of aio_engine=io_uring and aio_engine=libaio (libaio with "
                          "directio on the aiowrite)",
                          engine.name(), spec_text, why));
     }
     if ((caps.async_needs_direct || caps.polls_completions) && !f.directio) {
-      refuse(path, f,
+      refuse(model, path, f,
              fmt::format("is buffered and engine {} is asynchronous only with O_DIRECT; give the "
                          "aiowrite directio, or aio_engine=io_uring",
                          spec_text));
     }
     if (f.directio && !caps.supports_direct) {
-      refuse(path, f, fmt::format("asks for directio, which engine {} does not do", spec_text));
+      refuse(model, path, f,
+             fmt::format("asks for directio, which engine {} does not do", spec_text));
     }
   });
 }

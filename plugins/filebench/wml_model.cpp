@@ -1,5 +1,7 @@
 #include "plugins/filebench/wml_model.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 
 namespace iobench::plugins::filebench {
@@ -89,6 +91,14 @@ bool flowop_picks_files(FlowopKind kind) noexcept {
 bool flowop_is_limit(FlowopKind kind) noexcept {
   return kind == FlowopKind::kOpsLimit || kind == FlowopKind::kIopsLimit ||
          kind == FlowopKind::kBwLimit || kind == FlowopKind::kEventLimit;
+}
+
+std::string WmlModel::located(WmlPosition at, std::string_view main_name,
+                              std::string_view message) const {
+  const bool included = at.file != 0 && at.file < sources.size();
+  return fmt::format(
+      "{}:{}:{}: {}{}", included ? std::string_view(sources[at.file].name) : main_name, at.line,
+      at.column, message, included ? std::string_view(sources[at.file].included_from) : "");
 }
 
 std::size_t WmlModel::thread_count() const noexcept {

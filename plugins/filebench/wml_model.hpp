@@ -14,10 +14,18 @@
 
 namespace iobench::plugins::filebench {
 
-/// A place in a .f file: 1-based line and column.
+/// A place in a .f file: 1-based line and column, and which file (an `include` reads others).
 struct WmlPosition {
   std::uint32_t line = 1;
   std::uint32_t column = 1;
+  std::uint32_t file = 0;  ///< index in WmlModel::sources (0: the main file)
+};
+
+/// A file the model was parsed from: the main .f file, then each file an `include` read.
+struct WmlSource {
+  std::string name;  ///< the path as messages show it
+  /// " (included from FILE:LINE, from FILE:LINE)" up to the main file; "" for the main file.
+  std::string included_from;
 };
 
 /// One random variable's parameters, as filebench's randdist_init reads them.
@@ -299,6 +307,14 @@ struct WmlModel {
   /// -1): it sets how much filebench itself logs, so iobench records it and changes nothing.
   int debug_level = -1;
 
+  /// The files parsed, in order of their first reading (WmlPosition::file indexes it; empty in
+  /// a model built by hand).
+  std::vector<WmlSource> sources;
+
+  /// "FILE:LINE:COLUMN: message" at `at`, then the chain of includes of its file; FILE is
+  /// `main_name` for a position of the main file or one of a model without sources.
+  [[nodiscard]] std::string located(WmlPosition at, std::string_view main_name,
+                                    std::string_view message) const;
   /// Total thread instances: sum over processes of instances x sum of thread instances.
   [[nodiscard]] std::size_t thread_count() const noexcept;
   /// Index of fileset `name`, or kNoFileset.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <iobench/error.hpp>
+#include <iobench/file_util.hpp>
+#include <utility>
 
 #include "plugins/filebench/event_generator.hpp"
 #include "plugins/filebench/wml_limits.hpp"
@@ -66,7 +68,8 @@ void WmlParser::statement() {
     }
     fail(what.where, fmt::format("expected 'lathist' after 'enable', found '{}'", what.text));
   }
-  if (t.text == "include" || t.text == "disable") {
+  if (t.text == "include") return include_statement(t);
+  if (t.text == "disable") {
     fail(t.where, fmt::format("statement '{}' is not filebench 1.5 syntax (its lexer has no such "
                               "word and its parser stops there); remove it",
                               t.text));
@@ -85,6 +88,78 @@ void WmlParser::statement() {
   fail(t.where, fmt::format("unknown statement '{}'; expected set, define, run, create files, "
                             "echo or a # comment",
                             t.text));
+}
+
+std::string WmlParser::absolute_key(const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  return (ec ? path : abs).lexically_normal().string();
+}
+
+void WmlParser::include_statement(const Token& word) {
+  const Token name = next();
+  if (name.kind != TokenKind::kString || name.text.empty()) {
+    fail(name.where,
+         fmt::format("expected a \"path\" after 'include', found {}; write include \"file.f\"",
+                     shown(name)));
+  }
+  if (read_include_ == nullptr) {
+    fail(word.where,
+         "'include' (iobench's extension; filebench 1.5 has no such statement) reads a file, "
+         "and this text was not read from one; run the .f file itself");
+  }
+  const std::filesystem::path path = std::filesystem::path(name.text).is_absolute()
+                                         ? std::filesystem::path(name.text)
+                                         : std::filesystem::path(file_).parent_path() / name.text;
+  const std::string shown_path = path.string();
+  const std::string key = absolute_key(path);
+  for (std::size_t k = 0; k < open_files_.size(); ++k) {
+    if (open_files_[k].key != key) continue;
+    std::string cycle;
+    for (std::size_t j = k; j < open_files_.size(); ++j) cycle += open_files_[j].name + " -> ";
+    fail(name.where, fmt::format("include \"{}\" makes a cycle: {}{}; remove one of these "
+                                 "includes",
+                                 name.text, cycle, shown_path));
+  }
+  if (open_files_.size() > kMaxWmlIncludeDepth) {
+    fail(name.where, fmt::format("include \"{}\" nests files more than {} deep; include fewer "
+                                 "levels",
+                                 name.text, kMaxWmlIncludeDepth));
+  }
+  if (++includes_ > kMaxWmlIncludes) {
+    fail(name.where, fmt::format("more than {} include statements in all; include fewer files",
+                                 kMaxWmlIncludes));
+  }
+  std::string text;
+  try {
+    text = (*read_include_)(path);
+  } catch (const ConfigError& e) {
+    fail(name.where, fmt::format("include \"{}\": {}", name.text, e.what()));
+  }
+  // The included file's own chain: where it was included, then its includer's chain.
+  std::string chain = fmt::format(" (included from {}:{}", file_, name.where.line);
+  for (std::size_t j = open_files_.size() - 1; j > 0; --j)
+    chain += fmt::format(", from {}:{}", open_files_[j - 1].name, open_files_[j].line);
+  chain += ")";
+  std::vector<Token> tokens;
+  try {
+    tokens = lex_wml(text, shown_path);
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string(e.what()) + chain);
+  }
+  // Its positions name it (WmlPosition::file), in messages now and after the parse.
+  const auto index = static_cast<std::uint32_t>(model_.sources.size());
+  for (Token& t : tokens) t.where.file = index;
+  model_.sources.push_back(WmlSource{shown_path, std::move(chain)});
+  open_files_.push_back(OpenFile{shown_path, key, name.where.line});
+  std::string saved_file = std::exchange(file_, shown_path);
+  std::vector<Token> saved_tokens = std::exchange(tokens_, std::move(tokens));
+  const std::size_t saved_pos = std::exchange(pos_, 0);
+  while (peek().kind != TokenKind::kEnd) statement();
+  pos_ = saved_pos;
+  tokens_ = std::move(saved_tokens);
+  file_ = std::move(saved_file);
+  open_files_.pop_back();
 }
 
 void WmlParser::set_statement() {
@@ -390,7 +465,20 @@ void WmlParser::eventgen_statement(const Token& word) {
 }  // namespace detail
 
 WmlModel parse_wml(std::string_view text, std::string_view file_name) {
-  return detail::WmlParser(text, file_name).parse();
+  return detail::WmlParser(text, file_name, nullptr).parse();
+}
+
+WmlModel parse_wml(std::string_view text, std::string_view file_name,
+                   const WmlIncludeReader& read_include) {
+  return detail::WmlParser(text, file_name, &read_include).parse();
+}
+
+std::string read_wml_file(const std::filesystem::path& path) {
+  return read_input_file(path, "filebench .f file", kMaxWmlFileBytes);
+}
+
+WmlModel parse_wml_file(const std::string& path) {
+  return parse_wml(read_wml_file(path), path, read_wml_file);
 }
 
 }  // namespace iobench::plugins::filebench

@@ -21,17 +21,60 @@
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
 /// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
 /// type that filebench accepts but iobench does not model yet (system, domultisync, print,
-/// enable multi, ...) is an error saying so, never silently ignored; so are `include` and
-/// `disable`, which filebench 1.5 has no statement for, and a flowop named by one of filebench's
-/// keywords (kFilebenchKeywords), which filebench's parser refuses.
+/// enable multi, ...) is an error saying so, never silently ignored; so are `disable`, which
+/// filebench 1.5 has no statement for, and a flowop named by one of filebench's keywords
+/// (kFilebenchKeywords), which filebench's parser refuses.
+///
+/// `include "PATH"` is iobench's extension (filebench 1.5's lexer has no such word: its parser
+/// stops there). PATH is relative to the directory of the including file (or absolute); the
+/// included file's statements are parsed in place, as if written there: the variables set before
+/// are visible in it, those it sets are visible after. At most kMaxWmlIncludeDepth files deep and
+/// kMaxWmlIncludes include statements in all; a file including itself, directly or through
+/// others, is an error naming the chain (files compared by their absolute, lexically normal
+/// path: a cycle through symbolic links ends at the depth limit). An error inside an included
+/// file names that file, line and column, then " (included from FILE:LINE, from FILE:LINE)" up
+/// to the main file, now and after the parse (WmlPosition::file, WmlModel::located). Each
+/// included file is read whole before it is parsed. Parsing text from memory (parse_wml without a
+/// reader) refuses `include`: only a reader given by the caller ever opens a file.
 
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <string>
 #include <string_view>
 
 #include "plugins/filebench/wml_model.hpp"
 
 namespace iobench::plugins::filebench {
 
-/// Parses the .f text `text`; `file_name` names it in errors. Throws ConfigError (see above).
+/// Largest .f file, the main one or an included one: 1 MiB (a .f file is a short script).
+inline constexpr std::size_t kMaxWmlFileBytes = std::size_t{1} << 20;
+/// Most files nested by `include` below the main file (the main file is depth 0).
+inline constexpr std::size_t kMaxWmlIncludeDepth = 16;
+/// Most `include` statements one parse follows, all files together (bounds the text a few
+/// files including each other several times can make the parser read).
+inline constexpr std::size_t kMaxWmlIncludes = 256;
+
+/// Returns the text of the file an `include` names (`path`: PATH joined to the directory of the
+/// including file, as shown in messages). Throws ConfigError naming the path if it cannot be read.
+using WmlIncludeReader = std::function<std::string(const std::filesystem::path& path)>;
+
+/// Parses the .f text `text`; `file_name` names it in errors. `include` is refused (nothing is
+/// read from the file system). Throws ConfigError (see above).
 [[nodiscard]] WmlModel parse_wml(std::string_view text, std::string_view file_name);
+
+/// Parses the .f text `text` named `file_name` (whose directory included paths are relative to),
+/// reading each included file with `read_include`. Throws ConfigError (see above), and the
+/// reader's errors prefixed with the `include` statement's position.
+[[nodiscard]] WmlModel parse_wml(std::string_view text, std::string_view file_name,
+                                 const WmlIncludeReader& read_include);
+
+/// The text of the .f file `path` (main or included), read by read_input_file: at most
+/// kMaxWmlFileBytes, a regular file. Throws ConfigError naming the path with the errno text
+/// (missing, unreadable, a directory, a device or FIFO, too large); IoError on a read error.
+[[nodiscard]] std::string read_wml_file(const std::filesystem::path& path);
+
+/// Reads the .f file `path` and parses it, its includes read by read_wml_file.
+[[nodiscard]] WmlModel parse_wml_file(const std::string& path);
 
 }  // namespace iobench::plugins::filebench

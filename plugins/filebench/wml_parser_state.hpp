@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <iobench/error.hpp>
 #include <map>
 #include <memory>
@@ -36,8 +39,13 @@ struct Attr {
 
 class WmlParser {
  public:
-  WmlParser(std::string_view text, std::string_view file_name)
-      : file_(file_name), tokens_(lex_wml(text, file_name)) {}
+  /// `read_include`: the reader of included files; null: `include` is refused.
+  WmlParser(std::string_view text, std::string_view file_name,
+            const std::function<std::string(const std::filesystem::path&)>* read_include)
+      : file_(file_name), tokens_(lex_wml(text, file_name)), read_include_(read_include) {
+    open_files_.push_back(OpenFile{std::string(file_name), absolute_key(file_name), 0});
+    model_.sources.push_back(WmlSource{std::string(file_name), ""});
+  }
 
   WmlModel parse() {
     while (peek().kind != TokenKind::kEnd) statement();
@@ -47,7 +55,7 @@ class WmlParser {
 
  private:
   [[noreturn]] void fail(WmlPosition at, const std::string& message) const {
-    throw ConfigError(fmt::format("{}:{}:{}: {}", file_, at.line, at.column, message));
+    throw ConfigError(model_.located(at, model_.sources.front().name, message));
   }
   const Token& peek() const { return tokens_[pos_]; }
   Token next() { return tokens_[pos_ < tokens_.size() - 1 ? pos_++ : pos_]; }
@@ -77,6 +85,10 @@ class WmlParser {
   }
 
   void statement();
+  /// `include "PATH"` (`include` read): parses the file in place (iobench's extension).
+  void include_statement(const Token& word);
+  /// The absolute, lexically normal form of `path` (cycle detection).
+  static std::string absolute_key(const std::filesystem::path& path);
   void set_statement();
   /// `set mode quit timeout|firstdone|alldone` (`mode` read).
   void set_mode(const Token& mode);
@@ -142,9 +154,19 @@ class WmlParser {
     return *a.value;
   }
 
-  std::string file_;
+  /// A file being parsed: the main one, then one per `include` being followed.
+  struct OpenFile {
+    std::string name;        ///< as shown in messages
+    std::string key;         ///< absolute_key(name)
+    std::uint32_t line = 0;  ///< the line of its `include` in the file before it (0: main)
+  };
+
+  std::string file_;  ///< the file whose tokens are parsed
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
+  const std::function<std::string(const std::filesystem::path&)>* read_include_;
+  std::vector<OpenFile> open_files_;
+  std::size_t includes_ = 0;  ///< include statements followed so far
   std::map<std::string, Value> vars_;
   WmlModel model_;
   /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.

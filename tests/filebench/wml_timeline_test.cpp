@@ -2,7 +2,8 @@
 // placed around `create files` as written), `psrun [-P] [D]` with its per-period lines, `enable
 // lathist` with filebench's 64-bucket latency histogram on each flowop line, `set mode
 // nousestats` (quit_mode_test), `debug N`, iters=128k, and the words filebench 1.5 has no
-// statement for (include, disable): parsed with exact error positions, then run for real.
+// statement for (disable; include is iobench's extension: wml_include_test): parsed with exact
+// error positions, then run for real.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -180,7 +181,7 @@ TEST_CASE("bad psruns are refused at their place") {
         "above 'run' or remove it");
 }
 
-TEST_CASE("enable lathist is read; disable and include are not filebench 1.5 statements") {
+TEST_CASE("enable lathist is read; disable is not filebench 1.5, include not from memory") {
   CHECK(fb::parse_wml("enable lathist\n", "t.f").lathist);
   CHECK_FALSE(fb::parse_wml("run 1\n", "t.f").lathist);
   CHECK(error_of("enable stats\n") == "t.f:1:8: expected 'lathist' after 'enable', found 'stats'");
@@ -192,9 +193,10 @@ TEST_CASE("enable lathist is read; disable and include are not filebench 1.5 sta
   CHECK(error_of("disable lathist\n") ==
         "t.f:1:1: statement 'disable' is not filebench 1.5 syntax (its lexer has no such word "
         "and its parser stops there); remove it");
+  // include is iobench's extension (wml_include_test): text parsed from memory reads no file.
   CHECK(error_of("run 1\n  include \"other.f\"\n") ==
-        "t.f:2:3: statement 'include' is not filebench 1.5 syntax (its lexer has no such word "
-        "and its parser stops there); remove it");
+        "t.f:2:3: 'include' (iobench's extension; filebench 1.5 has no such statement) reads a "
+        "file, and this text was not read from one; run the .f file itself");
 }
 
 TEST_CASE("a sleep lengthens the run by its time, before or after the filesets are made") {

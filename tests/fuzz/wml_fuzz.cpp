@@ -7,6 +7,10 @@
 // an eventgen rate and hog iterations are within their bounds, fds are
 // below kMaxFd, counts are at least 1, and every position lies inside the text; the sleeps add
 // up to at most kMaxRunSeconds, a psrun period is a run's, a debug level is -1 to 10.
+// `include` (iobench's extension) reads no file here: parse_wml without a reader refuses it, and
+// a text that includes is parsed again with a reader from memory only (the text itself as
+// fuzz.f, so including it is a cycle, and a fixed part.f; any other path is missing).
+#include <filesystem>
 #include <iobench/error.hpp>
 #include <string>
 
@@ -29,14 +33,33 @@ void check_position(const fb::WmlPosition& where, std::uint32_t lines) {
   FUZZ_CHECK(where.line >= 1 && where.line <= lines && where.column >= 1, "position");
 }
 
+void check(std::string_view text, const fb::WmlIncludeReader* reader);
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = iobench::fuzz::as_text(data, size);
+  check(text, nullptr);
+  if (text.find("include") != std::string_view::npos) {
+    const fb::WmlIncludeReader reader = [text](const std::filesystem::path& path) {
+      const std::string name = path.lexically_normal().string();
+      if (name == "fuzz.f") return std::string(text);
+      if (name == "part.f") return std::string("set $part=4k\n");
+      throw iobench::ConfigError("cannot read '" + path.string() + "': No such file");
+    };
+    check(text, &reader);
+  }
+  return 0;
+}
+
+namespace {
+
+void check(std::string_view text, const fb::WmlIncludeReader* reader) {
   const std::uint32_t lines = line_count(text);
   fb::WmlModel model;
   try {
-    model = fb::parse_wml(text, "fuzz.f");
+    model =
+        reader != nullptr ? fb::parse_wml(text, "fuzz.f", *reader) : fb::parse_wml(text, "fuzz.f");
   } catch (const iobench::ConfigError& e) {
     const std::string message = e.what();
     FUZZ_CHECK(message.rfind("fuzz.f:", 0) == 0, message);
@@ -44,9 +67,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(colon != std::string::npos, message);
     const auto line = static_cast<std::uint32_t>(std::stoul(message.substr(7, colon - 7)));
     FUZZ_CHECK(line >= 1 && line <= lines, message);
-    return 0;
+    return;
   }
+  // Positions name a file parsed: the text itself (part.f defines nothing).
+  FUZZ_CHECK(!model.sources.empty() && model.sources.front().name == "fuzz.f", "sources");
   for (const fb::FilesetDef& f : model.filesets) {
+    FUZZ_CHECK(f.where.file == 0, f.name);
     check_position(f.where, lines);
     FUZZ_CHECK((f.entries >= 1 || f.leafdirs >= 1) && f.prealloc_pct <= 100, f.name);
     FUZZ_CHECK(f.single_file || f.dir_width >= 2, f.name);
@@ -101,5 +127,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(
       !model.run_seconds || (*model.run_seconds >= 1 && *model.run_seconds <= fb::kMaxRunSeconds),
       "run");
-  return 0;
 }
+
+}  // namespace

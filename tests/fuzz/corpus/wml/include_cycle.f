@@ -1,0 +1,2 @@
+# includes itself
+include "./fuzz.f"

@@ -1,0 +1,2 @@
+include "/etc/passwd"
+include "missing.f"
