@@ -181,7 +181,7 @@ TEST_CASE("bad psruns are refused at their place") {
         "above 'run' or remove it");
 }
 
-TEST_CASE("enable lathist is read; disable is not filebench 1.5, include not from memory") {
+TEST_CASE("enable lathist is read, disable is not filebench 1.5, include not from memory") {
   CHECK(fb::parse_wml("enable lathist\n", "t.f").lathist);
   CHECK_FALSE(fb::parse_wml("run 1\n", "t.f").lathist);
   CHECK(error_of("enable stats\n") == "t.f:1:8: expected 'lathist' after 'enable', found 'stats'");
@@ -381,7 +381,8 @@ TEST_CASE("enable lathist ends each flowop line in filebench's 64-bucket histogr
   CHECK(text2.str().find("\t[ ") == std::string::npos);
 }
 
-TEST_CASE("debug N is filebench's log level, recorded; iters takes k as filebench's lexer does") {
+TEST_CASE(
+    "debug N is filebench's log level, recorded, and iters takes k as filebench's lexer does") {
   CHECK(fb::parse_wml("run 1\n", "t.f").debug_level == -1);
   CHECK(fb::parse_wml("debug 1\n", "t.f").debug_level == 1);
   CHECK(fb::parse_wml("debug 12\n", "t.f").debug_level == 10);  // filebench caps it at 10
