@@ -290,7 +290,8 @@ TEST_CASE("mdtest under mpirun -n 2: every process writes and checks rank 0's da
   SKIP_WITHOUT_MPIRUN();
   TempDir dir("mdmpi");
   // Two programs (mpirun's "A : B"), one rank each, each given its own data_seed: rank 0's 111
-  // is every process's. With shift=1 rank 0 reads rank 1's files, which -X checks against 111.
+  // is every process's. (The read phase shifts by 2N = 2: with 2 ranks each reads its own files,
+  // so -X passing proves nothing here; the bytes of rank 1's file, checked below, do.)
   const auto program = [&](const std::string& seed) {
     std::vector<std::string> args = {IOBENCH_CLI_PATH,
                                      "run",
