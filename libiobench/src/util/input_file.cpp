@@ -56,9 +56,10 @@ std::string read_input_file(const std::filesystem::path& path, std::string_view 
   if (!S_ISREG(st.st_mode)) throw refuse_kind(st.st_mode);
   const auto too_large = [&](const std::string& size) {
     return ConfigError(fmt::format(
-        "{} '{}' holds {}, more than the {} an input file may hold (iobench's result and suite "
-        "files are far smaller); check the file name",
-        what, shown, size, format_bytes(max_bytes)));
+        "{} '{}' holds {}, more than the {} an input file may hold{}; check the file name",
+        what, shown, size, format_bytes(max_bytes),
+        max_bytes == kMaxInputFileBytes ? " (iobench's result and suite files are far smaller)"
+                                        : ""));
   };
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (size > max_bytes) throw too_large(fmt::format("{} ({} bytes)", format_bytes(size), size));
