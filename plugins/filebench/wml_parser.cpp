@@ -66,7 +66,9 @@ void WmlParser::statement() {
            "'enable multi' (multi-client synchronisation) is accepted by filebench "
            "but not modelled by iobench yet; remove it");
     }
-    fail(what.where, fmt::format("expected 'lathist' after 'enable', found '{}'", what.text));
+    fail(what.where, fmt::format("expected 'lathist' after 'enable', found '{}'; write enable "
+                                 "lathist",
+                                 what.text));
   }
   if (t.text == "include") return include_statement(t);
   if (t.text == "disable") {
@@ -135,6 +137,12 @@ void WmlParser::include_statement(const Token& word) {
     text = (*read_include_)(path);
   } catch (const ConfigError& e) {
     fail(name.where, fmt::format("include \"{}\": {}", name.text, e.what()));
+  } catch (const IoError& e) {
+    // A read that failed (EIO): an I/O failure, with the statement that asked for it.
+    throw IoError(e.error_number(),
+                  fmt::format("{}:{}:{}: include \"{}\": read", file_, name.where.line,
+                              name.where.column, name.text),
+                  shown_path);
   }
   // The included file's own chain: where it was included, then its includer's chain.
   std::string chain = fmt::format(" (included from {}:{}", file_, name.where.line);
@@ -147,6 +155,7 @@ void WmlParser::include_statement(const Token& word) {
   } catch (const ConfigError& e) {
     throw ConfigError(std::string(e.what()) + chain);
   }
+  std::string().swap(text);  // the tokens hold what is needed: not kept through nested files
   // Its positions name it (WmlPosition::file), in messages now and after the parse.
   const auto index = static_cast<std::uint32_t>(model_.sources.size());
   for (Token& t : tokens) t.where.file = index;
@@ -404,6 +413,10 @@ void WmlParser::psrun_statement(const Token& word) {
   const Token& first = peek();
   const bool negative = first.kind == TokenKind::kWord && first.text.size() > 1 &&
                         first.text[0] == '-' && first.text[1] >= '0' && first.text[1] <= '9';
+  if (first.kind == TokenKind::kWord && first.text.starts_with('-') && !negative) {
+    fail(first.where,
+         fmt::format("psrun {}: expected a period in seconds; write psrun [-]P [D]", first.text));
+  }
   if (negative || starts_with_digit(first)) {
     Token t = next();
     const WmlPosition at = t.where;

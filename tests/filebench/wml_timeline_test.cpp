@@ -173,6 +173,8 @@ TEST_CASE("bad psruns are refused at their place") {
   CHECK(error_of("psrun -2592001\n") ==
         "t.f:1:7: psrun period 2592001 is out of range; give 1 to 2592000 seconds");
   CHECK(error_of("psrun 5x\n") == "t.f:1:7: psrun 5x is not a whole number; write digits, e.g. 10");
+  CHECK(error_of("psrun -x\n") ==
+        "t.f:1:7: psrun -x: expected a period in seconds; write psrun [-]P [D]");
   // filebench's psrun takes numbers only: a variable is the next statement.
   CHECK(error_of("set $p=5\npsrun $p\n") ==
         "t.f:2:7: expected a statement (set, define, run, create files, echo), found '$p'");
@@ -184,7 +186,8 @@ TEST_CASE("bad psruns are refused at their place") {
 TEST_CASE("enable lathist is read, disable is not filebench 1.5, include not from memory") {
   CHECK(fb::parse_wml("enable lathist\n", "t.f").lathist);
   CHECK_FALSE(fb::parse_wml("run 1\n", "t.f").lathist);
-  CHECK(error_of("enable stats\n") == "t.f:1:8: expected 'lathist' after 'enable', found 'stats'");
+  CHECK(error_of("enable stats\n") ==
+        "t.f:1:8: expected 'lathist' after 'enable', found 'stats'; write enable lathist");
   CHECK(error_of("enable\n") ==
         "t.f:2:1: expected 'lathist' after 'enable', found the end of the file");
   CHECK(error_of("enable multi master=a,client=b\n") ==
