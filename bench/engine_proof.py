@@ -8,8 +8,11 @@ repetitions):
 1. psync: 4 KiB random reads of a cached 256 MiB file on tmpfs, one worker. iobench's IOPS over a
    bare pread loop's (bench/pread_loop.c: no clock, no statistics) and over fio's (ioengine=psync,
    norandommap, the file in the page cache); and iobench's with latency_sample=SAMPLE (default
-   64: 1 op in 64 timed, as fio's gtod_reduce) over the loop's. Also at WORKING_SETS (default
-   256m, 512m) to see whether iobench's own cost per op grows with the working set.
+   64: 1 op in 64 timed, as fio's gtod_reduce) over the loop's. The same loop reading the TSC
+   once per op into a histogram (pread_loop.c's "timed") over the plain loop's is the most any
+   tool timing every op can reach on the machine (info), and iobench's over the timed loop's
+   says how much of iobench's cost is more than that one clock read. Also at WORKING_SETS
+   (default 256m, 512m) to see whether iobench's own cost per op grows with the working set.
 2. null engine: ns per op of iobench (engine=null, latency recorded) and of fio (ioengine=null,
    its default statistics).
 3. io_uring and libaio, 4 KiB random reads with O_DIRECT from a file on the machine's own disk
@@ -150,12 +153,13 @@ def section_psync(tmp, pread_loop):
             f.write(os.urandom(1 << 20) * (size >> 20))
         ops = OPS
         vs_loop, vs_fio, ns_extra, sampled_vs_loop = [], [], [], []
+        timed_vs_loop, vs_timed = [], []
         for rep in range(REPS):
             # The loop runs before and after the other three, whose order rotates every
             # repetition: each ratio divides by the loop's rate around it, so a drift of the
             # machine's speed during the repetition cancels.
-            def loop_rate():
-                n, seconds = run(PRIORITY + [pread_loop, path, str(BS), str(ops)]).split()
+            def loop_rate(*mode):
+                n, seconds = run(PRIORITY + [pread_loop, path, str(BS), str(ops), *mode]).split()
                 return int(n) / float(seconds)
 
             def iobench_rate(sample=1):
@@ -176,8 +180,9 @@ def section_psync(tmp, pread_loop):
 
             before = loop_rate()
             tools = [("io", iobench_rate), ("fio", fio_rate),
-                     ("sampled", lambda: iobench_rate(SAMPLE))]
-            tools = tools[rep % 3:] + tools[:rep % 3]
+                     ("sampled", lambda: iobench_rate(SAMPLE)),
+                     ("timed", lambda: loop_rate("timed"))]
+            tools = tools[rep % len(tools):] + tools[:rep % len(tools)]
             rate = {name: measure() for name, measure in tools}
             loop = (before * loop_rate()) ** 0.5
             io = rate["io"]
@@ -185,10 +190,14 @@ def section_psync(tmp, pread_loop):
             vs_fio.append(io / rate["fio"])
             ns_extra.append(1e9 / io - 1e9 / loop)
             sampled_vs_loop.append(rate["sampled"] / loop)
+            timed_vs_loop.append(rate["timed"] / loop)
+            vs_timed.append(io / rate["timed"])
         report(1, f"{ws}: iobench / bare pread loop", vs_loop, ">= 0.97",
                statistics.median(vs_loop) >= 0.97)
         report(1, f"{ws}: iobench latency_sample={SAMPLE} / bare pread loop", sampled_vs_loop,
                ">= 0.99", statistics.median(sampled_vs_loop) >= 0.99)
+        report(1, f"{ws}: bare loop timing every op / bare loop", timed_vs_loop, "(info)", True)
+        report(1, f"{ws}: iobench / bare loop timing every op", vs_timed, "(info)", True)
         report(1, f"{ws}: iobench / fio psync", vs_fio, ">= 1.0",
                statistics.median(vs_fio) >= 1.0)
         report(1, f"{ws}: iobench's own time per op over the loop's", ns_extra, "(info)", True,
