@@ -19,7 +19,8 @@ Needs root (tmpfs and loop mounts), OpenMPI's mpirun, mkfs.ext4, a built mdtest.
       (defaults: build/ci/apps/iobench/iobench and /work/scratch/ior/src/mdtest, or $MDTEST)
 Environment: REPS (3), ITEMS (2000 per rank), BRANCH (2), DEPTH (1), FILES_ONLY (0),
   WRITE_BYTES (0), READ_BYTES (0), VERIFY (0: 1 checks the data read, mdtest -X / verify_read),
-  RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp: where the ext4 image lives).
+  RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp: where the ext4 image lives),
+  FS_SIZE (8G: the tmpfs's and the ext4 image's size).
 Exit status: 0 every judged ratio >= 0.95, 1 some below, 2 setup failure.
 """
 
@@ -47,6 +48,9 @@ VERIFY = os.environ.get("VERIFY", "0") == "1"
 RANKS = [int(r) for r in os.environ.get("RANKS", "1 2").split()]
 FILESYSTEMS = os.environ.get("FS", "tmpfs ext4").split()
 IMAGE_DIR = os.environ.get("IMAGE_DIR", "/var/tmp")
+# The tmpfs's size and the ext4 image's (sparse): mkfs.ext4 gives one inode per 16 KiB, so 1G
+# held 65536 inodes, too few for 2 ranks x 50000 items of both kinds.
+FS_SIZE = os.environ.get("FS_SIZE", "8G")
 TARGET = 0.95
 MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none"]
 
@@ -135,11 +139,11 @@ def mount_fs(kind, base):
     mount = os.path.join(base, kind)
     os.makedirs(mount)
     if kind == "tmpfs":
-        run(["mount", "-t", "tmpfs", "-o", "size=1g", "tmpfs", mount])
+        run(["mount", "-t", "tmpfs", "-o", f"size={FS_SIZE}", "tmpfs", mount])
         return mount, None
     image = tempfile.NamedTemporaryFile(dir=IMAGE_DIR, prefix="mdtest_proof.", suffix=".img",
                                         delete=False).name
-    run(["truncate", "-s", "1G", image])
+    run(["truncate", "-s", FS_SIZE, image])
     run(["mkfs.ext4", "-q", "-F", image])
     run(["mount", "-o", "loop", image, mount])
     return mount, image
