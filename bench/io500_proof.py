@@ -18,7 +18,8 @@ Sizes (the io500-quick suite's by default) map one to one:
   MD_EASY_ITEMS  -> [mdtest-easy] n                                  / mdtest_easy_items
   MD_HARD_ITEMS  -> [mdtest-hard] n                                  / mdtest_hard_items
   STONEWALL (s)  -> [debug] stonewall-time                           / stonewall
-Both tools drop no caches (io500 drop-caches FALSE, iobench cache_proof off).
+Both tools drop no caches themselves (io500 drop-caches FALSE, iobench cache_proof off); the
+script syncs and drops the page cache before every run of either (settle()).
 
 Building IO500 (never inside the iobench repository): it needs hpc/ior at the commit its
 prepare.sh pins (IOR_HASH 5fcf0ba995f) built with mpicc, and VI4IO/pfind (PFIND_HASH 2742734),
@@ -161,6 +162,15 @@ def fresh_dir(mount, name):
     return path
 
 
+def settle():
+    """Every run starts from the same state: the previous run's removals and dirty pages written
+    back (on ext4 a write phase would otherwise pay for them or not, depending on the order:
+    ior-easy-write swung 0.46-2.9 x between the tools without it), and the page cache empty."""
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+
+
 def measure(mount, ranks):
     """Per figure: (io500 values, iobench values) over REPS alternating runs."""
     ref, io = {}, {}
@@ -170,6 +180,7 @@ def measure(mount, ranks):
             order.reverse()
         for name, runner, into in order:
             directory = fresh_dir(mount, f"{name}.{rep}")
+            settle()
             for key, value in runner(ranks, directory).items():
                 into.setdefault(key, []).append(value)
             shutil.rmtree(directory)
