@@ -35,7 +35,9 @@ Needs root (tmpfs and loop mounts), OpenMPI's mpirun, mkfs.ext4. Usage:
   bench/io500_proof.py [path/to/iobench [path/to/io500]]
       (defaults: build/ci/apps/iobench/iobench and /work/scratch/io500/io500, or $IO500)
 Environment: REPS (3), RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp), FS_SIZE (2G),
-  IOR_EASY_SIZE (8m), IOR_HARD_SEGS (64), MD_EASY_ITEMS (200), MD_HARD_ITEMS (200), STONEWALL (1).
+  IOR_EASY_SIZE (8m), IOR_HARD_SEGS (64), MD_EASY_ITEMS (200), MD_HARD_ITEMS (200), STONEWALL (1),
+  CACHE_PROOF (0; 1: both tools drop the page cache before their read phases), THROTTLE_MBPS (0;
+  N: ext4's loop device capped at N MB/s each way, so the device sets the pace).
 Exit status: 0 both tools ran every configuration, 2 setup failure or a run that failed.
 """
 
@@ -63,6 +65,14 @@ IOR_HARD_SEGS = int(os.environ.get("IOR_HARD_SEGS", "64"))
 MD_EASY_ITEMS = int(os.environ.get("MD_EASY_ITEMS", "200"))
 MD_HARD_ITEMS = int(os.environ.get("MD_HARD_ITEMS", "200"))
 STONEWALL = int(os.environ.get("STONEWALL", "1"))
+# CACHE_PROOF=1: io500 drops the page cache before every phase (drop-caches TRUE), iobench before
+# every read, stat and find phase (cache_proof=true): the read phases then read the device.
+CACHE_PROOF = os.environ.get("CACHE_PROOF", "0") == "1"
+# THROTTLE_MBPS=N (ext4 only): the loop device's reads and writes are capped at N * 10^6 bytes/s
+# (cgroup v1 blkio.throttle.*_bps_device of the root group, which also holds the writeback
+# threads), so that the device, not the tools' CPU, sets the pace, as on the list's systems.
+THROTTLE_MBPS = int(os.environ.get("THROTTLE_MBPS", "0"))
+THROTTLE_DIR = "/sys/fs/cgroup/blkio"
 MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none"]
 
 # IO500's and iobench's own lines (iobench prints IO500's format).
@@ -109,7 +119,8 @@ datadir = {directory}/datafiles
 timestamp-datadir = FALSE
 resultdir = {directory}/results
 timestamp-resultdir = FALSE
-drop-caches = FALSE
+drop-caches = {"TRUE" if CACHE_PROOF else "FALSE"}
+drop-caches-cmd = {DROP_CACHES}
 
 [debug]
 stonewall-time = {STONEWALL}
@@ -136,6 +147,10 @@ n = {MD_HARD_ITEMS}
     return out
 
 
+# io500's .ini takes no quotes or ';' in a value: its drop-caches-cmd is this script.
+DROP_CACHES = os.path.join(tempfile.gettempdir(), f"io500_proof.drop_caches.{os.getpid()}.sh")
+
+
 def iobench_run(ranks, directory):
     target = os.path.join(directory, "target")
     os.makedirs(target)
@@ -144,7 +159,8 @@ def iobench_run(ranks, directory):
         "-n", str(ranks), IOBENCH, "run", "io500", "-d", target, "ranks=1",
         f"stonewall={STONEWALL}s", f"ior_easy_size={IOR_EASY_SIZE}",
         f"ior_hard_segments={IOR_HARD_SEGS}", f"mdtest_easy_items={MD_EASY_ITEMS}",
-        f"mdtest_hard_items={MD_HARD_ITEMS}", "-q", "-f", "json", "-o", doc]))
+        f"mdtest_hard_items={MD_HARD_ITEMS}", f"cache_proof={str(CACHE_PROOF).lower()}",
+        "-q", "-f", "json", "-o", doc]))
     with open(doc) as f:
         step = json.load(f)["steps"][0]
     out["find:matched"] = float("nan")
@@ -198,7 +214,26 @@ def mount_fs(kind, base):
     run(["truncate", "-s", FS_SIZE, image])
     run(["mkfs.ext4", "-q", "-F", image])
     run(["mount", "-o", "loop", image, mount])
+    if THROTTLE_MBPS:
+        throttle(mount, THROTTLE_MBPS * 1000000)
     return mount, image
+
+
+def loop_devno(mount):
+    source = run(["findmnt", "-n", "-o", "SOURCE", mount]).strip()
+    rdev = os.stat(source).st_rdev
+    return f"{os.major(rdev)}:{os.minor(rdev)}"
+
+
+def throttle(mount, bytes_per_s):
+    """Caps the reads and writes of the loop device under `mount` (0 removes the cap)."""
+    devno = loop_devno(mount)
+    for kind in ("read", "write"):
+        path = os.path.join(THROTTLE_DIR, f"blkio.throttle.{kind}_bps_device")
+        if not os.access(path, os.W_OK):
+            fail(f"THROTTLE_MBPS needs cgroup v1's {path}")
+        with open(path, "w") as f:
+            f.write(f"{devno} {bytes_per_s}\n")
 
 
 def load():
@@ -229,10 +264,15 @@ def main():
             fail(f"{tool} is not an executable (see the usage in this script's docstring)")
     if os.geteuid() != 0:
         fail("needs root (tmpfs and loop mounts)")
+    print(f"cache_proof {'on' if CACHE_PROOF else 'off'}; ext4's loop device "
+          f"{f'capped at {THROTTLE_MBPS} MB/s' if THROTTLE_MBPS else 'not throttled'}")
     print(f"load average before: {load()}; nproc {os.cpu_count()}; REPS={REPS}; stonewall "
           f"{STONEWALL} s; per rank: ior-easy {IOR_EASY_SIZE}, ior-hard {IOR_HARD_SEGS} segments, "
           f"mdtest-easy {MD_EASY_ITEMS}, mdtest-hard {MD_HARD_ITEMS} items")
     base = tempfile.mkdtemp(prefix="io500_proof.")
+    with open(DROP_CACHES, "w") as f:
+        f.write("#!/bin/sh\nsync\necho 3 > /proc/sys/vm/drop_caches\n")
+    os.chmod(DROP_CACHES, 0o755)
     try:
         for kind in FILESYSTEMS:
             mount, image = mount_fs(kind, base)
@@ -240,11 +280,14 @@ def main():
                 for ranks in RANKS:
                     report(kind, ranks, *measure(mount, ranks))
             finally:
+                if image and THROTTLE_MBPS:
+                    throttle(mount, 0)
                 subprocess.run(["umount", mount])
                 if image:
                     os.unlink(image)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+        os.unlink(DROP_CACHES)
     print(f"\nload average after: {load()}")
     return 0
 
