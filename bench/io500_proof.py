@@ -18,8 +18,11 @@ Sizes (the io500-quick suite's by default) map one to one:
   MD_EASY_ITEMS  -> [mdtest-easy] n                                  / mdtest_easy_items
   MD_HARD_ITEMS  -> [mdtest-hard] n                                  / mdtest_hard_items
   STONEWALL (s)  -> [debug] stonewall-time                           / stonewall
-Both tools drop no caches themselves (io500 drop-caches FALSE, iobench cache_proof off); the
-script syncs and drops the page cache before every run of either (settle()).
+The script syncs and drops the page cache before every run of either tool (settle()). Without
+CACHE_PROOF the tools drop none themselves (io500 drop-caches FALSE, iobench cache_proof off);
+with CACHE_PROOF=1 io500 drops the page cache (no sync) before every phase, iobench syncs and
+drops it before every read, stat and find phase: both write phases end clean (ior's fsync at
+close, mdtest's sync), so the write phases start alike.
 
 Building IO500 (never inside the iobench repository): it needs hpc/ior at the commit its
 prepare.sh pins (IOR_HASH 5fcf0ba995f) built with mpicc, and VI4IO/pfind (PFIND_HASH 2742734),
@@ -37,7 +40,8 @@ Needs root (tmpfs and loop mounts), OpenMPI's mpirun, mkfs.ext4. Usage:
 Environment: REPS (3), RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp), FS_SIZE (2G),
   IOR_EASY_SIZE (8m), IOR_HARD_SEGS (64), MD_EASY_ITEMS (200), MD_HARD_ITEMS (200), STONEWALL (1),
   CACHE_PROOF (0; 1: both tools drop the page cache before their read phases), THROTTLE_MBPS (0;
-  N: ext4's loop device capped at N MB/s each way, so the device sets the pace).
+  N: ext4's loop device capped at N MB/s each way, so the device sets the pace: needs cgroup
+  v1's blkio controller with this script in its root group, checked before anything is mounted).
 Exit status: 0 both tools ran every configuration, 2 setup failure or a run that failed.
 """
 
@@ -45,6 +49,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -120,7 +125,7 @@ timestamp-datadir = FALSE
 resultdir = {directory}/results
 timestamp-resultdir = FALSE
 drop-caches = {"TRUE" if CACHE_PROOF else "FALSE"}
-drop-caches-cmd = {DROP_CACHES}
+drop-caches-cmd = echo 3 > /proc/sys/vm/drop_caches
 
 [debug]
 stonewall-time = {STONEWALL}
@@ -145,10 +150,6 @@ n = {MD_HARD_ITEMS}
     m = FOUND.search(find)
     out["find:matched"] = float(m.group(1)) if m else float("nan")
     return out
-
-
-# io500's .ini takes no quotes or ';' in a value: its drop-caches-cmd is this script.
-DROP_CACHES = os.path.join(tempfile.gettempdir(), f"io500_proof.drop_caches.{os.getpid()}.sh")
 
 
 def iobench_run(ranks, directory):
@@ -212,10 +213,9 @@ def mount_fs(kind, base):
     image = tempfile.NamedTemporaryFile(dir=IMAGE_DIR, prefix="io500_proof.", suffix=".img",
                                         delete=False).name
     run(["truncate", "-s", FS_SIZE, image])
-    run(["mkfs.ext4", "-q", "-F", image])
+    # Inode tables and journal written now, not by a kernel thread during the first runs.
+    run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", image])
     run(["mount", "-o", "loop", image, mount])
-    if THROTTLE_MBPS:
-        throttle(mount, THROTTLE_MBPS * 1000000)
     return mount, image
 
 
@@ -225,15 +225,40 @@ def loop_devno(mount):
     return f"{os.major(rdev)}:{os.minor(rdev)}"
 
 
-def throttle(mount, bytes_per_s):
-    """Caps the reads and writes of the loop device under `mount` (0 removes the cap)."""
-    devno = loop_devno(mount)
-    for kind in ("read", "write"):
-        path = os.path.join(THROTTLE_DIR, f"blkio.throttle.{kind}_bps_device")
+def throttle_files():
+    return [os.path.join(THROTTLE_DIR, f"blkio.throttle.{kind}_bps_device")
+            for kind in ("read", "write")]
+
+
+def check_throttle():
+    """THROTTLE_MBPS's needs, before anything is mounted: cgroup v1's throttle files, and this
+    process in the blkio root group (v1 limits are not hierarchical: a rule in the root group
+    caps only the tasks in it, here the tools and the writeback threads)."""
+    for path in throttle_files():
         if not os.access(path, os.W_OK):
             fail(f"THROTTLE_MBPS needs cgroup v1's {path}")
-        with open(path, "w") as f:
-            f.write(f"{devno} {bytes_per_s}\n")
+    with open("/proc/self/cgroup") as f:
+        groups = [line.strip().split(":", 2) for line in f]
+    blkio = [g[2] for g in groups if len(g) == 3 and "blkio" in g[1].split(",")]
+    if blkio != ["/"]:
+        fail(f"THROTTLE_MBPS: this process is in blkio cgroup {blkio}, not the root group, "
+             "whose rules would not cap it")
+
+
+def throttle(devno, bytes_per_s):
+    """Caps the reads and writes of block device `devno` ("major:minor"); 0 removes the caps.
+    Removal goes on past a failure, so that no cap is left behind."""
+    errors = []
+    for path in throttle_files():
+        try:
+            with open(path, "w") as f:
+                f.write(f"{devno} {bytes_per_s}\n")
+        except OSError as e:
+            errors.append(f"{path}: {e}")
+            if bytes_per_s:
+                break
+    if errors:
+        fail(f"cannot {'set' if bytes_per_s else 'remove'} the cap of {devno}: {'; '.join(errors)}")
 
 
 def load():
@@ -264,30 +289,37 @@ def main():
             fail(f"{tool} is not an executable (see the usage in this script's docstring)")
     if os.geteuid() != 0:
         fail("needs root (tmpfs and loop mounts)")
+    if THROTTLE_MBPS:
+        check_throttle()
+    # SIGTERM and SIGHUP unwind as an exit does: the finally blocks unmount and lift the cap.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
     print(f"cache_proof {'on' if CACHE_PROOF else 'off'}; ext4's loop device "
           f"{f'capped at {THROTTLE_MBPS} MB/s' if THROTTLE_MBPS else 'not throttled'}")
     print(f"load average before: {load()}; nproc {os.cpu_count()}; REPS={REPS}; stonewall "
           f"{STONEWALL} s; per rank: ior-easy {IOR_EASY_SIZE}, ior-hard {IOR_HARD_SEGS} segments, "
           f"mdtest-easy {MD_EASY_ITEMS}, mdtest-hard {MD_HARD_ITEMS} items")
     base = tempfile.mkdtemp(prefix="io500_proof.")
-    with open(DROP_CACHES, "w") as f:
-        f.write("#!/bin/sh\nsync\necho 3 > /proc/sys/vm/drop_caches\n")
-    os.chmod(DROP_CACHES, 0o755)
     try:
         for kind in FILESYSTEMS:
             mount, image = mount_fs(kind, base)
+            capped = None
             try:
+                if image and THROTTLE_MBPS:
+                    capped = loop_devno(mount)
+                    throttle(capped, THROTTLE_MBPS * 1000000)
                 for ranks in RANKS:
                     report(kind, ranks, *measure(mount, ranks))
             finally:
-                if image and THROTTLE_MBPS:
-                    throttle(mount, 0)
-                subprocess.run(["umount", mount])
+                try:
+                    if capped:
+                        throttle(capped, 0)
+                finally:
+                    subprocess.run(["umount", mount])
                 if image:
                     os.unlink(image)
     finally:
         shutil.rmtree(base, ignore_errors=True)
-        os.unlink(DROP_CACHES)
     print(f"\nload average after: {load()}")
     return 0
 

@@ -4,8 +4,8 @@
 //
 // With "timed" (x86-64 only), each op also reads the time-stamp counter once after its pread
 // (LFENCE; RDTSC: the previous op's end is this op's start) and counts the difference in a
-// log-linear histogram, 32 sub-buckets per power of two: the least any tool that times every op
-// can add. Its rate over the plain loop's is the ceiling for a tool with per-op latency.
+// log-linear histogram, 32 sub-buckets per power of two: about the least a tool that times every
+// op with the TSC adds. Its rate over the plain loop's is a reference for per-op latency's cost.
 //
 // Build: cc -O2 -o pread_loop pread_loop.c
 // Usage: pread_loop FILE BS OPS [timed]
