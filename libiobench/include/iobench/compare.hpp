@@ -195,6 +195,31 @@ struct ExplainComparison {
   std::vector<FindingsDifference> differences;
 };
 
+/// Whether the counter `name` (PhaseResult::counter_names) counts failures, so that any value
+/// above 0 means the run went wrong: the data checks' "mismatches" (mdtest, io500) and
+/// "corrupt_blocks" (tiotest), dbench's "mismatch.OP", "missing_handle", "short_read.OP",
+/// "short_write.OP" and every name ending in "_errors" ("deltree_errors", "xattr_errors").
+/// Other counters ("done", find's "matched", ...) count work, not failures.
+[[nodiscard]] bool counter_counts_failures(std::string_view name) noexcept;
+
+/// One input's values of one counter of a phase (PhaseResult::counters).
+struct CounterValues {
+  /// The counter in each ok result of the phase, in run order (one per repetition); empty where
+  /// the input lacks the phase or its results lack the counter.
+  std::vector<std::uint64_t> values;
+  std::uint64_t total = 0;  ///< sum of `values`
+  bool measured = false;    ///< the input has ok results of the phase (with or without the counter)
+};
+
+/// One counter of an aligned phase, listed where it tells the inputs apart: its totals differ
+/// between the inputs that have the phase (or only some of them have the counter), or it counts
+/// failures (counter_counts_failures) and is above 0 in an input.
+struct CounterRow {
+  std::string name;                   ///< as the workload names it, e.g. "mismatches"
+  bool failure = false;               ///< counter_counts_failures(name)
+  std::vector<CounterValues> inputs;  ///< one per input, inputs[0] the baseline
+};
+
 /// One phase of one step (and sweep point) found in the baseline and in at least one other input.
 struct PhaseComparison {
   std::string step;  ///< the suite step's name (its "suite_step"), else the step's name
@@ -209,6 +234,9 @@ struct PhaseComparison {
   std::vector<std::string> notes;
   /// What the kernel and the devices did in each input (issue 29), shown before the metrics.
   std::optional<ExplainComparison> explain{};
+  /// The phase's counters that tell the inputs apart (CounterRow), in the order the inputs name
+  /// them (the baseline's first); empty when every counter is alike and none counts a failure.
+  std::vector<CounterRow> counters{};
 };
 
 /// A step (sweep point) or phase that not every input has: compared where the baseline and
@@ -303,12 +331,16 @@ struct Regression {
 /// baseline's, said as a sentence naming both sides, those only one side or both have, and the
 /// explanations' figures side by side) a table of metric, direction, each input's mean (+- sample
 /// stddev and n with repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++"
-/// where an input lacks the figure), change % and mark; then the unmatched parts, left-out results,
-/// figures not available and what was not mapped. Throughput in MiB/s (2^20 bytes), latency in us,
-/// CPU in % of one CPU.
+/// where an input lacks the figure), change % and mark, and below it the phase's CounterRows
+/// (counter; each input's total, with repetitions followed by "(n=N: a, b, ...)", "n/a" where the
+/// input has the phase but not the counter, "-" where it lacks the phase; and what it counts:
+/// "failures" or "work"); then the unmatched parts, left-out results, figures not
+/// available and what was not mapped. Throughput in MiB/s (2^20 bytes), latency in us, CPU in %
+/// of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
 
-/// The same as Markdown (for a mailing list or a pull request): headings, pipe tables.
+/// The same as Markdown (for a mailing list or a pull request): headings, pipe tables (the
+/// counters a table of their own below the metrics).
 void write_comparison_markdown(const Comparison& comparison, std::ostream& out);
 
 /// One CSV row (RFC 4180) per phase, metric and input after the baseline, in the metrics' own
@@ -333,7 +365,9 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// [null | {storage, device_read_bytes, device_write_bytes, page_cache_read_percent,
 /// read_amplification, write_amplification, util_percent, util_device, findings, results}],
 /// differences: [{input, baseline, contrasts: [{topic, input_finding, baseline_finding,
-/// sentence}], only_input, only_baseline, both}]}.
+/// sentence}], only_input, only_baseline, both}]}. A phase with CounterRows has "counters":
+/// [{name, failure, inputs: [null | {n, total, values}]}] (null: the input lacks the phase; n:
+/// the values, one per repetition; total null where the input's results lack the counter).
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

@@ -189,6 +189,12 @@ std::string pooled_phase_name(std::string_view name) {
   return std::string(name);
 }
 
+bool counter_counts_failures(std::string_view name) noexcept {
+  return name == "mismatches" || name == "corrupt_blocks" || name == "missing_handle" ||
+         name.starts_with("mismatch.") || name.starts_with("short_read.") ||
+         name.starts_with("short_write.") || name.ends_with("_errors");
+}
+
 std::span<const CompareMetricInfo> compare_metrics() noexcept { return kMetrics; }
 
 const CompareMetricInfo& compare_metric_info(CompareMetric metric) noexcept {
@@ -451,6 +457,48 @@ std::optional<MetricRow> metric_row(CompareMetric metric, const PhaseSample& sam
   return row;
 }
 
+// The counters of one phase that tell the inputs apart (CounterRow), in first-named order.
+std::vector<CounterRow> counter_rows(const PhaseSample& sample) {
+  const std::size_t n = sample.results.size();
+  std::vector<std::string> names;
+  for (const auto& results : sample.results) {
+    for (const PhaseResult* phase : results) {
+      for (const std::string& name : phase->counter_names) {
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+    }
+  }
+  std::vector<CounterRow> rows;
+  for (const std::string& name : names) {
+    CounterRow row{.name = name,
+                   .failure = counter_counts_failures(name),
+                   .inputs = std::vector<CounterValues>(n)};
+    for (std::size_t i = 0; i < n; ++i) {
+      row.inputs[i].measured = sample.measured[i];
+      for (const PhaseResult* phase : sample.results[i]) {
+        const auto it = std::find(phase->counter_names.begin(), phase->counter_names.end(), name);
+        if (it == phase->counter_names.end()) continue;
+        const auto index = static_cast<std::size_t>(it - phase->counter_names.begin());
+        const std::uint64_t value = index < phase->counters.size() ? phase->counters[index] : 0;
+        row.inputs[i].values.push_back(value);
+        row.inputs[i].total += value;
+      }
+    }
+    // Among the inputs that measured the phase: a total unlike the baseline's, a counter only
+    // some of them have, or a failure counted anywhere.
+    bool shown = false;
+    const CounterValues& base = row.inputs[0];
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!row.inputs[i].measured) continue;
+      const CounterValues& mine = row.inputs[i];
+      shown = shown || mine.total != base.total || mine.values.empty() != base.values.empty() ||
+              (row.failure && mine.total > 0);
+    }
+    if (shown) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 // The phases of one group key compared across the inputs.
 void compare_key(const GroupKey& key, const KeyedGroups& keyed,
                  const std::vector<const ResultDocument*>& documents, const CompareOptions& options,
@@ -473,12 +521,14 @@ void compare_key(const GroupKey& key, const KeyedGroups& keyed,
                               .phase = phase_name,
                               .metrics = {},
                               .notes = {},
-                              .explain = detail::explain_comparison(sample.results)};
+                              .explain = detail::explain_comparison(sample.results),
+                              .counters = {}};
     const bool dbench_headline = note_dbench_throughput(documents, sample.measured, phase_out);
     for (const CompareMetric metric : out.metrics) {
       std::optional<MetricRow> row = metric_row(metric, sample, dbench_headline, phase_out, out);
       if (row) phase_out.metrics.push_back(std::move(*row));
     }
+    phase_out.counters = counter_rows(sample);
     out.phases.push_back(std::move(phase_out));
   }
 }
