@@ -7,6 +7,7 @@
 #include <charconv>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <iobench/printable.hpp>
 #include <sstream>
 #include <system_error>
 
@@ -56,15 +57,51 @@ std::string encode_rank0_setup(const Rank0Setup& setup) {
   return fmt::format("{}\n{}", setup.data_seed, setup.names);
 }
 
+namespace {
+
+// One error for every malformed setup message: what was expected, then what is wrong.
+[[noreturn]] void bad_setup(const std::string& what) {
+  throw Error(fmt::format(
+      "mdtest: rank 0's setup message is not 'SEED\\nNAME\\n...' (its data seed in decimal, at "
+      "most 4294967295, then its run directory names, one a line, every line ending in a "
+      "newline): {}",
+      what));
+}
+
+}  // namespace
+
 Rank0Setup decode_rank0_setup(const std::string& text) {
+  if (text.empty()) bad_setup("it is empty (cut short)");
   const std::size_t end = text.find('\n');
+  if (end == std::string::npos) {
+    bad_setup(fmt::format("'{}' has no newline after the data seed (cut short)", printable(text)));
+  }
   const std::string seed = text.substr(0, end);
   std::uint32_t value = 0;
   const auto [at, ec] = std::from_chars(seed.data(), seed.data() + seed.size(), value);
   if (seed.empty() || ec != std::errc() || at != seed.data() + seed.size()) {
-    throw Error(fmt::format("mdtest: rank 0 sent '{}' for its data seed", seed));
+    bad_setup(fmt::format("'{}' is not a data seed", printable(seed)));
   }
-  return {.data_seed = value, .names = end == std::string::npos ? "" : text.substr(end + 1)};
+  std::string names = text.substr(end + 1);
+  if (names.empty()) bad_setup("no run directory name after the data seed (cut short)");
+  if (names.back() != '\n') {
+    bad_setup(fmt::format("the last run directory name '{}' has no newline (cut short)",
+                          printable(names.substr(names.rfind('\n') + 1))));
+  }
+  std::size_t number = 0;
+  for (std::size_t from = 0; from < names.size();) {
+    const std::size_t to = names.find('\n', from);
+    const std::string_view name(names.data() + from, to - from);
+    ++number;
+    if (name.empty()) bad_setup(fmt::format("run directory name {} is empty", number));
+    if (name == "." || name == ".." || name.find('/') != std::string_view::npos ||
+        name.find('\0') != std::string_view::npos) {
+      bad_setup(fmt::format("run directory name {} '{}' is not one directory's name", number,
+                            printable(name)));
+    }
+    from = to + 1;
+  }
+  return {.data_seed = value, .names = std::move(names)};
 }
 
 std::string encode_made(const PhaseResult& result) {

@@ -36,8 +36,12 @@ struct Rank0Setup {
 /// `setup` as text for PrepareContext::from_rank0(): the seed in decimal on the first line, then
 /// the names.
 [[nodiscard]] std::string encode_rank0_setup(const Rank0Setup& setup);
-/// encode_rank0_setup()'s text back. Throws Error for a text whose first line is not a seed
-/// (a decimal that fits 32 bits).
+/// encode_rank0_setup()'s text back: "SEED\nNAME\n..." with at least one name. Strict, as a
+/// message cut short or garbled between the processes must not read as fewer names: throws one
+/// Error, naming the expected form and what is wrong, for a text without a newline after the
+/// seed, a seed that is not a decimal fitting 32 bits, no name, a last name without its
+/// newline, an empty name, or a name that is not one directory's name (".", "..", a '/' or a
+/// NUL in it).
 [[nodiscard]] Rank0Setup decode_rank0_setup(const std::string& text);
 
 /// What one worker (mdtest rank) of a creation phase did, as its counters say (workers.hpp).
