@@ -4,12 +4,15 @@
 #include <catch2/catch.hpp>
 #include <iobench/compare.hpp>
 #include <iobench/error.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
 
 #include "tests/compare/compare_fixtures.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
 using namespace iobench::test;
+using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
@@ -324,4 +327,50 @@ TEST_CASE("IOPS and latency describe the ops that move data, not a closing fsync
   for (int i = 0; i < 10; ++i) meta.ops[0].record(0, 2'000);
   CHECK(phase_metric(meta, CompareMetric::kIops) == Approx(10.0));
   CHECK(phase_metric(meta, CompareMetric::kLatencyMean) == Approx(2'000.0));
+}
+
+namespace {
+
+// compare_read_phase with counter "mismatches" = `mismatches` and "items_done" = `done`.
+PhaseResult counted_read(std::uint64_t mismatches, std::uint64_t done) {
+  PhaseResult phase = compare_read_phase(kSecond);
+  phase.counter_names = {"items_done", "mismatches"};
+  phase.counters = {done, mismatches};
+  for (WorkerResult& worker : phase.workers) worker.counters = phase.counters;
+  return phase;
+}
+
+}  // namespace
+
+TEST_CASE("counters over repetitions: each input's total and its values in run order",
+          "[compare][counters]") {
+  const std::vector<CompareInput> inputs{
+      {"base.json", through_json(repeated_document(
+                        compare_environment(), {{counted_read(0, 10)}, {counted_read(0, 10)}}))},
+      {"new.json", through_json(repeated_document(compare_environment(),
+                                                  {{counted_read(1, 10)}, {counted_read(4, 10)}}))},
+      {"plain.json",
+       through_json(repeated_document(compare_environment(), {{compare_read_phase(kSecond)}}))}};
+  const Comparison c = compare_results(inputs);
+  REQUIRE(c.phases.size() == 1);
+  // items_done is 20 in both inputs that have it, but one input has no counters at all.
+  REQUIRE(c.phases[0].counters.size() == 2);
+  const CounterRow& mismatches = c.phases[0].counters[1];
+  CHECK(mismatches.name == "mismatches");
+  CHECK(mismatches.failure);
+  CHECK(mismatches.inputs[0].values == std::vector<std::uint64_t>{0, 0});
+  CHECK(mismatches.inputs[1].values == std::vector<std::uint64_t>{1, 4});
+  CHECK(mismatches.inputs[1].total == 5);
+  CHECK(mismatches.inputs[2].measured);
+  CHECK(mismatches.inputs[2].values.empty());
+  // The table's padding collapsed: one space between cells.
+  const std::string text = std::regex_replace(comparison_text(c), std::regex(" +"), " ");
+  CHECK_THAT(text, Contains(" mismatches 0 (n=2: 0, 0) 5 (n=2: 1, 4) n/a failures\n"));
+  CHECK_THAT(text, Contains(" items_done 20 (n=2: 10, 10) 20 (n=2: 10, 10) n/a work\n"));
+  const nlohmann::json j = nlohmann::json::parse(comparison_to_json(c));
+  const nlohmann::json& row = j.at("phases").at(0).at("counters").at(1);
+  CHECK(row.at("inputs").at(1).at("values") == nlohmann::json::array({1, 4}));
+  CHECK(row.at("inputs").at(1).at("total") == 5);
+  CHECK(row.at("inputs").at(2).at("n") == 0);
+  CHECK(row.at("inputs").at(2).at("total").is_null());
 }
