@@ -374,3 +374,30 @@ TEST_CASE("counters over repetitions: each input's total and its values in run o
   CHECK(row.at("inputs").at(2).at("n") == 0);
   CHECK(row.at("inputs").at(2).at("total").is_null());
 }
+
+TEST_CASE("counters are compared by their per-result means, not their sums",
+          "[compare][counters]") {
+  // Two repetitions against three, each alike: totals 20 and 30, means 10 and 10.
+  const auto runs = [](std::size_t count, std::uint64_t done) {
+    std::vector<std::vector<PhaseResult>> repetitions;
+    for (std::size_t r = 0; r < count; ++r) repetitions.push_back({counted_read(0, done)});
+    return through_json(repeated_document(compare_environment(), repetitions));
+  };
+  const std::vector<CompareInput> same{{"two.json", runs(2, 10)}, {"three.json", runs(3, 10)}};
+  const Comparison alike = compare_results(same);
+  REQUIRE(alike.phases.size() == 1);
+  CHECK(alike.phases[0].counters.empty());
+  // A per-result mean that differs is listed, with each input's total and values.
+  const std::vector<CompareInput> other{{"two.json", runs(2, 10)}, {"three.json", runs(3, 11)}};
+  const Comparison differ = compare_results(other);
+  REQUIRE(differ.phases.size() == 1);
+  REQUIRE(differ.phases[0].counters.size() == 1);
+  const CounterRow& done = differ.phases[0].counters[0];
+  CHECK(done.name == "items_done");
+  CHECK_FALSE(done.failure);
+  CHECK(done.inputs[0].total == 20);
+  CHECK(done.inputs[0].mean() == 10.0);
+  CHECK(done.inputs[1].total == 33);
+  CHECK(done.inputs[1].values == std::vector<std::uint64_t>{11, 11, 11});
+  CHECK(done.inputs[1].mean() == 11.0);
+}

@@ -209,11 +209,17 @@ struct CounterValues {
   std::vector<std::uint64_t> values;
   std::uint64_t total = 0;  ///< sum of `values`
   bool measured = false;    ///< the input has ok results of the phase (with or without the counter)
+
+  /// The per-result mean: `total` over the number of `values` (0 without values). Inputs with
+  /// different numbers of results (repetitions, pooled iterations) are compared by this.
+  [[nodiscard]] double mean() const noexcept {
+    return values.empty() ? 0.0 : static_cast<double>(total) / static_cast<double>(values.size());
+  }
 };
 
-/// One counter of an aligned phase, listed where it tells the inputs apart: its totals differ
-/// between the inputs that have the phase (or only some of them have the counter), or it counts
-/// failures (counter_counts_failures) and is above 0 in an input.
+/// One counter of an aligned phase, listed where it tells the inputs apart: its per-result means
+/// (CounterValues::mean) differ between the inputs that have the phase (or only some of them have
+/// the counter), or it counts failures (counter_counts_failures) and is above 0 in an input.
 struct CounterRow {
   std::string name;                   ///< as the workload names it, e.g. "mismatches"
   bool failure = false;               ///< counter_counts_failures(name)

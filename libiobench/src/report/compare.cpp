@@ -484,14 +484,15 @@ std::vector<CounterRow> counter_rows(const PhaseSample& sample) {
         row.inputs[i].total += value;
       }
     }
-    // Among the inputs that measured the phase: a total unlike the baseline's, a counter only
-    // some of them have, or a failure counted anywhere.
+    // Among the inputs that measured the phase: a per-result mean unlike the baseline's (not
+    // the total: inputs may have different numbers of results), a counter only some of them
+    // have, or a failure counted anywhere.
     bool shown = false;
     const CounterValues& base = row.inputs[0];
     for (std::size_t i = 0; i < n; ++i) {
       if (!row.inputs[i].measured) continue;
       const CounterValues& mine = row.inputs[i];
-      shown = shown || mine.total != base.total || mine.values.empty() != base.values.empty() ||
+      shown = shown || mine.mean() != base.mean() || mine.values.empty() != base.values.empty() ||
               (row.failure && mine.total > 0);
     }
     if (shown) rows.push_back(std::move(row));
