@@ -221,3 +221,36 @@ TEST_CASE("mdtest's prepare message decoder refuses each malformed form with one
   refused(std::string("7\na\0b\n", 6),
           "run directory name 1 'a\\x00b' is not one directory's name");
 }
+
+TEST_CASE("mdtest's setup errors quote at most 64 bytes of a garbled message", "[mdtest][verify]") {
+  using plugins::mdtest::decode_rank0_setup;
+  // 10,000 bytes without a newline: the error quotes them in 64 bytes, start and end kept.
+  const std::string garbled = std::string(20, '7') + std::string(9'960, 'x') + "tail";
+  std::string message;
+  try {
+    (void)decode_rank0_setup(garbled);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  const std::string before = "newline): '";
+  const std::string after = "' has no newline after the data seed (cut short)";
+  REQUIRE(message.ends_with(after));
+  const std::size_t from = message.find(before) + before.size();
+  const std::string shown = message.substr(from, message.size() - after.size() - from);
+  INFO(shown);
+  CHECK(shown.size() <= 64);
+  CHECK(shown.starts_with("7777777777"));
+  CHECK(shown.ends_with("tail"));
+  CHECK(shown.find("bytes ...]") != std::string::npos);
+}
+
+TEST_CASE("mdtest checks rank 0's run directory names with one rule", "[mdtest][verify]") {
+  using plugins::mdtest::is_one_dir_name;
+  CHECK(is_one_dir_name("iobench.1.a"));
+  CHECK(is_one_dir_name("..."));
+  for (const std::string& name : {std::string(), std::string("."), std::string(".."),
+                                  std::string("a/b"), std::string("a\0b", 3)}) {
+    INFO(name.size());
+    CHECK_FALSE(is_one_dir_name(name));
+  }
+}
