@@ -468,6 +468,13 @@ std::vector<CounterRow> counter_rows(const PhaseSample& sample) {
       }
     }
   }
+  // Whether input i's phase has counters at all (in any of its results).
+  std::vector<bool> has_counters(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    has_counters[i] =
+        std::any_of(sample.results[i].begin(), sample.results[i].end(),
+                    [](const PhaseResult* phase) { return !phase->counter_names.empty(); });
+  }
   std::vector<CounterRow> rows;
   for (const std::string& name : names) {
     CounterRow row{.name = name,
@@ -484,17 +491,24 @@ std::vector<CounterRow> counter_rows(const PhaseSample& sample) {
         row.inputs[i].total += value;
       }
     }
-    // Among the inputs that measured the phase: a per-result mean unlike the baseline's (not
-    // the total: inputs may have different numbers of results), a counter only some of them
-    // have, or a failure counted anywhere.
+    // Among the inputs whose phase has counters (an input whose phase has none, a classic
+    // tool's output, says nothing about any): a counter only some of them have, a per-result
+    // mean unlike that of the first input with the counter (not the total: inputs may have
+    // different numbers of results), or a failure counted anywhere.
     bool shown = false;
-    const CounterValues& base = row.inputs[0];
+    bool lacking = false;  // an input whose phase has counters but not this one
+    const CounterValues* reference = nullptr;
     for (std::size_t i = 0; i < n; ++i) {
-      if (!row.inputs[i].measured) continue;
+      if (!row.inputs[i].measured || !has_counters[i]) continue;
       const CounterValues& mine = row.inputs[i];
-      shown = shown || mine.mean() != base.mean() || mine.values.empty() != base.values.empty() ||
-              (row.failure && mine.total > 0);
+      if (mine.values.empty()) {
+        lacking = true;
+        continue;
+      }
+      if (reference == nullptr) reference = &mine;
+      shown = shown || mine.mean() != reference->mean() || (row.failure && mine.total > 0);
     }
+    shown = shown || (lacking && reference != nullptr);
     if (shown) rows.push_back(std::move(row));
   }
   return rows;
