@@ -349,15 +349,3 @@ TEST_CASE("compare shows the counters that differ and the failures counted",
   CHECK(same_mismatches.at("inputs").at(1).at("total") == 3);
   CHECK_FALSE(s.at("phases").at(1).contains("counters"));
 }
-
-TEST_CASE("counter_counts_failures names the failure counts", "[compare][counters]") {
-  for (const char* name : {"mismatches", "corrupt_blocks", "mismatch.NTCreateX", "missing_handle",
-                           "short_read.ReadX", "short_write.WriteX", "deltree_errors"}) {
-    INFO(name);
-    CHECK(counter_counts_failures(name));
-  }
-  for (const char* name : {"matched", "done", "items_done", "lines", "verified_blocks"}) {
-    INFO(name);
-    CHECK_FALSE(counter_counts_failures(name));
-  }
-}

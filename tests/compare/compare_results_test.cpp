@@ -432,3 +432,105 @@ TEST_CASE("a counter only some inputs have is listed among inputs whose phase ha
   CHECK(done.inputs[2].measured);
   CHECK(done.inputs[2].values.empty());
 }
+
+TEST_CASE("counter_counts_failures names the failure counts, counter_is_duration the times",
+          "[compare][counters]") {
+  for (const char* name : {"mismatches", "corrupt_blocks", "mismatch.NTCreateX", "missing_handle",
+                           "short_read.ReadX", "short_write.WriteX", "deltree_errors"}) {
+    INFO(name);
+    CHECK(counter_counts_failures(name));
+    CHECK_FALSE(counter_is_duration(name));
+  }
+  // The work and time counters the workloads emit.
+  for (const char* name : {"matched", "done", "items_done", "lines", "verified_blocks",
+                           "stonewall_ns", "items_at_stonewall", "no_file_picks", "woken_by_wakeup",
+                           "ops_bs_4096", "loadfile_passes", "bytes_to_last_tick"}) {
+    INFO(name);
+    CHECK_FALSE(counter_counts_failures(name));
+  }
+  CHECK(counter_is_duration("stonewall_ns"));
+  for (const char* name : {"items_at_stonewall", "bytes_to_last_tick", "done", "ns"}) {
+    INFO(name);
+    CHECK_FALSE(counter_is_duration(name));
+  }
+}
+
+namespace {
+
+// A read phase of `ops` ops with mdtest's stonewall counters and "mismatches".
+PhaseResult stonewalled_read(std::uint64_t ops, std::uint64_t at_stonewall,
+                             std::uint64_t stonewall_ns, std::uint64_t mismatches) {
+  PhaseResult phase = compare_phase("read", kSecond, ops, 4096, 1000);
+  phase.counter_names = {"items_done", "items_at_stonewall", "stonewall_ns", "mismatches"};
+  phase.counters = {ops, at_stonewall, stonewall_ns, mismatches};
+  for (WorkerResult& worker : phase.workers) worker.counters = phase.counters;
+  return phase;
+}
+
+CompareInput document_input(const char* name, const std::vector<PhaseResult>& runs) {
+  std::vector<std::vector<PhaseResult>> repetitions;
+  for (const PhaseResult& run : runs) repetitions.push_back({run});
+  return {name, through_json(repeated_document(compare_environment(), repetitions))};
+}
+
+}  // namespace
+
+TEST_CASE("work counters of a time-limited phase and durations are not listed for differing",
+          "[compare][counters]") {
+  // Ran to the stonewall: 1000 and 1100 ops, the work counters follow them, times differ.
+  const std::vector<CompareInput> limited{
+      document_input("base.json", {stonewalled_read(1000, 900, 500'000, 0)}),
+      document_input("new.json", {stonewalled_read(1100, 990, 600'000, 0)})};
+  const Comparison quiet = compare_results(limited);
+  REQUIRE(quiet.phases.size() == 1);
+  CHECK(quiet.phases[0].counters.empty());
+  // The same, but a failure counted: only that is listed.
+  const std::vector<CompareInput> failed{
+      document_input("base.json", {stonewalled_read(1000, 900, 500'000, 0)}),
+      document_input("new.json", {stonewalled_read(1100, 990, 600'000, 2)})};
+  const Comparison f = compare_results(failed);
+  REQUIRE(f.phases.size() == 1);
+  REQUIRE(f.phases[0].counters.size() == 1);
+  CHECK(f.phases[0].counters[0].name == "mismatches");
+  CHECK(f.phases[0].counters[0].inputs[1].total == 2);
+  // The same ops per result: the work counter that differs is listed, the time is not.
+  const std::vector<CompareInput> same_ops{
+      document_input("base.json", {stonewalled_read(1000, 900, 500'000, 0),
+                                   stonewalled_read(1000, 900, 700'000, 0)}),
+      document_input("new.json", {stonewalled_read(1000, 800, 100'000, 0)})};
+  const Comparison s = compare_results(same_ops);
+  REQUIRE(s.phases.size() == 1);
+  REQUIRE(s.phases[0].counters.size() == 1);
+  const CounterRow& at = s.phases[0].counters[0];
+  CHECK(at.name == "items_at_stonewall");
+  CHECK_FALSE(at.duration);
+  CHECK(at.inputs[0].total == 1800);
+  CHECK(at.inputs[1].total == 800);
+}
+
+TEST_CASE("a duration counter only some inputs have is shown as its per-result mean",
+          "[compare][counters]") {
+  PhaseResult without = compare_phase("read", kSecond, 1000, 4096, 1000);
+  without.counter_names = {"items_done"};
+  without.counters = {1000};
+  for (WorkerResult& worker : without.workers) worker.counters = without.counters;
+  const std::vector<CompareInput> inputs{
+      document_input("base.json",
+                     {stonewalled_read(1000, 1000, 100, 0), stonewalled_read(1000, 1000, 300, 0)}),
+      document_input("new.json", {without})};
+  const Comparison c = compare_results(inputs);
+  REQUIRE(c.phases.size() == 1);
+  REQUIRE(c.phases[0].counters.size() == 3);
+  const CounterRow& time = c.phases[0].counters[1];
+  CHECK(time.name == "stonewall_ns");
+  CHECK(time.duration);
+  CHECK(time.inputs[0].mean() == 200.0);
+  const std::string text = std::regex_replace(comparison_text(c), std::regex(" +"), " ");
+  CHECK_THAT(text, Contains(" stonewall_ns 200 (n=2: 100, 300) n/a ns (mean)\n"));
+  const nlohmann::json j = nlohmann::json::parse(comparison_to_json(c));
+  const nlohmann::json& row = j.at("phases").at(0).at("counters").at(1);
+  CHECK(row.at("duration") == true);
+  CHECK(row.at("inputs").at(0).at("mean") == 200.0);
+  CHECK(row.at("inputs").at(0).at("total") == 400);
+  CHECK(row.at("inputs").at(1).at("mean").is_null());
+}

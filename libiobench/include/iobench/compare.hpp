@@ -202,10 +202,16 @@ struct ExplainComparison {
 /// Other counters ("done", find's "matched", ...) count work, not failures.
 [[nodiscard]] bool counter_counts_failures(std::string_view name) noexcept;
 
+/// Whether the counter `name` is a duration, not a count: a name ending in "_ns" (mdtest's and
+/// io500's "stonewall_ns", the time to the stonewall in ns). Timing, not work: compare shows it
+/// as a per-result mean and never lists it merely for differing.
+[[nodiscard]] bool counter_is_duration(std::string_view name) noexcept;
+
 /// One input's values of one counter of a phase (PhaseResult::counters).
 struct CounterValues {
-  /// The counter in each ok result of the phase, in run order (one per repetition); empty where
-  /// the input lacks the phase or its results lack the counter.
+  /// The counter in each ok result of the phase that has it, in run order (one per ok result:
+  /// per repetition, and per iteration where mdtest's iterations are pooled); empty where the
+  /// input lacks the phase or its results lack the counter.
   std::vector<std::uint64_t> values;
   std::uint64_t total = 0;  ///< sum of `values`
   bool measured = false;    ///< the input has ok results of the phase (with or without the counter)
@@ -217,12 +223,22 @@ struct CounterValues {
   }
 };
 
-/// One counter of an aligned phase, listed where it tells the inputs apart: its per-result means
-/// (CounterValues::mean) differ between the inputs that have the phase (or only some of them have
-/// the counter), or it counts failures (counter_counts_failures) and is above 0 in an input.
+/// One counter of an aligned phase, listed where it tells the inputs apart. Only the inputs whose
+/// phase has counters at all are looked at (one whose phase has none, a classic tool's output,
+/// says nothing about any counter); among them a counter is listed where:
+/// - only some of them have it (presence), whatever its kind;
+/// - it counts failures (counter_counts_failures) and is above 0 in one of them;
+/// - it counts work (neither failures nor a duration) and its per-result mean
+///   (CounterValues::mean) differs from that of the first input with the counter, while the two
+///   did the same number of ops per ok result (PhaseResult::total_ops over the results): a phase
+///   that ran to a time limit or a stonewall does a different number of ops, and its work
+///   counters (io500's done/at_stonewall, mdtest's items_at_stonewall, dbench's lines, disk's
+///   ops_bs_*, ...) follow them, a difference compare already reports as IOPS.
+/// A duration (counter_is_duration) is never listed merely for differing.
 struct CounterRow {
   std::string name;                   ///< as the workload names it, e.g. "mismatches"
   bool failure = false;               ///< counter_counts_failures(name)
+  bool duration = false;              ///< counter_is_duration(name): shown as per-result mean
   std::vector<CounterValues> inputs;  ///< one per input, inputs[0] the baseline
 };
 
@@ -338,11 +354,11 @@ struct Regression {
 /// explanations' figures side by side) a table of metric, direction, each input's mean (+- sample
 /// stddev and n with repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++"
 /// where an input lacks the figure), change % and mark, and below it the phase's CounterRows
-/// (counter; each input's total, with repetitions followed by "(n=N: a, b, ...)", "n/a" where the
-/// input has the phase but not the counter, "-" where it lacks the phase; and what it counts:
-/// "failures" or "work"); then the unmatched parts, left-out results, figures not
-/// available and what was not mapped. Throughput in MiB/s (2^20 bytes), latency in us, CPU in %
-/// of one CPU.
+/// (counter; each input's total, a duration's per-result mean instead, with several results
+/// followed by "(n=N: a, b, ...)", "n/a" where the input has the phase but not the counter, "-"
+/// where it lacks the phase; and what it counts: "failures", "work" or "ns (mean)"); then the
+/// unmatched parts, left-out results, figures not available and what was not mapped. Throughput in
+/// MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
 
 /// The same as Markdown (for a mailing list or a pull request): headings, pipe tables (the
@@ -372,8 +388,9 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// read_amplification, write_amplification, util_percent, util_device, findings, results}],
 /// differences: [{input, baseline, contrasts: [{topic, input_finding, baseline_finding,
 /// sentence}], only_input, only_baseline, both}]}. A phase with CounterRows has "counters":
-/// [{name, failure, inputs: [null | {n, total, values}]}] (null: the input lacks the phase; n:
-/// the values, one per repetition; total null where the input's results lack the counter).
+/// [{name, failure, duration, inputs: [null | {n, total, mean, values}]}] (null: the input lacks
+/// the phase; n: the values, one per ok result that has the counter; total and mean null where
+/// the input's results lack the counter).
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

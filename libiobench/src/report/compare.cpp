@@ -195,6 +195,8 @@ bool counter_counts_failures(std::string_view name) noexcept {
          name.starts_with("short_write.") || name.ends_with("_errors");
 }
 
+bool counter_is_duration(std::string_view name) noexcept { return name.ends_with("_ns"); }
+
 std::span<const CompareMetricInfo> compare_metrics() noexcept { return kMetrics; }
 
 const CompareMetricInfo& compare_metric_info(CompareMetric metric) noexcept {
@@ -468,9 +470,15 @@ std::vector<CounterRow> counter_rows(const PhaseSample& sample) {
       }
     }
   }
-  // Whether input i's phase has counters at all (in any of its results).
+  // Whether input i's phase has counters at all (in any of its results), and its ops per result.
   std::vector<bool> has_counters(n, false);
+  std::vector<double> ops_per_result(n, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t ops = 0;
+    for (const PhaseResult* phase : sample.results[i]) ops += phase->total_ops();
+    if (!sample.results[i].empty()) {
+      ops_per_result[i] = static_cast<double>(ops) / static_cast<double>(sample.results[i].size());
+    }
     has_counters[i] =
         std::any_of(sample.results[i].begin(), sample.results[i].end(),
                     [](const PhaseResult* phase) { return !phase->counter_names.empty(); });
@@ -479,6 +487,7 @@ std::vector<CounterRow> counter_rows(const PhaseSample& sample) {
   for (const std::string& name : names) {
     CounterRow row{.name = name,
                    .failure = counter_counts_failures(name),
+                   .duration = counter_is_duration(name),
                    .inputs = std::vector<CounterValues>(n)};
     for (std::size_t i = 0; i < n; ++i) {
       row.inputs[i].measured = sample.measured[i];
@@ -492,12 +501,13 @@ std::vector<CounterRow> counter_rows(const PhaseSample& sample) {
       }
     }
     // Among the inputs whose phase has counters (an input whose phase has none, a classic
-    // tool's output, says nothing about any): a counter only some of them have, a per-result
-    // mean unlike that of the first input with the counter (not the total: inputs may have
-    // different numbers of results), or a failure counted anywhere.
+    // tool's output, says nothing about any; CounterRow): a counter only some of them have, a
+    // failure counted anywhere, or a work counter's per-result mean (not the total: inputs may
+    // have different numbers of results) unlike that of the first input with the counter where
+    // the two did the same ops per result (not cut by a time limit or a stonewall).
     bool shown = false;
     bool lacking = false;  // an input whose phase has counters but not this one
-    const CounterValues* reference = nullptr;
+    std::optional<std::size_t> reference;
     for (std::size_t i = 0; i < n; ++i) {
       if (!row.inputs[i].measured || !has_counters[i]) continue;
       const CounterValues& mine = row.inputs[i];
@@ -505,10 +515,15 @@ std::vector<CounterRow> counter_rows(const PhaseSample& sample) {
         lacking = true;
         continue;
       }
-      if (reference == nullptr) reference = &mine;
-      shown = shown || mine.mean() != reference->mean() || (row.failure && mine.total > 0);
+      if (!reference) reference = i;
+      if (row.failure) {
+        shown = shown || mine.total > 0;
+      } else if (!row.duration) {
+        shown = shown || (mine.mean() != row.inputs[*reference].mean() &&
+                          ops_per_result[i] == ops_per_result[*reference]);
+      }
     }
-    shown = shown || (lacking && reference != nullptr);
+    shown = shown || (lacking && reference.has_value());
     if (shown) rows.push_back(std::move(row));
   }
   return rows;

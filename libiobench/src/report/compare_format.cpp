@@ -203,12 +203,13 @@ void markdown_row(std::ostream& out, const std::vector<std::string>& cells) {
   out << '\n';
 }
 
-// A counter's cell: the input's total, with repetitions each value ("6 (n=3: 1, 2, 3)"); "n/a"
-// where the input has the phase but not the counter, "-" where it lacks the phase.
+// A counter's cell: the input's total (a duration's per-result mean), with several results each
+// value ("6 (n=3: 1, 2, 3)"); "n/a" where the input has the phase but not the counter, "-" where
+// it lacks the phase.
 std::string counter_cell(const CounterRow& row, std::size_t input) {
   const CounterValues& mine = row.inputs[input];
   if (mine.values.empty()) return mine.measured ? "n/a" : "-";
-  std::string cell = std::to_string(mine.total);
+  std::string cell = row.duration ? fmt::format("{:.0f}", mine.mean()) : std::to_string(mine.total);
   const bool repeated = std::any_of(row.inputs.begin(), row.inputs.end(),
                                     [](const CounterValues& v) { return v.values.size() > 1; });
   if (repeated)
@@ -228,7 +229,7 @@ std::vector<std::string> counter_cells(const CounterRow& row) {
   for (std::size_t i = 0; i < row.inputs.size(); ++i) {
     cells.push_back(counter_cell(row, i));
   }
-  cells.emplace_back(row.failure ? "failures" : "work");
+  cells.emplace_back(row.failure ? "failures" : row.duration ? "ns (mean)" : "work");
   return cells;
 }
 
@@ -529,12 +530,16 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
             inputs.push_back(nullptr);
             continue;
           }
+          const bool none = values.values.empty();
           inputs.push_back({{"n", values.values.size()},
-                            {"total", values.values.empty() ? Json(nullptr) : Json(values.total)},
+                            {"total", none ? Json(nullptr) : Json(values.total)},
+                            {"mean", none ? Json(nullptr) : Json(values.mean())},
                             {"values", values.values}});
         }
-        counters.push_back(
-            {{"name", row.name}, {"failure", row.failure}, {"inputs", std::move(inputs)}});
+        counters.push_back({{"name", row.name},
+                            {"failure", row.failure},
+                            {"duration", row.duration},
+                            {"inputs", std::move(inputs)}});
       }
       phases.back()["counters"] = std::move(counters);
     }
