@@ -18,6 +18,12 @@ namespace detail {
 
 namespace {
 
+// The fix named where a file asks for filebench's multi-client synchronisation.
+constexpr const char* kMultiClientFix =
+    "remove it, and to run this workload on several clients at once start iobench under mpirun "
+    "(mpirun -n N iobench run filebench file=F.f): every rank runs the file and each phase "
+    "starts at a barrier across the ranks";
+
 bool starts_with_digit(const Token& t) {
   return t.kind == TokenKind::kWord && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9';
 }
@@ -55,32 +61,18 @@ void WmlParser::statement() {
     return;
   }
   if (t.text == "psrun") return psrun_statement(t);
-  if (t.text == "enable") {
-    const Token what = expect_word("'lathist' after 'enable'");
-    if (what.text == "lathist") {
-      model_.lathist = true;
-      return;
-    }
-    if (what.text == "multi") {
-      fail(what.where,
-           "'enable multi' (multi-client synchronisation) is accepted by filebench "
-           "but not modelled by iobench yet; remove it");
-    }
-    fail(what.where, fmt::format("expected 'lathist' after 'enable', found '{}'; write enable "
-                                 "lathist",
-                                 what.text));
-  }
+  if (t.text == "enable" || t.text == "disable") return enable_statement(t);
   if (t.text == "include") return include_statement(t);
-  if (t.text == "disable") {
-    fail(t.where, fmt::format("statement '{}' is not filebench 1.5 syntax (its lexer has no such "
-                              "word and its parser stops there); remove it",
-                              t.text));
-  }
   if (t.text == "echo") {
     const Token s = next();
     if (s.kind != TokenKind::kString) fail(s.where, "echo takes a \"quoted string\"");
     model_.echoes.push_back(s.text);
     return;
+  }
+  if (t.text == "domultisync") {
+    fail(t.where, fmt::format("'domultisync' (a barrier among the clients of filebench's sync "
+                              "server) is not modelled by iobench; {}",
+                              kMultiClientFix));
   }
   if (contains(kUnmodelledStatements, t.text)) {
     fail(t.where, fmt::format("statement '{}' is accepted by filebench but not modelled by "
@@ -90,6 +82,38 @@ void WmlParser::statement() {
   fail(t.where, fmt::format("unknown statement '{}'; expected set, define, run, create files, "
                             "echo or a # comment",
                             t.text));
+}
+
+// filebench 1.5's `enable lathist` turns its latency histogram on for the run; `disable lathist`
+// (iobench's extension: filebench 1.5's lexer has no `disable`) turns it off again, the last one
+// above `run` deciding. `enable multi master=HOST,client=NAME` joins filebench's sync server.
+void WmlParser::enable_statement(const Token& word) {
+  const bool enable = word.text == "enable";
+  const Token what = next();
+  if (what.kind == TokenKind::kWord && what.text == "lathist") {
+    // filebench ends with its run: a statement after it is never reached.
+    if (saw_run_) {
+      fail(word.where, fmt::format("'{} lathist' after 'run' is never reached: filebench ends "
+                                   "with its run; move it above 'run' or remove it",
+                                   word.text));
+    }
+    model_.lathist = enable;
+    return;
+  }
+  if (what.kind == TokenKind::kWord && what.text == "multi") {
+    if (enable) {
+      fail(what.where, fmt::format("'enable multi' (filebench's multi-client synchronisation "
+                                   "through its sync server) is not modelled by iobench; {}",
+                                   kMultiClientFix));
+    }
+    fail(what.where,
+         "'disable multi' is not a statement: filebench 1.5 has no 'disable' and iobench's "
+         "'disable' takes only lathist; remove it");
+  }
+  fail(what.where,
+       fmt::format("expected 'lathist' after '{}', found {}; write {} lathist{}", word.text,
+                   shown(what), word.text,
+                   enable ? "" : " (iobench's extension: filebench 1.5 has no 'disable')"));
 }
 
 std::string WmlParser::absolute_key(const std::filesystem::path& path) {

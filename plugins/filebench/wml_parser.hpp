@@ -15,14 +15,18 @@
 /// ...` (wml_randvar_parser.cpp), `eventgen rate=N`, `run [N]`, `psrun [[-]P [D]]` (a run with a
 /// stats line every P seconds), `sleep N|$var` before the run (a pause before or after `create
 /// files` as written; after `run` it is an error: filebench ends with its run), `enable
-/// lathist`, `set mode nousestats`, `create files`, `echo "..."` and `#` comments.
+/// lathist` and `disable lathist` (iobench's extension, filebench 1.5 has no `disable`: the last
+/// of them above `run` decides; after `run` an error, as sleep), `set mode nousestats`, `create
+/// files`, `echo "..."` and `#` comments.
 ///
 /// Errors (ConfigError, "FILE:LINE:COL: problem; fix"): unknown statements, attributes and
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
 /// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
-/// type that filebench accepts but iobench does not model yet (system, domultisync, print,
-/// enable multi, ...) is an error saying so, never silently ignored; so are `disable`, which
-/// filebench 1.5 has no statement for, and a flowop named by one of filebench's keywords
+/// type that filebench accepts but iobench does not model yet (system, print, ...) is an error
+/// saying so, never silently ignored; `enable multi` and `domultisync` (filebench's
+/// multi-client sync server) are errors naming mpirun, under which iobench runs a workload on
+/// several clients, each phase starting at a barrier across them; a `disable` of anything but
+/// lathist is an error, and so is a flowop named by one of filebench's keywords
 /// (kFilebenchKeywords), which filebench's parser refuses.
 ///
 /// `include "PATH"` is iobench's extension (filebench 1.5's lexer has no such word: its parser

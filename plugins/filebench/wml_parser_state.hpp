@@ -85,6 +85,8 @@ class WmlParser {
   }
 
   void statement();
+  /// `enable lathist|multi` and `disable lathist` (`word` is enable or disable).
+  void enable_statement(const Token& word);
   /// `include "PATH"` (`include` read): parses the file in place (iobench's extension).
   void include_statement(const Token& word);
   /// The absolute, lexically normal form of `path` (cycle detection).

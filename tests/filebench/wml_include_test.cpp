@@ -121,8 +121,8 @@ TEST_CASE("an error inside an included file names it, its line and column and th
   // A statement does not run on past the end of the included file.
   files.texts["cut.f"] = "set $v=1\nenable\n";
   CHECK(error_of(files, "include \"cut.f\"\nlathist\n", "main.f") ==
-        "cut.f:3:1: expected 'lathist' after 'enable', found the end of the file (included from "
-        "main.f:1)");
+        "cut.f:3:1: expected 'lathist' after 'enable', found the end of the file; write enable "
+        "lathist (included from main.f:1)");
   // Checks made once the whole text is parsed still name the included file and its chain.
   files.texts["post.f"] =
       "define process name=p {thread name=t {flowop sempost name=s,value=1,target=nope}}\n";

@@ -1,9 +1,9 @@
 // filebench's timeline and report statements (issue 31): `sleep N` before the run (its pauses
 // placed around `create files` as written), `psrun [-P] [D]` with its per-period lines, `enable
 // lathist` with filebench's 64-bucket latency histogram on each flowop line, `set mode
-// nousestats` (quit_mode_test), `debug N`, iters=128k, and the words filebench 1.5 has no
-// statement for (disable; include is iobench's extension: wml_include_test): parsed with exact
-// error positions, then run for real.
+// nousestats` (quit_mode_test), `debug N`, iters=128k, `disable lathist` (iobench's extension,
+// as include is: wml_include_test), `enable multi` and domultisync refused naming mpirun: parsed
+// with exact error positions, then run for real.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -183,19 +183,48 @@ TEST_CASE("bad psruns are refused at their place") {
         "above 'run' or remove it");
 }
 
-TEST_CASE("enable lathist is read, disable is not filebench 1.5, include not from memory") {
+TEST_CASE("enable and disable lathist, the last above run deciding, multi refused naming mpirun") {
   CHECK(fb::parse_wml("enable lathist\n", "t.f").lathist);
   CHECK_FALSE(fb::parse_wml("run 1\n", "t.f").lathist);
+  // disable lathist (iobench's extension) undoes an enable above it; the last one decides.
+  CHECK_FALSE(fb::parse_wml("enable lathist\ndisable lathist\nrun 1\n", "t.f").lathist);
+  CHECK(fb::parse_wml("disable lathist\nenable lathist\nrun 1\n", "t.f").lathist);
+  CHECK_FALSE(fb::parse_wml("disable lathist\nrun 1\n", "t.f").lathist);
+  CHECK(fb::parse_wml("enable lathist\ndisable lathist\n  enable lathist\n", "t.f").lathist);
+  // Below run neither is reached (filebench ends with its run).
+  CHECK(error_of("enable lathist\nrun 1\n  disable lathist\n") ==
+        "t.f:3:3: 'disable lathist' after 'run' is never reached: filebench ends with its run; "
+        "move it above 'run' or remove it");
+  CHECK(error_of("psrun 1\nenable lathist\n") ==
+        "t.f:2:1: 'enable lathist' after 'run' is never reached: filebench ends with its run; "
+        "move it above 'run' or remove it");
   CHECK(error_of("enable stats\n") ==
         "t.f:1:8: expected 'lathist' after 'enable', found 'stats'; write enable lathist");
   CHECK(error_of("enable\n") ==
-        "t.f:2:1: expected 'lathist' after 'enable', found the end of the file");
+        "t.f:2:1: expected 'lathist' after 'enable', found the end of the file; write enable "
+        "lathist");
+  CHECK(error_of("set $a=1\n disable $a\n") ==
+        "t.f:2:10: expected 'lathist' after 'disable', found '$a'; write disable lathist "
+        "(iobench's extension: filebench 1.5 has no 'disable')");
+  CHECK(error_of("disable stats\n") ==
+        "t.f:1:9: expected 'lathist' after 'disable', found 'stats'; write disable lathist "
+        "(iobench's extension: filebench 1.5 has no 'disable')");
+  // filebench's multi-client sync server: refused, naming mpirun (README, Many clients).
+  const std::string mpirun =
+      "remove it, and to run this workload on several clients at once start iobench under "
+      "mpirun (mpirun -n N iobench run filebench file=F.f): every rank runs the file and each "
+      "phase starts at a barrier across the ranks";
   CHECK(error_of("enable multi master=a,client=b\n") ==
-        "t.f:1:8: 'enable multi' (multi-client synchronisation) is accepted by filebench but not "
-        "modelled by iobench yet; remove it");
-  CHECK(error_of("disable lathist\n") ==
-        "t.f:1:1: statement 'disable' is not filebench 1.5 syntax (its lexer has no such word "
-        "and its parser stops there); remove it");
+        "t.f:1:8: 'enable multi' (filebench's multi-client synchronisation through its sync "
+        "server) is not modelled by iobench; " +
+            mpirun);
+  CHECK(error_of("run 1\n\tdomultisync value=3\n") ==
+        "t.f:2:2: 'domultisync' (a barrier among the clients of filebench's sync server) is not "
+        "modelled by iobench; " +
+            mpirun);
+  CHECK(error_of("disable  multi\n") ==
+        "t.f:1:10: 'disable multi' is not a statement: filebench 1.5 has no 'disable' and "
+        "iobench's 'disable' takes only lathist; remove it");
   // include is iobench's extension (wml_include_test): text parsed from memory reads no file.
   CHECK(error_of("run 1\n  include \"other.f\"\n") ==
         "t.f:2:3: 'include' (iobench's extension; filebench 1.5 has no such statement) reads a "
@@ -376,8 +405,9 @@ TEST_CASE("enable lathist ends each flowop line in filebench's 64-bucket histogr
       if (i < lo || i > hi) CHECK(counts[i] == 0);
     }
   }
-  // Without it, no histogram.
-  const fs::path plain = write_file(files, "plain.f", kReader + "run 1\n");
+  // Turned off again by disable lathist (as without it), no histogram.
+  const fs::path plain =
+      write_file(files, "plain.f", "enable lathist\ndisable lathist\n" + kReader + "run 1\n");
   const iobench::test::TempDir target2("fblh2");
   std::ostringstream text2;
   fb::format_filebench_text(run_filebench(target2, plain).step, text2);
