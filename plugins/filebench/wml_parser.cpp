@@ -156,9 +156,9 @@ void WmlParser::include_statement(const Token& word) {
     fail(name.where, fmt::format("more than {} include statements in all; include fewer files",
                                  kMaxWmlIncludes));
   }
-  std::string text;
+  WmlFileText read{std::string()};
   try {
-    text = (*read_include_)(path);
+    read = (*read_include_)(path);
   } catch (const ConfigError& e) {
     fail(name.where, fmt::format("include \"{}\": {}", name.text, e.what()));
   } catch (const IoError& e) {
@@ -168,6 +168,15 @@ void WmlParser::include_statement(const Token& word) {
                               name.where.column, name.text),
                   shown_path);
   }
+  // The same file reached by another path (a symbolic or hard link): a cycle all the same.
+  for (std::size_t k = 0; read.identity && k < open_files_.size(); ++k) {
+    if (open_files_[k].identity != read.identity) continue;
+    std::string cycle;
+    for (std::size_t j = k; j < open_files_.size(); ++j) cycle += open_files_[j].name + " -> ";
+    fail(name.where, fmt::format("include \"{}\" makes a cycle: {}{}, the same file as {}; "
+                                 "remove one of these includes",
+                                 name.text, cycle, shown_path, open_files_[k].name));
+  }
   // The included file's own chain: where it was included, then its includer's chain.
   std::string chain = fmt::format(" (included from {}:{}", file_, name.where.line);
   for (std::size_t j = open_files_.size() - 1; j > 0; --j)
@@ -175,16 +184,16 @@ void WmlParser::include_statement(const Token& word) {
   chain += ")";
   std::vector<Token> tokens;
   try {
-    tokens = lex_wml(text, shown_path);
+    tokens = lex_wml(read.text, shown_path);
   } catch (const ConfigError& e) {
     throw ConfigError(std::string(e.what()) + chain);
   }
-  std::string().swap(text);  // the tokens hold what is needed: not kept through nested files
+  std::string().swap(read.text);  // the tokens hold what is needed: not kept through nested files
   // Its positions name it (WmlPosition::file), in messages now and after the parse.
   const auto index = static_cast<std::uint32_t>(model_.sources.size());
   for (Token& t : tokens) t.where.file = index;
   model_.sources.push_back(WmlSource{shown_path, std::move(chain)});
-  open_files_.push_back(OpenFile{shown_path, key, name.where.line});
+  open_files_.push_back(OpenFile{shown_path, key, read.identity, name.where.line});
   std::string saved_file = std::exchange(file_, shown_path);
   std::vector<Token> saved_tokens = std::exchange(tokens_, std::move(tokens));
   const std::size_t saved_pos = std::exchange(pos_, 0);
@@ -510,12 +519,16 @@ WmlModel parse_wml(std::string_view text, std::string_view file_name,
   return detail::WmlParser(text, file_name, &read_include).parse();
 }
 
-std::string read_wml_file(const std::filesystem::path& path) {
-  return read_input_file(path, "filebench .f file", kMaxWmlFileBytes);
+WmlFileText read_wml_file(const std::filesystem::path& path) {
+  InputFileIdentity opened;
+  std::string text = read_input_file(path, "filebench .f file", kMaxWmlFileBytes, opened);
+  return WmlFileText{std::move(text), opened};
 }
 
 WmlModel parse_wml_file(const std::string& path) {
-  return parse_wml(read_wml_file(path), path, read_wml_file);
+  const WmlFileText main = read_wml_file(path);
+  const WmlIncludeReader reader = read_wml_file;
+  return detail::WmlParser(main.text, path, &reader, main.identity).parse();
 }
 
 }  // namespace iobench::plugins::filebench

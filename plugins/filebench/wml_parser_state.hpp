@@ -20,6 +20,7 @@
 
 #include "plugins/filebench/wml_lexer.hpp"
 #include "plugins/filebench/wml_model.hpp"
+#include "plugins/filebench/wml_parser.hpp"
 
 namespace iobench::plugins::filebench::detail {
 
@@ -40,10 +41,11 @@ struct Attr {
 class WmlParser {
  public:
   /// `read_include`: the reader of included files; null: `include` is refused.
-  WmlParser(std::string_view text, std::string_view file_name,
-            const std::function<std::string(const std::filesystem::path&)>* read_include)
+  /// `identity`: the main file's, where it was read from one (include cycle check).
+  WmlParser(std::string_view text, std::string_view file_name, const WmlIncludeReader* read_include,
+            std::optional<InputFileIdentity> identity = std::nullopt)
       : file_(file_name), tokens_(lex_wml(text, file_name)), read_include_(read_include) {
-    open_files_.push_back(OpenFile{std::string(file_name), absolute_key(file_name), 0});
+    open_files_.push_back(OpenFile{std::string(file_name), absolute_key(file_name), identity, 0});
     model_.sources.push_back(WmlSource{std::string(file_name), ""});
   }
 
@@ -158,15 +160,16 @@ class WmlParser {
 
   /// A file being parsed: the main one, then one per `include` being followed.
   struct OpenFile {
-    std::string name;        ///< as shown in messages
-    std::string key;         ///< absolute_key(name)
+    std::string name;                           ///< as shown in messages
+    std::string key;                            ///< absolute_key(name)
+    std::optional<InputFileIdentity> identity;  ///< the file read; none: from memory
     std::uint32_t line = 0;  ///< the line of its `include` in the file before it (0: main)
   };
 
   std::string file_;  ///< the file whose tokens are parsed
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
-  const std::function<std::string(const std::filesystem::path&)>* read_include_;
+  const WmlIncludeReader* read_include_;
   std::vector<OpenFile> open_files_;
   std::size_t includes_ = 0;  ///< include statements followed so far
   std::map<std::string, Value> vars_;

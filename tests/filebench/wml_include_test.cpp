@@ -1,9 +1,9 @@
 // `include "PATH"`, iobench's extension of filebench's language (issue 31; filebench 1.5's lexer
 // has no such word): the included file's statements parsed in place (variables flow both ways),
 // paths relative to the including file, errors inside it with its own line and column and the
-// chain of includes, cycles and the depth limit refused, a missing, non-regular or oversized
-// file refused naming the path and errno text (exit 2, nothing written), and a variable set in
-// an included file sizing a fileset of a real run.
+// chain of includes, cycles (also through symbolic and hard links) and the depth limit refused,
+// a missing, non-regular or oversized file refused naming the path and errno text (exit 2,
+// nothing written), and a variable set in an included file sizing a fileset of a real run.
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -176,6 +176,40 @@ TEST_CASE("include cycles and nesting deeper than the limit are refused naming t
   CHECK(error_of(files, many, "main.f") == "no error");
   CHECK(error_of(files, many + "include \"leaf.f\"\n", "main.f") ==
         "main.f:257:9: more than 256 include statements in all; include fewer files");
+}
+
+TEST_CASE("an include cycle through symbolic links is found at once by the file's identity") {
+  const iobench::test::TempDir dir("fbinl");
+  const fs::path main = dir.path() / "main.f";
+  const std::string d = dir.path().string();
+  // main.f -> sub/a.f -> sub/back.f, a symbolic link to main.f itself.
+  write(main, "set $x=1\ninclude \"sub/a.f\"\n");
+  write(dir.path() / "sub/a.f", "include \"back.f\"\n");
+  fs::create_symlink("../main.f", dir.path() / "sub/back.f");
+  CHECK(file_error_of(main) ==
+        d + "/sub/a.f:1:9: include \"back.f\" makes a cycle: " + d + "/main.f -> " + d +
+            "/sub/a.f -> " + d + "/sub/back.f, the same file as " + d +
+            "/main.f; remove one of these includes (included from " + d + "/main.f:2)");
+  // A directory link to itself makes a new path at every level (loop/a.f, loop/loop/a.f, ...,
+  // which stopped at the depth limit): the first read of the same file stops it.
+  fs::create_symlink(".", dir.path() / "sub/loop");
+  write(dir.path() / "sub/a.f", "\n  include \"loop/a.f\"\n");
+  write(main, "include \"sub/a.f\"\n");
+  CHECK(file_error_of(main) == d + "/sub/a.f:2:11: include \"loop/a.f\" makes a cycle: " + d +
+                                   "/sub/a.f -> " + d + "/sub/loop/a.f, the same file as " + d +
+                                   "/sub/a.f; remove one of these includes (included from " + d +
+                                   "/main.f:1)");
+  // A hard link is the same file too.
+  write(dir.path() / "h.f", "include \"h2.f\"\n");
+  fs::create_hard_link(dir.path() / "h.f", dir.path() / "h2.f");
+  CHECK(file_error_of(dir.path() / "h.f") == d + "/h.f:1:9: include \"h2.f\" makes a cycle: " + d +
+                                                 "/h.f -> " + d + "/h2.f, the same file as " + d +
+                                                 "/h.f; remove one of these includes");
+  // The same file included twice, not inside itself, is no cycle.
+  write(dir.path() / "leaf.f", "set $v=1\n");
+  fs::create_symlink("leaf.f", dir.path() / "alias.f");
+  write(main, "include \"leaf.f\"\ninclude \"alias.f\"\n" + kProcess);
+  CHECK(file_error_of(main) == "no error");
 }
 
 TEST_CASE("parsing from memory reads no included file") {
