@@ -37,6 +37,13 @@ void WmlParser::statement() {
                               "found {}",
                               shown(t)));
   }
+  // filebench ends with its run (parser_run and parser_psrun end in its shutdown): nothing after
+  // it is reached, so every statement below it is refused here (a second run says so itself).
+  if (saw_run_ && t.text != "run" && t.text != "psrun") {
+    fail(t.where, fmt::format("'{}' after 'run' is never reached: filebench ends with its run; "
+                              "move it above 'run' or remove it",
+                              t.text));
+  }
   if (t.text == "set") return set_statement();
   if (t.text == "define") return define_statement(t);
   if (t.text == "run") return run_statement(t);
@@ -85,18 +92,12 @@ void WmlParser::statement() {
 }
 
 // filebench 1.5's `enable lathist` turns its latency histogram on for the run; `disable lathist`
-// (iobench's extension: filebench 1.5's lexer has no `disable`) turns it off again, the last one
-// above `run` deciding. `enable multi master=HOST,client=NAME` joins filebench's sync server.
+// (iobench's extension: filebench 1.5's lexer has no `disable`) turns it off again; the last of
+// them above `run` decides. `enable multi master=HOST,client=NAME` joins filebench's sync server.
 void WmlParser::enable_statement(const Token& word) {
   const bool enable = word.text == "enable";
   const Token what = next();
   if (what.kind == TokenKind::kWord && what.text == "lathist") {
-    // filebench ends with its run: a statement after it is never reached.
-    if (saw_run_) {
-      fail(word.where, fmt::format("'{} lathist' after 'run' is never reached: filebench ends "
-                                   "with its run; move it above 'run' or remove it",
-                                   word.text));
-    }
     model_.lathist = enable;
     return;
   }
@@ -206,7 +207,7 @@ void WmlParser::include_statement(const Token& word) {
 
 void WmlParser::set_statement() {
   const Token var = next();
-  if (var.kind == TokenKind::kWord && var.text == "mode") return set_mode(var);
+  if (var.kind == TokenKind::kWord && var.text == "mode") return set_mode();
   if (var.kind != TokenKind::kVariable) {
     fail(var.where, fmt::format("expected a $variable after 'set', found {}; write set $name=value",
                                 shown(var)));
@@ -218,7 +219,7 @@ void WmlParser::set_statement() {
   vars_[var.text] = std::move(v);
 }
 
-void WmlParser::set_mode(const Token& mode) {
+void WmlParser::set_mode() {
   const Token quit = expect_word("'quit' after 'set mode'");
   if (quit.text == "nousestats") {
     model_.nousestats = true;  // filebench 1.5 sets a flag nothing reads
@@ -240,10 +241,6 @@ void WmlParser::set_mode(const Token& mode) {
     fail(how.where, fmt::format("unknown mode 'set mode quit {}'; write timeout, firstdone or "
                                 "alldone",
                                 how.text));
-  }
-  // filebench runs at its `run` statement: a mode set after it does not apply to that run.
-  if (saw_run_) {
-    fail(mode.where, "'set mode' after 'run' has no effect on the run; move it above 'run'");
   }
 }
 
@@ -423,12 +420,6 @@ void WmlParser::sleep_statement(const Token& word) {
   const Token& t = peek();
   if (t.kind != TokenKind::kVariable && !starts_with_digit(t))
     fail(t.where, fmt::format("expected seconds after 'sleep', found {}; write sleep N", shown(t)));
-  // filebench ends (filebench_shutdown) when its run does: a sleep after it never happens.
-  if (saw_run_) {
-    fail(word.where,
-         "'sleep' after 'run' is never reached: filebench ends with its run; move "
-         "it above 'run' or remove it");
-  }
   const std::uint64_t seconds = seconds_value("sleep", 1);
   std::uint64_t& total =
       model_.create_files ? model_.sleep_after_create_s : model_.sleep_before_create_s;

@@ -95,7 +95,7 @@ class WmlParser {
   static std::string absolute_key(const std::filesystem::path& path);
   void set_statement();
   /// `set mode quit timeout|firstdone|alldone` (`mode` read).
-  void set_mode(const Token& mode);
+  void set_mode();
   void define_statement(const Token& define);
   /// `run [N]` (`run` read, `word`: where a second run is reported).
   void run_statement(const Token& word);
@@ -177,7 +177,7 @@ class WmlParser {
   /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.
   std::vector<std::pair<std::string, WmlPosition>> targets_;
   bool saw_eventgen_ = false;
-  bool saw_run_ = false;
+  bool saw_run_ = false;          ///< a run or psrun read: every statement after it is refused
   std::string setting_;           ///< the variable a `set` statement is setting (randvar's name)
   std::uint32_t cvar_count_ = 0;  ///< cvars so far (CvarDef::id)
 };

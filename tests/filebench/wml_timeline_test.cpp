@@ -141,6 +141,31 @@ TEST_CASE("psrun takes filebench's period and length") {
   CHECK(fb::parse_wml("run 4\n", "t.f").psrun_period_s == 0);
 }
 
+TEST_CASE("every statement after run or psrun is refused at its place, comments kept") {
+  // filebench ends with its run: nothing below it is reached, whatever the statement.
+  const auto after_run = [](const std::string& where, const std::string& word) {
+    return "t.f:" + where + ": '" + word +
+           "' after 'run' is never reached: filebench ends with its run; move it above 'run' or "
+           "remove it";
+  };
+  CHECK(filebench_test::wml_error_of("run 60\ndefine process name=p\n{\n}\n") ==
+        after_run("2:1", "define"));
+  CHECK(filebench_test::wml_error_of("run 1\n  eventgen rate=5\n") == after_run("2:3", "eventgen"));
+  CHECK(filebench_test::wml_error_of("run 1\n# a comment\n\ncreate files\n") ==
+        after_run("4:1", "create"));
+  CHECK(filebench_test::wml_error_of("psrun 1\necho \"x\"\n") == after_run("2:1", "echo"));
+  CHECK(filebench_test::wml_error_of("run 1\n    debug 3\n") == after_run("2:5", "debug"));
+  CHECK(filebench_test::wml_error_of("run 1\nset $x=2\n") == after_run("2:1", "set"));
+  CHECK(filebench_test::wml_error_of("run 1\nset mode quit alldone\n") == after_run("2:1", "set"));
+  CHECK(filebench_test::wml_error_of("run 1\ninclude \"other.f\"\n") ==
+        after_run("2:1", "include"));
+  CHECK(filebench_test::wml_error_of("run 1 echo \"x\"\n") == after_run("1:7", "echo"));
+  // Comments and blank lines below run stay fine; the model is the one above run.
+  const fb::WmlModel m = fb::parse_wml("echo \"a\"\nrun 3\n\n# done\n   \n", "t.f");
+  CHECK(m.run_seconds == 3);
+  CHECK(m.echoes == std::vector<std::string>{"a"});
+}
+
 TEST_CASE("bad psruns are refused at their place") {
   CHECK(filebench_test::wml_error_of("psrun 5\npsrun 5\n") ==
         "t.f:2:1: a second 'run' statement is not modelled; keep one");
@@ -179,10 +204,10 @@ TEST_CASE("enable and disable lathist, the last above run deciding, multi refuse
   CHECK(fb::parse_wml("enable lathist\ndisable lathist\n  enable lathist\n", "t.f").lathist);
   // Below run neither is reached (filebench ends with its run).
   CHECK(filebench_test::wml_error_of("enable lathist\nrun 1\n  disable lathist\n") ==
-        "t.f:3:3: 'disable lathist' after 'run' is never reached: filebench ends with its run; "
+        "t.f:3:3: 'disable' after 'run' is never reached: filebench ends with its run; "
         "move it above 'run' or remove it");
   CHECK(filebench_test::wml_error_of("psrun 1\nenable lathist\n") ==
-        "t.f:2:1: 'enable lathist' after 'run' is never reached: filebench ends with its run; "
+        "t.f:2:1: 'enable' after 'run' is never reached: filebench ends with its run; "
         "move it above 'run' or remove it");
   CHECK(filebench_test::wml_error_of("enable stats\n") ==
         "t.f:1:8: expected 'lathist' after 'enable', found 'stats'; write enable lathist");
@@ -204,16 +229,16 @@ TEST_CASE("enable and disable lathist, the last above run deciding, multi refuse
         "t.f:1:8: 'enable multi' (filebench's multi-client synchronisation through its sync "
         "server) is not modelled by iobench; " +
             mpirun);
-  CHECK(filebench_test::wml_error_of("run 1\n\tdomultisync value=3\n") ==
-        "t.f:2:2: 'domultisync' (a barrier among the clients of filebench's sync server) is not "
+  CHECK(filebench_test::wml_error_of("\tdomultisync value=3\nrun 1\n") ==
+        "t.f:1:2: 'domultisync' (a barrier among the clients of filebench's sync server) is not "
         "modelled by iobench; " +
             mpirun);
   CHECK(filebench_test::wml_error_of("disable  multi\n") ==
         "t.f:1:10: 'disable multi' is not a statement: filebench 1.5 has no 'disable' and "
         "iobench's 'disable' takes only lathist; remove it");
   // include is iobench's extension (wml_include_test): text parsed from memory reads no file.
-  CHECK(filebench_test::wml_error_of("run 1\n  include \"other.f\"\n") ==
-        "t.f:2:3: 'include' (iobench's extension; filebench 1.5 has no such statement) reads a "
+  CHECK(filebench_test::wml_error_of("  include \"other.f\"\nrun 1\n") ==
+        "t.f:1:3: 'include' (iobench's extension; filebench 1.5 has no such statement) reads a "
         "file, and this text was not read from one; run the .f file itself");
 }
 
