@@ -123,6 +123,14 @@ std::string WmlParser::absolute_key(const std::filesystem::path& path) {
   return (ec ? path : abs).lexically_normal().string();
 }
 
+void WmlParser::cycle_error(const Token& name, std::size_t first, const std::string& shown_path,
+                            const std::string& same_as) const {
+  std::string cycle;
+  for (std::size_t j = first; j < open_files_.size(); ++j) cycle += open_files_[j].name + " -> ";
+  fail(name.where, fmt::format("include \"{}\" makes a cycle: {}{}{}; remove one of these includes",
+                               name.text, cycle, shown_path, same_as));
+}
+
 void WmlParser::include_statement(const Token& word) {
   const Token name = next();
   if (name.kind != TokenKind::kString || name.text.empty()) {
@@ -140,13 +148,13 @@ void WmlParser::include_statement(const Token& word) {
                                          : std::filesystem::path(file_).parent_path() / name.text;
   const std::string shown_path = path.string();
   const std::string key = absolute_key(path);
+  // A file already on the chain is a cycle. Files are the same when the files opened are (st_dev,
+  // st_ino), after the read; only where a side has no identity (text from memory) by their
+  // absolute, lexically normal paths, which name another file where a path goes through a
+  // symbolic link ("link/../main.f" with link pointing elsewhere). A file on the chain from
+  // memory is compared here, before the read.
   for (std::size_t k = 0; k < open_files_.size(); ++k) {
-    if (open_files_[k].key != key) continue;
-    std::string cycle;
-    for (std::size_t j = k; j < open_files_.size(); ++j) cycle += open_files_[j].name + " -> ";
-    fail(name.where, fmt::format("include \"{}\" makes a cycle: {}{}; remove one of these "
-                                 "includes",
-                                 name.text, cycle, shown_path));
+    if (!open_files_[k].identity && open_files_[k].key == key) cycle_error(name, k, shown_path, "");
   }
   if (open_files_.size() > kMaxWmlIncludeDepth) {
     fail(name.where, fmt::format("include \"{}\" nests files more than {} deep; include fewer "
@@ -170,13 +178,12 @@ void WmlParser::include_statement(const Token& word) {
                   shown_path);
   }
   // The same file reached by another path (a symbolic or hard link): a cycle all the same.
-  for (std::size_t k = 0; read.identity && k < open_files_.size(); ++k) {
-    if (open_files_[k].identity != read.identity) continue;
-    std::string cycle;
-    for (std::size_t j = k; j < open_files_.size(); ++j) cycle += open_files_[j].name + " -> ";
-    fail(name.where, fmt::format("include \"{}\" makes a cycle: {}{}, the same file as {}; "
-                                 "remove one of these includes",
-                                 name.text, cycle, shown_path, open_files_[k].name));
+  for (std::size_t k = 0; k < open_files_.size(); ++k) {
+    const OpenFile& open = open_files_[k];
+    if (!open.identity) continue;  // from memory: compared by path before the read
+    if (read.identity ? *open.identity != *read.identity : open.key != key) continue;
+    if (open.key == key) cycle_error(name, k, shown_path, "");
+    cycle_error(name, k, shown_path, ", the same file as " + open.name);
   }
   // The included file's own chain: where it was included, then its includer's chain.
   std::string chain = fmt::format(" (included from {}:{}", file_, name.where.line);

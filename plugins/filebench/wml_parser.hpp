@@ -34,14 +34,17 @@
 /// included file's statements are parsed in place, as if written there: the variables set before
 /// are visible in it, those it sets are visible after. At most kMaxWmlIncludeDepth files deep and
 /// kMaxWmlIncludes include statements in all; a file including itself, directly or through
-/// others, is an error naming the chain: files are compared by their absolute, lexically normal
-/// path before the read, then by the identity of the file the reader opened (st_dev, st_ino,
-/// WmlFileText::identity), so a cycle through symbolic or hard links is found at its first
-/// repeat, the message adding which file on the chain the path names. An error inside an included
-/// file names that file, line and column, then " (included from FILE:LINE, from FILE:LINE)" up
-/// to the main file, now and after the parse (WmlPosition::file, WmlModel::located). Each
-/// included file is read whole before it is parsed. Parsing text from memory (parse_wml without a
-/// reader) refuses `include`: only a reader given by the caller ever opens a file.
+/// others, is an error naming the chain: after the read, files are compared by the identity of
+/// the file the reader opened (st_dev, st_ino, WmlFileText::identity), so a cycle through
+/// symbolic or hard links is found at its first repeat, the message adding which file on the
+/// chain the path names when the paths differ; only where a side has no identity (text from
+/// memory) by their absolute, lexically normal path, which is not the file when the path goes
+/// through a symbolic link ("link/../main.f" where link points elsewhere is another file). An
+/// error inside an included file names that file, line and column, then " (included from
+/// FILE:LINE, from FILE:LINE)" up to the main file, now and after the parse (WmlPosition::file,
+/// WmlModel::located). Each included file is read whole before it is parsed. Parsing text from
+/// memory (parse_wml without a reader) refuses `include`: only a reader given by the caller ever
+/// opens a file.
 
 #include <cstddef>
 #include <filesystem>

@@ -93,6 +93,10 @@ class WmlParser {
   void include_statement(const Token& word);
   /// The absolute, lexically normal form of `path` (cycle detection).
   static std::string absolute_key(const std::filesystem::path& path);
+  /// Fails at `name` (an include's path) naming the cycle from open_files_[first] to
+  /// `shown_path`, `same_as` added after it (empty, or ", the same file as NAME").
+  [[noreturn]] void cycle_error(const Token& name, std::size_t first, const std::string& shown_path,
+                                const std::string& same_as) const;
   void set_statement();
   /// `set mode quit timeout|firstdone|alldone` (`mode` read).
   void set_mode();

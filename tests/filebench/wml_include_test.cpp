@@ -201,6 +201,28 @@ TEST_CASE("an include cycle through symbolic links is found at once by the file'
   CHECK(file_error_of(main) == "no error");
 }
 
+TEST_CASE("a path through a symbolic link naming another file of the same name is no cycle") {
+  const iobench::test::TempDir dir("fbinp");
+  const fs::path main = dir.path() / "main.f";
+  const std::string d = dir.path().string();
+  // link points to other/deep: link/../main.f is other/main.f, though its lexically normal form
+  // is main.f itself (which the lexical check took for a cycle).
+  fs::create_directories(dir.path() / "other/deep");
+  fs::create_directory_symlink("other/deep", dir.path() / "link");
+  filebench_test::write_file(dir.path() / "other/main.f", "set $y=3\n");
+  filebench_test::write_file(main,
+                             "include \"link/../main.f\"\ndefine file name=f,size=$y\n" + kProcess);
+  const fb::WmlModel m = fb::parse_wml_file(main.string());
+  REQUIRE(m.filesets.size() == 1);
+  CHECK(m.filesets[0].size.fixed_bytes == 3);
+  // The other file including the main one back through its real path is a cycle all the same.
+  filebench_test::write_file(dir.path() / "other/main.f", "include \"../main.f\"\n");
+  CHECK(file_error_of(main) ==
+        d + "/link/../main.f:1:9: include \"../main.f\" makes a cycle: " + d + "/main.f -> " + d +
+            "/link/../main.f -> " + d + "/link/../../main.f, the same file as " + d +
+            "/main.f; remove one of these includes (included from " + d + "/main.f:1)");
+}
+
 TEST_CASE("parsing from memory reads no included file") {
   try {
     (void)fb::parse_wml("include \"/etc/passwd\"\n", "m.f");
