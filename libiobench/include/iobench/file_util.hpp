@@ -67,7 +67,10 @@ inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{256} << 20;
 
 /// Which file read_input_file read: st_dev and st_ino of fstat(2) on the descriptor it opened.
 /// Two paths naming one file (through a symbolic link, a hard link, `..` or a bind mount) give
-/// equal identities; so does a file read twice.
+/// equal identities; so does a file read twice. Meaningful only while that file exists: the
+/// descriptor is closed on return, and once the file is deleted its inode number may be reused
+/// by a new file, which then compares equal. A file replaced by rename(2) (an editor's save, a
+/// new file moved over the old) is another file with a new identity.
 struct InputFileIdentity {
   std::uint64_t device = 0;  ///< st_dev
   std::uint64_t inode = 0;   ///< st_ino
