@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <iobench/printable.hpp>
 #include <utility>
 
 #include "plugins/filebench/event_generator.hpp"
@@ -126,9 +127,10 @@ std::string WmlParser::absolute_key(const std::filesystem::path& path) {
 void WmlParser::cycle_error(const Token& name, std::size_t first, const std::string& shown_path,
                             const std::string& same_as) const {
   std::string cycle;
-  for (std::size_t j = first; j < open_files_.size(); ++j) cycle += open_files_[j].name + " -> ";
+  for (std::size_t j = first; j < open_files_.size(); ++j)
+    cycle += printable(open_files_[j].name) + " -> ";
   fail(name.where, fmt::format("include \"{}\" makes a cycle: {}{}{}; remove one of these includes",
-                               name.text, cycle, shown_path, same_as));
+                               printable(name.text), cycle, printable(shown_path), same_as));
 }
 
 void WmlParser::include_statement(const Token& word) {
@@ -159,7 +161,7 @@ void WmlParser::include_statement(const Token& word) {
   if (open_files_.size() > kMaxWmlIncludeDepth) {
     fail(name.where, fmt::format("include \"{}\" nests files more than {} deep; include fewer "
                                  "levels",
-                                 name.text, kMaxWmlIncludeDepth));
+                                 printable(name.text), kMaxWmlIncludeDepth));
   }
   if (++includes_ > kMaxWmlIncludes) {
     fail(name.where, fmt::format("more than {} include statements in all; include fewer files",
@@ -169,12 +171,12 @@ void WmlParser::include_statement(const Token& word) {
   try {
     read = (*read_include_)(path);
   } catch (const ConfigError& e) {
-    fail(name.where, fmt::format("include \"{}\": {}", name.text, e.what()));
+    fail(name.where, fmt::format("include \"{}\": {}", printable(name.text), e.what()));
   } catch (const IoError& e) {
     // A read that failed (EIO): an I/O failure, with the statement that asked for it.
     throw IoError(e.error_number(),
                   fmt::format("{}:{}:{}: include \"{}\": read", file_, name.where.line,
-                              name.where.column, name.text),
+                              name.where.column, printable(name.text)),
                   shown_path);
   }
   // The same file reached by another path (a symbolic or hard link): a cycle all the same.
@@ -183,7 +185,7 @@ void WmlParser::include_statement(const Token& word) {
     if (!open.identity) continue;  // from memory: compared by path before the read
     if (read.identity ? *open.identity != *read.identity : open.key != key) continue;
     if (open.key == key) cycle_error(name, k, shown_path, "");
-    cycle_error(name, k, shown_path, ", the same file as " + open.name);
+    cycle_error(name, k, shown_path, ", the same file as " + printable(open.name));
   }
   // The included file's own chain: where it was included, then its includer's chain.
   std::string chain = fmt::format(" (included from {}:{}", file_, name.where.line);

@@ -53,6 +53,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "plugins/filebench/wml_model.hpp"
 

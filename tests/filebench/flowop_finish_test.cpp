@@ -15,8 +15,6 @@
 namespace fs = std::filesystem;
 using filebench_test::op;
 
-namespace {}  // namespace
-
 TEST_CASE("finishoncount with a target ends the run at the target's value-th op") {
   const iobench::test::TempDir target("fbfin1");
   const filebench_test::Run run =

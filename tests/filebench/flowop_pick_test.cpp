@@ -17,8 +17,6 @@ namespace fs = std::filesystem;
 namespace fb = iobench::plugins::filebench;
 using filebench_test::op;
 
-namespace {}  // namespace
-
 TEST_CASE(
     "pick_from starts at its index modulo the files, wraps, skips busy ones, keeps the rotor") {
   fb::FilesetDef def;

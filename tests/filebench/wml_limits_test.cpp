@@ -15,8 +15,6 @@
 
 namespace fb = iobench::plugins::filebench;
 
-namespace {}  // namespace
-
 TEST_CASE("a count attribute without a value is refused at its own position") {
   CHECK(filebench_test::wml_error_of(
             "define process name=p,instances { thread name=t { flowop delay name=d,"

@@ -8,8 +8,6 @@
 
 namespace fb = iobench::plugins::filebench;
 
-namespace {}  // namespace
-
 TEST_CASE("a fileserver-style file parses into filesets, processes, threads and flowops") {
   const std::string text =
       "# a comment\n"

@@ -47,7 +47,10 @@ inline std::string wml_error_of(const std::string& text, const std::string& file
 inline std::filesystem::path write_file(const std::filesystem::path& path,
                                         const std::string& text) {
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << text;
+  std::ofstream out(path);
+  out << text;
+  out.close();
+  REQUIRE(out.good());
   return path;
 }
 
