@@ -298,7 +298,8 @@ struct WmlModel {
   /// period's line covers the run so far.
   bool psrun_reset = false;
   /// `enable lathist`: the report gives each flowop's latency histogram (filebench's 64
-  /// power-of-two buckets of nanoseconds).
+  /// power-of-two buckets of nanoseconds); `disable lathist` (iobench's extension) turns it off
+  /// again, the last of them above `run` deciding.
   bool lathist = false;
   /// `set mode nousestats`: filebench 1.5 logs "Disabling CPU usage statistics" and sets a flag
   /// nothing reads; recorded, with no other effect.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <iobench/printable.hpp>
 #include <utility>
 
 #include "plugins/filebench/event_generator.hpp"
@@ -18,6 +19,12 @@ namespace detail {
 
 namespace {
 
+// The fix named where a file asks for filebench's multi-client synchronisation.
+constexpr const char* kMultiClientFix =
+    "remove it, and to run this workload on several clients at once start iobench under mpirun "
+    "(mpirun -n N iobench run filebench file=F.f): every rank runs the file and each phase "
+    "starts at a barrier across the ranks";
+
 bool starts_with_digit(const Token& t) {
   return t.kind == TokenKind::kWord && !t.text.empty() && t.text[0] >= '0' && t.text[0] <= '9';
 }
@@ -30,6 +37,13 @@ void WmlParser::statement() {
     fail(t.where, fmt::format("expected a statement (set, define, run, create files, echo), "
                               "found {}",
                               shown(t)));
+  }
+  // filebench ends with its run (parser_run and parser_psrun end in its shutdown): nothing after
+  // it is reached, so every statement below it is refused here (a second run says so itself).
+  if (saw_run_ && t.text != "run" && t.text != "psrun") {
+    fail(t.where, fmt::format("'{}' after 'run' is never reached: filebench ends with its run; "
+                              "move it above 'run' or remove it",
+                              t.text));
   }
   if (t.text == "set") return set_statement();
   if (t.text == "define") return define_statement(t);
@@ -55,32 +69,18 @@ void WmlParser::statement() {
     return;
   }
   if (t.text == "psrun") return psrun_statement(t);
-  if (t.text == "enable") {
-    const Token what = expect_word("'lathist' after 'enable'");
-    if (what.text == "lathist") {
-      model_.lathist = true;
-      return;
-    }
-    if (what.text == "multi") {
-      fail(what.where,
-           "'enable multi' (multi-client synchronisation) is accepted by filebench "
-           "but not modelled by iobench yet; remove it");
-    }
-    fail(what.where, fmt::format("expected 'lathist' after 'enable', found '{}'; write enable "
-                                 "lathist",
-                                 what.text));
-  }
+  if (t.text == "enable" || t.text == "disable") return enable_statement(t);
   if (t.text == "include") return include_statement(t);
-  if (t.text == "disable") {
-    fail(t.where, fmt::format("statement '{}' is not filebench 1.5 syntax (its lexer has no such "
-                              "word and its parser stops there); remove it",
-                              t.text));
-  }
   if (t.text == "echo") {
     const Token s = next();
     if (s.kind != TokenKind::kString) fail(s.where, "echo takes a \"quoted string\"");
     model_.echoes.push_back(s.text);
     return;
+  }
+  if (t.text == "domultisync") {
+    fail(t.where, fmt::format("'domultisync' (a barrier among the clients of filebench's sync "
+                              "server) is not modelled by iobench; {}",
+                              kMultiClientFix));
   }
   if (contains(kUnmodelledStatements, t.text)) {
     fail(t.where, fmt::format("statement '{}' is accepted by filebench but not modelled by "
@@ -92,10 +92,45 @@ void WmlParser::statement() {
                             t.text));
 }
 
+// filebench 1.5's `enable lathist` turns its latency histogram on for the run; `disable lathist`
+// (iobench's extension: filebench 1.5's lexer has no `disable`) turns it off again; the last of
+// them above `run` decides. `enable multi master=HOST,client=NAME` joins filebench's sync server.
+void WmlParser::enable_statement(const Token& word) {
+  const bool enable = word.text == "enable";
+  const Token what = next();
+  if (what.kind == TokenKind::kWord && what.text == "lathist") {
+    model_.lathist = enable;
+    return;
+  }
+  if (what.kind == TokenKind::kWord && what.text == "multi") {
+    if (enable) {
+      fail(what.where, fmt::format("'enable multi' (filebench's multi-client synchronisation "
+                                   "through its sync server) is not modelled by iobench; {}",
+                                   kMultiClientFix));
+    }
+    fail(what.where,
+         "'disable multi' is not a statement: filebench 1.5 has no 'disable' and iobench's "
+         "'disable' takes only lathist; remove it");
+  }
+  fail(what.where,
+       fmt::format("expected 'lathist' after '{}', found {}; write {} lathist{}", word.text,
+                   shown(what), word.text,
+                   enable ? "" : " (iobench's extension: filebench 1.5 has no 'disable')"));
+}
+
 std::string WmlParser::absolute_key(const std::filesystem::path& path) {
   std::error_code ec;
   const std::filesystem::path abs = std::filesystem::absolute(path, ec);
   return (ec ? path : abs).lexically_normal().string();
+}
+
+void WmlParser::cycle_error(const Token& name, std::size_t first, const std::string& shown_path,
+                            const std::string& same_as) const {
+  std::string cycle;
+  for (std::size_t j = first; j < open_files_.size(); ++j)
+    cycle += printable(open_files_[j].name) + " -> ";
+  fail(name.where, fmt::format("include \"{}\" makes a cycle: {}{}{}; remove one of these includes",
+                               printable(name.text), cycle, printable(shown_path), same_as));
 }
 
 void WmlParser::include_statement(const Token& word) {
@@ -115,34 +150,42 @@ void WmlParser::include_statement(const Token& word) {
                                          : std::filesystem::path(file_).parent_path() / name.text;
   const std::string shown_path = path.string();
   const std::string key = absolute_key(path);
+  // A file already on the chain is a cycle. Files are the same when the files opened are (st_dev,
+  // st_ino), after the read; only where a side has no identity (text from memory) by their
+  // absolute, lexically normal paths, which name another file where a path goes through a
+  // symbolic link ("link/../main.f" with link pointing elsewhere). A file on the chain from
+  // memory is compared here, before the read.
   for (std::size_t k = 0; k < open_files_.size(); ++k) {
-    if (open_files_[k].key != key) continue;
-    std::string cycle;
-    for (std::size_t j = k; j < open_files_.size(); ++j) cycle += open_files_[j].name + " -> ";
-    fail(name.where, fmt::format("include \"{}\" makes a cycle: {}{}; remove one of these "
-                                 "includes",
-                                 name.text, cycle, shown_path));
+    if (!open_files_[k].identity && open_files_[k].key == key) cycle_error(name, k, shown_path, "");
   }
   if (open_files_.size() > kMaxWmlIncludeDepth) {
     fail(name.where, fmt::format("include \"{}\" nests files more than {} deep; include fewer "
                                  "levels",
-                                 name.text, kMaxWmlIncludeDepth));
+                                 printable(name.text), kMaxWmlIncludeDepth));
   }
   if (++includes_ > kMaxWmlIncludes) {
     fail(name.where, fmt::format("more than {} include statements in all; include fewer files",
                                  kMaxWmlIncludes));
   }
-  std::string text;
+  WmlFileText read{std::string()};
   try {
-    text = (*read_include_)(path);
+    read = (*read_include_)(path);
   } catch (const ConfigError& e) {
-    fail(name.where, fmt::format("include \"{}\": {}", name.text, e.what()));
+    fail(name.where, fmt::format("include \"{}\": {}", printable(name.text), e.what()));
   } catch (const IoError& e) {
     // A read that failed (EIO): an I/O failure, with the statement that asked for it.
     throw IoError(e.error_number(),
                   fmt::format("{}:{}:{}: include \"{}\": read", file_, name.where.line,
-                              name.where.column, name.text),
+                              name.where.column, printable(name.text)),
                   shown_path);
+  }
+  // The same file reached by another path (a symbolic or hard link): a cycle all the same.
+  for (std::size_t k = 0; k < open_files_.size(); ++k) {
+    const OpenFile& open = open_files_[k];
+    if (!open.identity) continue;  // from memory: compared by path before the read
+    if (read.identity ? *open.identity != *read.identity : open.key != key) continue;
+    if (open.key == key) cycle_error(name, k, shown_path, "");
+    cycle_error(name, k, shown_path, ", the same file as " + printable(open.name));
   }
   // The included file's own chain: where it was included, then its includer's chain.
   std::string chain = fmt::format(" (included from {}:{}", file_, name.where.line);
@@ -151,16 +194,16 @@ void WmlParser::include_statement(const Token& word) {
   chain += ")";
   std::vector<Token> tokens;
   try {
-    tokens = lex_wml(text, shown_path);
+    tokens = lex_wml(read.text, shown_path);
   } catch (const ConfigError& e) {
     throw ConfigError(std::string(e.what()) + chain);
   }
-  std::string().swap(text);  // the tokens hold what is needed: not kept through nested files
+  std::string().swap(read.text);  // the tokens hold what is needed: not kept through nested files
   // Its positions name it (WmlPosition::file), in messages now and after the parse.
   const auto index = static_cast<std::uint32_t>(model_.sources.size());
   for (Token& t : tokens) t.where.file = index;
   model_.sources.push_back(WmlSource{shown_path, std::move(chain)});
-  open_files_.push_back(OpenFile{shown_path, key, name.where.line});
+  open_files_.push_back(OpenFile{shown_path, key, read.identity, name.where.line});
   std::string saved_file = std::exchange(file_, shown_path);
   std::vector<Token> saved_tokens = std::exchange(tokens_, std::move(tokens));
   const std::size_t saved_pos = std::exchange(pos_, 0);
@@ -173,7 +216,7 @@ void WmlParser::include_statement(const Token& word) {
 
 void WmlParser::set_statement() {
   const Token var = next();
-  if (var.kind == TokenKind::kWord && var.text == "mode") return set_mode(var);
+  if (var.kind == TokenKind::kWord && var.text == "mode") return set_mode();
   if (var.kind != TokenKind::kVariable) {
     fail(var.where, fmt::format("expected a $variable after 'set', found {}; write set $name=value",
                                 shown(var)));
@@ -185,7 +228,7 @@ void WmlParser::set_statement() {
   vars_[var.text] = std::move(v);
 }
 
-void WmlParser::set_mode(const Token& mode) {
+void WmlParser::set_mode() {
   const Token quit = expect_word("'quit' after 'set mode'");
   if (quit.text == "nousestats") {
     model_.nousestats = true;  // filebench 1.5 sets a flag nothing reads
@@ -207,10 +250,6 @@ void WmlParser::set_mode(const Token& mode) {
     fail(how.where, fmt::format("unknown mode 'set mode quit {}'; write timeout, firstdone or "
                                 "alldone",
                                 how.text));
-  }
-  // filebench runs at its `run` statement: a mode set after it does not apply to that run.
-  if (saw_run_) {
-    fail(mode.where, "'set mode' after 'run' has no effect on the run; move it above 'run'");
   }
 }
 
@@ -390,12 +429,6 @@ void WmlParser::sleep_statement(const Token& word) {
   const Token& t = peek();
   if (t.kind != TokenKind::kVariable && !starts_with_digit(t))
     fail(t.where, fmt::format("expected seconds after 'sleep', found {}; write sleep N", shown(t)));
-  // filebench ends (filebench_shutdown) when its run does: a sleep after it never happens.
-  if (saw_run_) {
-    fail(word.where,
-         "'sleep' after 'run' is never reached: filebench ends with its run; move "
-         "it above 'run' or remove it");
-  }
   const std::uint64_t seconds = seconds_value("sleep", 1);
   std::uint64_t& total =
       model_.create_files ? model_.sleep_after_create_s : model_.sleep_before_create_s;
@@ -486,12 +519,16 @@ WmlModel parse_wml(std::string_view text, std::string_view file_name,
   return detail::WmlParser(text, file_name, &read_include).parse();
 }
 
-std::string read_wml_file(const std::filesystem::path& path) {
-  return read_input_file(path, "filebench .f file", kMaxWmlFileBytes);
+WmlFileText read_wml_file(const std::filesystem::path& path) {
+  InputFileIdentity opened;
+  std::string text = read_input_file(path, "filebench .f file", kMaxWmlFileBytes, opened);
+  return WmlFileText{std::move(text), opened};
 }
 
 WmlModel parse_wml_file(const std::string& path) {
-  return parse_wml(read_wml_file(path), path, read_wml_file);
+  const WmlFileText main = read_wml_file(path);
+  const WmlIncludeReader reader = read_wml_file;
+  return detail::WmlParser(main.text, path, &reader, main.identity).parse();
 }
 
 }  // namespace iobench::plugins::filebench

@@ -15,14 +15,18 @@
 /// ...` (wml_randvar_parser.cpp), `eventgen rate=N`, `run [N]`, `psrun [[-]P [D]]` (a run with a
 /// stats line every P seconds), `sleep N|$var` before the run (a pause before or after `create
 /// files` as written; after `run` it is an error: filebench ends with its run), `enable
-/// lathist`, `set mode nousestats`, `create files`, `echo "..."` and `#` comments.
+/// lathist` and `disable lathist` (iobench's extension, filebench 1.5 has no `disable`: the last
+/// of them above `run` decides; after `run` an error, as sleep), `set mode nousestats`, `create
+/// files`, `echo "..."` and `#` comments.
 ///
 /// Errors (ConfigError, "FILE:LINE:COL: problem; fix"): unknown statements, attributes and
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
 /// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
-/// type that filebench accepts but iobench does not model yet (system, domultisync, print,
-/// enable multi, ...) is an error saying so, never silently ignored; so are `disable`, which
-/// filebench 1.5 has no statement for, and a flowop named by one of filebench's keywords
+/// type that filebench accepts but iobench does not model yet (system, print, ...) is an error
+/// saying so, never silently ignored; `enable multi` and `domultisync` (filebench's
+/// multi-client sync server) are errors naming mpirun, under which iobench runs a workload on
+/// several clients, each phase starting at a barrier across them; a `disable` of anything but
+/// lathist is an error, and so is a flowop named by one of filebench's keywords
 /// (kFilebenchKeywords), which filebench's parser refuses.
 ///
 /// `include "PATH"` is iobench's extension (filebench 1.5's lexer has no such word: its parser
@@ -30,18 +34,26 @@
 /// included file's statements are parsed in place, as if written there: the variables set before
 /// are visible in it, those it sets are visible after. At most kMaxWmlIncludeDepth files deep and
 /// kMaxWmlIncludes include statements in all; a file including itself, directly or through
-/// others, is an error naming the chain (files compared by their absolute, lexically normal
-/// path: a cycle through symbolic links ends at the depth limit). An error inside an included
-/// file names that file, line and column, then " (included from FILE:LINE, from FILE:LINE)" up
-/// to the main file, now and after the parse (WmlPosition::file, WmlModel::located). Each
-/// included file is read whole before it is parsed. Parsing text from memory (parse_wml without a
-/// reader) refuses `include`: only a reader given by the caller ever opens a file.
+/// others, is an error naming the chain: after the read, files are compared by the identity of
+/// the file the reader opened (st_dev, st_ino, WmlFileText::identity), so a cycle through
+/// symbolic or hard links is found at its first repeat, the message adding which file on the
+/// chain the path names when the paths differ; only where a side has no identity (text from
+/// memory) by their absolute, lexically normal path, which is not the file when the path goes
+/// through a symbolic link ("link/../main.f" where link points elsewhere is another file). An
+/// error inside an included file names that file, line and column, then " (included from
+/// FILE:LINE, from FILE:LINE)" up to the main file, now and after the parse (WmlPosition::file,
+/// WmlModel::located). Each included file is read whole before it is parsed. Parsing text from
+/// memory (parse_wml without a reader) refuses `include`: only a reader given by the caller ever
+/// opens a file.
 
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <iobench/file_util.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "plugins/filebench/wml_model.hpp"
 
@@ -55,9 +67,21 @@ inline constexpr std::size_t kMaxWmlIncludeDepth = 16;
 /// files including each other several times can make the parser read).
 inline constexpr std::size_t kMaxWmlIncludes = 256;
 
+/// The text of a .f file and, where it was read from the file system, which file it was.
+struct WmlFileText {
+  std::string text;
+  /// The file opened (st_dev, st_ino); none for a text from memory (compared by path alone).
+  std::optional<InputFileIdentity> identity;
+
+  /// A text without identity: a reader may return the text alone (from memory).
+  WmlFileText(std::string t) : text(std::move(t)) {}  // NOLINT(google-explicit-constructor)
+  WmlFileText(std::string t, InputFileIdentity id) : text(std::move(t)), identity(id) {}
+};
+
 /// Returns the text of the file an `include` names (`path`: PATH joined to the directory of the
-/// including file, as shown in messages). Throws ConfigError naming the path if it cannot be read.
-using WmlIncludeReader = std::function<std::string(const std::filesystem::path& path)>;
+/// including file, as shown in messages), with the identity of the file opened where there is
+/// one. Throws ConfigError naming the path if it cannot be read.
+using WmlIncludeReader = std::function<WmlFileText(const std::filesystem::path& path)>;
 
 /// Parses the .f text `text`; `file_name` names it in errors. `include` is refused (nothing is
 /// read from the file system). Throws ConfigError (see above).
@@ -69,10 +93,11 @@ using WmlIncludeReader = std::function<std::string(const std::filesystem::path& 
 [[nodiscard]] WmlModel parse_wml(std::string_view text, std::string_view file_name,
                                  const WmlIncludeReader& read_include);
 
-/// The text of the .f file `path` (main or included), read by read_input_file: at most
-/// kMaxWmlFileBytes, a regular file. Throws ConfigError naming the path with the errno text
-/// (missing, unreadable, a directory, a device or FIFO, too large); IoError on a read error.
-[[nodiscard]] std::string read_wml_file(const std::filesystem::path& path);
+/// The text of the .f file `path` (main or included) and the identity of the file opened, read
+/// by read_input_file: at most kMaxWmlFileBytes, a regular file. Throws ConfigError naming the
+/// path with the errno text (missing, unreadable, a directory, a device or FIFO, too large);
+/// IoError on a read error.
+[[nodiscard]] WmlFileText read_wml_file(const std::filesystem::path& path);
 
 /// Reads the .f file `path` and parses it, its includes read by read_wml_file.
 [[nodiscard]] WmlModel parse_wml_file(const std::string& path);

@@ -20,6 +20,7 @@
 
 #include "plugins/filebench/wml_lexer.hpp"
 #include "plugins/filebench/wml_model.hpp"
+#include "plugins/filebench/wml_parser.hpp"
 
 namespace iobench::plugins::filebench::detail {
 
@@ -40,10 +41,11 @@ struct Attr {
 class WmlParser {
  public:
   /// `read_include`: the reader of included files; null: `include` is refused.
-  WmlParser(std::string_view text, std::string_view file_name,
-            const std::function<std::string(const std::filesystem::path&)>* read_include)
+  /// `identity`: the main file's, where it was read from one (include cycle check).
+  WmlParser(std::string_view text, std::string_view file_name, const WmlIncludeReader* read_include,
+            std::optional<InputFileIdentity> identity = std::nullopt)
       : file_(file_name), tokens_(lex_wml(text, file_name)), read_include_(read_include) {
-    open_files_.push_back(OpenFile{std::string(file_name), absolute_key(file_name), 0});
+    open_files_.push_back(OpenFile{std::string(file_name), absolute_key(file_name), identity, 0});
     model_.sources.push_back(WmlSource{std::string(file_name), ""});
   }
 
@@ -85,13 +87,19 @@ class WmlParser {
   }
 
   void statement();
+  /// `enable lathist|multi` and `disable lathist` (`word` is enable or disable).
+  void enable_statement(const Token& word);
   /// `include "PATH"` (`include` read): parses the file in place (iobench's extension).
   void include_statement(const Token& word);
   /// The absolute, lexically normal form of `path` (cycle detection).
   static std::string absolute_key(const std::filesystem::path& path);
+  /// Fails at `name` (an include's path) naming the cycle from open_files_[first] to
+  /// `shown_path`, `same_as` added after it (empty, or ", the same file as NAME").
+  [[noreturn]] void cycle_error(const Token& name, std::size_t first, const std::string& shown_path,
+                                const std::string& same_as) const;
   void set_statement();
   /// `set mode quit timeout|firstdone|alldone` (`mode` read).
-  void set_mode(const Token& mode);
+  void set_mode();
   void define_statement(const Token& define);
   /// `run [N]` (`run` read, `word`: where a second run is reported).
   void run_statement(const Token& word);
@@ -156,15 +164,16 @@ class WmlParser {
 
   /// A file being parsed: the main one, then one per `include` being followed.
   struct OpenFile {
-    std::string name;        ///< as shown in messages
-    std::string key;         ///< absolute_key(name)
+    std::string name;                           ///< as shown in messages
+    std::string key;                            ///< absolute_key(name)
+    std::optional<InputFileIdentity> identity;  ///< the file read; none: from memory
     std::uint32_t line = 0;  ///< the line of its `include` in the file before it (0: main)
   };
 
   std::string file_;  ///< the file whose tokens are parsed
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
-  const std::function<std::string(const std::filesystem::path&)>* read_include_;
+  const WmlIncludeReader* read_include_;
   std::vector<OpenFile> open_files_;
   std::size_t includes_ = 0;  ///< include statements followed so far
   std::map<std::string, Value> vars_;
@@ -172,7 +181,7 @@ class WmlParser {
   /// Per flowop of the thread being parsed: its `target=` name (empty: none) and position.
   std::vector<std::pair<std::string, WmlPosition>> targets_;
   bool saw_eventgen_ = false;
-  bool saw_run_ = false;
+  bool saw_run_ = false;          ///< a run or psrun read: every statement after it is refused
   std::string setting_;           ///< the variable a `set` statement is setting (randvar's name)
   std::uint32_t cvar_count_ = 0;  ///< cvars so far (CvarDef::id)
 };

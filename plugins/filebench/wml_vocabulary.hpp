@@ -11,9 +11,8 @@
 namespace iobench::plugins::filebench {
 
 /// Statements filebench accepts that iobench does not model yet.
-inline constexpr std::array<std::string_view, 10> kUnmodelledStatements = {
-    "quit",  "list", "system", "version",  "domultisync",
-    "usage", "vars", "stats",  "shutdown", "warmup"};
+inline constexpr std::array<std::string_view, 9> kUnmodelledStatements = {
+    "quit", "list", "system", "version", "usage", "vars", "stats", "shutdown", "warmup"};
 
 /// Attribute names of filebench's lexer: one not handled where it appears is "not modelled".
 inline constexpr std::array<std::string_view, 52> kFilebenchAttributes = {

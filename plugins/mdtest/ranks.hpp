@@ -6,6 +6,7 @@
 #include <iobench/worker_context.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 // mdtest's ranks across MPI processes (`mpirun -n N iobench run mdtest ...`): every process's
@@ -16,6 +17,10 @@ namespace iobench::plugins::mdtest {
 /// The names of rank 0's run directories, one a line in target order: what rank 0 sends the
 /// other processes (from_rank0) so that they work in its test directories.
 [[nodiscard]] std::string run_dir_names(std::span<const Target> targets);
+
+/// Whether `name` is one directory's name as rank 0 sends it: not empty, not "." or "..", no
+/// '/' and no NUL in it. open_rank0_dirs and decode_rank0_setup both check names with it.
+[[nodiscard]] bool is_one_dir_name(std::string_view name) noexcept;
 
 /// Every target's run directory of rank 0 (run_dir_names()'s text), opened beneath the target the
 /// user named, never through a link. Throws Error for a missing or unsafe name and IoError
@@ -36,8 +41,13 @@ struct Rank0Setup {
 /// `setup` as text for PrepareContext::from_rank0(): the seed in decimal on the first line, then
 /// the names.
 [[nodiscard]] std::string encode_rank0_setup(const Rank0Setup& setup);
-/// encode_rank0_setup()'s text back. Throws Error for a text whose first line is not a seed
-/// (a decimal that fits 32 bits).
+/// encode_rank0_setup()'s text back: "SEED\nNAME\n..." with at least one name. Strict, as a
+/// message cut short or garbled between the processes must not read as fewer names: throws one
+/// Error, naming the expected form and what is wrong, for a text without a newline after the
+/// seed, a seed that is not a decimal fitting 32 bits, no name, a last name without its
+/// newline, an empty name, or a name that is not one directory's name (".", "..", a '/' or a
+/// NUL in it: is_one_dir_name). The part of the message quoted in the error is shown through
+/// printable() in at most 64 bytes (a longer part cut in the middle).
 [[nodiscard]] Rank0Setup decode_rank0_setup(const std::string& text);
 
 /// What one worker (mdtest rank) of a creation phase did, as its counters say (workers.hpp).

@@ -251,3 +251,101 @@ TEST_CASE("compare reads real results: single runs and a suite with repetitions"
   const CliResult text = run_cli({"compare", r1, r2, "--phases", "write"});
   CHECK_THAT(text.out, Contains("(n=3)"));
 }
+
+namespace {
+
+// `phase` with the counters `names` = `values` (phase and its one worker).
+PhaseResult with_counters(PhaseResult phase, const std::vector<std::string>& names,
+                          const std::vector<std::uint64_t>& values) {
+  phase.counter_names = names;
+  phase.counters = values;
+  for (WorkerResult& worker : phase.workers) worker.counters = values;
+  return phase;
+}
+
+// Two results alike but for counters: the verifying read found 0 and 3 mismatches, the find
+// matched 40 and 35 entries; items_done and entries_scanned are equal.
+struct CounterPair {
+  TempDir dir{"compare-counters"};
+  std::string base;
+  std::string other;
+  CounterPair() {
+    const auto document = [](std::uint64_t mismatches, std::uint64_t matched) {
+      return single_run_document(
+          compare_environment(),
+          {compare_step("md", {with_counters(compare_phase("read", kSecond, 100, 4096, 1000),
+                                             {"items_done", "mismatches"}, {100, mismatches}),
+                               with_counters(compare_phase("find", kSecond, 100, 0, 1000),
+                                             {"entries_scanned", "matched"}, {500, matched})})});
+    };
+    base = write_document(dir, "base.json", document(0, 40));
+    other = write_document(dir, "other.json", document(3, 35));
+  }
+};
+
+// The cells of the text line whose first cell is `name`, split at runs of spaces.
+std::vector<std::string> text_row(const std::string& text, const std::string& name) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> cells;
+    for (std::string word; words >> word;) cells.push_back(word);
+    if (!cells.empty() && cells[0] == name) return cells;
+  }
+  return {};
+}
+
+const Json& counter_entry(const Json& phase, const std::string& name) {
+  for (const Json& counter : phase.at("counters")) {
+    if (counter.at("name") == name) return counter;
+  }
+  FAIL("no counter " << name);
+  return phase;
+}
+
+}  // namespace
+
+TEST_CASE("compare shows the counters that differ and the failures counted",
+          "[compare][cli][counters]") {
+  const CounterPair pair;
+  const CliResult json = run_cli({"compare", pair.base, pair.other, "--format", "json"});
+  INFO(json.err);
+  REQUIRE(json.exit_code == 0);
+  const Json j = Json::parse(json.out);
+  REQUIRE(j.at("phases").size() == 2);
+  const Json& read = j.at("phases").at(0);
+  CHECK(read.at("phase") == "read");
+  // Only the counter that differs: items_done is 100 in both.
+  REQUIRE(read.at("counters").size() == 1);
+  const Json& mismatches = counter_entry(read, "mismatches");
+  CHECK(mismatches.at("failure") == true);
+  CHECK(mismatches.at("inputs").at(0).at("total") == 0);
+  CHECK(mismatches.at("inputs").at(0).at("values") == Json::array({0}));
+  CHECK(mismatches.at("inputs").at(1).at("total") == 3);
+  CHECK(mismatches.at("inputs").at(1).at("n") == 1);
+  const Json& find = j.at("phases").at(1);
+  CHECK(find.at("phase") == "find");
+  REQUIRE(find.at("counters").size() == 1);
+  const Json& matched = counter_entry(find, "matched");
+  CHECK(matched.at("failure") == false);
+  CHECK(matched.at("inputs").at(0).at("total") == 40);
+  CHECK(matched.at("inputs").at(1).at("total") == 35);
+
+  const CliResult text = run_cli({"compare", pair.base, pair.other});
+  INFO(text.out);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text_row(text.out, "mismatches") ==
+        std::vector<std::string>{"mismatches", "0", "3", "failures"});
+  CHECK(text_row(text.out, "matched") == std::vector<std::string>{"matched", "40", "35", "work"});
+  CHECK(text_row(text.out, "items_done").empty());
+  CHECK(text_row(text.out, "entries_scanned").empty());
+
+  // Alike counters are not listed; a failure count above 0 is, even when alike.
+  const CliResult same = run_cli({"compare", pair.other, pair.other, "--format", "json"});
+  REQUIRE(same.exit_code == 0);
+  const Json s = Json::parse(same.out);
+  const Json& same_mismatches = counter_entry(s.at("phases").at(0), "mismatches");
+  CHECK(same_mismatches.at("inputs").at(0).at("total") == 3);
+  CHECK(same_mismatches.at("inputs").at(1).at("total") == 3);
+  CHECK_FALSE(s.at("phases").at(1).contains("counters"));
+}

@@ -4,12 +4,15 @@
 #include <catch2/catch.hpp>
 #include <iobench/compare.hpp>
 #include <iobench/error.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
 
 #include "tests/compare/compare_fixtures.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
 using namespace iobench::test;
+using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
@@ -324,4 +327,210 @@ TEST_CASE("IOPS and latency describe the ops that move data, not a closing fsync
   for (int i = 0; i < 10; ++i) meta.ops[0].record(0, 2'000);
   CHECK(phase_metric(meta, CompareMetric::kIops) == Approx(10.0));
   CHECK(phase_metric(meta, CompareMetric::kLatencyMean) == Approx(2'000.0));
+}
+
+namespace {
+
+// compare_read_phase with counter "mismatches" = `mismatches` and "items_done" = `done`.
+PhaseResult counted_read(std::uint64_t mismatches, std::uint64_t done) {
+  PhaseResult phase = compare_read_phase(kSecond);
+  phase.counter_names = {"items_done", "mismatches"};
+  phase.counters = {done, mismatches};
+  for (WorkerResult& worker : phase.workers) worker.counters = phase.counters;
+  return phase;
+}
+
+}  // namespace
+
+TEST_CASE("counters over repetitions: each input's total and its values in run order",
+          "[compare][counters]") {
+  const std::vector<CompareInput> inputs{
+      {"base.json", through_json(repeated_document(
+                        compare_environment(), {{counted_read(0, 10)}, {counted_read(0, 10)}}))},
+      {"new.json", through_json(repeated_document(compare_environment(),
+                                                  {{counted_read(1, 10)}, {counted_read(4, 10)}}))},
+      {"plain.json",
+       through_json(repeated_document(compare_environment(), {{compare_read_phase(kSecond)}}))}};
+  const Comparison c = compare_results(inputs);
+  REQUIRE(c.phases.size() == 1);
+  // items_done is 20 in both inputs that have it; the input with no counters at all says
+  // nothing about it: only the failures counted are listed.
+  REQUIRE(c.phases[0].counters.size() == 1);
+  const CounterRow& mismatches = c.phases[0].counters[0];
+  CHECK(mismatches.name == "mismatches");
+  CHECK(mismatches.failure);
+  CHECK(mismatches.inputs[0].values == std::vector<std::uint64_t>{0, 0});
+  CHECK(mismatches.inputs[1].values == std::vector<std::uint64_t>{1, 4});
+  CHECK(mismatches.inputs[1].total == 5);
+  CHECK(mismatches.inputs[2].measured);
+  CHECK(mismatches.inputs[2].values.empty());
+  // The table's padding collapsed: one space between cells.
+  const std::string text = std::regex_replace(comparison_text(c), std::regex(" +"), " ");
+  CHECK_THAT(text, Contains(" mismatches 0 (n=2: 0, 0) 5 (n=2: 1, 4) n/a failures\n"));
+  CHECK_THAT(text, !Contains("items_done"));
+  const nlohmann::json j = nlohmann::json::parse(comparison_to_json(c));
+  const nlohmann::json& row = j.at("phases").at(0).at("counters").at(0);
+  CHECK(row.at("inputs").at(1).at("values") == nlohmann::json::array({1, 4}));
+  CHECK(row.at("inputs").at(1).at("total") == 5);
+  CHECK(row.at("inputs").at(2).at("n") == 0);
+  CHECK(row.at("inputs").at(2).at("total").is_null());
+}
+
+TEST_CASE("counters are compared by their per-result means, not their sums",
+          "[compare][counters]") {
+  // Two repetitions against three, each alike: totals 20 and 30, means 10 and 10.
+  const auto runs = [](std::size_t count, std::uint64_t done) {
+    std::vector<std::vector<PhaseResult>> repetitions;
+    for (std::size_t r = 0; r < count; ++r) repetitions.push_back({counted_read(0, done)});
+    return through_json(repeated_document(compare_environment(), repetitions));
+  };
+  const std::vector<CompareInput> same{{"two.json", runs(2, 10)}, {"three.json", runs(3, 10)}};
+  const Comparison alike = compare_results(same);
+  REQUIRE(alike.phases.size() == 1);
+  CHECK(alike.phases[0].counters.empty());
+  // A per-result mean that differs is listed, with each input's total and values.
+  const std::vector<CompareInput> other{{"two.json", runs(2, 10)}, {"three.json", runs(3, 11)}};
+  const Comparison differ = compare_results(other);
+  REQUIRE(differ.phases.size() == 1);
+  REQUIRE(differ.phases[0].counters.size() == 1);
+  const CounterRow& done = differ.phases[0].counters[0];
+  CHECK(done.name == "items_done");
+  CHECK_FALSE(done.failure);
+  CHECK(done.inputs[0].total == 20);
+  CHECK(done.inputs[0].mean() == 10.0);
+  CHECK(done.inputs[1].total == 33);
+  CHECK(done.inputs[1].values == std::vector<std::uint64_t>{11, 11, 11});
+  CHECK(done.inputs[1].mean() == 11.0);
+}
+
+TEST_CASE("a counter only some inputs have is listed among inputs whose phase has counters",
+          "[compare][counters]") {
+  // The imported input (no counters at all) says nothing; the one with other counters lacks
+  // items_done.
+  PhaseResult other = compare_read_phase(kSecond);
+  other.counter_names = {"mismatches"};
+  other.counters = {0};
+  for (WorkerResult& worker : other.workers) worker.counters = other.counters;
+  const auto input = [](const char* name, const PhaseResult& phase) {
+    return CompareInput{name, through_json(repeated_document(compare_environment(), {{phase}}))};
+  };
+  const std::vector<CompareInput> imported{input("plain.json", compare_read_phase(kSecond)),
+                                           input("base.json", counted_read(0, 10))};
+  const Comparison quiet = compare_results(imported);
+  REQUIRE(quiet.phases.size() == 1);
+  CHECK(quiet.phases[0].counters.empty());
+  const std::vector<CompareInput> differ{input("plain.json", compare_read_phase(kSecond)),
+                                         input("base.json", counted_read(0, 10)),
+                                         input("other.json", other)};
+  const Comparison c = compare_results(differ);
+  REQUIRE(c.phases.size() == 1);
+  REQUIRE(c.phases[0].counters.size() == 1);
+  const CounterRow& done = c.phases[0].counters[0];
+  CHECK(done.name == "items_done");
+  CHECK(done.inputs[0].values.empty());
+  CHECK(done.inputs[1].values == std::vector<std::uint64_t>{10});
+  CHECK(done.inputs[2].measured);
+  CHECK(done.inputs[2].values.empty());
+}
+
+TEST_CASE("counter_counts_failures names the failure counts, counter_is_duration the times",
+          "[compare][counters]") {
+  for (const char* name : {"mismatches", "corrupt_blocks", "mismatch.NTCreateX", "missing_handle",
+                           "short_read.ReadX", "short_write.WriteX", "deltree_errors"}) {
+    INFO(name);
+    CHECK(counter_counts_failures(name));
+    CHECK_FALSE(counter_is_duration(name));
+  }
+  // The work and time counters the workloads emit.
+  for (const char* name : {"matched", "done", "items_done", "lines", "verified_blocks",
+                           "stonewall_ns", "items_at_stonewall", "no_file_picks", "woken_by_wakeup",
+                           "ops_bs_4096", "loadfile_passes", "bytes_to_last_tick"}) {
+    INFO(name);
+    CHECK_FALSE(counter_counts_failures(name));
+  }
+  CHECK(counter_is_duration("stonewall_ns"));
+  for (const char* name : {"items_at_stonewall", "bytes_to_last_tick", "done", "ns"}) {
+    INFO(name);
+    CHECK_FALSE(counter_is_duration(name));
+  }
+}
+
+namespace {
+
+// A read phase of `ops` ops with mdtest's stonewall counters and "mismatches".
+PhaseResult stonewalled_read(std::uint64_t ops, std::uint64_t at_stonewall,
+                             std::uint64_t stonewall_ns, std::uint64_t mismatches) {
+  PhaseResult phase = compare_phase("read", kSecond, ops, 4096, 1000);
+  phase.counter_names = {"items_done", "items_at_stonewall", "stonewall_ns", "mismatches"};
+  phase.counters = {ops, at_stonewall, stonewall_ns, mismatches};
+  for (WorkerResult& worker : phase.workers) worker.counters = phase.counters;
+  return phase;
+}
+
+CompareInput document_input(const char* name, const std::vector<PhaseResult>& runs) {
+  std::vector<std::vector<PhaseResult>> repetitions;
+  for (const PhaseResult& run : runs) repetitions.push_back({run});
+  return {name, through_json(repeated_document(compare_environment(), repetitions))};
+}
+
+}  // namespace
+
+TEST_CASE("work counters of a time-limited phase and durations are not listed for differing",
+          "[compare][counters]") {
+  // Ran to the stonewall: 1000 and 1100 ops, the work counters follow them, times differ.
+  const std::vector<CompareInput> limited{
+      document_input("base.json", {stonewalled_read(1000, 900, 500'000, 0)}),
+      document_input("new.json", {stonewalled_read(1100, 990, 600'000, 0)})};
+  const Comparison quiet = compare_results(limited);
+  REQUIRE(quiet.phases.size() == 1);
+  CHECK(quiet.phases[0].counters.empty());
+  // The same, but a failure counted: only that is listed.
+  const std::vector<CompareInput> failed{
+      document_input("base.json", {stonewalled_read(1000, 900, 500'000, 0)}),
+      document_input("new.json", {stonewalled_read(1100, 990, 600'000, 2)})};
+  const Comparison f = compare_results(failed);
+  REQUIRE(f.phases.size() == 1);
+  REQUIRE(f.phases[0].counters.size() == 1);
+  CHECK(f.phases[0].counters[0].name == "mismatches");
+  CHECK(f.phases[0].counters[0].inputs[1].total == 2);
+  // The same ops per result: the work counter that differs is listed, the time is not.
+  const std::vector<CompareInput> same_ops{
+      document_input("base.json", {stonewalled_read(1000, 900, 500'000, 0),
+                                   stonewalled_read(1000, 900, 700'000, 0)}),
+      document_input("new.json", {stonewalled_read(1000, 800, 100'000, 0)})};
+  const Comparison s = compare_results(same_ops);
+  REQUIRE(s.phases.size() == 1);
+  REQUIRE(s.phases[0].counters.size() == 1);
+  const CounterRow& at = s.phases[0].counters[0];
+  CHECK(at.name == "items_at_stonewall");
+  CHECK_FALSE(at.duration);
+  CHECK(at.inputs[0].total == 1800);
+  CHECK(at.inputs[1].total == 800);
+}
+
+TEST_CASE("a duration counter only some inputs have is shown as its per-result mean",
+          "[compare][counters]") {
+  PhaseResult without = compare_phase("read", kSecond, 1000, 4096, 1000);
+  without.counter_names = {"items_done"};
+  without.counters = {1000};
+  for (WorkerResult& worker : without.workers) worker.counters = without.counters;
+  const std::vector<CompareInput> inputs{
+      document_input("base.json",
+                     {stonewalled_read(1000, 1000, 100, 0), stonewalled_read(1000, 1000, 300, 0)}),
+      document_input("new.json", {without})};
+  const Comparison c = compare_results(inputs);
+  REQUIRE(c.phases.size() == 1);
+  REQUIRE(c.phases[0].counters.size() == 3);
+  const CounterRow& time = c.phases[0].counters[1];
+  CHECK(time.name == "stonewall_ns");
+  CHECK(time.duration);
+  CHECK(time.inputs[0].mean() == 200.0);
+  const std::string text = std::regex_replace(comparison_text(c), std::regex(" +"), " ");
+  CHECK_THAT(text, Contains(" stonewall_ns 200 (n=2: 100, 300) n/a ns (mean)\n"));
+  const nlohmann::json j = nlohmann::json::parse(comparison_to_json(c));
+  const nlohmann::json& row = j.at("phases").at(0).at("counters").at(1);
+  CHECK(row.at("duration") == true);
+  CHECK(row.at("inputs").at(0).at("mean") == 200.0);
+  CHECK(row.at("inputs").at(0).at("total") == 400);
+  CHECK(row.at("inputs").at(1).at("mean").is_null());
 }

@@ -6,8 +6,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iobench/error.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "plugins/filebench/fileset.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -33,15 +32,6 @@ std::vector<double> cvar_sizes(const std::string& cvar, std::uint64_t seed,
   std::vector<double> out;
   for (const auto& f : layout.files) out.push_back(static_cast<double>(f.size));
   return out;
-}
-
-std::string cvar_error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "c.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -108,19 +98,23 @@ TEST_CASE("a cvar's round, min and max apply in filebench's order") {
 }
 
 TEST_CASE("a cvar's parameters are checked against its type, with line and column") {
-  CHECK(cvar_error_of("set $s=cvar(type=cvar-uniform,parameters=lower:5;mean:3)\n") ==
+  CHECK(filebench_test::wml_error_of("set $s=cvar(type=cvar-uniform,parameters=lower:5;mean:3)\n",
+                                     "c.f") ==
         "c.f:1:50: unknown cvar-uniform parameter 'mean'; it takes lower, upper");
-  CHECK(cvar_error_of("set $s=cvar(type=triangular,parameters=lower:5;upper:9;mode:10)\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "set $s=cvar(type=triangular,parameters=lower:5;upper:9;mode:10)\n", "c.f") ==
         "c.f:1:8: cvar-triangular: mode must lie between lower and upper");
-  CHECK(cvar_error_of("set $s=cvar(type=uniform,parameters=upper:1;upper:2)\n") ==
+  CHECK(filebench_test::wml_error_of("set $s=cvar(type=uniform,parameters=upper:1;upper:2)\n",
+                                     "c.f") ==
         "c.f:1:45: cvar parameter 'upper' is given twice; keep one");
-  CHECK_THAT(cvar_error_of("set $s=cvar(type=cvar-lognormal,parameters=shape:1;scale:60)\n"),
+  CHECK_THAT(filebench_test::wml_error_of(
+                 "set $s=cvar(type=cvar-lognormal,parameters=shape:1;scale:60)\n", "c.f"),
              Catch::StartsWith("c.f:1:8: cvar-lognormal has a mean of ") &&
                  Catch::Contains("above 2^44 bytes"));
-  CHECK(cvar_error_of("set $s=cvar(type=uniform,parameters=upper:x)\n") ==
+  CHECK(filebench_test::wml_error_of("set $s=cvar(type=uniform,parameters=upper:x)\n", "c.f") ==
         "c.f:1:37: cvar parameter 'upper:x' is not NAME:VALUE with a number; write e.g. "
         "lower:0");
-  CHECK(cvar_error_of("set $s=cvar(type=uniform,skew=3)\n") ==
+  CHECK(filebench_test::wml_error_of("set $s=cvar(type=uniform,skew=3)\n", "c.f") ==
         "c.f:1:26: cvar attribute 'skew' is not one of filebench's; give type=, parameters=, "
         "min=, max= or round=");
 }
@@ -129,14 +123,16 @@ TEST_CASE("an iosize cvar is drawn per op, as filebench's cvar_example.f reads")
   const iobench::test::TempDir files("fbcvf");
   const iobench::test::TempDir target("fbcvt");
   const fs::path f = files.path() / "cvar_example.f";
-  std::ofstream(f) << "set $iosize=cvar(type=cvar-uniform,parameters=lower:4096;upper:8192)\n"
-                      "define file name=singlefile,size=1m,prealloc\n"
-                      "define process name=filereader { thread name=filereader,memsize=1m {\n"
-                      "  flowop openfile name=open1,filesetname=singlefile,fd=1\n"
-                      "  flowop read name=read1,fd=1,iosize=$iosize\n"
-                      "  flowop closefile name=close1,fd=1\n"
-                      "  flowop finishoncount name=fin,value=2000,target=read1\n"
-                      "}}\n";
+  filebench_test::write_file(
+      f,
+      "set $iosize=cvar(type=cvar-uniform,parameters=lower:4096;upper:8192)\n"
+      "define file name=singlefile,size=1m,prealloc\n"
+      "define process name=filereader { thread name=filereader,memsize=1m {\n"
+      "  flowop openfile name=open1,filesetname=singlefile,fd=1\n"
+      "  flowop read name=read1,fd=1,iosize=$iosize\n"
+      "  flowop closefile name=close1,fd=1\n"
+      "  flowop finishoncount name=fin,value=2000,target=read1\n"
+      "}}\n");
   const filebench_test::Run run = filebench_test::run_filebench(target, f, "60s", 11);
   const std::uint64_t ops = op(run, "read1").ops;
   const std::uint64_t bytes = op(run, "read1").bytes;

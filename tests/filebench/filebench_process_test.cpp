@@ -22,6 +22,7 @@
 #include "plugins/filebench/filebench_workload.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -31,12 +32,6 @@ using filebench_test::Run;
 using filebench_test::run_filebench;
 
 namespace {
-
-fs::path write_f(const iobench::test::TempDir& dir, const std::string& text) {
-  const fs::path path = dir.path() / "w.f";
-  std::ofstream(path) << text;
-  return path;
-}
 
 // The step of `file` on `target` (files removed at its end), whatever its status.
 iobench::StepResult run_step(const iobench::test::TempDir& target, const fs::path& file,
@@ -74,15 +69,16 @@ std::size_t shared_mappings() {
 TEST_CASE("filebench process instances are processes and their thread instances threads") {
   const iobench::test::TempDir dir("fbpf");
   const iobench::test::TempDir target("fbpt");
-  const fs::path file = write_f(dir,
-                                "define fileset name=pset,entries=1000,dirwidth=100,size=4k\n"
-                                "define process name=writer,instances=3 {\n"
-                                "  thread name=w,instances=2,memsize=64k {\n"
-                                "    flowop createfile name=create1,filesetname=pset,fd=1\n"
-                                "    flowop appendfile name=append,fd=1,iosize=64\n"
-                                "    flowop closefile name=close,fd=1\n"
-                                "  }\n"
-                                "}\n");
+  const fs::path file =
+      filebench_test::write_file(dir.path() / "w.f",
+                                 "define fileset name=pset,entries=1000,dirwidth=100,size=4k\n"
+                                 "define process name=writer,instances=3 {\n"
+                                 "  thread name=w,instances=2,memsize=64k {\n"
+                                 "    flowop createfile name=create1,filesetname=pset,fd=1\n"
+                                 "    flowop appendfile name=append,fd=1,iosize=64\n"
+                                 "    flowop closefile name=close,fd=1\n"
+                                 "  }\n"
+                                 "}\n");
   // 30 ops per worker: 10 whole passes, so 10 files each.
   const Run run = run_filebench(target, file, "20s", 1234, 30);
   const auto& phase = run.step.phases.front();
@@ -132,15 +128,15 @@ TEST_CASE("filebench process instances are processes and their thread instances 
 TEST_CASE("a semblock in one filebench process is released by a sempost in another") {
   const iobench::test::TempDir dir("fbsf");
   const iobench::test::TempDir target("fbst");
-  const fs::path file =
-      write_f(dir,
-              "define process name=poster,instances=1 {\n"
-              "  thread name=p { flowop sempost name=post,target=blk,value=1\n"
-              "    flowop delay name=pause,value=0.001 }\n"
-              "}\n"
-              "define process name=blocker,instances=1 {\n"
-              "  thread name=b { flowop semblock name=blk,value=1,highwater=1000 }\n"
-              "}\n");
+  const fs::path file = filebench_test::write_file(
+      dir.path() / "w.f",
+      "define process name=poster,instances=1 {\n"
+      "  thread name=p { flowop sempost name=post,target=blk,value=1\n"
+      "    flowop delay name=pause,value=0.001 }\n"
+      "}\n"
+      "define process name=blocker,instances=1 {\n"
+      "  thread name=b { flowop semblock name=blk,value=1,highwater=1000 }\n"
+      "}\n");
   // The poster posts 10 times (20 ops); the blocker gets exactly those 10, then waits for the
   // time limit.
   const Run run = run_filebench(target, file, "2s", 1234, 20);
@@ -151,11 +147,12 @@ TEST_CASE("a semblock in one filebench process is released by a sempost in anoth
 TEST_CASE("filebench processes share one event generator") {
   const iobench::test::TempDir dir("fbef");
   const iobench::test::TempDir target("fbet");
-  const fs::path file = write_f(dir,
-                                "eventgen rate=50\n"
-                                "define process name=limited,instances=2 {\n"
-                                "  thread name=t { flowop eventlimit name=tick }\n"
-                                "}\n");
+  const fs::path file =
+      filebench_test::write_file(dir.path() / "w.f",
+                                 "eventgen rate=50\n"
+                                 "define process name=limited,instances=2 {\n"
+                                 "  thread name=t { flowop eventlimit name=tick }\n"
+                                 "}\n");
   const Run run = run_filebench(target, file, "1s");
   const auto& phase = run.step.phases.front();
   // Events accrue at 50/s from the first thread's start, inside the measured wall time: both
@@ -168,17 +165,17 @@ TEST_CASE("filebench processes share one event generator") {
 TEST_CASE("a failing filebench process fails the run with its error and leaves nothing behind") {
   const iobench::test::TempDir dir("fbxf");
   const iobench::test::TempDir target("fbxt");
-  const fs::path file =
-      write_f(dir,
-              "define fileset name=ro,entries=20,dirwidth=10,size=8k,"
-              "prealloc=100,readonly\n"
-              "define process name=reader,instances=2 {\n"
-              "  thread name=r { flowop read name=look,filesetname=ro,iosize=4k }\n"
-              "}\n"
-              "define process name=scribbler,instances=1 {\n"
-              "  thread name=s { flowop write name=scribble,filesetname=ro,"
-              "iosize=4k }\n"
-              "}\n");
+  const fs::path file = filebench_test::write_file(
+      dir.path() / "w.f",
+      "define fileset name=ro,entries=20,dirwidth=10,size=8k,"
+      "prealloc=100,readonly\n"
+      "define process name=reader,instances=2 {\n"
+      "  thread name=r { flowop read name=look,filesetname=ro,iosize=4k }\n"
+      "}\n"
+      "define process name=scribbler,instances=1 {\n"
+      "  thread name=s { flowop write name=scribble,filesetname=ro,"
+      "iosize=4k }\n"
+      "}\n");
   const std::size_t mappings = shared_mappings();
   const iobench::StepResult step = run_step(target, file, "10s");
   CHECK(step.status == iobench::Status::kFailed);

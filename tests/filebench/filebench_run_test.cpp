@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <iobench/classic_results.hpp>
 #include <iobench/compare.hpp>
 #include <iobench/registry.hpp>
@@ -14,6 +13,7 @@
 
 #include "plugins/filebench/filebench_formatter.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -101,19 +101,21 @@ TEST_CASE("appends and whole-file reads move exactly the bytes filebench's flowo
   const iobench::test::TempDir target("fbio");
   const iobench::test::TempDir files("fbiof");
   const fs::path f = files.path() / "io.f";
-  std::ofstream(f) << "define file name=log,size=4k,prealloc\n"
-                      "define file name=data,size=40k,prealloc\n"
-                      "define process name=p {\n"
-                      "  thread name=t,memsize=64k {\n"
-                      "    flowop appendfile name=app,filesetname=log,iosize=1k,fd=1\n"
-                      "    flowop appendfilerand name=apprand,filesetname=log,iosize=3k,fd=1\n"
-                      "    flowop openfile name=open,filesetname=data,fd=2\n"
-                      "    flowop readwholefile name=readall,fd=2,iosize=16k\n"
-                      "    flowop closefile name=close,fd=2\n"
-                      "    flowop delay name=nap,value=0.001\n"
-                      "  }\n"
-                      "}\n"
-                      "run 1\n";
+  filebench_test::write_file(
+      f,
+      "define file name=log,size=4k,prealloc\n"
+      "define file name=data,size=40k,prealloc\n"
+      "define process name=p {\n"
+      "  thread name=t,memsize=64k {\n"
+      "    flowop appendfile name=app,filesetname=log,iosize=1k,fd=1\n"
+      "    flowop appendfilerand name=apprand,filesetname=log,iosize=3k,fd=1\n"
+      "    flowop openfile name=open,filesetname=data,fd=2\n"
+      "    flowop readwholefile name=readall,fd=2,iosize=16k\n"
+      "    flowop closefile name=close,fd=2\n"
+      "    flowop delay name=nap,value=0.001\n"
+      "  }\n"
+      "}\n"
+      "run 1\n");
   const Run run = run_filebench(target, f);
   const auto& app = op(run, "app");
   const auto& apprand = op(run, "apprand");
@@ -171,10 +173,12 @@ TEST_CASE("appends and whole-file reads move exactly the bytes filebench's flowo
 TEST_CASE("the step seed decides the fileset on disk: names and sizes") {
   const iobench::test::TempDir files("fbseedf");
   const fs::path f = files.path() / "seed.f";
-  std::ofstream(f) << "define fileset name=s,size=cvar(type=cvar-gamma,parameters=mean:2048),"
-                      "entries=60,dirwidth=4,prealloc=70,readonly\n"
-                      "define process name=p {thread name=t {flowop statfile name=st,"
-                      "filesetname=s}}\n";
+  filebench_test::write_file(
+      f,
+      "define fileset name=s,size=cvar(type=cvar-gamma,parameters=mean:2048),"
+      "entries=60,dirwidth=4,prealloc=70,readonly\n"
+      "define process name=p {thread name=t {flowop statfile name=st,"
+      "filesetname=s}}\n");
   const auto listing = [&](std::uint64_t seed) {
     const iobench::test::TempDir target("fbseed");
     const Run run = run_filebench(target, f, "1s", seed);
@@ -196,8 +200,9 @@ TEST_CASE("a bad .f file is refused with its line and column and exit code 2") {
   const iobench::test::TempDir target("fbbad");
   const iobench::test::TempDir files("fbbadf");
   const fs::path f = files.path() / "bad.f";
-  std::ofstream(f) << "define fileset name=s,size=1k,entries=4,dirwidth=2\n"
-                      "list\n";
+  filebench_test::write_file(f,
+                             "define fileset name=s,size=1k,entries=4,dirwidth=2\n"
+                             "list\n");
   const auto result = iobench::test::run_cli(
       {"run", "filebench", "-d", target.path().string(), "file=" + f.string()});
   CHECK(result.exit_code == 2);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 #include <string>
@@ -45,6 +46,17 @@ inline Run run_filebench(const iobench::test::TempDir& target, const fs::path& f
   for (const auto& e : fs::directory_iterator(target.path())) run.run_dir = e.path();
   REQUIRE(!run.run_dir.empty());
   return run;
+}
+
+/// Writes the .f text `text` to a file of its own (removed on return) and runs it as
+/// run_filebench does.
+inline Run run_filebench_text(const iobench::test::TempDir& target, const std::string& text,
+                              const std::string& seconds = "1s", std::uint64_t seed = 1234,
+                              std::uint64_t ops = 0) {
+  const iobench::test::TempDir files("fbtext");
+  const fs::path f = files.path() / "w.f";
+  std::ofstream(f) << text;
+  return run_filebench(target, f, seconds, seed, ops);
 }
 
 /// The merged stats of flowop `name` in the run phase.

@@ -10,14 +10,13 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iobench/error.hpp>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -29,37 +28,10 @@ using filebench_test::run_filebench;
 
 namespace {
 
-std::string cached_error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// Pages of `path` in the page cache (mincore of a mapping of it).
-std::size_t pages_in_cache(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  REQUIRE(fd >= 0);
-  const auto size = static_cast<std::size_t>(fs::file_size(path));
-  REQUIRE(size > 0);
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
-  REQUIRE(map != MAP_FAILED);
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> resident((size + page - 1) / page);
-  REQUIRE(::mincore(map, size, resident.data()) == 0);
-  REQUIRE(::munmap(map, size) == 0);
-  std::size_t n = 0;
-  for (const unsigned char r : resident) n += r & 1U;
-  return n;
-}
-
 std::size_t pages_in_cache_under(const fs::path& root) {
   std::size_t n = 0;
   for (const auto& e : fs::recursive_directory_iterator(root)) {
-    if (e.is_regular_file()) n += pages_in_cache(e.path());
+    if (e.is_regular_file()) n += filebench_test::pages_in_cache(e.path());
   }
   return n;
 }
@@ -96,13 +68,14 @@ TEST_CASE("cached takes a flag on filesets and files, true by default") {
   CHECK(m.filesets[1].cached);
   CHECK_FALSE(m.filesets[2].cached);
   CHECK(m.filesets[3].cached);
-  CHECK(cached_error_of("define file name=c,size=1k,cached=maybe\n") ==
+  CHECK(filebench_test::wml_error_of("define file name=c,size=1k,cached=maybe\n") ==
         "t.f:1:35: cached=maybe is not a flag; write cached alone, cached=true or cached=false");
   // Not a flowop's attribute, and no word of filebench 1.5's lexer: an unknown attribute there.
   CHECK(
-      cached_error_of("define file name=c,size=1k\n"
-                      "define process name=p { thread name=t { flowop statfile name=s,filename=c,"
-                      "cached } }\n")
+      filebench_test::wml_error_of(
+          "define file name=c,size=1k\n"
+          "define process name=p { thread name=t { flowop statfile name=s,filename=c,"
+          "cached } }\n")
           .rfind("t.f:2:75: unknown attribute 'cached' of flowop statfile; expected one of name, ",
                  0) == 0);
 }
@@ -110,7 +83,7 @@ TEST_CASE("cached takes a flag on filesets and files, true by default") {
 TEST_CASE("cached=false drops the made files from the page cache, or says why not") {
   const iobench::test::TempDir files("fbcaf");
   const fs::path evicted = files.path() / "evicted.f";
-  std::ofstream(evicted) << cached_napper(",cached=false");
+  filebench_test::write_file(evicted, cached_napper(",cached=false"));
   const iobench::test::TempDir target("fbca");
   const Run run = run_filebench(target, evicted);
   CHECK(op(run, "nap").ops > 0);
@@ -144,14 +117,14 @@ TEST_CASE("cached=false drops the made files from the page cache, or says why no
   CHECK(run.step.warnings.empty());
   // What is on disk now: nothing of the files in the page cache (the thread only napped).
   CHECK(pages_in_cache_under(run.run_dir / "set") == 0);
-  CHECK(pages_in_cache(run.run_dir / "one") == 0);
+  CHECK(filebench_test::pages_in_cache(run.run_dir / "one") == 0);
 
   // The default keeps them: just written, they are in the page cache.
   const fs::path kept = files.path() / "kept.f";
-  std::ofstream(kept) << cached_napper("");
+  filebench_test::write_file(kept, cached_napper(""));
   const iobench::test::TempDir target2("fbca2");
   const Run cached = run_filebench(target2, kept);
-  CHECK(pages_in_cache(cached.run_dir / "one") > 0);
+  CHECK(filebench_test::pages_in_cache(cached.run_dir / "one") > 0);
   for (const auto& [name, value] : cached.step.attributes)
     CHECK(name.find("evicted_files") == std::string::npos);
 }

@@ -9,10 +9,10 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -138,7 +138,7 @@ TEST_CASE("a cached fileset directory that someone else replaced is opened again
   const fs::path parent = dir.path() / layout.dir_path(layout.files[0].parent);
   fs::remove_all(parent);
   fs::create_directory(parent);
-  std::ofstream(parent / name) << "12345";
+  filebench_test::write_file(parent / name, "12345");
   CHECK(stat_in_dirs(dirs, 0, st, name) == 0);
   CHECK(st.st_size == 5);
   CHECK(dirs.misses() == 2);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "plugins/filebench/fileset.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -95,9 +96,10 @@ TEST_CASE("creating a fileset tells the runner's set-up progress how far it is")
   const iobench::test::TempDir dir("fbpgf");
   const iobench::test::TempDir target("fbpgt");
   const fs::path file = dir.path() / "p.f";
-  std::ofstream(file) << "define fileset name=p,entries=3000,dirwidth=50,size=1k,prealloc=50\n"
-                         "define process name=q { thread name=t { flowop statfile name=s,"
-                         "filesetname=p } }\n";
+  filebench_test::write_file(file,
+                             "define fileset name=p,entries=3000,dirwidth=50,size=1k,prealloc=50\n"
+                             "define process name=q { thread name=t { flowop statfile name=s,"
+                             "filesetname=p } }\n");
   std::vector<iobench::ProgressSnapshot> seen;
   iobench::RunOptions options;
   options.progress_interval = std::chrono::nanoseconds(1);  // every report the fileset makes

@@ -7,7 +7,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iobench/error.hpp>
 #include <set>
 #include <string>
@@ -15,6 +14,7 @@
 #include <vector>
 
 #include "plugins/filebench/gamma.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -177,7 +177,7 @@ TEST_CASE("creating a fileset never reuses a file that is already there") {
   def.single_file = true;
   def.size.fixed_bytes = 10;
   def.prealloc_pct = 100;
-  std::ofstream(dir.path() / "log") << "planted";
+  filebench_test::write_file(dir.path() / "log", "planted");
   const fb::FilesetLayout layout = fb::draw_layout(def, 1);
   CHECK_THROWS_AS(fb::create_on_disk(layout, run_dir, never), iobench::IoError);
   CHECK(fs::file_size(dir.path() / "log") == 7);

@@ -10,14 +10,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "plugins/filebench/fileset.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -283,8 +282,8 @@ std::vector<std::string> paths(const fs::path& root) {
 fs::path filebench_tree(const char* filebench, const iobench::test::TempDir& dir,
                         const std::string& fileset_line) {
   const fs::path f = dir.path() / "w.f";
-  std::ofstream(f) << "define fileset name=t,path=" << dir.path().string() << "," << fileset_line
-                   << "\ncreate files\n";
+  filebench_test::write_file(f, "define fileset name=t,path=" + dir.path().string() + "," +
+                                    fileset_line + "\ncreate files\n");
   const auto r = iobench::test::run_command({"setarch", "-R", filebench, "-f", f.string()});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
@@ -294,13 +293,8 @@ fs::path filebench_tree(const char* filebench, const iobench::test::TempDir& dir
 }  // namespace tree_shape
 
 TEST_CASE("filebench's own tree for the same fileset matches iobench's", "[filebench][reference]") {
-  const char* filebench = std::getenv("IOBENCH_FILEBENCH");
-  if (filebench == nullptr || *filebench == '\0') {
-    const char* why = "skipped: no filebench binary (set IOBENCH_FILEBENCH)";
-    WARN(why);
-    std::cerr << why << "\n";
-    return;
-  }
+  const char* filebench = filebench_test::filebench_binary_or_skip();
+  if (filebench == nullptr) return;
   // Without dirgamma nothing is drawn: the same paths, directory for directory.
   const iobench::test::TempDir fixed("fbtreef");
   const fs::path theirs = tree_shape::filebench_tree(

@@ -15,6 +15,7 @@
 
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -29,13 +30,6 @@ bool io_uring_here() {
   const std::string why = engine->unavailable_reason();
   if (!why.empty()) WARN("skipped: io_uring is not available here: " << why);
   return why.empty();
-}
-
-filebench_test::Run run_aio_text(const iobench::test::TempDir& target, const std::string& text) {
-  const iobench::test::TempDir files("fbaiof");
-  const fs::path f = files.path() / "w.f";
-  std::ofstream(f) << text;
-  return filebench_test::run_filebench(target, f, "30s", 9);
 }
 
 // Bytes of `path` equal to 'f' (the thread buffer's byte; the fileset is created with zeros).
@@ -73,15 +67,6 @@ std::string aio_refusal(const fb::WmlModel& model, const iobench::Engine& engine
   return "no error";
 }
 
-std::string aio_error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 const std::string kOneAiowrite =
     "define fileset name=data,size=4k,entries=2,dirwidth=100,prealloc\n"
     "define process name=p {thread name=t,memsize=4k {\n"
@@ -95,16 +80,17 @@ TEST_CASE("N aiowrites leave N x iosize bytes on the files and aiowait reaps the
   const iobench::test::TempDir target("fbaio");
   // Each file is one iosize (its only random offset is 0) and closefile moves the fd on to the
   // next file: 5 aiowrites write 5 distinct files whole.
-  const filebench_test::Run run =
-      run_aio_text(target,
-                   "define fileset name=data,size=4k,entries=8,dirwidth=100,prealloc\n"
-                   "define process name=db {thread name=writer,memsize=4k {\n"
-                   "  flowop aiowrite name=aw,filesetname=data,iosize=4k,random,fd=1\n"
-                   "  flowop aiowait name=wait\n"
-                   "  flowop aiowait name=idle\n"
-                   "  flowop closefile name=close,fd=1\n"
-                   "  flowop finishoncount name=done,target=aw,value=5\n"
-                   "}}\n");
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define fileset name=data,size=4k,entries=8,dirwidth=100,prealloc\n"
+      "define process name=db {thread name=writer,memsize=4k {\n"
+      "  flowop aiowrite name=aw,filesetname=data,iosize=4k,random,fd=1\n"
+      "  flowop aiowait name=wait\n"
+      "  flowop aiowait name=idle\n"
+      "  flowop closefile name=close,fd=1\n"
+      "  flowop finishoncount name=done,target=aw,value=5\n"
+      "}}\n",
+      "30s", 9);
   CHECK(op(run, "aw").ops == 5);
   CHECK(op(run, "aw").bytes == 5 * 4096);
   CHECK(op(run, "wait").ops == 5);
@@ -124,15 +110,16 @@ TEST_CASE("N aiowrites leave N x iosize bytes on the files and aiowait reaps the
 TEST_CASE("aiowrite's random offsets stay below its workingset and the file keeps its size") {
   if (!io_uring_here()) return;
   const iobench::test::TempDir target("fbaiows");
-  const filebench_test::Run run =
-      run_aio_text(target,
-                   "define file name=big,size=64k,prealloc\n"
-                   "define process name=db {thread name=writer,memsize=4k {\n"
-                   "  flowop aiowrite name=aw,filename=big,iosize=4k,workingset=32k,random,"
-                   "iters=20\n"
-                   "  flowop aiowait name=wait\n"
-                   "  flowop finishoncount name=done,target=aw,value=40\n"
-                   "}}\n");
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define file name=big,size=64k,prealloc\n"
+      "define process name=db {thread name=writer,memsize=4k {\n"
+      "  flowop aiowrite name=aw,filename=big,iosize=4k,workingset=32k,random,"
+      "iters=20\n"
+      "  flowop aiowait name=wait\n"
+      "  flowop finishoncount name=done,target=aw,value=40\n"
+      "}}\n",
+      "30s", 9);
   CHECK(op(run, "aw").ops == 40);
   CHECK(op(run, "wait").ops == 2);
   const fs::path big = run.run_dir / "big";
@@ -151,12 +138,14 @@ TEST_CASE("aiowrite's random offsets stay below its workingset and the file keep
 
 TEST_CASE("aiowait with no aiowrite in the file is an op that returns at once") {
   const iobench::test::TempDir target("fbaiowait");
-  const filebench_test::Run run = run_aio_text(target,
-                                               "define process name=p {thread name=t {\n"
-                                               "  flowop aiowait name=wait\n"
-                                               "  flowop finishoncount name=done,target=wait,"
-                                               "value=3\n"
-                                               "}}\n");
+  const filebench_test::Run run =
+      filebench_test::run_filebench_text(target,
+                                         "define process name=p {thread name=t {\n"
+                                         "  flowop aiowait name=wait\n"
+                                         "  flowop finishoncount name=done,target=wait,"
+                                         "value=3\n"
+                                         "}}\n",
+                                         "30s", 9);
   CHECK(op(run, "wait").ops == 3);
   CHECK(op(run, "wait").bytes == 0);
 }
@@ -196,7 +185,7 @@ TEST_CASE("buffered aiowrite with aio_engine=libaio is refused with exit code 2,
   const iobench::test::TempDir target("fbaiocli");
   const iobench::test::TempDir files("fbaioclif");
   const fs::path f = files.path() / "aio.f";
-  std::ofstream(f) << kOneAiowrite;
+  filebench_test::write_file(f, kOneAiowrite);
   const auto result =
       iobench::test::run_cli({"run", "filebench", "-d", target.path().string(),
                               "file=" + f.string(), "aio_engine=libaio", "time_limit=1s"});
@@ -212,17 +201,20 @@ TEST_CASE("buffered aiowrite with aio_engine=libaio is refused with exit code 2,
 }
 
 TEST_CASE("aiowrite needs random and iosize, directio is refused elsewhere, workingset parses") {
-  CHECK(aio_error_of("define file name=f,size=4k\n"
-                     "define process name=p {thread name=t {flowop aiowrite name=aw,filename=f,"
-                     "iosize=4k}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define file name=f,size=4k\n"
+            "define process name=p {thread name=t {flowop aiowrite name=aw,filename=f,"
+            "iosize=4k}}\n") ==
         "t.f:2:46: flowop aiowrite 'aw' needs random: filebench's aiowrite writes at random "
         "offsets only");
-  CHECK(aio_error_of("define file name=f,size=4k\n"
-                     "define process name=p {thread name=t {flowop aiowrite name=aw,filename=f,"
-                     "random}}\n") == "t.f:2:46: flowop aiowrite 'aw' needs iosize=BYTES");
-  CHECK(aio_error_of("define file name=f,size=4k\n"
-                     "define process name=p {thread name=t {flowop fsync name=r,filename=f,"
-                     "directio}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define file name=f,size=4k\n"
+            "define process name=p {thread name=t {flowop aiowrite name=aw,filename=f,"
+            "random}}\n") == "t.f:2:46: flowop aiowrite 'aw' needs iosize=BYTES");
+  CHECK(filebench_test::wml_error_of(
+            "define file name=f,size=4k\n"
+            "define process name=p {thread name=t {flowop fsync name=r,filename=f,"
+            "directio}}\n") ==
         "t.f:2:70: attribute 'directio' of flowop fsync is accepted by filebench but not "
         "modelled by iobench yet; remove it");
   const fb::WmlModel m = fb::parse_wml(

@@ -6,8 +6,6 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <iobench/error.hpp>
 #include <string>
 #include <thread>
 #include <vector>
@@ -15,6 +13,7 @@
 #include "plugins/filebench/flowop_thread.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -23,28 +22,11 @@ using filebench_test::op;
 
 namespace {
 
-filebench_test::Run run_block_text(const iobench::test::TempDir& target, const std::string& text,
-                                   const std::string& seconds) {
-  const iobench::test::TempDir files("fbblockf");
-  const fs::path f = files.path() / "w.f";
-  std::ofstream(f) << text;
-  return filebench_test::run_filebench(target, f, seconds, 5);
-}
-
 std::uint64_t woken(const filebench_test::Run& run) {
   const auto& phase = run.step.phases.front();
   REQUIRE(phase.counters.size() > fb::kWokenCounter);
   CHECK(phase.counter_names[fb::kWokenCounter] == "woken_by_wakeup");
   return phase.counters[fb::kWokenCounter];
-}
-
-std::string block_error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 }  // namespace
@@ -100,18 +82,18 @@ TEST_CASE("wakeups from several threads release exactly as many blocks as pass")
 
 TEST_CASE("in a run every block passed is one a wakeup released, one wakeup op per target") {
   const iobench::test::TempDir target("fbblock");
-  const filebench_test::Run run =
-      run_block_text(target,
-                     "define file name=f,size=0,prealloc\n"
-                     "define process name=sleepers {thread name=t,instances=2,memsize=1k {\n"
-                     "  flowop block name=blk\n"
-                     "  flowop appendfile name=a,filename=f,fd=1,iosize=1k\n"
-                     "}}\n"
-                     "define process name=waker {thread name=t {\n"
-                     "  flowop wakeup name=wake,target=blk\n"
-                     "  flowop delay name=d,value=0.001\n"
-                     "}}\n",
-                     "1s");
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define file name=f,size=0,prealloc\n"
+      "define process name=sleepers {thread name=t,instances=2,memsize=1k {\n"
+      "  flowop block name=blk\n"
+      "  flowop appendfile name=a,filename=f,fd=1,iosize=1k\n"
+      "}}\n"
+      "define process name=waker {thread name=t {\n"
+      "  flowop wakeup name=wake,target=blk\n"
+      "  flowop delay name=d,value=0.001\n"
+      "}}\n",
+      "1s", 5);
   const std::uint64_t blocks = op(run, "blk").ops;
   CHECK(blocks > 0);
   CHECK(woken(run) == blocks);
@@ -131,24 +113,27 @@ TEST_CASE("in a run every block passed is one a wakeup released, one wakeup op p
 TEST_CASE("threads blocked when the run ends leave it cleanly") {
   const iobench::test::TempDir target("fbblockend");
   // The waker sleeps an hour first: the blockers are blocked all the run, which ends at 1 s.
-  const filebench_test::Run run = run_block_text(target,
-                                                 "define process name=sleepers {thread name=t,"
-                                                 "instances=3 {flowop block name=blk}}\n"
-                                                 "define process name=waker {thread name=t {\n"
-                                                 "  flowop delay name=d,value=3600\n"
-                                                 "  flowop wakeup name=wake,target=blk\n"
-                                                 "}}\n",
-                                                 "1s");
+  const filebench_test::Run run =
+      filebench_test::run_filebench_text(target,
+                                         "define process name=sleepers {thread name=t,"
+                                         "instances=3 {flowop block name=blk}}\n"
+                                         "define process name=waker {thread name=t {\n"
+                                         "  flowop delay name=d,value=3600\n"
+                                         "  flowop wakeup name=wake,target=blk\n"
+                                         "}}\n",
+                                         "1s", 5);
   CHECK(op(run, "blk").ops == 0);
   CHECK(op(run, "wake").ops == 0);
   CHECK(woken(run) == 0);
 }
 
 TEST_CASE("wakeup refuses a missing target or one that is no block flowop, with its position") {
-  CHECK(block_error_of("define process name=p {thread name=t {flowop wakeup name=w}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p {thread name=t {flowop wakeup name=w}}\n") ==
         "t.f:1:46: flowop wakeup 'w' needs target=BLOCK (the block flowop it wakes)");
-  CHECK(block_error_of("define process name=p {thread name=t {flowop wakeup name=w,target=s\n"
-                       "flowop semblock name=s,value=1}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p {thread name=t {flowop wakeup name=w,target=s\n"
+            "flowop semblock name=s,value=1}}\n") ==
         "t.f:1:46: wakeup 'w' wakes 's', which is no block flowop of the file; name a block "
         "flowop");
   const fb::WmlModel m = fb::parse_wml(

@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
@@ -18,6 +17,7 @@
 
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -50,7 +50,7 @@ iobench::StepResult run_any(const iobench::test::TempDir& target, const std::str
                             bool keep) {
   const iobench::test::TempDir files("fbdiof");
   const fs::path f = files.path() / "d.f";
-  std::ofstream(f) << text;
+  filebench_test::write_file(f, text);
   const iobench::Registry registry = iobench::test::make_full_registry();
   iobench::RunOptions options;
   options.keep_files = keep;
@@ -76,23 +76,6 @@ std::string sixteen_writes(bool directio) {
          "\n"
          "  flowop finishoncount name=fin,value=16,target=w\n"
          "}}\n";
-}
-
-// Pages of `path` in the page cache (mincore of a mapping of it).
-std::size_t cached_pages(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  REQUIRE(fd >= 0);
-  const auto size = static_cast<std::size_t>(fs::file_size(path));
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
-  ::close(fd);
-  REQUIRE(map != MAP_FAILED);
-  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> resident((size + page - 1) / page);
-  REQUIRE(::mincore(map, size, resident.data()) == 0);
-  ::munmap(map, size);
-  std::size_t n = 0;
-  for (const unsigned char r : resident) n += r & 1U;
-  return n;
 }
 
 }  // namespace
@@ -186,19 +169,19 @@ TEST_CASE("directio writes leave the page cache empty and move the bytes asked")
   const iobench::test::TempDir direct_target("fbdio3");
   const filebench_test::Run direct = [&] {
     const iobench::test::TempDir files("fbdio4");
-    std::ofstream(files.path() / "d.f") << sixteen_writes(true);
+    filebench_test::write_file(files.path() / "d.f", sixteen_writes(true));
     return filebench_test::run_filebench(direct_target, files.path() / "d.f", "30s", 3);
   }();
   CHECK(op(direct, "w").ops == 16);
   CHECK(op(direct, "w").bytes == 16 * 4096);
   REQUIRE(fs::file_size(direct.run_dir / "g") == 16 * 4096);
-  CHECK(cached_pages(direct.run_dir / "g") == 0);
+  CHECK(filebench_test::pages_in_cache(direct.run_dir / "g") == 0);
   // Buffered: the 16 pages written stay cached (nothing evicts 64 KiB that fast).
   const filebench_test::Run buffered = [&] {
     const iobench::test::TempDir files("fbdio5");
-    std::ofstream(files.path() / "b.f") << sixteen_writes(false);
+    filebench_test::write_file(files.path() / "b.f", sixteen_writes(false));
     return filebench_test::run_filebench(target, files.path() / "b.f", "30s", 3);
   }();
   CHECK(op(buffered, "w").bytes == 16 * 4096);
-  CHECK(cached_pages(buffered.run_dir / "g") == 16);
+  CHECK(filebench_test::pages_in_cache(buffered.run_dir / "g") == 16);
 }

@@ -2,12 +2,12 @@
 // and the directories a run leaves on a real file system, counted.
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "plugins/filebench/fileset.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -28,14 +28,6 @@ std::pair<std::uint64_t, std::uint64_t> count_dirs(const fs::path& root) {
     empty += fs::is_empty(e.path());
   }
   return {dirs, empty};
-}
-
-filebench_test::Run run_dirs_text(const iobench::test::TempDir& target, const std::string& text,
-                                  std::uint64_t ops = 0) {
-  const iobench::test::TempDir files("fbdirf");
-  const fs::path f = files.path() / "w.f";
-  std::ofstream(f) << text;
-  return filebench_test::run_filebench(target, f, "30s", 9, ops);
 }
 
 }  // namespace
@@ -85,19 +77,12 @@ TEST_CASE("leafdirs parses, entries then default to 0, and makedir needs leaf di
   CHECK(m.filesets[0].prealloc_pct == 40);
   CHECK(m.processes[0].threads[0].flowops[0].kind == fb::FlowopKind::kMakeDir);
   CHECK(m.processes[0].threads[0].flowops[1].kind == fb::FlowopKind::kRemoveDir);
-  const auto error_of = [](const std::string& text) {
-    try {
-      (void)fb::parse_wml(text, "t.f");
-    } catch (const iobench::ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2\n"
-                 "define process name=p {thread name=t {flowop makedir name=m,filesetname=s}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define fileset name=s,size=1k,entries=4,dirwidth=2\n"
+            "define process name=p {thread name=t {flowop makedir name=m,filesetname=s}}\n") ==
         "t.f:2:46: flowop makedir 'm' needs filesetname= of a fileset with leafdirs=N (its "
         "empty leaf directories)");
-  CHECK(error_of("define fileset name=s,size=1k,entries=0,dirwidth=2\n") ==
+  CHECK(filebench_test::wml_error_of("define fileset name=s,size=1k,entries=0,dirwidth=2\n") ==
         "t.f:1:8: define fileset 's' has no files and no leaf directories; give entries=N or "
         "leafdirs=N above 0");
 }
@@ -105,11 +90,12 @@ TEST_CASE("leafdirs parses, entries then default to 0, and makedir needs leaf di
 TEST_CASE("makedir makes each missing leaf directory once, on disk") {
   const iobench::test::TempDir target("fbmkd");
   const filebench_test::Run run =
-      run_dirs_text(target,
-                    "define fileset name=d,size=0,leafdirs=30,dirwidth=4\n"
-                    "define process name=p {thread name=t {\n"
-                    "  flowop makedir name=mk,filesetname=d\n"
-                    "}}\n");
+      filebench_test::run_filebench_text(target,
+                                         "define fileset name=d,size=0,leafdirs=30,dirwidth=4\n"
+                                         "define process name=p {thread name=t {\n"
+                                         "  flowop makedir name=mk,filesetname=d\n"
+                                         "}}\n",
+                                         "30s", 9);
   const auto tree_dirs = static_cast<std::uint64_t>(attribute(run, "fileset.d.dirs"));
   CHECK(attribute(run, "fileset.d.leafdirs") == 30);
   CHECK(attribute(run, "fileset.d.preallocated_leafdirs") == 0);
@@ -125,14 +111,14 @@ TEST_CASE("makedir makes each missing leaf directory once, on disk") {
 
 TEST_CASE("removedir removes the preallocated leaf directories, makedir remakes them") {
   const iobench::test::TempDir target("fbrmd");
-  const filebench_test::Run run =
-      run_dirs_text(target,
-                    "define fileset name=d,size=0,leafdirs=20,dirwidth=5,prealloc\n"
-                    "define process name=p {thread name=t {\n"
-                    "  flowop removedir name=rm,filesetname=d,iters=3\n"
-                    "  flowop makedir name=mk,filesetname=d\n"
-                    "}}\n",
-                    8);
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define fileset name=d,size=0,leafdirs=20,dirwidth=5,prealloc\n"
+      "define process name=p {thread name=t {\n"
+      "  flowop removedir name=rm,filesetname=d,iters=3\n"
+      "  flowop makedir name=mk,filesetname=d\n"
+      "}}\n",
+      "30s", 9, 8);
   const auto tree_dirs = static_cast<std::uint64_t>(attribute(run, "fileset.d.dirs"));
   CHECK(attribute(run, "fileset.d.preallocated_leafdirs") == 20);
   // Two passes of 3 removedirs and 1 makedir: 6 removed, 2 made back.

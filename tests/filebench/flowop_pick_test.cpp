@@ -17,19 +17,6 @@ namespace fs = std::filesystem;
 namespace fb = iobench::plugins::filebench;
 using filebench_test::op;
 
-namespace {
-
-/// Runs the .f text `text` with a 30 s limit and `ops` ops per worker.
-filebench_test::Run run_pick_text(const iobench::test::TempDir& target, const std::string& text,
-                                  std::uint64_t ops) {
-  const iobench::test::TempDir files("fbpickf");
-  const fs::path f = files.path() / "w.f";
-  std::ofstream(f) << text;
-  return filebench_test::run_filebench(target, f, "30s", 5, ops);
-}
-
-}  // namespace
-
 TEST_CASE(
     "pick_from starts at its index modulo the files, wraps, skips busy ones, keeps the rotor") {
   fb::FilesetDef def;
@@ -59,19 +46,19 @@ TEST_CASE("openfile with opennext takes the thread's next descriptor and its own
   // statfile moves the set's rotor to file 1; opennext opens from the thread's own (file 0) on
   // descriptors 127, 126, 125, 124; after fd 125 is closed the next opennext (fd 123) wraps
   // past the busy files 0 and 1 to file 2.
-  const filebench_test::Run run =
-      run_pick_text(target,
-                    "define fileset name=s,size=100,entries=4,dirwidth=10,dirgamma=0,prealloc\n"
-                    "define process name=p {thread name=t,memsize=4k {\n"
-                    "  flowop statfile name=st,filesetname=s\n"
-                    "  flowop openfile name=o1,filesetname=s,opennext,iters=4\n"
-                    "  flowop appendfile name=a1,fd=127,iosize=1\n"
-                    "  flowop appendfile name=a2,fd=124,iosize=4\n"
-                    "  flowop closefile name=c,fd=125\n"
-                    "  flowop openfile name=o2,filesetname=s,opennext\n"
-                    "  flowop appendfile name=a3,fd=123,iosize=50\n"
-                    "}}\n",
-                    10);
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define fileset name=s,size=100,entries=4,dirwidth=10,dirgamma=0,prealloc\n"
+      "define process name=p {thread name=t,memsize=4k {\n"
+      "  flowop statfile name=st,filesetname=s\n"
+      "  flowop openfile name=o1,filesetname=s,opennext,iters=4\n"
+      "  flowop appendfile name=a1,fd=127,iosize=1\n"
+      "  flowop appendfile name=a2,fd=124,iosize=4\n"
+      "  flowop closefile name=c,fd=125\n"
+      "  flowop openfile name=o2,filesetname=s,opennext\n"
+      "  flowop appendfile name=a3,fd=123,iosize=50\n"
+      "}}\n",
+      "30s", 5, 10);
   CHECK(op(run, "o1").ops == 4);
   CHECK(op(run, "o2").ops == 1);
   CHECK(op(run, "a3").bytes == 50);
@@ -83,13 +70,13 @@ TEST_CASE("openfile with opennext takes the thread's next descriptor and its own
 
 TEST_CASE("deletefile indexed=3 removes file 3, then the next higher ones, as filebench's") {
   const iobench::test::TempDir target("fbpick2");
-  const filebench_test::Run run =
-      run_pick_text(target,
-                    "define fileset name=s,size=100,entries=10,dirwidth=20,dirgamma=0,prealloc\n"
-                    "define process name=p {thread name=t {\n"
-                    "  flowop deletefile name=d,filesetname=s,indexed=3\n"
-                    "}}\n",
-                    3);
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define fileset name=s,size=100,entries=10,dirwidth=20,dirgamma=0,prealloc\n"
+      "define process name=p {thread name=t {\n"
+      "  flowop deletefile name=d,filesetname=s,indexed=3\n"
+      "}}\n",
+      "30s", 5, 3);
   CHECK(op(run, "d").ops == 3);
   std::vector<std::string> left;
   for (const auto& e : fs::directory_iterator(run.run_dir / "s" / "00000001"))
@@ -101,13 +88,13 @@ TEST_CASE("deletefile indexed=3 removes file 3, then the next higher ones, as fi
 
 TEST_CASE("a useism thread writes from its buffer in a shared mapping as from the heap one") {
   const iobench::test::TempDir target("fbpick3");
-  const filebench_test::Run run =
-      run_pick_text(target,
-                    "define file name=f,size=0,prealloc\n"
-                    "define process name=p {thread name=t,memsize=8k,useism {\n"
-                    "  flowop write name=w,filename=f,fd=1,iosize=8k\n"
-                    "}}\n",
-                    2);
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define file name=f,size=0,prealloc\n"
+      "define process name=p {thread name=t,memsize=8k,useism {\n"
+      "  flowop write name=w,filename=f,fd=1,iosize=8k\n"
+      "}}\n",
+      "30s", 5, 2);
   CHECK(op(run, "w").bytes == 16384);
   std::ifstream in(run.run_dir / "f", std::ios::binary);
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -123,14 +110,14 @@ TEST_CASE("a useism thread writes from its buffer in a shared mapping as from th
 TEST_CASE("indexed takes a randvar, drawn for each pick") {
   const iobench::test::TempDir target("fbpick4");
   // A uniform randvar with its mean at its min draws 3 every time: files 3 and 4 go.
-  const filebench_test::Run run =
-      run_pick_text(target,
-                    "set $i = randvar(type=uniform, min=3, mean=3)\n"
-                    "define fileset name=s,size=100,entries=6,dirwidth=20,dirgamma=0,prealloc\n"
-                    "define process name=p {thread name=t {\n"
-                    "  flowop deletefile name=d,filesetname=s,indexed=$i\n"
-                    "}}\n",
-                    2);
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "set $i = randvar(type=uniform, min=3, mean=3)\n"
+      "define fileset name=s,size=100,entries=6,dirwidth=20,dirgamma=0,prealloc\n"
+      "define process name=p {thread name=t {\n"
+      "  flowop deletefile name=d,filesetname=s,indexed=$i\n"
+      "}}\n",
+      "30s", 5, 2);
   CHECK(op(run, "d").ops == 2);
   std::vector<std::string> left;
   for (const auto& e : fs::directory_iterator(run.run_dir / "s" / "00000001"))

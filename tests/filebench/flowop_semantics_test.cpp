@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <iobench/registry.hpp>
 #include <iobench/runner.hpp>
 #include <string>
@@ -15,15 +14,6 @@ namespace fs = std::filesystem;
 using filebench_test::op;
 
 namespace {
-
-/// Runs the .f text `text` with a 30 s limit and, if not 0, `ops` ops per worker.
-filebench_test::Run run_text(const iobench::test::TempDir& target, const std::string& text,
-                             std::uint64_t ops = 0) {
-  const iobench::test::TempDir files("fbsemf");
-  const fs::path f = files.path() / "w.f";
-  std::ofstream(f) << text;
-  return filebench_test::run_filebench(target, f, "30s", 5, ops);
-}
 
 std::vector<std::uint64_t> file_sizes(const fs::path& root) {
   std::vector<std::uint64_t> out;
@@ -40,13 +30,14 @@ TEST_CASE(
     "whole iosize blocks") {
   const iobench::test::TempDir target("fbsem1");
   const filebench_test::Run run =
-      run_text(target,
-               "define fileset name=s,size=10000,entries=5,dirwidth=10\n"
-               "define process name=p {thread name=t,memsize=4k {\n"
-               "  flowop createfile name=c,filesetname=s,fd=1\n"
-               "  flowop writewholefile name=w,srcfd=1,fd=1,iosize=4k\n"
-               "  flowop closefile name=x,fd=1\n"
-               "}}\n");
+      filebench_test::run_filebench_text(target,
+                                         "define fileset name=s,size=10000,entries=5,dirwidth=10\n"
+                                         "define process name=p {thread name=t,memsize=4k {\n"
+                                         "  flowop createfile name=c,filesetname=s,fd=1\n"
+                                         "  flowop writewholefile name=w,srcfd=1,fd=1,iosize=4k\n"
+                                         "  flowop closefile name=x,fd=1\n"
+                                         "}}\n",
+                                         "30s", 5);
   // The sixth createfile finds no missing file: the thread stops and the step says so.
   CHECK(op(run, "c").ops == 5);
   CHECK(op(run, "w").ops == 5);
@@ -61,13 +52,14 @@ TEST_CASE(
 
 TEST_CASE("statfile and deletefile take existing files until none is left") {
   const iobench::test::TempDir target("fbsem2");
-  const filebench_test::Run run =
-      run_text(target,
-               "define fileset name=s,size=100,entries=4,dirwidth=10,prealloc\n"
-               "define process name=p {thread name=t {\n"
-               "  flowop statfile name=st,filesetname=s\n"
-               "  flowop deletefile name=del,filesetname=s\n"
-               "}}\n");
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define fileset name=s,size=100,entries=4,dirwidth=10,prealloc\n"
+      "define process name=p {thread name=t {\n"
+      "  flowop statfile name=st,filesetname=s\n"
+      "  flowop deletefile name=del,filesetname=s\n"
+      "}}\n",
+      "30s", 5);
   CHECK(op(run, "st").ops == 4);
   CHECK(op(run, "del").ops == 4);
   CHECK(file_sizes(run.run_dir / "s").empty());
@@ -76,12 +68,13 @@ TEST_CASE("statfile and deletefile take existing files until none is left") {
 TEST_CASE("a sequential read rewinds at the end of the file as filebench's does") {
   const iobench::test::TempDir target("fbsem3");
   // 4096 + 4096 + 2048, then 0 bytes (and a rewind), then again: 7 ops move 20480 bytes.
-  const filebench_test::Run run = run_text(target,
-                                           "define file name=f,size=10k,prealloc\n"
-                                           "define process name=p {thread name=t,memsize=4k {\n"
-                                           "  flowop read name=r,filename=f,fd=1,iosize=4k\n"
-                                           "}}\n",
-                                           7);
+  const filebench_test::Run run =
+      filebench_test::run_filebench_text(target,
+                                         "define file name=f,size=10k,prealloc\n"
+                                         "define process name=p {thread name=t,memsize=4k {\n"
+                                         "  flowop read name=r,filename=f,fd=1,iosize=4k\n"
+                                         "}}\n",
+                                         "30s", 5, 7);
   CHECK(op(run, "r").ops == 7);
   CHECK(op(run, "r").bytes == 20480);
 }
@@ -90,13 +83,14 @@ TEST_CASE("readwholefile leaves the offset at the end of the file") {
   const iobench::test::TempDir target("fbsem5");
   // Each sequential read after a whole-file read meets EOF (0 bytes) and rewinds. Without
   // iosize the whole file is one read (filebench's working set), so memsize holds 10k.
-  const filebench_test::Run run = run_text(target,
-                                           "define file name=f,size=10k,prealloc\n"
-                                           "define process name=p {thread name=t,memsize=16k {\n"
-                                           "  flowop readwholefile name=all,filename=f,fd=1\n"
-                                           "  flowop read name=r,fd=1,iosize=4k\n"
-                                           "}}\n",
-                                           4);
+  const filebench_test::Run run =
+      filebench_test::run_filebench_text(target,
+                                         "define file name=f,size=10k,prealloc\n"
+                                         "define process name=p {thread name=t,memsize=16k {\n"
+                                         "  flowop readwholefile name=all,filename=f,fd=1\n"
+                                         "  flowop read name=r,fd=1,iosize=4k\n"
+                                         "}}\n",
+                                         "30s", 5, 4);
   CHECK(op(run, "all").ops == 2);
   CHECK(op(run, "all").bytes == 20480);
   CHECK(op(run, "r").ops == 2);
@@ -106,14 +100,14 @@ TEST_CASE("readwholefile leaves the offset at the end of the file") {
 TEST_CASE("random writes stay inside the file's drawn size, sequential ones extend it") {
   const iobench::test::TempDir target("fbsem4");
   const filebench_test::Run run =
-      run_text(target,
-               "define file name=r,size=10000,prealloc\n"
-               "define file name=s,size=0,prealloc\n"
-               "define process name=p {thread name=t,memsize=8k {\n"
-               "  flowop write name=rw,filename=r,fd=1,iosize=4k,random\n"
-               "  flowop write name=sw,filename=s,fd=2,iosize=1k\n"
-               "}}\n",
-               40);
+      filebench_test::run_filebench_text(target,
+                                         "define file name=r,size=10000,prealloc\n"
+                                         "define file name=s,size=0,prealloc\n"
+                                         "define process name=p {thread name=t,memsize=8k {\n"
+                                         "  flowop write name=rw,filename=r,fd=1,iosize=4k,random\n"
+                                         "  flowop write name=sw,filename=s,fd=2,iosize=1k\n"
+                                         "}}\n",
+                                         "30s", 5, 40);
   CHECK(op(run, "rw").ops == 20);
   CHECK(op(run, "rw").bytes == 20 * 4096);
   // Offsets 0 or 4096: [0, 10000 - 4096] rounded down to 4 KiB, so the file keeps its size.

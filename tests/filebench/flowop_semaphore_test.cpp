@@ -5,12 +5,11 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <iobench/error.hpp>
 #include <string>
 
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -18,23 +17,6 @@ namespace fs = std::filesystem;
 using filebench_test::op;
 
 namespace {
-
-filebench_test::Run run_sem_text(const iobench::test::TempDir& target, const std::string& text,
-                                 const std::string& seconds = "1s", std::uint64_t ops = 0) {
-  const iobench::test::TempDir files("fbsemaf");
-  const fs::path f = files.path() / "w.f";
-  std::ofstream(f) << text;
-  return filebench_test::run_filebench(target, f, seconds, 11, ops);
-}
-
-std::string sem_error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 bool never_wait() { return false; }
 
@@ -57,16 +39,17 @@ TEST_CASE("a flowop semaphore counts posts against blocks and the high-water mar
 TEST_CASE(
     "semblock passes only posted counts and a blocking sempost runs at most highwater ahead") {
   const iobench::test::TempDir target("fbsema");
-  const filebench_test::Run run =
-      run_sem_text(target,
-                   "define file name=f,size=0,prealloc\n"
-                   "define process name=producer {thread name=t,memsize=1k {\n"
-                   "  flowop sempost name=post,target=blk,value=1,blocking\n"
-                   "}}\n"
-                   "define process name=consumer {thread name=t,memsize=1k {\n"
-                   "  flowop semblock name=blk,value=1,highwater=2\n"
-                   "  flowop appendfile name=a,filename=f,fd=1,iosize=1k\n"
-                   "}}\n");
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define file name=f,size=0,prealloc\n"
+      "define process name=producer {thread name=t,memsize=1k {\n"
+      "  flowop sempost name=post,target=blk,value=1,blocking\n"
+      "}}\n"
+      "define process name=consumer {thread name=t,memsize=1k {\n"
+      "  flowop semblock name=blk,value=1,highwater=2\n"
+      "  flowop appendfile name=a,filename=f,fd=1,iosize=1k\n"
+      "}}\n",
+      "1s", 11);
   const std::uint64_t posts = op(run, "post").ops;
   const std::uint64_t blocks = op(run, "blk").ops;
   CHECK(blocks > 0);
@@ -81,27 +64,30 @@ TEST_CASE("a sempost posts to the semblock of every thread instance") {
   const iobench::test::TempDir target("fbsemb");
   // 10 ops per worker: the producer posts 3 five times (15 to each instance), so each of the
   // two consumer instances passes its 10 blocks only if every post reaches both.
-  const filebench_test::Run run =
-      run_sem_text(target,
-                   "define process name=producer {thread name=t {\n"
-                   "  flowop sempost name=post,target=blk,value=3\n"
-                   "  flowop delay name=d,value=0.01\n"
-                   "}}\n"
-                   "define process name=consumer {thread name=t,instances=2 {\n"
-                   "  flowop semblock name=blk,value=1\n"
-                   "}}\n",
-                   "30s", 10);
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "define process name=producer {thread name=t {\n"
+      "  flowop sempost name=post,target=blk,value=3\n"
+      "  flowop delay name=d,value=0.01\n"
+      "}}\n"
+      "define process name=consumer {thread name=t,instances=2 {\n"
+      "  flowop semblock name=blk,value=1\n"
+      "}}\n",
+      "30s", 11, 10);
   CHECK(op(run, "post").ops == 5);
   CHECK(op(run, "blk").ops == 20);
 }
 
 TEST_CASE("semblock and sempost refuse a missing value or target with their position") {
-  CHECK(sem_error_of("define process name=p {thread name=t {flowop sempost name=s,value=1}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p {thread name=t {flowop sempost name=s,value=1}}\n") ==
         "t.f:1:46: flowop sempost 's' needs target=SEMBLOCK (the semblock it posts to)");
-  CHECK(sem_error_of("define process name=p {thread name=t {flowop semblock name=b}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p {thread name=t {flowop semblock name=b}}\n") ==
         "t.f:1:46: flowop semblock 'b' needs value=N (the count it waits for)");
-  CHECK(sem_error_of("define process name=p {thread name=t {flowop sempost name=s,value=1,"
-                     "target=nope}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p {thread name=t {flowop sempost name=s,value=1,"
+            "target=nope}}\n") ==
         "t.f:1:46: sempost 's' posts to 'nope', which is no semblock of the file; name a "
         "semblock flowop");
   const fb::WmlModel m = fb::parse_wml(

@@ -39,6 +39,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -281,7 +282,7 @@ class FlowopRun {
             std::map<std::string, std::string> extra = {})
       : files_("fbscf"), target_("fbsct") {
     const fs::path f = files_.path() / "w.f";
-    std::ofstream(f) << text;
+    filebench_test::write_file(f, text);
     const iobench::Registry registry = iobench::test::make_full_registry();
     const iobench::WorkloadInfo& info = registry.workload("filebench");
     extra["file"] = f.string();

@@ -3,7 +3,6 @@
 // does are exact.
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
 #include <iobench/error.hpp>
 #include <string>
 
@@ -32,13 +31,6 @@ std::string two_creators(const std::string& mode_line) {
          "}\n";
 }
 
-filebench_test::Run run_quit_text(const iobench::test::TempDir& target, const std::string& text) {
-  const iobench::test::TempDir files("fbqmf");
-  const fs::path f = files.path() / "q.f";
-  std::ofstream(f) << text;
-  return filebench_test::run_filebench(target, f, "60s", 9);
-}
-
 std::uint64_t no_file_picks(const filebench_test::Run& run) {
   const auto& phase = run.step.phases.front();
   for (std::size_t i = 0; i < phase.counter_names.size(); ++i) {
@@ -65,7 +57,8 @@ TEST_CASE("set mode quit parses its three modes and refuses the rest with line a
   CHECK(nousestats.nousestats);
   CHECK(nousestats.quit_mode == fb::QuitMode::kTimeout);
   CHECK_THROWS_WITH(fb::parse_wml("run 5\nset mode quit alldone\n", "m.f"),
-                    Catch::Contains("m.f:2:5") && Catch::Contains("above 'run'"));
+                    Catch::Contains("m.f:2:1: 'set' after 'run' is never reached") &&
+                        Catch::Contains("above 'run'"));
 }
 
 TEST_CASE("a bare run lasts until done under firstdone and alldone, 60 s under timeout") {
@@ -82,7 +75,8 @@ TEST_CASE("a bare run lasts until done under firstdone and alldone, 60 s under t
 
 TEST_CASE("firstdone ends the run for every thread when the first finds no file") {
   const iobench::test::TempDir target("fbqm1");
-  const filebench_test::Run run = run_quit_text(target, two_creators("set mode quit firstdone\n"));
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target, two_creators("set mode quit firstdone\n"), "60s", 9);
   CHECK(op(run, "ca").ops == 5);
   // b was cut short: far from its 12 files (one each 50 ms while a made its 5 at once).
   CHECK(op(run, "cb").ops < 12);
@@ -98,7 +92,8 @@ TEST_CASE("firstdone ends the run for every thread when the first finds no file"
 
 TEST_CASE("alldone ends the run once every thread found no file, with each thread's ops exact") {
   const iobench::test::TempDir target("fbqm2");
-  const filebench_test::Run run = run_quit_text(target, two_creators("set mode quit alldone\n"));
+  const filebench_test::Run run =
+      filebench_test::run_filebench_text(target, two_creators("set mode quit alldone\n"), "60s", 9);
   CHECK(op(run, "ca").ops == 5);
   CHECK(op(run, "cb").ops == 12);
   CHECK(op(run, "d").ops == 12);
@@ -111,7 +106,8 @@ TEST_CASE("alldone ends the run once every thread found no file, with each threa
 
 TEST_CASE("timeout mode stops a thread that finds no file and warns") {
   const iobench::test::TempDir target("fbqm3");
-  const filebench_test::Run run = run_quit_text(target, two_creators(""));
+  const filebench_test::Run run =
+      filebench_test::run_filebench_text(target, two_creators(""), "60s", 9);
   CHECK(op(run, "ca").ops == 5);
   CHECK(op(run, "cb").ops == 12);
   REQUIRE(run.step.warnings.size() == 1);
@@ -120,15 +116,16 @@ TEST_CASE("timeout mode stops a thread that finds no file and warns") {
 
 TEST_CASE("a finishoncount ends the run under alldone too, as filebench's") {
   const iobench::test::TempDir target("fbqm4");
-  const filebench_test::Run run =
-      run_quit_text(target,
-                    "set mode quit alldone\n"
-                    "define file name=f,size=0,prealloc\n"
-                    "define process name=p {\n"
-                    "  thread name=w { flowop write name=wr,filename=f,fd=1,iosize=1k\n"
-                    "                  flowop finishoncount name=fin,value=3,target=wr }\n"
-                    "  thread name=s { flowop block name=wait }\n"
-                    "}\n");
+  const filebench_test::Run run = filebench_test::run_filebench_text(
+      target,
+      "set mode quit alldone\n"
+      "define file name=f,size=0,prealloc\n"
+      "define process name=p {\n"
+      "  thread name=w { flowop write name=wr,filename=f,fd=1,iosize=1k\n"
+      "                  flowop finishoncount name=fin,value=3,target=wr }\n"
+      "  thread name=s { flowop block name=wait }\n"
+      "}\n",
+      "60s", 9);
   // The writer's fourth check sees 3 writes and ends the run; the blocked thread leaves it.
   CHECK(op(run, "wr").ops == 3);
   CHECK(op(run, "wait").ops == 0);

@@ -7,12 +7,11 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <iobench/error.hpp>
 #include <string>
 
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -45,15 +44,6 @@ fb::RandVarDef randvar_of(const std::string& text) {
   const fb::WmlModel m = fb::parse_wml(text, "t.f");
   REQUIRE(m.randvars.size() == 1);
   return *m.randvars.front();
-}
-
-std::string randvar_error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 }  // namespace
@@ -123,15 +113,17 @@ TEST_CASE("a randvar iosize is drawn per op and a randvar size per file, from th
   const iobench::test::TempDir target("fbrandvar");
   const iobench::test::TempDir files("fbrandvarf");
   const fs::path f = files.path() / "w.f";
-  std::ofstream(f) << "set $io = randvar(type=uniform, min=1k, mean=8k, round=1k)\n"
-                      "define randvar name=$size, type=tabular, min=4k, round=4k, randtable =\n"
-                      "  {{50, 4k, 8k}, {50, 8k, 16k}}\n"
-                      "define fileset name=s,size=$size,entries=200,dirwidth=1000,prealloc\n"
-                      "define file name=log,size=0,prealloc\n"
-                      "define process name=p {thread name=t,memsize=16k {\n"
-                      "  flowop appendfile name=a,filename=log,fd=1,iosize=$io\n"
-                      "  flowop finishoncount name=done,target=a,value=2000\n"
-                      "}}\n";
+  filebench_test::write_file(
+      f,
+      "set $io = randvar(type=uniform, min=1k, mean=8k, round=1k)\n"
+      "define randvar name=$size, type=tabular, min=4k, round=4k, randtable =\n"
+      "  {{50, 4k, 8k}, {50, 8k, 16k}}\n"
+      "define fileset name=s,size=$size,entries=200,dirwidth=1000,prealloc\n"
+      "define file name=log,size=0,prealloc\n"
+      "define process name=p {thread name=t,memsize=16k {\n"
+      "  flowop appendfile name=a,filename=log,fd=1,iosize=$io\n"
+      "  flowop finishoncount name=done,target=a,value=2000\n"
+      "}}\n");
   const filebench_test::Run run = filebench_test::run_filebench(target, f, "30s", 31);
   const auto& a = op(run, "a");
   CHECK(a.ops == 2000);
@@ -151,24 +143,26 @@ TEST_CASE("a randvar iosize is drawn per op and a randvar size per file, from th
 }
 
 TEST_CASE("randvars are refused where a fixed number stands and when malformed") {
-  CHECK(randvar_error_of("set $r = randvar(type=gamma, mean=1k)\n"
-                         "define process name=p,instances=$r {thread name=t {flowop delay "
-                         "name=d}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "set $r = randvar(type=gamma, mean=1k)\n"
+            "define process name=p,instances=$r {thread name=t {flowop delay "
+            "name=d}}\n") ==
         "t.f:2:33: instances takes a fixed number, not randvar $r; a randvar is drawn per use "
         "in iosize= and in a fileset's size= only");
-  CHECK(randvar_error_of("set $r = randvar(type=tabular)\n") ==
+  CHECK(filebench_test::wml_error_of("set $r = randvar(type=tabular)\n") ==
         "t.f:1:10: randvar type=tabular needs randtable={{PERCENT, MIN, MAX}, ...} (percents "
         "adding to 100)");
-  CHECK(randvar_error_of("define randvar name=$t, randtable={{60, 1k, 2k}, {30, 2k, 4k}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define randvar name=$t, randtable={{60, 1k, 2k}, {30, 2k, 4k}}\n") ==
         "t.f:1:8: randvar $t's randtable percents add to 90, not 100; give rows whose percents "
         "add to 100 (filebench's table has 100 slots)");
-  CHECK(randvar_error_of("set $r = randvar(type=normal, mean=1k)\n") ==
+  CHECK(filebench_test::wml_error_of("set $r = randvar(type=normal, mean=1k)\n") ==
         "t.f:1:23: unknown randvar type 'normal'; give uniform, gamma or tabular");
-  CHECK(randvar_error_of("set $r = randvar(type=uniform, min=2k)\n") ==
+  CHECK(filebench_test::wml_error_of("set $r = randvar(type=uniform, min=2k)\n") ==
         "t.f:1:10: randvar type=uniform needs mean= at least its min=2048; give mean=N");
-  CHECK(randvar_error_of("set $r = randvar(type=gamma, mean=1k, randsrc=urandom)\n") ==
+  CHECK(filebench_test::wml_error_of("set $r = randvar(type=gamma, mean=1k, randsrc=urandom)\n") ==
         "t.f:1:47: randsrc=urandom cannot be repeated from the run's seed; remove it (iobench "
         "draws every randvar from the seed)");
-  CHECK(randvar_error_of("define randvar type=gamma, mean=1k\n") ==
+  CHECK(filebench_test::wml_error_of("define randvar type=gamma, mean=1k\n") ==
         "t.f:1:8: define randvar needs name=$VARIABLE");
 }

@@ -7,26 +7,20 @@
 // nothing else.
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <regex>
 #include <sstream>
 #include <string>
 
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
 
 TEST_CASE("filebench itself runs every example personality", "[filebench][reference]") {
-  const char* filebench = std::getenv("IOBENCH_FILEBENCH");
-  if (filebench == nullptr || *filebench == '\0') {
-    const char* why = "skipped: no filebench binary (set IOBENCH_FILEBENCH)";
-    WARN(why);
-    std::cerr << why << "\n";
-    return;
-  }
+  const char* filebench = filebench_test::filebench_binary_or_skip();
+  if (filebench == nullptr) return;
   const fs::path examples = fs::path(IOBENCH_SOURCE_DIR) / "examples" / "filebench";
   std::size_t checked = 0;
   for (const auto& entry : fs::directory_iterator(examples)) {
@@ -40,7 +34,7 @@ TEST_CASE("filebench itself runs every example personality", "[filebench][refere
         std::regex_replace(text.str(), std::regex("path=[^,\\n]*"), "path=" + dir.path().string());
     wml = std::regex_replace(wml, std::regex("\\nrun [0-9]+"), "\nrun 1");
     const fs::path copy = dir.path() / entry.path().filename();
-    std::ofstream(copy) << wml;
+    filebench_test::write_file(copy, wml);
     const auto r = iobench::test::run_command({"setarch", "-R", filebench, "-f", copy.string()});
     INFO(r.out << r.err);
     CHECK(r.exit_code == 0);

@@ -5,12 +5,11 @@
 // "create": syntax errors; true, false, createfile and "abc": accepted).
 #include <catch2/catch.hpp>
 #include <filesystem>
-#include <fstream>
-#include <iobench/error.hpp>
 #include <string>
 
 #include "plugins/filebench/wml_parser.hpp"
 #include "plugins/filebench/wml_vocabulary.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
@@ -19,13 +18,8 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string named_error_of(const std::string& name) {
-  try {
-    (void)fb::parse_wml(
-        "define process name=p {thread name=t {flowop delay name=" + name + ",value=1}}\n", "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return filebench_test::wml_error_of(
+      "define process name=p {thread name=t {flowop delay name=" + name + ",value=1}}\n");
 }
 
 }  // namespace
@@ -55,10 +49,11 @@ TEST_CASE("a flowop named by a keyword stops the run before any I/O with exit co
   const iobench::test::TempDir target("fbkw");
   const iobench::test::TempDir files("fbkwf");
   const fs::path f = files.path() / "kw.f";
-  std::ofstream(f) << "define file name=f,size=1k,prealloc\n"
-                      "define process name=p {thread name=t {\n"
-                      "  flowop openfile name=readonly,filename=f,fd=1\n"
-                      "}}\n";
+  filebench_test::write_file(f,
+                             "define file name=f,size=1k,prealloc\n"
+                             "define process name=p {thread name=t {\n"
+                             "  flowop openfile name=readonly,filename=f,fd=1\n"
+                             "}}\n");
   const auto result = iobench::test::run_cli(
       {"run", "filebench", "-d", target.path().string(), "file=" + f.string()});
   CHECK(result.exit_code == 2);

@@ -5,47 +5,34 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <iobench/error.hpp>
 #include <string>
 
 #include "plugins/filebench/filebench_workload.hpp"
 #include "plugins/filebench/fileset.hpp"
 #include "plugins/filebench/wml_parser.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fb = iobench::plugins::filebench;
 
-namespace {
-
-/// The message parse_wml throws for `text` (named "t.f"), or "" when it parses.
-std::string limit_error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
-
 TEST_CASE("a count attribute without a value is refused at its own position") {
-  CHECK(limit_error_of("define process name=p,instances { thread name=t { flowop delay name=d,"
-                       "value=0.01 } }\n") ==
-        "t.f:1:23: attribute 'instances' needs a value: instances=...");
-  CHECK(limit_error_of("define process name=p {\n thread name=t,instances {\n  flowop delay "
-                       "name=d,value=1 } }\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p,instances { thread name=t { flowop delay name=d,"
+            "value=0.01 } }\n") == "t.f:1:23: attribute 'instances' needs a value: instances=...");
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p {\n thread name=t,instances {\n  flowop delay "
+            "name=d,value=1 } }\n") ==
         "t.f:2:16: attribute 'instances' needs a value: instances=...");
-  CHECK(limit_error_of("define process name=p {\n thread name=t {\n  flowop delay name=d,iters,"
-                       "value=1 } }\n") == "t.f:3:23: attribute 'iters' needs a value: iters=...");
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p {\n thread name=t {\n  flowop delay name=d,iters,"
+            "value=1 } }\n") == "t.f:3:23: attribute 'iters' needs a value: iters=...");
 }
 
 TEST_CASE("a delay above one day is refused and one day is accepted") {
-  CHECK(
-      limit_error_of("define process name=p {thread name=t {flowop delay name=d,value=1e30}}\n") ==
-      "t.f:1:65: delay value=1e30 is above one day; give at most 86400 seconds");
-  CHECK(limit_error_of(
+  CHECK(filebench_test::wml_error_of(
+            "define process name=p {thread name=t {flowop delay name=d,value=1e30}}\n") ==
+        "t.f:1:65: delay value=1e30 is above one day; give at most 86400 seconds");
+  CHECK(filebench_test::wml_error_of(
             "define process name=p {thread name=t {flowop delay name=d,value=86400.5}}\n") ==
         "t.f:1:65: delay value=86400.5 is above one day; give at most 86400 seconds");
   const fb::WmlModel m = fb::parse_wml(
@@ -54,7 +41,7 @@ TEST_CASE("a delay above one day is refused and one day is accepted") {
 }
 
 TEST_CASE("a cvar mean above 2^44 bytes is refused like a fixed size") {
-  CHECK(limit_error_of("set $s=cvar(type=cvar-gamma,parameters=mean:1e300)\n") ==
+  CHECK(filebench_test::wml_error_of("set $s=cvar(type=cvar-gamma,parameters=mean:1e300)\n") ==
         "t.f:1:40: cvar mean:1e300 is too large; give a mean of at most 2^44 bytes");
   const fb::WmlModel m = fb::parse_wml(
       "define fileset name=s,entries=1,dirwidth=2,"
@@ -93,7 +80,7 @@ TEST_CASE("a fileset plan of 2^64 bytes or more saturates and the file is refuse
   const iobench::test::TempDir target("fbplan");
   const iobench::test::TempDir files("fbplanf");
   const std::filesystem::path f = files.path() / "big.f";
-  std::ofstream(f) << big;
+  filebench_test::write_file(f, big);
   const auto result = iobench::test::run_cli(
       {"run", "filebench", "-d", target.path().string(), "file=" + f.string()});
   CHECK(result.exit_code == 2);
@@ -103,32 +90,32 @@ TEST_CASE("a fileset plan of 2^64 bytes or more saturates and the file is refuse
 }
 
 TEST_CASE("run above 30 days is refused and 30 days is accepted") {
-  CHECK(limit_error_of("run 99999999999\n") ==
+  CHECK(filebench_test::wml_error_of("run 99999999999\n") ==
         "t.f:1:5: run 99999999999 is out of range; give 1 to 2592000 seconds (30 days)");
-  CHECK(limit_error_of("set $t=2592001\nrun $t\n") ==
+  CHECK(filebench_test::wml_error_of("set $t=2592001\nrun $t\n") ==
         "t.f:2:5: run 2592001 is out of range; give 1 to 2592000 seconds (30 days)");
-  CHECK(limit_error_of("run 0\n") ==
+  CHECK(filebench_test::wml_error_of("run 0\n") ==
         "t.f:1:5: run 0 is out of range; give 1 to 2592000 seconds (30 days)");
   CHECK(fb::parse_wml("run 2592000\n", "t.f").run_seconds == std::optional<std::uint64_t>(2592000));
 }
 
 TEST_CASE("fileset and file names are one path component and flowop names hold no comma") {
-  CHECK(limit_error_of("define fileset name=../esc,entries=1,dirwidth=2\n") ==
+  CHECK(filebench_test::wml_error_of("define fileset name=../esc,entries=1,dirwidth=2\n") ==
         "t.f:1:21: define fileset name '../esc' holds a '/'; give one path component");
-  CHECK(limit_error_of("define file name=/tmp/x\n") ==
+  CHECK(filebench_test::wml_error_of("define file name=/tmp/x\n") ==
         "t.f:1:18: define file name '/tmp/x' holds a '/'; give one path component");
-  CHECK(limit_error_of("define file name=a/b\n") ==
+  CHECK(filebench_test::wml_error_of("define file name=a/b\n") ==
         "t.f:1:18: define file name 'a/b' holds a '/'; give one path component");
-  CHECK(limit_error_of("define file name=.\n") ==
+  CHECK(filebench_test::wml_error_of("define file name=.\n") ==
         "t.f:1:18: define file name '.' is '.' or '..'; give a plain file name");
-  CHECK(limit_error_of("define fileset name=\"..\",entries=1,dirwidth=2\n") ==
+  CHECK(filebench_test::wml_error_of("define fileset name=\"..\",entries=1,dirwidth=2\n") ==
         "t.f:1:21: define fileset name '..' is '.' or '..'; give a plain file name");
-  CHECK(limit_error_of(
+  CHECK(filebench_test::wml_error_of(
             "define process name=p {thread name=t {flowop delay name=\"a,b\",value=1}}\n") ==
         "t.f:1:57: flowop name 'a,b' holds a ','");
-  CHECK(limit_error_of(std::string("define file name=\"a\0b\"\n", 23)) ==
+  CHECK(filebench_test::wml_error_of(std::string("define file name=\"a\0b\"\n", 23)) ==
         "t.f:1:20: control byte 0x00 in a string; write printable text");
-  CHECK(limit_error_of("echo \"a\tb\"\n") ==
+  CHECK(filebench_test::wml_error_of("echo \"a\tb\"\n") ==
         "t.f:1:8: control byte 0x09 in a string; write printable text");
   CHECK(fb::parse_wml("define file name=\"a b\"\n", "t.f").filesets.at(0).name == "a b");
 }
@@ -138,7 +125,7 @@ TEST_CASE("more than 4096 threads or thread buffers above half of the RAM are re
   const iobench::test::TempDir files("fbthrf");
   const auto refused = [&](const std::string& text) {
     const std::filesystem::path f = files.path() / "t.f";
-    std::ofstream(f) << text;
+    filebench_test::write_file(f, text);
     const auto result = iobench::test::run_cli(
         {"run", "filebench", "-d", target.path().string(), "file=" + f.string()});
     CHECK(result.exit_code == 2);

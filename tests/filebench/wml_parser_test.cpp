@@ -2,24 +2,11 @@
 #include "plugins/filebench/wml_parser.hpp"
 
 #include <catch2/catch.hpp>
-#include <iobench/error.hpp>
 #include <string>
 
+#include "tests/filebench/wml_test_helpers.hpp"
+
 namespace fb = iobench::plugins::filebench;
-
-namespace {
-
-/// The message parse_wml throws for `text` (named "t.f"), or "" when it parses.
-std::string error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
 
 TEST_CASE("a fileserver-style file parses into filesets, processes, threads and flowops") {
   const std::string text =
@@ -122,7 +109,7 @@ TEST_CASE("flags take true and false, also from variables, and a size defaults t
   const fb::FlowopDef& a = m.processes[0].threads[0].flowops[0];
   CHECK(a.dsync);
   CHECK_FALSE(a.random);
-  CHECK(error_of("define file name=f,reuse=yes\n") ==
+  CHECK(filebench_test::wml_error_of("define file name=f,reuse=yes\n") ==
         "t.f:1:26: reuse=yes is not a flag; write reuse alone, reuse=true or reuse=false");
 }
 
@@ -137,57 +124,63 @@ TEST_CASE("type=gamma is read as cvar-gamma and gamma defaults to 1.5") {
 
 TEST_CASE("parse errors name the file, line and column and the fix") {
   const std::string fs = "define fileset name=s,size=1k,entries=4,dirwidth=2\n";
-  CHECK(error_of("\n  bogus 1\n") ==
+  CHECK(filebench_test::wml_error_of("\n  bogus 1\n") ==
         "t.f:2:3: unknown statement 'bogus'; expected set, define, run, create files, echo or "
         "a # comment");
-  CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,colour=3\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define fileset name=s,size=1k,entries=4,dirwidth=2,colour=3\n") ==
         "t.f:1:52: unknown attribute 'colour' of define fileset; expected one of name, path, "
         "size, entries, leafdirs, dirwidth, dirgamma, prealloc, paralloc, reuse, readonly, "
         "cached");
-  CHECK(error_of("set $x=5 @\n") ==
+  CHECK(filebench_test::wml_error_of("set $x=5 @\n") ==
         "t.f:1:10: unexpected character '@'; the language has words, $variables, \"strings\", "
         "= , { } ( ) ; and # comments");
-  CHECK(error_of("echo \"open\n") ==
+  CHECK(filebench_test::wml_error_of("echo \"open\n") ==
         "t.f:1:6: unterminated string; close it with '\"' on the same line");
-  CHECK(error_of("set $a=$b\n") ==
+  CHECK(filebench_test::wml_error_of("set $a=$b\n") ==
         "t.f:1:8: variable $b is not set; add 'set $b=...' before its use");
-  CHECK(error_of("define fileset name=s,size=12q,entries=4,dirwidth=2\n") ==
+  CHECK(filebench_test::wml_error_of("define fileset name=s,size=12q,entries=4,dirwidth=2\n") ==
         "t.f:1:28: size=12q is not a size; write digits with an optional k, m, g or t suffix "
         "(1024-based), e.g. 16k");
-  CHECK(error_of(fs + "define process name=p {\n thread name=t {\n  flowop openfile name=o,"
-                      "filesetname=nope\n }\n}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            fs + "define process name=p {\n thread name=t {\n  flowop openfile name=o,"
+                 "filesetname=nope\n }\n}\n") ==
         "t.f:4:38: fileset 'nope' is not defined; define it before the process that uses it");
-  CHECK(error_of(fs + "define process name=p {thread name=t {flowop read name=r,fd=1}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            fs + "define process name=p {thread name=t {flowop read name=r,fd=1}}\n") ==
         "t.f:2:46: flowop read 'r' needs iosize=BYTES");
-  CHECK(error_of("define process name=p {thread name=t }\n") ==
+  CHECK(filebench_test::wml_error_of("define process name=p {thread name=t }\n") ==
         "t.f:1:38: expected '{' to open the thread's flowop list, found '}'");
-  CHECK(error_of("define fileset name=s,size=1k,entries=4\n") ==
+  CHECK(filebench_test::wml_error_of("define fileset name=s,size=1k,entries=4\n") ==
         "t.f:1:8: define fileset 's' needs dirwidth=N (files per directory)");
 }
 
 TEST_CASE("constructs filebench accepts but iobench does not model are errors saying so") {
   const std::string fs = "define fileset name=s,size=1k,entries=4,dirwidth=2\n";
-  CHECK(error_of("list\n") ==
+  CHECK(filebench_test::wml_error_of("list\n") ==
         "t.f:1:1: statement 'list' is accepted by filebench but not modelled by iobench yet; "
         "remove it from the file");
-  CHECK(error_of("define fileset name=s,size=1k,entries=4,dirwidth=2,trusttree\n") ==
+  CHECK(filebench_test::wml_error_of(
+            "define fileset name=s,size=1k,entries=4,dirwidth=2,trusttree\n") ==
         "t.f:1:52: attribute 'trusttree' of define fileset is accepted by filebench but not "
         "modelled by iobench yet; remove it");
-  CHECK(error_of(fs + "define process name=p {thread name=t {flowop print name=m}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            fs + "define process name=p {thread name=t {flowop print name=m}}\n") ==
         "t.f:2:46: flowop 'print' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
-  CHECK(error_of(fs + "define process name=p {thread name=t {flowop fsync name=r,fd=1,"
-                      "directio}}\n") ==
+  CHECK(filebench_test::wml_error_of(
+            fs + "define process name=p {thread name=t {flowop fsync name=r,fd=1,"
+                 "directio}}\n") ==
         "t.f:2:64: attribute 'directio' of flowop fsync is accepted by filebench but not "
         "modelled by iobench yet; remove it");
-  CHECK(error_of("set $s=cvar(type=cvar-pareto,parameters=mean:5)\n") ==
+  CHECK(filebench_test::wml_error_of("set $s=cvar(type=cvar-pareto,parameters=mean:5)\n") ==
         "t.f:1:18: unknown cvar type 'cvar-pareto'; filebench 1.5 has cvar-gamma, cvar-uniform, "
         "cvar-normal, cvar-exponential, cvar-erlang, cvar-lognormal, cvar-triangular and "
         "cvar-weibull");
-  CHECK(error_of("define file name=f,trusttree\n") ==
+  CHECK(filebench_test::wml_error_of("define file name=f,trusttree\n") ==
         "t.f:1:20: attribute 'trusttree' of define file is accepted by filebench but not "
         "modelled by iobench yet; remove it");
-  CHECK(error_of("define flowop name=c\n") ==
+  CHECK(filebench_test::wml_error_of("define flowop name=c\n") ==
         "t.f:1:8: 'define flowop' is accepted by filebench but not modelled by iobench yet; "
         "remove it");
 }

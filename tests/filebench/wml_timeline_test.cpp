@@ -1,9 +1,9 @@
 // filebench's timeline and report statements (issue 31): `sleep N` before the run (its pauses
 // placed around `create files` as written), `psrun [-P] [D]` with its per-period lines, `enable
 // lathist` with filebench's 64-bucket latency histogram on each flowop line, `set mode
-// nousestats` (quit_mode_test), `debug N`, iters=128k, and the words filebench 1.5 has no
-// statement for (disable; include is iobench's extension: wml_include_test): parsed with exact
-// error positions, then run for real.
+// nousestats` (quit_mode_test), `debug N`, iters=128k, `disable lathist` (iobench's extension,
+// as include is: wml_include_test), `enable multi` and domultisync refused naming mpirun: parsed
+// with exact error positions, then run for real.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
@@ -12,8 +12,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iobench/error.hpp>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -23,6 +21,7 @@
 #include "plugins/filebench/filebench_workload.hpp"
 #include "plugins/filebench/wml_parser.hpp"
 #include "tests/filebench/filebench_test_support.hpp"
+#include "tests/filebench/wml_test_helpers.hpp"
 #include "tests/support/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -32,15 +31,6 @@ using filebench_test::Run;
 using filebench_test::run_filebench;
 
 namespace {
-
-std::string error_of(const std::string& text) {
-  try {
-    (void)fb::parse_wml(text, "t.f");
-  } catch (const iobench::ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // A fileset and one thread that only naps (nothing on disk changes after the fileset is made).
 const std::string kNapper =
@@ -53,13 +43,6 @@ const std::string kReader =
     "define process name=p { thread name=t,memsize=4k {\n"
     "  flowop read name=rd,filename=f,iosize=4k,fd=1,random\n"
     "  flowop delay name=nap,value=0.001 } }\n";
-
-fs::path write_file(const iobench::test::TempDir& dir, const std::string& name,
-                    const std::string& text) {
-  const fs::path f = dir.path() / name;
-  std::ofstream(f) << text;
-  return f;
-}
 
 double double_attribute(const Run& run, const std::string& key) {
   for (const auto& [name, value] : run.step.attributes) {
@@ -111,27 +94,27 @@ TEST_CASE("sleep adds to the pauses before or after create files, in the file's 
 }
 
 TEST_CASE("bad sleeps are refused at their place") {
-  CHECK(error_of("run 5\nsleep 1\n") ==
+  CHECK(filebench_test::wml_error_of("run 5\nsleep 1\n") ==
         "t.f:2:1: 'sleep' after 'run' is never reached: filebench ends with its run; move it "
         "above 'run' or remove it");
-  CHECK(error_of("sleep x\n") ==
+  CHECK(filebench_test::wml_error_of("sleep x\n") ==
         "t.f:1:7: expected seconds after 'sleep', found 'x'; write sleep N");
-  CHECK(error_of("sleep \"2\"\n") ==
+  CHECK(filebench_test::wml_error_of("sleep \"2\"\n") ==
         "t.f:1:7: expected seconds after 'sleep', found \"2\"; write sleep N");
-  CHECK(error_of("sleep 10s\n") ==
+  CHECK(filebench_test::wml_error_of("sleep 10s\n") ==
         "t.f:1:7: sleep 10s is not a whole number; write digits, e.g. 10");
-  CHECK(error_of("sleep 2592001\n") ==
+  CHECK(filebench_test::wml_error_of("sleep 2592001\n") ==
         "t.f:1:7: sleep 2592001 is out of range; give 1 to 2592000 seconds (30 days)");
   // filebench's sleep 0 waits until it is interrupted.
-  CHECK(error_of("sleep 0\n") ==
+  CHECK(filebench_test::wml_error_of("sleep 0\n") ==
         "t.f:1:7: sleep 0: filebench waits until it is interrupted on a sleep of 0 seconds; "
         "give N >= 1");
-  CHECK(error_of("set $z=0\nsleep $z\n") ==
+  CHECK(filebench_test::wml_error_of("set $z=0\nsleep $z\n") ==
         "t.f:2:7: sleep 0: filebench waits until it is interrupted on a sleep of 0 seconds; "
         "give N >= 1");
-  CHECK(error_of("sleep $nope\n") ==
+  CHECK(filebench_test::wml_error_of("sleep $nope\n") ==
         "t.f:1:7: variable $nope is not set; add 'set $nope=...' before its use");
-  CHECK(error_of("sleep 2592000\nsleep 1\n") ==
+  CHECK(filebench_test::wml_error_of("sleep 2592000\nsleep 1\n") ==
         "t.f:2:1: the sleeps add up to over 2592000 seconds (30 days)");
 }
 
@@ -158,55 +141,114 @@ TEST_CASE("psrun takes filebench's period and length") {
   CHECK(fb::parse_wml("run 4\n", "t.f").psrun_period_s == 0);
 }
 
+TEST_CASE("every statement after run or psrun is refused at its place, comments kept") {
+  // filebench ends with its run: nothing below it is reached, whatever the statement.
+  const auto after_run = [](const std::string& where, const std::string& word) {
+    return "t.f:" + where + ": '" + word +
+           "' after 'run' is never reached: filebench ends with its run; move it above 'run' or "
+           "remove it";
+  };
+  CHECK(filebench_test::wml_error_of("run 60\ndefine process name=p\n{\n}\n") ==
+        after_run("2:1", "define"));
+  CHECK(filebench_test::wml_error_of("run 1\n  eventgen rate=5\n") == after_run("2:3", "eventgen"));
+  CHECK(filebench_test::wml_error_of("run 1\n# a comment\n\ncreate files\n") ==
+        after_run("4:1", "create"));
+  CHECK(filebench_test::wml_error_of("psrun 1\necho \"x\"\n") == after_run("2:1", "echo"));
+  CHECK(filebench_test::wml_error_of("run 1\n    debug 3\n") == after_run("2:5", "debug"));
+  CHECK(filebench_test::wml_error_of("run 1\nset $x=2\n") == after_run("2:1", "set"));
+  CHECK(filebench_test::wml_error_of("run 1\nset mode quit alldone\n") == after_run("2:1", "set"));
+  CHECK(filebench_test::wml_error_of("run 1\ninclude \"other.f\"\n") ==
+        after_run("2:1", "include"));
+  CHECK(filebench_test::wml_error_of("run 1 echo \"x\"\n") == after_run("1:7", "echo"));
+  // Comments and blank lines below run stay fine; the model is the one above run.
+  const fb::WmlModel m = fb::parse_wml("echo \"a\"\nrun 3\n\n# done\n   \n", "t.f");
+  CHECK(m.run_seconds == 3);
+  CHECK(m.echoes == std::vector<std::string>{"a"});
+}
+
 TEST_CASE("bad psruns are refused at their place") {
-  CHECK(error_of("psrun 5\npsrun 5\n") ==
+  CHECK(filebench_test::wml_error_of("psrun 5\npsrun 5\n") ==
         "t.f:2:1: a second 'run' statement is not modelled; keep one");
-  CHECK(error_of("run 5\npsrun\n") ==
+  CHECK(filebench_test::wml_error_of("run 5\npsrun\n") ==
         "t.f:2:1: a second 'run' statement is not modelled; keep one");
   // At the second run's word, with or without its seconds.
-  CHECK(error_of("psrun 5\n  run 6\n") ==
+  CHECK(filebench_test::wml_error_of("psrun 5\n  run 6\n") ==
         "t.f:2:3: a second 'run' statement is not modelled; keep one");
-  CHECK(error_of("run 5\nrun\n") == "t.f:2:1: a second 'run' statement is not modelled; keep one");
-  CHECK(error_of("run 5x\n") == "t.f:1:5: run 5x is not a whole number; write digits, e.g. 10");
-  CHECK(error_of("psrun 1 0\n") ==
+  CHECK(filebench_test::wml_error_of("run 5\nrun\n") ==
+        "t.f:2:1: a second 'run' statement is not modelled; keep one");
+  CHECK(filebench_test::wml_error_of("run 5x\n") ==
+        "t.f:1:5: run 5x is not a whole number; write digits, e.g. 10");
+  CHECK(filebench_test::wml_error_of("psrun 1 0\n") ==
         "t.f:1:9: psrun 0 is out of range; give 1 to 2592000 seconds (30 days)");
-  CHECK(error_of("psrun -2592001\n") ==
+  CHECK(filebench_test::wml_error_of("psrun -2592001\n") ==
         "t.f:1:7: psrun period 2592001 is out of range; give 1 to 2592000 seconds");
-  CHECK(error_of("psrun 5x\n") == "t.f:1:7: psrun 5x is not a whole number; write digits, e.g. 10");
-  CHECK(error_of("psrun -x\n") ==
+  CHECK(filebench_test::wml_error_of("psrun 5x\n") ==
+        "t.f:1:7: psrun 5x is not a whole number; write digits, e.g. 10");
+  CHECK(filebench_test::wml_error_of("psrun -x\n") ==
         "t.f:1:7: psrun -x: expected a period in seconds; write psrun [-]P [D]");
   // filebench's psrun takes numbers only: a variable is the next statement.
-  CHECK(error_of("set $p=5\npsrun $p\n") ==
+  CHECK(filebench_test::wml_error_of("set $p=5\npsrun $p\n") ==
         "t.f:2:7: expected a statement (set, define, run, create files, echo), found '$p'");
-  CHECK(error_of("psrun 1\nsleep 1\n") ==
+  CHECK(filebench_test::wml_error_of("psrun 1\nsleep 1\n") ==
         "t.f:2:1: 'sleep' after 'run' is never reached: filebench ends with its run; move it "
         "above 'run' or remove it");
 }
 
-TEST_CASE("enable lathist is read, disable is not filebench 1.5, include not from memory") {
+TEST_CASE("enable and disable lathist, the last above run deciding, multi refused naming mpirun") {
   CHECK(fb::parse_wml("enable lathist\n", "t.f").lathist);
   CHECK_FALSE(fb::parse_wml("run 1\n", "t.f").lathist);
-  CHECK(error_of("enable stats\n") ==
+  // disable lathist (iobench's extension) undoes an enable above it; the last one decides.
+  CHECK_FALSE(fb::parse_wml("enable lathist\ndisable lathist\nrun 1\n", "t.f").lathist);
+  CHECK(fb::parse_wml("disable lathist\nenable lathist\nrun 1\n", "t.f").lathist);
+  CHECK_FALSE(fb::parse_wml("disable lathist\nrun 1\n", "t.f").lathist);
+  CHECK(fb::parse_wml("enable lathist\ndisable lathist\n  enable lathist\n", "t.f").lathist);
+  // Below run neither is reached (filebench ends with its run).
+  CHECK(filebench_test::wml_error_of("enable lathist\nrun 1\n  disable lathist\n") ==
+        "t.f:3:3: 'disable' after 'run' is never reached: filebench ends with its run; "
+        "move it above 'run' or remove it");
+  CHECK(filebench_test::wml_error_of("psrun 1\nenable lathist\n") ==
+        "t.f:2:1: 'enable' after 'run' is never reached: filebench ends with its run; "
+        "move it above 'run' or remove it");
+  CHECK(filebench_test::wml_error_of("enable stats\n") ==
         "t.f:1:8: expected 'lathist' after 'enable', found 'stats'; write enable lathist");
-  CHECK(error_of("enable\n") ==
-        "t.f:2:1: expected 'lathist' after 'enable', found the end of the file");
-  CHECK(error_of("enable multi master=a,client=b\n") ==
-        "t.f:1:8: 'enable multi' (multi-client synchronisation) is accepted by filebench but not "
-        "modelled by iobench yet; remove it");
-  CHECK(error_of("disable lathist\n") ==
-        "t.f:1:1: statement 'disable' is not filebench 1.5 syntax (its lexer has no such word "
-        "and its parser stops there); remove it");
+  CHECK(filebench_test::wml_error_of("enable\n") ==
+        "t.f:2:1: expected 'lathist' after 'enable', found the end of the file; write enable "
+        "lathist");
+  CHECK(filebench_test::wml_error_of("set $a=1\n disable $a\n") ==
+        "t.f:2:10: expected 'lathist' after 'disable', found '$a'; write disable lathist "
+        "(iobench's extension: filebench 1.5 has no 'disable')");
+  CHECK(filebench_test::wml_error_of("disable stats\n") ==
+        "t.f:1:9: expected 'lathist' after 'disable', found 'stats'; write disable lathist "
+        "(iobench's extension: filebench 1.5 has no 'disable')");
+  // filebench's multi-client sync server: refused, naming mpirun (README, Many clients).
+  const std::string mpirun =
+      "remove it, and to run this workload on several clients at once start iobench under "
+      "mpirun (mpirun -n N iobench run filebench file=F.f): every rank runs the file and each "
+      "phase starts at a barrier across the ranks";
+  CHECK(filebench_test::wml_error_of("enable multi master=a,client=b\n") ==
+        "t.f:1:8: 'enable multi' (filebench's multi-client synchronisation through its sync "
+        "server) is not modelled by iobench; " +
+            mpirun);
+  CHECK(filebench_test::wml_error_of("\tdomultisync value=3\nrun 1\n") ==
+        "t.f:1:2: 'domultisync' (a barrier among the clients of filebench's sync server) is not "
+        "modelled by iobench; " +
+            mpirun);
+  CHECK(filebench_test::wml_error_of("disable  multi\n") ==
+        "t.f:1:10: 'disable multi' is not a statement: filebench 1.5 has no 'disable' and "
+        "iobench's 'disable' takes only lathist; remove it");
   // include is iobench's extension (wml_include_test): text parsed from memory reads no file.
-  CHECK(error_of("run 1\n  include \"other.f\"\n") ==
-        "t.f:2:3: 'include' (iobench's extension; filebench 1.5 has no such statement) reads a "
+  CHECK(filebench_test::wml_error_of("  include \"other.f\"\nrun 1\n") ==
+        "t.f:1:3: 'include' (iobench's extension; filebench 1.5 has no such statement) reads a "
         "file, and this text was not read from one; run the .f file itself");
 }
 
 TEST_CASE("a sleep lengthens the run by its time, before or after the filesets are made") {
   const iobench::test::TempDir files("fbslf");
-  const fs::path plain = write_file(files, "plain.f", kNapper + "run 60\n");
-  const fs::path after = write_file(files, "after.f", kNapper + "create files\nsleep 2\nrun 60\n");
-  const fs::path before = write_file(files, "before.f", kNapper + "sleep 2\ncreate files\nrun\n");
+  const fs::path plain = filebench_test::write_file(files.path() / "plain.f", kNapper + "run 60\n");
+  const fs::path after = filebench_test::write_file(files.path() / "after.f",
+                                                    kNapper + "create files\nsleep 2\nrun 60\n");
+  const fs::path before = filebench_test::write_file(files.path() / "before.f",
+                                                     kNapper + "sleep 2\ncreate files\nrun\n");
 
   const iobench::test::TempDir t1("fbsl1");
   const Run base = run_filebench(t1, plain);
@@ -242,8 +284,8 @@ TEST_CASE("psrun prints a line per period from the run's time series") {
   const iobench::test::TempDir files("fbpsf");
   for (const bool reset : {false, true}) {
     INFO("reset " << reset);
-    const fs::path f =
-        write_file(files, "ps.f", kReader + (reset ? "psrun -1 60\n" : "psrun 1 60\n"));
+    const fs::path f = filebench_test::write_file(
+        files.path() / "ps.f", kReader + (reset ? "psrun -1 60\n" : "psrun 1 60\n"));
     const iobench::test::TempDir target("fbps");
     const Run run = run_filebench(target, f, "3s");
     std::ostringstream text;
@@ -349,7 +391,8 @@ TEST_CASE("psrun periods start at the first measured point, mark gaps, say a coa
 
 TEST_CASE("enable lathist ends each flowop line in filebench's 64-bucket histogram") {
   const iobench::test::TempDir files("fblhf");
-  const fs::path f = write_file(files, "lh.f", "enable lathist\n" + kReader + "run 1\n");
+  const fs::path f =
+      filebench_test::write_file(files.path() / "lh.f", "enable lathist\n" + kReader + "run 1\n");
   const iobench::test::TempDir target("fblh");
   const Run run = run_filebench(target, f);
   std::ostringstream text;
@@ -376,8 +419,9 @@ TEST_CASE("enable lathist ends each flowop line in filebench's 64-bucket histogr
       if (i < lo || i > hi) CHECK(counts[i] == 0);
     }
   }
-  // Without it, no histogram.
-  const fs::path plain = write_file(files, "plain.f", kReader + "run 1\n");
+  // Turned off again by disable lathist (as without it), no histogram.
+  const fs::path plain = filebench_test::write_file(
+      files.path() / "plain.f", "enable lathist\ndisable lathist\n" + kReader + "run 1\n");
   const iobench::test::TempDir target2("fblh2");
   std::ostringstream text2;
   fb::format_filebench_text(run_filebench(target2, plain).step, text2);
@@ -389,9 +433,9 @@ TEST_CASE(
   CHECK(fb::parse_wml("run 1\n", "t.f").debug_level == -1);
   CHECK(fb::parse_wml("debug 1\n", "t.f").debug_level == 1);
   CHECK(fb::parse_wml("debug 12\n", "t.f").debug_level == 10);  // filebench caps it at 10
-  CHECK(error_of("debug x\n") ==
+  CHECK(filebench_test::wml_error_of("debug x\n") ==
         "t.f:1:7: expected a level after 'debug', found 'x'; write debug N");
-  CHECK(error_of("debug\n") ==
+  CHECK(filebench_test::wml_error_of("debug\n") ==
         "t.f:2:1: expected a level after 'debug', found the end of the file; write debug N");
   const std::string fs = "define file name=f,size=1k\n";
   const fb::WmlModel m = fb::parse_wml(
@@ -399,10 +443,12 @@ TEST_CASE(
            "iters=128k } }\n",
       "t.f");
   CHECK(m.processes.front().threads.front().flowops.front().iters == 131072);
-  CHECK(error_of(fs + "define process name=p { thread name=t { flowop write name=w,filename=f,"
-                      "iosize=1k,iters=1m } }\n") ==
+  CHECK(filebench_test::wml_error_of(
+            fs + "define process name=p { thread name=t { flowop write name=w,filename=f,"
+                 "iosize=1k,iters=1m } }\n") ==
         "t.f:2:88: iters=1m is out of range; give 1 to 1000000");
-  CHECK(error_of(fs + "define process name=p { thread name=t { flowop write name=w,filename=f,"
-                      "iosize=1k,iters=0 } }\n") ==
+  CHECK(filebench_test::wml_error_of(
+            fs + "define process name=p { thread name=t { flowop write name=w,filename=f,"
+                 "iosize=1k,iters=0 } }\n") ==
         "t.f:2:88: iters=0 is out of range; give 1 to 1000000");
 }

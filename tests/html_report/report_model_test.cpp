@@ -364,3 +364,75 @@ TEST_CASE("a steady-state chart holds every sample kept with the judged window a
   CHECK(old["last"] == 9);
   CHECK(old["dropped"] == 0);
 }
+
+TEST_CASE("each op kind has the text report's figures: ops, MiB/s, IOPS and latency in us") {
+  const std::string text = fixture_text();
+  const RawJson doc = RawJson::parse(text);
+  const ReportInput input = fixture_input(text);
+  const detail::html::Json model =
+      detail::html::report_model(std::span<const ReportInput>(&input, 1));
+  const detail::html::Json& kinds = model["runs"][0]["steps"][0]["phases"][0]["op_kinds"];
+  const RawJson& by_kind = doc["steps"][0]["phases"][0]["ops_by_kind"];
+  REQUIRE(kinds.size() == 2);
+  REQUIRE(by_kind.size() == 2);
+  for (const detail::html::Json& kind : kinds) {
+    const std::string name = kind["name"].get<std::string>();
+    INFO(name);
+    REQUIRE(by_kind.contains(name));
+    const RawJson& op = by_kind[name];
+    CHECK(kind["ops"] == op["ops"]);
+    CHECK(kind["bytes"] == op["bytes"]);
+    CHECK(kind["errors"] == op["errors"]);
+    CHECK(kind["throughput_mib_s"].get<double>() ==
+          Approx(op["throughput_bytes_per_s"].get<double>() / kBytesPerMiB));
+    CHECK(kind["ops_per_s"].get<double>() == Approx(op["ops_per_s"].get<double>()));
+    const RawJson& latency = op["latency_ns"];
+    CHECK(kind["latency_samples"] == op["ops"]);
+    for (const auto& [shown, recorded] : {std::pair{"mean", "mean"},
+                                          {"p50", "p50"},
+                                          {"p99", "p99"},
+                                          {"p99_9", "p99_9"},
+                                          {"max", "max"}}) {
+      INFO(shown);
+      CHECK(kind["latency_us"][shown].get<double>() ==
+            Approx(latency[recorded].get<double>() / 1000.0));
+    }
+  }
+  // The fsync: 2 ops, no bytes, latency in the tens of ms.
+  CHECK(kinds[1]["name"] == "fsync");
+  CHECK(kinds[1]["ops"] == 2);
+  CHECK(kinds[1]["throughput_mib_s"] == 0.0);
+  CHECK(kinds[1]["latency_us"]["max"].get<double>() == Approx(29526.235));
+}
+
+TEST_CASE("an op kind without a timed op has no latency, never 0") {
+  PhaseResult phase;
+  phase.name = "run";
+  phase.op_names = {"read", "stat"};
+  phase.wall_ns = 2'000'000'000;
+  phase.ops.resize(2);
+  phase.ops[0].record(4096, 10'000);
+  phase.ops[1].ops = 5;  // counted, never timed (latency sampling)
+  phase.workers.resize(1);
+  phase.workers[0].ops = phase.ops;
+  StepResult step;
+  step.name = "s";
+  step.workload = "disk";
+  step.phases = {phase};
+  ResultDocument doc;
+  doc.run.steps = {step};
+  const ReportInput input{.label = "x.json", .document = doc};
+  const detail::html::Json model =
+      detail::html::report_model(std::span<const ReportInput>(&input, 1));
+  const detail::html::Json& kinds = model["runs"][0]["steps"][0]["phases"][0]["op_kinds"];
+  REQUIRE(kinds.size() == 2);
+  CHECK(kinds[0]["latency_us"]["p50"].get<double>() == Approx(10.0).epsilon(0.05));
+  CHECK(kinds[0]["ops_per_s"] == 0.5);
+  CHECK(kinds[1]["ops"] == 5);
+  CHECK(kinds[1]["ops_per_s"] == 2.5);
+  CHECK(kinds[1]["latency_samples"] == 0);
+  for (const char* figure : {"mean", "p50", "p99", "p99_9", "max"}) {
+    INFO(figure);
+    CHECK(kinds[1]["latency_us"][figure].is_null());
+  }
+}

@@ -182,8 +182,75 @@ TEST_CASE("mdtest's one prepare message carries rank 0's data seed with its run 
   const plugins::mdtest::Rank0Setup back = decode_rank0_setup(text);
   CHECK(back.data_seed == 4294967295U);
   CHECK(back.names == "iobench.1.a\niobench.1.b\n");
-  CHECK(decode_rank0_setup("7").names.empty());
-  CHECK_THROWS_WITH(decode_rank0_setup("4294967296\nx\n"),
-                    "mdtest: rank 0 sent '4294967296' for its data seed");
-  CHECK_THROWS_WITH(decode_rank0_setup("\nx\n"), "mdtest: rank 0 sent '' for its data seed");
+  const plugins::mdtest::Rank0Setup one = decode_rank0_setup("0\nd\n");
+  CHECK(one.data_seed == 0);
+  CHECK(one.names == "d\n");
+}
+
+TEST_CASE("mdtest's prepare message decoder refuses each malformed form with one error",
+          "[mdtest][verify]") {
+  using plugins::mdtest::decode_rank0_setup;
+  const std::string expected =
+      "mdtest: rank 0's setup message is not 'SEED\\nNAME\\n...' (its data seed in decimal, at "
+      "most 4294967295, then its run directory names, one a line, every line ending in a "
+      "newline): ";
+  const auto refused = [&](const std::string& text, const std::string& what) {
+    INFO(text);
+    CHECK_THROWS_WITH(decode_rank0_setup(text), expected + what);
+  };
+  // Cut short: the seed line, the names, the last name's newline.
+  refused("", "it is empty (cut short)");
+  refused("7", "'7' has no newline after the data seed (cut short)");
+  refused("7\n", "no run directory name after the data seed (cut short)");
+  refused("7\niobench.1.a\niobench.1",
+          "the last run directory name 'iobench.1' has no newline "
+          "(cut short)");
+  refused("7\niobench.1.a", "the last run directory name 'iobench.1.a' has no newline (cut short)");
+  // A seed that is not one.
+  refused("4294967296\nx\n", "'4294967296' is not a data seed");
+  refused("\nx\n", "'' is not a data seed");
+  refused("-1\nx\n", "'-1' is not a data seed");
+  refused(" 7\nx\n", "' 7' is not a data seed");
+  refused("7x\nx\n", "'7x' is not a data seed");
+  // Names that are none or not one directory's.
+  refused("7\na\n\nb\n", "run directory name 2 is empty");
+  refused("7\n\n", "run directory name 1 is empty");
+  refused("7\na\n..\n", "run directory name 2 '..' is not one directory's name");
+  refused("7\n.\n", "run directory name 1 '.' is not one directory's name");
+  refused("7\na/b\n", "run directory name 1 'a/b' is not one directory's name");
+  refused(std::string("7\na\0b\n", 6),
+          "run directory name 1 'a\\x00b' is not one directory's name");
+}
+
+TEST_CASE("mdtest's setup errors quote at most 64 bytes of a garbled message", "[mdtest][verify]") {
+  using plugins::mdtest::decode_rank0_setup;
+  // 10,000 bytes without a newline: the error quotes them in 64 bytes, start and end kept.
+  const std::string garbled = std::string(20, '7') + std::string(9'960, 'x') + "tail";
+  std::string message;
+  try {
+    (void)decode_rank0_setup(garbled);
+  } catch (const Error& e) {
+    message = e.what();
+  }
+  const std::string before = "newline): '";
+  const std::string after = "' has no newline after the data seed (cut short)";
+  REQUIRE(message.ends_with(after));
+  const std::size_t from = message.find(before) + before.size();
+  const std::string shown = message.substr(from, message.size() - after.size() - from);
+  INFO(shown);
+  CHECK(shown.size() <= 64);
+  CHECK(shown.starts_with("7777777777"));
+  CHECK(shown.ends_with("tail"));
+  CHECK(shown.find("bytes ...]") != std::string::npos);
+}
+
+TEST_CASE("mdtest checks rank 0's run directory names with one rule", "[mdtest][verify]") {
+  using plugins::mdtest::is_one_dir_name;
+  CHECK(is_one_dir_name("iobench.1.a"));
+  CHECK(is_one_dir_name("..."));
+  for (const std::string& name : {std::string(), std::string("."), std::string(".."),
+                                  std::string("a/b"), std::string("a\0b", 3)}) {
+    INFO(name.size());
+    CHECK_FALSE(is_one_dir_name(name));
+  }
 }

@@ -195,6 +195,53 @@ struct ExplainComparison {
   std::vector<FindingsDifference> differences;
 };
 
+/// Whether the counter `name` (PhaseResult::counter_names) counts failures, so that any value
+/// above 0 means the run went wrong: the data checks' "mismatches" (mdtest, io500) and
+/// "corrupt_blocks" (tiotest), dbench's "mismatch.OP", "missing_handle", "short_read.OP",
+/// "short_write.OP" and every name ending in "_errors" ("deltree_errors", "xattr_errors").
+/// Other counters ("done", find's "matched", ...) count work, not failures.
+[[nodiscard]] bool counter_counts_failures(std::string_view name) noexcept;
+
+/// Whether the counter `name` is a duration, not a count: a name ending in "_ns" (mdtest's and
+/// io500's "stonewall_ns", the time to the stonewall in ns). Timing, not work: compare shows it
+/// as a per-result mean and never lists it merely for differing.
+[[nodiscard]] bool counter_is_duration(std::string_view name) noexcept;
+
+/// One input's values of one counter of a phase (PhaseResult::counters).
+struct CounterValues {
+  /// The counter in each ok result of the phase that has it, in run order (one per ok result:
+  /// per repetition, and per iteration where mdtest's iterations are pooled); empty where the
+  /// input lacks the phase or its results lack the counter.
+  std::vector<std::uint64_t> values;
+  std::uint64_t total = 0;  ///< sum of `values`
+  bool measured = false;    ///< the input has ok results of the phase (with or without the counter)
+
+  /// The per-result mean: `total` over the number of `values` (0 without values). Inputs with
+  /// different numbers of results (repetitions, pooled iterations) are compared by this.
+  [[nodiscard]] double mean() const noexcept {
+    return values.empty() ? 0.0 : static_cast<double>(total) / static_cast<double>(values.size());
+  }
+};
+
+/// One counter of an aligned phase, listed where it tells the inputs apart. Only the inputs whose
+/// phase has counters at all are looked at (one whose phase has none, a classic tool's output,
+/// says nothing about any counter); among them a counter is listed where:
+/// - only some of them have it (presence), whatever its kind;
+/// - it counts failures (counter_counts_failures) and is above 0 in one of them;
+/// - it counts work (neither failures nor a duration) and its per-result mean
+///   (CounterValues::mean) differs from that of the first input with the counter, while the two
+///   did the same number of ops per ok result (PhaseResult::total_ops over the results): a phase
+///   that ran to a time limit or a stonewall does a different number of ops, and its work
+///   counters (io500's done/at_stonewall, mdtest's items_at_stonewall, dbench's lines, disk's
+///   ops_bs_*, ...) follow them, a difference compare already reports as IOPS.
+/// A duration (counter_is_duration) is never listed merely for differing.
+struct CounterRow {
+  std::string name;                   ///< as the workload names it, e.g. "mismatches"
+  bool failure = false;               ///< counter_counts_failures(name)
+  bool duration = false;              ///< counter_is_duration(name): shown as per-result mean
+  std::vector<CounterValues> inputs;  ///< one per input, inputs[0] the baseline
+};
+
 /// One phase of one step (and sweep point) found in the baseline and in at least one other input.
 struct PhaseComparison {
   std::string step;  ///< the suite step's name (its "suite_step"), else the step's name
@@ -209,6 +256,9 @@ struct PhaseComparison {
   std::vector<std::string> notes;
   /// What the kernel and the devices did in each input (issue 29), shown before the metrics.
   std::optional<ExplainComparison> explain{};
+  /// The phase's counters that tell the inputs apart (CounterRow), in the order the inputs name
+  /// them (the baseline's first); empty when every counter is alike and none counts a failure.
+  std::vector<CounterRow> counters{};
 };
 
 /// A step (sweep point) or phase that not every input has: compared where the baseline and
@@ -303,12 +353,16 @@ struct Regression {
 /// baseline's, said as a sentence naming both sides, those only one side or both have, and the
 /// explanations' figures side by side) a table of metric, direction, each input's mean (+- sample
 /// stddev and n with repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++"
-/// where an input lacks the figure), change % and mark; then the unmatched parts, left-out results,
-/// figures not available and what was not mapped. Throughput in MiB/s (2^20 bytes), latency in us,
-/// CPU in % of one CPU.
+/// where an input lacks the figure), change % and mark, and below it the phase's CounterRows
+/// (counter; each input's total, a duration's per-result mean instead, with several results
+/// followed by "(n=N: a, b, ...)", "n/a" where the input has the phase but not the counter, "-"
+/// where it lacks the phase; and what it counts: "failures", "work" or "ns (mean)"); then the
+/// unmatched parts, left-out results, figures not available and what was not mapped. Throughput in
+/// MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
 
-/// The same as Markdown (for a mailing list or a pull request): headings, pipe tables.
+/// The same as Markdown (for a mailing list or a pull request): headings, pipe tables (the
+/// counters a table of their own below the metrics).
 void write_comparison_markdown(const Comparison& comparison, std::ostream& out);
 
 /// One CSV row (RFC 4180) per phase, metric and input after the baseline, in the metrics' own
@@ -333,7 +387,10 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// [null | {storage, device_read_bytes, device_write_bytes, page_cache_read_percent,
 /// read_amplification, write_amplification, util_percent, util_device, findings, results}],
 /// differences: [{input, baseline, contrasts: [{topic, input_finding, baseline_finding,
-/// sentence}], only_input, only_baseline, both}]}.
+/// sentence}], only_input, only_baseline, both}]}. A phase with CounterRows has "counters":
+/// [{name, failure, duration, inputs: [null | {n, total, mean, values}]}] (null: the input lacks
+/// the phase; n: the values, one per ok result that has the counter; total and mean null where
+/// the input's results lack the counter).
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

@@ -65,4 +65,21 @@ inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{256} << 20;
 [[nodiscard]] std::string read_input_file(const std::filesystem::path& path, std::string_view what,
                                           std::uint64_t max_bytes = kMaxInputFileBytes);
 
+/// Which file read_input_file read: st_dev and st_ino of fstat(2) on the descriptor it opened.
+/// Two paths naming one file (through a symbolic link, a hard link, `..` or a bind mount) give
+/// equal identities; so does a file read twice. Meaningful only while that file exists: the
+/// descriptor is closed on return, and once the file is deleted its inode number may be reused
+/// by a new file, which then compares equal. A file replaced by rename(2) (an editor's save, a
+/// new file moved over the old) is another file with a new identity.
+struct InputFileIdentity {
+  std::uint64_t device = 0;  ///< st_dev
+  std::uint64_t inode = 0;   ///< st_ino
+  bool operator==(const InputFileIdentity&) const = default;
+};
+
+/// As read_input_file above, and sets `opened` to the identity of the file it opened (the one
+/// read, whatever its path names afterwards). Same errors; `opened` is left as it was on one.
+[[nodiscard]] std::string read_input_file(const std::filesystem::path& path, std::string_view what,
+                                          std::uint64_t max_bytes, InputFileIdentity& opened);
+
 }  // namespace iobench

@@ -14,6 +14,7 @@
 #include <set>
 #include <tuple>
 
+#include "report/compare_counters.hpp"
 #include "report/compare_environment.hpp"
 #include "report/compare_explain.hpp"
 #include "report/compare_fio.hpp"
@@ -473,12 +474,14 @@ void compare_key(const GroupKey& key, const KeyedGroups& keyed,
                               .phase = phase_name,
                               .metrics = {},
                               .notes = {},
-                              .explain = detail::explain_comparison(sample.results)};
+                              .explain = detail::explain_comparison(sample.results),
+                              .counters = {}};
     const bool dbench_headline = note_dbench_throughput(documents, sample.measured, phase_out);
     for (const CompareMetric metric : out.metrics) {
       std::optional<MetricRow> row = metric_row(metric, sample, dbench_headline, phase_out, out);
       if (row) phase_out.metrics.push_back(std::move(*row));
     }
+    phase_out.counters = detail::counter_rows(sample.results, sample.measured);
     out.phases.push_back(std::move(phase_out));
   }
 }

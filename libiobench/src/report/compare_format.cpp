@@ -2,6 +2,7 @@
 // every figure comes from compare_results().
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iobench/compare.hpp>
 #include <iobench/format.hpp>
@@ -202,6 +203,39 @@ void markdown_row(std::ostream& out, const std::vector<std::string>& cells) {
   out << '\n';
 }
 
+// A counter's cell: the input's total (a duration's per-result mean), with several results each
+// value ("6 (n=3: 1, 2, 3)"); "n/a" where the input has the phase but not the counter, "-" where
+// it lacks the phase.
+std::string counter_cell(const CounterRow& row, std::size_t input) {
+  const CounterValues& mine = row.inputs[input];
+  if (mine.values.empty()) return mine.measured ? "n/a" : "-";
+  std::string cell = row.duration ? fmt::format("{:.0f}", mine.mean()) : std::to_string(mine.total);
+  const bool repeated = std::any_of(row.inputs.begin(), row.inputs.end(),
+                                    [](const CounterValues& v) { return v.values.size() > 1; });
+  if (repeated)
+    cell += fmt::format(" (n={}: {})", mine.values.size(), fmt::join(mine.values, ", "));
+  return cell;
+}
+
+std::vector<std::string> counter_titles(std::size_t inputs) {
+  std::vector<std::string> titles{"counter"};
+  for (std::size_t i = 0; i < inputs; ++i) titles.push_back(input_name(i));
+  titles.emplace_back("counts");
+  return titles;
+}
+
+std::vector<std::string> counter_cells(const CounterRow& row) {
+  std::vector<std::string> cells{printable(row.name)};
+  for (std::size_t i = 0; i < row.inputs.size(); ++i) {
+    cells.push_back(counter_cell(row, i));
+  }
+  cells.emplace_back(row.failure ? "failures" : row.duration ? "ns (mean)" : "work");
+  return cells;
+}
+
+constexpr const char* kCountersTitle =
+    "Counters (where the inputs differ, or where a failure count is not 0):";
+
 Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
 
 Json optional_text(const std::optional<std::string>& text) {
@@ -245,6 +279,17 @@ void write_comparison_text(const Comparison& comparison, std::ostream& out) {
     detail::TextTable table(std::move(columns));
     for (const MetricRow& row : phase.metrics) table.add_row(row_cells(row));
     table.print(out, "  ");
+    if (phase.counters.empty()) continue;
+    out << "  " << kCountersTitle << '\n';
+    std::vector<detail::TextTable::Column> counter_columns;
+    for (const std::string& title : counter_titles(n)) {
+      const bool left = title == "counter" || title == "counts";
+      counter_columns.push_back(
+          {title, left ? detail::TextTable::Align::kLeft : detail::TextTable::Align::kRight});
+    }
+    detail::TextTable counters(std::move(counter_columns));
+    for (const CounterRow& row : phase.counters) counters.add_row(counter_cells(row));
+    counters.print(out, "  ");
   }
   if (comparison.phases.empty()) out << "\nNo phase is in the baseline and another input.\n";
   if (!comparison.unmatched.empty()) {
@@ -312,6 +357,16 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out) 
     }
     markdown_row(out, rule);
     for (const MetricRow& row : phase.metrics) markdown_row(out, row_cells(row));
+    if (phase.counters.empty()) continue;
+    out << '\n' << kCountersTitle << "\n\n";
+    const std::vector<std::string> counter_heads = counter_titles(n);
+    markdown_row(out, counter_heads);
+    std::vector<std::string> counter_rule;
+    for (const std::string& title : counter_heads) {
+      counter_rule.push_back(title == "counter" || title == "counts" ? "---" : "--:");
+    }
+    markdown_row(out, counter_rule);
+    for (const CounterRow& row : phase.counters) markdown_row(out, counter_cells(row));
   }
   if (!comparison.unmatched.empty()) {
     out << "\n### Not compared (not in every input)\n\n";
@@ -466,6 +521,28 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
                       {"metrics", std::move(rows)}});
     if (!phase.notes.empty()) phases.back()["notes"] = phase.notes;
     if (phase.explain) phases.back()["explain"] = detail::explain_comparison_json(*phase.explain);
+    if (!phase.counters.empty()) {
+      Json counters = Json::array();
+      for (const CounterRow& row : phase.counters) {
+        Json inputs = Json::array();
+        for (const CounterValues& values : row.inputs) {
+          if (!values.measured) {
+            inputs.push_back(nullptr);
+            continue;
+          }
+          const bool none = values.values.empty();
+          inputs.push_back({{"n", values.values.size()},
+                            {"total", none ? Json(nullptr) : Json(values.total)},
+                            {"mean", none ? Json(nullptr) : Json(values.mean())},
+                            {"values", values.values}});
+        }
+        counters.push_back({{"name", row.name},
+                            {"failure", row.failure},
+                            {"duration", row.duration},
+                            {"inputs", std::move(inputs)}});
+      }
+      phases.back()["counters"] = std::move(counters);
+    }
   }
   j["phases"] = std::move(phases);
   Json unmatched = Json::array();

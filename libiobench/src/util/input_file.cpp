@@ -30,6 +30,12 @@ const char* kind_of(mode_t mode) {
 
 std::string read_input_file(const std::filesystem::path& path, std::string_view what,
                             std::uint64_t max_bytes) {
+  InputFileIdentity unused;
+  return read_input_file(path, what, max_bytes, unused);
+}
+
+std::string read_input_file(const std::filesystem::path& path, std::string_view what,
+                            std::uint64_t max_bytes, InputFileIdentity& opened) {
   const std::string shown = printable(path.string());
   const auto refuse = [&](int err) {
     return ConfigError(fmt::format("cannot read {} '{}': {}", what, shown, std::strerror(err)));
@@ -56,8 +62,8 @@ std::string read_input_file(const std::filesystem::path& path, std::string_view 
   if (!S_ISREG(st.st_mode)) throw refuse_kind(st.st_mode);
   const auto too_large = [&](const std::string& size) {
     return ConfigError(fmt::format(
-        "{} '{}' holds {}, more than the {} an input file may hold{}; check the file name",
-        what, shown, size, format_bytes(max_bytes),
+        "{} '{}' holds {}, more than the {} an input file may hold{}; check the file name", what,
+        shown, size, format_bytes(max_bytes),
         max_bytes == kMaxInputFileBytes ? " (iobench's result and suite files are far smaller)"
                                         : ""));
   };
@@ -86,6 +92,8 @@ std::string read_input_file(const std::filesystem::path& path, std::string_view 
     done += static_cast<std::size_t>(n);
   }
   text.resize(done);
+  opened = InputFileIdentity{static_cast<std::uint64_t>(st.st_dev),
+                             static_cast<std::uint64_t>(st.st_ino)};
   return text;
 }
 

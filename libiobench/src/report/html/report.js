@@ -186,6 +186,22 @@
       picture]));
   }
 
+  // Per op kind, as the text report's op table: ops, MiB, MiB/s and IOPS over the phase's wall
+  // time, latency of the kind's timed ops in us ('-' without one), failed ops.
+  function opKindsTable(container, phase) {
+    var us = function (value) { return value === null ? '-' : num(value) + ' us'; };
+    container.appendChild(note('By op kind (MiB = 2^20 bytes; MiB/s and IOPS over the ' +
+                               "phase's wall time; latency in us):"));
+    container.appendChild(table(
+      ['op', 'ops', 'MiB', 'MiB/s', 'IOPS', 'mean', 'p50', 'p99', 'p99.9', 'max', 'errors'],
+      phase.op_kinds.map(function (kind) {
+        var lat = kind.latency_us;
+        return [kind.name, String(kind.ops), num(kind.bytes / 1048576),
+                num(kind.throughput_mib_s) + ' MiB/s', num(kind.ops_per_s), us(lat.mean),
+                us(lat.p50), us(lat.p99), us(lat.p99_9), us(lat.max), String(kind.errors)];
+      }), 'facts op-kinds'));
+  }
+
   function phaseSection(parent, step, phase, runIndex) {
     var meta = {run: runIndex, step: step.index, phase: phase.index};
     var box = parent.appendChild(el('section', {class: 'phase'}));
@@ -217,6 +233,7 @@
         num(phase.wall_ns / 1e9) + ' s', num(lat.mean) + ' us', num(lat.p50) + ' us',
         num(lat.p99) + ' us', num(lat.p99_9) + ' us', num(lat.max) + ' us',
         num(phase.cpu_percent) + ' %']]));
+    if (phase.op_kinds.length > 1) opKindsTable(box, phase);
     if (phase.time_series) {
       timeSeries(box, phase.time_series, meta);
     } else {

@@ -13,6 +13,9 @@
 //          params: [[key, value]], warnings, phases: [phase], pts: null | pts (pts_model.cpp)}
 // phase = {index, name, status, message, reported, wall_ns, bytes, ops, throughput_mib_s,
 //          ops_per_s, latency_us: {mean, p50, p99, p99_9, max}, cpu_percent,
+//          op_kinds: [{name, ops, bytes, errors, throughput_mib_s, ops_per_s (over wall_ns, as
+//          the text report's op table), latency_us: {mean, p50, p99, p99_9, max} (null without
+//          a timed op), latency_samples}],
 //          unavailable: {metric name: why}, workers: {metric, unit, rows, fairness, min, max,
 //          spread_percent}, latency_cdf: chart, time_series: null | time series,
 //          explain: null | explanation (explain_model.cpp),
@@ -27,6 +30,7 @@
 #include <cmath>
 #include <iobench/compare.hpp>
 #include <iobench/error.hpp>
+#include <iobench/metrics.hpp>
 #include <iobench/statistics.hpp>
 #include <iobench/units.hpp>
 #include <iobench/workloads.hpp>
@@ -184,12 +188,31 @@ Json phase_json(const PhaseResult& phase, std::size_t index, const nlohmann::jso
                      {"max", figure(CompareMetric::kLatencyMax, 1000.0)}};
   j["cpu_percent"] = figure(CompareMetric::kCpu, 1.0);
   j["unavailable"] = std::move(unavailable);
+  // Per op kind, the text report's op table: rates over the phase's wall time, latency of the
+  // kind's timed ops (null without one).
   Json kinds = Json::array();
   for (std::size_t k = 0; k < phase.op_names.size() && k < phase.ops.size(); ++k) {
+    const OpResult& op = phase.ops[k];
+    const CompactLatencyHistogram& latency = op.latency;
+    const auto us = [&latency](double ns) {
+      return latency.count() == 0 ? Json(nullptr) : Json(ns / 1000.0);
+    };
+    const auto percentile_us = [&](double p) {
+      return us(latency.count() == 0 ? 0.0 : static_cast<double>(latency.percentile(p)));
+    };
     kinds.push_back({{"name", phase.op_names[k]},
-                     {"ops", phase.ops[k].ops},
-                     {"bytes", phase.ops[k].bytes},
-                     {"errors", phase.ops[k].errors}});
+                     {"ops", op.ops},
+                     {"bytes", op.bytes},
+                     {"errors", op.errors},
+                     {"throughput_mib_s", phase.throughput_bytes_per_s(k) / kMiB},
+                     {"ops_per_s", ops_per_s(op.ops, phase.wall_ns)},
+                     {"latency_us",
+                      {{"mean", us(latency.count() == 0 ? 0.0 : latency.mean())},
+                       {"p50", percentile_us(50.0)},
+                       {"p99", percentile_us(99.0)},
+                       {"p99_9", percentile_us(99.9)},
+                       {"max", us(static_cast<double>(latency.max()))}}},
+                     {"latency_samples", latency.count()}});
   }
   j["op_kinds"] = std::move(kinds);
   j["workers"] = workers_json(phase);

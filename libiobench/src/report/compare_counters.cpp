@@ -1,0 +1,93 @@
+// compare's counters: which counters count failures or are durations, and the counters of a
+// phase that tell the inputs apart (CounterRow's rule, README "Counters").
+#include "report/compare_counters.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace iobench {
+
+bool counter_counts_failures(std::string_view name) noexcept {
+  return name == "mismatches" || name == "corrupt_blocks" || name == "missing_handle" ||
+         name.starts_with("mismatch.") || name.starts_with("short_read.") ||
+         name.starts_with("short_write.") || name.ends_with("_errors");
+}
+
+bool counter_is_duration(std::string_view name) noexcept { return name.ends_with("_ns"); }
+
+namespace detail {
+
+std::vector<CounterRow> counter_rows(std::span<const std::vector<const PhaseResult*>> results,
+                                     const std::vector<bool>& measured) {
+  const std::size_t n = results.size();
+  std::vector<std::string> names;
+  for (const auto& input : results) {
+    for (const PhaseResult* phase : input) {
+      for (const std::string& name : phase->counter_names) {
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+    }
+  }
+  // Whether input i's phase has counters at all (in any of its results), and its ops per result.
+  std::vector<bool> has_counters(n, false);
+  std::vector<double> ops_per_result(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t ops = 0;
+    for (const PhaseResult* phase : results[i]) ops += phase->total_ops();
+    if (!results[i].empty()) {
+      ops_per_result[i] = static_cast<double>(ops) / static_cast<double>(results[i].size());
+    }
+    has_counters[i] =
+        std::any_of(results[i].begin(), results[i].end(),
+                    [](const PhaseResult* phase) { return !phase->counter_names.empty(); });
+  }
+  std::vector<CounterRow> rows;
+  for (const std::string& name : names) {
+    CounterRow row{.name = name,
+                   .failure = counter_counts_failures(name),
+                   .duration = counter_is_duration(name),
+                   .inputs = std::vector<CounterValues>(n)};
+    for (std::size_t i = 0; i < n; ++i) {
+      row.inputs[i].measured = measured[i];
+      for (const PhaseResult* phase : results[i]) {
+        const auto it = std::find(phase->counter_names.begin(), phase->counter_names.end(), name);
+        if (it == phase->counter_names.end()) continue;
+        const auto index = static_cast<std::size_t>(it - phase->counter_names.begin());
+        const std::uint64_t value = index < phase->counters.size() ? phase->counters[index] : 0;
+        row.inputs[i].values.push_back(value);
+        row.inputs[i].total += value;
+      }
+    }
+    // Among the inputs whose phase has counters (an input whose phase has none, a classic
+    // tool's output, says nothing about any; CounterRow): a counter only some of them have, a
+    // failure counted anywhere, or a work counter's per-result mean (not the total: inputs may
+    // have different numbers of results) unlike that of the first input with the counter where
+    // the two did the same ops per result (not cut by a time limit or a stonewall).
+    bool shown = false;
+    bool lacking = false;  // an input whose phase has counters but not this one
+    std::optional<std::size_t> reference;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!row.inputs[i].measured || !has_counters[i]) continue;
+      const CounterValues& mine = row.inputs[i];
+      if (mine.values.empty()) {
+        lacking = true;
+        continue;
+      }
+      if (!reference) reference = i;
+      if (row.failure) {
+        shown = shown || mine.total > 0;
+      } else if (!row.duration) {
+        shown = shown || (mine.mean() != row.inputs[*reference].mean() &&
+                          ops_per_result[i] == ops_per_result[*reference]);
+      }
+    }
+    shown = shown || (lacking && reference.has_value());
+    if (shown) rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace detail
+}  // namespace iobench

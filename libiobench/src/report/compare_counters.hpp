@@ -1,0 +1,18 @@
+#pragma once
+
+// The counters `iobench compare` lists below a phase's metrics (CounterRow, README "Counters").
+
+#include <iobench/compare.hpp>
+#include <iobench/result.hpp>
+#include <span>
+#include <vector>
+
+namespace iobench::detail {
+
+/// The counters of one aligned phase that tell the inputs apart, by CounterRow's rule, in the
+/// order the inputs name them (the baseline's first). `results[i]`: input i's ok results of the
+/// phase in run order; `measured[i]`: whether input i has them (same size as `results`).
+[[nodiscard]] std::vector<CounterRow> counter_rows(
+    std::span<const std::vector<const PhaseResult*>> results, const std::vector<bool>& measured);
+
+}  // namespace iobench::detail
