@@ -14,12 +14,12 @@
 /// write and aiowrite), `set $v = randvar(...)` and `define randvar name=$v,
 /// ...` (wml_randvar_parser.cpp), `eventgen rate=N`, `run [N]`, `psrun [[-]P [D]]` (a run with a
 /// stats line every P seconds), `sleep N|$var` before the run (a pause before or after `create
-/// files` as written; after `run` it is an error: filebench ends with its run), `enable
-/// lathist` and `disable lathist` (iobench's extension, filebench 1.5 has no `disable`: the last
-/// of them above `run` decides; after `run` an error, as sleep), `set mode nousestats`, `create
+/// files` as written), `enable lathist` and `disable lathist` (iobench's extension, filebench
+/// 1.5 has no `disable`: the last of them above `run` decides), `set mode nousestats`, `create
 /// files`, `echo "..."` and `#` comments.
 ///
-/// Errors (ConfigError, "FILE:LINE:COL: problem; fix"): unknown statements, attributes and
+/// Errors (ConfigError, "FILE:LINE:COL: problem; fix"): any statement after `run` or `psrun`
+/// (filebench ends with its run and never reaches it); unknown statements, attributes and
 /// flowops; malformed values; a variable used before it is set; a flowop naming an undefined
 /// fileset, or makedir/removedir one without leafdirs. A statement, attribute, flowop or cvar
 /// type that filebench accepts but iobench does not model yet (system, print, ...) is an error
