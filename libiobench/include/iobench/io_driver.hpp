@@ -193,8 +193,13 @@ class IoDriver {
   // touched per op (one request on the stack; no free list, batch or completion tables). After
   // each system call the kernel's page-cache walk has evicted much of the worker's cache, and
   // every line touched again costs a miss (issue 11: iobench's cost per op grew with the file).
-  template <class Source>
-  [[gnu::hot]] void run_one_at_a_time(WorkerContext& ctx, Source& source);
+  // `transfer(request)` makes one request and returns its completion: the queue's submit() and
+  // reap(), or for psync's queue the call itself, inline (detail/psync_fast_path.hpp).
+  template <class Source, class Transfer>
+  [[gnu::hot]] void run_one_at_a_time(WorkerContext& ctx, Source& source, Transfer transfer);
+  // Picks the one-at-a-time loop's transfer (above) and runs `loop` with it.
+  template <class Loop>
+  void with_transfer(Loop loop);
 
   // After the loop: requests that would have blocked (EAGAIN) moved no data, so the worker did
   // not do its I/O; it fails, saying how many and where the first was.
@@ -210,8 +215,9 @@ class IoDriver {
   // run_one_at_a_time() with latency_sample > 1: an untimed op reads no clock; a timed one
   // reads it just before its issue and after its completion. A loop of its own, so that the
   // default (every op timed) pays nothing for sampling.
-  template <class Source>
-  [[gnu::noinline]] void run_one_at_a_time_sampled(WorkerContext& ctx, Source& source);
+  template <class Source, class Transfer>
+  [[gnu::noinline]] void run_one_at_a_time_sampled(WorkerContext& ctx, Source& source,
+                                                   Transfer transfer);
 
   template <class Source>
   [[gnu::hot]] void complete(WorkerContext& ctx, Source& source, const IoCompletion& completion,

@@ -3,11 +3,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <iobench/detail/psync_fast_path.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 
 #include "engines/descriptor_file.hpp"
-#include "engines/direct_syscall.hpp"
 #include "engines/open_flags.hpp"
 
 namespace iobench {
@@ -26,13 +26,7 @@ class PsyncQueue final : public IoQueue {
 
   [[gnu::hot]] void submit(std::span<const IoRequest> requests) override {
     for (const IoRequest& r : requests) {
-      const ssize_t n =
-          r.direction == IoDirection::kRead
-              ? detail::direct_pread(fd_, r.buffer, r.length, static_cast<off_t>(r.offset))
-              : detail::direct_pwrite(fd_, r.buffer, r.length, static_cast<off_t>(r.offset));
-      if (n != static_cast<ssize_t>(r.length)) [[unlikely]]
-        finish(r, n);
-      done_ = {r.tag, static_cast<std::int64_t>(r.length)};
+      done_ = detail::psync_transfer(*this, fd_, r);
       ++in_flight_;
     }
   }
@@ -45,7 +39,8 @@ class PsyncQueue final : public IoQueue {
     return 1;
   }
 
- private:
+  [[nodiscard]] int fd() const noexcept { return fd_; }
+
   // A failed, interrupted or short call: what the file's read_at/write_at would have done from
   // there (EINTR retried, the rest moved, or the call's IoError thrown, naming pread/pwrite).
   [[gnu::cold, gnu::noinline]] void finish(const IoRequest& r, ssize_t n) {
@@ -61,6 +56,7 @@ class PsyncQueue final : public IoQueue {
     }
   }
 
+ private:
   detail::DescriptorFile& file_;
   int fd_;
   IoCompletion done_;
@@ -93,5 +89,14 @@ class PsyncEngine final : public Engine {
 }  // namespace
 
 std::unique_ptr<Engine> make_psync_engine() { return std::make_unique<PsyncEngine>(); }
+
+int detail::psync_queue_fd(const IoQueue& queue) noexcept {
+  const auto* psync = dynamic_cast<const PsyncQueue*>(&queue);
+  return psync != nullptr ? psync->fd() : -1;
+}
+
+void detail::psync_finish_request(IoQueue& queue, const IoRequest& r, ssize_t n) {
+  static_cast<PsyncQueue&>(queue).finish(r, n);
+}
 
 }  // namespace iobench

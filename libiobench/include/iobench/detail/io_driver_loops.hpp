@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iobench/clock.hpp>
+#include <iobench/detail/psync_fast_path.hpp>
 #include <iobench/io_driver.hpp>
 #include <span>
 
@@ -17,11 +18,13 @@ namespace iobench {
 template <class Source>
 void IoDriver::run(WorkerContext& ctx, Source& source) {
   if (options_.depth == 1 && !options_.async && options_.pacer == nullptr) {
-    if (options_.latency_sample > 1) {
-      run_one_at_a_time_sampled(ctx, source);
-    } else {
-      run_one_at_a_time(ctx, source);
-    }
+    with_transfer([&](auto transfer) {
+      if (options_.latency_sample > 1) {
+        run_one_at_a_time_sampled(ctx, source, transfer);
+      } else {
+        run_one_at_a_time(ctx, source, transfer);
+      }
+    });
     return;
   }
   // --explain=ops splits one op at a time: here ops overlap (or, open loop, wait for their time).
@@ -123,10 +126,29 @@ void IoDriver::run(WorkerContext& ctx, Source& source) {
   throw_if_blocked();
 }
 
-template <class Source>
-void IoDriver::run_one_at_a_time(WorkerContext& ctx, Source& source) {
+template <class Loop>
+void IoDriver::with_transfer(Loop loop) {
+  const int psync_fd = detail::psync_queue_fd(queue_);
+  if (psync_fd >= 0) {
+    loop([this, psync_fd](const IoRequest& request) {
+      return detail::psync_transfer(queue_, psync_fd, request);
+    });
+    return;
+  }
+  loop([this](const IoRequest& request) {
+    queue_.submit(std::span<const IoRequest>(&request, 1));
+    // A synchronous queue's request completed inside submit(): this returns it at once.
+    IoCompletion completion{};
+    if (queue_.reap(std::span<IoCompletion>(&completion, 1), 1) != 1) {
+      throw Error("a synchronous engine's queue returned no completion for its request");
+    }
+    return completion;
+  });
+}
+
+template <class Source, class Transfer>
+void IoDriver::run_one_at_a_time(WorkerContext& ctx, Source& source, Transfer transfer) {
   Slot s{};
-  IoCompletion completion{};
   std::uint64_t now = monotonic_ns();
   while (ctx.keep_going(0)) {
     s.request.buffer = buffers_.data();  // the source may point a write elsewhere
@@ -138,11 +160,7 @@ void IoDriver::run_one_at_a_time(WorkerContext& ctx, Source& source) {
       ctx.op_begins(now);
     }
     s.issue_ns = now;
-    queue_.submit(std::span<const IoRequest>(&s.request, 1));
-    // A synchronous queue's request completed inside submit(): this returns it at once.
-    if (queue_.reap(std::span<IoCompletion>(&completion, 1), 1) != 1) {
-      throw Error("a synchronous engine's queue returned no completion for its request");
-    }
+    const IoCompletion completion = transfer(s.request);
     now = monotonic_ns();
     finish(ctx, source, s, completion, now);
     if (options_.untimed_work_between_ops) now = monotonic_ns();
@@ -150,10 +168,9 @@ void IoDriver::run_one_at_a_time(WorkerContext& ctx, Source& source) {
   throw_if_blocked();
 }
 
-template <class Source>
-void IoDriver::run_one_at_a_time_sampled(WorkerContext& ctx, Source& source) {
+template <class Source, class Transfer>
+void IoDriver::run_one_at_a_time_sampled(WorkerContext& ctx, Source& source, Transfer transfer) {
   Slot s{};
-  IoCompletion completion{};
   while (ctx.keep_going(0)) {
     s.request.buffer = buffers_.data();  // the source may point a write elsewhere
     s.request.buffer_index = 0;
@@ -164,10 +181,7 @@ void IoDriver::run_one_at_a_time_sampled(WorkerContext& ctx, Source& source) {
       s.issue_ns = monotonic_ns();
       ctx.op_begins(s.issue_ns);
     }
-    queue_.submit(std::span<const IoRequest>(&s.request, 1));
-    if (queue_.reap(std::span<IoCompletion>(&completion, 1), 1) != 1) {
-      throw Error("a synchronous engine's queue returned no completion for its request");
-    }
+    const IoCompletion completion = transfer(s.request);
     if (timed) {
       finish(ctx, source, s, completion, monotonic_ns());
     } else {

@@ -1,6 +1,8 @@
 #pragma once
 
-// pread(2) and pwrite(2) as one `syscall` instruction, for the psync engine's loop.
+/// pread(2) and pwrite(2) as one `syscall` instruction, for the psync engine's queue and
+/// IoDriver's one-at-a-time loops over it (<iobench/detail/psync_fast_path.hpp>). Not to be
+/// included directly.
 //
 // glibc's pread() in a process with more than one thread (every iobench run: the runner's thread
 // besides the workers) is a cancellation point: it switches asynchronous cancellation on and off
