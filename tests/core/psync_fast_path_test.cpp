@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <iobench/detail/psync_fast_path.hpp>
@@ -113,10 +114,14 @@ TEST_CASE("the psync fast path writes every block", "[core][driver]") {
   BlockSource source(IoDirection::kWrite, 5);
   f.drive(*file, source);
   CHECK(f.harness.ops()[0].bytes == 5 * kBlock);
-  CHECK(std::filesystem::file_size(path) == 5 * kBlock);
+  REQUIRE(std::filesystem::file_size(path) == 5 * kBlock);
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  std::vector<char> back(5 * kBlock);
+  REQUIRE(::pread(fd.get(), back.data(), back.size(), 0) == static_cast<ssize_t>(back.size()));
+  CHECK(std::all_of(back.begin(), back.end(), [](char c) { return c == 'w'; }));
 }
 
-TEST_CASE("the psync fast path finishes a short read as the queue does: the rest or a failure",
+TEST_CASE("the psync fast path fails a read that meets the end of the file, as the queue does",
           "[core][driver]") {
   // A file of 2.5 blocks: the third read gets half a block, and the queue's read_at of the
   // rest meets the end of the file.
@@ -125,7 +130,8 @@ TEST_CASE("the psync fast path finishes a short read as the queue does: the rest
   std::filesystem::resize_file(path, 2 * kBlock + kBlock / 2);
   const std::unique_ptr<IoFile> file = f.engine->open(FileLocation::user_target(path), {});
   BlockSource source(IoDirection::kRead, 3);
-  CHECK_THROWS_AS(f.drive(*file, source), IoError);
+  CHECK_THROWS_WITH(f.drive(*file, source), Catch::Contains("pread (short read: end of file)") &&
+                                                Catch::Contains(path.string()));
   CHECK(source.completed_count() == 2);
   CHECK(f.harness.ops()[0].ops == 2);
 }
@@ -143,4 +149,45 @@ TEST_CASE("the psync fast path's failed call throws naming pwrite and the file",
                              Catch::Contains(std::strerror(EBADF)));
   }
   CHECK(f.harness.ops()[0].ops == 0);
+}
+
+TEST_CASE("psync_finish_request moves the rest of a short read and retries EINTR",
+          "[core][driver]") {
+  Fixture f;
+  const std::filesystem::path path = f.make_file(2);
+  const std::unique_ptr<IoFile> file = f.engine->open(FileLocation::user_target(path), {});
+  const std::unique_ptr<IoQueue> queue = file->make_queue({.depth = 1});
+  std::byte* const buffer = f.buffer.span().data();
+  const IoRequest r{
+      .direction = IoDirection::kRead, .length = kBlock, .buffer = buffer, .offset = kBlock};
+
+  // Half of block 1 arrived ('b'), the rest did not (zeros): the rest is read.
+  std::memset(buffer, 'b', kBlock / 2);
+  std::memset(buffer + kBlock / 2, 0, kBlock / 2);
+  detail::psync_finish_request(*queue, r, kBlock / 2);
+  CHECK(static_cast<char>(buffer[kBlock / 2]) == 'b');
+  CHECK(static_cast<char>(buffer[kBlock - 1]) == 'b');
+
+  // Interrupted before any byte: the whole request again.
+  std::memset(buffer, 0, kBlock);
+  errno = EINTR;
+  detail::psync_finish_request(*queue, r, -1);
+  CHECK(static_cast<char>(buffer[0]) == 'b');
+  CHECK(static_cast<char>(buffer[kBlock - 1]) == 'b');
+
+  // Another errno is the call's failure.
+  errno = EIO;
+  CHECK_THROWS_WITH(detail::psync_finish_request(*queue, r, -1),
+                    Catch::StartsWith("pread") && Catch::Contains(std::strerror(EIO)));
+}
+
+TEST_CASE("psync_finish_request refuses a queue that is not psync's", "[core][driver]") {
+  Fixture f;
+  const std::filesystem::path path = f.make_file(1);
+  const std::unique_ptr<Engine> pvsync2 = make_pvsync2_engine(EngineSpec{.name = "pvsync2"});
+  const std::unique_ptr<IoFile> file = pvsync2->open(FileLocation::user_target(path), {});
+  const std::unique_ptr<IoQueue> queue = file->make_queue({.depth = 1});
+  const IoRequest r{.direction = IoDirection::kRead, .length = kBlock, .buffer = f.buffer.data()};
+  CHECK_THROWS_WITH(detail::psync_finish_request(*queue, r, 0),
+                    Catch::Contains("not the psync engine's"));
 }

@@ -13,12 +13,13 @@
 namespace iobench {
 namespace {
 
-// The queue of the most common run (psync at depth 1): one pread/pwrite per request, called
-// here rather than through IoFile::read_at. Right after a system call the worker's TLB and caches
-// are cold (a kernel with page-table isolation and no PCID flushes the TLB at every entry), and
-// each extra layer, page of code or PLT hop then costs misses: through read_at and read_all_at a
-// 4 KiB page-cache read cost 85 ns more than one direct call (the two alternated in one process,
-// 2 us reads on tmpfs). [[gnu::hot]] puts both calls in .text.hot, beside the rest of the loop.
+// The queue of the most common run (psync at depth 1): one pread/pwrite per request, made by
+// detail::psync_transfer(), which IoDriver's one-at-a-time loops also call inline without this
+// queue's submit() and reap() (detail/psync_fast_path.hpp). Right after a system call the
+// worker's TLB and caches are cold (a kernel with page-table isolation and no PCID flushes the
+// TLB at every entry), and each extra layer, page of code or PLT hop then costs misses: through
+// IoFile::read_at and read_all_at a 4 KiB page-cache read cost 85 ns more than one direct call
+// (the two alternated in one process, 2 us reads on tmpfs).
 class PsyncQueue final : public IoQueue {
  public:
   explicit PsyncQueue(detail::DescriptorFile& file) noexcept
@@ -39,7 +40,11 @@ class PsyncQueue final : public IoQueue {
     return 1;
   }
 
+  /// The descriptor the requests read and write (detail::psync_queue_fd()).
   [[nodiscard]] int fd() const noexcept { return fd_; }
+
+ private:
+  friend void detail::psync_finish_request(IoQueue& queue, const IoRequest& r, ssize_t n);
 
   // A failed, interrupted or short call: what the file's read_at/write_at would have done from
   // there (EINTR retried, the rest moved, or the call's IoError thrown, naming pread/pwrite).
@@ -56,7 +61,6 @@ class PsyncQueue final : public IoQueue {
     }
   }
 
- private:
   detail::DescriptorFile& file_;
   int fd_;
   IoCompletion done_;
@@ -96,7 +100,11 @@ int detail::psync_queue_fd(const IoQueue& queue) noexcept {
 }
 
 void detail::psync_finish_request(IoQueue& queue, const IoRequest& r, ssize_t n) {
-  static_cast<PsyncQueue&>(queue).finish(r, n);
+  const int saved_errno = errno;  // the failed call's, for finish()
+  auto* psync = dynamic_cast<PsyncQueue*>(&queue);
+  if (psync == nullptr) throw Error("psync_finish_request: the queue is not the psync engine's");
+  errno = saved_errno;
+  psync->finish(r, n);
 }
 
 }  // namespace iobench

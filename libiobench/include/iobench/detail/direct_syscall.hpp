@@ -13,33 +13,43 @@
 // cancelled (they stop through the run's stop flag), so the call is made directly.
 //
 // ThreadSanitizer builds keep glibc's calls: TSan's pread/pwrite interceptors are what tell it
-// about the file descriptors, and a bare syscall would hide them from it.
+// about the file descriptors, and a bare syscall would hide them from it. Since the calls are
+// inline, a program or plugin that includes this (through <iobench/io_driver.hpp>) chooses for
+// its own loops: a TSan build of the library with a plain build of a plugin leaves the plugin's
+// calls unseen by TSan.
 
 #include <sys/types.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstddef>
 
-#if defined(__x86_64__) && defined(__linux__) && !defined(__SANITIZE_THREAD__)
+// The bare call: x86-64 Linux (not x32), and no sanitizer that must see the call (TSan's
+// interceptors track descriptors; MSan's mark the bytes read as initialised). A library and a
+// plugin decide this each in its own build. Undefined again at the end of this file.
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
 #if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define IOBENCH_LIBC_PREAD 1
+#if __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define IOBENCH_DETAIL_LIBC_PREAD 1
 #endif
 #endif
 #else
-#define IOBENCH_LIBC_PREAD 1
+#define IOBENCH_DETAIL_LIBC_PREAD 1
 #endif
 
-#ifndef IOBENCH_LIBC_PREAD
-#include <sys/syscall.h>
+#ifdef IOBENCH_DETAIL_LIBC_PREAD
+#include <unistd.h>
 #endif
 
 namespace iobench::detail {
 
-#ifndef IOBENCH_LIBC_PREAD
-// The x86-64 system call convention: number in rax, arguments in rdi, rsi, rdx, r10; rcx and
-// r11 are clobbered; a result in [-4095, -1] is -errno.
+#ifndef IOBENCH_DETAIL_LIBC_PREAD
+/// x86-64 Linux's system call numbers of pread64 and pwrite64 (fixed by the kernel's ABI).
+inline constexpr long kSysPread64 = 17;
+inline constexpr long kSysPwrite64 = 18;
+
+/// One system call by the x86-64 convention: number in rax, arguments in rdi, rsi, rdx, r10;
+/// rcx and r11 are clobbered; a result in [-4095, -1] is -errno (set in errno, -1 returned).
 [[gnu::always_inline]] inline ssize_t direct_syscall4(long number, long a, long b, long c,
                                                       long d) noexcept {
   long result;
@@ -59,8 +69,8 @@ namespace iobench::detail {
 /// pread(2): the same arguments, result and errno; not a cancellation point.
 [[gnu::always_inline]] inline ssize_t direct_pread(int fd, void* buffer, std::size_t bytes,
                                                    off_t offset) noexcept {
-#ifndef IOBENCH_LIBC_PREAD
-  return direct_syscall4(SYS_pread64, fd, reinterpret_cast<long>(buffer), static_cast<long>(bytes),
+#ifndef IOBENCH_DETAIL_LIBC_PREAD
+  return direct_syscall4(kSysPread64, fd, reinterpret_cast<long>(buffer), static_cast<long>(bytes),
                          offset);
 #else
   return ::pread(fd, buffer, bytes, offset);
@@ -70,8 +80,8 @@ namespace iobench::detail {
 /// pwrite(2): the same arguments, result and errno; not a cancellation point.
 [[gnu::always_inline]] inline ssize_t direct_pwrite(int fd, const void* buffer, std::size_t bytes,
                                                     off_t offset) noexcept {
-#ifndef IOBENCH_LIBC_PREAD
-  return direct_syscall4(SYS_pwrite64, fd, reinterpret_cast<long>(buffer), static_cast<long>(bytes),
+#ifndef IOBENCH_DETAIL_LIBC_PREAD
+  return direct_syscall4(kSysPwrite64, fd, reinterpret_cast<long>(buffer), static_cast<long>(bytes),
                          offset);
 #else
   return ::pwrite(fd, buffer, bytes, offset);
@@ -79,3 +89,5 @@ namespace iobench::detail {
 }
 
 }  // namespace iobench::detail
+
+#undef IOBENCH_DETAIL_LIBC_PREAD
