@@ -11,11 +11,25 @@
 #include <iobench/result_json.hpp>
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "history_command.hpp"
 #include "output_formats.hpp"
 
 namespace iobench::cli {
+namespace {
+
+// A failure counter's figure as the gate compares it: the total of one result, else the
+// per-result mean with the total and n; "none" where the input does not count it.
+std::string counter_figure(const CounterValues& values) {
+  if (values.values.empty()) return "none (not counted)";
+  if (values.values.size() == 1) return std::to_string(values.total);
+  return fmt::format("{:.6g} per result (total {}, n={})", values.mean(), values.total,
+                     values.values.size());
+}
+
+}  // namespace
+
 int run_compare(const CliOptions& options) {
   CompareOptions compare_options;
   for (const std::string& name : options.compare_metrics) {
@@ -46,8 +60,10 @@ int run_compare(const CliOptions& options) {
   find_output_format(options.format, FormatCommand::kCompare).compare(comparison, std::cout);
   std::cout.flush();
   if (!options.fail_if_worse) return 0;
-  // A gate with nothing to compare would pass whatever the inputs hold: refuse it.
-  std::size_t compared = 0;
+  // A gate with nothing to compare would pass whatever the inputs hold: refuse it. A failure
+  // counter higher than the baseline's is something compared, and fails the gate.
+  const std::vector<CounterRegression> failures = counter_regressions(comparison);
+  std::size_t compared = failures.size();
   for (const PhaseComparison& phase : comparison.phases) {
     for (const MetricRow& row : phase.metrics) {
       compared += static_cast<std::size_t>(
@@ -77,7 +93,21 @@ int run_compare(const CliOptions& options) {
                printable(phase.phase), regression.worse_percent, *options.fail_if_worse,
                to_string(change.noise));
   }
-  return found.empty() ? 0 : 1;
+  // Any failure counted above the baseline's count fails the gate, whatever PCT.
+  for (const CounterRegression& failure : failures) {
+    const PhaseComparison& phase = comparison.phases[failure.phase];
+    const CounterRow& row = phase.counters[failure.counter];
+    fmt::print(stderr,
+               "iobench: compare: failure counter {} is higher in #{} ({}) than in the baseline: "
+               "step {}{}, phase {}: {} > {} (any failure counted above the baseline's fails "
+               "--fail-if-worse, whatever PCT)\n",
+               printable(row.name), failure.input, printable(comparison.labels[failure.input]),
+               printable(phase.step),
+               phase.sweep_point ? fmt::format(" point {}", printable(*phase.sweep_point)) : "",
+               printable(phase.phase), counter_figure(row.inputs[failure.input]),
+               counter_figure(row.inputs[0]));
+  }
+  return found.empty() && failures.empty() ? 0 : 1;
 }
 
 }  // namespace iobench::cli

@@ -263,6 +263,17 @@ PhaseResult with_counters(PhaseResult phase, const std::vector<std::string>& nam
   return phase;
 }
 
+// Step "md": a verifying read (items_done 100, `mismatches`) and a find (entries_scanned 500,
+// `matched`), each 100 ops in 1 s; the metrics alike whatever the counters.
+ResultDocument counter_document(std::uint64_t mismatches, std::uint64_t matched) {
+  return single_run_document(
+      compare_environment(),
+      {compare_step("md", {with_counters(compare_phase("read", kSecond, 100, 4096, 1000),
+                                         {"items_done", "mismatches"}, {100, mismatches}),
+                           with_counters(compare_phase("find", kSecond, 100, 0, 1000),
+                                         {"entries_scanned", "matched"}, {500, matched})})});
+}
+
 // Two results alike but for counters: the verifying read found 0 and 3 mismatches, the find
 // matched 40 and 35 entries; items_done and entries_scanned are equal.
 struct CounterPair {
@@ -270,16 +281,8 @@ struct CounterPair {
   std::string base;
   std::string other;
   CounterPair() {
-    const auto document = [](std::uint64_t mismatches, std::uint64_t matched) {
-      return single_run_document(
-          compare_environment(),
-          {compare_step("md", {with_counters(compare_phase("read", kSecond, 100, 4096, 1000),
-                                             {"items_done", "mismatches"}, {100, mismatches}),
-                               with_counters(compare_phase("find", kSecond, 100, 0, 1000),
-                                             {"entries_scanned", "matched"}, {500, matched})})});
-    };
-    base = write_document(dir, "base.json", document(0, 40));
-    other = write_document(dir, "other.json", document(3, 35));
+    base = write_document(dir, "base.json", counter_document(0, 40));
+    other = write_document(dir, "other.json", counter_document(3, 35));
   }
 };
 
@@ -335,7 +338,7 @@ TEST_CASE("compare shows the counters that differ and the failures counted",
   INFO(text.out);
   REQUIRE(text.exit_code == 0);
   CHECK(text_row(text.out, "mismatches") ==
-        std::vector<std::string>{"mismatches", "0", "3", "failures"});
+        std::vector<std::string>{"mismatches", "0", "3", "failures,", "worse", "in", "#1"});
   CHECK(text_row(text.out, "matched") == std::vector<std::string>{"matched", "40", "35", "work"});
   CHECK(text_row(text.out, "items_done").empty());
   CHECK(text_row(text.out, "entries_scanned").empty());
@@ -348,4 +351,113 @@ TEST_CASE("compare shows the counters that differ and the failures counted",
   CHECK(same_mismatches.at("inputs").at(0).at("total") == 3);
   CHECK(same_mismatches.at("inputs").at(1).at("total") == 3);
   CHECK_FALSE(s.at("phases").at(1).contains("counters"));
+}
+
+TEST_CASE("compare --fail-if-worse fails on a failure counter above the baseline's",
+          "[compare][cli][counters]") {
+  TempDir dir("compare-counter-gate");
+  // Alike but for the read's mismatches: 0 in the baseline, 3 in the candidate.
+  const std::string clean = write_document(dir, "clean.json", counter_document(0, 40));
+  const std::string broken = write_document(dir, "broken.json", counter_document(3, 40));
+  // Every metric is equal, so no PCT would fail on them: the counter alone fails the gate.
+  const CliResult gate = run_cli({"compare", clean, broken, "--fail-if-worse", "1000"});
+  INFO(gate.err);
+  CHECK(gate.exit_code == 1);
+  CHECK_THAT(gate.err, Contains("failure counter mismatches is higher in #1 (" + broken +
+                                ") than in the baseline: step md, phase read: 3 > 0"));
+  // One reason: the find's counters are alike, the metrics unchanged.
+  CHECK(std::count(gate.err.begin(), gate.err.end(), '\n') == 1);
+  CHECK(text_row(gate.out, "mismatches") ==
+        std::vector<std::string>{"mismatches", "0", "3", "failures,", "worse", "in", "#1"});
+  const CliResult json = run_cli({"compare", clean, broken, "--format", "json"});
+  REQUIRE(json.exit_code == 0);  // no gate asked for
+  const Json j = Json::parse(json.out);
+  CHECK(counter_entry(j.at("phases").at(0), "mismatches").at("worse") == Json::array({1}));
+  // --phases keeps only the find: nothing counted as failing there.
+  CHECK(run_cli({"compare", clean, broken, "--fail-if-worse", "0", "--phases", "find"}).exit_code ==
+        0);
+
+  // Fewer failures than the baseline, or as many, do not fail it (3 against 3 is listed, as a
+  // failure count above 0, but not worse).
+  const CliResult fewer = run_cli({"compare", broken, clean, "--fail-if-worse", "0"});
+  CHECK(fewer.exit_code == 0);
+  CHECK(fewer.err.empty());
+  const CliResult same = run_cli({"compare", broken, broken, "--fail-if-worse", "0"});
+  CHECK(same.exit_code == 0);
+  CHECK(text_row(same.out, "mismatches") ==
+        std::vector<std::string>{"mismatches", "3", "3", "failures"});
+
+  // A work counter that differs (the find matched 40 and 35) never fails it, whatever PCT.
+  const std::string fewer_matched = write_document(dir, "matched.json", counter_document(0, 35));
+  const CliResult work = run_cli({"compare", clean, fewer_matched, "--fail-if-worse", "0"});
+  INFO(work.out);
+  CHECK(work.exit_code == 0);
+  CHECK(work.err.empty());
+  CHECK(text_row(work.out, "matched") == std::vector<std::string>{"matched", "40", "35", "work"});
+}
+
+TEST_CASE("compare's CSV carries the counters in the metrics' columns",
+          "[compare][cli][counters]") {
+  const CounterPair pair;
+  const CliResult csv = run_cli({"compare", pair.base, pair.other, "-f", "csv"});
+  INFO(csv.err);
+  REQUIRE(csv.exit_code == 0);
+  const std::vector<CsvRecord> rows = parse_csv(csv.out);
+  REQUIRE_FALSE(rows.empty());
+  const CsvRecord& header = rows[0];
+  REQUIRE(header.size() == 26);
+  const auto column = [&header](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    REQUIRE(it != header.end());
+    return static_cast<std::size_t>(it - header.begin());
+  };
+  const auto csv_row = [&rows, &column](const std::string& phase, const std::string& name) {
+    for (const CsvRecord& row : rows) {
+      if (row.at(column("phase")) == phase && row.at(column("metric")) == name) return row;
+    }
+    FAIL("no CSV row for " << phase << " " << name);
+    return CsvRecord{};
+  };
+  for (const CsvRecord& row : rows) REQUIRE(row.size() == header.size());
+  // The metrics keep their columns, kind "metric" and no totals.
+  const CsvRecord iops = csv_row("read", "iops");
+  CHECK(iops.at(column("kind")) == "metric");
+  CHECK(iops.at(column("unit")) == "ops/s");
+  CHECK(std::stod(iops.at(column("mean"))) == 100.0);
+  CHECK(iops.at(column("total")).empty());
+  // The failure count: 0 in the baseline, 3 in the other, worse.
+  const CsvRecord mismatches = csv_row("read", "mismatches");
+  CHECK(mismatches.at(column("step")) == "md");
+  CHECK(mismatches.at(column("unit")) == "count");
+  CHECK(mismatches.at(column("better")) == "lower");
+  CHECK(mismatches.at(column("baseline")) == pair.base);
+  CHECK(mismatches.at(column("input")) == pair.other);
+  CHECK(mismatches.at(column("base_n")) == "1");
+  CHECK(std::stod(mismatches.at(column("base_mean"))) == 0.0);
+  CHECK(mismatches.at(column("base_stddev")).empty());  // one result: no stddev
+  CHECK(mismatches.at(column("n")) == "1");
+  CHECK(std::stod(mismatches.at(column("mean"))) == 3.0);
+  CHECK(mismatches.at(column("change_percent")).empty());  // against 0
+  CHECK(mismatches.at(column("direction")) == "worse");
+  CHECK(mismatches.at(column("noise")).empty());
+  CHECK(mismatches.at(column("p_value")).empty());
+  CHECK(mismatches.at(column("kind")) == "failures");
+  CHECK(mismatches.at(column("base_total")) == "0");
+  CHECK(mismatches.at(column("total")) == "3");
+  // The work count: 40 and 35, -12.5 %, no direction.
+  const CsvRecord matched = csv_row("find", "matched");
+  CHECK(matched.at(column("unit")) == "count");
+  CHECK(matched.at(column("better")).empty());
+  CHECK(std::stod(matched.at(column("base_mean"))) == 40.0);
+  CHECK(std::stod(matched.at(column("mean"))) == 35.0);
+  CHECK(std::stod(matched.at(column("change_percent"))) == -12.5);
+  CHECK(matched.at(column("direction")).empty());
+  CHECK(matched.at(column("kind")) == "work");
+  CHECK(matched.at(column("base_total")) == "40");
+  CHECK(matched.at(column("total")) == "35");
+  // Alike counters get no row, as in the text.
+  for (const CsvRecord& row : rows) {
+    CHECK(row.at(column("metric")) != "items_done");
+    CHECK(row.at(column("metric")) != "entries_scanned");
+  }
 }

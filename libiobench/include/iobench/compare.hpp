@@ -240,6 +240,12 @@ struct CounterRow {
   bool failure = false;               ///< counter_counts_failures(name)
   bool duration = false;              ///< counter_is_duration(name): shown as per-result mean
   std::vector<CounterValues> inputs;  ///< one per input, inputs[0] the baseline
+  /// For a failure counter: the inputs (>= 1, ascending) that have it with a per-result mean
+  /// (CounterValues::mean; with equal numbers of results, the total) above the baseline's,
+  /// taken as 0 where the baseline's phase does not count it. Any data error more than the
+  /// baseline had is worse, whatever its size: `--fail-if-worse` fails on each
+  /// (counter_regressions). Empty for work counters and durations, which have no worse side.
+  std::vector<std::size_t> worse{};
 };
 
 /// One phase of one step (and sweep point) found in the baseline and in at least one other input.
@@ -344,9 +350,22 @@ struct Regression {
 
 /// Every change whose worse_percent exceeds `threshold_percent` and whose noise is not
 /// kWithinNoise (so where both sides have n >= 2 the change must be significant; with n = 1 the
-/// change alone counts).
+/// change alone counts). Counters are not metrics: see counter_regressions.
 [[nodiscard]] std::vector<Regression> regressions(const Comparison& comparison,
                                                   double threshold_percent);
+
+/// A failure counter higher in an input than in the baseline (CounterRow::worse), which fails
+/// `iobench compare --fail-if-worse PCT` whatever PCT.
+struct CounterRegression {
+  std::size_t phase = 0;    ///< index into Comparison::phases
+  std::size_t counter = 0;  ///< index into PhaseComparison::counters
+  std::size_t input = 0;    ///< the input (>= 1) whose count is higher
+};
+
+/// Every failure counter of every compared phase whose per-result mean in an input is above the
+/// baseline's (0 where the baseline's phase does not count it): one entry per CounterRow::worse
+/// element, in phase, counter and input order. Work counters and durations never appear here.
+[[nodiscard]] std::vector<CounterRegression> counter_regressions(const Comparison& comparison);
 
 /// The comparison for people: the inputs, environment differences first, then per step, point
 /// and phase (first, where the inputs carry `explain`, the findings that differ from the
@@ -356,7 +375,8 @@ struct Regression {
 /// where an input lacks the figure), change % and mark, and below it the phase's CounterRows
 /// (counter; each input's total, a duration's per-result mean instead, with several results
 /// followed by "(n=N: a, b, ...)", "n/a" where the input has the phase but not the counter, "-"
-/// where it lacks the phase; and what it counts: "failures", "work" or "ns (mean)"); then the
+/// where it lacks the phase; and what it counts: "failures", "work" or "ns (mean)", a failure
+/// count higher than the baseline's followed by ", worse in #N" (CounterRow::worse)); then the
 /// unmatched parts, left-out results, figures not available and what was not mapped. Throughput in
 /// MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
@@ -372,7 +392,16 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out);
 /// phase gets an empty n onwards; a mean is empty without a value and a stddev with fewer than
 /// two (n = 1 has no sample stddev); where the baseline or the input has the phase but not the
 /// figure, base_not_available / not_available say why ("too fast to measure (+++++)", "not
-/// reported").
+/// reported"). Then kind ("metric"), base_total and total (empty for a metric).
+/// After a phase's metric rows, its CounterRows in the same columns, one row per counter and
+/// input after the baseline: metric the counter's name, unit "count" ("ns" for a duration),
+/// better "lower" for a failure count and empty for the others (no better side), base_n / n the
+/// results that have the counter, base_mean / mean and base_stddev / stddev per result (as
+/// above), change_percent of the means (empty where the baseline's mean is 0), direction only
+/// for a failure count ("worse" where CounterRow::worse has the input, "better" below the
+/// baseline's mean, else "unchanged"), noise and the Welch columns empty (no test),
+/// base_not_available / not_available "not counted" where the input has the phase but not the
+/// counter, kind "failures", "work" or "duration", and base_total / total each side's total.
 void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 
 /// The comparison as JSON: {inputs: [label], metrics: [{name, unit, better}], environment:
@@ -388,9 +417,12 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// read_amplification, write_amplification, util_percent, util_device, findings, results}],
 /// differences: [{input, baseline, contrasts: [{topic, input_finding, baseline_finding,
 /// sentence}], only_input, only_baseline, both}]}. A phase with CounterRows has "counters":
-/// [{name, failure, duration, inputs: [null | {n, total, mean, values}]}] (null: the input lacks
-/// the phase; n: the values, one per ok result that has the counter; total and mean null where
-/// the input's results lack the counter).
+/// [{name, failure, duration, inputs: [null | {n, total, mean, values}], worse: [input]}] (null:
+/// the input lacks the phase; n: the values, one per ok result that has the counter; total and
+/// mean null where the input's results lack the counter; worse: CounterRow::worse, the inputs
+/// whose failure count is above the baseline's, which fail `--fail-if-worse`). The JSON carries
+/// no gate verdict: the CLI applies the gate (regressions, counter_regressions) and names each
+/// reason on stderr.
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

@@ -84,10 +84,33 @@ std::vector<CounterRow> counter_rows(std::span<const std::vector<const PhaseResu
       }
     }
     shown = shown || (lacking && reference.has_value());
-    if (shown) rows.push_back(std::move(row));
+    if (!shown) continue;
+    if (row.failure) {
+      // Above the baseline's per-result mean (0 where the baseline does not count it): any
+      // data error more than the baseline had is worse (CounterRow::worse).
+      const double base = row.inputs[0].mean();
+      for (std::size_t i = 1; i < n; ++i) {
+        if (!row.inputs[i].values.empty() && row.inputs[i].mean() > base) row.worse.push_back(i);
+      }
+    }
+    rows.push_back(std::move(row));
   }
   return rows;
 }
 
 }  // namespace detail
+
+std::vector<CounterRegression> counter_regressions(const Comparison& comparison) {
+  std::vector<CounterRegression> out;
+  for (std::size_t p = 0; p < comparison.phases.size(); ++p) {
+    const std::vector<CounterRow>& counters = comparison.phases[p].counters;
+    for (std::size_t c = 0; c < counters.size(); ++c) {
+      for (const std::size_t input : counters[c].worse) {
+        out.push_back(CounterRegression{.phase = p, .counter = c, .input = input});
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace iobench

@@ -229,7 +229,10 @@ std::vector<std::string> counter_cells(const CounterRow& row) {
   for (std::size_t i = 0; i < row.inputs.size(); ++i) {
     cells.push_back(counter_cell(row, i));
   }
-  cells.emplace_back(row.failure ? "failures" : row.duration ? "ns (mean)" : "work");
+  std::string counts = row.failure ? "failures" : row.duration ? "ns (mean)" : "work";
+  // A failure counted above the baseline's: what fails --fail-if-worse (CounterRow::worse).
+  if (!row.worse.empty()) counts += fmt::format(", worse in {}", inputs_list(row.worse));
+  cells.push_back(std::move(counts));
   return cells;
 }
 
@@ -240,6 +243,77 @@ Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : 
 
 Json optional_text(const std::optional<std::string>& text) {
   return text ? Json(*text) : Json(nullptr);
+}
+
+// The CSV rows of one counter, one per input after the baseline, in the metrics' columns:
+// metric the counter's name, unit "count" ("ns" for a duration), better "lower" for a failure
+// count (empty for work and durations, which have no better side), n the results that have the
+// counter, mean and stddev over them (per result), change_percent against the baseline's mean,
+// direction for a failure count only (worse: CounterRow::worse), no noise or Welch test;
+// "not counted" where an input has the phase but not the counter; then kind (failures, work,
+// duration) and each side's total.
+void write_counter_csv(const Comparison& comparison, const PhaseComparison& phase,
+                       const CounterRow& row, std::ostream& out) {
+  const auto number = [](double value) {
+    return std::isfinite(value) ? fmt::format("{}", value) : std::string();
+  };
+  const CounterValues& base = row.inputs[0];
+  const auto stats_of = [](const CounterValues& values) {
+    std::vector<double> doubles(values.values.begin(), values.values.end());
+    return summarize_sample(doubles);
+  };
+  const SampleStats base_stats = stats_of(base);
+  const auto mean_of = [&number](const CounterValues& v) {
+    return v.values.empty() ? std::string() : number(v.mean());
+  };
+  const auto stddev_of = [&number](const SampleStats& s) {
+    return s.count > 1 ? number(s.stddev) : std::string();
+  };
+  const auto total_of = [](const CounterValues& v) {
+    return v.values.empty() ? std::string() : std::to_string(v.total);
+  };
+  const auto why_none = [](const CounterValues& v) {
+    return v.measured && v.values.empty() ? std::string("not counted") : std::string();
+  };
+  for (std::size_t i = 1; i < row.inputs.size(); ++i) {
+    const CounterValues& mine = row.inputs[i];
+    std::vector<std::string> cells{csv_field(phase.step),
+                                   csv_field(phase.workload),
+                                   csv_field(phase.sweep_point.value_or("")),
+                                   csv_field(phase.phase),
+                                   csv_field(row.name),
+                                   row.duration ? "ns" : "count",
+                                   row.failure ? "lower" : "",
+                                   csv_field(comparison.labels[0]),
+                                   csv_field(comparison.labels[i]),
+                                   std::to_string(base.values.size()),
+                                   mean_of(base),
+                                   stddev_of(base_stats)};
+    if (mine.measured) {
+      std::string change;
+      if (!mine.values.empty() && !base.values.empty() && base.mean() != 0) {
+        change = number((mine.mean() - base.mean()) / base.mean() * 100.0);
+      }
+      std::string direction;
+      if (row.failure && !mine.values.empty()) {
+        const bool worse = std::find(row.worse.begin(), row.worse.end(), i) != row.worse.end();
+        direction = to_string(worse                       ? ChangeDirection::kWorse
+                              : mine.mean() < base.mean() ? ChangeDirection::kBetter
+                                                          : ChangeDirection::kUnchanged);
+      }
+      cells.insert(cells.end(), {std::to_string(mine.values.size()), mean_of(mine),
+                                 stddev_of(stats_of(mine)), change, direction});
+      cells.resize(cells.size() + 4);  // noise, welch_t, welch_df, p_value: no test
+    } else {
+      cells.resize(cells.size() + 9);  // the input lacks the phase
+    }
+    cells.insert(cells.end(), {why_none(base), why_none(mine),
+                               row.failure    ? "failures"
+                               : row.duration ? "duration"
+                                              : "work",
+                               total_of(base), total_of(mine)});
+    out << fmt::format("{}\n", fmt::join(cells, ","));
+  }
 }
 
 }  // namespace
@@ -401,7 +475,7 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out) 
 void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
   out << "step,workload,sweep_point,phase,metric,unit,better,baseline,input,base_n,base_mean,"
          "base_stddev,n,mean,stddev,change_percent,direction,noise,welch_t,welch_df,p_value,"
-         "base_not_available,not_available\n";
+         "base_not_available,not_available,kind,base_total,total\n";
   const auto number = [](double value) {
     return std::isfinite(value) ? fmt::format("{}", value) : std::string();
   };
@@ -452,9 +526,11 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
         }
         cells.push_back(why_none(row.inputs[0]));
         cells.push_back(why_none(row.inputs[i]));
+        cells.insert(cells.end(), {"metric", "", ""});
         out << fmt::format("{}\n", fmt::join(cells, ","));
       }
     }
+    for (const CounterRow& row : phase.counters) write_counter_csv(comparison, phase, row, out);
   }
 }
 
@@ -539,7 +615,8 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
         counters.push_back({{"name", row.name},
                             {"failure", row.failure},
                             {"duration", row.duration},
-                            {"inputs", std::move(inputs)}});
+                            {"inputs", std::move(inputs)},
+                            {"worse", row.worse}});
       }
       phases.back()["counters"] = std::move(counters);
     }
