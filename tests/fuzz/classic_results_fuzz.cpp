@@ -42,6 +42,7 @@ void check(std::string_view text, iobench::ResultFormat format) {
   out << iobench::comparison_to_json(comparison);
   (void)iobench::regressions(comparison, 0);
   (void)iobench::counter_regressions(comparison);
+  (void)iobench::failed_phases(comparison);
 }
 
 }  // namespace
