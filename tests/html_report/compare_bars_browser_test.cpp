@@ -41,12 +41,7 @@ std::string attribute(const std::string& dom, const std::string& name) {
 TEST_CASE("compare bars: labels not clipped, colours say better, worse or within noise") {
   TempDir dir("compare-bars");
   const std::string profile = (dir.path() / "profile").string();
-  const CliResult probe = run_command(chromium_argv(profile, {"--dump-dom", "about:blank"}));
-  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
-    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
-    std::printf("html_browser: skipped: chromium cannot start (exit %d)\n", probe.exit_code);
-    return;
-  }
+  if (!chromium_starts(profile)) return;
   // Long file names, as results kept per kernel and filesystem are named.
   const std::string base =
       (dir.path() / "results-2026-01-15-linux-6.1.0-18-amd64-ext4-rw,relatime-baseline.json")
@@ -92,11 +87,7 @@ TEST_CASE("compare bars: labels not clipped, colours say better, worse or within
 TEST_CASE("compare explain: both runs' findings drawn above the bars, the differing one first") {
   TempDir dir("compare-explain");
   const std::string profile = (dir.path() / "profile").string();
-  const CliResult probe = run_command(chromium_argv(profile, {"--dump-dom", "about:blank"}));
-  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
-    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
-    return;
-  }
+  if (!chromium_starts(profile)) return;
   // #1: 307 KiB of the 256 MiB came from loop0 (page cache); #2: all of it, loop0 saturated.
   const auto document = [](std::uint64_t sectors, std::uint64_t io_ms) {
     PhaseResult phase = compare_read_phase(kSecond);

@@ -5,7 +5,6 @@
 // where Chromium cannot start.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -82,12 +81,7 @@ TEST_CASE("the report's per-op-kind table holds the result's figures of each op 
   using op_kinds_browser::shown_as;
   TempDir dir("op-kinds-browser");
   const std::string profile = (dir.path() / "profile").string();
-  const CliResult probe = run_command(chromium_argv(profile, {"--dump-dom", "about:blank"}));
-  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
-    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
-    std::printf("html_browser: skipped: chromium cannot start (exit %d)\n", probe.exit_code);
-    return;
-  }
+  if (!chromium_starts(profile)) return;
   // The fixture's write phase (op kinds write and fsync), its fsync renamed as markup would be:
   // an op kind's name is a label a user can choose (filebench's flowops).
   const std::string hostile = "</script><img src=x onerror=\"document.title='injected'\">fsync";

@@ -50,13 +50,7 @@ std::string self_check(const std::string& dom, const std::string& name) {
 TEST_CASE("the PTS plots are SVG charts with every point in headless Chromium") {
   test::TempDir dir("pts-browser");
   const std::string profile = (dir.path() / "profile").string();
-  const test::CliResult probe =
-      test::run_command(test::chromium_argv(profile, {"--dump-dom", "about:blank"}));
-  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
-    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
-    std::printf("html_browser: skipped: chromium cannot start (exit %d)\n", probe.exit_code);
-    return;
-  }
+  if (!test::chromium_starts(profile)) return;
   test::TempDir target("pts-browser-target");
   const std::string json = run_pts_suite(dir, target.path().string());
   const std::string html = (dir.path() / "pts.html").string();
