@@ -47,8 +47,9 @@ constexpr const char* kUsage =
     "shows workloads, their parameters and the built-in suites.\n"
     "Exit status: 0 ok, 1 a step failed, 2 bad usage or input (nothing written), 3 a phase\n"
     "measured nothing (it ended inside its warm-up), 130 interrupted; compare: 1 a selected\n"
-    "metric got worse by more than --fail-if-worse PCT (significantly, where n > 1), 2 the\n"
-    "gate has nothing to compare.\n"
+    "metric got worse by more than --fail-if-worse PCT (significantly, where n > 1), a\n"
+    "failure counter (mismatches, ...) is higher than the baseline's, or a compared phase\n"
+    "failed where the baseline's ended ok; 2 the gate has nothing to compare.\n"
     "`report` writes one self-contained HTML page (charts inline, nothing fetched) of the runs;\n"
     "`run ... --html FILE` writes the same page of the run it makes.\n"
     "compare and report also read the classic tools' own results: bonnie++ CSV and text\n"
@@ -129,7 +130,10 @@ po::options_description run_options() {
     ("phases", po::value<std::string>(), "compare: phases to show, comma-separated (default: all)")
     ("fail-if-worse", po::value<std::string>(),
      "compare: exit 1 if a selected metric is worse than the baseline by more than PCT % "
-     "(and significantly, where both sides have repetitions)")
+     "(and significantly, where both sides have repetitions), a failure counter "
+     "(mismatches, corrupt_blocks, *_errors, ...) is higher than the baseline's (its ok and "
+     "failed results), or a phase --phases selects failed where the baseline's ended ok "
+     "(a failed data check), whatever PCT; exit 2 if nothing is compared")
     ("from", po::value<std::string>(), from_help().c_str());
   // clang-format on
   return options;

@@ -11,11 +11,42 @@
 #include <iobench/result_json.hpp>
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "history_command.hpp"
 #include "output_formats.hpp"
 
 namespace iobench::cli {
+namespace {
+
+// A failure counter's figure as the gate compares it: the total of one result, else the
+// per-result mean with the total and n, then what failed results counted; "none" where the
+// input does not count it.
+std::string counter_figure(const CounterValues& values) {
+  std::string figure;
+  if (values.values.size() == 1) {
+    figure = std::to_string(values.total);
+  } else if (!values.values.empty()) {
+    figure = fmt::format("{:.6g} per result (total {}, n={})", values.mean(), values.total,
+                         values.values.size());
+  }
+  // A failure counted in failed results (a data check that failed its phase) is counted too.
+  if (!values.failed_values.empty()) {
+    figure += fmt::format("{}{} in failed results", figure.empty() ? "" : " and ",
+                          fmt::join(values.failed_values, ", "));
+  }
+  return figure.empty() ? "none (not counted)" : figure;
+}
+
+// "step S point P, phase F" (no point outside a sweep), as the gate's reasons name a phase.
+std::string phase_place(const std::string& step, const std::optional<std::string>& point,
+                        const std::string& phase) {
+  return fmt::format("step {}{}, phase {}", printable(step),
+                     point ? fmt::format(" point {}", printable(*point)) : "", printable(phase));
+}
+
+}  // namespace
+
 int run_compare(const CliOptions& options) {
   CompareOptions compare_options;
   for (const std::string& name : options.compare_metrics) {
@@ -46,8 +77,12 @@ int run_compare(const CliOptions& options) {
   find_output_format(options.format, FormatCommand::kCompare).compare(comparison, std::cout);
   std::cout.flush();
   if (!options.fail_if_worse) return 0;
-  // A gate with nothing to compare would pass whatever the inputs hold: refuse it.
-  std::size_t compared = 0;
+  // A gate with nothing to compare would pass whatever the inputs hold: refuse it. A failure
+  // counter higher than the baseline's, or a phase that failed where the baseline's ended ok,
+  // is something compared, and fails the gate.
+  const std::vector<CounterRegression> failures = counter_regressions(comparison);
+  const std::vector<std::size_t> failed = failed_phases(comparison);
+  std::size_t compared = failures.size() + failed.size();
   for (const PhaseComparison& phase : comparison.phases) {
     for (const MetricRow& row : phase.metrics) {
       compared += static_cast<std::size_t>(
@@ -69,15 +104,39 @@ int run_compare(const CliOptions& options) {
     const MetricRow& row = phase.metrics[regression.metric];
     const MetricChange& change = *row.changes[regression.input - 1];
     fmt::print(stderr,
-               "iobench: compare: {} is worse in #{} ({}) than in the baseline: step {}{}, phase "
-               "{}: {:.2f}% > {}% ({})\n",
+               "iobench: compare: {} is worse in #{} ({}) than in the baseline: {}: {:.2f}% > "
+               "{}% ({})\n",
                compare_metric_info(row.metric).title, regression.input,
-               printable(comparison.labels[regression.input]), printable(phase.step),
-               phase.sweep_point ? fmt::format(" point {}", printable(*phase.sweep_point)) : "",
-               printable(phase.phase), regression.worse_percent, *options.fail_if_worse,
-               to_string(change.noise));
+               printable(comparison.labels[regression.input]),
+               phase_place(phase.step, phase.sweep_point, phase.phase), regression.worse_percent,
+               *options.fail_if_worse, to_string(change.noise));
   }
-  return found.empty() ? 0 : 1;
+  // Any failure counted above the baseline's count fails the gate, whatever PCT.
+  for (const CounterRegression& failure : failures) {
+    const PhaseComparison& phase = comparison.phases[failure.phase];
+    const CounterRow& row = phase.counters[failure.counter];
+    fmt::print(stderr,
+               "iobench: compare: failure counter {} is higher in #{} ({}) than in the baseline: "
+               "{}: {} > {} (any failure counted above the baseline's fails --fail-if-worse, "
+               "whatever PCT)\n",
+               printable(row.name), failure.input, printable(comparison.labels[failure.input]),
+               phase_place(phase.step, phase.sweep_point, phase.phase),
+               counter_figure(row.inputs[failure.input]), counter_figure(row.inputs[0]));
+  }
+  // A phase that failed (a data check that found errors fails its phase) where the baseline's
+  // ended ok: its figures are left out of every row, so it fails the gate on its own.
+  for (const std::size_t index : failed) {
+    const LeftOutResult& left = comparison.left_out[index];
+    fmt::print(stderr,
+               "iobench: compare: a phase failed in #{} ({}) where the baseline's ended ok: {}, "
+               "repetition {}: {}{} (a failed phase fails --fail-if-worse, whatever PCT)\n",
+               left.input, printable(comparison.labels[left.input]),
+               phase_place(left.step, left.sweep_point, left.phase), left.repetition,
+               to_string(left.status),
+               left.message.empty() ? std::string()
+                                    : fmt::format(": {}", printable_message(left.message)));
+  }
+  return found.empty() && failures.empty() && failed.empty() ? 0 : 1;
 }
 
 }  // namespace iobench::cli

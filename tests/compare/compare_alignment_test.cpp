@@ -153,11 +153,11 @@ TEST_CASE("a figure an input lacks has no mean, n = 1 no stddev, in JSON, CSV an
   CHECK(too_fast > 0);
   std::ostringstream csv;
   write_comparison_csv(c, csv);
-  CHECK_THAT(csv.str(), Contains(",base_not_available,not_available\n"));
+  CHECK_THAT(csv.str(), Contains(",base_not_available,not_available,kind,base_total,total\n"));
   // The seq_stat row: n 0, empty mean and stddev, the reason on both sides.
   CHECK_THAT(csv.str(), Contains("bonnie,bonnie,,seq_stat,iops,ops/s,higher,unpatched.csv,"
                                  "patched.csv,0,,,0,,,,,,,,,too fast to measure (+++++),"
-                                 "too fast to measure (+++++)\n"));
+                                 "too fast to measure (+++++),metric,,\n"));
   // n = 1 on each side: an empty stddev, never 0.
   CHECK_THAT(csv.str(), Contains("bonnie,bonnie,,putc,throughput,bytes/s,higher,unpatched.csv,"
                                  "patched.csv,1,21983232,,1,37937152,,"));
@@ -197,7 +197,7 @@ TEST_CASE("what differs: sizes by bytes, defaults filled, aliases, no (none) lin
         compare_results(alignment::two(single_run_document(compare_environment(), {a}),
                                        single_run_document(compare_environment(), {b})));
     REQUIRE(alignment::fields_of(differ) ==
-          std::vector<std::string>{"step seq: param iodepth", "step seq: param size"});
+            std::vector<std::string>{"step seq: param iodepth", "step seq: param size"});
     CHECK(differ.environment[0].values == std::vector<std::string>{"1", "4"});
     CHECK(differ.environment[1].values == std::vector<std::string>{"64m", "65m"});
   }

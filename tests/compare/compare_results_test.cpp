@@ -366,7 +366,14 @@ TEST_CASE("counters over repetitions: each input's total and its values in run o
   CHECK(mismatches.inputs[2].values.empty());
   // The table's padding collapsed: one space between cells.
   const std::string text = std::regex_replace(comparison_text(c), std::regex(" +"), " ");
-  CHECK_THAT(text, Contains(" mismatches 0 (n=2: 0, 0) 5 (n=2: 1, 4) n/a failures\n"));
+  CHECK_THAT(text, Contains(" mismatches 0 (n=2: 0, 0) 5 (n=2: 1, 4) n/a failures, worse in #1\n"));
+  // Above the baseline's 0 in new.json: worse, and the gate's reason whatever PCT.
+  CHECK(mismatches.worse == std::vector<std::size_t>{1});
+  const std::vector<CounterRegression> failed = counter_regressions(c);
+  REQUIRE(failed.size() == 1);
+  CHECK(failed[0].phase == 0);
+  CHECK(failed[0].counter == 0);
+  CHECK(failed[0].input == 1);
   CHECK_THAT(text, !Contains("items_done"));
   const nlohmann::json j = nlohmann::json::parse(comparison_to_json(c));
   const nlohmann::json& row = j.at("phases").at(0).at("counters").at(0);
@@ -374,6 +381,63 @@ TEST_CASE("counters over repetitions: each input's total and its values in run o
   CHECK(row.at("inputs").at(1).at("total") == 5);
   CHECK(row.at("inputs").at(2).at("n") == 0);
   CHECK(row.at("inputs").at(2).at("total").is_null());
+  CHECK(row.at("worse") == nlohmann::json::array({1}));
+}
+
+TEST_CASE("a failure counter is worse above the baseline's per-result mean",
+          "[compare][counters]") {
+  const auto runs = [](const std::vector<std::uint64_t>& mismatches) {
+    std::vector<std::vector<PhaseResult>> repetitions;
+    for (const std::uint64_t m : mismatches) repetitions.push_back({counted_read(m, 10)});
+    return through_json(repeated_document(compare_environment(), repetitions));
+  };
+  const auto worse_in = [&runs](const std::vector<std::uint64_t>& base,
+                                const std::vector<std::vector<std::uint64_t>>& others) {
+    std::vector<CompareInput> inputs{{"base.json", runs(base)}};
+    for (const auto& other : others) inputs.push_back({"other.json", runs(other)});
+    const Comparison c = compare_results(inputs);
+    REQUIRE(c.phases.size() == 1);
+    REQUIRE(c.phases[0].counters.size() == 1);
+    CHECK(c.phases[0].counters[0].name == "mismatches");
+    std::vector<std::size_t> gate;
+    for (const CounterRegression& r : counter_regressions(c)) gate.push_back(r.input);
+    CHECK(gate == c.phases[0].counters[0].worse);
+    // The metrics are alike: no PCT finds a regression in them.
+    CHECK(regressions(c, 0.0).empty());
+    return c.phases[0].counters[0].worse;
+  };
+  // 3 in one result against 1 in each of three: a smaller total (3 = 3) but a higher mean (3 > 1).
+  CHECK(worse_in({1, 1, 1}, {{3}}) == std::vector<std::size_t>{1});
+  CHECK(worse_in({1, 1, 1}, {{2, 1, 0}}).empty());  // total 3 = 3, mean 1 = 1: not worse
+  CHECK(worse_in({2}, {{1, 1, 1}}).empty());        // total 3 > 2 but mean 1 < 2: better
+  // Over three inputs each is judged against the baseline alone.
+  CHECK(worse_in({0}, {{0}, {1}, {0}}) == std::vector<std::size_t>{2});
+  CHECK(worse_in({0}, {{4}, {0}, {1}}) == std::vector<std::size_t>{1, 3});
+}
+
+TEST_CASE("a failure counter the baseline does not count is worse where above 0",
+          "[compare][counters]") {
+  // The baseline's read counts items_done only (an older result without the data check).
+  PhaseResult unchecked = compare_read_phase(kSecond);
+  unchecked.counter_names = {"items_done"};
+  unchecked.counters = {10};
+  for (WorkerResult& worker : unchecked.workers) worker.counters = unchecked.counters;
+  const auto input = [](const char* name, const PhaseResult& phase) {
+    return CompareInput{name, through_json(repeated_document(compare_environment(), {{phase}}))};
+  };
+  const std::vector<CompareInput> inputs{input("old.json", unchecked),
+                                         input("bad.json", counted_read(2, 10)),
+                                         input("good.json", counted_read(0, 10))};
+  const Comparison c = compare_results(inputs);
+  REQUIRE(c.phases.size() == 1);
+  REQUIRE(c.phases[0].counters.size() == 1);
+  const CounterRow& row = c.phases[0].counters[0];
+  CHECK(row.name == "mismatches");
+  CHECK(row.inputs[0].measured);
+  CHECK(row.inputs[0].values.empty());
+  CHECK(row.worse == std::vector<std::size_t>{1});
+  REQUIRE(counter_regressions(c).size() == 1);
+  CHECK(counter_regressions(c)[0].input == 1);
 }
 
 TEST_CASE("counters are compared by their per-result means, not their sums",

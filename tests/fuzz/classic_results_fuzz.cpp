@@ -41,6 +41,8 @@ void check(std::string_view text, iobench::ResultFormat format) {
   iobench::write_comparison_csv(comparison, out);
   out << iobench::comparison_to_json(comparison);
   (void)iobench::regressions(comparison, 0);
+  (void)iobench::counter_regressions(comparison);
+  (void)iobench::failed_phases(comparison);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <regex>
 #include <set>
 
+#include "tests/html_report/chromium_support.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench::test;
@@ -148,15 +149,12 @@ SelfCheck read_self_check(const std::string& dom) {
   return check;
 }
 
-std::vector<std::string> chromium(const std::string& profile, std::vector<std::string> args) {
-  std::vector<std::string> argv = {"timeout", "120", "chromium", "--headless=new",
-                                   "--no-sandbox",  // needed as root; the page is our own
-                                   "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile,
-                                   "--enable-logging=stderr", "--v=0",
-                                   // Pages draw synchronously; the budget ends waiting early.
-                                   "--virtual-time-budget=10000"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
+// chromium_argv with the browser's log on stderr, where console_lines finds the page's messages.
+std::vector<std::string> chromium(const std::string& profile,
+                                  const std::vector<std::string>& args) {
+  std::vector<std::string> logged = {"--enable-logging=stderr", "--v=0"};
+  logged.insert(logged.end(), args.begin(), args.end());
+  return chromium_argv(profile, logged);
 }
 
 std::vector<std::string> console_lines(const std::string& err) {

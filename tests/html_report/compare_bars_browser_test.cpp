@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "tests/compare/compare_fixtures.hpp"
+#include "tests/html_report/chromium_support.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -18,20 +19,6 @@ using Catch::Matchers::Contains;
 
 // Named apart: the unity build puts browser_test.cpp's helpers beside these.
 namespace compare_bars {
-
-std::vector<std::string> chromium(const std::string& profile, std::vector<std::string> args) {
-  std::vector<std::string> argv = {"timeout",
-                                   "120",
-                                   "chromium",
-                                   "--headless=new",
-                                   "--no-sandbox",
-                                   "--disable-gpu",
-                                   "--no-first-run",
-                                   "--user-data-dir=" + profile,
-                                   "--virtual-time-budget=10000"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
 
 // Three repetitions of step "seq" (write and read phases) with the given wall times, seconds/100.
 ResultDocument runs(const std::vector<int>& write_cs, const std::vector<int>& read_cs) {
@@ -54,13 +41,7 @@ std::string attribute(const std::string& dom, const std::string& name) {
 TEST_CASE("compare bars: labels not clipped, colours say better, worse or within noise") {
   TempDir dir("compare-bars");
   const std::string profile = (dir.path() / "profile").string();
-  const CliResult probe =
-      run_command(compare_bars::chromium(profile, {"--dump-dom", "about:blank"}));
-  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
-    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
-    std::printf("html_browser: skipped: chromium cannot start (exit %d)\n", probe.exit_code);
-    return;
-  }
+  if (!chromium_starts(profile)) return;
   // Long file names, as results kept per kernel and filesystem are named.
   const std::string base =
       (dir.path() / "results-2026-01-15-linux-6.1.0-18-amd64-ext4-rw,relatime-baseline.json")
@@ -80,8 +61,7 @@ TEST_CASE("compare bars: labels not clipped, colours say better, worse or within
   const CliResult report = run_cli({"report", base, other, noisy, single, "-o", html});
   INFO(report.err);
   REQUIRE(report.exit_code == 0);
-  const CliResult dom =
-      run_command(compare_bars::chromium(profile, {"--dump-dom", "file://" + html}));
+  const CliResult dom = run_command(chromium_argv(profile, {"--dump-dom", "file://" + html}));
   REQUIRE(dom.exit_code == 0);
   CHECK(compare_bars::attribute(dom.out, "data-errors") == "0");
   CHECK(compare_bars::attribute(dom.out, "data-compare-bars") ==
@@ -98,8 +78,8 @@ TEST_CASE("compare bars: labels not clipped, colours say better, worse or within
   CHECK_THAT(dom.out, Contains("better, significant") && Contains("worse, significant"));
   const std::string png = std::string(IOBENCH_BROWSER_OUTPUT_DIR) + "/compare_bars.png";
   const CliResult shot =
-      run_command(compare_bars::chromium(profile, {"--hide-scrollbars", "--window-size=1200,900",
-                                                   "--screenshot=" + png, "file://" + html}));
+      run_command(chromium_argv(profile, {"--hide-scrollbars", "--window-size=1200,900",
+                                          "--screenshot=" + png, "file://" + html}));
   CHECK(shot.exit_code == 0);
   std::printf("html_browser: compare bars screenshot %s\n", png.c_str());
 }
@@ -107,12 +87,7 @@ TEST_CASE("compare bars: labels not clipped, colours say better, worse or within
 TEST_CASE("compare explain: both runs' findings drawn above the bars, the differing one first") {
   TempDir dir("compare-explain");
   const std::string profile = (dir.path() / "profile").string();
-  const CliResult probe =
-      run_command(compare_bars::chromium(profile, {"--dump-dom", "about:blank"}));
-  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
-    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
-    return;
-  }
+  if (!chromium_starts(profile)) return;
   // #1: 307 KiB of the 256 MiB came from loop0 (page cache); #2: all of it, loop0 saturated.
   const auto document = [](std::uint64_t sectors, std::uint64_t io_ms) {
     PhaseResult phase = compare_read_phase(kSecond);
@@ -127,8 +102,7 @@ TEST_CASE("compare explain: both runs' findings drawn above the bars, the differ
   const CliResult report = run_cli({"report", cached, dropped, "-o", html});
   INFO(report.err);
   REQUIRE(report.exit_code == 0);
-  const CliResult dom =
-      run_command(compare_bars::chromium(profile, {"--dump-dom", "file://" + html}));
+  const CliResult dom = run_command(chromium_argv(profile, {"--dump-dom", "file://" + html}));
   REQUIRE(dom.exit_code == 0);
   CHECK(compare_bars::attribute(dom.out, "data-errors") == "0");
   const std::string sentence =

@@ -5,12 +5,12 @@
 // where Chromium cannot start.
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 
+#include "tests/html_report/chromium_support.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench::test;
@@ -20,20 +20,6 @@ using Catch::Matchers::Contains;
 namespace op_kinds_browser {
 
 using RawJson = nlohmann::json;
-
-std::vector<std::string> chromium(const std::string& profile, std::vector<std::string> args) {
-  std::vector<std::string> argv = {"timeout",
-                                   "120",
-                                   "chromium",
-                                   "--headless=new",
-                                   "--no-sandbox",
-                                   "--disable-gpu",
-                                   "--no-first-run",
-                                   "--user-data-dir=" + profile,
-                                   "--virtual-time-budget=10000"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
 
 std::string unescaped(std::string text) {
   for (const auto& [entity, c] :
@@ -95,13 +81,7 @@ TEST_CASE("the report's per-op-kind table holds the result's figures of each op 
   using op_kinds_browser::shown_as;
   TempDir dir("op-kinds-browser");
   const std::string profile = (dir.path() / "profile").string();
-  const CliResult probe =
-      run_command(op_kinds_browser::chromium(profile, {"--dump-dom", "about:blank"}));
-  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
-    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
-    std::printf("html_browser: skipped: chromium cannot start (exit %d)\n", probe.exit_code);
-    return;
-  }
+  if (!chromium_starts(profile)) return;
   // The fixture's write phase (op kinds write and fsync), its fsync renamed as markup would be:
   // an op kind's name is a label a user can choose (filebench's flowops).
   const std::string hostile = "</script><img src=x onerror=\"document.title='injected'\">fsync";
@@ -119,8 +99,7 @@ TEST_CASE("the report's per-op-kind table holds the result's figures of each op 
   const CliResult report = run_cli({"report", result, "-o", html});
   INFO(report.err);
   REQUIRE(report.exit_code == 0);
-  const CliResult dom =
-      run_command(op_kinds_browser::chromium(profile, {"--dump-dom", "file://" + html}));
+  const CliResult dom = run_command(chromium_argv(profile, {"--dump-dom", "file://" + html}));
   REQUIRE(dom.exit_code == 0);
 
   const auto tables = op_kinds_browser::op_tables(dom.out);

@@ -8,26 +8,13 @@
 #include <cstdio>
 #include <regex>
 
+#include "tests/html_report/chromium_support.hpp"
 #include "tests/html_report/pts_report_support.hpp"
 
 // In the support's namespace, named apart: the unity build puts browser_test.cpp's helpers
 // beside these.
 namespace iobench::pts_report_test {
 namespace pts_browser {
-
-std::vector<std::string> chromium(const std::string& profile, std::vector<std::string> args) {
-  std::vector<std::string> argv = {"timeout",
-                                   "120",
-                                   "chromium",
-                                   "--headless=new",
-                                   "--no-sandbox",
-                                   "--disable-gpu",
-                                   "--no-first-run",
-                                   "--user-data-dir=" + profile,
-                                   "--virtual-time-budget=10000"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
 
 // The page's self-check entries of the PTS and steady-state plots: key -> {expected, drawn}.
 std::map<std::string, std::pair<std::size_t, std::size_t>> pts_checks(const std::string& dom) {
@@ -63,13 +50,7 @@ std::string self_check(const std::string& dom, const std::string& name) {
 TEST_CASE("the PTS plots are SVG charts with every point in headless Chromium") {
   test::TempDir dir("pts-browser");
   const std::string profile = (dir.path() / "profile").string();
-  const test::CliResult probe =
-      test::run_command(pts_browser::chromium(profile, {"--dump-dom", "about:blank"}));
-  if (probe.exit_code != 0 || probe.out.find("<body") == std::string::npos) {
-    WARN("skipped: chromium cannot start here (exit " << probe.exit_code << ")");
-    std::printf("html_browser: skipped: chromium cannot start (exit %d)\n", probe.exit_code);
-    return;
-  }
+  if (!test::chromium_starts(profile)) return;
   test::TempDir target("pts-browser-target");
   const std::string json = run_pts_suite(dir, target.path().string());
   const std::string html = (dir.path() / "pts.html").string();
@@ -77,7 +58,7 @@ TEST_CASE("the PTS plots are SVG charts with every point in headless Chromium") 
   INFO(report.err);
   REQUIRE(report.exit_code == 0);
   const test::CliResult dom =
-      test::run_command(pts_browser::chromium(profile, {"--dump-dom", "file://" + html}));
+      test::run_command(test::chromium_argv(profile, {"--dump-dom", "file://" + html}));
   REQUIRE(dom.exit_code == 0);
   CHECK(pts_browser::self_check(dom.out, "data-errors") == "0");
   CHECK(pts_browser::self_check(dom.out, "data-status") == "ok");
@@ -104,7 +85,7 @@ TEST_CASE("the PTS plots are SVG charts with every point in headless Chromium") 
   CHECK(dom.out.find("class=\"point cell\"") != std::string::npos);
   CHECK(dom.out.find("<svg") != std::string::npos);
   const std::string png = std::string(IOBENCH_BROWSER_OUTPUT_DIR) + "/pts_report.png";
-  const test::CliResult shot = test::run_command(pts_browser::chromium(
+  const test::CliResult shot = test::run_command(test::chromium_argv(
       profile,
       {"--hide-scrollbars", "--window-size=1200,4000", "--screenshot=" + png, "file://" + html}));
   CHECK(shot.exit_code == 0);

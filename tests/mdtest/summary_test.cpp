@@ -181,4 +181,15 @@ TEST_CASE("mdtest compare reads a verify_read run beside mdtest -X output with i
   REQUIRE(cmp.exit_code == 0);
   CHECK_THAT(cmp.out, Catch::Contains("phase File read"));
   CHECK_THAT(cmp.out, Catch::Contains("89717.7"));
+  // Its 8 errors against our run's none fail the gate whatever PCT (no metric can be worse by
+  // more than 1000 %); swapped, fewer errors than the baseline pass it.
+  const auto gate = iobench::test::run_cli(
+      {"compare", json, theirs, "--fail-if-worse", "1000", "--phases", "File read"});
+  CHECK(gate.exit_code == 1);
+  CHECK_THAT(gate.err, Catch::Contains("failure counter mismatches is higher in #1 (" + theirs +
+                                       ") than in the baseline: step mdtest, phase File read: "
+                                       "8 > 0"));
+  CHECK(iobench::test::run_cli(
+            {"compare", theirs, json, "--fail-if-worse", "1000", "--phases", "File read"})
+            .exit_code == 0);
 }

@@ -150,6 +150,53 @@ TEST_CASE("mdtest verify_read counts one changed byte as one mismatch and fails 
   }
 }
 
+TEST_CASE("compare's gate fails on a verify_read that failed where the baseline's ended ok",
+          "[mdtest][verify][compare]") {
+  TempDir dir("mdtest_verify_gate");
+  const auto created = run_mdtest(dir.path(), kVerifyCreate, true);
+  REQUIRE(created.step.status == Status::kOk);
+  const std::filesystem::path run = dir.path() / "target" / created.left_behind.at(0);
+  const AttributeValue* seed = created.step.attribute("data_seed");
+  REQUIRE(seed != nullptr);
+  const std::string data_seed = "data_seed=" + std::to_string(std::get<std::int64_t>(*seed));
+  // The same verifying read of the kept tree (with its writer's data seed), through the CLI:
+  // before and after one byte of one file changed.
+  const auto read = [&dir, &run, &data_seed](const std::string& name) {
+    const std::filesystem::path target = dir.path() / name;
+    std::filesystem::create_directories(target);
+    const std::string json = (dir.path() / (name + ".json")).string();
+    const iobench::test::CliResult out = iobench::test::run_cli(
+        {"run", "mdtest", "-d", target.string(), "ranks=2", "worker_mode=threads", "items=4",
+         "files_only=true", "write_bytes=100", "read_bytes=100", "phases=read",
+         "tree_dir=" + run.string(), data_seed, "verify_read=true", "-f", "json", "-o", json,
+         "-q"});
+    return std::pair{out, json};
+  };
+  const auto [clean_run, clean] = read("clean");
+  INFO(clean_run.err);
+  REQUIRE(clean_run.exit_code == 0);
+  verify_flip_byte(run / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.1.2", 37);
+  const auto [broken_run, broken] = read("broken");
+  INFO(broken_run.err);
+  REQUIRE(broken_run.exit_code == 1);  // the data check failed the read
+  REQUIRE(std::filesystem::exists(broken));
+  const iobench::test::CliResult gate = iobench::test::run_cli(
+      {"compare", clean, broken, "--fail-if-worse", "1000", "--phases", "File read"});
+  INFO(gate.out);
+  INFO(gate.err);
+  CHECK(gate.exit_code == 1);
+  CHECK_THAT(gate.err, Catch::Contains("a phase failed in #1 (" + broken +
+                                       ") where the baseline's ended ok: step mdtest, phase "
+                                       "File read, repetition 1: failed: ") &&
+                           Catch::Contains("1 of the 4 files read"));
+  CHECK_THAT(gate.out, Catch::Contains("phase File read: failed (") &&
+                           Catch::Contains("; the baseline's ended ok"));
+  // Swapped, the failed run is the baseline: nothing to compare, not a pass.
+  CHECK(iobench::test::run_cli(
+            {"compare", broken, clean, "--fail-if-worse", "1000", "--phases", "File read"})
+            .exit_code == 2);
+}
+
 TEST_CASE("mdtest verify_read with a rank shift checks the writing rank's pattern",
           "[mdtest][verify]") {
   const std::string mode = GENERATE(std::string("threads"), std::string("processes"));

@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iobench/compare.hpp>
 #include <iobench/error.hpp>
+#include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
 #include <map>
 #include <mutex>
@@ -298,6 +300,50 @@ TEST_CASE("tiotest consistency check fails the phase at a corrupted block") {
   CHECK(text.str().find("| Read: failed, no figures") != std::string::npos);
   CHECK(text.str().find("Read: failed: worker 1: consistency check: 1 of 64 blocks") !=
         std::string::npos);
+}
+
+TEST_CASE("compare's gate sees a tiotest Read that its consistency check failed") {
+  // Two clean runs and one whose thread 1 file has block 5 damaged after the writes (as above).
+  const auto run = [](bool damage) {
+    iobench::test::TempDir dir("tiotest-gate");
+    TestHooks hooks;
+    hooks.after_phase = [damage](std::size_t, const std::string& name,
+                                 const std::vector<fs::path>& files) {
+      if (damage && name == "Random Write") corrupt(files.at(1), 5 * 4096);
+    };
+    const ScopedHooks scoped(hooks);
+    iobench::ResultDocument document;
+    document.run.steps.push_back(run_one(tiotest_step({{"threads", "2"},
+                                                       {"size", "256k"},
+                                                       {"block_size", "4k"},
+                                                       {"random_ops", "2000"},
+                                                       {"consistency_check", "true"}},
+                                                      {dir.path()})));
+    return document;
+  };
+  const std::vector<iobench::CompareInput> inputs{
+      {"clean.json", run(false)}, {"also.json", run(false)}, {"damaged.json", run(true)}};
+  REQUIRE(inputs[2].document.run.steps.at(0).phases.at(2).status == Status::kFailed);
+  const iobench::Comparison c =
+      iobench::compare_results(inputs, {.metrics = {}, .phases = {"Read"}});
+  // The damaged run's Read failed where the baseline's ended ok: the gate fails on it.
+  const std::vector<std::size_t> failed = iobench::failed_phases(c);
+  REQUIRE(failed.size() == 1);
+  const iobench::LeftOutResult& left = c.left_out.at(failed[0]);
+  CHECK(left.input == 2);
+  CHECK(left.phase == "Read");
+  CHECK(left.status == Status::kFailed);
+  CHECK_THAT(left.message, Catch::StartsWith("worker 1: consistency check: 1 of 64 blocks"));
+  // Its corrupt_blocks (1, in the failed result) is above the baseline's 0: worse in #2.
+  REQUIRE(c.phases.size() == 1);
+  const auto& counters = c.phases[0].counters;
+  const auto corrupt_row =
+      std::find_if(counters.begin(), counters.end(),
+                   [](const iobench::CounterRow& row) { return row.name == "corrupt_blocks"; });
+  REQUIRE(corrupt_row != counters.end());
+  CHECK(corrupt_row->inputs[2].failed_values == std::vector<std::uint64_t>{1});
+  CHECK(corrupt_row->worse == std::vector<std::size_t>{2});
+  CHECK(iobench::counter_regressions(c).size() == 1);
 }
 
 TEST_CASE("tiotest prepares the files untimed when the write phase is skipped") {

@@ -215,6 +215,11 @@ struct CounterValues {
   std::vector<std::uint64_t> values;
   std::uint64_t total = 0;  ///< sum of `values`
   bool measured = false;    ///< the input has ok results of the phase (with or without the counter)
+  /// A failure counter (counter_counts_failures) in each failed result (Status::kFailed) of the
+  /// phase that has it, in run order; empty for other counters. A data check that finds errors
+  /// fails its phase (tiotest's corrupt_blocks, mdtest's verify_read mismatches), so its count is
+  /// in no ok result: it is not in `values`, `total` or mean(), but CounterRow::worse counts it.
+  std::vector<std::uint64_t> failed_values{};
 
   /// The per-result mean: `total` over the number of `values` (0 without values). Inputs with
   /// different numbers of results (repetitions, pooled iterations) are compared by this.
@@ -240,6 +245,13 @@ struct CounterRow {
   bool failure = false;               ///< counter_counts_failures(name)
   bool duration = false;              ///< counter_is_duration(name): shown as per-result mean
   std::vector<CounterValues> inputs;  ///< one per input, inputs[0] the baseline
+  /// For a failure counter: the inputs (>= 1, ascending) that have it with a per-result mean
+  /// (CounterValues::mean; with equal numbers of results, the total) above the baseline's,
+  /// taken as 0 where the baseline's phase does not count it; the means here are over the ok
+  /// and the failed results that have the counter (CounterValues::failed_values). Any data error
+  /// more than the baseline had is worse, whatever its size: `--fail-if-worse` fails on each
+  /// (counter_regressions). Empty for work counters and durations, which have no worse side.
+  std::vector<std::size_t> worse{};
 };
 
 /// One phase of one step (and sweep point) found in the baseline and in at least one other input.
@@ -282,6 +294,12 @@ struct LeftOutResult {
   std::string phase;  ///< empty: the whole step
   Status status = Status::kOk;
   std::string message;
+  /// This phase result ended failed (Status::kFailed) in an input after the baseline while the
+  /// baseline has ok results of the same phase, and the phase is compared (CompareOptions::phases
+  /// selects it). A data check that finds errors (tiotest's corrupt_blocks, mdtest's verify_read
+  /// mismatches) fails its phase, so no metric or counter row shows it: `--fail-if-worse` fails
+  /// on each such result (failed_phases).
+  bool baseline_ok = false;
 };
 
 /// A metric an input has no value of in phases it has (MetricValues::unavailable), listed once
@@ -344,9 +362,27 @@ struct Regression {
 
 /// Every change whose worse_percent exceeds `threshold_percent` and whose noise is not
 /// kWithinNoise (so where both sides have n >= 2 the change must be significant; with n = 1 the
-/// change alone counts).
+/// change alone counts). Counters are not metrics: see counter_regressions.
 [[nodiscard]] std::vector<Regression> regressions(const Comparison& comparison,
                                                   double threshold_percent);
+
+/// A failure counter higher in an input than in the baseline (CounterRow::worse), which fails
+/// `iobench compare --fail-if-worse PCT` whatever PCT.
+struct CounterRegression {
+  std::size_t phase = 0;    ///< index into Comparison::phases
+  std::size_t counter = 0;  ///< index into PhaseComparison::counters
+  std::size_t input = 0;    ///< the input (>= 1) whose count is higher
+};
+
+/// Every failure counter of every compared phase whose per-result mean in an input is above the
+/// baseline's (0 where the baseline's phase does not count it): one entry per CounterRow::worse
+/// element, in phase, counter and input order. Work counters and durations never appear here.
+[[nodiscard]] std::vector<CounterRegression> counter_regressions(const Comparison& comparison);
+
+/// Indices into Comparison::left_out of the phase results that ended failed in an input after
+/// the baseline where the baseline's same phase ended ok (LeftOutResult::baseline_ok), in
+/// left_out's order: each fails `iobench compare --fail-if-worse PCT` whatever PCT.
+[[nodiscard]] std::vector<std::size_t> failed_phases(const Comparison& comparison);
 
 /// The comparison for people: the inputs, environment differences first, then per step, point
 /// and phase (first, where the inputs carry `explain`, the findings that differ from the
@@ -356,8 +392,12 @@ struct Regression {
 /// where an input lacks the figure), change % and mark, and below it the phase's CounterRows
 /// (counter; each input's total, a duration's per-result mean instead, with several results
 /// followed by "(n=N: a, b, ...)", "n/a" where the input has the phase but not the counter, "-"
-/// where it lacks the phase; and what it counts: "failures", "work" or "ns (mean)"); then the
-/// unmatched parts, left-out results, figures not available and what was not mapped. Throughput in
+/// where it lacks the phase, then "failed: a, b" for a failure counted in failed results
+/// (CounterValues::failed_values); and what it counts: "failures", "work" or "ns (mean)", a failure
+/// count higher than the baseline's followed by ", worse in #N" (CounterRow::worse)); then the
+/// unmatched parts, left-out results ("#N step S, repetition R, phase P: failed (message)",
+/// followed by "; the baseline's ended ok" where LeftOutResult::baseline_ok), figures not
+/// available and what was not mapped. Throughput in
 /// MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
 
@@ -372,7 +412,22 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out);
 /// phase gets an empty n onwards; a mean is empty without a value and a stddev with fewer than
 /// two (n = 1 has no sample stddev); where the baseline or the input has the phase but not the
 /// figure, base_not_available / not_available say why ("too fast to measure (+++++)", "not
-/// reported").
+/// reported"). Then kind ("metric"), base_total and total (empty for a metric).
+/// After a phase's metric rows, its CounterRows in the same columns, one row per counter and
+/// input after the baseline: metric the counter's name, unit "count" ("ns" for a duration),
+/// better "lower" for a failure count and empty for the others (no better side), base_n / n the
+/// results that have the counter, base_mean / mean and base_stddev / stddev per result (as
+/// above), change_percent of the means (empty where the baseline's mean is 0), direction only
+/// for a failure count ("worse" where CounterRow::worse has the input, "better" below the
+/// baseline's mean, else "unchanged"), noise and the Welch columns empty (no test),
+/// base_not_available / not_available "not counted" where the input has the phase but not the
+/// counter, kind "failure", "work" or "duration", and base_total / total each side's total.
+/// n, mean, stddev and the totals are over the ok results; a failure counted in failed results
+/// (CounterValues::failed_values) shows only as direction "worse" (CounterRow::worse), also in
+/// the row of an input without ok results of the phase (its other cells from n on empty).
+/// Compatibility: the counter rows and the last three columns are new; a reader that expects
+/// metric rows only must keep the rows whose kind is "metric" (an empty kind in older files,
+/// which lack the column); the other columns keep their positions.
 void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 
 /// The comparison as JSON: {inputs: [label], metrics: [{name, unit, better}], environment:
@@ -380,17 +435,21 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// better, inputs: [{n, mean, stddev, values}], changes: [null | {change_percent, direction,
 /// noise, welch: null | {t, df, p_value, t_critical}}]}]}], unmatched: [{step, workload,
 /// sweep_point, phase, present, missing}], left_out: [{input, step, sweep_point, repetition,
-/// phase, status, message}]}, and only when not empty: not_available: [{input, metric, reason,
-/// phases}], not_mapped: [{input, format, what}]; an input without a figure has "unavailable":
-/// reason in its metric entry and a null mean (never 0); stddev is null below n = 2. Units as in
-/// `metrics`; an infinite t is null. A phase whose inputs carry `explain` has "explain": {inputs:
-/// [null | {storage, device_read_bytes, device_write_bytes, page_cache_read_percent,
-/// read_amplification, write_amplification, util_percent, util_device, findings, results}],
-/// differences: [{input, baseline, contrasts: [{topic, input_finding, baseline_finding,
-/// sentence}], only_input, only_baseline, both}]}. A phase with CounterRows has "counters":
-/// [{name, failure, duration, inputs: [null | {n, total, mean, values}]}] (null: the input lacks
-/// the phase; n: the values, one per ok result that has the counter; total and mean null where
-/// the input's results lack the counter).
+/// phase, status, message, baseline_ok}]}, and only when not empty: not_available: [{input, metric,
+/// reason, phases}], not_mapped: [{input, format, what}]; an input without a figure has
+/// "unavailable": reason in its metric entry and a null mean (never 0); stddev is null below n = 2.
+/// Units as in `metrics`; an infinite t is null. A phase whose inputs carry `explain` has
+/// "explain": {inputs: [null | {storage, device_read_bytes, device_write_bytes,
+/// page_cache_read_percent, read_amplification, write_amplification, util_percent, util_device,
+/// findings, results}], differences: [{input, baseline, contrasts: [{topic, input_finding,
+/// baseline_finding, sentence}], only_input, only_baseline, both}]}. A phase with CounterRows has
+/// "counters":
+/// [{name, failure, duration, inputs: [null | {n, total, mean, values}], worse: [input]}] (null:
+/// the input lacks the phase; n: the values, one per ok result that has the counter; total and
+/// mean null where the input's results lack the counter; worse: CounterRow::worse, the inputs
+/// whose failure count is above the baseline's, which fail `--fail-if-worse`). The JSON carries
+/// no gate verdict: the CLI applies the gate (regressions, counter_regressions) and names each
+/// reason on stderr.
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

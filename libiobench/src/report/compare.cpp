@@ -297,13 +297,17 @@ void list_unmatched_and_left_out_steps(const GroupKey& key, const KeyedGroups& k
 // Per input the ok results of one phase and the step of each; whether the input measured it.
 struct PhaseSample {
   std::vector<std::vector<const PhaseResult*>> results;
+  std::vector<std::vector<const PhaseResult*>> failed;       // the failed results (Status::kFailed)
   std::vector<std::vector<const StepResult*>> result_steps;  // the step of each result
   std::vector<bool> measured;
 };
 
-// The ok results of `phase_name` in input `i`'s group; the others are listed as left out.
+// The ok results of `phase_name` in input `i`'s group; the others are listed as left out, a
+// failed one marked where the baseline's phase ended ok (`baseline_ok`: i > 0 and the baseline
+// has ok results of it).
 void collect_input_phase(const Group& group, std::size_t i, const GroupKey& key,
-                         const std::string& phase_name, PhaseSample& sample, Comparison& out) {
+                         const std::string& phase_name, bool baseline_ok, PhaseSample& sample,
+                         Comparison& out) {
   const auto& [step_name, workload, point] = key;
   std::vector<std::size_t> without;  // ok repetitions of the step that lack the phase
   bool in_any = false;
@@ -316,13 +320,16 @@ void collect_input_phase(const Group& group, std::size_t i, const GroupKey& key,
     in_any = true;
     for (const PhaseResult* phase : runs) {
       if (phase->status != Status::kOk) {
+        const bool failed = phase->status == Status::kFailed;
         out.left_out.push_back(LeftOutResult{.input = i,
                                              .step = step_name,
                                              .sweep_point = point,
                                              .repetition = repetition,
                                              .phase = phase->name,
                                              .status = phase->status,
-                                             .message = phase->message});
+                                             .message = phase->message,
+                                             .baseline_ok = failed && baseline_ok});
+        if (failed) sample.failed[i].push_back(phase);
         continue;
       }
       sample.results[i].push_back(phase);
@@ -349,11 +356,14 @@ PhaseSample collect_phase(const GroupKey& key, const KeyedGroups& keyed,
                           const std::string& phase_name, Comparison& out) {
   const std::size_t n = keyed.has.size();
   PhaseSample sample{.results = std::vector<std::vector<const PhaseResult*>>(n),
+                     .failed = std::vector<std::vector<const PhaseResult*>>(n),
                      .result_steps = std::vector<std::vector<const StepResult*>>(n),
                      .measured = std::vector<bool>(n, false)};
   for (std::size_t i = 0; i < n; ++i) {
     if (keyed.present[i] == nullptr) continue;
-    collect_input_phase(*keyed.present[i], i, key, phase_name, sample, out);
+    // The baseline (i = 0) is collected first.
+    collect_input_phase(*keyed.present[i], i, key, phase_name, i > 0 && sample.measured[0], sample,
+                        out);
   }
   return sample;
 }
@@ -481,7 +491,7 @@ void compare_key(const GroupKey& key, const KeyedGroups& keyed,
       std::optional<MetricRow> row = metric_row(metric, sample, dbench_headline, phase_out, out);
       if (row) phase_out.metrics.push_back(std::move(*row));
     }
-    phase_out.counters = detail::counter_rows(sample.results, sample.measured);
+    phase_out.counters = detail::counter_rows(sample.results, sample.failed, sample.measured);
     out.phases.push_back(std::move(phase_out));
   }
 }
@@ -518,6 +528,14 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
     const auto& [step_name, workload, point] = key;
     detail::step_differences(step_name, point, keyed.first, own, out.environment);
     compare_key(key, keyed, documents, options, out);
+  }
+  return out;
+}
+
+std::vector<std::size_t> failed_phases(const Comparison& comparison) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < comparison.left_out.size(); ++i) {
+    if (comparison.left_out[i].baseline_ok) out.push_back(i);
   }
   return out;
 }

@@ -18,8 +18,29 @@ bool counter_counts_failures(std::string_view name) noexcept {
 bool counter_is_duration(std::string_view name) noexcept { return name.ends_with("_ns"); }
 
 namespace detail {
+namespace {
+
+// The counter `name` of one phase result; nothing where the result does not count it.
+std::optional<std::uint64_t> counter_of(const PhaseResult& phase, const std::string& name) {
+  const auto it = std::find(phase.counter_names.begin(), phase.counter_names.end(), name);
+  if (it == phase.counter_names.end()) return std::nullopt;
+  const auto index = static_cast<std::size_t>(it - phase.counter_names.begin());
+  return index < phase.counters.size() ? phase.counters[index] : 0;
+}
+
+// The per-result mean of a failure counter over the ok and the failed results that have it.
+double failure_mean(const CounterValues& values) {
+  const std::size_t count = values.values.size() + values.failed_values.size();
+  if (count == 0) return 0.0;
+  std::uint64_t total = values.total;
+  for (const std::uint64_t value : values.failed_values) total += value;
+  return static_cast<double>(total) / static_cast<double>(count);
+}
+
+}  // namespace
 
 std::vector<CounterRow> counter_rows(std::span<const std::vector<const PhaseResult*>> results,
+                                     std::span<const std::vector<const PhaseResult*>> failed,
                                      const std::vector<bool>& measured) {
   const std::size_t n = results.size();
   std::vector<std::string> names;
@@ -27,6 +48,17 @@ std::vector<CounterRow> counter_rows(std::span<const std::vector<const PhaseResu
     for (const PhaseResult* phase : input) {
       for (const std::string& name : phase->counter_names) {
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+      }
+    }
+  }
+  // A failure counter that only failed results have (their data check failed) is listed too.
+  for (const auto& input : failed) {
+    for (const PhaseResult* phase : input) {
+      for (const std::string& name : phase->counter_names) {
+        if (counter_counts_failures(name) &&
+            std::find(names.begin(), names.end(), name) == names.end()) {
+          names.push_back(name);
+        }
       }
     }
   }
@@ -52,12 +84,15 @@ std::vector<CounterRow> counter_rows(std::span<const std::vector<const PhaseResu
     for (std::size_t i = 0; i < n; ++i) {
       row.inputs[i].measured = measured[i];
       for (const PhaseResult* phase : results[i]) {
-        const auto it = std::find(phase->counter_names.begin(), phase->counter_names.end(), name);
-        if (it == phase->counter_names.end()) continue;
-        const auto index = static_cast<std::size_t>(it - phase->counter_names.begin());
-        const std::uint64_t value = index < phase->counters.size() ? phase->counters[index] : 0;
-        row.inputs[i].values.push_back(value);
-        row.inputs[i].total += value;
+        const std::optional<std::uint64_t> value = counter_of(*phase, name);
+        if (!value) continue;
+        row.inputs[i].values.push_back(*value);
+        row.inputs[i].total += *value;
+      }
+      if (!row.failure || i >= failed.size()) continue;
+      for (const PhaseResult* phase : failed[i]) {
+        const std::optional<std::uint64_t> value = counter_of(*phase, name);
+        if (value) row.inputs[i].failed_values.push_back(*value);
       }
     }
     // Among the inputs whose phase has counters (an input whose phase has none, a classic
@@ -84,10 +119,41 @@ std::vector<CounterRow> counter_rows(std::span<const std::vector<const PhaseResu
       }
     }
     shown = shown || (lacking && reference.has_value());
-    if (shown) rows.push_back(std::move(row));
+    // A failure counted in a failed result (a data check that failed its phase).
+    for (const CounterValues& values : row.inputs) {
+      shown = shown || std::any_of(values.failed_values.begin(), values.failed_values.end(),
+                                   [](std::uint64_t value) { return value > 0; });
+    }
+    if (!shown) continue;
+    if (row.failure) {
+      // Above the baseline's per-result mean (0 where the baseline does not count it), over the
+      // ok and the failed results: any data error more than the baseline had is worse
+      // (CounterRow::worse).
+      const double base = failure_mean(row.inputs[0]);
+      for (std::size_t i = 1; i < n; ++i) {
+        const CounterValues& mine = row.inputs[i];
+        const bool counted = !mine.values.empty() || !mine.failed_values.empty();
+        if (counted && failure_mean(mine) > base) row.worse.push_back(i);
+      }
+    }
+    rows.push_back(std::move(row));
   }
   return rows;
 }
 
 }  // namespace detail
+
+std::vector<CounterRegression> counter_regressions(const Comparison& comparison) {
+  std::vector<CounterRegression> out;
+  for (std::size_t p = 0; p < comparison.phases.size(); ++p) {
+    const std::vector<CounterRow>& counters = comparison.phases[p].counters;
+    for (std::size_t c = 0; c < counters.size(); ++c) {
+      for (const std::size_t input : counters[c].worse) {
+        out.push_back(CounterRegression{.phase = p, .counter = c, .input = input});
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace iobench

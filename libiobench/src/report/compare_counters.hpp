@@ -11,8 +11,11 @@ namespace iobench::detail {
 
 /// The counters of one aligned phase that tell the inputs apart, by CounterRow's rule, in the
 /// order the inputs name them (the baseline's first). `results[i]`: input i's ok results of the
-/// phase in run order; `measured[i]`: whether input i has them (same size as `results`).
+/// phase in run order; `failed[i]`: its failed results (their failure counters fill
+/// CounterValues::failed_values); `measured[i]`: whether input i has ok results (all three the
+/// same size).
 [[nodiscard]] std::vector<CounterRow> counter_rows(
-    std::span<const std::vector<const PhaseResult*>> results, const std::vector<bool>& measured);
+    std::span<const std::vector<const PhaseResult*>> results,
+    std::span<const std::vector<const PhaseResult*>> failed, const std::vector<bool>& measured);
 
 }  // namespace iobench::detail

@@ -115,6 +115,8 @@ std::string left_out_line(const LeftOutResult& left) {
   if (!left.phase.empty()) text += fmt::format(", phase {}", printable(left.phase));
   text += fmt::format(": {}", to_string(left.status));
   if (!left.message.empty()) text += fmt::format(" ({})", printable_message(left.message));
+  // What fails --fail-if-worse (failed_phases).
+  if (left.baseline_ok) text += "; the baseline's ended ok";
   return text;
 }
 
@@ -205,15 +207,24 @@ void markdown_row(std::ostream& out, const std::vector<std::string>& cells) {
 
 // A counter's cell: the input's total (a duration's per-result mean), with several results each
 // value ("6 (n=3: 1, 2, 3)"); "n/a" where the input has the phase but not the counter, "-" where
-// it lacks the phase.
+// it lacks the phase; a failure counted in failed results follows as "failed: 3" (alone where
+// the input has no ok result of the phase).
 std::string counter_cell(const CounterRow& row, std::size_t input) {
   const CounterValues& mine = row.inputs[input];
-  if (mine.values.empty()) return mine.measured ? "n/a" : "-";
+  // A failure counted in failed results (CounterValues::failed_values), after the ok ones.
+  const std::string failed = mine.failed_values.empty()
+                                 ? std::string()
+                                 : fmt::format("failed: {}", fmt::join(mine.failed_values, ", "));
+  if (mine.values.empty()) {
+    if (!failed.empty()) return failed;
+    return mine.measured ? "n/a" : "-";
+  }
   std::string cell = row.duration ? fmt::format("{:.0f}", mine.mean()) : std::to_string(mine.total);
   const bool repeated = std::any_of(row.inputs.begin(), row.inputs.end(),
                                     [](const CounterValues& v) { return v.values.size() > 1; });
   if (repeated)
     cell += fmt::format(" (n={}: {})", mine.values.size(), fmt::join(mine.values, ", "));
+  if (!failed.empty()) cell += "; " + failed;
   return cell;
 }
 
@@ -229,7 +240,10 @@ std::vector<std::string> counter_cells(const CounterRow& row) {
   for (std::size_t i = 0; i < row.inputs.size(); ++i) {
     cells.push_back(counter_cell(row, i));
   }
-  cells.emplace_back(row.failure ? "failures" : row.duration ? "ns (mean)" : "work");
+  std::string counts = row.failure ? "failures" : row.duration ? "ns (mean)" : "work";
+  // A failure counted above the baseline's: what fails --fail-if-worse (CounterRow::worse).
+  if (!row.worse.empty()) counts += fmt::format(", worse in {}", inputs_list(row.worse));
+  cells.push_back(std::move(counts));
   return cells;
 }
 
@@ -240,6 +254,102 @@ Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : 
 
 Json optional_text(const std::optional<std::string>& text) {
   return text ? Json(*text) : Json(nullptr);
+}
+
+// A CSV number: empty where not finite.
+std::string csv_number(double value) {
+  return std::isfinite(value) ? fmt::format("{}", value) : std::string();
+}
+
+// A CSV mean only with a value, a stddev only with two (n = 1 has no sample stddev).
+std::string csv_mean(const SampleStats& stats) {
+  return stats.count > 0 ? csv_number(stats.mean) : std::string();
+}
+
+std::string csv_stddev(const SampleStats& stats) {
+  return stats.count > 1 ? csv_number(stats.stddev) : std::string();
+}
+
+// The first 12 cells of a CSV row, which metric and counter rows share: step, workload,
+// sweep_point, phase, metric (or the counter's name), unit, better, baseline, input (input i's
+// label), base_n, base_mean, base_stddev.
+std::vector<std::string> csv_row_start(const Comparison& comparison, const PhaseComparison& phase,
+                                       std::size_t i, std::string name, std::string unit,
+                                       std::string better, const SampleStats& base) {
+  return {csv_field(phase.step),
+          csv_field(phase.workload),
+          csv_field(phase.sweep_point.value_or("")),
+          csv_field(phase.phase),
+          std::move(name),
+          std::move(unit),
+          std::move(better),
+          csv_field(comparison.labels[0]),
+          csv_field(comparison.labels[i]),
+          std::to_string(base.count),
+          csv_mean(base),
+          csv_stddev(base)};
+}
+
+// The CSV kind of a counter row (the metrics' rows are "metric").
+const char* counter_kind(const CounterRow& row) {
+  return row.failure ? "failure" : row.duration ? "duration" : "work";
+}
+
+// The CSV rows of one counter, one per input after the baseline, in the metrics' columns:
+// metric the counter's name, unit "count" ("ns" for a duration), better "lower" for a failure
+// count (empty for work and durations, which have no better side), n the results that have the
+// counter, mean and stddev over them (per result), change_percent against the baseline's mean,
+// direction for a failure count only (worse: CounterRow::worse), no noise or Welch test;
+// "not counted" where an input has the phase but not the counter; then kind (failure, work,
+// duration) and each side's total.
+void write_counter_csv(const Comparison& comparison, const PhaseComparison& phase,
+                       const CounterRow& row, std::ostream& out) {
+  const CounterValues& base = row.inputs[0];
+  const auto stats_of = [](const CounterValues& values) {
+    const std::vector<double> doubles(values.values.begin(), values.values.end());
+    return summarize_sample(doubles);
+  };
+  const SampleStats base_stats = stats_of(base);
+  const auto total_of = [](const CounterValues& v) {
+    return v.values.empty() ? std::string() : std::to_string(v.total);
+  };
+  const auto why_none = [](const CounterValues& v) {
+    return v.measured && v.values.empty() ? std::string("not counted") : std::string();
+  };
+  for (std::size_t i = 1; i < row.inputs.size(); ++i) {
+    const CounterValues& mine = row.inputs[i];
+    std::vector<std::string> cells =
+        csv_row_start(comparison, phase, i, csv_field(row.name), row.duration ? "ns" : "count",
+                      row.failure ? "lower" : "", base_stats);
+    // A failure count's direction; "worse" also where only failed results count it (they are
+    // in no other cell: n, mean and the totals are over the ok results).
+    const bool worse = std::find(row.worse.begin(), row.worse.end(), i) != row.worse.end();
+    std::string direction;
+    if (worse) {
+      direction = to_string(ChangeDirection::kWorse);
+    } else if (row.failure && !mine.values.empty()) {
+      direction = to_string(mine.mean() < base.mean() ? ChangeDirection::kBetter
+                                                      : ChangeDirection::kUnchanged);
+    }
+    if (mine.measured) {
+      std::string change;
+      if (!mine.values.empty() && !base.values.empty() && base.mean() != 0) {
+        change = csv_number((mine.mean() - base.mean()) / base.mean() * 100.0);
+      }
+      const SampleStats stats = stats_of(mine);
+      cells.insert(cells.end(), {std::to_string(stats.count), csv_mean(stats), csv_stddev(stats),
+                                 change, direction});
+      cells.resize(cells.size() + 4);  // noise, welch_t, welch_df, p_value: no test
+    } else {
+      // The input has no ok result of the phase: n onwards empty, but for the direction.
+      cells.resize(cells.size() + 4);
+      cells.push_back(direction);
+      cells.resize(cells.size() + 4);
+    }
+    cells.insert(cells.end(), {why_none(base), why_none(mine), counter_kind(row), total_of(base),
+                               total_of(mine)});
+    out << fmt::format("{}\n", fmt::join(cells, ","));
+  }
 }
 
 }  // namespace
@@ -401,17 +511,7 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out) 
 void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
   out << "step,workload,sweep_point,phase,metric,unit,better,baseline,input,base_n,base_mean,"
          "base_stddev,n,mean,stddev,change_percent,direction,noise,welch_t,welch_df,p_value,"
-         "base_not_available,not_available\n";
-  const auto number = [](double value) {
-    return std::isfinite(value) ? fmt::format("{}", value) : std::string();
-  };
-  // Mean only with a value, stddev only with two (n = 1 has none); why a figure is missing.
-  const auto mean_of = [&number](const SampleStats& s) {
-    return s.count > 0 ? number(s.mean) : std::string();
-  };
-  const auto stddev_of = [&number](const SampleStats& s) {
-    return s.count > 1 ? number(s.stddev) : std::string();
-  };
+         "base_not_available,not_available,kind,base_total,total\n";
   const auto why_none = [](const MetricValues& v) {
     return v.unavailable ? csv_field(to_string(*v.unavailable)) : std::string();
   };
@@ -420,41 +520,35 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out) {
       const CompareMetricInfo& info = compare_metric_info(row.metric);
       const SampleStats& base = row.inputs[0].stats;
       for (std::size_t i = 1; i < row.inputs.size(); ++i) {
-        std::vector<std::string> cells{csv_field(phase.step),
-                                       csv_field(phase.workload),
-                                       csv_field(phase.sweep_point.value_or("")),
-                                       csv_field(phase.phase),
-                                       std::string(info.name),
-                                       std::string(info.unit),
-                                       better_text(row.metric),
-                                       csv_field(comparison.labels[0]),
-                                       csv_field(comparison.labels[i]),
-                                       std::to_string(base.count),
-                                       mean_of(base),
-                                       stddev_of(base)};
+        std::vector<std::string> cells =
+            csv_row_start(comparison, phase, i, std::string(info.name), std::string(info.unit),
+                          better_text(row.metric), base);
         const auto& change = row.changes[i - 1];
         const SampleStats& stats = row.inputs[i].stats;
         if (change) {
           const WelchTest& welch = change->welch;
-          cells.insert(cells.end(), {std::to_string(stats.count), mean_of(stats), stddev_of(stats),
-                                     change->change_percent ? number(*change->change_percent) : "",
-                                     to_string(change->direction), to_string(change->noise),
-                                     welch.valid ? number(welch.t) : "",
-                                     welch.valid ? number(welch.degrees_of_freedom) : "",
-                                     welch.valid ? number(welch.p_value) : ""});
+          cells.insert(cells.end(),
+                       {std::to_string(stats.count), csv_mean(stats), csv_stddev(stats),
+                        change->change_percent ? csv_number(*change->change_percent) : "",
+                        to_string(change->direction), to_string(change->noise),
+                        welch.valid ? csv_number(welch.t) : "",
+                        welch.valid ? csv_number(welch.degrees_of_freedom) : "",
+                        welch.valid ? csv_number(welch.p_value) : ""});
         } else if (stats.count > 0 || row.inputs[i].unavailable) {
           // The input has the phase; the baseline or it lacks the figure (said in the last two).
           cells.insert(cells.end(),
-                       {std::to_string(stats.count), mean_of(stats), stddev_of(stats)});
+                       {std::to_string(stats.count), csv_mean(stats), csv_stddev(stats)});
           cells.resize(cells.size() + 6);
         } else {
           cells.resize(cells.size() + 9);
         }
         cells.push_back(why_none(row.inputs[0]));
         cells.push_back(why_none(row.inputs[i]));
+        cells.insert(cells.end(), {"metric", "", ""});
         out << fmt::format("{}\n", fmt::join(cells, ","));
       }
     }
+    for (const CounterRow& row : phase.counters) write_counter_csv(comparison, phase, row, out);
   }
 }
 
@@ -539,7 +633,8 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
         counters.push_back({{"name", row.name},
                             {"failure", row.failure},
                             {"duration", row.duration},
-                            {"inputs", std::move(inputs)}});
+                            {"inputs", std::move(inputs)},
+                            {"worse", row.worse}});
       }
       phases.back()["counters"] = std::move(counters);
     }
@@ -563,7 +658,8 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
                         {"repetition", left.repetition},
                         {"phase", left.phase},
                         {"status", to_string(left.status)},
-                        {"message", left.message}});
+                        {"message", left.message},
+                        {"baseline_ok", left.baseline_ok}});
   }
   j["left_out"] = std::move(left_out);
   if (!comparison.not_available.empty()) {
