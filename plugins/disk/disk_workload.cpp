@@ -8,6 +8,7 @@
 #include <iobench/sysinfo.hpp>
 #include <optional>
 
+#include "plugins/common/rank0_dirs.hpp"
 #include "plugins/disk/block_distribution.hpp"
 #include "plugins/disk/device_purge.hpp"
 #include "plugins/disk/device_safety.hpp"
@@ -135,7 +136,11 @@ void DiskWorkload::prepare(PrepareContext& ctx) {
       return caps_.moves_data ? create_shared_files(ctx.targets(), config_.file_name)
                               : std::string();
     });
-    if (me.rank != 0 && caps_.moves_data) rank0_dirs_ = open_rank0_dirs(ctx.targets(), rank0_dirs);
+    if (me.rank != 0 && caps_.moves_data) {
+      rank0_dirs_ = open_rank0_dirs(ctx.targets(), rank0_dirs, "shared_file",
+                                    "shared_file's ranks share one file there, so -d takes no "
+                                    "{rank} or {host}");
+    }
   }
   rank_ = share ? me.rank : 0;
   ranks_ = share ? me.size : 1;

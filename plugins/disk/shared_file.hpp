@@ -31,16 +31,10 @@ struct BlockPlacement {
 };
 
 /// Rank 0: creates an empty `file_name` in every target's run directory (O_CREAT | O_EXCL |
-/// O_NOFOLLOW), for all ranks to write or fill. Returns the run directories' names, one line per
-/// target, which the other ranks give open_rank0_dirs(). Throws IoError.
+/// O_NOFOLLOW), for all ranks to write or fill. Returns the run directories' names
+/// (plugins::run_dir_names()), which the other ranks open with plugins::open_rank0_dirs() (the
+/// strict decoder mdtest and io500 use too). Throws IoError.
 [[nodiscard]] std::string create_shared_files(std::span<const Target> targets,
                                               const std::string& file_name);
-
-/// Another rank: opens rank 0's run directories, named in `rank0_dirs` (create_shared_files()'s
-/// text), inside this rank's targets, which must name the same directories on a filesystem every
-/// rank sees. Throws IoError naming the directory (ENOENT: not the same directory or not shared,
-/// with that hint) or Error for a text that is not one plain name per target.
-[[nodiscard]] std::vector<OwnedConfinedDir> open_rank0_dirs(std::span<const Target> targets,
-                                                            const std::string& rank0_dirs);
 
 }  // namespace iobench::plugins::disk

@@ -7,18 +7,21 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <iobench/printable.hpp>
 #include <iobench/result.hpp>
 #include <iobench/sysinfo.hpp>
+#include <limits>
 #include <sstream>
 #include <string>
 
 #include "plugins/common/ior_data_pattern.hpp"
+#include "plugins/common/rank0_dirs.hpp"
 #include "plugins/io500/io500_workers.hpp"
 #include "plugins/io500/score.hpp"
-#include "plugins/mdtest/ranks.hpp"
 
 namespace iobench::plugins::io500 {
 namespace {
@@ -181,7 +184,60 @@ std::uint64_t Io500Workload::planned_bytes(std::size_t target_index) const {
          std::uint64_t{config_.ranks} * config_.mdtest_hard_items * kMdtestHardFileBytes;
 }
 
-std::string Io500Workload::make_data(const ConfinedDir& run_dir) const {
+namespace {
+
+// One error for every malformed setup message: what was expected, then what is wrong.
+[[noreturn]] void bad_setup(const std::string& what) {
+  throw Error(fmt::format(
+      "io500: rank 0's setup message is not 'SEC NSEC\\nNAME\\n' (its timestamp file's time in "
+      "decimal seconds and nanoseconds, then its run directory's name, every line ending in a "
+      "newline): {}",
+      what));
+}
+
+// A decimal integer that is all of `text` (no sign, no space), at most `max`.
+bool read_decimal(std::string_view text, std::int64_t max, std::int64_t& value) {
+  if (text.empty() || text.front() < '0' || text.front() > '9') return false;
+  const auto [at, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return ec == std::errc() && at == text.data() + text.size() && value <= max;
+}
+
+}  // namespace
+
+std::string encode_io500_setup(const Io500Setup& setup) {
+  return fmt::format("{} {}\n{}", setup.newer.tv_sec, setup.newer.tv_nsec, setup.names);
+}
+
+Io500Setup decode_io500_setup(std::string_view text) {
+  const std::size_t end = text.find('\n');
+  if (end == std::string_view::npos) {
+    bad_setup(fmt::format("'{}' has no newline after the time (cut short)", printable(text, 64)));
+  }
+  const std::string_view stamp = text.substr(0, end);
+  const std::size_t space = stamp.find(' ');
+  std::int64_t sec = 0;
+  std::int64_t nsec = 0;
+  if (space == std::string_view::npos ||
+      !read_decimal(stamp.substr(0, space), std::numeric_limits<std::time_t>::max(), sec) ||
+      !read_decimal(stamp.substr(space + 1), 999'999'999, nsec)) {
+    bad_setup(fmt::format("'{}' is not a time 'SEC NSEC'", printable(stamp, 64)));
+  }
+  Io500Setup setup;
+  setup.newer.tv_sec = static_cast<std::time_t>(sec);
+  setup.newer.tv_nsec = static_cast<long>(nsec);
+  setup.names = std::string(text.substr(end + 1));
+  if (setup.names.empty()) bad_setup("no run directory name after the time (cut short)");
+  // The names' rules are those of every family's rank-0 message (one decoder).
+  if (const std::string problem = dir_names_problem(setup.names); !problem.empty()) {
+    bad_setup(problem);
+  }
+  if (setup.names.find('\n') + 1 != setup.names.size()) {
+    bad_setup("more than one run directory name (io500 works in its first target only)");
+  }
+  return setup;
+}
+
+std::timespec Io500Workload::make_data(const ConfinedDir& run_dir) const {
   std::timespec newer{};
   {
     UniqueFd stamp = run_dir.create(kTimestampFile, O_WRONLY);
@@ -199,7 +255,7 @@ std::string Io500Workload::make_data(const ConfinedDir& run_dir) const {
   data.mkdir(kMdtestHardDir);
   for (std::uint32_t r = 0; r < total_ranks_; ++r) data.mkdir(mdtest_easy_dir(r));
   data.create(kIorHardFile, O_WRONLY).close(data.shown(kIorHardFile));
-  return fmt::format("{} {}", newer.tv_sec, newer.tv_nsec);
+  return newer;
 }
 
 void Io500Workload::prepare(PrepareContext& ctx) {
@@ -212,22 +268,17 @@ void Io500Workload::prepare(PrepareContext& ctx) {
   const std::span<const Target> target = ctx.targets().first(1);
   // First, before anything else that may throw (from_rank0()'s rule; alone it just runs it):
   // rank 0 makes the data and names its run directory and the timestamp's time.
-  const std::string made = ctx.from_rank0(
-      [&] { return mdtest::run_dir_names(target) + make_data(target.front().run_dir); });
+  const Io500Setup setup = decode_io500_setup(ctx.from_rank0([&] {
+    return encode_io500_setup(
+        {.newer = make_data(target.front().run_dir), .names = run_dir_names(target)});
+  }));
   if (me.rank != 0) {
-    rank0_dirs_ = mdtest::open_rank0_dirs(target, made, "io500's ranks share one data directory");
+    rank0_dirs_ =
+        open_rank0_dirs(target, setup.names, "io500", "io500's ranks share one data directory");
   }
   const ConfinedDir run_dir =
       rank0_dirs_.empty() ? target.front().run_dir : rank0_dirs_.front().view();
-  const std::size_t line = made.find('\n');
-  std::istringstream stamp(line == std::string::npos ? std::string() : made.substr(line + 1));
-  long long sec = 0;
-  long long nsec = 0;
-  if (!(stamp >> sec >> nsec)) {
-    throw Error(fmt::format("io500: rank 0 sent no timestamp ('{}')", made));
-  }
-  newer_.tv_sec = static_cast<std::time_t>(sec);
-  newer_.tv_nsec = static_cast<long>(nsec);
+  newer_ = setup.newer;
   data_ = run_dir.open_dir(kDataDir);
   // One seed per group of phases sharing files, as IO500 gives ior -G / mdtest -G; every process
   // derives the same ones from rank 0's timestamp.

@@ -7,12 +7,30 @@
 #include <iobench/workload.hpp>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plugins/io500/find.hpp"
 #include "plugins/io500/io500_config.hpp"
 
 namespace iobench::plugins::io500 {
+
+/// What rank 0 sends the other processes in io500's prepare(), in its one from_rank0() call: the
+/// timestamp file's time (find's -newer; every process derives the pattern seeds from it) and the
+/// name of its run directory (plugins::run_dir_names() of the one target), where every rank works.
+struct Io500Setup {
+  std::timespec newer{};
+  std::string names;  ///< "NAME\n"
+};
+/// `setup` as text: "SEC NSEC\n" (decimal) then the names.
+[[nodiscard]] std::string encode_io500_setup(const Io500Setup& setup);
+/// encode_io500_setup()'s text back, strictly, as a message cut short or garbled between the
+/// processes must not read as another time or directory: throws one Error, naming the expected
+/// form and what is wrong, for a text without a newline after the time, a time that is not two
+/// decimals ("SEC NSEC", seconds from 0, nanoseconds 0..999999999) separated by one space, or
+/// names plugins::dir_names_problem() refuses or other than one (the names decoder mdtest and
+/// disk's shared_file use). Quoted parts are shown through printable() in at most 64 bytes.
+[[nodiscard]] Io500Setup decode_io500_setup(std::string_view text);
 
 /// The io500 workload: the list's twelve phases in its order (kPhaseOrder), each a measured
 /// phase of `ranks` workers (find: one), in "datafiles" of the target's run directory. Untimed
@@ -70,8 +88,8 @@ class Io500Workload final : public Workload {
   void describe_cache_proof(PrepareContext& ctx) const;
 
   /// Rank 0's part of prepare(): the timestamp file and the data directory with its phases'
-  /// directories and the shared file. Returns the timestamp's time as "SEC NSEC".
-  [[nodiscard]] std::string make_data(const ConfinedDir& run_dir) const;
+  /// directories and the shared file. Returns the timestamp file's time.
+  [[nodiscard]] std::timespec make_data(const ConfinedDir& run_dir) const;
 
   Io500Config config_;
   std::vector<Io500Phase> plan_;          ///< the phases run, in order (phases() names them)

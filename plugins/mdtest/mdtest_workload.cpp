@@ -12,6 +12,7 @@
 #include <iobench/result.hpp>
 
 #include "plugins/common/ior_data_pattern.hpp"
+#include "plugins/common/rank0_dirs.hpp"
 #include "plugins/mdtest/workers.hpp"
 
 namespace iobench::plugins::mdtest {
@@ -143,8 +144,8 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
     }));
     data_seed_ = setup.data_seed;
     if (me.rank != 0 && config_.tree_dir.empty()) {
-      rank0_dirs_ =
-          open_rank0_dirs(ctx.targets(), setup.names, "mdtest's ranks share one test directory");
+      rank0_dirs_ = open_rank0_dirs(ctx.targets(), setup.names, "mdtest",
+                                    "mdtest's ranks share one test directory");
     }
   }
   seed_ = config_.random_seed != 0 ? config_.random_seed : ctx.seed();

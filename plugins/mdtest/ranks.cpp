@@ -1,61 +1,17 @@
 #include "plugins/mdtest/ranks.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <charconv>
 #include <iobench/error.hpp>
-#include <iobench/file_util.hpp>
 #include <iobench/printable.hpp>
 #include <sstream>
 #include <system_error>
 
+#include "plugins/common/rank0_dirs.hpp"
 #include "plugins/mdtest/workers.hpp"
 
 namespace iobench::plugins::mdtest {
-
-std::string run_dir_names(std::span<const Target> targets) {
-  std::string names;
-  for (const Target& target : targets) {
-    names += target.run_dir.path().filename().string();
-    names += '\n';
-  }
-  return names;
-}
-
-bool is_one_dir_name(std::string_view name) noexcept {
-  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos &&
-         name.find('\0') == std::string_view::npos;
-}
-
-std::vector<OwnedConfinedDir> open_rank0_dirs(std::span<const Target> targets,
-                                              const std::string& names, std::string_view shared) {
-  std::vector<OwnedConfinedDir> dirs;
-  std::istringstream lines(names);
-  for (const Target& target : targets) {
-    std::string name;
-    if (!std::getline(lines, name) || !is_one_dir_name(name)) {
-      throw Error(fmt::format("rank 0 sent no run directory name for target '{}' ({})",
-                              target.user_path.string(), shared));
-    }
-    // The user's directory, their own link followed (as the run directories are made); rank 0's
-    // run directory beneath it, never through a link.
-    const UniqueFd parent(::open(target.user_path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (!parent) throw IoError(errno, "open directory", target.user_path.string());
-    try {
-      dirs.push_back(ConfinedDir(parent.get(), target.user_path).open_dir(name));
-    } catch (const IoError& e) {
-      if (e.error_number() != ENOENT) throw;
-      throw IoError(ENOENT,
-                    fmt::format("open rank 0's run directory ({}: every rank must name the same "
-                                "directory, on a file system all ranks see)",
-                                shared),
-                    (target.user_path / name).string());
-    }
-  }
-  return dirs;
-}
 
 std::string encode_rank0_setup(const Rank0Setup& setup) {
   return fmt::format("{}\n{}", setup.data_seed, setup.names);
@@ -93,22 +49,8 @@ Rank0Setup decode_rank0_setup(const std::string& text) {
   }
   std::string names = text.substr(end + 1);
   if (names.empty()) bad_setup("no run directory name after the data seed (cut short)");
-  if (names.back() != '\n') {
-    bad_setup(fmt::format("the last run directory name '{}' has no newline (cut short)",
-                          garbled_part(names.substr(names.rfind('\n') + 1))));
-  }
-  std::size_t number = 0;
-  for (std::size_t from = 0; from < names.size();) {
-    const std::size_t to = names.find('\n', from);
-    const std::string_view name(names.data() + from, to - from);
-    ++number;
-    if (name.empty()) bad_setup(fmt::format("run directory name {} is empty", number));
-    if (!is_one_dir_name(name)) {
-      bad_setup(fmt::format("run directory name {} '{}' is not one directory's name", number,
-                            garbled_part(name)));
-    }
-    from = to + 1;
-  }
+  // The names' rules are those of every family's rank-0 message (one decoder).
+  if (const std::string problem = dir_names_problem(names); !problem.empty()) bad_setup(problem);
   return {.data_seed = value, .names = std::move(names)};
 }
 

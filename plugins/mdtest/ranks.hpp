@@ -14,23 +14,6 @@
 // (mdtest's one test directory), and what each made travels between the processes.
 namespace iobench::plugins::mdtest {
 
-/// The names of rank 0's run directories, one a line in target order: what rank 0 sends the
-/// other processes (from_rank0) so that they work in its test directories.
-[[nodiscard]] std::string run_dir_names(std::span<const Target> targets);
-
-/// Whether `name` is one directory's name as rank 0 sends it: not empty, not "." or "..", no
-/// '/' and no NUL in it. open_rank0_dirs and decode_rank0_setup both check names with it.
-[[nodiscard]] bool is_one_dir_name(std::string_view name) noexcept;
-
-/// Every target's run directory of rank 0 (run_dir_names()'s text), opened beneath the target the
-/// user named, never through a link. Throws Error for a missing or unsafe name and IoError
-/// naming the path when it cannot be opened (ENOENT: the ranks do not see one file system;
-/// `shared` says what the ranks share there, "mdtest's ranks share one test directory").
-/// io500 uses it too.
-[[nodiscard]] std::vector<OwnedConfinedDir> open_rank0_dirs(std::span<const Target> targets,
-                                                            const std::string& names,
-                                                            std::string_view shared);
-
 /// What rank 0 sends the other processes in prepare(), in its one from_rank0() call: what every
 /// process needs of rank 0 before anything that may throw.
 struct Rank0Setup {
@@ -39,14 +22,15 @@ struct Rank0Setup {
 };
 
 /// `setup` as text for PrepareContext::from_rank0(): the seed in decimal on the first line, then
-/// the names.
+/// the names (rank 0's run directories, opened with plugins::open_rank0_dirs()).
 [[nodiscard]] std::string encode_rank0_setup(const Rank0Setup& setup);
 /// encode_rank0_setup()'s text back: "SEED\nNAME\n..." with at least one name. Strict, as a
 /// message cut short or garbled between the processes must not read as fewer names: throws one
 /// Error, naming the expected form and what is wrong, for a text without a newline after the
-/// seed, a seed that is not a decimal fitting 32 bits, no name, a last name without its
-/// newline, an empty name, or a name that is not one directory's name (".", "..", a '/' or a
-/// NUL in it: is_one_dir_name). The part of the message quoted in the error is shown through
+/// seed, a seed that is not a decimal fitting 32 bits, no name, or names that
+/// plugins::dir_names_problem() refuses (the decoder disk's shared_file and io500 use too: a
+/// last name without its newline, an empty name, a name that is not one directory's: ".", "..",
+/// a '/' or a NUL in it). The part of the message quoted in the error is shown through
 /// printable() in at most 64 bytes (a longer part cut in the middle).
 [[nodiscard]] Rank0Setup decode_rank0_setup(const std::string& text);
 

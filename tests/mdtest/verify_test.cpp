@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "plugins/common/ior_data_pattern.hpp"
+#include "plugins/common/rank0_dirs.hpp"
 #include "plugins/mdtest/ranks.hpp"
 #include "plugins/mdtest/summary.hpp"
 #include "tests/mdtest/mdtest_run.hpp"
@@ -292,7 +293,7 @@ TEST_CASE("mdtest's setup errors quote at most 64 bytes of a garbled message", "
 }
 
 TEST_CASE("mdtest checks rank 0's run directory names with one rule", "[mdtest][verify]") {
-  using plugins::mdtest::is_one_dir_name;
+  using plugins::is_one_dir_name;
   CHECK(is_one_dir_name("iobench.1.a"));
   CHECK(is_one_dir_name("..."));
   for (const std::string& name : {std::string(), std::string("."), std::string(".."),
