@@ -28,6 +28,22 @@ enum class PhaseKind : std::uint8_t {
 /// SUMMARY tables print it.
 [[nodiscard]] const char* phase_title(PhaseKind kind) noexcept;
 
+/// How an item or tree op names what it acts on.
+enum class PathMode : std::uint8_t {
+  /// By its whole path from the rank's working directory, as mdtest 4's POSIX backend does: the
+  /// target as the user gave it, the run directory, the test directory, the tree directories and
+  /// the item's name ("/mnt/x/iobench.1.ab/test-dir.0-0/mdtest_tree.0/file.mdtest.0.7"), so the
+  /// kernel resolves every component on every op (stat(2), open(2), mkdir(2)...).
+  kFull,
+  /// iobench's lower-overhead way: one *at call (fstatat, openat, mkdirat...) on a descriptor of
+  /// the item's open leaf directory, so the kernel resolves the last component only and the
+  /// rates exclude the path lookup mdtest's include.
+  kDirfd,
+};
+
+/// The param value of `mode`: "full" or "dirfd".
+[[nodiscard]] const char* path_mode_name(PathMode mode) noexcept;
+
 /// One phase of the plan: which, and in which iteration (from 0).
 struct PlannedPhase {
   PhaseKind kind;
@@ -68,6 +84,7 @@ struct MdtestConfig {
   /// runner's wear-out); the later phases act on that count. 0: off.
   std::uint64_t stonewall_ns = 0;
   std::size_t target_count = 1;
+  PathMode paths = PathMode::kFull;  ///< how item and tree ops name their items (param paths)
   /// An earlier run's directory holding test-dir.<i>-0 (phases without create); empty: the run dir.
   std::string tree_dir;
 

@@ -166,6 +166,8 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("items_kind", std::string(config_.files && config_.dirs ? "files/directories"
                                               : config_.files               ? "files"
                                                                             : "directories"));
+  // How the item ops name their items (param paths): "full" (whole paths, as mdtest) or "dirfd".
+  ctx.set_attribute("paths", std::string(path_mode_name(config_.paths)));
   if (config_.random) ctx.set_attribute("random_seed", static_cast<std::int64_t>(seed_));
   if (config_.verify_read || (config_.files && config_.create && config_.write_bytes > 0)) {
     ctx.set_attribute("data_seed", static_cast<std::int64_t>(data_seed_));
