@@ -2,11 +2,14 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstddef>
 #include <iobench/clock.hpp>
+#include <iterator>
+#include <span>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <numeric>
@@ -254,21 +257,114 @@ class Io500Worker final : public PhaseWorker {
     }
   }
 
+  // As item_op(), by the file's whole path `path` (IO500's mdtest: open/stat/unlink of the path
+  // string); no allocation unless a call fails.
+  std::uint64_t item_op_by_path(const std::string& path, std::byte* buf, std::uint64_t& mismatches) {
+    const char* p = path.c_str();
+    const std::span<std::byte> data(buf, kMdtestHardFileBytes);
+    switch (job_.phase) {
+      case Io500Phase::kMdtestEasyWrite:
+      case Io500Phase::kMdtestHardWrite: {
+        // O_EXCL | O_NOFOLLOW: never an existing name, never a link.
+        const int fd = ::open(p, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) throw IoError(errno, "create", path);
+        UniqueFd file(fd);
+        std::uint64_t bytes = 0;
+        if (job_.phase == Io500Phase::kMdtestHardWrite) {
+          if (const int err = transfer_all(fd, data, true); err != 0)
+            throw IoError(err, "write", path);
+          bytes = kMdtestHardFileBytes;
+        }
+        if (::close(file.release()) != 0 && errno != EINTR) throw IoError(errno, "close", path);
+        return bytes;
+      }
+      case Io500Phase::kMdtestHardRead: {
+        const int fd = ::open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) throw IoError(errno, "open", path);
+        UniqueFd file(fd);
+        buf[0] = ~buf[0];  // as ior_read(): the previous file's bytes cannot pass for these
+        if (const int err = transfer_all(fd, data, false); err != 0)
+          throw IoError(err, "read", path);
+        if (::close(file.release()) != 0 && errno != EINTR) throw IoError(errno, "close", path);
+        mismatches += matches_pattern(data, pattern()) ? 0 : 1;
+        return kMdtestHardFileBytes;
+      }
+      case Io500Phase::kMdtestEasyStat:
+      case Io500Phase::kMdtestHardStat: {
+        struct stat st {};
+        if (::stat(p, &st) != 0) throw IoError(errno, "stat", path);
+        return 0;
+      }
+      default:
+        if (::unlink(p) != 0) throw IoError(errno, "unlink", path);
+        return 0;
+    }
+  }
+
+  // pwrite (`write`) or pread of all of `data` at offset 0: 0 or the errno (EIO for a file that
+  // ends before it, ENOSPC for a write of nothing).
+  static int transfer_all(int fd, std::span<std::byte> data, bool write) noexcept {
+    for (std::size_t done = 0; done < data.size();) {
+      const ssize_t n = write ? ::pwrite(fd, data.data() + done, data.size() - done,
+                                         static_cast<off_t>(done))
+                              : ::pread(fd, data.data() + done, data.size() - done,
+                                        static_cast<off_t>(done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return errno;
+      if (n == 0) return write ? ENOSPC : EIO;
+      done += static_cast<std::size_t>(n);
+    }
+    return 0;
+  }
+
+  // paths=full: the whole path of `dir` (opened beneath the data directory) as the user's target
+  // names it, with a '/' after it; refused unless it names that very directory, so that no file
+  // op begins in another.
+  static std::string checked_prefix(const ConfinedDir& dir) {
+    std::string prefix = dir.path().string();
+    struct stat named {};
+    struct stat held {};
+    if (::stat(prefix.c_str(), &named) != 0)
+      throw IoError(errno, "stat (paths=full names every file by its whole path)", prefix);
+    if (::fstat(dir.fd(), &held) != 0) throw IoError(errno, "fstat", prefix);
+    if (named.st_dev != held.st_dev || named.st_ino != held.st_ino) {
+      throw Error(fmt::format(
+          "paths=full: {} no longer names the directory this run made (a component of the path "
+          "was moved or replaced during the run); nothing was done by that path",
+          prefix));
+    }
+    if (prefix.empty() || prefix.back() != '/') prefix += '/';
+    return prefix;
+  }
+
   void mdtest(WorkerContext& ctx) {
     const OwnedConfinedDir dir =
         job_.data.open_dir(easy_md() ? mdtest_easy_dir(job_.owner) : std::string(kMdtestHardDir));
+    // paths=full: the files' whole paths, built in `path` after its prefix (untimed, checked).
+    std::string path = job_.full_paths ? checked_prefix(dir) : std::string();
+    const std::size_t prefix_len = path.size();
+    path.reserve(prefix_len + 64);
     // mdtest-hard-write: the owner's pattern, made once (mdtest's timestamp pattern is the same
     // in every file of a rank); mdtest-hard-read: overwritten by each file read.
     std::vector<std::byte> buf(kMdtestHardFileBytes);
     fill_pattern(buf, pattern());
     ctx.plan_work(job_.count, 0);
     std::string name;
+    name.reserve(64);
     std::uint64_t n = 0;
     std::uint64_t mismatches = 0;
     std::uint64_t start = monotonic_ns();
     for (; n < job_.count && ctx.keep_going(); ++n) {
-      name = fmt::format("file.mdtest.{}.{}", job_.owner, n);
-      const std::uint64_t bytes = item_op(dir, name, buf.data(), mismatches);
+      name.clear();
+      fmt::format_to(std::back_inserter(name), "file.mdtest.{}.{}", job_.owner, n);
+      std::uint64_t bytes = 0;
+      if (job_.full_paths) {
+        path.resize(prefix_len);
+        path += name;
+        bytes = item_op_by_path(path, buf.data(), mismatches);
+      } else {
+        bytes = item_op(dir, name, buf.data(), mismatches);
+      }
       const std::uint64_t end = monotonic_ns();
       ctx.record(0, bytes, end - start, end);
       start = end;
@@ -295,7 +391,8 @@ class Io500Worker final : public PhaseWorker {
       query.size_bytes.reset();
     }
     const std::uint64_t start = monotonic_ns();
-    const FindCount count = find_matches(job_.find_root, query, job_.find_part);
+    const FindCount count = find_matches(job_.find_root, query, job_.find_part,
+                                         job_.full_paths ? FindPaths::kFull : FindPaths::kDirfd);
     const std::uint64_t end = monotonic_ns();
     ctx.record(0, 0, end - start, end);
     ctx.add_counter(kDoneCounter, count.scanned);

@@ -240,6 +240,8 @@ void Io500Workload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("tasks", static_cast<std::int64_t>(total_ranks_));
   ctx.set_attribute("stonewall_s", std::chrono::duration<double>(config_.stonewall).count());
   ctx.set_attribute("quick", static_cast<std::int64_t>(config_.quick ? 1 : 0));
+  // How the mdtest and find phases name files (param paths): "full" (as IO500) or "dirfd".
+  ctx.set_attribute("paths", std::string(config_.full_paths ? "full" : "dirfd"));
   if (config_.cache_proof) describe_cache_proof(ctx);
 }
 
@@ -251,6 +253,7 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   job.ranks = total_ranks_;
   job.data = data_.view();
   job.pattern_seed = seed_of(kind);
+  job.full_paths = config_.full_paths;
   if (kind == Io500Phase::kFind) {
     job.find_root = data_.path().string();
     job.newer = newer_;
