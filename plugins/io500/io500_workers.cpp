@@ -8,11 +8,11 @@
 #include <cerrno>
 #include <cstddef>
 #include <iobench/clock.hpp>
-#include <iterator>
-#include <span>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <iterator>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "plugins/io500/find.hpp"
@@ -259,7 +259,8 @@ class Io500Worker final : public PhaseWorker {
 
   // As item_op(), by the file's whole path `path` (IO500's mdtest: open/stat/unlink of the path
   // string); no allocation unless a call fails.
-  std::uint64_t item_op_by_path(const std::string& path, std::byte* buf, std::uint64_t& mismatches) {
+  std::uint64_t item_op_by_path(const std::string& path, std::byte* buf,
+                                std::uint64_t& mismatches) {
     const char* p = path.c_str();
     const std::span<std::byte> data(buf, kMdtestHardFileBytes);
     switch (job_.phase) {
@@ -305,10 +306,9 @@ class Io500Worker final : public PhaseWorker {
   // ends before it, ENOSPC for a write of nothing).
   static int transfer_all(int fd, std::span<std::byte> data, bool write) noexcept {
     for (std::size_t done = 0; done < data.size();) {
-      const ssize_t n = write ? ::pwrite(fd, data.data() + done, data.size() - done,
-                                         static_cast<off_t>(done))
-                              : ::pread(fd, data.data() + done, data.size() - done,
-                                        static_cast<off_t>(done));
+      const ssize_t n =
+          write ? ::pwrite(fd, data.data() + done, data.size() - done, static_cast<off_t>(done))
+                : ::pread(fd, data.data() + done, data.size() - done, static_cast<off_t>(done));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return errno;
       if (n == 0) return write ? ENOSPC : EIO;

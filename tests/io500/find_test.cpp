@@ -164,8 +164,7 @@ TEST_CASE("io500 find parts of a walk add up to the whole walk, each a share") {
   for (const std::uint64_t parts : {2u, 3u, 5u}) {
     FindCount sum;
     for (std::uint64_t i = 0; i < parts; ++i) {
-      const FindCount part =
-          find_matches(root, query, FindPart{.index = i, .parts = parts}, paths);
+      const FindCount part = find_matches(root, query, FindPart{.index = i, .parts = parts}, paths);
       CHECK(part.scanned < whole.scanned);  // a share, not the whole
       sum.scanned += part.scanned;
       sum.matched += part.matched;

@@ -67,8 +67,8 @@ TEST_CASE("io500-quick reads what each write phase left, shifted by a rank, and 
   const std::string paths = GENERATE(std::string("full"), std::string("dirfd"));
   TempDir dir("io500");
   const std::string json_path = (dir.path() / "io500.json").string();
-  std::vector<std::string> args{"run", "io500-quick", "-d", dir.path().string(), "-q",
-                                "-f",  "json",        "-o", json_path};
+  std::vector<std::string> args{"run",  "io500-quick", "-d",     dir.path().string(), "-q", "-f",
+                                "json", "-o",          json_path};
   if (paths == "dirfd") args.push_back("paths=dirfd");
   const auto r = run_cli(args);
   INFO(paths << ": " << r.err);

@@ -42,15 +42,10 @@ void repoint(const fs::path& link, const fs::path& to) {
 
 TEST_CASE("mdtest paths full and dirfd make the same tree and act on every item",
           "[mdtest][paths]") {
-  const std::map<std::string, std::string> base{{"ranks", "2"},
-                                                {"worker_mode", "threads"},
-                                                {"branch", "2"},
-                                                {"depth", "2"},
-                                                {"items_per_dir", "3"},
-                                                {"write_bytes", "16"},
-                                                {"read_bytes", "16"},
-                                                {"unique_dir", "true"},
-                                                {"shift", "1"}};
+  const std::map<std::string, std::string> base{
+      {"ranks", "2"},       {"worker_mode", "threads"}, {"branch", "2"},
+      {"depth", "2"},       {"items_per_dir", "3"},     {"write_bytes", "16"},
+      {"read_bytes", "16"}, {"unique_dir", "true"},     {"shift", "1"}};
   std::map<std::string, std::vector<std::string>> trees;
   for (const std::string mode : {"full", "dirfd"}) {
     INFO("paths=" << mode);
@@ -72,9 +67,9 @@ TEST_CASE("mdtest paths full and dirfd make the same tree and act on every item"
     REQUIRE(all.step.status == Status::kOk);
     // 2 ranks x 7 directories x 3 items; each rank's own tree of 7 directories.
     CHECK(phase_ops(all.step, "Tree creation") == 14);
-    for (const char* phase : {"Directory creation", "Directory stat", "Directory rename",
-                              "Directory removal", "File creation", "File stat", "File read",
-                              "File removal"}) {
+    for (const char* phase :
+         {"Directory creation", "Directory stat", "Directory rename", "Directory removal",
+          "File creation", "File stat", "File read", "File removal"}) {
       INFO(phase);
       CHECK(phase_ops(all.step, phase) == 42);
     }
@@ -133,9 +128,9 @@ TEST_CASE("mdtest paths=full follows the user's path string on every op, dirfd t
       FAIL("paths=full stat'ed through the descriptor, not the user's path");
     } catch (const IoError& e) {
       CHECK(e.error_number() == ENOENT);
-      CHECK_THAT(e.what(), Catch::Contains((link / "test-dir.0-0" / "mdtest_tree.0" /
-                                            "file.mdtest.0.0")
-                                               .string()));
+      CHECK_THAT(
+          e.what(),
+          Catch::Contains((link / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.0.0").string()));
     }
     CHECK(harness.ops()[0].ops == 0);
   } else {
@@ -158,14 +153,13 @@ TEST_CASE("mdtest paths=full refuses a test directory whose path names another d
   fs::create_directories(dir.path() / "other" / "test-dir.0-0" / "mdtest_tree.0");
   const fs::path link = dir.path() / "link";
   fs::create_directory_symlink(kept, link);
-  md::MdtestWorkload workload(md::make_config(
-      Params::validate(md::param_specs(),
-                       {{"items_per_dir", "2"},
-                        {"files_only", "true"},
-                        {"phases", "remove"},
-                        {"tree_dir", link.string()}},
-                       "mdtest"),
-      1));
+  md::MdtestWorkload workload(md::make_config(Params::validate(md::param_specs(),
+                                                               {{"items_per_dir", "2"},
+                                                                {"files_only", "true"},
+                                                                {"phases", "remove"},
+                                                                {"tree_dir", link.string()}},
+                                                               "mdtest"),
+                                              1));
   const OwnedConfinedDir run_dir = test::open_confined(link);
   const Target target{.user_path = link, .run_dir = run_dir.view(), .is_existing_file = false};
   const auto engine = make_psync_engine();
