@@ -84,7 +84,8 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindPaths
   // match needs no stat (most entries of IO500's trees); only a possible match is stat'ed.
   const bool may_match = mine && name_matches(e->d_name, q);
   const bool by_path = paths == FindPaths::kFull;
-  if (by_path) {
+  // The whole path, where a call may use it: a possible match's lstat, a directory's open.
+  if (by_path && (may_match || e->d_type == DT_DIR || e->d_type == DT_UNKNOWN)) {
     stack.path.assign(top.shown);
     stack.path += '/';
     stack.path += e->d_name;
@@ -101,7 +102,8 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindPaths
                         : ::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW);
     if (ret != 0) {
       if (errno == ENOENT) return true;  // removed since the directory was read
-      throw IoError(errno, "fstatat", top.shown + "/" + e->d_name);
+      throw IoError(errno, by_path && e->d_type != DT_UNKNOWN ? "lstat" : "fstatat",
+                    top.shown + "/" + e->d_name);
     }
     if (mine) {
       ++count.scanned;
@@ -113,7 +115,7 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindPaths
       by_path ? ::open(stack.path.c_str(), kDirFlags) : ::openat(fd, e->d_name, kDirFlags);
   if (child < 0) {
     if (errno == ENOENT) return true;
-    throw IoError(errno, "openat", top.shown + "/" + e->d_name);
+    throw IoError(errno, by_path ? "open" : "openat", top.shown + "/" + e->d_name);
   }
   stack.push(child, top.shown + "/" + e->d_name);
   return true;
