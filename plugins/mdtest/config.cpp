@@ -104,10 +104,6 @@ const char* phase_title(PhaseKind kind) noexcept {
   return "";
 }
 
-const char* path_mode_name(PathMode mode) noexcept {
-  return mode == PathMode::kFull ? "full" : "dirfd";
-}
-
 std::vector<PlannedPhase> MdtestConfig::plan() const {
   std::vector<PlannedPhase> phases;
   for (std::uint32_t it = 0; it < iterations; ++it) {
@@ -154,7 +150,7 @@ MdtestConfig make_config(const Params& params, std::size_t target_count) {
   c.sync = params.get_bool("sync");
   c.random = params.get_bool("random");
   if (params.has("random_seed")) c.random_seed = params.get_u64("random_seed");
-  c.paths = params.get_string("paths") == "dirfd" ? PathMode::kDirfd : PathMode::kFull;
+  c.paths = path_mode_of(params.get_string("paths"));
   const PhaseSelection sel = parse_phases(params.get_string("phases"));
   c.create = sel.create;
   c.stat = sel.stat;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/common/path_mode.hpp"
 #include "plugins/mdtest/tree_layout.hpp"
 
 namespace iobench::plugins::mdtest {
@@ -28,21 +29,9 @@ enum class PhaseKind : std::uint8_t {
 /// SUMMARY tables print it.
 [[nodiscard]] const char* phase_title(PhaseKind kind) noexcept;
 
-/// How an item or tree op names what it acts on.
-enum class PathMode : std::uint8_t {
-  /// By its whole path from the rank's working directory, as mdtest 4's POSIX backend does: the
-  /// target as the user gave it, the run directory, the test directory, the tree directories and
-  /// the item's name ("/mnt/x/iobench.1.ab/test-dir.0-0/mdtest_tree.0/file.mdtest.0.7"), so the
-  /// kernel resolves every component on every op (stat(2), open(2), mkdir(2)...).
-  kFull,
-  /// iobench's lower-overhead way: one *at call (fstatat, openat, mkdirat...) on a descriptor of
-  /// the item's open leaf directory, so the kernel resolves the last component only and the
-  /// rates exclude the path lookup mdtest's include.
-  kDirfd,
-};
-
-/// The param value of `mode`: "full" or "dirfd".
-[[nodiscard]] const char* path_mode_name(PathMode mode) noexcept;
+// How item and tree ops name their items (param paths): plugins/common/path_mode.hpp.
+using ::iobench::plugins::path_mode_name;
+using ::iobench::plugins::PathMode;
 
 /// One phase of the plan: which, and in which iteration (from 0).
 struct PlannedPhase {

@@ -313,9 +313,20 @@ void MdtestWorkload::complete_cut_short(const PlannedPhase& p, const PhaseResult
       result.name, done, done + left, left));
 }
 
+void MdtestWorkload::check_test_dirs_named(const PlannedPhase& p, const PhaseResult& result,
+                                           PrepareContext& ctx) const {
+  // paths=full ran every op by whole path, trusting it for the phase: each test directory's
+  // path must still name the directory opened by descriptor, else the step fails naming it.
+  for (std::size_t t = 0; t < ctx.targets().size() && t < total_ranks_; ++t) {
+    const OwnedConfinedDir dir = base_dir(ctx.targets(), t).open_dir(test_dir_name(p.iteration));
+    check_still_names(dir, fmt::format("after '{}'", result.name));
+  }
+}
+
 void MdtestWorkload::after_phase(std::size_t phase, const PhaseResult& result,
                                  PrepareContext& ctx) {
   const PlannedPhase& p = plan_.at(phase);
+  if (config_.paths == PathMode::kFull) check_test_dirs_named(p, result, ctx);
   if (is_create(p.kind) && !check_created(p, result, ctx)) return;
   if (is_remove(p.kind) || p.kind == PhaseKind::kDirRename) complete_cut_short(p, result, ctx);
   if (p.kind == PhaseKind::kTreeRemove) {

@@ -16,35 +16,13 @@
 #include <vector>
 
 #include "plugins/common/ior_data_pattern.hpp"
+#include "plugins/common/path_mode.hpp"
 
 namespace iobench::plugins::mdtest {
 namespace {
 
 /// 0, or errno after a failed call (`ret` < 0).
 int result_of(int ret) noexcept { return ret < 0 ? errno : 0; }
-
-/// The test directory's path as the user named it (the target as given, the run directory,
-/// "test-dir.<i>-0"), with a '/' after it: the start of every path of PathMode::kFull. Checked,
-/// untimed, to name the directory `test_dir` holds open (the run directory iobench made, fresh and
-/// 0755, or the user's tree_dir): refused if a component of the user's path was moved or replaced
-/// since, so the ops never begin in another directory.
-std::string full_prefix(const ConfinedDir& test_dir) {
-  std::string prefix = test_dir.path().string();
-  struct stat named {};
-  struct stat held {};
-  if (::stat(prefix.c_str(), &named) != 0) {
-    throw IoError(errno, "stat (paths=full names every item by its whole path)", prefix);
-  }
-  if (::fstat(test_dir.fd(), &held) != 0) throw IoError(errno, "fstat", prefix);
-  if (named.st_dev != held.st_dev || named.st_ino != held.st_ino) {
-    throw Error(fmt::format(
-        "paths=full: {} no longer names the test directory this run made (a component of the "
-        "path was moved or replaced during the run); nothing was done by that path",
-        prefix));
-  }
-  if (prefix.empty() || prefix.back() != '/') prefix += '/';
-  return prefix;
-}
 
 /// Where an item op acts: the item `name` of a tree node, either by its whole path (PathMode::
 /// kFull: a reused buffer holding the test directory's path, the node's path and the name, so
@@ -188,8 +166,9 @@ class RankWorker : public PhaseWorker {
         base_(tree_base(c_.unique_dir, args.tree_rank)),
         dirs_(args.kind == PhaseKind::kDirCreate || args.kind == PhaseKind::kDirStat ||
               args.kind == PhaseKind::kDirRename || args.kind == PhaseKind::kDirRemove),
-        prefix_(c_.paths == PathMode::kFull && !untimed ? full_prefix(args_.test_dir)
-                                                        : std::string()) {
+        prefix_(c_.paths == PathMode::kFull && !untimed
+                    ? ::iobench::plugins::full_prefix(args_.test_dir)
+                    : std::string()) {
     name_.reserve(64);
     tree_path_.reserve(prefix_.size() + 256);
     if (args.kind == PhaseKind::kFileCreate && c_.write_bytes > 0) {

@@ -4,10 +4,13 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
 #include <iobench/testing.hpp>
+#include <iobench/workload.hpp>
 #include <map>
+#include <span>
 #include <string>
 #include <variant>
 
@@ -38,7 +41,153 @@ void repoint(const fs::path& link, const fs::path& to) {
   fs::rename(fresh, link);
 }
 
+// The untimed context of a step, for prepare() and after_phase() (one process, no attributes).
+class Prepare final : public PrepareContext {
+ public:
+  Prepare(std::span<const Target> targets, const Engine& engine)
+      : targets_(targets), engine_(engine) {}
+  [[nodiscard]] std::span<const Target> targets() const override { return targets_; }
+  [[nodiscard]] const Engine& engine() const override { return engine_; }
+  [[nodiscard]] std::uint64_t seed() const override { return 99; }
+  void set_attribute(const std::string&, AttributeValue) override {}
+  void warn(const std::string&) override {}
+  void skip_remaining_phases(const std::string&) override {}
+
+ private:
+  std::span<const Target> targets_;
+  const Engine& engine_;
+};
+
 }  // namespace
+
+TEST_CASE("mdtest paths=full refuses a path others can change, before writing anything",
+          "[mdtest][paths]") {
+  TempDir dir("mdtest_paths_trust");
+  // A directory on the target's path that every user may write, not sticky: another user could
+  // rename the target's parent away and put their own in its place during a phase.
+  const fs::path open = dir.path() / "open";
+  const fs::path target = open / "target";
+  fs::create_directories(target);
+  fs::permissions(open, fs::perms::all, fs::perm_options::replace);
+  auto r = test::run_cli({"run", "mdtest", "-d", target.string(), "items=4", "files_only=true"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains(open.string() + " on the path of target " + target.string()) &&
+                        Catch::Contains("writable by others") &&
+                        Catch::Contains("use paths=dirfd"));
+  CHECK(list_tree(target).empty());
+  // tree_dir's path too (an earlier run's, as it looks).
+  const fs::path tree = open / "tree";
+  fs::create_directories(tree / "test-dir.0-0");
+  r = test::run_cli({"run", "mdtest", "-d", dir.path().string(), "items=4", "files_only=true",
+                     "phases=stat", "paths=full", "tree_dir=" + tree.string()});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains(open.string() + " on the path of tree_dir"));
+  // By descriptor the same target is fine.
+  r = test::run_cli(
+      {"run", "mdtest", "-d", target.string(), "items=4", "files_only=true", "paths=dirfd"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  // Sticky (as /tmp): another user can add names but not move or replace the user's own.
+  fs::permissions(open, fs::perms::all | fs::perms::sticky_bit, fs::perm_options::replace);
+  r = test::run_cli({"run", "mdtest", "-d", target.string(), "items=4", "files_only=true"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(list_tree(target).empty());
+}
+
+TEST_CASE("mdtest paths=full fails the step when a phase ran on a path that moved",
+          "[mdtest][paths]") {
+  TempDir dir("mdtest_paths_after");
+  const std::map<std::string, std::string> shape{{"items_per_dir", "2"}, {"files_only", "true"}};
+  auto create = shape;
+  create["phases"] = "create";
+  const auto created = run_mdtest(dir.path(), create, true);
+  REQUIRE(created.step.status == Status::kOk);
+  const fs::path kept = dir.path() / "target" / created.left_behind.at(0);
+  const fs::path other = dir.path() / "other";
+  fs::create_directories(other / "test-dir.0-0" / "mdtest_tree.0");
+  const fs::path link = dir.path() / "link";
+  fs::create_directory_symlink(kept, link);
+  auto stat = shape;
+  stat["phases"] = "stat";
+  stat["tree_dir"] = link.string();
+  md::MdtestWorkload workload(
+      md::make_config(Params::validate(md::param_specs(), stat, "mdtest"), 1));
+  const OwnedConfinedDir run_dir = test::open_confined(dir.path() / "target");
+  const Target target{
+      .user_path = dir.path() / "target", .run_dir = run_dir.view(), .is_existing_file = false};
+  const auto engine = make_psync_engine();
+  Prepare prepare(std::span<const Target>(&target, 1), *engine);
+  workload.prepare(prepare);
+  testing::WorkerHarness harness(workload.phases().at(0), std::span<const Target>(&target, 1),
+                                 *engine);
+  auto worker = workload.make_worker(0, harness.context());
+  REQUIRE(worker != nullptr);
+  harness.run(*worker);
+  CHECK(harness.ops()[0].ops == 2);
+  // The path names another directory once the phase is over (it may have done so during it):
+  // the untimed check after the phase fails the step, naming the path.
+  repoint(link, other);
+  PhaseResult result;
+  result.name = "File stat";
+  try {
+    workload.after_phase(0, result, prepare);
+    FAIL("paths=full accepted a phase run on a path that moved");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains((link / "test-dir.0-0").string()) &&
+                             Catch::Contains("after 'File stat'"));
+  }
+}
+
+TEST_CASE("mdtest paths=full reads and removes by the path as it is now, nothing outside the run",
+          "[mdtest][paths]") {
+  const std::string phases = GENERATE(std::string("read"), std::string("remove"));
+  INFO("phases=" << phases);
+  TempDir dir("mdtest_paths_rm");
+  const std::map<std::string, std::string> shape{
+      {"items_per_dir", "3"}, {"files_only", "true"}, {"write_bytes", "8"}, {"read_bytes", "8"}};
+  auto create = shape;
+  create["phases"] = "create";
+  const auto created = run_mdtest(dir.path(), create, true);
+  REQUIRE(created.step.status == Status::kOk);
+  const fs::path kept = dir.path() / "target" / created.left_behind.at(0);
+  // The user's other directory: the same tree's directories and a file of their own.
+  const fs::path other = dir.path() / "other";
+  fs::create_directories(other / "test-dir.0-0" / "mdtest_tree.0");
+  std::ofstream(other / "test-dir.0-0" / "mdtest_tree.0" / "own.txt") << "mine";
+  const fs::path link = dir.path() / "link";
+  fs::create_directory_symlink(kept, link);
+  auto params = shape;
+  params["phases"] = phases;
+  params["tree_dir"] = link.string();
+  md::MdtestWorkload workload(
+      md::make_config(Params::validate(md::param_specs(), params, "mdtest"), 1));
+  REQUIRE(workload.phases().at(0).name == (phases == "read" ? "File read" : "File removal"));
+  const OwnedConfinedDir run_dir = test::open_confined(link);
+  const Target target{.user_path = link, .run_dir = run_dir.view(), .is_existing_file = false};
+  const auto engine = make_psync_engine();
+  testing::WorkerHarness harness(workload.phases().at(0), std::span<const Target>(&target, 1),
+                                 *engine);
+  auto worker = workload.make_worker(0, harness.context());
+  REQUIRE(worker != nullptr);
+  repoint(link, other);
+  // open(2) / unlink(2) of "<link>/test-dir.0-0/mdtest_tree.0/file.mdtest.0.0" through the link
+  // as it is now: not there, so the phase fails at its first item.
+  try {
+    harness.run(*worker);
+    FAIL("paths=full acted through the descriptor, not the user's path");
+  } catch (const IoError& e) {
+    CHECK(e.error_number() == ENOENT);
+    CHECK_THAT(
+        e.what(),
+        Catch::Contains((link / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.0.0").string()));
+  }
+  CHECK(harness.ops()[0].ops == 0);
+  // Nothing removed: the run's files by descriptor were never acted on, the user's untouched.
+  CHECK(list_tree(kept).size() == 5);  // test-dir.0-0, mdtest_tree.0, 3 files
+  CHECK(list_tree(other) == std::vector<std::string>{"test-dir.0-0", "test-dir.0-0/mdtest_tree.0",
+                                                     "test-dir.0-0/mdtest_tree.0/own.txt"});
+}
 
 TEST_CASE("mdtest paths full and dirfd make the same tree and act on every item",
           "[mdtest][paths]") {
@@ -171,7 +320,7 @@ TEST_CASE("mdtest paths=full refuses a test directory whose path names another d
     (void)workload.make_worker(0, harness.context());
     FAIL("paths=full began by a path that names another directory");
   } catch (const Error& e) {
-    CHECK_THAT(e.what(), Catch::Contains("no longer names the test directory this run made"));
+    CHECK_THAT(e.what(), Catch::Contains("no longer names the test directory this run opened"));
   }
   // Nothing removed, in either directory.
   CHECK(list_tree(kept).size() == 4);
