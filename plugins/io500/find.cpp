@@ -40,7 +40,7 @@ struct Frame {
 // Closes the walk's open directories on every exit path, an error thrown mid-walk included.
 struct FrameStack {
   std::vector<Frame> frames;
-  std::string path;  ///< FindPaths::kFull: the entry's whole path (reused)
+  std::string path;  ///< PathMode::kFull: the entry's whole path (reused)
   ~FrameStack() {
     for (const Frame& f : frames) ::closedir(f.dir);
   }
@@ -63,12 +63,13 @@ constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 // Tests the next entry of the top directory; opens a subdirectory relative to its parent's fd
 // (kDirfd: openat, no PATH_MAX limit on depth) or by its whole path (kFull, as pfind's opendir),
-// never through a link (O_NOFOLLOW: a directory swapped for a link is not followed), and pushes
+// never through a link as its last component (O_NOFOLLOW: a directory swapped for a link is not
+// followed; by whole path the components above it are resolved as they are then), and pushes
 // it, so open directories are as many as the tree is deep.
 // An entry of another part is not tested; it is only descended into when it is a directory
 // (readdir's type, or lstat where the file system gives none).
 // False: the top directory has no more entries.
-bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindPaths paths,
+bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, PathMode paths,
           FindCount& count) {
   Frame& top = stack.frames.back();
   errno = 0;
@@ -83,7 +84,7 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindPaths
   // The name first, as pfind tests it: an entry whose type readdir gives and whose name cannot
   // match needs no stat (most entries of IO500's trees); only a possible match is stat'ed.
   const bool may_match = mine && name_matches(e->d_name, q);
-  const bool by_path = paths == FindPaths::kFull;
+  const bool by_path = paths == PathMode::kFull;
   // The whole path, where a call may use it: a possible match's lstat, a directory's open.
   if (by_path && (may_match || e->d_type == DT_DIR || e->d_type == DT_UNKNOWN)) {
     stack.path.assign(top.shown);
@@ -124,7 +125,7 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindPaths
 }  // namespace
 
 FindCount find_matches(const std::filesystem::path& root, const FindQuery& query,
-                       const FindPart& part, FindPaths paths) {
+                       const FindPart& part, PathMode paths) {
   if (part.parts == 0 || part.index >= part.parts) {
     throw Error(fmt::format("find: part {} of {} does not exist", part.index, part.parts));
   }

@@ -107,7 +107,7 @@ Io500Config make_io500_config(const Params& params, std::size_t target_count) {
   c.quick = params.get_bool("quick");
   c.cache_proof = params.get_bool("cache_proof");
   c.extended = params.get_bool("extended");
-  c.full_paths = params.get_string("paths") != "dirfd";
+  c.paths = path_mode_of(params.get_string("paths"));
   return c;
 }
 

@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "plugins/common/path_mode.hpp"
 #include "plugins/io500/find.hpp"
 #include "plugins/io500/score.hpp"
 
@@ -68,7 +69,14 @@ namespace {
 
 class Io500Worker final : public PhaseWorker {
  public:
-  explicit Io500Worker(RankJob job) : job_(std::move(job)) {}
+  /// An mdtest phase opens its directory here, before the phase's barrier (untimed), and with
+  /// paths=full checks that its whole path names it (full_prefix()).
+  explicit Io500Worker(RankJob job) : job_(std::move(job)) {
+    if (!is_mdtest()) return;
+    md_dir_ =
+        job_.data.open_dir(easy_md() ? mdtest_easy_dir(job_.owner) : std::string(kMdtestHardDir));
+    if (job_.paths == PathMode::kFull) md_prefix_ = full_prefix(md_dir_.view());
+  }
 
   void run(WorkerContext& ctx) override {
     switch (job_.phase) {
@@ -317,31 +325,11 @@ class Io500Worker final : public PhaseWorker {
     return 0;
   }
 
-  // paths=full: the whole path of `dir` (opened beneath the data directory) as the user's target
-  // names it, with a '/' after it; refused unless it names that very directory, so that no file
-  // op begins in another.
-  static std::string checked_prefix(const ConfinedDir& dir) {
-    std::string prefix = dir.path().string();
-    struct stat named {};
-    struct stat held {};
-    if (::stat(prefix.c_str(), &named) != 0)
-      throw IoError(errno, "stat (paths=full names every file by its whole path)", prefix);
-    if (::fstat(dir.fd(), &held) != 0) throw IoError(errno, "fstat", prefix);
-    if (named.st_dev != held.st_dev || named.st_ino != held.st_ino) {
-      throw Error(fmt::format(
-          "paths=full: {} no longer names the directory this run made (a component of the path "
-          "was moved or replaced during the run); nothing was done by that path",
-          prefix));
-    }
-    if (prefix.empty() || prefix.back() != '/') prefix += '/';
-    return prefix;
-  }
-
   void mdtest(WorkerContext& ctx) {
-    const OwnedConfinedDir dir =
-        job_.data.open_dir(easy_md() ? mdtest_easy_dir(job_.owner) : std::string(kMdtestHardDir));
-    // paths=full: the files' whole paths, built in `path` after its prefix (untimed, checked).
-    std::string path = job_.full_paths ? checked_prefix(dir) : std::string();
+    const ConfinedDir dir = md_dir_.view();
+    // paths=full: the files' whole paths, built in `path` after its prefix (checked, untimed,
+    // when the worker was made).
+    std::string path = md_prefix_;
     const std::size_t prefix_len = path.size();
     path.reserve(prefix_len + 64);
     // mdtest-hard-write: the owner's pattern, made once (mdtest's timestamp pattern is the same
@@ -358,7 +346,7 @@ class Io500Worker final : public PhaseWorker {
       name.clear();
       fmt::format_to(std::back_inserter(name), "file.mdtest.{}.{}", job_.owner, n);
       std::uint64_t bytes = 0;
-      if (job_.full_paths) {
+      if (job_.paths == PathMode::kFull) {
         path.resize(prefix_len);
         path += name;
         bytes = item_op_by_path(path, buf.data(), mismatches);
@@ -391,15 +379,31 @@ class Io500Worker final : public PhaseWorker {
       query.size_bytes.reset();
     }
     const std::uint64_t start = monotonic_ns();
-    const FindCount count = find_matches(job_.find_root, query, job_.find_part,
-                                         job_.full_paths ? FindPaths::kFull : FindPaths::kDirfd);
+    const FindCount count = find_matches(job_.find_root, query, job_.find_part, job_.paths);
     const std::uint64_t end = monotonic_ns();
     ctx.record(0, 0, end - start, end);
     ctx.add_counter(kDoneCounter, count.scanned);
     ctx.add_counter(kMatchedCounter, count.matched);
   }
 
+  [[nodiscard]] bool is_mdtest() const noexcept {
+    switch (job_.phase) {
+      case Io500Phase::kIorEasyWrite:
+      case Io500Phase::kIorHardWrite:
+      case Io500Phase::kIorEasyRead:
+      case Io500Phase::kIorHardRead:
+      case Io500Phase::kFind:
+      case Io500Phase::kFindEasy:
+      case Io500Phase::kIorRnd4kEasyRead:
+        return false;
+      default:
+        return true;
+    }
+  }
+
   RankJob job_;
+  OwnedConfinedDir md_dir_;  ///< mdtest phases: the phase's directory beneath `data`
+  std::string md_prefix_;    ///< mdtest phases with paths=full: its whole path and '/'
 };
 
 }  // namespace

@@ -22,7 +22,7 @@ void register_family(PluginRegistrar& registrar) {
         // paths=full trusts the user's path during each phase (as IO500's mdtest and pfind do):
         // refused, before anything is written, unless only root or the user can change its
         // directories.
-        if (config.full_paths) {
+        if (config.paths == PathMode::kFull) {
           for (const std::filesystem::path& target : setup.targets) {
             check_full_paths_trusted(target, "target");
           }

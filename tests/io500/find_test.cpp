@@ -16,6 +16,7 @@
 #include "tests/support/test_support.hpp"
 
 using namespace iobench::plugins::io500;
+using iobench::plugins::PathMode;
 using iobench::test::TempDir;
 namespace fs = std::filesystem;
 
@@ -36,7 +37,7 @@ void set_mtime(const fs::path& path, std::timespec mtime) {
 
 TEST_CASE("io500 find counts the entries matching -newer -size 3901c -name *01* and all scanned") {
   // By descriptor and by whole path (pfind's way): the same counts.
-  const FindPaths paths = GENERATE(FindPaths::kDirfd, FindPaths::kFull);
+  const PathMode paths = GENERATE(PathMode::kDirfd, PathMode::kFull);
   TempDir dir("find");
   const fs::path root = dir.path();
   // The reference time is set, not read from a clock: files written now are later than it.
@@ -115,7 +116,7 @@ TEST_CASE("io500 find walks a tree deeper than PATH_MAX by descriptor") {
   // By whole path, as pfind: the kernel resolves the whole path of every directory opened, and
   // refuses those past PATH_MAX.
   try {
-    (void)find_matches(dir.path(), FindQuery{}, {}, FindPaths::kFull);
+    (void)find_matches(dir.path(), FindQuery{}, {}, PathMode::kFull);
     FAIL("a walk by whole paths opened a directory whose path is longer than PATH_MAX");
   } catch (const iobench::IoError& e) {
     CHECK(e.error_number() == ENAMETOOLONG);
@@ -142,7 +143,7 @@ TEST_CASE("io500 find does not follow a root that is a symbolic link") {
 }
 
 TEST_CASE("io500 find parts of a walk add up to the whole walk, each a share") {
-  const FindPaths paths = GENERATE(FindPaths::kDirfd, FindPaths::kFull);
+  const PathMode paths = GENERATE(PathMode::kDirfd, PathMode::kFull);
   TempDir dir("find");
   const fs::path root = dir.path();
   FindQuery query;

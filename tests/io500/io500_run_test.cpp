@@ -155,3 +155,18 @@ TEST_CASE("io500 refuses a paths value naming the param, the value and the accep
   CHECK_THAT(r.err, Catch::Contains("paths='relative' is not one of full, dirfd"));
   CHECK(dir.entries().empty());
 }
+
+TEST_CASE("io500 paths=full refuses a target below a directory others can change, exit 2") {
+  TempDir dir("io500_trust");
+  // Writable by every user, not sticky: another user could swap the target's parent mid-phase.
+  const std::filesystem::path open = dir.path() / "open";
+  const std::filesystem::path target = open / "target";
+  std::filesystem::create_directories(target);
+  std::filesystem::permissions(open, std::filesystem::perms::all,
+                               std::filesystem::perm_options::replace);
+  const auto r = run_cli({"run", "io500-quick", "-d", target.string(), "-q"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains(open.string() + " on the path of target " + target.string()) &&
+                        Catch::Contains("use paths=dirfd"));
+  CHECK(std::filesystem::is_empty(target));
+}
