@@ -79,7 +79,10 @@ std::vector<ParamSpec> io500_param_specs() {
                "every open, stat and unlink by the file's whole path from the target as given, "
                "the kernel resolving every component each time; list-comparable) or dirfd "
                "(iobench's lower-overhead *at calls on open directories, measuring less path "
-               "lookup than io500: its metadata rates and score come out above the list's)",
+               "lookup than io500: its metadata rates and score come out above the list's); full "
+               "trusts the target's path during each phase, so it is refused unless every "
+               "directory on it is owned by root or you and not group/other-writable unless "
+               "sticky",
        .choices = {"full", "dirfd"}},
   };
 }

@@ -60,9 +60,11 @@ struct RankArgs {
 /// test_dir.path() / tree directories / name (test_dir.path() is the target as the user gave it
 /// joined with the run directory's and the test directory's names), with the calls mdtest's POSIX
 /// backend makes: mkdir, stat, rename, rmdir, open(O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW) +
-/// write + close, open(O_RDONLY) + read + close, unlink. Before that, untimed, the worker checks
-/// that test_dir.path() names the directory `test_dir` holds (stat against fstat: same device and
-/// inode) and throws Error if not, so no op begins in a directory another than the run's. The
+/// write + close, open(O_RDONLY) + read + close, unlink. Before that, untimed (when the worker is
+/// made), the worker checks that test_dir.path() names the directory `test_dir` holds (full_prefix
+/// in plugins/common/path_mode.hpp: same device and inode) and throws Error if not; during the
+/// phase the path is trusted, as mdtest trusts it (the workload's factory refused a path others
+/// could change, and after_phase() checks it again). The
 /// untimed completions (complete_cut_short) always act by descriptor.
 ///
 /// Every created file holds its writer's data pattern (IorPattern of name_rank and data_seed, as
