@@ -42,6 +42,7 @@ Environment: REPS (3), RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp), F
   CACHE_PROOF (0; 1: both tools drop the page cache before their read phases), THROTTLE_MBPS (0;
   N: ext4's loop device capped at N MB/s each way, so the device sets the pace: needs cgroup
   v1's blkio controller with this script in its root group, checked before anything is mounted).
+  IOBENCH_PARAMS (extra iobench params, blank-separated, e.g. "paths=dirfd").
 Exit status: 0 both tools ran every configuration, 2 setup failure or a run that failed.
 """
 
@@ -77,6 +78,8 @@ CACHE_PROOF = os.environ.get("CACHE_PROOF", "0") == "1"
 # (cgroup v1 blkio.throttle.*_bps_device of the root group, which also holds the writeback
 # threads), so that the device, not the tools' CPU, sets the pace, as on the list's systems.
 THROTTLE_MBPS = int(os.environ.get("THROTTLE_MBPS", "0"))
+# Extra iobench params, blank-separated (e.g. "paths=dirfd": iobench's lower-overhead naming).
+IOBENCH_PARAMS = os.environ.get("IOBENCH_PARAMS", "").split()
 THROTTLE_DIR = "/sys/fs/cgroup/blkio"
 MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none"]
 
@@ -161,7 +164,7 @@ def iobench_run(ranks, directory):
         f"stonewall={STONEWALL}s", f"ior_easy_size={IOR_EASY_SIZE}",
         f"ior_hard_segments={IOR_HARD_SEGS}", f"mdtest_easy_items={MD_EASY_ITEMS}",
         f"mdtest_hard_items={MD_HARD_ITEMS}", f"cache_proof={str(CACHE_PROOF).lower()}",
-        "-q", "-f", "json", "-o", doc]))
+        "-q", "-f", "json", "-o", doc] + IOBENCH_PARAMS))
     with open(doc) as f:
         step = json.load(f)["steps"][0]
     out["find:matched"] = float("nan")

@@ -20,7 +20,8 @@ Needs root (tmpfs and loop mounts), OpenMPI's mpirun, mkfs.ext4, a built mdtest.
 Environment: REPS (3), ITEMS (2000 per rank), BRANCH (2), DEPTH (1), FILES_ONLY (0),
   WRITE_BYTES (0), READ_BYTES (0), VERIFY (0: 1 checks the data read, mdtest -X / verify_read),
   RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp: where the ext4 image lives),
-  FS_SIZE (8G: the tmpfs's and the ext4 image's size).
+  FS_SIZE (8G: the tmpfs's and the ext4 image's size), IOBENCH_PARAMS (extra iobench params,
+  blank-separated, e.g. "paths=dirfd" to rate iobench's lower-overhead descriptor mode).
 Exit status: 0 every judged ratio >= 0.95, 1 some below, 2 setup failure.
 """
 
@@ -51,6 +52,7 @@ IMAGE_DIR = os.environ.get("IMAGE_DIR", "/var/tmp")
 # The tmpfs's size and the ext4 image's (sparse): mkfs.ext4 gives one inode per 16 KiB, so 1G
 # held 65536 inodes, too few for 2 ranks x 50000 items of both kinds.
 FS_SIZE = os.environ.get("FS_SIZE", "8G")
+IOBENCH_PARAMS = os.environ.get("IOBENCH_PARAMS", "").split()
 TARGET = 0.95
 MPIRUN = ["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none"]
 
@@ -109,6 +111,7 @@ def iobench_run(ranks, directory):
     argv += [f"write_bytes={WRITE_BYTES}", f"read_bytes={READ_BYTES}"]
     if VERIFY:
         argv.append("verify_read=true")
+    argv += IOBENCH_PARAMS
     return summary_rates(run(argv))
 
 
@@ -163,7 +166,7 @@ def main():
         fail("needs root (tmpfs and loop mounts)")
     print(f"load average before: {load()}; nproc {os.cpu_count()}; REPS={REPS} ITEMS={ITEMS} "
           f"per rank, -b {BRANCH} -z {DEPTH} -u{' -F' if FILES_ONLY else ''} -w {WRITE_BYTES} "
-          f"-e {READ_BYTES}{' -X' if VERIFY else ''}")
+          f"-e {READ_BYTES}{' -X' if VERIFY else ''}; iobench params: {' '.join(IOBENCH_PARAMS) or '(defaults)'}")
     base = tempfile.mkdtemp(prefix="mdtest_proof.")
     missed = False
     try:

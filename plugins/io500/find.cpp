@@ -40,6 +40,7 @@ struct Frame {
 // Closes the walk's open directories on every exit path, an error thrown mid-walk included.
 struct FrameStack {
   std::vector<Frame> frames;
+  std::string path;  ///< PathMode::kFull: the entry's whole path (reused)
   ~FrameStack() {
     for (const Frame& f : frames) ::closedir(f.dir);
   }
@@ -61,12 +62,15 @@ struct FrameStack {
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
 // Tests the next entry of the top directory; opens a subdirectory relative to its parent's fd
-// (openat, never by path: no PATH_MAX limit on depth, and a directory swapped for a link is not
-// followed) and pushes it, so open directories are as many as the tree is deep.
+// (kDirfd: openat, no PATH_MAX limit on depth) or by its whole path (kFull, as pfind's opendir),
+// never through a link as its last component (O_NOFOLLOW: a directory swapped for a link is not
+// followed; by whole path the components above it are resolved as they are then), and pushes
+// it, so open directories are as many as the tree is deep.
 // An entry of another part is not tested; it is only descended into when it is a directory
 // (readdir's type, or lstat where the file system gives none).
 // False: the top directory has no more entries.
-bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindCount& count) {
+bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, PathMode paths,
+          FindCount& count) {
   Frame& top = stack.frames.back();
   errno = 0;
   const dirent* e = ::readdir(top.dir);
@@ -80,15 +84,27 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindCount
   // The name first, as pfind tests it: an entry whose type readdir gives and whose name cannot
   // match needs no stat (most entries of IO500's trees); only a possible match is stat'ed.
   const bool may_match = mine && name_matches(e->d_name, q);
+  const bool by_path = paths == PathMode::kFull;
+  // The whole path, where a call may use it: a possible match's lstat, a directory's open.
+  if (by_path && (may_match || e->d_type == DT_DIR || e->d_type == DT_UNKNOWN)) {
+    stack.path.assign(top.shown);
+    stack.path += '/';
+    stack.path += e->d_name;
+  }
   struct stat st {};
   if (e->d_type != DT_UNKNOWN && !may_match) {
     if (mine) ++count.scanned;
     if (e->d_type != DT_DIR) return true;
     st.st_mode = S_IFDIR;
   } else {
-    if (::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    // pfind: lstat of the whole path after the name check; fstatat where readdir gave no type.
+    const int ret = by_path && e->d_type != DT_UNKNOWN
+                        ? ::lstat(stack.path.c_str(), &st)
+                        : ::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW);
+    if (ret != 0) {
       if (errno == ENOENT) return true;  // removed since the directory was read
-      throw IoError(errno, "fstatat", top.shown + "/" + e->d_name);
+      throw IoError(errno, by_path && e->d_type != DT_UNKNOWN ? "lstat" : "fstatat",
+                    top.shown + "/" + e->d_name);
     }
     if (mine) {
       ++count.scanned;
@@ -96,10 +112,11 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindCount
     }
   }
   if (!S_ISDIR(st.st_mode)) return true;
-  const int child = ::openat(fd, e->d_name, kDirFlags);
+  const int child =
+      by_path ? ::open(stack.path.c_str(), kDirFlags) : ::openat(fd, e->d_name, kDirFlags);
   if (child < 0) {
     if (errno == ENOENT) return true;
-    throw IoError(errno, "openat", top.shown + "/" + e->d_name);
+    throw IoError(errno, by_path ? "open" : "openat", top.shown + "/" + e->d_name);
   }
   stack.push(child, top.shown + "/" + e->d_name);
   return true;
@@ -108,7 +125,7 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, FindCount
 }  // namespace
 
 FindCount find_matches(const std::filesystem::path& root, const FindQuery& query,
-                       const FindPart& part) {
+                       const FindPart& part, PathMode paths) {
   if (part.parts == 0 || part.index >= part.parts) {
     throw Error(fmt::format("find: part {} of {} does not exist", part.index, part.parts));
   }
@@ -118,7 +135,7 @@ FindCount find_matches(const std::filesystem::path& root, const FindQuery& query
   FrameStack stack;
   stack.push(fd, root.string());
   while (!stack.frames.empty()) {
-    if (!step(stack, query, part, count)) stack.pop();
+    if (!step(stack, query, part, paths, count)) stack.pop();
   }
   return count;
 }

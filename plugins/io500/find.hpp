@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "plugins/common/path_mode.hpp"
 #include "plugins/io500/score.hpp"
 
 namespace iobench::plugins::io500 {
@@ -38,14 +39,23 @@ struct FindPart {
   std::uint64_t parts = 1;
 };
 
-/// Walks the tree under `root` (symbolic links not followed, as find without -L; each directory
-/// opened relative to its parent's descriptor, so depth is not limited by PATH_MAX) and tests
-/// every entry below it of `part`'s share with `query`; the root itself is not counted. A root
-/// that is a symbolic link or not a directory is refused. Throws IoError naming the directory or
-/// entry that could not be read (an entry removed during the walk is skipped), Error for a part
-/// that does not exist.
+/// Walks the tree under `root` (symbolic links not followed, as find without -L: no directory is
+/// opened through a link as its last component, O_NOFOLLOW) and tests every entry below it of
+/// `part`'s share with `query`; the root itself is not counted. `paths` says how entries are
+/// named, and both walks count the same: PathMode::kDirfd, each directory opened relative to its
+/// parent's (openat) and each entry stat'ed relative to its directory (fstatat), the kernel
+/// resolving one component per call, depth not limited by PATH_MAX; PathMode::kFull, as IO500's
+/// pfind, each directory opened and each name-matching entry lstat()ed by its whole path from
+/// `root` as given (root/dir/.../name), the kernel resolving every component each time, so a
+/// directory above the last component that is moved or replaced during the walk is followed
+/// (the caller trusts the path, check_full_paths_trusted()); an entry whose type readdir does
+/// not give is fstatat()ed on its directory, as pfind does; paths of PATH_MAX bytes or more fail
+/// with ENAMETOOLONG. A
+/// root that is a symbolic link or not a directory is refused. Throws IoError naming the
+/// directory or entry that could not be read (an entry removed during the walk is skipped), Error
+/// for a part that does not exist.
 [[nodiscard]] FindCount find_matches(const std::filesystem::path& root, const FindQuery& query,
-                                     const FindPart& part = {});
+                                     const FindPart& part = {}, PathMode paths = PathMode::kDirfd);
 
 /// The find phase's figure: kIOPS of entries examined over `seconds` (IO500 rates find by the
 /// entries it went through, not by its matches); not valid when nothing matched, as IO500.

@@ -8,6 +8,8 @@
 #include <iobench/params.hpp>
 #include <vector>
 
+#include "plugins/common/path_mode.hpp"
+
 namespace iobench::plugins::io500 {
 
 inline constexpr std::uint64_t kIorEasyTransferBytes = 2 * 1024 * 1024;  ///< ior-easy -t 2m
@@ -62,6 +64,13 @@ struct Io500Config {
   bool cache_proof = false;
   /// IO500's --mode=extended: the extended phases run too, reported apart from the score.
   bool extended = false;
+  /// Param paths=full (the default): the mdtest phases name every file by its whole path
+  /// from the target as given (open/stat/unlink of ".../datafiles/mdtest-easy/test-dir.0-0/
+  /// mdtest_tree.3.0/file.mdtest.3.17"), as IO500's mdtest does, and find opens each directory and
+  /// lstat()s each name-matching entry by its whole path, as IO500's pfind does. paths=dirfd:
+  /// *at calls on open directories, iobench's lower-overhead way (less path lookup than
+  /// io500 measures, so metadata rates and the score above the list's).
+  PathMode paths = PathMode::kFull;
 };
 
 /// The params of the io500 workload.

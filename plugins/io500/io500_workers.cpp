@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,9 +10,12 @@
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
+#include <iterator>
 #include <numeric>
+#include <span>
 #include <vector>
 
+#include "plugins/common/path_mode.hpp"
 #include "plugins/io500/find.hpp"
 #include "plugins/io500/score.hpp"
 
@@ -65,7 +69,14 @@ namespace {
 
 class Io500Worker final : public PhaseWorker {
  public:
-  explicit Io500Worker(RankJob job) : job_(std::move(job)) {}
+  /// An mdtest phase opens its directory here, before the phase's barrier (untimed), and with
+  /// paths=full checks that its whole path names it (full_prefix()).
+  explicit Io500Worker(RankJob job) : job_(std::move(job)) {
+    if (!is_mdtest()) return;
+    md_dir_ =
+        job_.data.open_dir(easy_md() ? mdtest_easy_dir(job_.owner) : std::string(kMdtestHardDir));
+    if (job_.paths == PathMode::kFull) md_prefix_ = full_prefix(md_dir_.view());
+  }
 
   void run(WorkerContext& ctx) override {
     switch (job_.phase) {
@@ -254,21 +265,94 @@ class Io500Worker final : public PhaseWorker {
     }
   }
 
+  // As item_op(), by the file's whole path `path` (IO500's mdtest: open/stat/unlink of the path
+  // string); no allocation unless a call fails.
+  std::uint64_t item_op_by_path(const std::string& path, std::byte* buf,
+                                std::uint64_t& mismatches) {
+    const char* p = path.c_str();
+    const std::span<std::byte> data(buf, kMdtestHardFileBytes);
+    switch (job_.phase) {
+      case Io500Phase::kMdtestEasyWrite:
+      case Io500Phase::kMdtestHardWrite: {
+        // O_EXCL | O_NOFOLLOW: never an existing name, never a link.
+        const int fd = ::open(p, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) throw IoError(errno, "create", path);
+        UniqueFd file(fd);
+        std::uint64_t bytes = 0;
+        if (job_.phase == Io500Phase::kMdtestHardWrite) {
+          if (const int err = transfer_all(fd, data, true); err != 0)
+            throw IoError(err, "write", path);
+          bytes = kMdtestHardFileBytes;
+        }
+        if (::close(file.release()) != 0 && errno != EINTR) throw IoError(errno, "close", path);
+        return bytes;
+      }
+      case Io500Phase::kMdtestHardRead: {
+        const int fd = ::open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) throw IoError(errno, "open", path);
+        UniqueFd file(fd);
+        buf[0] = ~buf[0];  // as ior_read(): the previous file's bytes cannot pass for these
+        if (const int err = transfer_all(fd, data, false); err != 0)
+          throw IoError(err, "read", path);
+        if (::close(file.release()) != 0 && errno != EINTR) throw IoError(errno, "close", path);
+        mismatches += matches_pattern(data, pattern()) ? 0 : 1;
+        return kMdtestHardFileBytes;
+      }
+      case Io500Phase::kMdtestEasyStat:
+      case Io500Phase::kMdtestHardStat: {
+        struct stat st {};
+        if (::stat(p, &st) != 0) throw IoError(errno, "stat", path);
+        return 0;
+      }
+      default:
+        if (::unlink(p) != 0) throw IoError(errno, "unlink", path);
+        return 0;
+    }
+  }
+
+  // pwrite (`write`) or pread of all of `data` at offset 0: 0 or the errno (EIO for a file that
+  // ends before it, ENOSPC for a write of nothing).
+  static int transfer_all(int fd, std::span<std::byte> data, bool write) noexcept {
+    for (std::size_t done = 0; done < data.size();) {
+      const ssize_t n =
+          write ? ::pwrite(fd, data.data() + done, data.size() - done, static_cast<off_t>(done))
+                : ::pread(fd, data.data() + done, data.size() - done, static_cast<off_t>(done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return errno;
+      if (n == 0) return write ? ENOSPC : EIO;
+      done += static_cast<std::size_t>(n);
+    }
+    return 0;
+  }
+
   void mdtest(WorkerContext& ctx) {
-    const OwnedConfinedDir dir =
-        job_.data.open_dir(easy_md() ? mdtest_easy_dir(job_.owner) : std::string(kMdtestHardDir));
+    const ConfinedDir dir = md_dir_.view();
+    // paths=full: the files' whole paths, built in `path` after its prefix (checked, untimed,
+    // when the worker was made).
+    std::string path = md_prefix_;
+    const std::size_t prefix_len = path.size();
+    path.reserve(prefix_len + 64);
     // mdtest-hard-write: the owner's pattern, made once (mdtest's timestamp pattern is the same
     // in every file of a rank); mdtest-hard-read: overwritten by each file read.
     std::vector<std::byte> buf(kMdtestHardFileBytes);
     fill_pattern(buf, pattern());
     ctx.plan_work(job_.count, 0);
     std::string name;
+    name.reserve(64);
     std::uint64_t n = 0;
     std::uint64_t mismatches = 0;
     std::uint64_t start = monotonic_ns();
     for (; n < job_.count && ctx.keep_going(); ++n) {
-      name = fmt::format("file.mdtest.{}.{}", job_.owner, n);
-      const std::uint64_t bytes = item_op(dir, name, buf.data(), mismatches);
+      name.clear();
+      fmt::format_to(std::back_inserter(name), "file.mdtest.{}.{}", job_.owner, n);
+      std::uint64_t bytes = 0;
+      if (job_.paths == PathMode::kFull) {
+        path.resize(prefix_len);
+        path += name;
+        bytes = item_op_by_path(path, buf.data(), mismatches);
+      } else {
+        bytes = item_op(dir, name, buf.data(), mismatches);
+      }
       const std::uint64_t end = monotonic_ns();
       ctx.record(0, bytes, end - start, end);
       start = end;
@@ -295,14 +379,31 @@ class Io500Worker final : public PhaseWorker {
       query.size_bytes.reset();
     }
     const std::uint64_t start = monotonic_ns();
-    const FindCount count = find_matches(job_.find_root, query, job_.find_part);
+    const FindCount count = find_matches(job_.find_root, query, job_.find_part, job_.paths);
     const std::uint64_t end = monotonic_ns();
     ctx.record(0, 0, end - start, end);
     ctx.add_counter(kDoneCounter, count.scanned);
     ctx.add_counter(kMatchedCounter, count.matched);
   }
 
+  [[nodiscard]] bool is_mdtest() const noexcept {
+    switch (job_.phase) {
+      case Io500Phase::kIorEasyWrite:
+      case Io500Phase::kIorHardWrite:
+      case Io500Phase::kIorEasyRead:
+      case Io500Phase::kIorHardRead:
+      case Io500Phase::kFind:
+      case Io500Phase::kFindEasy:
+      case Io500Phase::kIorRnd4kEasyRead:
+        return false;
+      default:
+        return true;
+    }
+  }
+
   RankJob job_;
+  OwnedConfinedDir md_dir_;  ///< mdtest phases: the phase's directory beneath `data`
+  std::string md_prefix_;    ///< mdtest phases with paths=full: its whole path and '/'
 };
 
 }  // namespace

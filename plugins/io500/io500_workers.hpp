@@ -60,6 +60,10 @@ struct RankJob {
   /// writes as `owner` and the read phase checks against `owner`'s (pattern_seed()).
   std::uint32_t pattern_seed = 0;
   FindPart find_part{};  ///< find, find-easy: this process's share of the walk (under mpirun)
+  /// The mdtest phases and find (param paths): kFull (the param's default), each file named by
+  /// its whole path from the target as given (data.path() / the phase's directory / the name), as
+  /// IO500's mdtest and pfind do; kDirfd, *at calls on the open directories.
+  PathMode paths = PathMode::kFull;
 };
 
 /// IO500's name of a phase ("ior-easy-write", the extended "find-easy").
@@ -74,6 +78,12 @@ struct RankJob {
 [[nodiscard]] bool checks_pattern(Io500Phase phase) noexcept;
 
 /// The worker of `job`. Its run() throws IoError naming the path at the first failed call.
+/// An mdtest phase opens its directory beneath `data` here, untimed (IoError if it cannot); with
+/// PathMode::kFull it also checks here that the directory's whole path names it (full_prefix():
+/// same device and inode; Error if not), and its run() makes per
+/// file the calls IO500's mdtest makes by that path: open(O_CREAT | O_EXCL | O_WRONLY |
+/// O_NOFOLLOW) + pwrite + close, stat, open(O_RDONLY) + pread + close, unlink; the path is built
+/// in a reused buffer (no allocation per file).
 [[nodiscard]] std::unique_ptr<PhaseWorker> make_io500_worker(RankJob job);
 
 }  // namespace iobench::plugins::io500

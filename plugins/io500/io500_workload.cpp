@@ -291,6 +291,8 @@ void Io500Workload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("tasks", static_cast<std::int64_t>(total_ranks_));
   ctx.set_attribute("stonewall_s", std::chrono::duration<double>(config_.stonewall).count());
   ctx.set_attribute("quick", static_cast<std::int64_t>(config_.quick ? 1 : 0));
+  // How the mdtest and find phases name files (param paths): "full" (as IO500) or "dirfd".
+  ctx.set_attribute("paths", std::string(path_mode_name(config_.paths)));
   if (config_.cache_proof) describe_cache_proof(ctx);
 }
 
@@ -302,6 +304,7 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   job.ranks = total_ranks_;
   job.data = data_.view();
   job.pattern_seed = seed_of(kind);
+  job.paths = config_.paths;
   if (kind == Io500Phase::kFind) {
     job.find_root = data_.path().string();
     job.newer = newer_;
@@ -388,6 +391,10 @@ void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
 
 void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, PrepareContext& ctx) {
   const Io500Phase kind = plan_.at(phase);
+  // paths=full ran the mdtest and find phases by whole path, trusting it for the phase: the data
+  // directory's path must still name the directory held by descriptor (untimed; Error naming it).
+  if (config_.paths == PathMode::kFull)
+    check_still_names(data_.view(), fmt::format("after '{}'", result.name));
   if (config_.cache_proof && phase + 1 < plan_.size() && reads_written_data(plan_[phase + 1]))
     drop_before(plan_[phase + 1], ctx);
   if (!is_write(kind)) return;

@@ -1,7 +1,10 @@
 #include "plugins/io500/register.hpp"
 
+#include <filesystem>
 #include <iobench/workload.hpp>
+#include <utility>
 
+#include "plugins/common/path_mode.hpp"
 #include "plugins/io500/io500_config.hpp"
 #include "plugins/io500/io500_report.hpp"
 #include "plugins/io500/io500_workload.hpp"
@@ -15,8 +18,16 @@ void register_family(PluginRegistrar& registrar) {
                  "order, with IO500's [RESULT] lines, score and validity rules",
       .params = io500_param_specs(),
       .factory = [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
-        return std::make_unique<Io500Workload>(
-            make_io500_config(setup.params, setup.targets.size()));
+        Io500Config config = make_io500_config(setup.params, setup.targets.size());
+        // paths=full trusts the user's path during each phase (as IO500's mdtest and pfind do):
+        // refused, before anything is written, unless only root or the user can change its
+        // directories.
+        if (config.paths == PathMode::kFull) {
+          for (const std::filesystem::path& target : setup.targets) {
+            check_full_paths_trusted(target, "target");
+          }
+        }
+        return std::make_unique<Io500Workload>(std::move(config));
       },
       .needs_directory_targets = true,
       .uses_engine = false,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/common/path_mode.hpp"
 #include "plugins/mdtest/tree_layout.hpp"
 
 namespace iobench::plugins::mdtest {
@@ -27,6 +28,10 @@ enum class PhaseKind : std::uint8_t {
 /// mdtest's name of a phase ("Directory creation", "File stat", "Tree removal"...), as its
 /// SUMMARY tables print it.
 [[nodiscard]] const char* phase_title(PhaseKind kind) noexcept;
+
+// How item and tree ops name their items (param paths): plugins/common/path_mode.hpp.
+using ::iobench::plugins::path_mode_name;
+using ::iobench::plugins::PathMode;
 
 /// One phase of the plan: which, and in which iteration (from 0).
 struct PlannedPhase {
@@ -68,6 +73,7 @@ struct MdtestConfig {
   /// runner's wear-out); the later phases act on that count. 0: off.
   std::uint64_t stonewall_ns = 0;
   std::size_t target_count = 1;
+  PathMode paths = PathMode::kFull;  ///< how item and tree ops name their items (param paths)
   /// An earlier run's directory holding test-dir.<i>-0 (phases without create); empty: the run dir.
   std::string tree_dir;
 

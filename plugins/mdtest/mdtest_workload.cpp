@@ -167,6 +167,8 @@ void MdtestWorkload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("items_kind", std::string(config_.files && config_.dirs ? "files/directories"
                                               : config_.files               ? "files"
                                                                             : "directories"));
+  // How the item ops name their items (param paths): "full" (whole paths, as mdtest) or "dirfd".
+  ctx.set_attribute("paths", std::string(path_mode_name(config_.paths)));
   if (config_.random) ctx.set_attribute("random_seed", static_cast<std::int64_t>(seed_));
   if (config_.verify_read || (config_.files && config_.create && config_.write_bytes > 0)) {
     ctx.set_attribute("data_seed", static_cast<std::int64_t>(data_seed_));
@@ -312,9 +314,20 @@ void MdtestWorkload::complete_cut_short(const PlannedPhase& p, const PhaseResult
       result.name, done, done + left, left));
 }
 
+void MdtestWorkload::check_test_dirs_named(const PlannedPhase& p, const PhaseResult& result,
+                                           PrepareContext& ctx) const {
+  // paths=full ran every op by whole path, trusting it for the phase: each test directory's
+  // path must still name the directory opened by descriptor, else the step fails naming it.
+  for (std::size_t t = 0; t < ctx.targets().size() && t < total_ranks_; ++t) {
+    const OwnedConfinedDir dir = base_dir(ctx.targets(), t).open_dir(test_dir_name(p.iteration));
+    check_still_names(dir, fmt::format("after '{}'", result.name));
+  }
+}
+
 void MdtestWorkload::after_phase(std::size_t phase, const PhaseResult& result,
                                  PrepareContext& ctx) {
   const PlannedPhase& p = plan_.at(phase);
+  if (config_.paths == PathMode::kFull) check_test_dirs_named(p, result, ctx);
   if (is_create(p.kind) && !check_created(p, result, ctx)) return;
   if (is_remove(p.kind) || p.kind == PhaseKind::kDirRename) complete_cut_short(p, result, ctx);
   if (p.kind == PhaseKind::kTreeRemove) {

@@ -83,6 +83,10 @@ class MdtestWorkload final : public Workload {
   bool check_created(const PlannedPhase& p, const PhaseResult& result, PrepareContext& ctx);
   void report_stonewall(const PhaseResult& result, const std::vector<RankMade>& made,
                         PrepareContext& ctx) const;
+  /// paths=full, after phase `p` (untimed): every test directory's path still names the
+  /// directory opened beneath the run directory (check_still_names); throws Error naming it.
+  void check_test_dirs_named(const PlannedPhase& p, const PhaseResult& result,
+                             PrepareContext& ctx) const;
   /// After a removal or rename phase: completes, untimed, what a limit cut short
   /// (workers.hpp complete_cut_short) and warns how much.
   void complete_cut_short(const PlannedPhase& p, const PhaseResult& result,

@@ -1,6 +1,8 @@
 #include "plugins/mdtest/register.hpp"
 
+#include <filesystem>
 #include <iobench/workload.hpp>
+#include <utility>
 
 #include "plugins/mdtest/config.hpp"
 #include "plugins/mdtest/mdtest_workload.hpp"
@@ -15,7 +17,16 @@ void register_family(PluginRegistrar& registrar) {
                  "create/remove rates over a -b/-z tree, ranks as workers",
       .params = param_specs(),
       .factory = [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
-        return std::make_unique<MdtestWorkload>(make_config(setup.params, setup.targets.size()));
+        MdtestConfig config = make_config(setup.params, setup.targets.size());
+        // paths=full trusts the user's path during each phase (as mdtest does): refused, before
+        // anything is written, unless only root or the user can change its directories.
+        if (config.paths == PathMode::kFull) {
+          for (const std::filesystem::path& target : setup.targets) {
+            check_full_paths_trusted(target, "target");
+          }
+          if (!config.tree_dir.empty()) check_full_paths_trusted(config.tree_dir, "tree_dir");
+        }
+        return std::make_unique<MdtestWorkload>(std::move(config));
       },
       .needs_directory_targets = true,
       .uses_engine = false,

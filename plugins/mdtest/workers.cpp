@@ -16,27 +16,78 @@
 #include <vector>
 
 #include "plugins/common/ior_data_pattern.hpp"
+#include "plugins/common/path_mode.hpp"
 
 namespace iobench::plugins::mdtest {
 namespace {
 
-/// The directory of one tree node, opened when the items move to another node (mdtest's item
-/// calls walk the whole path each time; here each item call is one *at call on the open node).
+/// 0, or errno after a failed call (`ret` < 0).
+int result_of(int ret) noexcept { return ret < 0 ? errno : 0; }
+
+/// Where an item op acts: the item `name` of a tree node, either by its whole path (PathMode::
+/// kFull: a reused buffer holding the test directory's path, the node's path and the name, so
+/// the kernel resolves every component on every op, as mdtest's calls do) or by name in the
+/// node's directory, opened when the items move to another node (kDirfd: one *at call on the
+/// open node per op). Neither allocates per op once the buffers have grown to the longest path.
 class NodeCursor {
  public:
-  NodeCursor(const ConfinedDir& test_dir, const TreeLayout& layout, std::string base)
-      : test_dir_(test_dir), layout_(layout), base_(std::move(base)) {
+  /// `prefix`: full_prefix() of the test directory for kFull; empty for kDirfd.
+  NodeCursor(const ConfinedDir& test_dir, const TreeLayout& layout, std::string base,
+             std::string prefix = {})
+      : test_dir_(test_dir),
+        layout_(layout),
+        base_(std::move(base)),
+        full_(std::move(prefix)),
+        by_path_(!full_.empty()),
+        prefix_len_(full_.size()) {
     path_.reserve(256);
+    full_.reserve(prefix_len_ + 256);
   }
-  /// The open directory of `node`.
-  const ConfinedDir& at(std::uint64_t node) {
+  /// Points the next op at `name` (which must outlive it) in node `node`.
+  void at(std::uint64_t node, std::string_view name) {
     if (node != node_) {
       layout_.node_path(base_, node, path_);
-      dir_ = OwnedConfinedDir();
-      dir_ = test_dir_.open_dir(path_);
+      if (by_path_) {
+        full_.resize(prefix_len_);
+        full_ += path_;
+        full_ += '/';
+        dir_len_ = full_.size();
+      } else {
+        dir_ = OwnedConfinedDir();
+        dir_ = test_dir_.open_dir(path_);
+      }
       node_ = node;
     }
-    return dir_;
+    name_ = name;
+    if (by_path_) {
+      full_.resize(dir_len_);
+      full_ += name;
+    }
+  }
+  // The ops, on what at() pointed at: 0 or the errno. By path they are the calls mdtest's POSIX
+  // backend makes (creation adds O_EXCL | O_NOFOLLOW: never an existing name, never a link).
+  [[nodiscard]] int mkdir() const noexcept {
+    return by_path_ ? result_of(::mkdir(full_.c_str(), 0755)) : dir_.try_mkdir(name_, 0755);
+  }
+  [[nodiscard]] int rmdir() const noexcept {
+    return by_path_ ? result_of(::rmdir(full_.c_str())) : dir_.try_rmdir(name_);
+  }
+  [[nodiscard]] int unlink() const noexcept {
+    return by_path_ ? result_of(::unlink(full_.c_str())) : dir_.try_unlink(name_);
+  }
+  [[nodiscard]] int stat(struct stat& st) const noexcept {
+    return by_path_ ? result_of(::stat(full_.c_str(), &st)) : dir_.try_stat(name_, st);
+  }
+  /// O_NOFOLLOW and O_CLOEXEC are added.
+  [[nodiscard]] int open(int flags, mode_t mode, int& fd) const noexcept {
+    if (!by_path_) return dir_.try_open(name_, flags, mode, fd);
+    fd = ::open(full_.c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
+    return result_of(fd);
+  }
+  /// Renames what this cursor points at to what `to` points at.
+  [[nodiscard]] int rename_to(const NodeCursor& to) const noexcept {
+    return by_path_ ? result_of(::rename(full_.c_str(), to.full_.c_str()))
+                    : dir_.try_rename(name_, to.dir_, to.name_);
   }
   /// The path of `name` in the current node, for messages.
   [[nodiscard]] std::string shown(const std::string& name) const {
@@ -47,7 +98,12 @@ class NodeCursor {
   const ConfinedDir& test_dir_;
   const TreeLayout& layout_;
   std::string base_;
-  std::string path_;
+  std::string path_;  ///< the node's path from the test directory
+  std::string full_;  ///< kFull: the test directory's path, the node's, the name
+  bool by_path_;
+  std::size_t prefix_len_;
+  std::size_t dir_len_ = 0;
+  std::string_view name_;
   OwnedConfinedDir dir_;
   std::uint64_t node_ = UINT64_MAX;
 };
@@ -101,15 +157,20 @@ class AncestorDirs {
 
 class RankWorker : public PhaseWorker {
  public:
-  RankWorker(const RankArgs& args, OwnedConfinedDir test_dir)
+  /// `untimed`: for complete_cut_short(), which acts by descriptor in either mode.
+  RankWorker(const RankArgs& args, OwnedConfinedDir test_dir, bool untimed = false)
       : test_dir_(std::move(test_dir)),
         args_(with_dir(args, test_dir_.view())),
         c_(*args.config),
         layout_(c_.layout()),
         base_(tree_base(c_.unique_dir, args.tree_rank)),
         dirs_(args.kind == PhaseKind::kDirCreate || args.kind == PhaseKind::kDirStat ||
-              args.kind == PhaseKind::kDirRename || args.kind == PhaseKind::kDirRemove) {
+              args.kind == PhaseKind::kDirRename || args.kind == PhaseKind::kDirRemove),
+        prefix_(c_.paths == PathMode::kFull && !untimed
+                    ? ::iobench::plugins::full_prefix(args_.test_dir)
+                    : std::string()) {
     name_.reserve(64);
+    tree_path_.reserve(prefix_.size() + 256);
     if (args.kind == PhaseKind::kFileCreate && c_.write_bytes > 0) {
       // mdtest's pattern (its default "timestamp" packet): the same bytes in every file of a
       // rank, made once, untimed, as mdtest makes its buffer before the phases.
@@ -135,7 +196,7 @@ class RankWorker : public PhaseWorker {
       layout_.for_each_node_post([&](std::uint64_t node) {
         if (k++ < done) return;
         done_ = k - 1;
-        if (const int err = tree_op(ancestors, node, false, path); err != 0) {
+        if (const int err = tree_op(ancestors, node, false, false, path); err != 0) {
           throw IoError(err, "rmdir", args_.test_dir.shown(path));
         }
       });
@@ -146,10 +207,10 @@ class RankWorker : public PhaseWorker {
     in_tree_order([&](std::uint64_t n) {
       if (k++ < done) return true;
       done_ = k - 1;
-      const ConfinedDir& dir = cursor.at(layout_.node_of_item(n));
       set_name(n);
+      cursor.at(layout_.node_of_item(n), name_);
       const bool rmdir = args_.kind == PhaseKind::kDirRemove;
-      const int err = rmdir ? dir.try_rmdir(name_) : dir.try_unlink(name_);
+      const int err = rmdir ? cursor.rmdir() : cursor.unlink();
       if (err != 0) fail(err, rmdir ? "rmdir" : "unlink", cursor);
       return true;
     });
@@ -167,10 +228,10 @@ class RankWorker : public PhaseWorker {
     const std::string to_name = name_;
     set_name(first);
     name_ += "-XX";
-    const ConfinedDir& to_dir = to_cursor.at(layout_.node_of_item(missing));
-    const ConfinedDir& from_dir = from_cursor.at(layout_.node_of_item(first));
+    to_cursor.at(layout_.node_of_item(missing), to_name);
+    from_cursor.at(layout_.node_of_item(first), name_);
     done_ = done;
-    if (const int err = from_dir.try_rename(name_, to_dir, to_name); err != 0) {
+    if (const int err = from_cursor.rename_to(to_cursor); err != 0) {
       fail(err, "rename", from_cursor);
     }
   }
@@ -244,10 +305,18 @@ class RankWorker : public PhaseWorker {
                   cursor.shown(name_));
   }
 
-  /// mkdir or rmdir of tree node `node` as one *at call in its open parent (a path from the test
-  /// directory would cost an open of the parent and its close per directory). Leaves the node's
-  /// path relative to the test directory in `shown` on failure.
-  int tree_op(AncestorDirs& ancestors, std::uint64_t node, bool create, std::string& shown) {
+  /// mkdir or rmdir of tree node `node`: `by_path`, of its whole path (mdtest's mkdir(path)),
+  /// else as one *at call in its open parent (a path from the test directory would cost an open
+  /// of the parent and its close per directory). Leaves the node's path relative to the test
+  /// directory in `shown` on failure.
+  int tree_op(AncestorDirs& ancestors, std::uint64_t node, bool create, bool by_path,
+              std::string& shown) {
+    if (by_path) {
+      layout_.node_path(base_, node, shown);
+      tree_path_.assign(prefix_);
+      tree_path_ += shown;
+      return result_of(create ? ::mkdir(tree_path_.c_str(), 0755) : ::rmdir(tree_path_.c_str()));
+    }
     const ConfinedDir* parent = nullptr;
     int err = ancestors.parent_of(node, parent);
     if (err == 0) {
@@ -266,7 +335,7 @@ class RankWorker : public PhaseWorker {
     bool go = true;
     const auto one = [&](std::uint64_t node) {
       if (!go || !(go = ctx.keep_going())) return;
-      if (const int err = tree_op(ancestors, node, create, path); err != 0) {
+      if (const int err = tree_op(ancestors, node, create, !prefix_.empty(), path); err != 0) {
         throw IoError(err,
                       fmt::format("after {} of {} tree directories, {}", done_, layout_.dir_count(),
                                   create ? "mkdir" : "rmdir"),
@@ -283,33 +352,33 @@ class RankWorker : public PhaseWorker {
     }
   }
 
-  /// One item op on item `n` in its node's open directory.
+  /// One item op on item `n`: by its whole path, or in its node's open directory (NodeCursor).
   void item_op(WorkerContext& ctx, NodeCursor& cursor, std::uint64_t n) {
-    const ConfinedDir& dir = cursor.at(layout_.node_of_item(n));
     set_name(n);
+    cursor.at(layout_.node_of_item(n), name_);
     std::uint64_t bytes = 0;
     int err = 0;
     switch (args_.kind) {
       case PhaseKind::kDirCreate:
-        if ((err = dir.try_mkdir(name_, 0755)) != 0) fail(err, "mkdir", cursor);
+        if ((err = cursor.mkdir()) != 0) fail(err, "mkdir", cursor);
         break;
       case PhaseKind::kDirRemove:
-        if ((err = dir.try_rmdir(name_)) != 0) fail(err, "rmdir", cursor);
+        if ((err = cursor.rmdir()) != 0) fail(err, "rmdir", cursor);
         break;
       case PhaseKind::kFileRemove:
-        if ((err = dir.try_unlink(name_)) != 0) fail(err, "unlink", cursor);
+        if ((err = cursor.unlink()) != 0) fail(err, "unlink", cursor);
         break;
       case PhaseKind::kDirStat:
       case PhaseKind::kFileStat: {
         struct stat st {};
-        if ((err = dir.try_stat(name_, st)) != 0) fail(err, "stat", cursor);
+        if ((err = cursor.stat(st)) != 0) fail(err, "stat", cursor);
         break;
       }
       case PhaseKind::kFileCreate:
-        bytes = create_file(dir, cursor);
+        bytes = create_file(cursor);
         break;
       case PhaseKind::kFileRead:
-        bytes = read_file(dir, cursor);
+        bytes = read_file(cursor);
         break;
       default:
         break;
@@ -317,10 +386,10 @@ class RankWorker : public PhaseWorker {
     timer_.lap(ctx, kItemOp, bytes);
   }
 
-  std::uint64_t create_file(const ConfinedDir& dir, const NodeCursor& cursor) {
+  std::uint64_t create_file(const NodeCursor& cursor) {
     int fd = -1;
-    // O_EXCL: never an existing name; O_NOFOLLOW is added by try_open.
-    if (const int err = dir.try_open(name_, O_CREAT | O_EXCL | O_WRONLY, 0644, fd); err != 0) {
+    // O_EXCL: never an existing name; O_NOFOLLOW is added by open().
+    if (const int err = cursor.open(O_CREAT | O_EXCL | O_WRONLY, 0644, fd); err != 0) {
       fail(err, "create", cursor);
     }
     UniqueFd file(fd);
@@ -335,9 +404,9 @@ class RankWorker : public PhaseWorker {
     return buffer_.size();
   }
 
-  std::uint64_t read_file(const ConfinedDir& dir, const NodeCursor& cursor) {
+  std::uint64_t read_file(const NodeCursor& cursor) {
     int fd = -1;
-    if (const int err = dir.try_open(name_, O_RDONLY, 0, fd); err != 0) fail(err, "open", cursor);
+    if (const int err = cursor.open(O_RDONLY, 0, fd); err != 0) fail(err, "open", cursor);
     UniqueFd file(fd);
     for (std::size_t done = 0; done < buffer_.size();) {
       const ssize_t n = ::read(fd, buffer_.data() + done, buffer_.size() - done);
@@ -437,7 +506,7 @@ class RankWorker : public PhaseWorker {
 
   /// Create and remove: the items in tree order (in_tree_order).
   void run_in_tree_order(WorkerContext& ctx) {
-    NodeCursor cursor(args_.test_dir, layout_, base_);
+    NodeCursor cursor(args_.test_dir, layout_, base_, prefix_);
     start_ns_ = monotonic_ns();
     restart_timer(ctx);
     in_tree_order([&](std::uint64_t n) {
@@ -453,7 +522,7 @@ class RankWorker : public PhaseWorker {
 
   /// Stat and read: item numbers in order (or -R's permutation), as mdtest_stat/mdtest_read.
   void run_in_item_order(WorkerContext& ctx) {
-    NodeCursor cursor(args_.test_dir, layout_, base_);
+    NodeCursor cursor(args_.test_dir, layout_, base_, prefix_);
     restart_timer(ctx);
     for (; done_ < args_.item_count && ctx.keep_going(); ++done_) {
       item_op(ctx, cursor, layout_.item_number(order_.empty() ? done_ : order_[done_]));
@@ -468,8 +537,8 @@ class RankWorker : public PhaseWorker {
     // Fewer than two items: nothing to rename (mdtest plans no rename then; a stonewall may
     // leave one).
     if (count < 2) return;
-    NodeCursor from_cursor(args_.test_dir, layout_, base_);
-    NodeCursor to_cursor(args_.test_dir, layout_, base_);
+    NodeCursor from_cursor(args_.test_dir, layout_, base_, prefix_);
+    NodeCursor to_cursor(args_.test_dir, layout_, base_, prefix_);
     std::string to_name;
     std::string first_moved;
     restart_timer(ctx);
@@ -494,9 +563,9 @@ class RankWorker : public PhaseWorker {
           set_name(n);
         }
       }
-      const ConfinedDir& to_dir = to_cursor.at(to_node);
-      const ConfinedDir& from_dir = from_cursor.at(from_node);
-      if (const int err = from_dir.try_rename(name_, to_dir, to_name); err != 0) {
+      to_cursor.at(to_node, to_name);
+      from_cursor.at(from_node, name_);
+      if (const int err = from_cursor.rename_to(to_cursor); err != 0) {
         fail(err, "rename", from_cursor);
       }
       timer_.lap(ctx, kItemOp, 0);
@@ -514,6 +583,9 @@ class RankWorker : public PhaseWorker {
   TreeLayout layout_;
   std::string base_;
   bool dirs_;
+  /// PathMode::kFull: the test directory's path and '/' (full_prefix()); empty for kDirfd.
+  std::string prefix_;
+  std::string tree_path_;  ///< kFull: the tree directory a tree op acts on (reused)
   std::string name_;
   std::vector<std::byte> buffer_;
   std::vector<std::uint64_t> order_;
@@ -563,7 +635,7 @@ std::unique_ptr<PhaseWorker> make_idle_worker() {
 }
 
 void complete_cut_short(const RankArgs& args, OwnedConfinedDir test_dir, std::uint64_t done) {
-  RankWorker worker(args, std::move(test_dir));
+  RankWorker worker(args, std::move(test_dir), true);
   if (args.kind == PhaseKind::kDirRename) {
     worker.restore_rename(done);
   } else {

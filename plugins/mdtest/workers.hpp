@@ -56,6 +56,17 @@ struct RankArgs {
 /// the ops done so far). `test_dir` is the iteration's test directory "test-dir.<i>-0", opened
 /// beneath the run directory (or the earlier run's tree_dir); the worker owns it.
 ///
+/// With config->paths == PathMode::kFull every item and tree op names its item by the whole path
+/// test_dir.path() / tree directories / name (test_dir.path() is the target as the user gave it
+/// joined with the run directory's and the test directory's names), with the calls mdtest's POSIX
+/// backend makes: mkdir, stat, rename, rmdir, open(O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW) +
+/// write + close, open(O_RDONLY) + read + close, unlink. Before that, untimed (when the worker is
+/// made), the worker checks that test_dir.path() names the directory `test_dir` holds (full_prefix
+/// in plugins/common/path_mode.hpp: same device and inode) and throws Error if not; during the
+/// phase the path is trusted, as mdtest trusts it (the workload's factory refused a path others
+/// could change, and after_phase() checks it again). The
+/// untimed completions (complete_cut_short) always act by descriptor.
+///
 /// Every created file holds its writer's data pattern (IorPattern of name_rank and data_seed, as
 /// mdtest writes its buffer). With verify_read the file read checks every byte it reads against
 /// the pattern of name_rank, the file's writer; it reads all of its items still, counts the

@@ -83,7 +83,9 @@ TEST_CASE("io500 cache_proof names not root when run as another user") {
     return;
   }
   const test::TempDir dir("io500-notroot");
-  std::filesystem::permissions(dir.path(), std::filesystem::perms::all);
+  // Writable by that user, sticky (as /tmp) so that paths=full trusts it (owned by root).
+  std::filesystem::permissions(dir.path(),
+                               std::filesystem::perms::all | std::filesystem::perms::sticky_bit);
   const std::string json = (dir.path() / "r.json").string();
   const std::string command = std::string("setpriv --reuid=65534 --regid=65534 --clear-groups ") +
                               IOBENCH_CLI_PATH + " run io500-quick -q -d " + dir.path().string() +

@@ -16,6 +16,7 @@
 #include "tests/support/test_support.hpp"
 
 using namespace iobench::plugins::io500;
+using iobench::plugins::PathMode;
 using iobench::test::TempDir;
 namespace fs = std::filesystem;
 
@@ -35,6 +36,8 @@ void set_mtime(const fs::path& path, std::timespec mtime) {
 }  // namespace
 
 TEST_CASE("io500 find counts the entries matching -newer -size 3901c -name *01* and all scanned") {
+  // By descriptor and by whole path (pfind's way): the same counts.
+  const PathMode paths = GENERATE(PathMode::kDirfd, PathMode::kFull);
   TempDir dir("find");
   const fs::path root = dir.path();
   // The reference time is set, not read from a clock: files written now are later than it.
@@ -56,19 +59,19 @@ TEST_CASE("io500 find counts the entries matching -newer -size 3901c -name *01* 
   write_file(root / "d01" / "n02", 3901);        // name differs
   fs::create_symlink("x01y", root / "link01");   // its own size is 4 bytes; never followed
 
-  const FindCount count = find_matches(root, query);
+  const FindCount count = find_matches(root, query, {}, paths);
   CHECK(count.matched == 4);
   // 10 files, 2 directories, 1 symbolic link; the root itself is not counted.
   CHECK(count.scanned == 13);
 
   query.size_bytes = 3900;
-  CHECK(find_matches(root, query).matched == 1);
+  CHECK(find_matches(root, query, {}, paths).matched == 1);
   query.size_bytes = 3901;
   query.name_pattern = "*02*";
-  CHECK(find_matches(root, query).matched == 1);
+  CHECK(find_matches(root, query, {}, paths).matched == 1);
   query.name_pattern = "*01*";
   query.newer = std::timespec{998, 0};  // now old01 is later than the reference too
-  CHECK(find_matches(root, query).matched == 6);
+  CHECK(find_matches(root, query, {}, paths).matched == 6);
 }
 
 TEST_CASE("io500 find figure rates the entries scanned and is not valid when nothing matched") {
@@ -110,6 +113,14 @@ TEST_CASE("io500 find walks a tree deeper than PATH_MAX by descriptor") {
   CHECK_NOTHROW(count = find_matches(dir.path(), FindQuery{}));
   CHECK(count.scanned == kDepth + 1);
   CHECK(count.matched == 1);
+  // By whole path, as pfind: the kernel resolves the whole path of every directory opened, and
+  // refuses those past PATH_MAX.
+  try {
+    (void)find_matches(dir.path(), FindQuery{}, {}, PathMode::kFull);
+    FAIL("a walk by whole paths opened a directory whose path is longer than PATH_MAX");
+  } catch (const iobench::IoError& e) {
+    CHECK(e.error_number() == ENAMETOOLONG);
+  }
   // Remove bottom-up by descriptor: the paths are too long for TempDir's clean-up.
   CHECK(::unlinkat(fds.back(), "x01", 0) == 0);
   for (int i = kDepth; i > 0; --i) {
@@ -132,6 +143,7 @@ TEST_CASE("io500 find does not follow a root that is a symbolic link") {
 }
 
 TEST_CASE("io500 find parts of a walk add up to the whole walk, each a share") {
+  const PathMode paths = GENERATE(PathMode::kDirfd, PathMode::kFull);
   TempDir dir("find");
   const fs::path root = dir.path();
   FindQuery query;
@@ -147,13 +159,13 @@ TEST_CASE("io500 find parts of a walk add up to the whole walk, each a share") {
   fs::create_symlink("d0", root / "link01");
   fs::create_directories(root / "d1" / "deep");
   write_file(root / "d1" / "deep" / "x01", 3901);  // 27 entries, 7 matches
-  const FindCount whole = find_matches(root, query);
+  const FindCount whole = find_matches(root, query, {}, paths);
   CHECK(whole.scanned == 27);
   CHECK(whole.matched == 7);
   for (const std::uint64_t parts : {2u, 3u, 5u}) {
     FindCount sum;
     for (std::uint64_t i = 0; i < parts; ++i) {
-      const FindCount part = find_matches(root, query, FindPart{.index = i, .parts = parts});
+      const FindCount part = find_matches(root, query, FindPart{.index = i, .parts = parts}, paths);
       CHECK(part.scanned < whole.scanned);  // a share, not the whole
       sum.scanned += part.scanned;
       sum.matched += part.matched;

@@ -62,15 +62,21 @@ TEST_CASE("io500-quick prints the list's RESULT lines in order and an INVALID sc
 }
 
 TEST_CASE("io500-quick reads what each write phase left, shifted by a rank, and find counts it") {
+  // The mdtest phases and find by whole paths (the default, as IO500) or by descriptor: the same
+  // files, counts and matches either way.
+  const std::string paths = GENERATE(std::string("full"), std::string("dirfd"));
   TempDir dir("io500");
   const std::string json_path = (dir.path() / "io500.json").string();
-  const auto r = run_cli(
-      {"run", "io500-quick", "-d", dir.path().string(), "-q", "-f", "json", "-o", json_path});
-  INFO(r.err);
+  std::vector<std::string> args{"run",  "io500-quick", "-d",     dir.path().string(), "-q", "-f",
+                                "json", "-o",          json_path};
+  if (paths == "dirfd") args.push_back("paths=dirfd");
+  const auto r = run_cli(args);
+  INFO(paths << ": " << r.err);
   REQUIRE(r.exit_code == 0);
   Json doc;
   std::ifstream(json_path) >> doc;
   const Json& step = doc.at("steps").at(0);
+  CHECK(step.at("attributes").at("paths") == paths);
   REQUIRE(step.at("phases").size() == 12);
   for (std::size_t i = 0; i < 12; ++i) {
     CHECK(step.at("phases").at(i).at("name") ==
@@ -140,4 +146,27 @@ TEST_CASE("io500-quick reads what each write phase left, shifted by a rank, and 
   CHECK(find.at("counters").at("entries_scanned") == 12 + easy_items + hard_items);
   // 200 items a rank unless the 1 s stonewall cut a write short: file.mdtest.<r>.101 each.
   if (hard_items == 400) CHECK(expected_matches == 2);
+}
+
+TEST_CASE("io500 refuses a paths value naming the param, the value and the accepted ones") {
+  TempDir dir("io500");
+  const auto r = run_cli({"run", "io500-quick", "-d", dir.path().string(), "-q", "paths=relative"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("paths='relative' is not one of full, dirfd"));
+  CHECK(dir.entries().empty());
+}
+
+TEST_CASE("io500 paths=full refuses a target below a directory others can change, exit 2") {
+  TempDir dir("io500_trust");
+  // Writable by every user, not sticky: another user could swap the target's parent mid-phase.
+  const std::filesystem::path open = dir.path() / "open";
+  const std::filesystem::path target = open / "target";
+  std::filesystem::create_directories(target);
+  std::filesystem::permissions(open, std::filesystem::perms::all,
+                               std::filesystem::perm_options::replace);
+  const auto r = run_cli({"run", "io500-quick", "-d", target.string(), "-q"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains(open.string() + " on the path of target " + target.string()) &&
+                        Catch::Contains("use paths=dirfd"));
+  CHECK(std::filesystem::is_empty(target));
 }

@@ -1,0 +1,116 @@
+// io500's paths param on one mdtest worker: full names every file by its whole path from the
+// target as given (a re-pointed link component is followed), dirfd by the open directory; full
+// refuses, before the phase, a directory whose path names another.
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iobench/engine.hpp>
+#include <iobench/error.hpp>
+#include <iobench/testing.hpp>
+#include <span>
+#include <string>
+
+#include "plugins/io500/io500_workers.hpp"
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using iobench::test::TempDir;
+namespace fs = std::filesystem;
+namespace io5 = iobench::plugins::io500;
+
+namespace {
+
+// Points the symbolic link `link` at `to` (a new link renamed over the old one).
+void repoint(const fs::path& link, const fs::path& to) {
+  const fs::path fresh = link.string() + ".new";
+  fs::create_directory_symlink(to, fresh);
+  fs::rename(fresh, link);
+}
+
+// A data directory as io500 makes it, with rank 0's mdtest-easy directory holding `files`
+// empty files (an mdtest-easy-write's).
+fs::path make_data(const fs::path& root, int files) {
+  const fs::path dir = root / io5::mdtest_easy_dir(0);
+  fs::create_directories(dir);
+  for (int n = 0; n < files; ++n) std::ofstream(dir / ("file.mdtest.0." + std::to_string(n)));
+  return root;
+}
+
+std::size_t count_entries(const fs::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++n;
+  return n;
+}
+
+io5::RankJob stat_job(const ConfinedDir& data, bool full) {
+  io5::RankJob job;
+  job.phase = io5::Io500Phase::kMdtestEasyStat;
+  job.count = 4;
+  job.data = data;
+  job.paths = full ? plugins::PathMode::kFull : plugins::PathMode::kDirfd;
+  return job;
+}
+
+const PhaseSpec kSpec{.name = "mdtest-easy-stat",
+                      .op_names = {"stat"},
+                      .counter_names = {"done", "mismatches", "at_stonewall", "stonewall_ns"}};
+
+}  // namespace
+
+TEST_CASE("io500 paths=full stats by the user's path string on every file, dirfd the descriptor",
+          "[io500][paths]") {
+  const bool full = GENERATE(true, false);
+  INFO("paths=" << (full ? "full" : "dirfd"));
+  TempDir dir("io500_paths_link");
+  const fs::path kept = make_data(dir.path() / "kept", 4);
+  const fs::path empty = make_data(dir.path() / "empty", 0);
+  const fs::path link = dir.path() / "link";
+  fs::create_directory_symlink(kept, link);
+  const OwnedConfinedDir data = test::open_confined(link);
+  const Target target{.user_path = link, .run_dir = data.view(), .is_existing_file = false};
+  const auto engine = make_psync_engine();
+  testing::WorkerHarness harness(kSpec, std::span<const Target>(&target, 1), *engine);
+  auto worker = io5::make_io500_worker(stat_job(data.view(), full));
+  // After the worker opened its directory, the user's path names another.
+  repoint(link, empty);
+  if (full) {
+    try {
+      harness.run(*worker);
+      FAIL("paths=full stat'ed through the descriptor, not the user's path");
+    } catch (const IoError& e) {
+      CHECK(e.error_number() == ENOENT);
+      CHECK_THAT(e.what(),
+                 Catch::Contains((link / io5::mdtest_easy_dir(0) / "file.mdtest.0.0").string()));
+    }
+    CHECK(harness.ops()[0].ops == 0);
+  } else {
+    harness.run(*worker);
+    CHECK(harness.ops()[0].ops == 4);
+  }
+  CHECK(count_entries(kept / io5::mdtest_easy_dir(0)) == 4);
+  CHECK(count_entries(empty / io5::mdtest_easy_dir(0)) == 0);
+}
+
+TEST_CASE("io500 paths=full refuses, when the worker is made, a directory whose path moved",
+          "[io500][paths]") {
+  TempDir dir("io500_paths_moved");
+  const fs::path kept = make_data(dir.path() / "kept", 4);
+  const fs::path other = make_data(dir.path() / "other", 4);
+  const fs::path link = dir.path() / "link";
+  fs::create_directory_symlink(kept, link);
+  const OwnedConfinedDir data = test::open_confined(link);
+  repoint(link, other);
+  io5::RankJob job = stat_job(data.view(), true);
+  job.phase = io5::Io500Phase::kMdtestEasyDelete;
+  // Untimed, before the phase's barrier: no worker, nothing removed in either directory.
+  try {
+    (void)io5::make_io500_worker(job);
+    FAIL("paths=full made a worker for a path that names another directory");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains((link / io5::mdtest_easy_dir(0)).string()) &&
+                             Catch::Contains("no longer names the test directory this run opened"));
+  }
+  CHECK(count_entries(kept / io5::mdtest_easy_dir(0)) == 4);
+  CHECK(count_entries(other / io5::mdtest_easy_dir(0)) == 4);
+}
