@@ -4,7 +4,7 @@
 /// calls per op: the loop finds the queue's descriptor once (psync_queue_fd()) and makes the
 /// pread(2)/pwrite(2) itself, inline; what is not a whole transfer (a failure, EINTR, a short
 /// transfer) goes to psync_finish_request(), which does what the queue's submit() does then.
-/// Why: on 4 KiB page-cache reads (~0.93 us each on this project's 2-core AMD EPYC VM) the
+/// Why: on 4 KiB page-cache reads (~0.93 us each on this project's 2-CPU Intel Xeon VM) the
 /// queue's submit() and reap() around the call were ~1 % of the loop's time (perf), where the
 /// ops are all the run measures. Every other queue keeps the virtual calls. Included by
 /// <iobench/io_driver.hpp>; a program should not call these itself.
