@@ -62,6 +62,13 @@ void require_bad_input(const CliResult& result, const std::string& expected) {
   CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
 }
 
+// The index of column `name` in a CSV header row; fails the test if it is missing.
+std::size_t csv_column(const CsvRecord& header, const std::string& name) {
+  const auto it = std::find(header.begin(), header.end(), name);
+  REQUIRE(it != header.end());
+  return static_cast<std::size_t>(it - header.begin());
+}
+
 }  // namespace
 
 TEST_CASE("compare prints what the library prints, in every format", "[compare][cli]") {
@@ -406,11 +413,7 @@ TEST_CASE("compare's CSV carries the counters in the metrics' columns",
   REQUIRE_FALSE(rows.empty());
   const CsvRecord& header = rows[0];
   REQUIRE(header.size() == 26);
-  const auto column = [&header](const std::string& name) {
-    const auto it = std::find(header.begin(), header.end(), name);
-    REQUIRE(it != header.end());
-    return static_cast<std::size_t>(it - header.begin());
-  };
+  const auto column = [&header](const std::string& name) { return csv_column(header, name); };
   const auto csv_row = [&rows, &column](const std::string& phase, const std::string& name) {
     for (const CsvRecord& row : rows) {
       if (row.at(column("phase")) == phase && row.at(column("metric")) == name) return row;
@@ -548,11 +551,7 @@ TEST_CASE("a failed phase's failure counters make its input worse beside an ok o
   REQUIRE(csv.exit_code == 0);
   const std::vector<CsvRecord> rows = parse_csv(csv.out);
   REQUIRE_FALSE(rows.empty());
-  const auto column = [&rows](const std::string& name) {
-    const auto it = std::find(rows[0].begin(), rows[0].end(), name);
-    REQUIRE(it != rows[0].end());
-    return static_cast<std::size_t>(it - rows[0].begin());
-  };
+  const auto column = [&rows](const std::string& name) { return csv_column(rows[0], name); };
   std::vector<CsvRecord> counted;
   for (const CsvRecord& row : rows) {
     if (row.at(column("metric")) == "mismatches") counted.push_back(row);
@@ -595,11 +594,7 @@ TEST_CASE("compare's CSV counter rows where an input lacks the phase or the coun
   REQUIRE_FALSE(rows.empty());
   const CsvRecord& header = rows[0];
   REQUIRE(header.size() == 26);
-  const auto column = [&header](const std::string& name) {
-    const auto it = std::find(header.begin(), header.end(), name);
-    REQUIRE(it != header.end());
-    return static_cast<std::size_t>(it - header.begin());
-  };
+  const auto column = [&header](const std::string& name) { return csv_column(header, name); };
   std::vector<CsvRecord> counter_rows;
   for (const CsvRecord& row : rows) {
     CHECK(row.size() == 26);
