@@ -369,7 +369,8 @@ std::vector<ParamSpec> param_specs() {
       {.key = "sync",
        .type = ParamType::kBool,
        .default_value = "false",
-       .help = "mdtest -Y: sync(2) after each phase, inside its time"},
+       .help = "mdtest -Y: sync(2) after each phase, inside its time (which ends after it, not at "
+               "the last op's end)"},
       {.key = "random",
        .type = ParamType::kBool,
        .default_value = "false",

@@ -14,7 +14,8 @@ void register_family(PluginRegistrar& registrar) {
   registrar.add_workload(WorkloadInfo{
       .name = "mdtest",
       .summary = "mdtest 4 (hpc/ior): directory and file create/stat/read/rename/remove and tree "
-                 "create/remove rates over a -b/-z tree, ranks as workers",
+                 "create/remove rates over a -b/-z tree, ranks as workers; each phase timed, as "
+                 "mdtest does, from its first op's start to its last op's end over all ranks",
       .params = param_specs(),
       .factory = [](const WorkloadSetup& setup) -> std::unique_ptr<Workload> {
         MdtestConfig config = make_config(setup.params, setup.targets.size());

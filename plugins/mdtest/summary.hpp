@@ -29,11 +29,13 @@ struct SummaryTable {
 };
 
 /// mdtest's SUMMARY rate table of an mdtest step: per iteration a phase's rate is its items over
-/// its wall time (the slowest rank's end), the tree phases' the tree's directory count over it
+/// its wall time (PhaseResult::wall_ns: its first op's start to its last op's end over all
+/// workers and ranks, as the workers time it, WorkerContext::time_phase_by_ops()), the tree
+/// phases' the tree's directory count over it
 /// (mdtest's rank-0 figure); rows in mdtest's order, directory rows unless files_only, file rows
 /// unless dirs_only, then the two tree rows; a phase that did not run counts 0, as in mdtest.
 [[nodiscard]] SummaryTable summary_rates(const StepResult& step);
-/// The SUMMARY time table: each phase's wall time in seconds.
+/// The SUMMARY time table: each phase's wall time (as summary_rates()) in seconds.
 [[nodiscard]] SummaryTable summary_times(const StepResult& step);
 /// Writes `table` as mdtest 4 prints it ("SUMMARY rate (in ops/sec): (of N iterations)", the
 /// header lines, one "%-18s" row per phase with four "%14.3f" figures; tree rows "%-22s").

@@ -254,8 +254,20 @@ class RankWorker : public PhaseWorker {
       ctx.add_counter(kItemsAtStonewallCounter, stonewall_seen_ ? at_stonewall_ : done);
       ctx.add_counter(kStonewallNsCounter, stonewall_ns_);
     }
-    // -Y: inside the phase's time (its wall time ends when the last worker returns).
-    if (c_.sync && !ctx.stop_requested()) ::sync();
+    // -Y: inside the phase's time, as mdtest's sync before its closing barrier.
+    std::uint64_t end_ns = timer_.last_ns();
+    if (c_.sync && !ctx.stop_requested()) {
+      ::sync();
+      end_ns = monotonic_ns();
+    }
+    // mdtest times a phase from its loop's start to its end on every rank (the slowest's time
+    // rates it): the phase's wall time is the ranks' first op's start to their last op's end,
+    // without the runner's start-up of the workers.
+    if (done > 0) {
+      ctx.time_phase_by_ops(first_op_ns_, end_ns);
+    } else {
+      ctx.time_phase_by_ops(0, 0);
+    }
     // mdtest -X reports its errors after the run; here they fail the phase (exit 1) once this
     // worker read what it could. A worker stopped because another one failed first (or a stop
     // signal) only counts its mismatches: the phase fails with the first failure's message.
@@ -490,6 +502,7 @@ class RankWorker : public PhaseWorker {
   void restart_timer(WorkerContext& ctx) noexcept {
     timer_.restart();
     ctx.op_begins(timer_.last_ns());
+    if (first_op_ns_ == 0) first_op_ns_ = timer_.last_ns();
   }
 
   /// The stonewall (-W): the items made when the runner's wear-out began, and when (after the
@@ -599,6 +612,7 @@ class RankWorker : public PhaseWorker {
   OpTimer timer_;
   std::uint64_t done_ = 0;  ///< items (tree directories) completed so far
   std::uint64_t start_ns_ = 0;
+  std::uint64_t first_op_ns_ = 0;  ///< when the first op's timing began (the phase's span)
   bool stonewall_seen_ = false;
   std::uint64_t at_stonewall_ = 0;
   std::uint64_t stonewall_ns_ = 0;
@@ -629,7 +643,10 @@ std::unique_ptr<PhaseWorker> make_rank_worker(const RankArgs& args, OwnedConfine
 std::unique_ptr<PhaseWorker> make_idle_worker() {
   class IdleWorker final : public PhaseWorker {
    public:
-    void run(WorkerContext& ctx) override { ctx.add_counter(kItemsDoneCounter, 0); }
+    void run(WorkerContext& ctx) override {
+      ctx.add_counter(kItemsDoneCounter, 0);
+      ctx.time_phase_by_ops(0, 0);  // no op: in no window of the phase's span
+    }
   };
   return std::make_unique<IdleWorker>();
 }

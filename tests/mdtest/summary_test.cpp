@@ -7,8 +7,10 @@
 #include <cmath>
 #include <fstream>
 #include <iobench/reporter.hpp>
+#include <iobench/result_json.hpp>
 #include <sstream>
 #include <string>
+#include <variant>
 
 #include "tests/mdtest/mdtest_run.hpp"
 
@@ -192,4 +194,55 @@ TEST_CASE("mdtest compare reads a verify_read run beside mdtest -X output with i
   CHECK(iobench::test::run_cli(
             {"compare", theirs, json, "--fail-if-worse", "1000", "--phases", "File read"})
             .exit_code == 0);
+}
+
+TEST_CASE(
+    "mdtest tree rates, printed and from the JSON, are the tree's directories over the ops span",
+    "[mdtest][cli][summary]") {
+  TempDir dir("mdtest_tree_span");
+  const std::string json = (dir.path() / "ours.json").string();
+  // Beside the JSON file, the text report on stdout.
+  const auto run = iobench::test::run_cli({"run", "mdtest", "-d", dir.path().string(), "items=6",
+                                           "branch=2", "depth=1", "-f", "json", "-o", json});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  // The printed SUMMARY tables, parsed back.
+  const ParsedSummary parsed = parse_summary(run.out);
+  REQUIRE(parsed.rate);
+  REQUIRE(parsed.time);
+  const ResultDocument doc = load_result_file(json);
+  const StepResult& step = doc.run.steps.at(0);
+  // The JSON gives the same tables (what compare and report read).
+  std::ostringstream from_json;
+  format_mdtest_text(step, from_json);
+  const ParsedSummary again = parse_summary(from_json.str());
+  REQUIRE(again.rate);
+  REQUIRE(again.rate->rows.size() == parsed.rate->rows.size());
+  for (std::size_t i = 0; i < again.rate->rows.size(); ++i) {
+    CHECK(again.rate->rows[i].operation == parsed.rate->rows[i].operation);
+    CHECK(again.rate->rows[i].max == parsed.rate->rows[i].max);
+    CHECK(again.time->rows[i].max == parsed.time->rows[i].max);
+  }
+  const AttributeValue* dirs = step.attribute("dirs_in_tree");
+  REQUIRE(dirs != nullptr);
+  CHECK(std::get<std::int64_t>(*dirs) == 3);  // -b 2 -z 1: the root and its 2 children
+  for (const char* name : {"Tree creation", "Tree removal"}) {
+    INFO(name);
+    const PhaseResult* phase = nullptr;
+    for (const PhaseResult& p : step.phases) {
+      if (p.name == name) phase = &p;
+    }
+    REQUIRE(phase != nullptr);
+    REQUIRE(phase->workers.size() == 1);
+    REQUIRE(phase->wall_ns > 0);
+    // The phase is timed from its first mkdir's (rmdir's) start to its last's end: inside its one
+    // worker's own run, not from the runner's release of it (which holds the worker's run).
+    CHECK(phase->wall_ns <= phase->workers[0].elapsed_ns);
+    const double seconds = static_cast<double>(phase->wall_ns) / 1e9;
+    const SummaryRow* rate = parsed.rate->row(name);
+    REQUIRE(rate != nullptr);
+    // %14.3f: within half a unit of the last printed decimal (and its relative rounding).
+    CHECK(rate->max == Approx(3.0 / seconds).margin(0.0006));
+    CHECK(parsed.time->row(name)->max == Approx(seconds).margin(0.0006));
+  }
 }

@@ -224,6 +224,50 @@ TEST_CASE("mdtest under mpirun -n 2: the SUMMARY rate is all ranks' items over t
   CHECK(TempDir::list(target).empty());  // the tree and the test directory removed
 }
 
+TEST_CASE("mdtest under mpirun -n 2: the shared tree's phases are timed by rank 0's ops alone",
+          "[mpi][mdtest]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mdmpi_tree");
+  const fs::path target = dir.path() / "target";
+  fs::create_directories(target);
+  const fs::path json = dir.path() / "out.json";
+  const CliResult result = run_ranked(
+      2, {"run", "mdtest", "-d", target.string(), "ranks=1", "worker_mode=threads", "items=6",
+          "branch=2", "depth=1", "-q", "--format", "json", "-o", json.string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const MdJson doc = MdJson::parse(read_file(json));
+  const ResultDocument aggregate = parse_result_json(read_file(json));
+  const MdJson& results = doc.at("ranks").at("steps").at(0).at("results");
+  REQUIRE(results.size() == 2);
+  const StepResult& step = aggregate.run.steps.at(0);
+  std::size_t checked = 0;
+  for (std::size_t p = 0; p < step.phases.size(); ++p) {
+    const PhaseResult& phase = step.phases[p];
+    if (!phase.name.starts_with("Tree")) continue;
+    INFO(phase.name);
+    const auto wall_of = [&](std::size_t rank) {
+      return results.at(rank)
+          .at("steps")
+          .at(0)
+          .at("phases")
+          .at(p)
+          .at("wall_ns")
+          .get<std::uint64_t>();
+    };
+    // Rank 0 makes (removes) the shared tree's 3 directories; rank 1's worker has no op, so it
+    // has no window, and the phase's time is rank 0's first op's start to its last op's end
+    // (not from rank 1's earlier or later start at the barrier).
+    CHECK(phase.total_ops() == 3);
+    CHECK(wall_of(1) == 0);
+    CHECK(wall_of(0) > 0);
+    CHECK(phase.wall_ns == wall_of(0));
+    ++checked;
+  }
+  CHECK(checked == 2);
+  CHECK(TempDir::list(target).empty());
+}
+
 TEST_CASE("mdtest under mpirun -n 2: the stonewall's counts of every rank reach the later phases",
           "[mpi][mdtest]") {
   SKIP_WITHOUT_MPIRUN();

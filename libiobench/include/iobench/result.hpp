@@ -117,8 +117,14 @@ struct PhaseResult {
   std::vector<std::string> op_names;
   std::vector<std::string> counter_names;
   WorkerMode mode = WorkerMode::kThreads;
-  std::uint64_t wall_ns = 0;       ///< measure start to the last worker's end
-  std::uint64_t stonewall_ns = 0;  ///< measure start to the first worker's end
+  /// Measure start to the last worker's end. In a phase its workers time by their ops
+  /// (WorkerContext::time_phase_by_ops(): mdtest's), the earliest first op's start to the latest
+  /// last op's end over the workers (under mpirun over all ranks, on rank 0's clock), without
+  /// the runner's start-up of the workers.
+  std::uint64_t wall_ns = 0;
+  /// Measure start to the first worker's end (in a phase timed by its ops: the earliest first
+  /// op's start to the earliest last op's end).
+  std::uint64_t stonewall_ns = 0;
   std::vector<WorkerResult> workers;
   std::vector<OpResult> ops;                          ///< merged over workers
   std::vector<std::uint64_t> counters;                ///< summed over workers
@@ -127,7 +133,8 @@ struct PhaseResult {
   PacingStats pacing{};                               ///< merged over workers (open-loop phases)
   /// CPU time iobench used in the measured window (never its set-up, warm-up or tear-down):
   /// `workers_cpu` plus the runner's own thread; at most `wall_ns` x online CPUs (to the ns;
-  /// the wall and CPU clocks may differ in rate by NTP's slew, at most 0.05 %).
+  /// the wall and CPU clocks may differ in rate by NTP's slew, at most 0.05 %), except in a phase
+  /// timed by its ops (see `wall_ns`), whose workers' CPU covers their whole runs.
   CpuTimes process_cpu;
   CpuTimes workers_cpu;  ///< sum of the workers' `cpu` (threads, or worker processes)
   /// Busy share of all CPUs in the measured window, 0..100, from /proc/stat (whose counters

@@ -19,20 +19,38 @@ CpuTimes operator+(const CpuTimes& a, const CpuTimes& b) noexcept {
   return {a.user_ns + b.user_ns, a.system_ns + b.system_ns};
 }
 
-// The runner's CPU time inside a window that closed at `window_end_ns`. Its last reading comes
-// a little after (it wakes up when the last worker ends); a thread uses at most the wall time
-// that passed, so that much is taken off, keeping the figure a lower bound of what it used in
-// the window and every sum of CPU times within wall time x CPUs.
-CpuTimes runner_cpu_in_window(const GroupOutcome& outcome, std::uint64_t window_end_ns) noexcept {
+// `cpu` cut down to at most `limit_ns` in all, user and system in their proportion.
+CpuTimes at_most(const CpuTimes& cpu, std::uint64_t limit_ns) noexcept {
+  const std::uint64_t total = cpu.user_ns + cpu.system_ns;
+  if (total <= limit_ns) return cpu;
+  const auto user = static_cast<std::uint64_t>(static_cast<long double>(cpu.user_ns) * limit_ns /
+                                               static_cast<long double>(total));
+  return {user, limit_ns - user};
+}
+
+// The runner's CPU time inside a window from `window_start_ns` to `window_end_ns`. Its readings
+// come from the measurement's start (before a window of a phase timed by its ops opens) to a
+// little after the window (it wakes up when the last worker ends); a thread uses at most the
+// wall time that passed, so that much is taken off, keeping the figure a lower bound of what it
+// used in the window and every sum of CPU times within wall time x CPUs.
+CpuTimes runner_cpu_in_window(const GroupOutcome& outcome, std::uint64_t window_start_ns,
+                              std::uint64_t window_end_ns) noexcept {
   const CpuTimes cpu = cpu_between(outcome.runner_start, outcome.runner_end);
   const std::uint64_t total = cpu.user_ns + cpu.system_ns;
   const std::uint64_t late =
       outcome.runner_end_ns > window_end_ns ? outcome.runner_end_ns - window_end_ns : 0;
-  if (late >= total) return {};
-  const std::uint64_t kept = total - late;
-  const auto user = static_cast<std::uint64_t>(static_cast<long double>(cpu.user_ns) * kept /
-                                               static_cast<long double>(total));
-  return {user, kept - user};
+  const std::uint64_t early =
+      window_start_ns > outcome.measure_start_ns ? window_start_ns - outcome.measure_start_ns : 0;
+  if (late + early >= total) return {};
+  return at_most(cpu, total - late - early);
+}
+
+// A worker's span in a phase timed by its ops (WorkerContext::time_phase_by_ops()), in ns: from
+// its first op's start (or the measurement's, if later) to its last op's end; 0 without one.
+std::uint64_t ops_span_ns(const WorkerSlot& slot) noexcept {
+  if (slot.ops_span_reported == 0 || slot.ops_last_end_ns == 0) return 0;
+  const std::uint64_t begin = std::max(slot.ops_first_start_ns, slot.start_ns);
+  return slot.ops_last_end_ns > begin ? slot.ops_last_end_ns - begin : 0;
 }
 
 // What the phase's groups add up to.
@@ -48,21 +66,63 @@ struct GroupTotals {
   std::optional<SteadyStateResult> steady;  // the last measured group's
 };
 
-// Adds a measured group's window to `totals`: its wall time (to its last measured worker's
-// end), the first worker's end (stonewall), the runner's CPU and /proc/stat's busy ticks.
-void add_measured_group(const PhaseMemory& memory, std::size_t first, std::size_t count,
-                        const GroupOutcome& outcome, GroupTotals& totals) {
-  std::uint64_t group_end = outcome.measure_start_ns;
+// A measured group's window: from the runner's measurement start to its last measured worker's
+// end, or, when a worker timed the phase by its ops (WorkerContext::time_phase_by_ops()), from
+// the earliest first op's start to the latest last op's end of the workers that gave a span
+// (start 0: none did, the group measured no op). `first_end` is the first such worker's end.
+struct GroupWindow {
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+  std::uint64_t first_end_ns = UINT64_MAX;
+};
+
+GroupWindow group_window(const PhaseMemory& memory, std::size_t first, std::size_t count,
+                         const GroupOutcome& outcome) {
+  bool by_ops = false;
+  for (std::size_t i = first; i < first + count; ++i)
+    by_ops = by_ops || memory.slot(i)->ops_span_reported != 0;
+  GroupWindow window;
+  if (!by_ops) {
+    window.start_ns = outcome.measure_start_ns;
+    window.end_ns = outcome.measure_start_ns;
+    for (std::size_t i = first; i < first + count; ++i) {
+      const WorkerSlot& slot = *memory.slot(i);
+      if (!measured(slot)) continue;
+      const std::uint64_t end = std::max(slot.end_ns, outcome.measure_start_ns);
+      window.end_ns = std::max(window.end_ns, end);
+      window.first_end_ns = std::min(window.first_end_ns, end);
+    }
+    return window;
+  }
+  std::uint64_t start = UINT64_MAX;
   for (std::size_t i = first; i < first + count; ++i) {
     const WorkerSlot& slot = *memory.slot(i);
-    if (!measured(slot)) continue;
-    const std::uint64_t end = std::max(slot.end_ns, outcome.measure_start_ns);
-    group_end = std::max(group_end, end);
-    totals.stonewall_ns =
-        std::min(totals.stonewall_ns, totals.wall_ns + (end - outcome.measure_start_ns));
+    if (!measured(slot) || slot.ops_span_reported == 0 || slot.ops_last_end_ns == 0) continue;
+    // A warm-up's op counts from the measurement's start (the worker's view of it).
+    const std::uint64_t begin = std::max(slot.ops_first_start_ns, slot.start_ns);
+    const std::uint64_t end = std::max(slot.ops_last_end_ns, begin);
+    start = std::min(start, begin);
+    window.end_ns = std::max(window.end_ns, end);
+    window.first_end_ns = std::min(window.first_end_ns, end);
   }
-  totals.wall_ns += group_end - outcome.measure_start_ns;
-  totals.runner_cpu = totals.runner_cpu + runner_cpu_in_window(outcome, group_end);
+  if (start == UINT64_MAX) return GroupWindow{};
+  window.start_ns = start;
+  return window;
+}
+
+// Adds a measured group's window to `totals`: its wall time (group_window()), the first
+// worker's end (stonewall), the runner's CPU and /proc/stat's busy ticks.
+void add_measured_group(const GroupWindow& window, const GroupOutcome& outcome,
+                        GroupTotals& totals) {
+  if (window.start_ns != 0 && window.first_end_ns != UINT64_MAX) {
+    totals.stonewall_ns =
+        std::min(totals.stonewall_ns, totals.wall_ns + (window.first_end_ns - window.start_ns));
+  }
+  if (window.start_ns != 0) totals.wall_ns += window.end_ns - window.start_ns;
+  const std::uint64_t group_start =
+      window.start_ns != 0 ? window.start_ns : outcome.measure_start_ns;
+  const std::uint64_t group_end = window.start_ns != 0 ? window.end_ns : outcome.measure_start_ns;
+  totals.runner_cpu = totals.runner_cpu + runner_cpu_in_window(outcome, group_start, group_end);
   if (outcome.system_end.total_ticks >= outcome.system_begin.total_ticks &&
       outcome.system_end.busy_ticks >= outcome.system_begin.busy_ticks) {
     totals.system_busy.busy_ticks +=
@@ -100,12 +160,13 @@ GroupTotals run_groups(const PhaseRequest& request, const PhaseMemory& memory,
     bool group_failed = false;
     for (std::size_t i = first; i < first + count; ++i) group_failed |= memory.slot(i)->failed != 0;
     if (totals.peer_problem.empty()) totals.peer_problem = outcome.peer_problem;
-    if (outcome.measured && totals.first_measure_ns == 0) {
-      totals.first_measure_ns = outcome.measure_start_ns;
-    }
     totals.wear_out_ops = std::max(totals.wear_out_ops, outcome.wear_out_ops);
     if (outcome.steady) totals.steady = outcome.steady;
-    if (outcome.measured) add_measured_group(memory, first, count, outcome, totals);
+    if (outcome.measured) {
+      const GroupWindow window = group_window(memory, first, count, outcome);
+      if (totals.first_measure_ns == 0) totals.first_measure_ns = window.start_ns;
+      add_measured_group(window, outcome, totals);
+    }
     if (totals.interrupted || group_failed || !totals.peer_problem.empty()) break;
     // Across ranks, the groups of a serial phase end together: one more checkpoint per group.
     if (request.sync != nullptr && request.sync->active() && first + group < spec.workers) {
@@ -143,6 +204,9 @@ WorkerResult copy_out_worker(const PhaseRequest& request, const PhaseMemory& mem
     tally.any_measured = true;
     worker.elapsed_ns = slot.end_ns - slot.start_ns;
     worker.cpu = cpu_between(slot.cpu_start, slot.cpu_end);
+    // Timed by its ops: its CPU time within its span, which is at most the span (the readings
+    // hold its run()'s work before the first op and after the last too).
+    if (slot.ops_span_reported != 0) worker.cpu = at_most(worker.cpu, ops_span_ns(slot));
     // Merged into compact results: a merge reads only the buckets between a histogram's
     // minimum's and maximum's, so the shared pages no sample reached are never made resident.
     for (std::size_t k = 0; k < stats.size(); ++k) worker.ops[k].merge(stats[k]);

@@ -52,7 +52,9 @@ struct PhaseRequest {
 
 /// When the phase measured, for the aggregation across ranks (CLOCK_MONOTONIC ns).
 struct PhaseWindow {
-  std::uint64_t start_ns = 0;  ///< the first measured group's measurement start; 0: none
+  /// The first measured group's measurement start (in a phase its workers time by their ops,
+  /// WorkerContext::time_phase_by_ops(), the earliest first op's start); 0: none.
+  std::uint64_t start_ns = 0;
   /// Wear-out: the measured ops every worker was to reach (the most of any worker, of any rank,
   /// at the time limit), the largest over the groups; 0: no wear-out happened.
   std::uint64_t wear_out_ops = 0;

@@ -170,6 +170,14 @@ void WorkerContext::plan_work(std::uint64_t ops, std::uint64_t bytes) noexcept {
 
 void WorkerContext::begin_fsync() noexcept { slot_.in_fsync.store(1, std::memory_order_relaxed); }
 
+void WorkerContext::time_phase_by_ops(std::uint64_t first_op_start_ns,
+                                      std::uint64_t last_op_end_ns) noexcept {
+  // Read by the runner after the worker's stage passed kEnded (as end_ns).
+  slot_.ops_span_reported = 1;
+  slot_.ops_first_start_ns = first_op_start_ns;
+  slot_.ops_last_end_ns = last_op_end_ns;
+}
+
 bool WorkerContext::stop_requested() const noexcept {
   // In a worker process the stop signals are ignored: the runner turns them into kAbort.
   return state_.load(std::memory_order_relaxed) == detail::kAbort || iobench::stop_requested();

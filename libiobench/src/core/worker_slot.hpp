@@ -54,6 +54,11 @@ struct WorkerContext::Slot {
   std::uint64_t end_ns = 0;      ///< when run() returned or threw (0: it never ran)
   detail::CpuReading cpu_start;  ///< right after start_ns
   detail::CpuReading cpu_end;    ///< right before end_ns
+  /// WorkerContext::time_phase_by_ops(): 1 once the worker called it, with its first op's start
+  /// and its last op's end (monotonic ns; both 0: it did no op).
+  std::uint32_t ops_span_reported = 0;
+  std::uint64_t ops_first_start_ns = 0;
+  std::uint64_t ops_last_end_ns = 0;
   /// Measured ops this worker may do (UINT64_MAX: no limit); counted from the measure start.
   std::uint64_t ops_limit = UINT64_MAX;
   /// live_ops when this worker saw the measurement start (UINT64_MAX before): the runner's

@@ -1,0 +1,108 @@
+// A phase its workers time by their ops (WorkerContext::time_phase_by_ops(), mdtest's timing):
+// its wall time is the workers' first op's start to their last op's end, exactly, without the
+// runner's start-up of the workers or the untimed work around the ops; a worker that did no op
+// counts in no window; a phase whose workers never call it keeps the runner's window.
+#include <array>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <iobench/runner.hpp>
+#include <iobench/workload.hpp>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "tests/support/test_support.hpp"
+
+using namespace iobench;
+using namespace std::chrono_literals;
+
+namespace {
+
+// What each worker (threads) reported, per phase: its first op's start and last op's end.
+struct Span {
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+};
+std::array<std::array<Span, 2>, 3> g_spans{};
+
+// Phase 0: both workers report their span; phase 1: worker 1 does no op and reports 0, 0;
+// phase 2: no worker reports (the runner's window). Each worker sleeps untimed 20 ms before its
+// first op and 10 ms after its last (worker 1 5 ms less before), does 3 ops of 1 ms.
+class SpanWorker final : public PhaseWorker {
+ public:
+  SpanWorker(std::size_t phase, std::size_t worker) : phase_(phase), worker_(worker) {}
+  void run(WorkerContext& ctx) override {
+    std::this_thread::sleep_for(worker_ == 0 ? 20ms : 15ms);
+    const bool idle = phase_ == 1 && worker_ == 1;
+    const std::uint64_t start = monotonic_ns();
+    std::uint64_t last = start;
+    for (int i = 0; i < 3 && !idle && ctx.keep_going(); ++i) {
+      std::this_thread::sleep_for(1ms);
+      const std::uint64_t now = monotonic_ns();
+      ctx.record(0, 0, now - last, now);
+      last = now;
+    }
+    std::this_thread::sleep_for(10ms);
+    if (phase_ == 2) return;
+    g_spans[phase_][worker_] = idle ? Span{} : Span{start, last};
+    ctx.time_phase_by_ops(idle ? 0 : start, idle ? 0 : last);
+  }
+
+ private:
+  std::size_t phase_;
+  std::size_t worker_;
+};
+
+class SpanWorkload final : public Workload {
+ public:
+  [[nodiscard]] std::vector<PhaseSpec> phases() const override {
+    std::vector<PhaseSpec> specs;
+    for (const char* name : {"both", "one idle", "runner"}) {
+      specs.push_back(PhaseSpec{.name = name, .op_names = {"op"}, .workers = 2});
+    }
+    return specs;
+  }
+  [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
+                                                         WorkerContext& ctx) override {
+    return std::make_unique<SpanWorker>(phase, ctx.worker_index());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("time_phase_by_ops: wall time is the workers' first op's start to their last op's end",
+          "[core][ops-span]") {
+  test::TempDir dir("ops_span");
+  Registry registry;
+  register_builtins(registry);
+  registry.add_workload(
+      WorkloadInfo{.name = "span",
+                   .summary = "test double",
+                   .params = {},
+                   .factory = [](const WorkloadSetup&) -> std::unique_ptr<Workload> {
+                     return std::make_unique<SpanWorkload>();
+                   }});
+  test::CapturingReporter reporter;
+  const RunResult run =
+      Runner(registry, {})
+          .run(std::vector<Step>{Step{.workload = "span", .targets = {dir.path()}}}, reporter);
+  REQUIRE(run.status == Status::kOk);
+  const StepResult& step = run.steps.at(0);
+  REQUIRE(step.phases.size() == 3);
+
+  const auto& both = g_spans[0];
+  const std::uint64_t first = std::min(both[0].start_ns, both[1].start_ns);
+  CHECK(step.phases[0].wall_ns == std::max(both[0].end_ns, both[1].end_ns) - first);
+  CHECK(step.phases[0].stonewall_ns == std::min(both[0].end_ns, both[1].end_ns) - first);
+  CHECK(step.phases[0].total_ops() == 6);
+
+  // The idle worker counts in no window: the phase is worker 0's ops alone.
+  CHECK(g_spans[1][1].end_ns == 0);
+  CHECK(step.phases[1].wall_ns == g_spans[1][0].end_ns - g_spans[1][0].start_ns);
+  CHECK(step.phases[1].stonewall_ns == step.phases[1].wall_ns);
+
+  // Without the call: the runner's window, from its release to the last worker's end, which
+  // holds every worker's whole run.
+  for (const WorkerResult& w : step.phases[2].workers)
+    CHECK(step.phases[2].wall_ns >= w.elapsed_ns);
+}
