@@ -133,8 +133,9 @@ struct PhaseResult {
   PacingStats pacing{};                               ///< merged over workers (open-loop phases)
   /// CPU time iobench used in the measured window (never its set-up, warm-up or tear-down):
   /// `workers_cpu` plus the runner's own thread; at most `wall_ns` x online CPUs (to the ns;
-  /// the wall and CPU clocks may differ in rate by NTP's slew, at most 0.05 %), except in a phase
-  /// timed by its ops (see `wall_ns`), whose workers' CPU covers their whole runs.
+  /// the wall and CPU clocks may differ in rate by NTP's slew, at most 0.05 %). In a phase timed
+  /// by its ops (see `wall_ns`) a worker's CPU is its run's, cut to at most its own span, and
+  /// the runner's is cut to the span: with more busy workers than CPUs the sum may pass it.
   CpuTimes process_cpu;
   CpuTimes workers_cpu;  ///< sum of the workers' `cpu` (threads, or worker processes)
   /// Busy share of all CPUs in the measured window, 0..100, from /proc/stat (whose counters
