@@ -67,11 +67,16 @@ struct WorkerResult {
   std::size_t target_index = 0;
   std::uint64_t seed = 0;
   /// This worker's measured time: from when it saw the measurement start (barrier release or
-  /// warm-up end) to the end of its run(); 0 if it measured nothing.
+  /// warm-up end) to the end of its run(); 0 if it measured nothing. A worker that timed its
+  /// phase by its ops (WorkerContext::time_phase_by_ops()): its own span, from its first op's
+  /// start (or the measurement's start, if later) to its last op's end, as the phase's
+  /// `wall_ns` counts it, so never more than `wall_ns`; 0 if it did no op.
   std::uint64_t elapsed_ns = 0;
   /// CPU time of this worker's thread (or, for process workers, its process) within
   /// `elapsed_ns`, never more than `elapsed_ns`: the total is exact (CPU-time clocks, ns), split
-  /// into user/system in the proportion the kernel's tick samples (1/CONFIG_HZ) give.
+  /// into user/system in the proportion the kernel's tick samples (1/CONFIG_HZ) give. A worker
+  /// that timed its phase by its ops has as its CPU time min(its whole run()'s CPU time, its
+  /// span): an upper bound of the CPU it used inside its span, not a measurement of it.
   CpuTimes cpu;
   std::vector<OpResult> ops;            ///< indexed like PhaseResult::op_names
   std::vector<std::uint64_t> counters;  ///< indexed like PhaseResult::counter_names
@@ -134,8 +139,11 @@ struct PhaseResult {
   /// CPU time iobench used in the measured window (never its set-up, warm-up or tear-down):
   /// `workers_cpu` plus the runner's own thread; at most `wall_ns` x online CPUs (to the ns;
   /// the wall and CPU clocks may differ in rate by NTP's slew, at most 0.05 %). In a phase timed
-  /// by its ops (see `wall_ns`) a worker's CPU is its run's, cut to at most its own span, and
-  /// the runner's is cut to the span: with more busy workers than CPUs the sum may pass it.
+  /// by its ops (see `wall_ns`) a worker that timed its phase by its ops has as its CPU time
+  /// min(its whole run()'s CPU time, its span): an upper bound of the CPU it used inside its
+  /// span, not a measurement of it; the runner's is its CPU from the measurement's start less
+  /// the time outside the phase's span (a lower bound). The sum may then pass `wall_ns` x
+  /// online CPUs when more workers than CPUs were busy.
   CpuTimes process_cpu;
   CpuTimes workers_cpu;  ///< sum of the workers' `cpu` (threads, or worker processes)
   /// Busy share of all CPUs in the measured window, 0..100, from /proc/stat (whose counters
@@ -167,7 +175,8 @@ struct PhaseResult {
   /// Ops over all op kinds.
   [[nodiscard]] std::uint64_t total_ops() const noexcept;
   /// Throughput in bytes per second (bytes, not MiB: divide by 2^20 for MiB/s): total_bytes()
-  /// over the measured wall time `wall_ns` (measure start to the last worker's end; not
+  /// over the measured wall time `wall_ns` (measure start to the last worker's end, or, in a
+  /// phase timed by its ops, the workers' first op's start to their last op's end; not
   /// `stonewall_ns`, not a worker's `elapsed_ns`). 0 if `wall_ns` is 0. It is the JSON's
   /// phase `throughput_bytes_per_s` and, over 2^20, the MiB/s of the text report's "all" row.
   [[nodiscard]] double throughput_bytes_per_s() const noexcept;

@@ -203,8 +203,9 @@ class WorkerContext final {
   void add_counter(CounterId counter, std::uint64_t value) noexcept;
   /// Times the phase by its workers' ops, as mdtest times its phases: this worker's measured
   /// work ran from `first_op_start_ns`, when its first op began, to `last_op_end_ns`, when its
-  /// last op ended (or work after it the phase times, mdtest's -y sync), both monotonic_ns();
-  /// a worker that did no op passes 0, 0. Call it once, at the end of run().
+  /// last op ended (or work after it the phase times: mdtest -Y's sync(2) after the phase),
+  /// both monotonic_ns(); a worker that did no op passes 0, 0. Call it once, at the end of
+  /// run(), and also before an exception leaves run(), so that a failed worker's ops count.
   ///
   /// Once any worker of a phase calls it, the phase's measured window (PhaseResult::wall_ns,
   /// stonewall_ns and, under mpirun, the rank's window in the aggregate) runs from the earliest
@@ -213,8 +214,12 @@ class WorkerContext final {
   /// workers, whose start-up (a thread's wake-up, ~0.1-0.3 ms) would otherwise count in a short
   /// phase's rate. Workers that passed 0, 0 or never called it count in no window; a phase (of
   /// this rank) none of whose workers passed a span has wall_ns 0 and no rank window. A start
-  /// before the measurement began (a warm-up's op) counts from the measurement's start. Not
-  /// inline and no member added: plugins of this ABI that never call it are timed as before.
+  /// before the measurement began (a warm-up's op) counts from the measurement's start. This
+  /// worker's WorkerResult::elapsed_ns is then its own span so counted (0 for 0, 0), and its
+  /// CPU time is min(its whole run()'s CPU time, its span): an upper bound of the CPU it used
+  /// inside its span, not a measurement of it. The time series keeps its origin at the
+  /// measurement's start. Not inline and no member added: plugins of this ABI that never call
+  /// it are timed as before.
   void time_phase_by_ops(std::uint64_t first_op_start_ns, std::uint64_t last_op_end_ns) noexcept;
   /// `--explain=ops` (RunOptions::explain): the next op begins at `start_ns` (monotonic_ns()).
   /// By default an op begins where the previous one ended (back-to-back ops, OpTimer); a loop

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iobench/format.hpp>
 #include <iobench/runner.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -45,12 +46,20 @@ CpuTimes runner_cpu_in_window(const GroupOutcome& outcome, std::uint64_t window_
   return at_most(cpu, total - late - early);
 }
 
-// A worker's span in a phase timed by its ops (WorkerContext::time_phase_by_ops()), in ns: from
-// its first op's start (or the measurement's, if later) to its last op's end; 0 without one.
-std::uint64_t ops_span_ns(const WorkerSlot& slot) noexcept {
-  if (slot.ops_span_reported == 0 || slot.ops_last_end_ns == 0) return 0;
+// A worker's span in a phase timed by its ops (WorkerContext::time_phase_by_ops()): from its
+// first op's start, or the measurement's start as the worker saw it if that is later (an op
+// begun in the warm-up), to its last op's end. The phase's window (group_window()) and the
+// worker's own elapsed time and CPU cap (copy_out_worker()) both take it from here.
+struct OpsSpan {
+  std::uint64_t begin_ns = 0;
+  std::uint64_t end_ns = 0;
+};
+
+// nullopt: the worker did not time by its ops, or reported no op (0, 0).
+std::optional<OpsSpan> ops_span(const WorkerSlot& slot) noexcept {
+  if (slot.ops_span_reported == 0 || slot.ops_last_end_ns == 0) return std::nullopt;
   const std::uint64_t begin = std::max(slot.ops_first_start_ns, slot.start_ns);
-  return slot.ops_last_end_ns > begin ? slot.ops_last_end_ns - begin : 0;
+  return OpsSpan{.begin_ns = begin, .end_ns = std::max(slot.ops_last_end_ns, begin)};
 }
 
 // What the phase's groups add up to.
@@ -61,7 +70,8 @@ struct GroupTotals {
   SystemCpuSample system_busy;  // summed over the groups' windows
   bool interrupted = false;
   std::string peer_problem;
-  std::uint64_t first_measure_ns = 0;
+  std::uint64_t first_measure_ns = 0;         // the phase's window's start (PhaseWindow::start_ns)
+  std::uint64_t first_runner_measure_ns = 0;  // the runner's (PhaseWindow::measure_start_ns)
   std::uint64_t wear_out_ops = 0;
   std::optional<SteadyStateResult> steady;  // the last measured group's
 };
@@ -97,13 +107,11 @@ GroupWindow group_window(const PhaseMemory& memory, std::size_t first, std::size
   std::uint64_t start = UINT64_MAX;
   for (std::size_t i = first; i < first + count; ++i) {
     const WorkerSlot& slot = *memory.slot(i);
-    if (!measured(slot) || slot.ops_span_reported == 0 || slot.ops_last_end_ns == 0) continue;
-    // A warm-up's op counts from the measurement's start (the worker's view of it).
-    const std::uint64_t begin = std::max(slot.ops_first_start_ns, slot.start_ns);
-    const std::uint64_t end = std::max(slot.ops_last_end_ns, begin);
-    start = std::min(start, begin);
-    window.end_ns = std::max(window.end_ns, end);
-    window.first_end_ns = std::min(window.first_end_ns, end);
+    const std::optional<OpsSpan> span = measured(slot) ? ops_span(slot) : std::nullopt;
+    if (!span) continue;
+    start = std::min(start, span->begin_ns);
+    window.end_ns = std::max(window.end_ns, span->end_ns);
+    window.first_end_ns = std::min(window.first_end_ns, span->end_ns);
   }
   if (start == UINT64_MAX) return GroupWindow{};
   window.start_ns = start;
@@ -165,6 +173,9 @@ GroupTotals run_groups(const PhaseRequest& request, const PhaseMemory& memory,
     if (outcome.measured) {
       const GroupWindow window = group_window(memory, first, count, outcome);
       if (totals.first_measure_ns == 0) totals.first_measure_ns = window.start_ns;
+      if (totals.first_runner_measure_ns == 0) {
+        totals.first_runner_measure_ns = outcome.measure_start_ns;
+      }
       add_measured_group(window, outcome, totals);
     }
     if (totals.interrupted || group_failed || !totals.peer_problem.empty()) break;
@@ -204,9 +215,14 @@ WorkerResult copy_out_worker(const PhaseRequest& request, const PhaseMemory& mem
     tally.any_measured = true;
     worker.elapsed_ns = slot.end_ns - slot.start_ns;
     worker.cpu = cpu_between(slot.cpu_start, slot.cpu_end);
-    // Timed by its ops: its CPU time within its span, which is at most the span (the readings
-    // hold its run()'s work before the first op and after the last too).
-    if (slot.ops_span_reported != 0) worker.cpu = at_most(worker.cpu, ops_span_ns(slot));
+    if (slot.ops_span_reported != 0) {
+      // Timed by its ops: its time is its own span, as in the phase's window (0: no op). Its
+      // CPU readings hold its whole run(), work before the first op and after the last too;
+      // capped at the span, min(run's CPU, span) is an upper bound of its CPU inside the span.
+      const std::optional<OpsSpan> span = ops_span(slot);
+      worker.elapsed_ns = span ? span->end_ns - span->begin_ns : 0;
+      worker.cpu = at_most(worker.cpu, worker.elapsed_ns);
+    }
     // Merged into compact results: a merge reads only the buckets between a histogram's
     // minimum's and maximum's, so the shared pages no sample reached are never made resident.
     for (std::size_t k = 0; k < stats.size(); ++k) worker.ops[k].merge(stats[k]);
@@ -332,6 +348,7 @@ PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
   result.process_cpu = totals.runner_cpu + result.workers_cpu;
   if (window != nullptr) {
     window->start_ns = totals.first_measure_ns;
+    window->measure_start_ns = totals.first_runner_measure_ns;
     window->stopped_by_peer = !totals.peer_problem.empty();
     window->wear_out_ops = totals.wear_out_ops;
   }

@@ -55,6 +55,9 @@ struct PhaseWindow {
   /// The first measured group's measurement start (in a phase its workers time by their ops,
   /// WorkerContext::time_phase_by_ops(), the earliest first op's start); 0: none.
   std::uint64_t start_ns = 0;
+  /// The first measured group's measurement start as the runner took it, whatever timed the
+  /// phase: the origin of its time series' measured points (0: none measured).
+  std::uint64_t measure_start_ns = 0;
   /// Wear-out: the measured ops every worker was to reach (the most of any worker, of any rank,
   /// at the time limit), the largest over the groups; 0: no wear-out happened.
   std::uint64_t wear_out_ops = 0;
