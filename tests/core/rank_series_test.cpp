@@ -121,6 +121,34 @@ TEST_CASE("ranks' time series merge into what one runner records with all their 
   }
 }
 
+TEST_CASE("ranks' time series stay at their measurement's start when timed by their ops",
+          "[core][series]") {
+  // Both ranks measured from 1 ms on rank 0's clock, but their phases are timed by their ops
+  // (WorkerContext::time_phase_by_ops()): rank 0's window opens 0.2 ms later at its first op,
+  // rank 1's a whole interval and 0.2 ms later. Their series still start together.
+  const auto by_ops = [](RankStep rank, std::int64_t first_op_delay_ns) {
+    iobench::RankWindow& window = rank.windows.at(0);
+    window.measure_start_ns = window.start_ns;
+    window.start_ns += first_op_delay_ns;
+    window.first_end_ns = window.start_ns;
+    window.end_ns += first_op_delay_ns;
+    return iobench::from_rank_text(iobench::to_rank_text(rank));  // the 4 figures sent
+  };
+  const RankStep zero = by_ops(rank_with(0, rank_series(0, 6, kSeriesPointCap)), 200'000);
+  const RankStep one = by_ops(rank_with(1, rank_series(1, 6, kSeriesPointCap)),
+                              static_cast<std::int64_t>(kSeriesInterval) + 200'000);
+  CHECK(one.windows.at(0).measure_start_ns == 1'000'000);
+  CHECK(one.windows.at(0).start_ns ==
+        1'000'000 + 200'000 + static_cast<std::int64_t>(kSeriesInterval));
+  const TimeSeries got = aggregate_of({zero, one});
+  const TimeSeries want = both_series(6, kSeriesPointCap);
+  REQUIRE(got.points.size() == want.points.size());
+  for (std::size_t i = 0; i < got.points.size(); ++i) {
+    INFO("point " << i);
+    check_point(got.points[i], want.points[i]);
+  }
+}
+
 TEST_CASE("ranks' time series at different resolutions merge at the coarsest", "[core][series]") {
   // Rank 0 kept 4 points of 2 intervals (cap 4), rank 1 all 8.
   const TimeSeries coarse = rank_series(0, 8, 4);

@@ -14,12 +14,19 @@
 namespace iobench {
 
 /// When one rank measured one phase, on rank 0's CLOCK_MONOTONIC (ns): from its measurement
-/// start to its last worker's end. Both 0: the rank measured nothing in that phase.
+/// start to its last worker's end (in a phase its workers time by their ops,
+/// WorkerContext::time_phase_by_ops(), from their first op's start to their last op's end).
+/// Both 0: the rank measured nothing in that phase (or, timed by its ops, did no op).
 struct RankWindow {
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   /// When its first worker ended (IOR's stonewall), on the same clock; 0 with start_ns.
   std::int64_t first_end_ns = 0;
+  /// The runner's measurement start on the same clock, however the phase was timed: where the
+  /// rank's time series (whose points count from the phase's start) goes in the merged one.
+  /// Equal to start_ns unless the phase was timed by its ops; 0 (and a rank text without it)
+  /// stands for start_ns.
+  std::int64_t measure_start_ns = 0;
 };
 
 /// One rank's share of a step, as the rank sends it to rank 0.

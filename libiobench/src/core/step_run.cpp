@@ -60,14 +60,18 @@ struct IntervalRates {
   }
 };
 
-// A measured phase's window on rank 0's clock, for the aggregate's wall time and stonewall.
+// A measured phase's window on rank 0's clock, for the aggregate's wall time and stonewall, and
+// its measurement's start there, for its time series' place in the merged one.
 RankWindow rank_window(const PhaseWindow& window, const PhaseResult& phase,
                        std::int64_t clock_offset_ns) {
   if (window.start_ns == 0) return RankWindow{};
   const auto start = static_cast<std::int64_t>(window.start_ns) - clock_offset_ns;
+  const std::uint64_t measure =
+      window.measure_start_ns != 0 ? window.measure_start_ns : window.start_ns;
   return RankWindow{.start_ns = start,
                     .end_ns = start + static_cast<std::int64_t>(phase.wall_ns),
-                    .first_end_ns = start + static_cast<std::int64_t>(phase.stonewall_ns)};
+                    .first_end_ns = start + static_cast<std::int64_t>(phase.stonewall_ns),
+                    .measure_start_ns = static_cast<std::int64_t>(measure) - clock_offset_ns};
 }
 
 // The fields of a step's result known before it runs.

@@ -98,7 +98,9 @@ void choose_device_ranks(std::vector<detail::RankSeries>& series,
 }
 
 // Phase `p`'s time series over the ranks that ran it: each placed by its phase's start on rank
-// 0's clock (its measurement start less the measurement's offset in its series).
+// 0's clock (its runner's measurement start less the measurement's offset in its series; not the
+// window of a phase timed by its ops, whose start is its first op's, later by the workers' wake-up
+// and differently on each rank).
 TimeSeries merge_series(const std::vector<RankStep>& ranks, std::size_t p) {
   std::vector<detail::RankSeries> series;
   std::vector<std::int64_t> origins;
@@ -111,7 +113,8 @@ TimeSeries merge_series(const std::vector<RankStep>& ranks, std::size_t p) {
     worker_offset += phase.workers.size();
     // A rank that never measured (stopped in its warm-up) has no place on the common clock.
     if (p >= rank.windows.size() || rank.windows[p].start_ns == 0) continue;
-    std::int64_t origin = rank.windows[p].start_ns;
+    const RankWindow& window = rank.windows[p];
+    std::int64_t origin = window.measure_start_ns != 0 ? window.measure_start_ns : window.start_ns;
     for (const SeriesPoint& point : phase.time_series.points) {
       if (point.warmup) continue;
       origin -= static_cast<std::int64_t>(point.start_ns);
@@ -309,7 +312,7 @@ RankedStep aggregate_ranks(std::vector<RankStep> ranks) {
 std::string to_rank_text(const RankStep& rank) {
   Json windows = Json::array();
   for (const RankWindow& w : rank.windows)
-    windows.push_back({w.start_ns, w.end_ns, w.first_end_ns});
+    windows.push_back({w.start_ns, w.end_ns, w.first_end_ns, w.measure_start_ns});
   Json j;
   j["rank"] = rank.rank;
   j["clock_residual_ns"] = rank.clock_residual_ns;
@@ -329,8 +332,12 @@ RankStep from_rank_text(std::string_view text) {
     rank.rank = j.at("rank").get<int>();
     rank.clock_residual_ns = j.at("clock_residual_ns").get<std::uint64_t>();
     for (const Json& w : j.at("windows")) {
+      const auto start = w.at(0).get<std::int64_t>();
       rank.windows.push_back(
-          {w.at(0).get<std::int64_t>(), w.at(1).get<std::int64_t>(), w.at(2).get<std::int64_t>()});
+          {.start_ns = start,
+           .end_ns = w.at(1).get<std::int64_t>(),
+           .first_end_ns = w.at(2).get<std::int64_t>(),
+           .measure_start_ns = w.size() > 3 ? w.at(3).get<std::int64_t>() : start});
     }
   } catch (const nlohmann::json::exception& e) {
     throw ResultFormatError("", fmt::format("not a rank's result: {}", e.what()));
