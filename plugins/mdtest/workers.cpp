@@ -241,9 +241,14 @@ class RankWorker : public PhaseWorker {
     try {
       run_phase(ctx);
     } catch (const IoError&) {
-      // The phase fails with what this rank completed (fail() names the count too).
+      // The phase fails with what this rank completed (fail() names the count too), and its
+      // completed ops count in the phase's time as a worker's that ended well.
       ctx.add_counter(kItemsDoneCounter, done_);
       if (checks) ctx.add_counter(kMismatchesCounter, mismatches_);
+      time_by_ops(ctx, last_op_end_ns_);
+      throw;
+    } catch (...) {
+      time_by_ops(ctx, last_op_end_ns_);
       throw;
     }
     const std::uint64_t done = done_;
@@ -255,19 +260,12 @@ class RankWorker : public PhaseWorker {
       ctx.add_counter(kStonewallNsCounter, stonewall_ns_);
     }
     // -Y: inside the phase's time, as mdtest's sync before its closing barrier.
-    std::uint64_t end_ns = timer_.last_ns();
+    std::uint64_t end_ns = last_op_end_ns_;
     if (c_.sync && !ctx.stop_requested()) {
       ::sync();
       end_ns = monotonic_ns();
     }
-    // mdtest times a phase from its loop's start to its end on every rank (the slowest's time
-    // rates it): the phase's wall time is the ranks' first op's start to their last op's end,
-    // without the runner's start-up of the workers.
-    if (done > 0) {
-      ctx.time_phase_by_ops(first_op_ns_, end_ns);
-    } else {
-      ctx.time_phase_by_ops(0, 0);
-    }
+    time_by_ops(ctx, end_ns);
     // mdtest -X reports its errors after the run; here they fail the phase (exit 1) once this
     // worker read what it could. A worker stopped because another one failed first (or a stop
     // signal) only counts its mismatches: the phase fails with the first failure's message.
@@ -282,6 +280,25 @@ class RankWorker : public PhaseWorker {
   }
 
  private:
+  /// mdtest times a phase from its loop's start to its end on every rank (the slowest's time
+  /// rates it): the phase's wall time is the ranks' first op's start to their last op's end
+  /// (`end_ns`: the last completed op's, or the -Y sync's after it), without the runner's
+  /// start-up of the workers; a worker with no completed op is in no window.
+  void time_by_ops(WorkerContext& ctx, std::uint64_t end_ns) noexcept {
+    if (last_op_end_ns_ != 0) {
+      ctx.time_phase_by_ops(first_op_ns_, end_ns);
+    } else {
+      ctx.time_phase_by_ops(0, 0);
+    }
+  }
+
+  /// Times one completed op (OpTimer::lap()) and keeps its end: the last one's ends the span (a
+  /// restart after it, at the stonewall's hold, is no op's).
+  void lap(WorkerContext& ctx, std::uint64_t bytes) noexcept {
+    timer_.lap(ctx, kItemOp, bytes);
+    last_op_end_ns_ = timer_.last_ns();
+  }
+
   /// Leaves in done_ the items (tree directories) completed.
   void run_phase(WorkerContext& ctx) {
     switch (args_.kind) {
@@ -353,7 +370,7 @@ class RankWorker : public PhaseWorker {
                                   create ? "mkdir" : "rmdir"),
                       args_.test_dir.shown(path));
       }
-      timer_.lap(ctx, kItemOp, 0);
+      lap(ctx, 0);
       ++done_;
     };
     restart_timer(ctx);
@@ -395,7 +412,7 @@ class RankWorker : public PhaseWorker {
       default:
         break;
     }
-    timer_.lap(ctx, kItemOp, bytes);
+    lap(ctx, bytes);
   }
 
   std::uint64_t create_file(const NodeCursor& cursor) {
@@ -581,7 +598,7 @@ class RankWorker : public PhaseWorker {
       if (const int err = from_cursor.rename_to(to_cursor); err != 0) {
         fail(err, "rename", from_cursor);
       }
-      timer_.lap(ctx, kItemOp, 0);
+      lap(ctx, 0);
     }
   }
 
@@ -612,7 +629,8 @@ class RankWorker : public PhaseWorker {
   OpTimer timer_;
   std::uint64_t done_ = 0;  ///< items (tree directories) completed so far
   std::uint64_t start_ns_ = 0;
-  std::uint64_t first_op_ns_ = 0;  ///< when the first op's timing began (the phase's span)
+  std::uint64_t first_op_ns_ = 0;     ///< when the first op's timing began (the phase's span)
+  std::uint64_t last_op_end_ns_ = 0;  ///< when the last completed op ended (0: none yet)
   bool stonewall_seen_ = false;
   std::uint64_t at_stonewall_ = 0;
   std::uint64_t stonewall_ns_ = 0;
