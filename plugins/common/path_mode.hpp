@@ -41,6 +41,27 @@ enum class PathMode : std::uint8_t {
 /// the fix (paths=dirfd). Components that do not exist (yet) are left to the run to report.
 void check_full_paths_trusted(const std::filesystem::path& dir, std::string_view param);
 
+/// The processes mpirun started for this run (OpenMPI's OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE):
+/// 1 when not under mpirun, or under it when neither says (then a check that depends on the
+/// ranks' count assumes one process).
+[[nodiscard]] std::uint64_t mpirun_processes() noexcept;
+
+/// The run directory the runner will make in `target`, as paths=full ops name it (the target as
+/// given / run_dir_name()), at its longest, its random part shown as 'X's: named with this
+/// process's pid, or under mpirun (every process works in rank 0's run directory, made by a
+/// process of another host) with the longest pid (kMaxPid). E.g. "DIR/iobench.4242.XXXXXXXX".
+[[nodiscard]] std::string longest_run_dir_path(const std::filesystem::path& target);
+
+/// Before a paths=full run writes anything: throws ConfigError if `longest_path`, the longest
+/// path the run's ops will name (computed by the workload from its params), does not fit in
+/// PATH_MAX bytes with its terminating NUL (4095 bytes fit, 4096 do not), as the kernel then
+/// refuses it with ENAMETOOLONG part-way through a phase, after part of the tree was made. The
+/// message begins with `workload` ("mdtest"), names `params` (e.g. "target=DIR depth=40
+/// branch=1") and the length and limit, and gives the fix: paths=dirfd, or `fix` (e.g. "a smaller
+/// depth (mdtest -z) or a shorter target").
+void check_full_path_length(std::string_view longest_path, std::string_view workload,
+                            std::string_view params, std::string_view fix);
+
 /// Checks, untimed, that dir.path() names the very directory `dir` holds open (stat(2) of the
 /// path against fstat(2) of the descriptor: the same device and inode). Throws IoError if the path
 /// cannot be stat'ed, Error naming the path if it names another directory (a component of it was

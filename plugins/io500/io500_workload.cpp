@@ -147,6 +147,30 @@ bool is_find(Io500Phase p) noexcept { return p == Io500Phase::kFind || p == Io50
 
 }  // namespace
 
+std::string longest_full_path(const Io500Config& c, std::string_view run_dir,
+                              std::uint64_t total_ranks) {
+  const auto rank = static_cast<std::uint32_t>(total_ranks > 0 ? total_ranks - 1 : 0);
+  // As the ops name them: the data directory's path (ConfinedDir::shown()), the phase's
+  // directory, the file (Io500Worker::mdtest()).
+  const std::string data = fmt::format("{}/{}/", run_dir, kDataDir);
+  const std::string easy = fmt::format("{}{}/file.mdtest.{}.{}", data, mdtest_easy_dir(rank), rank,
+                                       c.mdtest_easy_items - 1);
+  const std::string hard =
+      fmt::format("{}{}/file.mdtest.{}.{}", data, kMdtestHardDir, rank, c.mdtest_hard_items - 1);
+  return easy.size() >= hard.size() ? easy : hard;
+}
+
+void check_full_path_length(const Io500Config& c, const std::filesystem::path& target) {
+  if (c.paths != PathMode::kFull) return;
+  const std::uint64_t total_ranks = std::uint64_t{c.ranks} * mpirun_processes();
+  ::iobench::plugins::check_full_path_length(
+      longest_full_path(c, longest_run_dir_path(target), total_ranks), "io500",
+      fmt::format("target={} ranks={} mdtest_easy_items={} mdtest_hard_items={}",
+                  printable(target.string()), total_ranks, c.mdtest_easy_items,
+                  c.mdtest_hard_items),
+      "or a shorter target");
+}
+
 Io500Workload::Io500Workload(Io500Config config)
     : config_(config), plan_(phase_plan(config.extended)) {}
 

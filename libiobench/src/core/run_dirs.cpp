@@ -8,7 +8,22 @@
 #include <cerrno>
 #include <cstring>
 #include <iobench/error.hpp>
+#include <iobench/run_dir_name.hpp>
 #include <random>
+
+namespace iobench {
+
+std::string run_dir_name(std::int64_t pid, std::uint32_t random) {
+  return fmt::format("iobench.{}.{:08x}", pid, random);
+}
+
+std::size_t run_dir_name_length(std::int64_t pid) noexcept {
+  std::size_t digits = 1;
+  for (std::int64_t p = pid; p >= 10; p /= 10) ++digits;
+  return 17 + digits;  // "iobench." + digits + "." + 8 hex digits
+}
+
+}  // namespace iobench
 
 namespace iobench::detail {
 
@@ -36,7 +51,7 @@ RunDirs::RunDirs(std::span<const std::filesystem::path> targets, bool keep) : ke
     held.target_fd = UniqueFd(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!held.target_fd) fail(errno, "open directory", path);
     for (int attempt = 0;; ++attempt) {
-      held.name = fmt::format("iobench.{}.{:08x}", ::getpid(), entropy());
+      held.name = run_dir_name(::getpid(), static_cast<std::uint32_t>(entropy()));
       if (::mkdirat(held.target_fd.get(), held.name.c_str(), 0755) == 0) break;
       if (errno != EEXIST || attempt == 100) fail(errno, "mkdir", path / held.name);
     }
@@ -79,7 +94,7 @@ void RunDirs::check_intact() const {
     if (still_ours(i, err)) continue;
     throw IoError(err != 0 ? err : ENOENT,
                   err == ENOENT ? "the run directory was removed during the run"
-                                            : "the run directory was replaced during the run",
+                                : "the run directory was replaced during the run",
                   targets_[i].run_dir.path().string());
   }
 }
