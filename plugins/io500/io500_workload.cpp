@@ -330,13 +330,13 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   job.pattern_seed = seed_of(kind);
   job.paths = config_.paths;
   if (kind == Io500Phase::kFind) {
-    job.find_root = data_.path().string();
+    job.find_root = ".";
     job.newer = newer_;
     job.find_part = find_part_;
     return make_io500_worker(std::move(job));
   }
   if (kind == Io500Phase::kFindEasy) {
-    job.find_root = (data_.path() / "mdtest-easy").string();
+    job.find_root = "mdtest-easy";
     job.find_part = find_part_;
     return make_io500_worker(std::move(job));
   }

@@ -114,3 +114,40 @@ TEST_CASE("io500 paths=full refuses, when the worker is made, a directory whose 
   CHECK(count_entries(kept / io5::mdtest_easy_dir(0)) == 4);
   CHECK(count_entries(other / io5::mdtest_easy_dir(0)) == 4);
 }
+
+TEST_CASE(
+    "io500 find opens its root beneath the held data directory with dirfd and by path with full",
+    "[io500][paths]") {
+  const bool full = GENERATE(true, false);
+  const bool easy = GENERATE(true, false);
+  INFO("paths=" << (full ? "full" : "dirfd") << (easy ? " find-easy" : " find"));
+  TempDir dir("io500_paths_find");
+  // The run's data directory, as io500's (RUN/datafiles), named through the user's link to the run
+  // directory: 4 mdtest-easy files and one more whose name matches -name *01*.
+  const fs::path kept = make_data(dir.path() / "kept" / "datafiles", 4);
+  std::ofstream(kept / "mdtest-easy" / "kept01");
+  make_data(dir.path() / "other" / "datafiles", 0);
+  const fs::path link = dir.path() / "link";
+  fs::create_directory_symlink(dir.path() / "kept", link);
+  const OwnedConfinedDir data = test::open_confined(link / "datafiles");
+  const Target target{.user_path = link, .run_dir = data.view(), .is_existing_file = false};
+  const auto engine = make_psync_engine();
+  const PhaseSpec spec{
+      .name = "find", .op_names = {"find"}, .counter_names = {"entries_scanned", "matched"}};
+  testing::WorkerHarness harness(spec, std::span<const Target>(&target, 1), *engine);
+  io5::RankJob job;
+  job.phase = easy ? io5::Io500Phase::kFindEasy : io5::Io500Phase::kFind;
+  job.data = data.view();
+  job.find_root = easy ? "mdtest-easy" : ".";
+  job.paths = full ? plugins::PathMode::kFull : plugins::PathMode::kDirfd;
+  auto worker = io5::make_io500_worker(job);
+  // After the run opened its data directory, the user's path names another.
+  repoint(link, dir.path() / "other");
+  harness.run(*worker);
+  // dirfd walks the directory the run holds; full, as pfind, the one the path names now.
+  // kept: mdtest-easy, test-dir.0-0, mdtest_tree.0.0, 4 files, kept01; other: the 3 directories.
+  const std::uint64_t scanned = full ? (easy ? 2 : 3) : (easy ? 7 : 8);
+  CHECK(harness.counter(io5::kDoneCounter) == scanned);
+  // find-easy's -name *01* alone: kept01 (find's -size 3901c matches none of these).
+  CHECK(harness.counter(io5::kMatchedCounter) == (easy && !full ? 1 : 0));
+}
