@@ -10,7 +10,6 @@
 #include <iobench/coordinator.hpp>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
-#include <iobench/run_dir_name.hpp>
 #include <memory>
 #include <vector>
 
@@ -81,22 +80,15 @@ void check_full_paths_trusted(const std::filesystem::path& dir, std::string_view
   }
 }
 
-std::uint64_t mpirun_processes() noexcept {
+std::uint32_t mpirun_processes() noexcept {
+  if (!launched_by_mpirun()) return 1;
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
     const char* value = std::getenv(name);
     if (value == nullptr) continue;
     const unsigned long long n = std::strtoull(value, nullptr, 10);
-    return n > 0 ? n : 1;
+    return n > 0 && n <= UINT32_MAX ? static_cast<std::uint32_t>(n) : 1;
   }
-  return 1;
-}
-
-std::string longest_run_dir_path(const std::filesystem::path& target) {
-  const std::int64_t pid = launched_by_mpirun() ? kMaxPid : static_cast<std::int64_t>(::getpid());
-  std::string name = run_dir_name(pid, 0);
-  name.replace(name.size() - 8, 8, 8, 'X');  // the random part, 8 hex digits
-  // As the runner joins them (core/run_dirs.cpp): the target as given / the name.
-  return (target / name).string();
+  return 2;
 }
 
 void check_full_path_length(std::string_view longest_path, std::string_view workload,

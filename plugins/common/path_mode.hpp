@@ -42,15 +42,10 @@ enum class PathMode : std::uint8_t {
 void check_full_paths_trusted(const std::filesystem::path& dir, std::string_view param);
 
 /// The processes mpirun started for this run (OpenMPI's OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE):
-/// 1 when not under mpirun, or under it when neither says (then a check that depends on the
-/// ranks' count assumes one process).
-[[nodiscard]] std::uint64_t mpirun_processes() noexcept;
-
-/// The run directory the runner will make in `target`, as paths=full ops name it (the target as
-/// given / run_dir_name()), at its longest, its random part shown as 'X's: named with this
-/// process's pid, or under mpirun (every process works in rank 0's run directory, made by a
-/// process of another host) with the longest pid (kMaxPid). E.g. "DIR/iobench.4242.XXXXXXXX".
-[[nodiscard]] std::string longest_run_dir_path(const std::filesystem::path& target);
+/// 1 when not under mpirun (launched_by_mpirun()); under it when neither says (a PMIx-only
+/// launch), 2: at least one other process, which made the run directory (an undercount of the
+/// ranks beyond that).
+[[nodiscard]] std::uint32_t mpirun_processes() noexcept;
 
 /// Before a paths=full run writes anything: throws ConfigError if `longest_path`, the longest
 /// path the run's ops will name (computed by the workload from its params), does not fit in

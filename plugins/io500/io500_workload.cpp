@@ -13,6 +13,7 @@
 #include <iobench/file_util.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/result.hpp>
+#include <iobench/run_dir_name.hpp>
 #include <iobench/sysinfo.hpp>
 #include <limits>
 #include <sstream>
@@ -160,13 +161,16 @@ std::string longest_full_path(const Io500Config& c, std::string_view run_dir,
   return easy.size() >= hard.size() ? easy : hard;
 }
 
-void check_full_path_length(const Io500Config& c, const std::filesystem::path& target) {
+void check_full_path_length(const Io500Config& c, const std::filesystem::path& target,
+                            std::uint32_t processes) {
   if (c.paths != PathMode::kFull) return;
-  const std::uint64_t total_ranks = std::uint64_t{c.ranks} * mpirun_processes();
+  const std::uint64_t total_ranks = std::uint64_t{c.ranks} * std::max<std::uint32_t>(processes, 1);
+  // Under mpirun every process works in the run directory rank 0's process made.
   ::iobench::plugins::check_full_path_length(
-      longest_full_path(c, longest_run_dir_path(target), total_ranks), "io500",
-      fmt::format("target={} ranks={} mdtest_easy_items={} mdtest_hard_items={}",
-                  printable(target.string()), total_ranks, c.mdtest_easy_items,
+      longest_full_path(c, longest_run_dir_path(target, processes > 1).string(), total_ranks),
+      "io500",
+      fmt::format("target={} ranks={} ({} in all) mdtest_easy_items={} mdtest_hard_items={}",
+                  printable(target.string()), c.ranks, total_ranks, c.mdtest_easy_items,
                   c.mdtest_hard_items),
       "or a shorter target");
 }

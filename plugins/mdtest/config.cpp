@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iobench/error.hpp>
 #include <iobench/printable.hpp>
+#include <iobench/run_dir_name.hpp>
 
 #include "plugins/mdtest/tree_layout.hpp"
 
@@ -301,22 +303,32 @@ std::string longest_full_path(const MdtestConfig& c, std::string_view base,
   return longest;
 }
 
-void check_full_path_lengths(const MdtestConfig& c,
-                             std::span<const std::filesystem::path> targets) {
+void check_full_path_lengths(const MdtestConfig& c, std::span<const std::filesystem::path> targets,
+                             std::uint32_t processes) {
   if (c.paths != PathMode::kFull) return;
-  const std::uint64_t total_ranks = std::uint64_t{c.ranks} * mpirun_processes();
-  const auto check = [&](const std::string& base, std::string_view param, const std::string& dir) {
+  const std::uint64_t total_ranks = std::uint64_t{c.ranks} * std::max<std::uint32_t>(processes, 1);
+  // What makes the path long: the base, the tree's depth and branch (the deepest directory's
+  // numbers), unique_dir (the rank in every tree directory's name), the item numbers, the
+  // iteration's number and the ranks' (in every name).
+  const auto check = [&](const std::string& base, std::string_view param, const std::string& dir,
+                         std::string_view fix) {
     check_full_path_length(
         longest_full_path(c, base, total_ranks), "mdtest",
-        fmt::format("{}={} depth={} branch={}", param, printable(dir), c.depth, c.branch),
-        fmt::format("a smaller depth (mdtest -z) or a shorter {}", param));
+        fmt::format("{}={} depth={} branch={} unique_dir={} items_per_dir={} iterations={} "
+                    "ranks={} ({} in all)",
+                    param, printable(dir), c.depth, c.branch, c.unique_dir, c.items_per_dir,
+                    c.iterations, c.ranks, total_ranks),
+        fix);
   };
   if (!c.tree_dir.empty()) {
-    check(c.tree_dir, "tree_dir", c.tree_dir);
+    // An existing tree's depth and branch are its own: only its path can be shorter.
+    check(c.tree_dir, "tree_dir", c.tree_dir, "or a shorter tree_dir path (move the tree)");
     return;
   }
   for (const std::filesystem::path& target : targets) {
-    check(longest_run_dir_path(target), "target", target.string());
+    // Under mpirun every process works in the run directory another process made.
+    check(longest_run_dir_path(target, processes > 1).string(), "target", target.string(),
+          "a smaller depth (mdtest -z) or a shorter target");
   }
 }
 

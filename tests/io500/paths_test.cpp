@@ -7,11 +7,13 @@
 #include <fstream>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
+#include <iobench/run_dir_name.hpp>
 #include <iobench/testing.hpp>
 #include <span>
 #include <string>
 
 #include "plugins/io500/io500_workers.hpp"
+#include "plugins/io500/io500_workload.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -150,4 +152,58 @@ TEST_CASE(
   CHECK(harness.counter(io5::kDoneCounter) == scanned);
   // find-easy's -name *01* alone: kept01 (find's -size 3901c matches none of these).
   CHECK(harness.counter(io5::kMatchedCounter) == (easy && !full ? 1 : 0));
+}
+
+TEST_CASE("io500 longest full path is the longer of mdtest-easy's and mdtest-hard's last file",
+          "[io500][paths]") {
+  io5::Io500Config c;
+  c.ranks = 2;
+  c.mdtest_easy_items = 1000;
+  c.mdtest_hard_items = 1;
+  CHECK(io5::longest_full_path(c, "/t/iobench.7.XXXXXXXX", 2) ==
+        "/t/iobench.7.XXXXXXXX/datafiles/mdtest-easy/test-dir.0-0/mdtest_tree.1.0/"
+        "file.mdtest.1.999");
+  // mdtest-hard's item numbers the longer: its file, in the one shared directory.
+  c.mdtest_easy_items = 1;
+  c.mdtest_hard_items = 1000000000;
+  CHECK(io5::longest_full_path(c, "/t/iobench.7.XXXXXXXX", 2) ==
+        "/t/iobench.7.XXXXXXXX/datafiles/mdtest-hard/test-dir.0-0/mdtest_tree.0/"
+        "file.mdtest.1.999999999");
+  // Every process's ranks: the highest of 24 is 23.
+  CHECK(io5::longest_full_path(c, "r", 24) ==
+        "r/datafiles/mdtest-hard/test-dir.0-0/mdtest_tree.0/file.mdtest.23.999999999");
+}
+
+TEST_CASE("io500 paths=full accepts 4095 bytes and refuses 4096, counting every process's ranks",
+          "[io500][paths]") {
+  io5::Io500Config c;
+  c.ranks = 1;
+  c.mdtest_easy_items = 1;
+  c.mdtest_hard_items = 1;
+  // 2 processes: rank 1's mdtest-easy file in the run directory another process made:
+  // TARGET + "/iobench.4194303.XXXXXXXX" (25) + "/datafiles/" (11) +
+  // "mdtest-easy/test-dir.0-0/mdtest_tree.1.0/file.mdtest.1.0" (56).
+  for (const std::size_t longest : {std::size_t{4095}, std::size_t{4096}}) {
+    INFO("longest path " << longest << " bytes");
+    const fs::path target = "/" + std::string(longest - 92 - 1, 't');
+    CHECK(io5::longest_full_path(c, longest_run_dir_path(target, true).string(), 2) ==
+          target.string() + "/iobench.4194303.XXXXXXXX/datafiles/mdtest-easy/test-dir.0-0/" +
+              "mdtest_tree.1.0/file.mdtest.1.0");
+    if (longest == 4095) {
+      CHECK_NOTHROW(io5::check_full_path_length(c, target, 2));
+      continue;
+    }
+    try {
+      io5::check_full_path_length(c, target, 2);
+      FAIL("a path of 4096 bytes was accepted");
+    } catch (const ConfigError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("ranks=1 (2 in all) mdtest_easy_items=1 "
+                                           "mdtest_hard_items=1: the longest path this run's "
+                                           "ops would name is 4096 bytes, 4097 with its "
+                                           "terminating NUL"));
+    }
+  }
+  // paths=dirfd: nothing to fit.
+  c.paths = plugins::PathMode::kDirfd;
+  CHECK_NOTHROW(io5::check_full_path_length(c, "/" + std::string(5000, 't'), 2));
 }

@@ -10,10 +10,12 @@
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
 #include <iobench/reporter.hpp>
+#include <iobench/run_dir_name.hpp>
 #include <iobench/runner.hpp>
 #include <map>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "plugins/mdtest/config.hpp"
 #include "tests/mdtest/mdtest_run.hpp"
@@ -99,8 +101,9 @@ TEST_CASE("mdtest paths=full refuses a tree whose paths pass PATH_MAX before wri
   INFO(r.err);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("mdtest: paths=full with target=") &&
-                        Catch::Contains("depth=63 branch=1: the longest path this run's ops "
-                                        "would name is ") &&
+                        Catch::Contains("depth=63 branch=1 unique_dir=false items_per_dir=1 "
+                                        "iterations=1 ranks=1 (1 in all): the longest path "
+                                        "this run's ops would name is ") &&
                         Catch::Contains("over the kernel's PATH_MAX of 4096 bytes") &&
                         Catch::Contains("use paths=dirfd") &&
                         Catch::Contains("a smaller depth (mdtest -z) or a shorter target") &&
@@ -152,4 +155,57 @@ TEST_CASE("mdtest paths=full accepts a longest path of PATH_MAX - 1 bytes and re
     CHECK(phase_ops(result, "File removal") == 1);
     CHECK(list_tree(target).empty());
   }
+}
+
+TEST_CASE("mdtest paths=full counts every process's ranks and the longest pid under mpirun",
+          "[mdtest][paths]") {
+  const md::MdtestConfig c = config_of({{"items", "1"}, {"files_only", "true"}});
+  // 2 processes of 1 rank: rank 1's file, in the run directory another process made (pid
+  // 4194303): TARGET + "/iobench.4194303.XXXXXXXX" (25) + "/test-dir.0-0/mdtest_tree.0/
+  // file.mdtest.1.0" (43).
+  for (const std::size_t longest : {std::size_t{PATH_MAX} - 1, std::size_t{PATH_MAX}}) {
+    INFO("longest path " << longest << " bytes");
+    const std::vector<fs::path> targets{"/" + std::string(longest - 68 - 1, 't')};
+    CHECK(md::longest_full_path(c, longest_run_dir_path(targets[0], true).string(), 2) ==
+          targets[0].string() + "/iobench.4194303.XXXXXXXX/test-dir.0-0/mdtest_tree.0/" +
+              "file.mdtest.1.0");
+    if (longest < PATH_MAX) {
+      CHECK_NOTHROW(md::check_full_path_lengths(c, targets, 2));
+      continue;
+    }
+    try {
+      md::check_full_path_lengths(c, targets, 2);
+      FAIL("a path of PATH_MAX bytes was accepted");
+    } catch (const ConfigError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("depth=0 branch=1 unique_dir=false items_per_dir=1 "
+                                           "iterations=1 ranks=1 (2 in all): the longest path "
+                                           "this run's ops would name is 4096 bytes, 4097 with "
+                                           "its terminating NUL") &&
+                               Catch::Contains("a smaller depth (mdtest -z) or a shorter target"));
+    }
+  }
+}
+
+TEST_CASE("mdtest paths=full offers a shorter tree_dir path, not a smaller depth, for tree_dir",
+          "[mdtest][paths]") {
+  md::MdtestConfig c = config_of({{"items", "1"}, {"files_only", "true"}});
+  // TREE_DIR + "/test-dir.0-0/mdtest_tree.0/file.mdtest.0.0" (43), no run directory: 4096 bytes.
+  c.tree_dir = "/" + std::string(PATH_MAX - 43 - 1, 't');
+  CHECK(md::longest_full_path(c, c.tree_dir, 1).size() == PATH_MAX);
+  const std::vector<fs::path> targets{"/unused"};
+  try {
+    md::check_full_path_lengths(c, targets, 1);
+    FAIL("a tree_dir path of PATH_MAX bytes was accepted");
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    CHECK_THAT(what, Catch::Contains("mdtest: paths=full with tree_dir=/ttt") &&
+                         Catch::Contains("would name is 4096 bytes") &&
+                         Catch::Contains("use paths=dirfd (each op on its open directory, no "
+                                         "path length limit), or a shorter tree_dir path (move "
+                                         "the tree)"));
+    CHECK(what.find("smaller depth") == std::string::npos);
+  }
+  // One byte shorter fits.
+  c.tree_dir.pop_back();
+  CHECK_NOTHROW(md::check_full_path_lengths(c, targets, 1));
 }

@@ -13,19 +13,22 @@
 
 namespace iobench {
 
-std::string run_dir_name(std::int64_t pid, std::uint32_t random) {
-  return fmt::format("iobench.{}.{:08x}", pid, random);
-}
-
-std::size_t run_dir_name_length(std::int64_t pid) noexcept {
-  std::size_t digits = 1;
-  for (std::int64_t p = pid; p >= 10; p /= 10) ++digits;
-  return 17 + digits;  // "iobench." + digits + "." + 8 hex digits
+std::filesystem::path longest_run_dir_path(const std::filesystem::path& target,
+                                           bool made_by_another_process) {
+  const std::int64_t pid =
+      made_by_another_process ? detail::kMaxPid : static_cast<std::int64_t>(::getpid());
+  std::string name = detail::run_dir_name(pid, 0);
+  name.replace(name.size() - 8, 8, 8, 'X');  // the random part, 8 hex digits
+  return target / name;                      // as RunDirs joins them
 }
 
 }  // namespace iobench
 
 namespace iobench::detail {
+
+std::string run_dir_name(std::int64_t pid, std::uint32_t random) {
+  return fmt::format("iobench.{}.{:08x}", pid, random);
+}
 
 RunDirs::RunDirs(std::span<const std::filesystem::path> targets, bool keep) : keep_(keep) {
   std::random_device entropy;
