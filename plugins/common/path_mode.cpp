@@ -1,12 +1,15 @@
 #include "plugins/common/path_mode.hpp"
 
 #include <fmt/format.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <iobench/coordinator.hpp>
 #include <iobench/error.hpp>
+#include <iobench/printable.hpp>
 #include <memory>
 #include <vector>
 
@@ -75,6 +78,32 @@ void check_full_paths_trusted(const std::filesystem::path& dir, std::string_view
         "whose directories only root or you can change",
         p.string(), param, dir.string(), why, param));
   }
+}
+
+std::uint32_t mpirun_processes() noexcept {
+  if (!launched_by_mpirun()) return 1;
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* value = std::getenv(name);
+    if (value == nullptr) continue;
+    const unsigned long long n = std::strtoull(value, nullptr, 10);
+    return n > 0 && n <= UINT32_MAX ? static_cast<std::uint32_t>(n) : 1;
+  }
+  return 2;
+}
+
+void check_full_path_length(std::string_view longest_path, std::string_view workload,
+                            std::string_view params, std::string_view fix) {
+  constexpr auto kPathMax = static_cast<std::size_t>(PATH_MAX);
+  const std::size_t bytes = longest_path.size();
+  if (bytes < kPathMax) return;  // with its NUL, PATH_MAX bytes at most
+  throw ConfigError(fmt::format(
+      "{}: paths=full with {}: the longest path this run's ops would name is {} bytes, {} with "
+      "its terminating NUL, over the kernel's PATH_MAX of {} bytes (at most {} bytes and the "
+      "NUL), so its ops would fail with ENAMETOOLONG part-way through, after making part of the "
+      "tree; use paths=dirfd (each op on its open directory, no path length limit), {}. The "
+      "path: {}",
+      workload, params, bytes, bytes + 1, kPathMax, kPathMax - 1, fix,
+      printable(longest_path, 200)));
 }
 
 void check_still_names(const ConfinedDir& dir, std::string_view when) {

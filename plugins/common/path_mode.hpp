@@ -41,6 +41,22 @@ enum class PathMode : std::uint8_t {
 /// the fix (paths=dirfd). Components that do not exist (yet) are left to the run to report.
 void check_full_paths_trusted(const std::filesystem::path& dir, std::string_view param);
 
+/// The processes mpirun started for this run (OpenMPI's OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE):
+/// 1 when not under mpirun (launched_by_mpirun()); under it when neither says (a PMIx-only
+/// launch), 2: at least one other process, which made the run directory (an undercount of the
+/// ranks beyond that).
+[[nodiscard]] std::uint32_t mpirun_processes() noexcept;
+
+/// Before a paths=full run writes anything: throws ConfigError if `longest_path`, the longest
+/// path the run's ops will name (computed by the workload from its params), does not fit in
+/// PATH_MAX bytes with its terminating NUL (4095 bytes fit, 4096 do not), as the kernel then
+/// refuses it with ENAMETOOLONG part-way through a phase, after part of the tree was made. The
+/// message begins with `workload` ("mdtest"), names `params` (e.g. "target=DIR depth=40
+/// branch=1") and the length and limit, and gives the fix: paths=dirfd, or `fix` (e.g. "a smaller
+/// depth (mdtest -z) or a shorter target").
+void check_full_path_length(std::string_view longest_path, std::string_view workload,
+                            std::string_view params, std::string_view fix);
+
 /// Checks, untimed, that dir.path() names the very directory `dir` holds open (stat(2) of the
 /// path against fstat(2) of the descriptor: the same device and inode). Throws IoError if the path
 /// cannot be stat'ed, Error naming the path if it names another directory (a component of it was

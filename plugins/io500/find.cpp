@@ -29,29 +29,40 @@ bool stat_matches(const struct stat& st, const FindQuery& q) noexcept {
          (!q.size_bytes || static_cast<std::uint64_t>(st.st_size) == *q.size_bytes);
 }
 
-// One open directory of the walk, the path it is shown by in errors, and how many of its entries
-// the walk has read (for the share of a part).
+// One open directory of the walk, where its path ends in the walk's path buffer, and how many of
+// its entries the walk has read (for the share of a part).
 struct Frame {
   DIR* dir;
-  std::string shown;
+  std::size_t path_len;
   std::uint64_t entries = 0;
 };
 
-// Closes the walk's open directories on every exit path, an error thrown mid-walk included.
-struct FrameStack {
+// The walk's open directories (closed on every exit path, an error thrown mid-walk included) and
+// its one path buffer: the top directory's path, which each entry's name is appended to and
+// trimmed from (no allocation per entry once it has grown to the deepest path). Each frame's
+// path is a prefix of the buffer: a child's is its parent's, '/' and its name.
+struct Walk {
   std::vector<Frame> frames;
-  std::string path;  ///< PathMode::kFull: the entry's whole path (reused)
-  ~FrameStack() {
+  std::string path;
+  ~Walk() {
     for (const Frame& f : frames) ::closedir(f.dir);
   }
-  void push(int fd, std::string shown) {
+  /// The path of entry `name` of the top directory, in the buffer.
+  const std::string& entry_path(const char* name) {
+    path.resize(frames.back().path_len);
+    path += '/';
+    path += name;
+    return path;
+  }
+  /// Pushes `fd`, an open directory whose path is the buffer's whole content.
+  void push(int fd) {
     DIR* dir = ::fdopendir(fd);
     if (dir == nullptr) {
       const int err = errno;
       ::close(fd);
-      throw IoError(err, "fdopendir", shown);
+      throw IoError(err, "fdopendir", path);
     }
-    frames.push_back(Frame{dir, std::move(shown), 0});
+    frames.push_back(Frame{dir, path.size(), 0});
   }
   void pop() noexcept {
     ::closedir(frames.back().dir);
@@ -69,13 +80,16 @@ constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 // An entry of another part is not tested; it is only descended into when it is a directory
 // (readdir's type, or lstat where the file system gives none).
 // False: the top directory has no more entries.
-bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, PathMode paths,
-          FindCount& count) {
-  Frame& top = stack.frames.back();
+bool step(Walk& walk, const FindQuery& q, const FindPart& part, PathMode paths, FindCount& count) {
+  Frame& top = walk.frames.back();
   errno = 0;
   const dirent* e = ::readdir(top.dir);
   if (e == nullptr) {
-    if (errno != 0) throw IoError(errno, "readdir", top.shown);
+    if (errno != 0) {
+      const int err = errno;
+      walk.path.resize(top.path_len);
+      throw IoError(err, "readdir", walk.path);
+    }
     return false;
   }
   if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) return true;
@@ -85,12 +99,6 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, PathMode 
   // match needs no stat (most entries of IO500's trees); only a possible match is stat'ed.
   const bool may_match = mine && name_matches(e->d_name, q);
   const bool by_path = paths == PathMode::kFull;
-  // The whole path, where a call may use it: a possible match's lstat, a directory's open.
-  if (by_path && (may_match || e->d_type == DT_DIR || e->d_type == DT_UNKNOWN)) {
-    stack.path.assign(top.shown);
-    stack.path += '/';
-    stack.path += e->d_name;
-  }
   struct stat st {};
   if (e->d_type != DT_UNKNOWN && !may_match) {
     if (mine) ++count.scanned;
@@ -98,13 +106,13 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, PathMode 
     st.st_mode = S_IFDIR;
   } else {
     // pfind: lstat of the whole path after the name check; fstatat where readdir gave no type.
-    const int ret = by_path && e->d_type != DT_UNKNOWN
-                        ? ::lstat(stack.path.c_str(), &st)
-                        : ::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW);
+    const bool lstat_path = by_path && e->d_type != DT_UNKNOWN;
+    const int ret = lstat_path ? ::lstat(walk.entry_path(e->d_name).c_str(), &st)
+                               : ::fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW);
     if (ret != 0) {
       if (errno == ENOENT) return true;  // removed since the directory was read
-      throw IoError(errno, by_path && e->d_type != DT_UNKNOWN ? "lstat" : "fstatat",
-                    top.shown + "/" + e->d_name);
+      const int err = errno;
+      throw IoError(err, lstat_path ? "lstat" : "fstatat", walk.entry_path(e->d_name));
     }
     if (mine) {
       ++count.scanned;
@@ -112,32 +120,63 @@ bool step(FrameStack& stack, const FindQuery& q, const FindPart& part, PathMode 
     }
   }
   if (!S_ISDIR(st.st_mode)) return true;
+  // The child's path in the buffer: its open by path names it, and it is the new frame's.
+  const std::string& child_path = walk.entry_path(e->d_name);
   const int child =
-      by_path ? ::open(stack.path.c_str(), kDirFlags) : ::openat(fd, e->d_name, kDirFlags);
+      by_path ? ::open(child_path.c_str(), kDirFlags) : ::openat(fd, e->d_name, kDirFlags);
   if (child < 0) {
     if (errno == ENOENT) return true;
-    throw IoError(errno, by_path ? "open" : "openat", top.shown + "/" + e->d_name);
+    throw IoError(errno, by_path ? "open" : "openat", child_path);
   }
-  stack.push(child, top.shown + "/" + e->d_name);
+  walk.push(child);
   return true;
+}
+
+void check_part(const FindPart& part) {
+  if (part.parts == 0 || part.index >= part.parts) {
+    throw Error(fmt::format("find: part {} of {} does not exist", part.index, part.parts));
+  }
+}
+
+// Walks from `fd`, the open root, whose path is walk.path.
+FindCount walk_from(Walk& walk, int fd, const FindQuery& query, const FindPart& part,
+                    PathMode paths) {
+  walk.path.reserve(walk.path.size() + 256);
+  FindCount count;
+  walk.push(fd);
+  while (!walk.frames.empty()) {
+    if (!step(walk, query, part, paths, count)) walk.pop();
+  }
+  return count;
 }
 
 }  // namespace
 
 FindCount find_matches(const std::filesystem::path& root, const FindQuery& query,
                        const FindPart& part, PathMode paths) {
-  if (part.parts == 0 || part.index >= part.parts) {
-    throw Error(fmt::format("find: part {} of {} does not exist", part.index, part.parts));
-  }
+  check_part(part);
   const int fd = ::open(root.c_str(), kDirFlags);
   if (fd < 0) throw IoError(errno, "open", root.string());
-  FindCount count;
-  FrameStack stack;
-  stack.push(fd, root.string());
-  while (!stack.frames.empty()) {
-    if (!step(stack, query, part, paths, count)) stack.pop();
+  Walk walk;
+  walk.path = root.string();
+  return walk_from(walk, fd, query, part, paths);
+}
+
+FindCount find_matches(const ConfinedDir& dir, std::string_view rel, const FindQuery& query,
+                       const FindPart& part, PathMode paths) {
+  check_part(part);
+  Walk walk;
+  walk.path = rel == "." ? dir.path().string() : dir.shown(rel).string();
+  int fd = -1;
+  if (paths == PathMode::kFull) {
+    // As pfind opens its root: by its whole path.
+    fd = ::open(walk.path.c_str(), kDirFlags);
+    if (fd < 0) throw IoError(errno, "open", walk.path);
+  } else if (const int err = dir.try_open_dir(rel, fd); err != 0) {
+    // Beneath the held directory, never through a link: as every other dirfd op.
+    throw IoError(err, "open directory", walk.path);
   }
-  return count;
+  return walk_from(walk, fd, query, part, paths);
 }
 
 PhaseFigure find_figure(const FindCount& count, double seconds, std::string_view name) {

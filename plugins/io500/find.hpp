@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <ctime>
 #include <filesystem>
+#include <iobench/confined_dir.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "plugins/common/path_mode.hpp"
 #include "plugins/io500/score.hpp"
@@ -50,12 +52,23 @@ struct FindPart {
 /// directory above the last component that is moved or replaced during the walk is followed
 /// (the caller trusts the path, check_full_paths_trusted()); an entry whose type readdir does
 /// not give is fstatat()ed on its directory, as pfind does; paths of PATH_MAX bytes or more fail
-/// with ENAMETOOLONG. A
-/// root that is a symbolic link or not a directory is refused. Throws IoError naming the
-/// directory or entry that could not be read (an entry removed during the walk is skipped), Error
-/// for a part that does not exist.
+/// with ENAMETOOLONG. Both build each path in one buffer per walk, the directory's path with
+/// the entry's name appended and trimmed back (no allocation per entry). A root that is a
+/// symbolic link or not a directory is refused. Throws IoError naming the directory or entry that
+/// could not be read (an entry removed during the walk is skipped), Error for a part that does not
+/// exist. The root is opened by `root` (as pfind opens its root), in either mode.
 [[nodiscard]] FindCount find_matches(const std::filesystem::path& root, const FindQuery& query,
                                      const FindPart& part = {}, PathMode paths = PathMode::kDirfd);
+
+/// As find_matches() above, over the directory `rel` ("." for `dir` itself) beneath the directory
+/// `dir` holds open (io500: its data directory), its path (and every entry's) shown below
+/// dir.shown(rel). PathMode::kDirfd opens the root relative to dir's descriptor, beneath it and
+/// never through a link (ConfinedDir::try_open_dir), as every other dirfd op, so a path of `dir`
+/// moved or replaced since it was opened is never followed; PathMode::kFull opens it by its whole
+/// path, as pfind does.
+[[nodiscard]] FindCount find_matches(const ConfinedDir& dir, std::string_view rel,
+                                     const FindQuery& query, const FindPart& part = {},
+                                     PathMode paths = PathMode::kDirfd);
 
 /// The find phase's figure: kIOPS of entries examined over `seconds` (IO500 rates find by the
 /// entries it went through, not by its matches); not valid when nothing matched, as IO500.

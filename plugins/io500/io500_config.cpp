@@ -82,7 +82,7 @@ std::vector<ParamSpec> io500_param_specs() {
                "lookup than io500: its metadata rates and score come out above the list's); full "
                "trusts the target's path during each phase, so it is refused unless every "
                "directory on it is owned by root or you and not group/other-writable unless "
-               "sticky",
+               "sticky, and when an mdtest file's whole path would reach PATH_MAX with its NUL",
        .choices = {"full", "dirfd"}},
   };
 }

@@ -379,7 +379,10 @@ class Io500Worker final : public PhaseWorker {
       query.size_bytes.reset();
     }
     const std::uint64_t start = monotonic_ns();
-    const FindCount count = find_matches(job_.find_root, query, job_.find_part, job_.paths);
+    // The root beneath the data directory: by descriptor with paths=dirfd, by its whole path with
+    // full (as pfind), inside the phase's time as pfind's opendir of its root.
+    const FindCount count =
+        find_matches(job_.data, job_.find_root, query, job_.find_part, job_.paths);
     const std::uint64_t end = monotonic_ns();
     ctx.record(0, 0, end - start, end);
     ctx.add_counter(kDoneCounter, count.scanned);

@@ -52,8 +52,9 @@ struct RankJob {
   std::uint32_t ranks = 1;
   /// Write phases: transfers or items to do at most; the others: what `owner` wrote.
   std::uint64_t count = 0;
-  ConfinedDir data;        ///< the data directory (the workload owns the descriptor)
-  std::string find_root;   ///< find: the data directory's path
+  ConfinedDir data;  ///< the data directory (the workload owns the descriptor)
+  /// find, find-easy: the walk's root beneath `data` ("." for find, "mdtest-easy" for find-easy)
+  std::string find_root;
   std::timespec newer{};   ///< find: the timestamp file's modification time
   std::uint64_t seed = 0;  ///< ior-rnd4K-easy-read: the worker's seed for its read order
   /// ior-easy, ior-hard and mdtest-hard phases: the seed of the IOR data pattern the write phase

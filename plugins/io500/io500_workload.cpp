@@ -13,6 +13,7 @@
 #include <iobench/file_util.hpp>
 #include <iobench/printable.hpp>
 #include <iobench/result.hpp>
+#include <iobench/run_dir_name.hpp>
 #include <iobench/sysinfo.hpp>
 #include <limits>
 #include <sstream>
@@ -146,6 +147,33 @@ std::vector<Io500Phase> phase_plan(bool extended) {
 bool is_find(Io500Phase p) noexcept { return p == Io500Phase::kFind || p == Io500Phase::kFindEasy; }
 
 }  // namespace
+
+std::string longest_full_path(const Io500Config& c, std::string_view run_dir,
+                              std::uint64_t total_ranks) {
+  const auto rank = static_cast<std::uint32_t>(total_ranks > 0 ? total_ranks - 1 : 0);
+  // As the ops name them: the data directory's path (ConfinedDir::shown()), the phase's
+  // directory, the file (Io500Worker::mdtest()).
+  const std::string data = fmt::format("{}/{}/", run_dir, kDataDir);
+  const std::string easy = fmt::format("{}{}/file.mdtest.{}.{}", data, mdtest_easy_dir(rank), rank,
+                                       c.mdtest_easy_items - 1);
+  const std::string hard =
+      fmt::format("{}{}/file.mdtest.{}.{}", data, kMdtestHardDir, rank, c.mdtest_hard_items - 1);
+  return easy.size() >= hard.size() ? easy : hard;
+}
+
+void check_full_path_length(const Io500Config& c, const std::filesystem::path& target,
+                            std::uint32_t processes) {
+  if (c.paths != PathMode::kFull) return;
+  const std::uint64_t total_ranks = std::uint64_t{c.ranks} * std::max<std::uint32_t>(processes, 1);
+  // Under mpirun every process works in the run directory rank 0's process made.
+  ::iobench::plugins::check_full_path_length(
+      longest_full_path(c, longest_run_dir_path(target, processes > 1).string(), total_ranks),
+      "io500",
+      fmt::format("target={} ranks={} ({} in all) mdtest_easy_items={} mdtest_hard_items={}",
+                  printable(target.string()), c.ranks, total_ranks, c.mdtest_easy_items,
+                  c.mdtest_hard_items),
+      "or a shorter target");
+}
 
 Io500Workload::Io500Workload(Io500Config config)
     : config_(config), plan_(phase_plan(config.extended)) {}
@@ -306,13 +334,13 @@ std::unique_ptr<PhaseWorker> Io500Workload::make_worker(std::size_t phase, Worke
   job.pattern_seed = seed_of(kind);
   job.paths = config_.paths;
   if (kind == Io500Phase::kFind) {
-    job.find_root = data_.path().string();
+    job.find_root = ".";
     job.newer = newer_;
     job.find_part = find_part_;
     return make_io500_worker(std::move(job));
   }
   if (kind == Io500Phase::kFindEasy) {
-    job.find_root = (data_.path() / "mdtest-easy").string();
+    job.find_root = "mdtest-easy";
     job.find_part = find_part_;
     return make_io500_worker(std::move(job));
   }

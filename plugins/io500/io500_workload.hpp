@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <ctime>
+#include <filesystem>
 #include <iobench/confined_dir.hpp>
 #include <iobench/workload.hpp>
 #include <memory>
@@ -31,6 +32,24 @@ struct Io500Setup {
 /// names plugins::dir_names_problem() refuses or other than one (the names decoder mdtest and
 /// disk's shared_file use). Quoted parts are shown through printable() in at most 64 bytes.
 [[nodiscard]] Io500Setup decode_io500_setup(std::string_view text);
+
+/// paths=full: the longest path io500's mdtest phases and find name (at most; the PATH_MAX check,
+/// check_full_path_length()): `run_dir` (longest_run_dir_path() of the target) / "datafiles" /
+/// the longer of an mdtest-easy file ("mdtest-easy/test-dir.0-0/mdtest_tree.<rank>.0/
+/// file.mdtest.<rank>.<n>") and an mdtest-hard file ("mdtest-hard/test-dir.0-0/mdtest_tree.0/
+/// file.mdtest.<rank>.<n>"), with the highest rank of `total_ranks` (every process's) and the
+/// highest item number of each. find walks the same tree (and the ior files' shorter paths).
+[[nodiscard]] std::string longest_full_path(const Io500Config& c, std::string_view run_dir,
+                                            std::uint64_t total_ranks);
+
+/// Before a paths=full run writes anything: throws ConfigError if longest_full_path() for
+/// `target` does not fit PATH_MAX with its NUL (check_full_path_length(), naming the target,
+/// the item counts and ranks, per process and in all, and the fix: paths=dirfd or a shorter
+/// target). `processes`: the run's processes (WorkloadSetup::processes), each with c.ranks ranks;
+/// above 1, the run directory is another process's, named with the longest pid
+/// (longest_run_dir_path()). Nothing to check with paths=dirfd.
+void check_full_path_length(const Io500Config& c, const std::filesystem::path& target,
+                            std::uint32_t processes);
 
 /// The io500 workload: the list's twelve phases in its order (kPhaseOrder), each a measured
 /// phase of `ranks` workers (find: one), in "datafiles" of the target's run directory. Untimed

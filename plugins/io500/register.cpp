@@ -25,6 +25,9 @@ void register_family(PluginRegistrar& registrar) {
         if (config.paths == PathMode::kFull) {
           for (const std::filesystem::path& target : setup.targets) {
             check_full_paths_trusted(target, "target");
+            // The kernel refuses a path of PATH_MAX bytes or more: refused here rather than
+            // part-way through mdtest-easy-write.
+            check_full_path_length(config, target, mpirun_processes());
           }
         }
         return std::make_unique<Io500Workload>(std::move(config));

@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iobench/error.hpp>
+#include <iobench/printable.hpp>
+#include <iobench/run_dir_name.hpp>
 
 #include "plugins/mdtest/tree_layout.hpp"
 
@@ -272,6 +275,63 @@ MdtestConfig make_config(const Params& params, std::size_t target_count) {
   return c;
 }
 
+std::string longest_full_path(const MdtestConfig& c, std::string_view base,
+                              std::uint64_t total_ranks) {
+  const TreeLayout layout = c.layout();
+  const std::uint64_t rank = total_ranks > 0 ? total_ranks - 1 : 0;  // the most digits
+  std::string prefix(base);
+  if (!prefix.empty() && prefix.back() != '/') prefix += '/';  // as ConfinedDir::shown()
+  prefix += test_dir_name(c.iterations - 1);
+  prefix += '/';
+  const std::string tree = tree_base(c.unique_dir, rank);
+  std::string longest;
+  std::string node;
+  // Item `n` (a directory with `dirs`) in its node, its name followed by `suffix`.
+  const auto consider = [&](bool dirs, std::uint64_t n, std::string_view suffix) {
+    layout.node_path(tree, layout.node_of_item(n), node);
+    std::string path = prefix + node + '/';
+    append_item_name(dirs, rank, n, path);
+    path += suffix;
+    if (path.size() > longest.size()) longest = std::move(path);
+  };
+  // The highest item number lives in the last node, the deepest with the longest numbers.
+  const std::uint64_t last = layout.item_number(layout.items() - 1);
+  if (c.files) consider(false, last, "");
+  if (c.dirs) consider(true, last, "");
+  // mdtest's rename_dir_test sets item 0 aside as "<item 0>-XX" in its own node.
+  if (c.dirs && c.rename && layout.items() > 1) consider(true, layout.item_number(0), "-XX");
+  return longest;
+}
+
+void check_full_path_lengths(const MdtestConfig& c, std::span<const std::filesystem::path> targets,
+                             std::uint32_t processes) {
+  if (c.paths != PathMode::kFull) return;
+  const std::uint64_t total_ranks = std::uint64_t{c.ranks} * std::max<std::uint32_t>(processes, 1);
+  // What makes the path long: the base, the tree's depth and branch (the deepest directory's
+  // numbers), unique_dir (the rank in every tree directory's name), the item numbers, the
+  // iteration's number and the ranks' (in every name).
+  const auto check = [&](const std::string& base, std::string_view param, const std::string& dir,
+                         std::string_view fix) {
+    check_full_path_length(
+        longest_full_path(c, base, total_ranks), "mdtest",
+        fmt::format("{}={} depth={} branch={} unique_dir={} items_per_dir={} iterations={} "
+                    "ranks={} ({} in all)",
+                    param, printable(dir), c.depth, c.branch, c.unique_dir, c.items_per_dir,
+                    c.iterations, c.ranks, total_ranks),
+        fix);
+  };
+  if (!c.tree_dir.empty()) {
+    // An existing tree's depth and branch are its own: only its path can be shorter.
+    check(c.tree_dir, "tree_dir", c.tree_dir, "or a shorter tree_dir path (move the tree)");
+    return;
+  }
+  for (const std::filesystem::path& target : targets) {
+    // Under mpirun every process works in the run directory another process made.
+    check(longest_run_dir_path(target, processes > 1).string(), "target", target.string(),
+          "a smaller depth (mdtest -z) or a shorter target");
+  }
+}
+
 std::vector<ParamSpec> param_specs() {
   return {
       {.key = "ranks",
@@ -403,7 +463,8 @@ std::vector<ParamSpec> param_specs() {
            "ran 1.27-1.34x as fast as stat of an 8-component path); full trusts the path during "
            "each phase, so it is refused unless every directory on the target's (and "
            "tree_dir's) path is owned by root or you and not group/other-writable unless "
-           "sticky",
+           "sticky, and when its longest path (target, tree of branch and depth, item name) "
+           "would reach PATH_MAX with its NUL",
        .choices = {"full", "dirfd"}},
       {.key = "tree_dir",
        .type = ParamType::kString,

@@ -1,9 +1,12 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <iobench/params.hpp>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plugins/common/path_mode.hpp"
@@ -83,6 +86,27 @@ struct MdtestConfig {
   /// The phases in run order, iteration after iteration.
   [[nodiscard]] std::vector<PlannedPhase> plan() const;
 };
+
+/// paths=full: the longest path an item or tree op of this run names (at most; the PATH_MAX
+/// check, check_full_path_length()): `base`, the directory holding the test directories as the
+/// ops name it (longest_run_dir_path() of the target, or tree_dir as given), then the last
+/// iteration's test directory, the deepest tree directory (the last node, whose chain of
+/// directory numbers is the longest) of the highest rank's tree and its longest item name
+/// (file.mdtest.<rank>.<n> and/or dir.mdtest.<rank>.<n>, n the highest item number), or the
+/// directory rename's set-aside name ("<item 0>-XX", in the first node holding items) where that
+/// is longer. `total_ranks`: the mdtest ranks of every process (the highest rank's digits).
+[[nodiscard]] std::string longest_full_path(const MdtestConfig& c, std::string_view base,
+                                            std::uint64_t total_ranks);
+
+/// Before a paths=full run writes anything: for each target (or tree_dir), throws ConfigError if
+/// longest_full_path() does not fit PATH_MAX with its NUL (check_full_path_length(), naming the
+/// target or tree_dir, depth, branch, unique_dir, items_per_dir, iterations and ranks, and the
+/// fix: paths=dirfd, and a smaller depth or a shorter target, or for tree_dir, whose tree is made
+/// already, a shorter tree_dir path). `processes`: the run's processes (WorkloadSetup::processes),
+/// each with c.ranks ranks; above 1, the run directory is another process's, named with the
+/// longest pid (longest_run_dir_path()). Nothing to check with paths=dirfd.
+void check_full_path_lengths(const MdtestConfig& c, std::span<const std::filesystem::path> targets,
+                             std::uint32_t processes);
 
 /// The params of the mdtest workload.
 [[nodiscard]] std::vector<ParamSpec> param_specs();

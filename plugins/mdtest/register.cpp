@@ -26,6 +26,9 @@ void register_family(PluginRegistrar& registrar) {
             check_full_paths_trusted(target, "target");
           }
           if (!config.tree_dir.empty()) check_full_paths_trusted(config.tree_dir, "tree_dir");
+          // The kernel refuses a path of PATH_MAX bytes or more: a tree too deep for the target
+          // is refused here rather than part-way through its creation.
+          check_full_path_lengths(config, setup.targets, mpirun_processes());
         }
         return std::make_unique<MdtestWorkload>(std::move(config));
       },

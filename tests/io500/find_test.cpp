@@ -176,3 +176,54 @@ TEST_CASE("io500 find parts of a walk add up to the whole walk, each a share") {
   }
   CHECK_THROWS_AS(find_matches(root, query, FindPart{.index = 2, .parts = 2}), iobench::Error);
 }
+
+TEST_CASE("io500 find counts matches at several depths the same by whole path and by descriptor") {
+  const PathMode paths = GENERATE(PathMode::kDirfd, PathMode::kFull);
+  TempDir dir("find_depths");
+  const fs::path root = dir.path();
+  FindQuery query;
+  query.newer = std::timespec{1000, 500};
+  // Directory names of several lengths, so that each entry's path is its own directory's with
+  // the name appended after a longer or shorter sibling's: a path buffer trimmed back wrongly
+  // would lstat a name that is not there (skipped as removed) and miss matches.
+  const fs::path long_dir = root / "d1" / std::string(120, 'l');
+  fs::create_directories(long_dir / "deeper");
+  fs::create_directories(root / "e" / "g" / "h" / "i" / "j");
+  fs::create_directories(root / "z01");
+  write_file(root / "a01", 3901);                                // depth 1: match
+  write_file(long_dir / "m01", 3901);                            // depth 3: match
+  write_file(long_dir / "deeper" / "q01", 3901);                 // depth 4: match
+  write_file(long_dir / "deeper" / "n02", 3901);                 // name differs
+  write_file(root / "d1" / "s01", 3901);                         // depth 2: match
+  write_file(root / "e" / "f01", 3900);                          // size differs
+  write_file(root / "e" / "g" / "h" / "i" / "j" / "k01", 3901);  // depth 6: match
+  write_file(root / "z01" / "y01", 3901);                        // in a matching name's dir
+  // Every entry below the root: 9 directories and 8 files.
+  std::uint64_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::recursive_directory_iterator(root)) ++entries;
+  REQUIRE(entries == 17);
+
+  const FindCount whole = find_matches(root, query, {}, paths);
+  CHECK(whole.scanned == 17);
+  CHECK(whole.matched == 6);  // a01 m01 q01 s01 k01 y01 (z01 is a directory, not 3901 bytes)
+  // From the directory held open, the root itself and a subtree.
+  const iobench::OwnedConfinedDir held = iobench::test::open_confined(root);
+  const FindCount from_held = find_matches(held.view(), ".", query, {}, paths);
+  CHECK(from_held.scanned == 17);
+  CHECK(from_held.matched == 6);
+  const FindCount d1 = find_matches(held.view(), "d1", query, {}, paths);
+  CHECK(d1.scanned == 6);  // the long directory, deeper, m01, q01, n02, s01
+  CHECK(d1.matched == 3);
+  // Parts add up to the whole.
+  for (const std::uint64_t parts : {2u, 3u}) {
+    FindCount sum;
+    for (std::uint64_t i = 0; i < parts; ++i) {
+      const FindCount part = find_matches(held.view(), ".", query, {i, parts}, paths);
+      sum.scanned += part.scanned;
+      sum.matched += part.matched;
+    }
+    INFO(parts << " parts");
+    CHECK(sum.scanned == 17);
+    CHECK(sum.matched == 6);
+  }
+}

@@ -170,3 +170,29 @@ TEST_CASE("io500 paths=full refuses a target below a directory others can change
                         Catch::Contains("use paths=dirfd"));
   CHECK(std::filesystem::is_empty(target));
 }
+
+TEST_CASE("io500 paths=full refuses a target whose mdtest file paths pass PATH_MAX with exit 2") {
+  TempDir dir("io500_path_max");
+  // A target of about 4030 bytes (directories of 200-byte names): with the run directory,
+  // datafiles/mdtest-easy/test-dir.0-0/mdtest_tree.0.0/ and a file name, past 4096.
+  std::filesystem::path target = dir.path();
+  while (target.string().size() < 4030 - 201) target /= std::string(200, 'd');
+  target /= std::string(4030 - target.string().size() - 1, 'e');
+  REQUIRE(target.string().size() == 4030);
+  std::filesystem::create_directories(target);
+  auto r = run_cli({"run", "io500-quick", "-d", target.string(), "-q"});
+  INFO(r.err);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("io500: paths=full with target=") &&
+                        Catch::Contains("the longest path this run's ops would name is ") &&
+                        Catch::Contains("over the kernel's PATH_MAX of 4096 bytes") &&
+                        Catch::Contains("use paths=dirfd") &&
+                        Catch::Contains("or a shorter target") &&
+                        Catch::Contains("/datafiles/mdtest-easy/test-dir.0-0/mdtest_tree.1.0/"
+                                        "file.mdtest.1."));
+  CHECK(std::filesystem::is_empty(target));
+  // By descriptor there is no path to fit.
+  r = run_cli({"validate", "io500-quick", "-d", target.string(), "-q", "paths=dirfd"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+}

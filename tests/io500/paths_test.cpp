@@ -7,11 +7,13 @@
 #include <fstream>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
+#include <iobench/run_dir_name.hpp>
 #include <iobench/testing.hpp>
 #include <span>
 #include <string>
 
 #include "plugins/io500/io500_workers.hpp"
+#include "plugins/io500/io500_workload.hpp"
 #include "tests/support/test_support.hpp"
 
 using namespace iobench;
@@ -113,4 +115,95 @@ TEST_CASE("io500 paths=full refuses, when the worker is made, a directory whose 
   }
   CHECK(count_entries(kept / io5::mdtest_easy_dir(0)) == 4);
   CHECK(count_entries(other / io5::mdtest_easy_dir(0)) == 4);
+}
+
+TEST_CASE(
+    "io500 find opens its root beneath the held data directory with dirfd and by path with full",
+    "[io500][paths]") {
+  const bool full = GENERATE(true, false);
+  const bool easy = GENERATE(true, false);
+  INFO("paths=" << (full ? "full" : "dirfd") << (easy ? " find-easy" : " find"));
+  TempDir dir("io500_paths_find");
+  // The run's data directory, as io500's (RUN/datafiles), named through the user's link to the run
+  // directory: 4 mdtest-easy files and one more whose name matches -name *01*.
+  const fs::path kept = make_data(dir.path() / "kept" / "datafiles", 4);
+  std::ofstream(kept / "mdtest-easy" / "kept01");
+  make_data(dir.path() / "other" / "datafiles", 0);
+  const fs::path link = dir.path() / "link";
+  fs::create_directory_symlink(dir.path() / "kept", link);
+  const OwnedConfinedDir data = test::open_confined(link / "datafiles");
+  const Target target{.user_path = link, .run_dir = data.view(), .is_existing_file = false};
+  const auto engine = make_psync_engine();
+  const PhaseSpec spec{
+      .name = "find", .op_names = {"find"}, .counter_names = {"entries_scanned", "matched"}};
+  testing::WorkerHarness harness(spec, std::span<const Target>(&target, 1), *engine);
+  io5::RankJob job;
+  job.phase = easy ? io5::Io500Phase::kFindEasy : io5::Io500Phase::kFind;
+  job.data = data.view();
+  job.find_root = easy ? "mdtest-easy" : ".";
+  job.paths = full ? plugins::PathMode::kFull : plugins::PathMode::kDirfd;
+  auto worker = io5::make_io500_worker(job);
+  // After the run opened its data directory, the user's path names another.
+  repoint(link, dir.path() / "other");
+  harness.run(*worker);
+  // dirfd walks the directory the run holds; full, as pfind, the one the path names now.
+  // kept: mdtest-easy, test-dir.0-0, mdtest_tree.0.0, 4 files, kept01; other: the 3 directories.
+  const std::uint64_t scanned = full ? (easy ? 2 : 3) : (easy ? 7 : 8);
+  CHECK(harness.counter(io5::kDoneCounter) == scanned);
+  // find-easy's -name *01* alone: kept01 (find's -size 3901c matches none of these).
+  CHECK(harness.counter(io5::kMatchedCounter) == (easy && !full ? 1 : 0));
+}
+
+TEST_CASE("io500 longest full path is the longer of mdtest-easy's and mdtest-hard's last file",
+          "[io500][paths]") {
+  io5::Io500Config c;
+  c.ranks = 2;
+  c.mdtest_easy_items = 1000;
+  c.mdtest_hard_items = 1;
+  CHECK(io5::longest_full_path(c, "/t/iobench.7.XXXXXXXX", 2) ==
+        "/t/iobench.7.XXXXXXXX/datafiles/mdtest-easy/test-dir.0-0/mdtest_tree.1.0/"
+        "file.mdtest.1.999");
+  // mdtest-hard's item numbers the longer: its file, in the one shared directory.
+  c.mdtest_easy_items = 1;
+  c.mdtest_hard_items = 1000000000;
+  CHECK(io5::longest_full_path(c, "/t/iobench.7.XXXXXXXX", 2) ==
+        "/t/iobench.7.XXXXXXXX/datafiles/mdtest-hard/test-dir.0-0/mdtest_tree.0/"
+        "file.mdtest.1.999999999");
+  // Every process's ranks: the highest of 24 is 23.
+  CHECK(io5::longest_full_path(c, "r", 24) ==
+        "r/datafiles/mdtest-hard/test-dir.0-0/mdtest_tree.0/file.mdtest.23.999999999");
+}
+
+TEST_CASE("io500 paths=full accepts 4095 bytes and refuses 4096, counting every process's ranks",
+          "[io500][paths]") {
+  io5::Io500Config c;
+  c.ranks = 1;
+  c.mdtest_easy_items = 1;
+  c.mdtest_hard_items = 1;
+  // 2 processes: rank 1's mdtest-easy file in the run directory another process made:
+  // TARGET + "/iobench.4194303.XXXXXXXX" (25) + "/datafiles/" (11) +
+  // "mdtest-easy/test-dir.0-0/mdtest_tree.1.0/file.mdtest.1.0" (56).
+  for (const std::size_t longest : {std::size_t{4095}, std::size_t{4096}}) {
+    INFO("longest path " << longest << " bytes");
+    const fs::path target = "/" + std::string(longest - 92 - 1, 't');
+    CHECK(io5::longest_full_path(c, longest_run_dir_path(target, true).string(), 2) ==
+          target.string() + "/iobench.4194303.XXXXXXXX/datafiles/mdtest-easy/test-dir.0-0/" +
+              "mdtest_tree.1.0/file.mdtest.1.0");
+    if (longest == 4095) {
+      CHECK_NOTHROW(io5::check_full_path_length(c, target, 2));
+      continue;
+    }
+    try {
+      io5::check_full_path_length(c, target, 2);
+      FAIL("a path of 4096 bytes was accepted");
+    } catch (const ConfigError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("ranks=1 (2 in all) mdtest_easy_items=1 "
+                                           "mdtest_hard_items=1: the longest path this run's "
+                                           "ops would name is 4096 bytes, 4097 with its "
+                                           "terminating NUL"));
+    }
+  }
+  // paths=dirfd: nothing to fit.
+  c.paths = plugins::PathMode::kDirfd;
+  CHECK_NOTHROW(io5::check_full_path_length(c, "/" + std::string(5000, 't'), 2));
 }

@@ -10,6 +10,7 @@
 #include <iobench/testing.hpp>
 #include <iobench/workload.hpp>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <variant>
@@ -58,6 +59,54 @@ class Prepare final : public PrepareContext {
   const Engine& engine_;
 };
 
+// The set-up the tests of a path that moves share: an earlier run's tree of `shape` made and kept
+// (phases=create) in dir/target, a directory dir/other holding the same test and tree
+// directories without the files, the user's symbolic link dir/link to the kept run directory,
+// and a workload of `shape` with `phases` on tree_dir=link, whose target is the link as the
+// runner gives it (a descriptor opened once, its path as given), with a harness of its first
+// phase.
+class LinkedTree {
+ public:
+  LinkedTree(const std::string& name, const std::map<std::string, std::string>& shape,
+             const std::string& phases)
+      : dir_(name) {
+    auto create = shape;
+    create["phases"] = "create";
+    const auto created = run_mdtest(dir_.path(), create, true);
+    REQUIRE(created.step.status == Status::kOk);
+    REQUIRE(created.left_behind.size() == 1);
+    kept = dir_.path() / "target" / created.left_behind[0];
+    other = dir_.path() / "other";
+    fs::create_directories(other / "test-dir.0-0" / "mdtest_tree.0");
+    link = dir_.path() / "link";
+    fs::create_directory_symlink(kept, link);
+    auto params = shape;
+    params["phases"] = phases;
+    params["tree_dir"] = link.string();
+    workload = std::make_unique<md::MdtestWorkload>(
+        md::make_config(Params::validate(md::param_specs(), params, "mdtest"), 1));
+    run_dir = test::open_confined(link);
+    target = Target{.user_path = link, .run_dir = run_dir.view(), .is_existing_file = false};
+    harness = std::make_unique<testing::WorkerHarness>(
+        workload->phases().at(0), std::span<const Target>(&target, 1), *engine);
+  }
+
+  [[nodiscard]] std::span<const Target> targets() const { return {&target, 1}; }
+
+ private:
+  TempDir dir_;
+
+ public:
+  fs::path kept;
+  fs::path other;
+  fs::path link;
+  std::unique_ptr<md::MdtestWorkload> workload;
+  OwnedConfinedDir run_dir;
+  Target target;
+  std::unique_ptr<Engine> engine = make_psync_engine();
+  std::unique_ptr<testing::WorkerHarness> harness;
+};
+
 }  // namespace
 
 TEST_CASE("mdtest paths=full refuses a path others can change, before writing anything",
@@ -97,44 +146,23 @@ TEST_CASE("mdtest paths=full refuses a path others can change, before writing an
 
 TEST_CASE("mdtest paths=full fails the step when a phase ran on a path that moved",
           "[mdtest][paths]") {
-  TempDir dir("mdtest_paths_after");
-  const std::map<std::string, std::string> shape{{"items_per_dir", "2"}, {"files_only", "true"}};
-  auto create = shape;
-  create["phases"] = "create";
-  const auto created = run_mdtest(dir.path(), create, true);
-  REQUIRE(created.step.status == Status::kOk);
-  const fs::path kept = dir.path() / "target" / created.left_behind.at(0);
-  const fs::path other = dir.path() / "other";
-  fs::create_directories(other / "test-dir.0-0" / "mdtest_tree.0");
-  const fs::path link = dir.path() / "link";
-  fs::create_directory_symlink(kept, link);
-  auto stat = shape;
-  stat["phases"] = "stat";
-  stat["tree_dir"] = link.string();
-  md::MdtestWorkload workload(
-      md::make_config(Params::validate(md::param_specs(), stat, "mdtest"), 1));
-  const OwnedConfinedDir run_dir = test::open_confined(dir.path() / "target");
-  const Target target{
-      .user_path = dir.path() / "target", .run_dir = run_dir.view(), .is_existing_file = false};
-  const auto engine = make_psync_engine();
-  Prepare prepare(std::span<const Target>(&target, 1), *engine);
-  workload.prepare(prepare);
-  testing::WorkerHarness harness(workload.phases().at(0), std::span<const Target>(&target, 1),
-                                 *engine);
-  auto worker = workload.make_worker(0, harness.context());
+  LinkedTree t("mdtest_paths_after", {{"items_per_dir", "2"}, {"files_only", "true"}}, "stat");
+  Prepare prepare(t.targets(), *t.engine);
+  t.workload->prepare(prepare);
+  auto worker = t.workload->make_worker(0, t.harness->context());
   REQUIRE(worker != nullptr);
-  harness.run(*worker);
-  CHECK(harness.ops()[0].ops == 2);
+  t.harness->run(*worker);
+  CHECK(t.harness->ops()[0].ops == 2);
   // The path names another directory once the phase is over (it may have done so during it):
   // the untimed check after the phase fails the step, naming the path.
-  repoint(link, other);
+  repoint(t.link, t.other);
   PhaseResult result;
   result.name = "File stat";
   try {
-    workload.after_phase(0, result, prepare);
+    t.workload->after_phase(0, result, prepare);
     FAIL("paths=full accepted a phase run on a path that moved");
   } catch (const Error& e) {
-    CHECK_THAT(e.what(), Catch::Contains((link / "test-dir.0-0").string()) &&
+    CHECK_THAT(e.what(), Catch::Contains((t.link / "test-dir.0-0").string()) &&
                              Catch::Contains("after 'File stat'"));
   }
 }
@@ -143,50 +171,32 @@ TEST_CASE("mdtest paths=full reads and removes by the path as it is now, nothing
           "[mdtest][paths]") {
   const std::string phases = GENERATE(std::string("read"), std::string("remove"));
   INFO("phases=" << phases);
-  TempDir dir("mdtest_paths_rm");
-  const std::map<std::string, std::string> shape{
-      {"items_per_dir", "3"}, {"files_only", "true"}, {"write_bytes", "8"}, {"read_bytes", "8"}};
-  auto create = shape;
-  create["phases"] = "create";
-  const auto created = run_mdtest(dir.path(), create, true);
-  REQUIRE(created.step.status == Status::kOk);
-  const fs::path kept = dir.path() / "target" / created.left_behind.at(0);
-  // The user's other directory: the same tree's directories and a file of their own.
-  const fs::path other = dir.path() / "other";
-  fs::create_directories(other / "test-dir.0-0" / "mdtest_tree.0");
-  std::ofstream(other / "test-dir.0-0" / "mdtest_tree.0" / "own.txt") << "mine";
-  const fs::path link = dir.path() / "link";
-  fs::create_directory_symlink(kept, link);
-  auto params = shape;
-  params["phases"] = phases;
-  params["tree_dir"] = link.string();
-  md::MdtestWorkload workload(
-      md::make_config(Params::validate(md::param_specs(), params, "mdtest"), 1));
-  REQUIRE(workload.phases().at(0).name == (phases == "read" ? "File read" : "File removal"));
-  const OwnedConfinedDir run_dir = test::open_confined(link);
-  const Target target{.user_path = link, .run_dir = run_dir.view(), .is_existing_file = false};
-  const auto engine = make_psync_engine();
-  testing::WorkerHarness harness(workload.phases().at(0), std::span<const Target>(&target, 1),
-                                 *engine);
-  auto worker = workload.make_worker(0, harness.context());
+  LinkedTree t(
+      "mdtest_paths_rm",
+      {{"items_per_dir", "3"}, {"files_only", "true"}, {"write_bytes", "8"}, {"read_bytes", "8"}},
+      phases);
+  // A file of the user's own in their other directory.
+  std::ofstream(t.other / "test-dir.0-0" / "mdtest_tree.0" / "own.txt") << "mine";
+  REQUIRE(t.workload->phases().at(0).name == (phases == "read" ? "File read" : "File removal"));
+  auto worker = t.workload->make_worker(0, t.harness->context());
   REQUIRE(worker != nullptr);
-  repoint(link, other);
+  repoint(t.link, t.other);
   // open(2) / unlink(2) of "<link>/test-dir.0-0/mdtest_tree.0/file.mdtest.0.0" through the link
   // as it is now: not there, so the phase fails at its first item.
   try {
-    harness.run(*worker);
+    t.harness->run(*worker);
     FAIL("paths=full acted through the descriptor, not the user's path");
   } catch (const IoError& e) {
     CHECK(e.error_number() == ENOENT);
     CHECK_THAT(
         e.what(),
-        Catch::Contains((link / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.0.0").string()));
+        Catch::Contains((t.link / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.0.0").string()));
   }
-  CHECK(harness.ops()[0].ops == 0);
+  CHECK(t.harness->ops()[0].ops == 0);
   // Nothing removed: the run's files by descriptor were never acted on, the user's untouched.
-  CHECK(list_tree(kept).size() == 5);  // test-dir.0-0, mdtest_tree.0, 3 files
-  CHECK(list_tree(other) == std::vector<std::string>{"test-dir.0-0", "test-dir.0-0/mdtest_tree.0",
-                                                     "test-dir.0-0/mdtest_tree.0/own.txt"});
+  CHECK(list_tree(t.kept).size() == 5);  // test-dir.0-0, mdtest_tree.0, 3 files
+  CHECK(list_tree(t.other) == std::vector<std::string>{"test-dir.0-0", "test-dir.0-0/mdtest_tree.0",
+                                                       "test-dir.0-0/mdtest_tree.0/own.txt"});
 }
 
 TEST_CASE("mdtest paths full and dirfd make the same tree and act on every item",
@@ -234,97 +244,56 @@ TEST_CASE("mdtest paths=full follows the user's path string on every op, dirfd t
           "[mdtest][paths]") {
   const std::string mode = GENERATE(std::string("full"), std::string("dirfd"));
   INFO("paths=" << mode);
-  TempDir dir("mdtest_paths_link");
-  const std::map<std::string, std::string> shape{
-      {"items_per_dir", "4"}, {"files_only", "true"}, {"paths", mode}};
-  auto create = shape;
-  create["phases"] = "create";
-  const auto created = run_mdtest(dir.path(), create, true);
-  REQUIRE(created.step.status == Status::kOk);
-  REQUIRE(created.left_behind.size() == 1);
-  const fs::path kept = dir.path() / "target" / created.left_behind[0];
-  // The same tree's directories without its files, where the link will point later.
-  const fs::path empty = dir.path() / "empty";
-  fs::create_directories(empty / "test-dir.0-0" / "mdtest_tree.0");
   // The user names the tree through a symbolic link component, as a target given as
-  // /mnt/link/... where link is a directory's link.
-  const fs::path link = dir.path() / "link";
-  fs::create_directory_symlink(kept, link);
-
-  auto stat = shape;
-  stat["phases"] = "stat";
-  stat["tree_dir"] = link.string();
-  md::MdtestWorkload workload(
-      md::make_config(Params::validate(md::param_specs(), stat, "mdtest"), 1));
-  REQUIRE(workload.phases().at(0).name == "File stat");
-  // The run directory as the runner gives it: a descriptor opened once, its path as given.
-  const OwnedConfinedDir run_dir = test::open_confined(link);
-  REQUIRE(run_dir.path() == link);
-  const Target target{.user_path = link, .run_dir = run_dir.view(), .is_existing_file = false};
-  const auto engine = make_psync_engine();
-  testing::WorkerHarness harness(workload.phases().at(0), std::span<const Target>(&target, 1),
-                                 *engine);
-  auto worker = workload.make_worker(0, harness.context());
+  // /mnt/link/... where link is a directory's link; `other` has the same tree's directories
+  // without its files, where the link will point later.
+  LinkedTree t("mdtest_paths_link",
+               {{"items_per_dir", "4"}, {"files_only", "true"}, {"paths", mode}}, "stat");
+  REQUIRE(t.workload->phases().at(0).name == "File stat");
+  REQUIRE(t.run_dir.path() == t.link);
+  auto worker = t.workload->make_worker(0, t.harness->context());
   REQUIRE(worker != nullptr);
 
   // After the worker opened the test directory, the user's path names another directory.
-  repoint(link, empty);
+  repoint(t.link, t.other);
   if (mode == "full") {
     // Each stat(2) resolves "<link>/test-dir.0-0/mdtest_tree.0/file.mdtest.0.0" again, through
     // the link as it is now: the file is not there.
     try {
-      harness.run(*worker);
+      t.harness->run(*worker);
       FAIL("paths=full stat'ed through the descriptor, not the user's path");
     } catch (const IoError& e) {
       CHECK(e.error_number() == ENOENT);
-      CHECK_THAT(
-          e.what(),
-          Catch::Contains((link / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.0.0").string()));
+      CHECK_THAT(e.what(),
+                 Catch::Contains(
+                     (t.link / "test-dir.0-0" / "mdtest_tree.0" / "file.mdtest.0.0").string()));
     }
-    CHECK(harness.ops()[0].ops == 0);
+    CHECK(t.harness->ops()[0].ops == 0);
   } else {
     // fstatat on the open leaf directory: the link is never resolved again.
-    harness.run(*worker);
-    CHECK(harness.ops()[0].ops == 4);
+    t.harness->run(*worker);
+    CHECK(t.harness->ops()[0].ops == 4);
   }
   // Nothing was made in the directory the link points at now.
-  CHECK(list_tree(empty) == std::vector<std::string>{"test-dir.0-0", "test-dir.0-0/mdtest_tree.0"});
-  CHECK(list_tree(kept).size() == 6);  // test-dir.0-0, mdtest_tree.0, 4 files
+  CHECK(list_tree(t.other) ==
+        std::vector<std::string>{"test-dir.0-0", "test-dir.0-0/mdtest_tree.0"});
+  CHECK(list_tree(t.kept).size() == 6);  // test-dir.0-0, mdtest_tree.0, 4 files
 }
 
 TEST_CASE("mdtest paths=full refuses a test directory whose path names another directory",
           "[mdtest][paths]") {
-  TempDir dir("mdtest_paths_moved");
-  const auto created = run_mdtest(
-      dir.path(), {{"items_per_dir", "2"}, {"files_only", "true"}, {"phases", "create"}}, true);
-  REQUIRE(created.step.status == Status::kOk);
-  const fs::path kept = dir.path() / "target" / created.left_behind.at(0);
-  fs::create_directories(dir.path() / "other" / "test-dir.0-0" / "mdtest_tree.0");
-  const fs::path link = dir.path() / "link";
-  fs::create_directory_symlink(kept, link);
-  md::MdtestWorkload workload(md::make_config(Params::validate(md::param_specs(),
-                                                               {{"items_per_dir", "2"},
-                                                                {"files_only", "true"},
-                                                                {"phases", "remove"},
-                                                                {"tree_dir", link.string()}},
-                                                               "mdtest"),
-                                              1));
-  const OwnedConfinedDir run_dir = test::open_confined(link);
-  const Target target{.user_path = link, .run_dir = run_dir.view(), .is_existing_file = false};
-  const auto engine = make_psync_engine();
-  testing::WorkerHarness harness(workload.phases().at(0), std::span<const Target>(&target, 1),
-                                 *engine);
+  LinkedTree t("mdtest_paths_moved", {{"items_per_dir", "2"}, {"files_only", "true"}}, "remove");
   // The path moved to another directory before the phase: the worker refuses to begin.
-  repoint(link, dir.path() / "other");
+  repoint(t.link, t.other);
   try {
-    (void)workload.make_worker(0, harness.context());
+    (void)t.workload->make_worker(0, t.harness->context());
     FAIL("paths=full began by a path that names another directory");
   } catch (const Error& e) {
     CHECK_THAT(e.what(), Catch::Contains("no longer names the test directory this run opened"));
   }
   // Nothing removed, in either directory.
-  CHECK(list_tree(kept).size() == 4);
-  CHECK(list_tree(dir.path() / "other").size() == 2);
+  CHECK(list_tree(t.kept).size() == 4);
+  CHECK(list_tree(t.other).size() == 2);
 }
 
 TEST_CASE("mdtest refuses a paths value naming the param, the value and the accepted ones",

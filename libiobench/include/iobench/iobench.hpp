@@ -33,6 +33,7 @@
 #include <iobench/result.hpp>
 #include <iobench/result_history.hpp>
 #include <iobench/result_json.hpp>
+#include <iobench/run_dir_name.hpp>
 #include <iobench/runner.hpp>
 #include <iobench/statistics.hpp>
 #include <iobench/steady_state.hpp>

@@ -8,9 +8,27 @@
 #include <cerrno>
 #include <cstring>
 #include <iobench/error.hpp>
+#include <iobench/run_dir_name.hpp>
 #include <random>
 
+namespace iobench {
+
+std::filesystem::path longest_run_dir_path(const std::filesystem::path& target,
+                                           bool made_by_another_process) {
+  const std::int64_t pid =
+      made_by_another_process ? detail::kMaxPid : static_cast<std::int64_t>(::getpid());
+  std::string name = detail::run_dir_name(pid, 0);
+  name.replace(name.size() - 8, 8, 8, 'X');  // the random part, 8 hex digits
+  return target / name;                      // as RunDirs joins them
+}
+
+}  // namespace iobench
+
 namespace iobench::detail {
+
+std::string run_dir_name(std::int64_t pid, std::uint32_t random) {
+  return fmt::format("iobench.{}.{:08x}", pid, random);
+}
 
 RunDirs::RunDirs(std::span<const std::filesystem::path> targets, bool keep) : keep_(keep) {
   std::random_device entropy;
@@ -36,7 +54,7 @@ RunDirs::RunDirs(std::span<const std::filesystem::path> targets, bool keep) : ke
     held.target_fd = UniqueFd(::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!held.target_fd) fail(errno, "open directory", path);
     for (int attempt = 0;; ++attempt) {
-      held.name = fmt::format("iobench.{}.{:08x}", ::getpid(), entropy());
+      held.name = run_dir_name(::getpid(), static_cast<std::uint32_t>(entropy()));
       if (::mkdirat(held.target_fd.get(), held.name.c_str(), 0755) == 0) break;
       if (errno != EEXIST || attempt == 100) fail(errno, "mkdir", path / held.name);
     }
@@ -79,7 +97,7 @@ void RunDirs::check_intact() const {
     if (still_ours(i, err)) continue;
     throw IoError(err != 0 ? err : ENOENT,
                   err == ENOENT ? "the run directory was removed during the run"
-                                            : "the run directory was replaced during the run",
+                                : "the run directory was replaced during the run",
                   targets_[i].run_dir.path().string());
   }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <iobench/file_util.hpp>
 #include <iobench/workload.hpp>
@@ -8,6 +9,16 @@
 #include <vector>
 
 namespace iobench::detail {
+
+/// The largest process id Linux hands out on a 64-bit kernel (PID_MAX_LIMIT, 4 x 1024 x 1024,
+/// minus one): /proc/sys/kernel/pid_max is at most PID_MAX_LIMIT.
+inline constexpr std::int64_t kMaxPid = 4 * 1024 * 1024 - 1;
+
+/// The run directory's name for process `pid` and the random number `random`:
+/// "iobench.<pid>.<random as 8 lower-case hex digits>" (e.g. "iobench.4242.0badf00d"). RunDirs
+/// makes one such directory in each directory target, with its own pid and a fresh random
+/// number (another on a name clash).
+[[nodiscard]] std::string run_dir_name(std::int64_t pid, std::uint32_t random);
 
 /// The run's own directories: one fresh `iobench.<pid>.<random>` inside each directory target,
 /// made with mkdirat(2) (which fails rather than reuse an existing path) in the target opened
