@@ -54,7 +54,8 @@ struct RankedPhase {
   std::string name;
   /// Latest end minus earliest start on rank 0's clock (the aggregate's wall_ns).
   std::uint64_t wall_ns = 0;
-  /// Latest minus earliest measurement start over the ranks: how far apart they began.
+  /// Latest minus earliest start over the ranks' windows: how far apart they began (in a phase
+  /// timed by its ops, WorkerContext::time_phase_by_ops(), their first ops' starts).
   std::uint64_t start_skew_ns = 0;
   /// The first worker's end over all ranks, from the earliest start (the aggregate's
   /// stonewall_ns: with --stonewall, when every rank was told to stop).

@@ -75,8 +75,9 @@ struct WorkerResult {
   /// CPU time of this worker's thread (or, for process workers, its process) within
   /// `elapsed_ns`, never more than `elapsed_ns`: the total is exact (CPU-time clocks, ns), split
   /// into user/system in the proportion the kernel's tick samples (1/CONFIG_HZ) give. A worker
-  /// that timed its phase by its ops has as its CPU time min(its whole run()'s CPU time, its
-  /// span): an upper bound of the CPU it used inside its span, not a measurement of it.
+  /// that timed its phase by its ops has as its CPU time min(its run()'s CPU time from the
+  /// measurement's start, its span): an upper bound of the CPU it used inside its span, not a
+  /// measurement of it.
   CpuTimes cpu;
   std::vector<OpResult> ops;            ///< indexed like PhaseResult::op_names
   std::vector<std::uint64_t> counters;  ///< indexed like PhaseResult::counter_names
@@ -140,10 +141,10 @@ struct PhaseResult {
   /// `workers_cpu` plus the runner's own thread; at most `wall_ns` x online CPUs (to the ns;
   /// the wall and CPU clocks may differ in rate by NTP's slew, at most 0.05 %). In a phase timed
   /// by its ops (see `wall_ns`) a worker that timed its phase by its ops has as its CPU time
-  /// min(its whole run()'s CPU time, its span): an upper bound of the CPU it used inside its
-  /// span, not a measurement of it; the runner's is its CPU from the measurement's start less
-  /// the time outside the phase's span (a lower bound). The sum may then pass `wall_ns` x
-  /// online CPUs when more workers than CPUs were busy.
+  /// min(its run()'s CPU time from the measurement's start, its span): an upper bound of the CPU it
+  /// used inside its span, not a measurement of it; the runner's is its CPU from the measurement's
+  /// start less the time outside the phase's span (a lower bound). The sum may then pass `wall_ns`
+  /// x online CPUs when more workers than CPUs were busy.
   CpuTimes process_cpu;
   CpuTimes workers_cpu;  ///< sum of the workers' `cpu` (threads, or worker processes)
   /// Busy share of all CPUs in the measured window, 0..100, from /proc/stat (whose counters

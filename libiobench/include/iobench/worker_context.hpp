@@ -207,7 +207,8 @@ class WorkerContext final {
   /// both monotonic_ns(); a worker that did no op passes 0, 0. Call it once, at the end of
   /// run(), and also before an exception leaves run(), so that a failed worker's ops count.
   ///
-  /// Once any worker of a phase calls it, the phase's measured window (PhaseResult::wall_ns,
+  /// Once any worker of a phase (of a serial phase's group: each group is timed apart) calls
+  /// it, the phase's (group's) measured window (PhaseResult::wall_ns,
   /// stonewall_ns and, under mpirun, the rank's window in the aggregate) runs from the earliest
   /// `first_op_start_ns` to the latest `last_op_end_ns` of the workers that passed a span
   /// (stonewall_ns: to the earliest `last_op_end_ns`), not from the runner's release of the
@@ -216,10 +217,10 @@ class WorkerContext final {
   /// this rank) none of whose workers passed a span has wall_ns 0 and no rank window. A start
   /// before the measurement began (a warm-up's op) counts from the measurement's start. This
   /// worker's WorkerResult::elapsed_ns is then its own span so counted (0 for 0, 0), and its
-  /// CPU time is min(its whole run()'s CPU time, its span): an upper bound of the CPU it used
-  /// inside its span, not a measurement of it. The time series keeps its origin at the
-  /// measurement's start. Not inline and no member added: plugins of this ABI that never call
-  /// it are timed as before.
+  /// CPU time is min(its run()'s CPU time from the measurement's start, its span): an upper bound
+  /// of the CPU it used inside its span, not a measurement of it. The time series keeps its origin
+  /// at the measurement's start. Not inline and no member added: plugins of this ABI that never
+  /// call it are timed as before.
   void time_phase_by_ops(std::uint64_t first_op_start_ns, std::uint64_t last_op_end_ns) noexcept;
   /// `--explain=ops` (RunOptions::explain): the next op begins at `start_ns` (monotonic_ns()).
   /// By default an op begins where the previous one ended (back-to-back ops, OpTimer); a loop

@@ -55,11 +55,15 @@ struct OpsSpan {
   std::uint64_t end_ns = 0;
 };
 
-// nullopt: the worker did not time by its ops, or reported no op (0, 0).
+// nullopt: the worker did not time by its ops, reported no op (0, 0), or no op after the
+// measurement's start.
 std::optional<OpsSpan> ops_span(const WorkerSlot& slot) noexcept {
   if (slot.ops_span_reported == 0 || slot.ops_last_end_ns == 0) return std::nullopt;
   const std::uint64_t begin = std::max(slot.ops_first_start_ns, slot.start_ns);
-  return OpsSpan{.begin_ns = begin, .end_ns = std::max(slot.ops_last_end_ns, begin)};
+  // Every op ended before the measurement began (warm-up ops, then a failure): no span, so that
+  // it does not pull the window's first end (stonewall_ns) to its start.
+  if (slot.ops_last_end_ns <= begin) return std::nullopt;
+  return OpsSpan{.begin_ns = begin, .end_ns = slot.ops_last_end_ns};
 }
 
 // What the phase's groups add up to.
