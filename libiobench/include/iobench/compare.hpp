@@ -226,6 +226,27 @@ struct CounterValues {
   [[nodiscard]] double mean() const noexcept {
     return values.empty() ? 0.0 : static_cast<double>(total) / static_cast<double>(values.size());
   }
+  /// The sum of `failed_values`.
+  [[nodiscard]] std::uint64_t failed_total() const noexcept {
+    std::uint64_t sum = 0;
+    for (const std::uint64_t value : failed_values) sum += value;
+    return sum;
+  }
+  /// The per-result mean of `failed_values` (0 without them).
+  [[nodiscard]] double failed_mean() const noexcept {
+    return failed_values.empty()
+               ? 0.0
+               : static_cast<double>(failed_total()) / static_cast<double>(failed_values.size());
+  }
+  /// The per-result mean over the ok and the failed results that have the counter (`total` plus
+  /// failed_total() over the number of `values` and `failed_values`; 0 without either): the
+  /// figure CounterRow::worse compares, the one `--fail-if-worse` reads.
+  /// Equal to mean() where no failed result counts the counter (work counters, durations).
+  [[nodiscard]] double gate_mean() const noexcept {
+    const std::size_t count = values.size() + failed_values.size();
+    return count == 0 ? 0.0
+                      : static_cast<double>(total + failed_total()) / static_cast<double>(count);
+  }
 };
 
 /// One counter of an aligned phase, listed where it tells the inputs apart. Only the inputs whose
@@ -246,9 +267,9 @@ struct CounterRow {
   bool duration = false;              ///< counter_is_duration(name): shown as per-result mean
   std::vector<CounterValues> inputs;  ///< one per input, inputs[0] the baseline
   /// For a failure counter: the inputs (>= 1, ascending) that have it with a per-result mean
-  /// (CounterValues::mean; with equal numbers of results, the total) above the baseline's,
-  /// taken as 0 where the baseline's phase does not count it; the means here are over the ok
-  /// and the failed results that have the counter (CounterValues::failed_values). Any data error
+  /// above the baseline's, taken as 0 where the baseline's phase does not count it; the means
+  /// here are over the ok and the failed results that have the counter
+  /// (CounterValues::gate_mean; with equal numbers of results, the totals). Any data error
   /// more than the baseline had is worse, whatever its size: `--fail-if-worse` fails on each
   /// (counter_regressions). Empty for work counters and durations, which have no worse side.
   std::vector<std::size_t> worse{};
@@ -444,12 +465,19 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// findings, results}], differences: [{input, baseline, contrasts: [{topic, input_finding,
 /// baseline_finding, sentence}], only_input, only_baseline, both}]}. A phase with CounterRows has
 /// "counters":
-/// [{name, failure, duration, inputs: [null | {n, total, mean, values}], worse: [input]}] (null:
-/// the input lacks the phase; n: the values, one per ok result that has the counter; total and
-/// mean null where the input's results lack the counter; worse: CounterRow::worse, the inputs
-/// whose failure count is above the baseline's, which fail `--fail-if-worse`). The JSON carries
-/// no gate verdict: the CLI applies the gate (regressions, counter_regressions) and names each
-/// reason on stderr.
+/// [{name, failure, duration, inputs: [null | {n, total, mean, values, failed: null | {n, total,
+/// mean, values}, gate_mean}], worse: [input]}] (null: the input has no ok result of the phase
+/// and no failed one that counts the counter; n, total, mean and values over the ok results, as
+/// the CSV has them: n the number of values, one per ok result that has the counter, total and
+/// mean null where none has it; failed: the same over the failed results that have a failure
+/// counter (CounterValues::failed_values), null where none has it and always for work counters
+/// and durations; gate_mean: for a failure counter the per-result mean over the ok and the
+/// failed results (CounterValues::gate_mean), the figure `worse` compares against the
+/// baseline's (0 where the baseline does not count it), null for other counters and where the
+/// input's results lack the counter; worse: CounterRow::worse, the inputs whose failure count is
+/// above the baseline's, which fail `--fail-if-worse`). The JSON carries no gate verdict: the CLI
+/// applies the gate (regressions, counter_regressions, failed_phases) and names each reason on
+/// stderr.
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench

@@ -620,15 +620,28 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
       for (const CounterRow& row : phase.counters) {
         Json inputs = Json::array();
         for (const CounterValues& values : row.inputs) {
-          if (!values.measured) {
+          // Null only where the input has neither ok results of the phase nor failed ones that
+          // count the counter (a failed-only input's failures are what the gate reads).
+          const bool failed = !values.failed_values.empty();
+          if (!values.measured && !failed) {
             inputs.push_back(nullptr);
             continue;
           }
           const bool none = values.values.empty();
-          inputs.push_back({{"n", values.values.size()},
-                            {"total", none ? Json(nullptr) : Json(values.total)},
-                            {"mean", none ? Json(nullptr) : Json(values.mean())},
-                            {"values", values.values}});
+          Json entry = {{"n", values.values.size()},
+                        {"total", none ? Json(nullptr) : Json(values.total)},
+                        {"mean", none ? Json(nullptr) : Json(values.mean())},
+                        {"values", values.values}};
+          // The failed results' counts (CounterValues::failed_values) and the mean `worse`
+          // compares, over the ok and the failed results: the figures of the gate.
+          entry["failed"] = failed ? Json{{"n", values.failed_values.size()},
+                                          {"total", values.failed_total()},
+                                          {"mean", values.failed_mean()},
+                                          {"values", values.failed_values}}
+                                   : Json(nullptr);
+          entry["gate_mean"] =
+              row.failure && (!none || failed) ? Json(values.gate_mean()) : Json(nullptr);
+          inputs.push_back(std::move(entry));
         }
         counters.push_back({{"name", row.name},
                             {"failure", row.failure},
