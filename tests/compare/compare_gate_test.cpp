@@ -1,5 +1,6 @@
 // What `iobench compare --fail-if-worse` reads from results that did not end ok, and how the
-// outputs show it: a failure counter's counts in failed results (JSON).
+// outputs show it: a failure counter's counts in failed results (JSON), and the CSV's
+// direction of a failure count taken from the gate's means.
 #include <catch2/catch.hpp>
 #include <iobench/compare.hpp>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,48 @@
 using namespace iobench;
 using namespace iobench::test;
 using Catch::Matchers::Contains;
+
+namespace {
+
+// A read of 1000 ops in 1 s that counted `mismatches`; ended failed when `failed` (as a data
+// check fails its phase).
+PhaseResult mismatch_read(std::uint64_t mismatches, bool failed = false) {
+  PhaseResult read = with_counters(compare_read_phase(kSecond), {"mismatches"}, {mismatches});
+  if (failed) {
+    read.status = Status::kFailed;
+    read.message = "data check: mismatches found";
+  }
+  return read;
+}
+
+// repeated_document of one read per repetition (mismatch_read), each repetition whose read
+// failed marked failed as a step too.
+ResultDocument mismatch_reads(const std::vector<PhaseResult>& reads) {
+  std::vector<std::vector<PhaseResult>> repetitions;
+  for (const PhaseResult& read : reads) repetitions.push_back({read});
+  ResultDocument document = repeated_document(compare_environment(), repetitions);
+  for (StepResult& step : document.run.steps) {
+    if (step.phases.at(0).status != Status::kFailed) continue;
+    step.status = Status::kFailed;
+    step.message = "phase read failed";
+  }
+  return document;
+}
+
+// The CSV row of counter `name` (one input after the baseline); fails the test without one.
+CsvRecord counter_csv_row(const std::string& csv, const std::string& name) {
+  const std::vector<CsvRecord> rows = parse_csv(csv);
+  REQUIRE_FALSE(rows.empty());
+  const std::size_t metric = csv_column(rows[0], "metric");
+  std::vector<CsvRecord> found;
+  for (const CsvRecord& row : rows) {
+    if (row.at(metric) == name) found.push_back(row);
+  }
+  REQUIRE(found.size() == 1);
+  return found[0];
+}
+
+}  // namespace
 
 TEST_CASE("compare's JSON carries a failure counter's counts in failed results",
           "[compare][cli][counters]") {
@@ -47,3 +90,60 @@ TEST_CASE("compare's JSON carries a failure counter's counts in failed results",
                                 "results > 0"));
 }
 
+TEST_CASE("compare's CSV direction of a failure count uses the gate's means",
+          "[compare][cli][counters]") {
+  TempDir dir("compare-gate-csv");
+  // Baseline: one ok read with 2 mismatches. Candidate: an ok read with 0 and a failed one with
+  // 4: over the ok results 0 (below 2), over all results (the gate's) 2, as many as the
+  // baseline: not worse, and not better either.
+  const std::string two = write_document(dir, "two.json", mismatch_reads({mismatch_read(2)}));
+  const std::string mixed = write_document(
+      dir, "mixed.json", mismatch_reads({mismatch_read(0), mismatch_read(4, /*failed=*/true)}));
+  const CliResult csv = run_cli({"compare", two, mixed, "-f", "csv"});
+  INFO(csv.err);
+  REQUIRE(csv.exit_code == 0);
+  const std::vector<CsvRecord> rows = parse_csv(csv.out);
+  const auto column = [&rows](const std::string& name) { return csv_column(rows.at(0), name); };
+  const CsvRecord row = counter_csv_row(csv.out, "mismatches");
+  CHECK(row.at(column("kind")) == "failure");
+  CHECK(row.at(column("direction")) == "unchanged");
+  // The other cells stay over the ok results.
+  CHECK(row.at(column("base_n")) == "1");
+  CHECK(row.at(column("base_total")) == "2");
+  CHECK(row.at(column("n")) == "1");
+  CHECK(row.at(column("mean")) == "0");
+  CHECK(row.at(column("total")) == "0");
+  CHECK(row.at(column("change_percent")) == "-100");
+  // The JSON says the same: not worse, the gate's means 2 and 2.
+  const CliResult json = run_cli({"compare", two, mixed, "-f", "json"});
+  REQUIRE(json.exit_code == 0);
+  const nlohmann::json mismatches =
+      counter_entry(nlohmann::json::parse(json.out).at("phases").at(0), "mismatches");
+  CHECK(mismatches.at("worse").empty());
+  CHECK(mismatches.at("inputs").at(0).at("gate_mean") == 2.0);
+  CHECK(mismatches.at("inputs").at(1).at("gate_mean") == 2.0);
+  CHECK(mismatches.at("inputs").at(1).at("failed") ==
+        nlohmann::json::parse(R"({"n": 1, "total": 4, "mean": 4.0, "values": [4]})"));
+  // The gate fails on the failed read alone (the baseline's ended ok), not on the counter.
+  const CliResult gate = run_cli({"compare", two, mixed, "--fail-if-worse", "1000"});
+  CHECK(gate.exit_code == 1);
+  CHECK_THAT(gate.err, Contains("a phase failed in #1 (" + mixed + ")"));
+  CHECK_THAT(gate.err, !Contains("failure counter"));
+
+  // The other way: the baseline's ok read counted 0 and its failed one 4 (the gate's mean 2);
+  // the candidate's one ok read 1, above the baseline's ok mean 0 but below the gate's 2:
+  // better, and the gate passes.
+  const std::string base_mixed =
+      write_document(dir, "base_mixed.json",
+                     mismatch_reads({mismatch_read(0), mismatch_read(4, /*failed=*/true)}));
+  const std::string one = write_document(dir, "one.json", mismatch_reads({mismatch_read(1)}));
+  const CliResult better = run_cli({"compare", base_mixed, one, "-f", "csv"});
+  REQUIRE(better.exit_code == 0);
+  const CsvRecord better_row = counter_csv_row(better.out, "mismatches");
+  CHECK(better_row.at(column("direction")) == "better");
+  CHECK(better_row.at(column("base_total")) == "0");
+  CHECK(better_row.at(column("total")) == "1");
+  const CliResult passes = run_cli({"compare", base_mixed, one, "--fail-if-worse", "1000"});
+  CHECK(passes.exit_code == 0);
+  CHECK(passes.err.empty());
+}

@@ -240,7 +240,7 @@ struct CounterValues {
   }
   /// The per-result mean over the ok and the failed results that have the counter (`total` plus
   /// failed_total() over the number of `values` and `failed_values`; 0 without either): the
-  /// figure CounterRow::worse compares, the one `--fail-if-worse` reads.
+  /// figure CounterRow::worse and the CSV's direction compare, the one `--fail-if-worse` reads.
   /// Equal to mean() where no failed result counts the counter (work counters, durations).
   [[nodiscard]] double gate_mean() const noexcept {
     const std::size_t count = values.size() + failed_values.size();
@@ -439,13 +439,15 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out);
 /// better "lower" for a failure count and empty for the others (no better side), base_n / n the
 /// results that have the counter, base_mean / mean and base_stddev / stddev per result (as
 /// above), change_percent of the means (empty where the baseline's mean is 0), direction only
-/// for a failure count ("worse" where CounterRow::worse has the input, "better" below the
-/// baseline's mean, else "unchanged"), noise and the Welch columns empty (no test),
-/// base_not_available / not_available "not counted" where the input has the phase but not the
-/// counter, kind "failure", "work" or "duration", and base_total / total each side's total.
-/// n, mean, stddev and the totals are over the ok results; a failure counted in failed results
-/// (CounterValues::failed_values) shows only as direction "worse" (CounterRow::worse), also in
-/// the row of an input without ok results of the phase (its other cells from n on empty).
+/// for a failure count, from the per-result means the gate compares (CounterValues::gate_mean,
+/// over the ok and the failed results that have the counter): "worse" where CounterRow::worse
+/// has the input, "better" below the baseline's, else "unchanged"; noise and the Welch columns
+/// empty (no test), base_not_available / not_available "not counted" where the input has the
+/// phase but not the counter, kind "failure", "work" or "duration", and base_total / total each
+/// side's total. n, mean, stddev, change_percent and the totals are over the ok results; a
+/// failure counted in failed results (CounterValues::failed_values) shows only in the direction,
+/// also in the row of an input without ok results of the phase (its other cells from n on
+/// empty); the JSON has its figures.
 /// Compatibility: the counter rows and the last three columns are new; a reader that expects
 /// metric rows only must keep the rows whose kind is "metric" (an empty kind in older files,
 /// which lack the column); the other columns keep their positions.

@@ -299,7 +299,8 @@ const char* counter_kind(const CounterRow& row) {
 // metric the counter's name, unit "count" ("ns" for a duration), better "lower" for a failure
 // count (empty for work and durations, which have no better side), n the results that have the
 // counter, mean and stddev over them (per result), change_percent against the baseline's mean,
-// direction for a failure count only (worse: CounterRow::worse), no noise or Welch test;
+// direction for a failure count only, by the means the gate compares (CounterValues::gate_mean,
+// over the ok and the failed results: worse is CounterRow::worse), no noise or Welch test;
 // "not counted" where an input has the phase but not the counter; then kind (failure, work,
 // duration) and each side's total.
 void write_counter_csv(const Comparison& comparison, const PhaseComparison& phase,
@@ -321,15 +322,18 @@ void write_counter_csv(const Comparison& comparison, const PhaseComparison& phas
     std::vector<std::string> cells =
         csv_row_start(comparison, phase, i, csv_field(row.name), row.duration ? "ns" : "count",
                       row.failure ? "lower" : "", base_stats);
-    // A failure count's direction; "worse" also where only failed results count it (they are
-    // in no other cell: n, mean and the totals are over the ok results).
+    // A failure count's direction, from the means the gate compares (over the ok and the
+    // failed results, CounterValues::gate_mean), so that it says "worse" exactly where
+    // CounterRow::worse has the input; also where only failed results count it (they are in no
+    // other cell: n, mean and the totals are over the ok results).
     const bool worse = std::find(row.worse.begin(), row.worse.end(), i) != row.worse.end();
+    const bool counted = !mine.values.empty() || !mine.failed_values.empty();
     std::string direction;
     if (worse) {
       direction = to_string(ChangeDirection::kWorse);
-    } else if (row.failure && !mine.values.empty()) {
-      direction = to_string(mine.mean() < base.mean() ? ChangeDirection::kBetter
-                                                      : ChangeDirection::kUnchanged);
+    } else if (row.failure && counted) {
+      direction = to_string(mine.gate_mean() < base.gate_mean() ? ChangeDirection::kBetter
+                                                                : ChangeDirection::kUnchanged);
     }
     if (mine.measured) {
       std::string change;
