@@ -1,6 +1,6 @@
 // What `iobench compare --fail-if-worse` reads from results that did not end ok, and how the
-// outputs show it: a failure counter's counts in failed results (JSON), and the CSV's
-// direction of a failure count taken from the gate's means.
+// outputs show it: a failure counter's counts in failed results (JSON), the CSV's direction of a
+// failure count taken from the gate's means, and a step that failed before any phase ran.
 #include <catch2/catch.hpp>
 #include <iobench/compare.hpp>
 #include <nlohmann/json.hpp>
@@ -146,4 +146,83 @@ TEST_CASE("compare's CSV direction of a failure count uses the gate's means",
   const CliResult passes = run_cli({"compare", base_mixed, one, "--fail-if-worse", "1000"});
   CHECK(passes.exit_code == 0);
   CHECK(passes.err.empty());
+}
+
+namespace {
+
+constexpr const char* kSetUpFailure =
+    "prepare: cannot create /mnt/a/iobench.1/f0: No space left on device";
+
+// Steps "seq" (a write and a read, alike in every input) and "rand" (a write), "rand" failed
+// before any phase ran (its set-up: no phase result) where `rand_failed`.
+ResultDocument with_rand_step(bool rand_failed) {
+  StepResult rand = compare_step("rand", {compare_write_phase(kSecond)});
+  if (rand_failed) {
+    rand.phases.clear();
+    rand.status = Status::kFailed;
+    rand.message = kSetUpFailure;
+  }
+  return single_run_document(
+      compare_environment(),
+      {compare_step("seq", {compare_write_phase(kSecond), compare_read_phase(kSecond)}), rand});
+}
+
+}  // namespace
+
+TEST_CASE("compare --fail-if-worse fails on a step that failed before any phase ran",
+          "[compare][cli]") {
+  TempDir dir("compare-gate-step");
+  const std::string ok = write_document(dir, "ok.json", with_rand_step(false));
+  const std::string broken = write_document(dir, "broken.json", with_rand_step(true));
+  const std::string line = std::string("#1 step rand, repetition 1: failed (") + kSetUpFailure +
+                           "); the baseline's ended ok\n";
+
+  // The library marks the step: left out, its baseline's step ran.
+  const std::vector<CompareInput> inputs{{ok, load_result_file(ok)},
+                                         {broken, load_result_file(broken)}};
+  const Comparison c = compare_results(inputs);
+  REQUIRE(c.left_out.size() == 1);
+  CHECK(c.left_out[0].input == 1);
+  CHECK(c.left_out[0].step == "rand");
+  CHECK(c.left_out[0].phase.empty());
+  CHECK(c.left_out[0].baseline_ok);
+  CHECK(failed_phases(c) == std::vector<std::size_t>{0});
+
+  // Every metric alike: the failed step alone fails the gate, named with its message.
+  const CliResult gate = run_cli({"compare", ok, broken, "--fail-if-worse", "1000"});
+  INFO(gate.out);
+  INFO(gate.err);
+  CHECK(gate.exit_code == 1);
+  CHECK(gate.err == "iobench: compare: a step failed in #1 (" + broken +
+                        ") where the baseline's ended ok: step rand, repetition 1: failed: " +
+                        kSetUpFailure + " (a failed step fails --fail-if-worse, whatever PCT)\n");
+  CHECK_THAT(gate.out, Contains("Left out (did not end ok):\n  " + line));
+  // Whatever --phases selects: the step has no phase to select.
+  CHECK(run_cli({"compare", ok, broken, "--fail-if-worse", "1000", "--phases", "read"}).exit_code ==
+        1);
+  const CliResult markdown = run_cli({"compare", ok, broken, "-f", "markdown"});
+  REQUIRE(markdown.exit_code == 0);
+  CHECK_THAT(markdown.out, Contains("### Left out (did not end ok)\n\n- " + line));
+  const CliResult json = run_cli({"compare", ok, broken, "-f", "json"});
+  REQUIRE(json.exit_code == 0);
+  CHECK(nlohmann::json::parse(json.out).at("left_out") ==
+        nlohmann::json::array({{{"input", 1},
+                                {"step", "rand"},
+                                {"sweep_point", nullptr},
+                                {"repetition", 1},
+                                {"phase", ""},
+                                {"status", "failed"},
+                                {"message", kSetUpFailure},
+                                {"baseline_ok", true}}}));
+
+  // Failed in the baseline too, or only there: listed, but nothing fails the gate.
+  const std::string also_broken = write_document(dir, "also_broken.json", with_rand_step(true));
+  const CliResult both = run_cli({"compare", broken, also_broken, "--fail-if-worse", "1000"});
+  CHECK(both.exit_code == 0);
+  CHECK(both.err.empty());
+  CHECK_THAT(both.out,
+             Contains(std::string("#1 step rand, repetition 1: failed (") + kSetUpFailure + ")\n"));
+  const CliResult swapped = run_cli({"compare", broken, ok, "--fail-if-worse", "1000"});
+  CHECK(swapped.exit_code == 0);
+  CHECK(swapped.err.empty());
 }

@@ -315,11 +315,18 @@ struct LeftOutResult {
   std::string phase;  ///< empty: the whole step
   Status status = Status::kOk;
   std::string message;
-  /// This phase result ended failed (Status::kFailed) in an input after the baseline while the
-  /// baseline has ok results of the same phase, and the phase is compared (CompareOptions::phases
-  /// selects it). A data check that finds errors (tiotest's corrupt_blocks, mdtest's verify_read
-  /// mismatches) fails its phase, so no metric or counter row shows it: `--fail-if-worse` fails
-  /// on each such result (failed_phases).
+  /// For a phase (`phase` not empty): this phase result ended failed (Status::kFailed) in an
+  /// input after the baseline while the baseline has ok results of the same phase, and the phase
+  /// is compared (CompareOptions::phases selects it). A data check that finds errors (tiotest's
+  /// corrupt_blocks, mdtest's verify_read mismatches) fails its phase, so no metric or counter
+  /// row shows it.
+  /// For a whole step (`phase` empty): this step ended failed in an input after the baseline
+  /// while a repetition of the baseline's same step (and sweep point) ended ok, and none of the
+  /// step's phase results ended failed (those are gated as phases): it failed before any phase
+  /// ran (its set-up; the result then has no phases), in a phase it keeps no result of, or in
+  /// its clean-up. Whatever --phases selects, such a step has no figures to compare.
+  /// `--fail-if-worse` fails on each such result (failed_phases); a step or phase that failed in
+  /// the baseline too (no ok repetition there) does not.
   bool baseline_ok = false;
 };
 
@@ -401,8 +408,10 @@ struct CounterRegression {
 [[nodiscard]] std::vector<CounterRegression> counter_regressions(const Comparison& comparison);
 
 /// Indices into Comparison::left_out of the phase results that ended failed in an input after
-/// the baseline where the baseline's same phase ended ok (LeftOutResult::baseline_ok), in
-/// left_out's order: each fails `iobench compare --fail-if-worse PCT` whatever PCT.
+/// the baseline where the baseline's same phase ended ok, and of the steps that failed outside
+/// their phases (e.g. in their set-up, with no phase result) where the baseline's same step
+/// ended ok (LeftOutResult::baseline_ok; `phase` empty for a step), in left_out's order: each
+/// fails `iobench compare --fail-if-worse PCT` whatever PCT.
 [[nodiscard]] std::vector<std::size_t> failed_phases(const Comparison& comparison);
 
 /// The comparison for people: the inputs, environment differences first, then per step, point
@@ -416,8 +425,9 @@ struct CounterRegression {
 /// where it lacks the phase, then "failed: a, b" for a failure counted in failed results
 /// (CounterValues::failed_values); and what it counts: "failures", "work" or "ns (mean)", a failure
 /// count higher than the baseline's followed by ", worse in #N" (CounterRow::worse)); then the
-/// unmatched parts, left-out results ("#N step S, repetition R, phase P: failed (message)",
-/// followed by "; the baseline's ended ok" where LeftOutResult::baseline_ok), figures not
+/// unmatched parts, left-out results ("#N step S, repetition R, phase P: failed (message)", a
+/// whole step without ", phase P", followed by "; the baseline's ended ok" where
+/// LeftOutResult::baseline_ok), figures not
 /// available and what was not mapped. Throughput in
 /// MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);

@@ -266,7 +266,19 @@ KeyedGroups keyed_groups(const std::vector<std::vector<Group>>& groups, const Gr
   return keyed;
 }
 
-// A step missing in some input, and the repetitions of the step that did not end ok.
+// Whether `step` ended failed for a reason none of its phase results carries: it failed
+// before any phase ran (its set-up), in a phase it does not keep (an unmeasured one), between
+// phases or after them (its clean-up). A failed phase result is gated on its own
+// (collect_input_phase), as the phase is compared.
+bool failed_outside_phases(const StepResult& step) {
+  return step.status == Status::kFailed &&
+         std::none_of(step.phases.begin(), step.phases.end(),
+                      [](const PhaseResult& phase) { return phase.status == Status::kFailed; });
+}
+
+// A step missing in some input, and the repetitions of the step that did not end ok; a step
+// that failed outside its phases in an input after the baseline, where one of the baseline's
+// repetitions of the step ended ok, is marked `baseline_ok` (failed_phases).
 void list_unmatched_and_left_out_steps(const GroupKey& key, const KeyedGroups& keyed,
                                        Comparison& out) {
   const std::size_t n = keyed.has.size();
@@ -279,17 +291,26 @@ void list_unmatched_and_left_out_steps(const GroupKey& key, const KeyedGroups& k
                                           .present = indices_where(keyed.has, true),
                                           .missing = indices_where(keyed.has, false)});
   }
+  bool baseline_ran = false;  // a repetition of the step ended ok in the baseline
+  if (keyed.present[0] != nullptr) {
+    const auto& repetitions = keyed.present[0]->repetitions;
+    baseline_ran = std::any_of(repetitions.begin(), repetitions.end(), [](const auto& repetition) {
+      return repetition.second->status == Status::kOk;
+    });
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (keyed.present[i] == nullptr) continue;
     for (const auto& [repetition, step] : keyed.present[i]->repetitions) {
       if (step->status == Status::kOk) continue;
-      out.left_out.push_back(LeftOutResult{.input = i,
-                                           .step = step_name,
-                                           .sweep_point = point,
-                                           .repetition = repetition,
-                                           .phase = {},
-                                           .status = step->status,
-                                           .message = step->message});
+      out.left_out.push_back(
+          LeftOutResult{.input = i,
+                        .step = step_name,
+                        .sweep_point = point,
+                        .repetition = repetition,
+                        .phase = {},
+                        .status = step->status,
+                        .message = step->message,
+                        .baseline_ok = i > 0 && baseline_ran && failed_outside_phases(*step)});
     }
   }
 }
