@@ -197,9 +197,18 @@ TEST_CASE("compare --fail-if-worse fails on a step that failed before any phase 
                         ") where the baseline's ended ok: step rand, repetition 1: failed: " +
                         kSetUpFailure + " (a failed step fails --fail-if-worse, whatever PCT)\n");
   CHECK_THAT(gate.out, Contains("Left out (did not end ok):\n  " + line));
-  // Whatever --phases selects: the step has no phase to select.
-  CHECK(run_cli({"compare", ok, broken, "--fail-if-worse", "1000", "--phases", "read"}).exit_code ==
-        1);
+  // Only where --phases selects a phase of the baseline's step (rand has a write alone).
+  CHECK(
+      run_cli({"compare", ok, broken, "--fail-if-worse", "1000", "--phases", "write"}).exit_code ==
+      1);
+  const CliResult read_only =
+      run_cli({"compare", ok, broken, "--fail-if-worse", "1000", "--phases", "read"});
+  CHECK(read_only.exit_code == 0);
+  CHECK(read_only.err.empty());
+  const Comparison read_c = compare_results(inputs, CompareOptions{.phases = {"read"}});
+  REQUIRE(read_c.left_out.size() == 1);
+  CHECK(!read_c.left_out[0].baseline_ok);
+  CHECK(failed_phases(read_c).empty());
   const CliResult markdown = run_cli({"compare", ok, broken, "-f", "markdown"});
   REQUIRE(markdown.exit_code == 0);
   CHECK_THAT(markdown.out, Contains("### Left out (did not end ok)\n\n- " + line));
@@ -225,4 +234,44 @@ TEST_CASE("compare --fail-if-worse fails on a step that failed before any phase 
   const CliResult swapped = run_cli({"compare", broken, ok, "--fail-if-worse", "1000"});
   CHECK(swapped.exit_code == 0);
   CHECK(swapped.err.empty());
+}
+
+TEST_CASE(
+    "compare --fail-if-worse fails on a step failed in a phase the baseline has no ok result of",
+    "[compare][cli]") {
+  TempDir dir("compare-gate-step-phase");
+  const std::string ok = write_document(dir, "ok.json", with_rand_step(false));
+  // rand's write ended ok, then a read the baseline never ran failed, and so did the step.
+  ResultDocument document = with_rand_step(false);
+  StepResult& rand = document.run.steps.at(1);
+  PhaseResult read = compare_read_phase(kSecond);
+  read.status = Status::kFailed;
+  read.message = "read: short read";
+  rand.phases.push_back(read);
+  rand.status = Status::kFailed;
+  rand.message = "read: short read";
+  const std::string broken = write_document(dir, "broken.json", document);
+
+  const std::vector<CompareInput> inputs{{ok, load_result_file(ok)},
+                                         {broken, load_result_file(broken)}};
+  const Comparison c = compare_results(inputs);
+  // The step, then its failed read (no phase gate: the baseline has no ok read of rand).
+  REQUIRE(c.left_out.size() == 2);
+  CHECK(c.left_out[0].phase.empty());
+  CHECK(c.left_out[0].baseline_ok);
+  CHECK(c.left_out[1].phase == "read");
+  CHECK(!c.left_out[1].baseline_ok);
+  CHECK(failed_phases(c) == std::vector<std::size_t>{0});
+
+  const CliResult gate = run_cli({"compare", ok, broken, "--fail-if-worse", "1000"});
+  INFO(gate.err);
+  CHECK(gate.exit_code == 1);
+  CHECK(gate.err == "iobench: compare: a step failed in #1 (" + broken +
+                        ") where the baseline's ended ok: step rand, repetition 1: failed: read: "
+                        "short read (a failed step fails --fail-if-worse, whatever PCT)\n");
+  // --phases write leaves the failed read out: nothing fails.
+  const CliResult write_only =
+      run_cli({"compare", ok, broken, "--fail-if-worse", "1000", "--phases", "write"});
+  CHECK(write_only.exit_code == 0);
+  CHECK(write_only.err.empty());
 }

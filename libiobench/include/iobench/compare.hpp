@@ -321,10 +321,12 @@ struct LeftOutResult {
   /// corrupt_blocks, mdtest's verify_read mismatches) fails its phase, so no metric or counter
   /// row shows it.
   /// For a whole step (`phase` empty): this step ended failed in an input after the baseline
-  /// while a repetition of the baseline's same step (and sweep point) ended ok, and none of the
-  /// step's phase results ended failed (those are gated as phases): it failed before any phase
-  /// ran (its set-up; the result then has no phases), in a phase it keeps no result of, or in
-  /// its clean-up. Whatever --phases selects, such a step has no figures to compare.
+  /// while a repetition of the baseline's same step (and sweep point) ended ok with a phase
+  /// CompareOptions::phases selects (any phase where it is empty), and no failed phase result
+  /// of the step is gated as a phase (one the options select where the baseline has ok results
+  /// of it): it failed before any phase ran (its set-up; the result then has no phases), in a
+  /// phase it keeps no result of, in its clean-up, or in a selected phase the baseline has no
+  /// ok result of. A step whose failed phases the options all leave out is not marked.
   /// `--fail-if-worse` fails on each such result (failed_phases); a step or phase that failed in
   /// the baseline too (no ok repetition there) does not.
   bool baseline_ok = false;
