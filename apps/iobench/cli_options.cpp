@@ -134,7 +134,7 @@ po::options_description run_options() {
      "(mismatches, corrupt_blocks, *_errors, ...) is higher than the baseline's (its ok and "
      "failed results), a phase --phases selects failed where the baseline's ended ok "
      "(a failed data check), or a step failed outside its phases (e.g. its set-up) where the "
-     "baseline's ran, whatever PCT; exit 2 if nothing is compared")
+     "baseline's ended ok, whatever PCT; exit 2 if nothing is compared")
     ("from", po::value<std::string>(), from_help().c_str());
   // clang-format on
   return options;
