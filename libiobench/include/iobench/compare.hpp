@@ -416,22 +416,20 @@ struct CounterRegression {
 /// fails `iobench compare --fail-if-worse PCT` whatever PCT.
 [[nodiscard]] std::vector<std::size_t> failed_phases(const Comparison& comparison);
 
-/// The comparison for people: the inputs, environment differences first, then per step, point
-/// and phase (first, where the inputs carry `explain`, the findings that differ from the
-/// baseline's, said as a sentence naming both sides, those only one side or both have, and the
-/// explanations' figures side by side) a table of metric, direction, each input's mean (+- sample
-/// stddev and n with repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++"
-/// where an input lacks the figure), change % and mark, and below it the phase's CounterRows
-/// (counter; each input's total, a duration's per-result mean instead, with several results
-/// followed by "(n=N: a, b, ...)", "n/a" where the input has the phase but not the counter, "-"
-/// where it lacks the phase, then "failed: a, b" for a failure counted in failed results
-/// (CounterValues::failed_values); and what it counts: "failures", "work" or "ns (mean)", a failure
-/// count higher than the baseline's followed by ", worse in #N" (CounterRow::worse)); then the
-/// unmatched parts, left-out results ("#N step S, repetition R, phase P: failed (message)", a
-/// whole step without ", phase P", followed by "; the baseline's ended ok" where
-/// LeftOutResult::baseline_ok), figures not
-/// available and what was not mapped. Throughput in
-/// MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
+/// The comparison for people: the inputs, environment differences first, then per step, point and
+/// phase (first, where the inputs carry `explain`, the findings that differ from the baseline's,
+/// said as a sentence naming both sides, those only one side or both have, and the explanations'
+/// figures side by side) a table of metric, direction, each input's mean (+- sample stddev and n
+/// with repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++" where an input
+/// lacks the figure), change % and mark, and below it the phase's CounterRows (counter; each
+/// input's total, a duration's per-result mean instead, with several results followed by "(n=N: a,
+/// b, ...)", "n/a" where the input has the phase but not the counter, "-" where it lacks the phase,
+/// then "failed: a, b" for a failure counted in failed results (CounterValues::failed_values); and
+/// what it counts: "failures", "work" or "ns (mean)", a failure count higher than the baseline's
+/// followed by ", worse in #N" (CounterRow::worse)); then the unmatched parts, left-out results
+/// ("#N step S, repetition R, phase P: failed (message)", a whole step without ", phase P",
+/// followed by "; the baseline's ended ok" where LeftOutResult::baseline_ok), figures not available
+/// and what was not mapped. Throughput in MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
 
 /// The same as Markdown (for a mailing list or a pull request): headings, pipe tables (the
@@ -489,9 +487,14 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// failed results (CounterValues::gate_mean), the figure `worse` compares against the
 /// baseline's (0 where the baseline does not count it), null for other counters and where the
 /// input's results lack the counter; worse: CounterRow::worse, the inputs whose failure count is
-/// above the baseline's, which fail `--fail-if-worse`). The JSON carries no gate verdict: the CLI
-/// applies the gate (regressions, counter_regressions, failed_phases) and names each reason on
-/// stderr.
+/// above the baseline's, which fail `--fail-if-worse`). Compatibility: inputs[i] used to be null
+/// for an input without ok results of the phase; it is now an object with n 0 and the failed
+/// figures where its failed results have the counter. Those figures of an input whose results
+/// of the phase all failed appear only where the phase is compared (the baseline and another
+/// input have ok results of it); otherwise no counter row shows them, and the gate fails through
+/// the failed phase (failed_phases), named with its message. The JSON carries no gate verdict:
+/// the CLI applies the gate (regressions, counter_regressions, failed_phases) and names each
+/// reason on stderr.
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 
 }  // namespace iobench
