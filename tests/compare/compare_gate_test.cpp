@@ -275,3 +275,39 @@ TEST_CASE(
   CHECK(write_only.exit_code == 0);
   CHECK(write_only.err.empty());
 }
+
+TEST_CASE("compare --fail-if-worse: a failed step alone is compared, an interrupted one is not",
+          "[compare][cli]") {
+  TempDir dir("compare-gate-step-only");
+  const auto only_rand = [](bool failed, Status status) {
+    ResultDocument document = with_rand_step(failed);
+    document.run.steps.erase(document.run.steps.begin());  // drop "seq"
+    if (failed) document.run.steps.at(0).status = status;
+    return document;
+  };
+  const std::string ok = write_document(dir, "ok.json", only_rand(false, Status::kOk));
+  const std::string broken = write_document(dir, "broken.json", only_rand(true, Status::kFailed));
+  const std::string stopped =
+      write_document(dir, "stopped.json", only_rand(true, Status::kInterrupted));
+
+  // The failed step is the only one in both files: it fails the gate (1), not "nothing
+  // compared" (2).
+  const CliResult gate = run_cli({"compare", ok, broken, "--fail-if-worse", "1000"});
+  INFO(gate.err);
+  CHECK(gate.exit_code == 1);
+  CHECK(gate.err == "iobench: compare: a step failed in #1 (" + broken +
+                        ") where the baseline's ended ok: step rand, repetition 1: failed: " +
+                        kSetUpFailure + " (a failed step fails --fail-if-worse, whatever PCT)\n");
+
+  // Interrupted with no phases: listed, but not a failure; nothing is compared (2).
+  const std::vector<CompareInput> inputs{{ok, load_result_file(ok)},
+                                         {stopped, load_result_file(stopped)}};
+  const Comparison c = compare_results(inputs);
+  REQUIRE(c.left_out.size() == 1);
+  CHECK(c.left_out[0].status == Status::kInterrupted);
+  CHECK(!c.left_out[0].baseline_ok);
+  CHECK(failed_phases(c).empty());
+  const CliResult interrupted = run_cli({"compare", ok, stopped, "--fail-if-worse", "1000"});
+  CHECK(interrupted.exit_code == 2);
+  CHECK_THAT(interrupted.err, !Contains("a step failed"));
+}
