@@ -311,3 +311,25 @@ TEST_CASE("compare --fail-if-worse: a failed step alone is compared, an interrup
   CHECK(interrupted.exit_code == 2);
   CHECK_THAT(interrupted.err, !Contains("a step failed"));
 }
+
+TEST_CASE("compare --fail-if-worse names the one candidate repetition whose set-up failed",
+          "[compare][cli]") {
+  TempDir dir("compare-gate-step-repetition");
+  const std::vector<std::vector<PhaseResult>> two(
+      2, {compare_write_phase(kSecond), compare_read_phase(kSecond)});
+  const std::string ok =
+      write_document(dir, "ok.json", repeated_document(compare_environment(), two));
+  ResultDocument document = repeated_document(compare_environment(), two);
+  StepResult& second = document.run.steps.at(1);
+  second.phases.clear();
+  second.status = Status::kFailed;
+  second.message = kSetUpFailure;
+  const std::string broken = write_document(dir, "broken.json", document);
+
+  const CliResult gate = run_cli({"compare", ok, broken, "--fail-if-worse", "1000"});
+  INFO(gate.err);
+  CHECK(gate.exit_code == 1);
+  CHECK(gate.err == "iobench: compare: a step failed in #1 (" + broken +
+                        ") where the baseline's ended ok: step seq, repetition 2: failed: " +
+                        kSetUpFailure + " (a failed step fails --fail-if-worse, whatever PCT)\n");
+}
