@@ -132,8 +132,9 @@ po::options_description run_options() {
      "compare: exit 1 if a selected metric is worse than the baseline by more than PCT % "
      "(and significantly, where both sides have repetitions), a failure counter "
      "(mismatches, corrupt_blocks, *_errors, ...) is higher than the baseline's (its ok and "
-     "failed results), or a phase --phases selects failed where the baseline's ended ok "
-     "(a failed data check), whatever PCT; exit 2 if nothing is compared")
+     "failed results), a phase --phases selects failed where the baseline's ended ok "
+     "(a failed data check), or a step failed outside its phases (e.g. its set-up) where the "
+     "baseline's ended ok, whatever PCT; exit 2 if nothing is compared")
     ("from", po::value<std::string>(), from_help().c_str());
   // clang-format on
   return options;

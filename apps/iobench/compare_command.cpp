@@ -78,8 +78,8 @@ int run_compare(const CliOptions& options) {
   std::cout.flush();
   if (!options.fail_if_worse) return 0;
   // A gate with nothing to compare would pass whatever the inputs hold: refuse it. A failure
-  // counter higher than the baseline's, or a phase that failed where the baseline's ended ok,
-  // is something compared, and fails the gate.
+  // counter higher than the baseline's, or a phase or step that failed where the baseline's
+  // ended ok, is something compared, and fails the gate.
   const std::vector<CounterRegression> failures = counter_regressions(comparison);
   const std::vector<std::size_t> failed = failed_phases(comparison);
   std::size_t compared = failures.size() + failed.size();
@@ -124,9 +124,22 @@ int run_compare(const CliOptions& options) {
                counter_figure(row.inputs[failure.input]), counter_figure(row.inputs[0]));
   }
   // A phase that failed (a data check that found errors fails its phase) where the baseline's
-  // ended ok: its figures are left out of every row, so it fails the gate on its own.
+  // ended ok: its figures are left out of every row, so it fails the gate on its own. So does a
+  // step that failed outside its phases (its set-up failed: no phase ran) where the baseline's
+  // step ended ok.
   for (const std::size_t index : failed) {
     const LeftOutResult& left = comparison.left_out[index];
+    if (left.phase.empty()) {
+      fmt::print(stderr,
+                 "iobench: compare: a step failed in #{} ({}) where the baseline's ended ok: step "
+                 "{}{}, repetition {}: {}{} (a failed step fails --fail-if-worse, whatever PCT)\n",
+                 left.input, printable(comparison.labels[left.input]), printable(left.step),
+                 left.sweep_point ? fmt::format(" point {}", printable(*left.sweep_point)) : "",
+                 left.repetition, to_string(left.status),
+                 left.message.empty() ? std::string()
+                                      : fmt::format(": {}", printable_message(left.message)));
+      continue;
+    }
     fmt::print(stderr,
                "iobench: compare: a phase failed in #{} ({}) where the baseline's ended ok: {}, "
                "repetition {}: {}{} (a failed phase fails --fail-if-worse, whatever PCT)\n",

@@ -19,13 +19,6 @@ namespace {
 
 using ::iobench::test::kSecond;
 
-std::string write_document(const TempDir& dir, const std::string& name,
-                           const ResultDocument& document) {
-  const std::string path = (dir.path() / name).string();
-  std::ofstream(path) << to_json(document) << '\n';
-  return path;
-}
-
 std::string write_text(const TempDir& dir, const std::string& name, const std::string& text) {
   const std::string path = (dir.path() / name).string();
   std::ofstream(path) << text;
@@ -60,13 +53,6 @@ void require_bad_input(const CliResult& result, const std::string& expected) {
   CHECK_THAT(result.err, Contains(expected));
   // One message: one line.
   CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
-}
-
-// The index of column `name` in a CSV header row; fails the test if it is missing.
-std::size_t csv_column(const CsvRecord& header, const std::string& name) {
-  const auto it = std::find(header.begin(), header.end(), name);
-  REQUIRE(it != header.end());
-  return static_cast<std::size_t>(it - header.begin());
 }
 
 }  // namespace
@@ -261,26 +247,6 @@ TEST_CASE("compare reads real results: single runs and a suite with repetitions"
 
 namespace {
 
-// `phase` with the counters `names` = `values` (phase and its one worker).
-PhaseResult with_counters(PhaseResult phase, const std::vector<std::string>& names,
-                          const std::vector<std::uint64_t>& values) {
-  phase.counter_names = names;
-  phase.counters = values;
-  for (WorkerResult& worker : phase.workers) worker.counters = values;
-  return phase;
-}
-
-// Step "md": a verifying read (items_done 100, `mismatches`) and a find (entries_scanned 500,
-// `matched`), each 100 ops in 1 s; the metrics alike whatever the counters.
-ResultDocument counter_document(std::uint64_t mismatches, std::uint64_t matched) {
-  return single_run_document(
-      compare_environment(),
-      {compare_step("md", {with_counters(compare_phase("read", kSecond, 100, 4096, 1000),
-                                         {"items_done", "mismatches"}, {100, mismatches}),
-                           with_counters(compare_phase("find", kSecond, 100, 0, 1000),
-                                         {"entries_scanned", "matched"}, {500, matched})})});
-}
-
 // Two results alike but for counters: the verifying read found 0 and 3 mismatches, the find
 // matched 40 and 35 entries; items_done and entries_scanned are equal.
 struct CounterPair {
@@ -303,14 +269,6 @@ std::vector<std::string> text_row(const std::string& text, const std::string& na
     if (!cells.empty() && cells[0] == name) return cells;
   }
   return {};
-}
-
-const Json& counter_entry(const Json& phase, const std::string& name) {
-  for (const Json& counter : phase.at("counters")) {
-    if (counter.at("name") == name) return counter;
-  }
-  FAIL("no counter " << name);
-  return phase;
 }
 
 }  // namespace
@@ -464,23 +422,6 @@ TEST_CASE("compare's CSV carries the counters in the metrics' columns",
     CHECK(row.at(column("metric")) != "entries_scanned");
   }
 }
-
-namespace {
-
-// counter_document's read phase (mismatches 3) ended failed, as iobench's data check fails it:
-// the step failed too.
-ResultDocument failed_read_document() {
-  ResultDocument document = counter_document(3, 40);
-  StepResult& step = document.run.steps.at(0);
-  step.status = Status::kFailed;
-  step.message = "phase read failed";
-  PhaseResult& read = step.phases.at(0);
-  read.status = Status::kFailed;
-  read.message = "data check (verify_read): 3 of the 100 files read did not hold the data pattern";
-  return document;
-}
-
-}  // namespace
 
 TEST_CASE("compare --fail-if-worse fails on a phase that failed where the baseline's ended ok",
           "[compare][cli][counters]") {

@@ -1,5 +1,8 @@
 #include "tests/compare/compare_fixtures.hpp"
 
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <fstream>
 #include <sstream>
 
 namespace iobench::test {
@@ -95,6 +98,55 @@ std::string comparison_text(const Comparison& comparison) {
 
 ResultDocument through_json(const ResultDocument& document) {
   return parse_result_json(to_json(document));
+}
+
+std::string write_document(const TempDir& dir, const std::string& name,
+                           const ResultDocument& document) {
+  const std::string path = (dir.path() / name).string();
+  std::ofstream(path) << to_json(document) << '\n';
+  return path;
+}
+
+PhaseResult with_counters(PhaseResult phase, const std::vector<std::string>& names,
+                          const std::vector<std::uint64_t>& values) {
+  phase.counter_names = names;
+  phase.counters = values;
+  for (WorkerResult& worker : phase.workers) worker.counters = values;
+  return phase;
+}
+
+ResultDocument counter_document(std::uint64_t mismatches, std::uint64_t matched) {
+  return single_run_document(
+      compare_environment(),
+      {compare_step("md", {with_counters(compare_phase("read", kSecond, 100, 4096, 1000),
+                                         {"items_done", "mismatches"}, {100, mismatches}),
+                           with_counters(compare_phase("find", kSecond, 100, 0, 1000),
+                                         {"entries_scanned", "matched"}, {500, matched})})});
+}
+
+ResultDocument failed_read_document() {
+  ResultDocument document = counter_document(3, 40);
+  StepResult& step = document.run.steps.at(0);
+  step.status = Status::kFailed;
+  step.message = "phase read failed";
+  PhaseResult& read = step.phases.at(0);
+  read.status = Status::kFailed;
+  read.message = "data check (verify_read): 3 of the 100 files read did not hold the data pattern";
+  return document;
+}
+
+const nlohmann::json& counter_entry(const nlohmann::json& phase, const std::string& name) {
+  for (const nlohmann::json& counter : phase.at("counters")) {
+    if (counter.at("name") == name) return counter;
+  }
+  FAIL("no counter " << name);
+  return phase;
+}
+
+std::size_t csv_column(const CsvRecord& header, const std::string& name) {
+  const auto it = std::find(header.begin(), header.end(), name);
+  REQUIRE(it != header.end());
+  return static_cast<std::size_t>(it - header.begin());
 }
 
 explain::PhaseExplanation loop_read_explanation(std::uint64_t sectors, std::uint64_t io_ms) {

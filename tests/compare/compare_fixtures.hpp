@@ -7,9 +7,12 @@
 #include <iobench/compare.hpp>
 #include <iobench/explain.hpp>
 #include <iobench/result_json.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "tests/support/test_support.hpp"
 
 namespace iobench::test {
 
@@ -55,5 +58,30 @@ inline constexpr std::uint64_t kLoopReadAppBytes = 256ULL << 20;
 
 /// `document` written by to_json and read back by parse_result_json.
 [[nodiscard]] ResultDocument through_json(const ResultDocument& document);
+
+/// `document` (to_json) written to `name` in `dir`, as `iobench run -o` writes it; its path.
+std::string write_document(const TempDir& dir, const std::string& name,
+                           const ResultDocument& document);
+
+/// `phase` with the counters `names` = `values` (the phase and its one worker).
+[[nodiscard]] PhaseResult with_counters(PhaseResult phase, const std::vector<std::string>& names,
+                                        const std::vector<std::uint64_t>& values);
+
+/// Step "md": a verifying read (items_done 100, `mismatches`) and a find (entries_scanned 500,
+/// `matched`), each 100 ops in 1 s; the metrics alike whatever the counters.
+[[nodiscard]] ResultDocument counter_document(std::uint64_t mismatches, std::uint64_t matched);
+
+/// counter_document(3, 40) whose read phase ended failed, as iobench's data check fails it (its
+/// message "data check (verify_read): 3 of the 100 files read did not hold the data pattern"):
+/// the step failed too ("phase read failed").
+[[nodiscard]] ResultDocument failed_read_document();
+
+/// The entry of counter `name` in a phase of comparison_to_json's "phases"; fails the test
+/// where the phase has no such counter.
+[[nodiscard]] const nlohmann::json& counter_entry(const nlohmann::json& phase,
+                                                  const std::string& name);
+
+/// The index of column `name` in a CSV header row; fails the test if it is missing.
+[[nodiscard]] std::size_t csv_column(const CsvRecord& header, const std::string& name);
 
 }  // namespace iobench::test

@@ -226,6 +226,27 @@ struct CounterValues {
   [[nodiscard]] double mean() const noexcept {
     return values.empty() ? 0.0 : static_cast<double>(total) / static_cast<double>(values.size());
   }
+  /// The sum of `failed_values`.
+  [[nodiscard]] std::uint64_t failed_total() const noexcept {
+    std::uint64_t sum = 0;
+    for (const std::uint64_t value : failed_values) sum += value;
+    return sum;
+  }
+  /// The per-result mean of `failed_values` (0 without them).
+  [[nodiscard]] double failed_mean() const noexcept {
+    return failed_values.empty()
+               ? 0.0
+               : static_cast<double>(failed_total()) / static_cast<double>(failed_values.size());
+  }
+  /// The per-result mean over the ok and the failed results that have the counter (`total` plus
+  /// failed_total() over the number of `values` and `failed_values`; 0 without either): the
+  /// figure CounterRow::worse and the CSV's direction compare, the one `--fail-if-worse` reads.
+  /// Equal to mean() where no failed result counts the counter (work counters, durations).
+  [[nodiscard]] double gate_mean() const noexcept {
+    const std::size_t count = values.size() + failed_values.size();
+    return count == 0 ? 0.0
+                      : static_cast<double>(total + failed_total()) / static_cast<double>(count);
+  }
 };
 
 /// One counter of an aligned phase, listed where it tells the inputs apart. Only the inputs whose
@@ -246,9 +267,9 @@ struct CounterRow {
   bool duration = false;              ///< counter_is_duration(name): shown as per-result mean
   std::vector<CounterValues> inputs;  ///< one per input, inputs[0] the baseline
   /// For a failure counter: the inputs (>= 1, ascending) that have it with a per-result mean
-  /// (CounterValues::mean; with equal numbers of results, the total) above the baseline's,
-  /// taken as 0 where the baseline's phase does not count it; the means here are over the ok
-  /// and the failed results that have the counter (CounterValues::failed_values). Any data error
+  /// above the baseline's, taken as 0 where the baseline's phase does not count it; the means
+  /// here are over the ok and the failed results that have the counter
+  /// (CounterValues::gate_mean; with equal numbers of results, the totals). Any data error
   /// more than the baseline had is worse, whatever its size: `--fail-if-worse` fails on each
   /// (counter_regressions). Empty for work counters and durations, which have no worse side.
   std::vector<std::size_t> worse{};
@@ -294,11 +315,20 @@ struct LeftOutResult {
   std::string phase;  ///< empty: the whole step
   Status status = Status::kOk;
   std::string message;
-  /// This phase result ended failed (Status::kFailed) in an input after the baseline while the
-  /// baseline has ok results of the same phase, and the phase is compared (CompareOptions::phases
-  /// selects it). A data check that finds errors (tiotest's corrupt_blocks, mdtest's verify_read
-  /// mismatches) fails its phase, so no metric or counter row shows it: `--fail-if-worse` fails
-  /// on each such result (failed_phases).
+  /// For a phase (`phase` not empty): this phase result ended failed (Status::kFailed) in an
+  /// input after the baseline while the baseline has ok results of the same phase, and the phase
+  /// is compared (CompareOptions::phases selects it). A data check that finds errors (tiotest's
+  /// corrupt_blocks, mdtest's verify_read mismatches) fails its phase, so no metric or counter
+  /// row shows it.
+  /// For a whole step (`phase` empty): this step ended failed in an input after the baseline
+  /// while a repetition of the baseline's same step (and sweep point) ended ok with a phase
+  /// CompareOptions::phases selects (any phase where it is empty), and no failed phase result
+  /// of the step is gated as a phase (one the options select where the baseline has ok results
+  /// of it): it failed before any phase ran (its set-up; the result then has no phases), in a
+  /// phase it keeps no result of, in its clean-up, or in a selected phase the baseline has no
+  /// ok result of. A step whose failed phases the options all leave out is not marked.
+  /// `--fail-if-worse` fails on each such result (failed_phases); a step or phase that failed in
+  /// the baseline too (no ok repetition there) does not.
   bool baseline_ok = false;
 };
 
@@ -380,25 +410,26 @@ struct CounterRegression {
 [[nodiscard]] std::vector<CounterRegression> counter_regressions(const Comparison& comparison);
 
 /// Indices into Comparison::left_out of the phase results that ended failed in an input after
-/// the baseline where the baseline's same phase ended ok (LeftOutResult::baseline_ok), in
-/// left_out's order: each fails `iobench compare --fail-if-worse PCT` whatever PCT.
+/// the baseline where the baseline's same phase ended ok, and of the steps that failed outside
+/// their phases (e.g. in their set-up, with no phase result) where the baseline's same step
+/// ended ok (LeftOutResult::baseline_ok; `phase` empty for a step), in left_out's order: each
+/// fails `iobench compare --fail-if-worse PCT` whatever PCT.
 [[nodiscard]] std::vector<std::size_t> failed_phases(const Comparison& comparison);
 
-/// The comparison for people: the inputs, environment differences first, then per step, point
-/// and phase (first, where the inputs carry `explain`, the findings that differ from the
-/// baseline's, said as a sentence naming both sides, those only one side or both have, and the
-/// explanations' figures side by side) a table of metric, direction, each input's mean (+- sample
-/// stddev and n with repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++"
-/// where an input lacks the figure), change % and mark, and below it the phase's CounterRows
-/// (counter; each input's total, a duration's per-result mean instead, with several results
-/// followed by "(n=N: a, b, ...)", "n/a" where the input has the phase but not the counter, "-"
-/// where it lacks the phase, then "failed: a, b" for a failure counted in failed results
-/// (CounterValues::failed_values); and what it counts: "failures", "work" or "ns (mean)", a failure
-/// count higher than the baseline's followed by ", worse in #N" (CounterRow::worse)); then the
-/// unmatched parts, left-out results ("#N step S, repetition R, phase P: failed (message)",
-/// followed by "; the baseline's ended ok" where LeftOutResult::baseline_ok), figures not
-/// available and what was not mapped. Throughput in
-/// MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
+/// The comparison for people: the inputs, environment differences first, then per step, point and
+/// phase (first, where the inputs carry `explain`, the findings that differ from the baseline's,
+/// said as a sentence naming both sides, those only one side or both have, and the explanations'
+/// figures side by side) a table of metric, direction, each input's mean (+- sample stddev and n
+/// with repetitions, "+- n/a (n=1)" for a single run beside them, "n/a" or "+++++" where an input
+/// lacks the figure), change % and mark, and below it the phase's CounterRows (counter; each
+/// input's total, a duration's per-result mean instead, with several results followed by "(n=N: a,
+/// b, ...)", "n/a" where the input has the phase but not the counter, "-" where it lacks the phase,
+/// then "failed: a, b" for a failure counted in failed results (CounterValues::failed_values); and
+/// what it counts: "failures", "work" or "ns (mean)", a failure count higher than the baseline's
+/// followed by ", worse in #N" (CounterRow::worse)); then the unmatched parts, left-out results
+/// ("#N step S, repetition R, phase P: failed (message)", a whole step without ", phase P",
+/// followed by "; the baseline's ended ok" where LeftOutResult::baseline_ok), figures not available
+/// and what was not mapped. Throughput in MiB/s (2^20 bytes), latency in us, CPU in % of one CPU.
 void write_comparison_text(const Comparison& comparison, std::ostream& out);
 
 /// The same as Markdown (for a mailing list or a pull request): headings, pipe tables (the
@@ -418,13 +449,15 @@ void write_comparison_markdown(const Comparison& comparison, std::ostream& out);
 /// better "lower" for a failure count and empty for the others (no better side), base_n / n the
 /// results that have the counter, base_mean / mean and base_stddev / stddev per result (as
 /// above), change_percent of the means (empty where the baseline's mean is 0), direction only
-/// for a failure count ("worse" where CounterRow::worse has the input, "better" below the
-/// baseline's mean, else "unchanged"), noise and the Welch columns empty (no test),
-/// base_not_available / not_available "not counted" where the input has the phase but not the
-/// counter, kind "failure", "work" or "duration", and base_total / total each side's total.
-/// n, mean, stddev and the totals are over the ok results; a failure counted in failed results
-/// (CounterValues::failed_values) shows only as direction "worse" (CounterRow::worse), also in
-/// the row of an input without ok results of the phase (its other cells from n on empty).
+/// for a failure count, from the per-result means the gate compares (CounterValues::gate_mean,
+/// over the ok and the failed results that have the counter): "worse" where CounterRow::worse
+/// has the input, "better" below the baseline's, else "unchanged"; noise and the Welch columns
+/// empty (no test), base_not_available / not_available "not counted" where the input has the
+/// phase but not the counter, kind "failure", "work" or "duration", and base_total / total each
+/// side's total. n, mean, stddev, change_percent and the totals are over the ok results; a
+/// failure counted in failed results (CounterValues::failed_values) shows only in the direction,
+/// also in the row of an input without ok results of the phase (its other cells from n on
+/// empty); the JSON has its figures.
 /// Compatibility: the counter rows and the last three columns are new; a reader that expects
 /// metric rows only must keep the rows whose kind is "metric" (an empty kind in older files,
 /// which lack the column); the other columns keep their positions.
@@ -444,11 +477,23 @@ void write_comparison_csv(const Comparison& comparison, std::ostream& out);
 /// findings, results}], differences: [{input, baseline, contrasts: [{topic, input_finding,
 /// baseline_finding, sentence}], only_input, only_baseline, both}]}. A phase with CounterRows has
 /// "counters":
-/// [{name, failure, duration, inputs: [null | {n, total, mean, values}], worse: [input]}] (null:
-/// the input lacks the phase; n: the values, one per ok result that has the counter; total and
-/// mean null where the input's results lack the counter; worse: CounterRow::worse, the inputs
-/// whose failure count is above the baseline's, which fail `--fail-if-worse`). The JSON carries
-/// no gate verdict: the CLI applies the gate (regressions, counter_regressions) and names each
+/// [{name, failure, duration, inputs: [null | {n, total, mean, values, failed: null | {n, total,
+/// mean, values}, gate_mean}], worse: [input]}] (null: the input has no ok result of the phase
+/// and no failed one that counts the counter; n, total, mean and values over the ok results, as
+/// the CSV has them: n the number of values, one per ok result that has the counter, total and
+/// mean null where none has it; failed: the same over the failed results that have a failure
+/// counter (CounterValues::failed_values), null where none has it and always for work counters
+/// and durations; gate_mean: for a failure counter the per-result mean over the ok and the
+/// failed results (CounterValues::gate_mean), the figure `worse` compares against the
+/// baseline's (0 where the baseline does not count it), null for other counters and where the
+/// input's results lack the counter; worse: CounterRow::worse, the inputs whose failure count is
+/// above the baseline's, which fail `--fail-if-worse`). Compatibility: inputs[i] used to be null
+/// for an input without ok results of the phase; it is now an object with n 0 and the failed
+/// figures where its failed results have the counter. Those figures of an input whose results
+/// of the phase all failed appear only where the phase is compared (the baseline and another
+/// input have ok results of it); otherwise no counter row shows them, and the gate fails through
+/// the failed phase (failed_phases), named with its message. The JSON carries no gate verdict:
+/// the CLI applies the gate (regressions, counter_regressions, failed_phases) and names each
 /// reason on stderr.
 [[nodiscard]] std::string comparison_to_json(const Comparison& comparison, int indent = 2);
 

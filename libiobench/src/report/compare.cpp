@@ -266,9 +266,61 @@ KeyedGroups keyed_groups(const std::vector<std::vector<Group>>& groups, const Gr
   return keyed;
 }
 
-// A step missing in some input, and the repetitions of the step that did not end ok.
+// Whether `selected` (CompareOptions::phases; empty: every phase) selects `phase`.
+bool phase_selected(const std::vector<std::string>& selected, std::string_view phase) {
+  return selected.empty() || std::find(selected.begin(), selected.end(), phase) != selected.end();
+}
+
+// Whether `group` (the baseline's step) has an ok result of `phase` in any repetition: a failed
+// result of that phase elsewhere is then gated as a phase (collect_input_phase).
+bool has_ok_phase(const Group& group, std::string_view phase) {
+  return std::any_of(group.repetitions.begin(), group.repetitions.end(), [&](const auto& entry) {
+    const std::vector<const PhaseResult*> runs = find_phases(*entry.second, phase);
+    return std::any_of(runs.begin(), runs.end(),
+                       [](const PhaseResult* run) { return run->status == Status::kOk; });
+  });
+}
+
+// Whether `step`, failed in an input after the baseline, fails the gate as a whole step, the
+// baseline's step having ended ok (`baseline`): none of its failed phase results is gated as a
+// phase (a phase `selected` selects where the baseline has ok results of it), and either it has
+// no failed phase result (it failed in its set-up, in a phase it keeps no result of, or in its
+// clean-up) or one of them is selected (the baseline has no ok result of that phase).
+bool step_fails_gate(const StepResult& step, const Group& baseline,
+                     const std::vector<std::string>& selected) {
+  if (step.status != Status::kFailed) return false;
+  bool any_failed = false;
+  bool any_selected = false;
+  for (const PhaseResult& phase : step.phases) {
+    if (phase.status != Status::kFailed) continue;
+    any_failed = true;
+    const std::string name = pooled_phase_name(phase.name);
+    if (!phase_selected(selected, name)) continue;
+    if (has_ok_phase(baseline, name)) return false;  // the phase gate fires
+    any_selected = true;
+  }
+  return !any_failed || any_selected;
+}
+
+// Whether an ok repetition of the baseline's step `group` has a phase `selected` selects (every
+// step where `selected` is empty): a step failed elsewhere counts against the gate only then.
+bool baseline_step_selected(const Group& group, const std::vector<std::string>& selected) {
+  return std::any_of(group.repetitions.begin(), group.repetitions.end(), [&](const auto& entry) {
+    const StepResult& step = *entry.second;
+    return step.status == Status::kOk &&
+           (selected.empty() ||
+            std::any_of(step.phases.begin(), step.phases.end(), [&](const PhaseResult& phase) {
+              return phase_selected(selected, pooled_phase_name(phase.name));
+            }));
+  });
+}
+
+// A step missing in some input, and the repetitions of the step that did not end ok; a step
+// that failed in an input after the baseline, where a repetition of the baseline's step ended ok
+// with a phase `selected` selects (any, where `selected` is empty), and that no phase gate
+// covers (step_fails_gate), is marked `baseline_ok` (failed_phases).
 void list_unmatched_and_left_out_steps(const GroupKey& key, const KeyedGroups& keyed,
-                                       Comparison& out) {
+                                       const std::vector<std::string>& selected, Comparison& out) {
   const std::size_t n = keyed.has.size();
   const auto& [step_name, workload, point] = key;
   if (std::count(keyed.has.begin(), keyed.has.end(), true) < static_cast<long>(n)) {
@@ -279,17 +331,21 @@ void list_unmatched_and_left_out_steps(const GroupKey& key, const KeyedGroups& k
                                           .present = indices_where(keyed.has, true),
                                           .missing = indices_where(keyed.has, false)});
   }
+  const Group* baseline = keyed.present[0];
+  const bool baseline_ran = baseline != nullptr && baseline_step_selected(*baseline, selected);
   for (std::size_t i = 0; i < n; ++i) {
     if (keyed.present[i] == nullptr) continue;
     for (const auto& [repetition, step] : keyed.present[i]->repetitions) {
       if (step->status == Status::kOk) continue;
-      out.left_out.push_back(LeftOutResult{.input = i,
-                                           .step = step_name,
-                                           .sweep_point = point,
-                                           .repetition = repetition,
-                                           .phase = {},
-                                           .status = step->status,
-                                           .message = step->message});
+      out.left_out.push_back(LeftOutResult{
+          .input = i,
+          .step = step_name,
+          .sweep_point = point,
+          .repetition = repetition,
+          .phase = {},
+          .status = step->status,
+          .message = step->message,
+          .baseline_ok = i > 0 && baseline_ran && step_fails_gate(*step, *baseline, selected)});
     }
   }
 }
@@ -521,7 +577,7 @@ Comparison compare_results(std::span<const CompareInput> inputs, const CompareOp
   for (const ResultDocument* document : documents) groups.push_back(groups_of(*document));
   for (const GroupKey& key : group_keys(groups)) {
     const KeyedGroups keyed = keyed_groups(groups, key);
-    list_unmatched_and_left_out_steps(key, keyed, out);
+    list_unmatched_and_left_out_steps(key, keyed, options.phases, out);
     if (!keyed.has[0] || std::count(keyed.has.begin(), keyed.has.end(), true) < 2) continue;
     std::vector<bool> own(n);
     for (std::size_t i = 0; i < n; ++i) own[i] = !inputs[i].document.source.has_value();

@@ -28,15 +28,6 @@ std::optional<std::uint64_t> counter_of(const PhaseResult& phase, const std::str
   return index < phase.counters.size() ? phase.counters[index] : 0;
 }
 
-// The per-result mean of a failure counter over the ok and the failed results that have it.
-double failure_mean(const CounterValues& values) {
-  const std::size_t count = values.values.size() + values.failed_values.size();
-  if (count == 0) return 0.0;
-  std::uint64_t total = values.total;
-  for (const std::uint64_t value : values.failed_values) total += value;
-  return static_cast<double>(total) / static_cast<double>(count);
-}
-
 }  // namespace
 
 std::vector<CounterRow> counter_rows(std::span<const std::vector<const PhaseResult*>> results,
@@ -129,11 +120,11 @@ std::vector<CounterRow> counter_rows(std::span<const std::vector<const PhaseResu
       // Above the baseline's per-result mean (0 where the baseline does not count it), over the
       // ok and the failed results: any data error more than the baseline had is worse
       // (CounterRow::worse).
-      const double base = failure_mean(row.inputs[0]);
+      const double base = row.inputs[0].gate_mean();
       for (std::size_t i = 1; i < n; ++i) {
         const CounterValues& mine = row.inputs[i];
         const bool counted = !mine.values.empty() || !mine.failed_values.empty();
-        if (counted && failure_mean(mine) > base) row.worse.push_back(i);
+        if (counted && mine.gate_mean() > base) row.worse.push_back(i);
       }
     }
     rows.push_back(std::move(row));

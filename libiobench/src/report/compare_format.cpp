@@ -299,7 +299,8 @@ const char* counter_kind(const CounterRow& row) {
 // metric the counter's name, unit "count" ("ns" for a duration), better "lower" for a failure
 // count (empty for work and durations, which have no better side), n the results that have the
 // counter, mean and stddev over them (per result), change_percent against the baseline's mean,
-// direction for a failure count only (worse: CounterRow::worse), no noise or Welch test;
+// direction for a failure count only, by the means the gate compares (CounterValues::gate_mean,
+// over the ok and the failed results: worse is CounterRow::worse), no noise or Welch test;
 // "not counted" where an input has the phase but not the counter; then kind (failure, work,
 // duration) and each side's total.
 void write_counter_csv(const Comparison& comparison, const PhaseComparison& phase,
@@ -321,15 +322,18 @@ void write_counter_csv(const Comparison& comparison, const PhaseComparison& phas
     std::vector<std::string> cells =
         csv_row_start(comparison, phase, i, csv_field(row.name), row.duration ? "ns" : "count",
                       row.failure ? "lower" : "", base_stats);
-    // A failure count's direction; "worse" also where only failed results count it (they are
-    // in no other cell: n, mean and the totals are over the ok results).
+    // A failure count's direction, from the means the gate compares (over the ok and the
+    // failed results, CounterValues::gate_mean), so that it says "worse" exactly where
+    // CounterRow::worse has the input; also where only failed results count it (they are in no
+    // other cell: n, mean and the totals are over the ok results).
     const bool worse = std::find(row.worse.begin(), row.worse.end(), i) != row.worse.end();
+    const bool counted = !mine.values.empty() || !mine.failed_values.empty();
     std::string direction;
     if (worse) {
       direction = to_string(ChangeDirection::kWorse);
-    } else if (row.failure && !mine.values.empty()) {
-      direction = to_string(mine.mean() < base.mean() ? ChangeDirection::kBetter
-                                                      : ChangeDirection::kUnchanged);
+    } else if (row.failure && counted) {
+      direction = to_string(mine.gate_mean() < base.gate_mean() ? ChangeDirection::kBetter
+                                                                : ChangeDirection::kUnchanged);
     }
     if (mine.measured) {
       std::string change;
@@ -620,15 +624,28 @@ std::string comparison_to_json(const Comparison& comparison, int indent) {
       for (const CounterRow& row : phase.counters) {
         Json inputs = Json::array();
         for (const CounterValues& values : row.inputs) {
-          if (!values.measured) {
+          // Null only where the input has neither ok results of the phase nor failed ones that
+          // count the counter (a failed-only input's failures are what the gate reads).
+          const bool failed = !values.failed_values.empty();
+          if (!values.measured && !failed) {
             inputs.push_back(nullptr);
             continue;
           }
           const bool none = values.values.empty();
-          inputs.push_back({{"n", values.values.size()},
-                            {"total", none ? Json(nullptr) : Json(values.total)},
-                            {"mean", none ? Json(nullptr) : Json(values.mean())},
-                            {"values", values.values}});
+          Json entry = {{"n", values.values.size()},
+                        {"total", none ? Json(nullptr) : Json(values.total)},
+                        {"mean", none ? Json(nullptr) : Json(values.mean())},
+                        {"values", values.values}};
+          // The failed results' counts (CounterValues::failed_values) and the mean `worse`
+          // compares, over the ok and the failed results: the figures of the gate.
+          entry["failed"] = failed ? Json{{"n", values.failed_values.size()},
+                                          {"total", values.failed_total()},
+                                          {"mean", values.failed_mean()},
+                                          {"values", values.failed_values}}
+                                   : Json(nullptr);
+          entry["gate_mean"] =
+              row.failure && (!none || failed) ? Json(values.gate_mean()) : Json(nullptr);
+          inputs.push_back(std::move(entry));
         }
         counters.push_back({{"name", row.name},
                             {"failure", row.failure},
