@@ -45,7 +45,7 @@ struct Io500Setup {
 /// Before a paths=full run writes anything: throws ConfigError if longest_full_path() for
 /// `target` does not fit PATH_MAX with its NUL (check_full_path_length(), naming the target,
 /// the item counts and ranks, per process and in all, and the fix: paths=dirfd or a shorter
-/// target). `processes`: the run's processes (WorkloadSetup::processes), each with c.ranks ranks;
+/// target). `processes`: the run's processes (mpirun_processes()), each with c.ranks ranks;
 /// above 1, the run directory is another process's, named with the longest pid
 /// (longest_run_dir_path()). Nothing to check with paths=dirfd.
 void check_full_path_length(const Io500Config& c, const std::filesystem::path& target,

@@ -102,7 +102,7 @@ struct MdtestConfig {
 /// longest_full_path() does not fit PATH_MAX with its NUL (check_full_path_length(), naming the
 /// target or tree_dir, depth, branch, unique_dir, items_per_dir, iterations and ranks, and the
 /// fix: paths=dirfd, and a smaller depth or a shorter target, or for tree_dir, whose tree is made
-/// already, a shorter tree_dir path). `processes`: the run's processes (WorkloadSetup::processes),
+/// already, a shorter tree_dir path). `processes`: the run's processes (mpirun_processes()),
 /// each with c.ranks ranks; above 1, the run directory is another process's, named with the
 /// longest pid (longest_run_dir_path()). Nothing to check with paths=dirfd.
 void check_full_path_lengths(const MdtestConfig& c, std::span<const std::filesystem::path> targets,
