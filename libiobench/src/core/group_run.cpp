@@ -6,13 +6,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <iobench/clock.hpp>
 #include <iobench/coordinator.hpp>
 #include <iobench/runner.hpp>
+#include <optional>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "core/device_series.hpp"
 #include "core/futex.hpp"
@@ -44,6 +49,33 @@ void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& 
       recorder.add(index, series.current);
     }
   }
+}
+
+// How long after the last rank reached the phase's barrier every rank releases its workers
+// (GroupRun::pass_rank_barrier). A rank sees the barrier's end only at its next poll of the MPI
+// collective, and the polls back off to 2 ms (MpiCoordinator::wait, two collectives per
+// barrier): released on leaving it, 2 ranks on 2 CPUs, one with a longer set-up, began their
+// windows 0.11-1.4 ms apart (start_skew_ns; 2-4 ms with the other CPU busy). A common release
+// time on rank 0's clock later than any rank leaves the barrier leaves the skew of the clock
+// offsets and of one timed sleep (0.07-0.19 ms there).
+constexpr std::int64_t kRankReleaseDelayNs = 5'000'000;
+
+// The latest of the ranks' barrier arrivals (decimal ns on rank 0's clock, as exchanged);
+// texts that are not a number are skipped (every rank sends one).
+std::int64_t latest_arrival(const std::vector<std::string>& texts, std::int64_t own) {
+  std::int64_t latest = own;
+  for (const std::string& text : texts) {
+    std::int64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error == std::errc() && end == text.data() + text.size()) latest = std::max(latest, value);
+  }
+  return latest;
+}
+
+// Sleeps until monotonic_ns() reaches `until_ns` (at once if it has).
+void sleep_until_ns(std::uint64_t until_ns) {
+  const std::uint64_t now = monotonic_ns();
+  if (until_ns > now) std::this_thread::sleep_for(std::chrono::nanoseconds(until_ns - now));
 }
 
 // The first failure among workers [first, first + count): "worker I: message", or "".
@@ -187,8 +219,22 @@ void GroupRun::pass_rank_barrier() {
   const auto kind = !own_failure.empty()   ? StepSync::Kind::kFailed
                     : outcome_.interrupted ? StepSync::Kind::kInterrupted
                                            : StepSync::Kind::kNone;
-  const auto verdict = request_.sync->sync(
-      kind, kind == StepSync::Kind::kInterrupted ? "interrupted by a stop request" : own_failure);
+  std::optional<std::string> verdict;
+  if (kind == StepSync::Kind::kNone) {
+    // Ready: tell when (rank 0's clock), and release with the others at the latest arrival
+    // plus kRankReleaseDelayNs (see there).
+    const std::int64_t offset = request_.sync->coordinator().clock_offset_ns();
+    const std::int64_t arrived = static_cast<std::int64_t>(monotonic_ns()) - offset;
+    if (const auto texts = request_.sync->exchange(std::to_string(arrived))) {
+      const std::int64_t release = latest_arrival(*texts, arrived) + kRankReleaseDelayNs + offset;
+      sleep_until_ns(static_cast<std::uint64_t>(std::max<std::int64_t>(release, 0)));
+    } else {
+      verdict = request_.sync->verdict();
+    }
+  } else {
+    verdict = request_.sync->sync(
+        kind, kind == StepSync::Kind::kInterrupted ? "interrupted by a stop request" : own_failure);
+  }
   if (verdict && kind == StepSync::Kind::kNone) {
     outcome_.peer_problem = *verdict;
     if (request_.sync->worst() == StepSync::Kind::kInterrupted) outcome_.interrupted = true;
