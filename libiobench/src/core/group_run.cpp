@@ -55,9 +55,12 @@ void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& 
 // (GroupRun::pass_rank_barrier). A rank sees the barrier's end only at its next poll of the MPI
 // collective, and the polls back off to 2 ms (MpiCoordinator::wait, two collectives per
 // barrier): released on leaving it, 2 ranks on 2 CPUs, one with a longer set-up, began their
-// windows 0.11-1.4 ms apart (start_skew_ns; 2-4 ms with the other CPU busy). A common release
-// time on rank 0's clock later than any rank leaves the barrier leaves the skew of the clock
-// offsets and of one timed sleep (0.07-0.19 ms there).
+// windows 0.11-1.4 ms apart (start_skew_ns; 2-4 ms with the other CPU busy), and at a common
+// release time on rank 0's clock 0.07-0.19 ms apart. A rank that leaves the barrier after that
+// time releases at once, as before. The time rests on the clock offsets measured at start
+// (Coordinator::clock_offset_ns), which drift apart over a long run; so no rank waits longer
+// than this delay after it left the barrier, whatever the offsets say (the latest arrival is
+// always before every rank leaves).
 constexpr std::int64_t kRankReleaseDelayNs = 5'000'000;
 
 // The latest of the ranks' barrier arrivals (decimal ns on rank 0's clock, as exchanged);
@@ -227,7 +230,8 @@ void GroupRun::pass_rank_barrier() {
     const std::int64_t arrived = static_cast<std::int64_t>(monotonic_ns()) - offset;
     if (const auto texts = request_.sync->exchange(std::to_string(arrived))) {
       const std::int64_t release = latest_arrival(*texts, arrived) + kRankReleaseDelayNs + offset;
-      sleep_until_ns(static_cast<std::uint64_t>(std::max<std::int64_t>(release, 0)));
+      const std::uint64_t cap = monotonic_ns() + static_cast<std::uint64_t>(kRankReleaseDelayNs);
+      sleep_until_ns(std::min(static_cast<std::uint64_t>(std::max<std::int64_t>(release, 0)), cap));
     } else {
       verdict = request_.sync->verdict();
     }
