@@ -45,6 +45,25 @@ std::size_t count_entries(const fs::path& dir) {
   return n;
 }
 
+// The data directories of a test in `dir`: "kept" with 4 mdtest-easy files, "other" with
+// `other_files`, and "link", the user's path, naming kept when the run opened it (`data`).
+struct LinkedData {
+  fs::path kept;
+  fs::path other;
+  fs::path link;
+  OwnedConfinedDir data;
+};
+
+LinkedData link_data(const fs::path& dir, int other_files) {
+  const fs::path kept = make_data(dir / "kept", 4);
+  const fs::path link = dir / "link";
+  fs::create_directory_symlink(kept, link);
+  return LinkedData{.kept = kept,
+                    .other = make_data(dir / "other", other_files),
+                    .link = link,
+                    .data = test::open_confined(link)};
+}
+
 io5::RankJob stat_job(const ConfinedDir& data, bool full) {
   io5::RankJob job;
   job.phase = io5::Io500Phase::kMdtestEasyStat;
@@ -65,15 +84,15 @@ TEST_CASE("io500 paths=full stats by the user's path string on every file, dirfd
   const bool full = GENERATE(true, false);
   INFO("paths=" << (full ? "full" : "dirfd"));
   TempDir dir("io500_paths_link");
-  const fs::path kept = make_data(dir.path() / "kept", 4);
-  const fs::path empty = make_data(dir.path() / "empty", 0);
-  const fs::path link = dir.path() / "link";
-  fs::create_directory_symlink(kept, link);
-  const OwnedConfinedDir data = test::open_confined(link);
-  const Target target{.user_path = link, .run_dir = data.view(), .is_existing_file = false};
+  const LinkedData linked = link_data(dir.path(), 0);
+  const fs::path& kept = linked.kept;
+  const fs::path& empty = linked.other;
+  const fs::path& link = linked.link;
+  const ConfinedDir data = linked.data.view();
+  const Target target{.user_path = link, .run_dir = data, .is_existing_file = false};
   const auto engine = make_psync_engine();
   testing::WorkerHarness harness(kSpec, std::span<const Target>(&target, 1), *engine);
-  auto worker = io5::make_io500_worker(stat_job(data.view(), full));
+  auto worker = io5::make_io500_worker(stat_job(data, full));
   // After the worker opened its directory, the user's path names another.
   repoint(link, empty);
   if (full) {
@@ -97,13 +116,13 @@ TEST_CASE("io500 paths=full stats by the user's path string on every file, dirfd
 TEST_CASE("io500 paths=full refuses, when the worker is made, a directory whose path moved",
           "[io500][paths]") {
   TempDir dir("io500_paths_moved");
-  const fs::path kept = make_data(dir.path() / "kept", 4);
-  const fs::path other = make_data(dir.path() / "other", 4);
-  const fs::path link = dir.path() / "link";
-  fs::create_directory_symlink(kept, link);
-  const OwnedConfinedDir data = test::open_confined(link);
+  const LinkedData linked = link_data(dir.path(), 4);
+  const fs::path& kept = linked.kept;
+  const fs::path& other = linked.other;
+  const fs::path& link = linked.link;
+  const ConfinedDir data = linked.data.view();
   repoint(link, other);
-  io5::RankJob job = stat_job(data.view(), true);
+  io5::RankJob job = stat_job(data, true);
   job.phase = io5::Io500Phase::kMdtestEasyDelete;
   // Untimed, before the phase's barrier: no worker, nothing removed in either directory.
   try {
