@@ -130,8 +130,8 @@ TEST_CASE("text output says what the page cache drop before a phase left, generi
   step.attributes.emplace_back("cache_left_cached_bytes.write", std::int64_t{1048576});
   const std::string note =
       "page cache dropped before this phase; 41.9 MiB of buffers (file system metadata) and 1.00 "
-      "MiB of file pages still in memory after the drop (a journalling file system keeps the "
-      "metadata blocks it has not checkpointed, tmpfs its files)\n";
+      "MiB of file pages still in memory after the drop, machine-wide (a journalling file system "
+      "keeps the metadata blocks it has not checkpointed, tmpfs its files)\n";
   const Registry generic;
   const std::string text = render_text(run, generic);
   CHECK_THAT(text, Catch::Contains("\n-- phase write: ") && Catch::Contains("\ncache     " + note));

@@ -29,7 +29,7 @@ namespace iobench {
 /// journalling file system such as ext4 keeps the metadata blocks written since its last
 /// checkpoint, which sync does not make, so the drop cannot free them) and Cached (file pages;
 /// tmpfs and shared memory, which no drop frees, count here) of /proc/meminfo, read right after
-/// the drop.
+/// the drop: the whole machine's figures, not the target file system's alone.
 inline constexpr std::string_view kCacheLeftBuffersAttribute = "cache_left_buffers_bytes";
 inline constexpr std::string_view kCacheLeftCachedAttribute = "cache_left_cached_bytes";
 

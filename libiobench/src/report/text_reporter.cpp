@@ -228,8 +228,9 @@ std::string page_cache_left_note(const StepResult& step, std::string_view phase)
     left += fmt::format("{}{} of file pages", buffers ? " and " : "", format_bytes(*cached));
   }
   return fmt::format(
-      "page cache dropped before this phase; {} still in memory after the drop (a journalling "
-      "file system keeps the metadata blocks it has not checkpointed, tmpfs its files)",
+      "page cache dropped before this phase; {} still in memory after the drop, machine-wide (a "
+      "journalling file system keeps the metadata blocks it has not checkpointed, tmpfs its "
+      "files)",
       left);
 }
 
