@@ -85,55 +85,49 @@ TEST_CASE("io500 paths=full stats by the user's path string on every file, dirfd
   INFO("paths=" << (full ? "full" : "dirfd"));
   TempDir dir("io500_paths_link");
   const LinkedData linked = link_data(dir.path(), 0);
-  const fs::path& kept = linked.kept;
-  const fs::path& empty = linked.other;
-  const fs::path& link = linked.link;
-  const ConfinedDir data = linked.data.view();
-  const Target target{.user_path = link, .run_dir = data, .is_existing_file = false};
+  const Target target{
+      .user_path = linked.link, .run_dir = linked.data.view(), .is_existing_file = false};
   const auto engine = make_psync_engine();
   testing::WorkerHarness harness(kSpec, std::span<const Target>(&target, 1), *engine);
-  auto worker = io5::make_io500_worker(stat_job(data, full));
+  auto worker = io5::make_io500_worker(stat_job(linked.data.view(), full));
   // After the worker opened its directory, the user's path names another.
-  repoint(link, empty);
+  repoint(linked.link, linked.other);
   if (full) {
     try {
       harness.run(*worker);
       FAIL("paths=full stat'ed through the descriptor, not the user's path");
     } catch (const IoError& e) {
       CHECK(e.error_number() == ENOENT);
-      CHECK_THAT(e.what(),
-                 Catch::Contains((link / io5::mdtest_easy_dir(0) / "file.mdtest.0.0").string()));
+      CHECK_THAT(
+          e.what(),
+          Catch::Contains((linked.link / io5::mdtest_easy_dir(0) / "file.mdtest.0.0").string()));
     }
     CHECK(harness.ops()[0].ops == 0);
   } else {
     harness.run(*worker);
     CHECK(harness.ops()[0].ops == 4);
   }
-  CHECK(count_entries(kept / io5::mdtest_easy_dir(0)) == 4);
-  CHECK(count_entries(empty / io5::mdtest_easy_dir(0)) == 0);
+  CHECK(count_entries(linked.kept / io5::mdtest_easy_dir(0)) == 4);
+  CHECK(count_entries(linked.other / io5::mdtest_easy_dir(0)) == 0);
 }
 
 TEST_CASE("io500 paths=full refuses, when the worker is made, a directory whose path moved",
           "[io500][paths]") {
   TempDir dir("io500_paths_moved");
   const LinkedData linked = link_data(dir.path(), 4);
-  const fs::path& kept = linked.kept;
-  const fs::path& other = linked.other;
-  const fs::path& link = linked.link;
-  const ConfinedDir data = linked.data.view();
-  repoint(link, other);
-  io5::RankJob job = stat_job(data, true);
+  repoint(linked.link, linked.other);
+  io5::RankJob job = stat_job(linked.data.view(), true);
   job.phase = io5::Io500Phase::kMdtestEasyDelete;
   // Untimed, before the phase's barrier: no worker, nothing removed in either directory.
   try {
     (void)io5::make_io500_worker(job);
     FAIL("paths=full made a worker for a path that names another directory");
   } catch (const Error& e) {
-    CHECK_THAT(e.what(), Catch::Contains((link / io5::mdtest_easy_dir(0)).string()) &&
+    CHECK_THAT(e.what(), Catch::Contains((linked.link / io5::mdtest_easy_dir(0)).string()) &&
                              Catch::Contains("no longer names the test directory this run opened"));
   }
-  CHECK(count_entries(kept / io5::mdtest_easy_dir(0)) == 4);
-  CHECK(count_entries(other / io5::mdtest_easy_dir(0)) == 4);
+  CHECK(count_entries(linked.kept / io5::mdtest_easy_dir(0)) == 4);
+  CHECK(count_entries(linked.other / io5::mdtest_easy_dir(0)) == 4);
 }
 
 TEST_CASE(
