@@ -64,6 +64,16 @@ LinkedData link_data(const fs::path& dir, int other_files) {
                     .data = test::open_confined(link)};
 }
 
+// A config of `ranks` ranks a process, each with `easy` mdtest-easy and `hard` mdtest-hard items
+// (what the paths=full length of a run depends on).
+io5::Io500Config items_config(std::uint32_t ranks, std::uint64_t easy, std::uint64_t hard) {
+  io5::Io500Config c;
+  c.ranks = ranks;
+  c.mdtest_easy_items = easy;
+  c.mdtest_hard_items = hard;
+  return c;
+}
+
 io5::RankJob stat_job(const ConfinedDir& data, bool full) {
   io5::RankJob job;
   job.phase = io5::Io500Phase::kMdtestEasyStat;
@@ -169,10 +179,7 @@ TEST_CASE(
 
 TEST_CASE("io500 longest full path is the longer of mdtest-easy's and mdtest-hard's last file",
           "[io500][paths]") {
-  io5::Io500Config c;
-  c.ranks = 2;
-  c.mdtest_easy_items = 1000;
-  c.mdtest_hard_items = 1;
+  io5::Io500Config c = items_config(2, 1000, 1);
   CHECK(io5::longest_full_path(c, "/t/iobench.7.XXXXXXXX", 2) ==
         "/t/iobench.7.XXXXXXXX/datafiles/mdtest-easy/test-dir.0-0/mdtest_tree.1.0/"
         "file.mdtest.1.999");
@@ -189,10 +196,7 @@ TEST_CASE("io500 longest full path is the longer of mdtest-easy's and mdtest-har
 
 TEST_CASE("io500 paths=full accepts 4095 bytes and refuses 4096, counting every process's ranks",
           "[io500][paths]") {
-  io5::Io500Config c;
-  c.ranks = 1;
-  c.mdtest_easy_items = 1;
-  c.mdtest_hard_items = 1;
+  io5::Io500Config c = items_config(1, 1, 1);
   // 2 processes: rank 1's mdtest-easy file in the run directory another process made:
   // TARGET + "/iobench.4194303.XXXXXXXX" (25) + "/datafiles/" (11) +
   // "mdtest-easy/test-dir.0-0/mdtest_tree.1.0/file.mdtest.1.0" (56).
