@@ -102,7 +102,9 @@ po::options_description run_options() {
      "run: also write the live view's numbers to FILE as CSV, one row per worker and a total "
      "row per progress interval (written once the run has ended)")
     ("plugin", po::value<std::vector<std::string>>()->composing(), "load a workload plugin (.so)")
-    ("drop-caches", "sync and drop the page cache before each phase (root)")
+    ("drop-caches",
+     "sync and drop the page cache before each phase (root); the result keeps what the drop "
+     "left (/proc/meminfo Buffers and Cached)")
     ("destructive", po::value<std::string>(),
      "allow disk writes, trims and mixed phases on whole block device targets whose serial or "
      "WWN (/sys/block/NAME: device/serial, serial, wwid; loop devices: loop/backing_file) is "

@@ -80,15 +80,21 @@ void check_full_paths_trusted(const std::filesystem::path& dir, std::string_view
   }
 }
 
-std::uint32_t mpirun_processes() noexcept {
-  if (!launched_by_mpirun()) return 1;
+std::optional<std::uint32_t> mpirun_stated_processes() noexcept {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
     const char* value = std::getenv(name);
     if (value == nullptr) continue;
-    const unsigned long long n = std::strtoull(value, nullptr, 10);
-    return n > 0 && n <= UINT32_MAX ? static_cast<std::uint32_t>(n) : 1;
+    const long long n = std::strtoll(value, nullptr, 10);
+    return n > 0 && n <= UINT32_MAX ? static_cast<std::uint32_t>(n) : 0;
   }
-  return 2;
+  return std::nullopt;
+}
+
+std::uint32_t mpirun_processes() noexcept {
+  if (!launched_by_mpirun()) return 1;
+  const std::optional<std::uint32_t> stated = mpirun_stated_processes();
+  if (!stated) return 2;
+  return *stated > 0 ? *stated : 1;
 }
 
 void check_full_path_length(std::string_view longest_path, std::string_view workload,

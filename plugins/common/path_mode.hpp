@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iobench/confined_dir.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,10 +42,18 @@ enum class PathMode : std::uint8_t {
 /// the fix (paths=dirfd). Components that do not exist (yet) are left to the run to report.
 void check_full_paths_trusted(const std::filesystem::path& dir, std::string_view param);
 
-/// The processes mpirun started for this run (OpenMPI's OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE):
-/// 1 when not under mpirun (launched_by_mpirun()); under it when neither says (a PMIx-only
-/// launch), 2: at least one other process, which made the run directory (an undercount of the
-/// ranks beyond that).
+/// The number of processes mpirun's environment states: the first of OpenMPI's
+/// OMPI_COMM_WORLD_SIZE and MPICH's PMI_SIZE that is set, read as a decimal number; 0 when that
+/// value is not a number from 1 to UINT32_MAX; nullopt when neither is set (not under mpirun, or
+/// a PMIx-only launch). Unlike mpirun_processes() it does not ask launched_by_mpirun(): MPICH's
+/// hydra sets PMI_SIZE for processes that iobench runs as single-process runs, each still one of
+/// several on the machine (what disk's destructive= check needs to know).
+[[nodiscard]] std::optional<std::uint32_t> mpirun_stated_processes() noexcept;
+
+/// The processes mpirun started for this run (mpirun_stated_processes()): 1 when not under
+/// mpirun (launched_by_mpirun()) or when the stated number is not one; under it when neither
+/// variable says (a PMIx-only launch), 2: at least one other process, which made the run
+/// directory (an undercount of the ranks beyond that).
 [[nodiscard]] std::uint32_t mpirun_processes() noexcept;
 
 /// Before a paths=full run writes anything: throws ConfigError if `longest_path`, the longest

@@ -10,7 +10,9 @@
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/units.hpp>
+#include <optional>
 
+#include "plugins/common/path_mode.hpp"
 #include "plugins/disk/device_safety.hpp"
 #include "plugins/disk/disk_fio_params.hpp"
 #include "plugins/disk/verify_pattern.hpp"
@@ -200,21 +202,15 @@ std::vector<ParamSpec> disk_param_specs() {
 
 namespace {
 
-// The ranks mpirun started (OpenMPI's OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE); 1 when not
-// under mpirun, 0 when under it with neither set (the count is unknown).
-long mpirun_ranks() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
-    if (const char* value = std::getenv(name)) return std::strtol(value, nullptr, 10);
-  }
-  return launched_by_mpirun() ? 0 : 1;
-}
-
 // destructive=, force_signature and purge= on their own (the targets are checked later).
 void read_destructive_params(const Params& params, DiskConfig& config) {
   config.destructive = params.has("destructive") ? params.get_string("destructive") : "";
-  if (!config.destructive.empty() && mpirun_ranks() != 1) {
+  // The ranks mpirun started: the stated number, even where iobench runs each process alone
+  // (MPICH without PMIx); unknown (0) when mpirun launched this process and no variable says.
+  const std::optional<std::uint32_t> stated = mpirun_stated_processes();
+  const std::uint32_t ranks = stated ? *stated : (launched_by_mpirun() ? 0 : 1);
+  if (!config.destructive.empty() && ranks != 1) {
     // Every rank would write, purge and precondition the same device at once.
-    const long ranks = mpirun_ranks();
     throw ConfigError(fmt::format(
         "disk: --destructive={} under mpirun ({}): every rank would write, purge and "
         "precondition the same block device at once; run it with one rank (without mpirun, or "

@@ -391,7 +391,9 @@ void Io500Workload::drop_before(Io500Phase next, PrepareContext& ctx) {
   std::string why;
   if (const uid_t euid = ::geteuid(); euid != 0) {
     why = fmt::format("not root (euid {}): writing /proc/sys/vm/drop_caches needs root", euid);
-  } else if (drop_page_cache(why)) {
+  } else if (drop_page_cache_before(name, why, [&ctx](const std::string& key, std::int64_t bytes) {
+               ctx.set_attribute(key, bytes);
+             })) {
     dropped_.push_back(name);
   }
   if (!why.empty()) {

@@ -18,6 +18,25 @@ using namespace std::chrono_literals;
 
 namespace {
 
+// Runs `step` of the test double W (default-constructed), registered as step.workload beside the
+// built-in workloads; the run must end ok.
+template <class W>
+RunResult run_double(const Step& step) {
+  Registry registry;
+  register_builtins(registry);
+  registry.add_workload(
+      WorkloadInfo{.name = step.workload,
+                   .summary = "test double",
+                   .params = {},
+                   .factory = [](const WorkloadSetup&) -> std::unique_ptr<Workload> {
+                     return std::make_unique<W>();
+                   }});
+  test::CapturingReporter reporter;
+  RunResult run = Runner(registry, {}).run(std::vector<Step>{step}, reporter);
+  REQUIRE(run.status == Status::kOk);
+  return run;
+}
+
 // What each worker (threads) reported, per phase: its first op's start and last op's end.
 struct Span {
   std::uint64_t start_ns = 0;
@@ -73,20 +92,7 @@ class SpanWorkload final : public Workload {
 TEST_CASE("time_phase_by_ops: wall time is the workers' first op's start to their last op's end",
           "[core][ops-span]") {
   test::TempDir dir("ops_span");
-  Registry registry;
-  register_builtins(registry);
-  registry.add_workload(
-      WorkloadInfo{.name = "span",
-                   .summary = "test double",
-                   .params = {},
-                   .factory = [](const WorkloadSetup&) -> std::unique_ptr<Workload> {
-                     return std::make_unique<SpanWorkload>();
-                   }});
-  test::CapturingReporter reporter;
-  const RunResult run =
-      Runner(registry, {})
-          .run(std::vector<Step>{Step{.workload = "span", .targets = {dir.path()}}}, reporter);
-  REQUIRE(run.status == Status::kOk);
+  const RunResult run = run_double<SpanWorkload>(Step{.workload = "span", .targets = {dir.path()}});
   const StepResult& step = run.steps.at(0);
   REQUIRE(step.phases.size() == 3);
 
@@ -165,19 +171,8 @@ class WarmSpanWorkload final : public Workload {
 TEST_CASE("time_phase_by_ops: a first op begun in the warm-up counts from the measurement's start",
           "[core][ops-span]") {
   test::TempDir dir("ops_span_warm");
-  Registry registry;
-  register_builtins(registry);
-  registry.add_workload(
-      WorkloadInfo{.name = "warmspan",
-                   .summary = "test double",
-                   .params = {},
-                   .factory = [](const WorkloadSetup&) -> std::unique_ptr<Workload> {
-                     return std::make_unique<WarmSpanWorkload>();
-                   }});
-  test::CapturingReporter reporter;
-  Step step{.workload = "warmspan", .targets = {dir.path()}, .warmup = 50ms, .ops_limit = 3};
-  const RunResult run = Runner(registry, {}).run(std::vector<Step>{step}, reporter);
-  REQUIRE(run.status == Status::kOk);
+  const RunResult run = run_double<WarmSpanWorkload>(
+      Step{.workload = "warmspan", .targets = {dir.path()}, .warmup = 50ms, .ops_limit = 3});
   const PhaseResult& phase = run.steps.at(0).phases.at(0);
   CHECK(phase.total_ops() == 3);
   // Measured from the measurement's start as the worker saw it, to its last op's end.

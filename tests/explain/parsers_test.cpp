@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iobench/explain.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 
+#include "explain/text_fields.hpp"
 #include "util/mountinfo.hpp"
 
 namespace {
@@ -89,6 +91,21 @@ TEST_CASE("meminfo gives Dirty, Writeback and MemTotal in bytes", "[explain][par
   CHECK_FALSE(parse_meminfo("Dirty: 12 kB\n").valid);  // no Writeback line
   CHECK_FALSE(parse_meminfo("Dirty: 12 MB\nWriteback: 1 kB\n").valid);
   CHECK_FALSE(parse_meminfo("Dirty: 99999999999999999999 kB\nWriteback: 0 kB\n").valid);
+}
+
+TEST_CASE("meminfo_bytes gives a named line's figure in bytes: Buffers, Cached, not SwapCached",
+          "[explain][parser]") {
+  // What a page cache drop leaves (drop_page_cache_before()): the recorded file's figures.
+  const std::string text = captured("meminfo.txt");
+  CHECK(meminfo_bytes(text, "Buffers:") == std::optional<std::uint64_t>(55392ULL * 1024));
+  CHECK(meminfo_bytes(text, "Cached:") == std::optional<std::uint64_t>(4121924ULL * 1024));
+  CHECK(meminfo_bytes(text, "Dirty:") == std::optional<std::uint64_t>(800592ULL * 1024));
+  // SwapCached is another line; a missing or malformed line gives no figure.
+  CHECK_FALSE(meminfo_bytes("SwapCached:      100 kB\n", "Cached:").has_value());
+  CHECK_FALSE(meminfo_bytes("Buffers: 7 MB\n", "Buffers:").has_value());
+  CHECK_FALSE(meminfo_bytes("Buffers: 99999999999999999999 kB\n", "Buffers:").has_value());
+  CHECK(meminfo_bytes("Buffers:           42908 kB\nCached: 0 kB", "Cached:") ==
+        std::optional<std::uint64_t>(0));
 }
 
 TEST_CASE("PSI files give the some and full stall totals", "[explain][parser]") {

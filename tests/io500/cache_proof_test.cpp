@@ -70,6 +70,18 @@ TEST_CASE("io500 cache_proof drops the page cache before the reads, seen in the 
   CHECK(dropped.at("attributes").at("cache_proof") == said);
   CHECK_THAT(text, Catch::Contains("\ncache_proof: " + said + "\n"));
   CHECK_FALSE(cached.at("attributes").contains("cache_proof"));
+  // What each drop left in memory (/proc/meminfo right after it), kept and printed per phase.
+  for (const char* phase : {"find", "ior-easy-read", "mdtest-easy-stat", "ior-hard-read",
+                            "mdtest-hard-stat", "mdtest-hard-read"}) {
+    INFO(phase);
+    for (const char* figure : {"cache_left_buffers_bytes.", "cache_left_cached_bytes."}) {
+      CHECK(dropped.at("attributes").at(figure + std::string(phase)).is_number_integer());
+      CHECK_FALSE(cached.at("attributes").contains(figure + std::string(phase)));
+    }
+    const std::string named = "\nphase " + std::string(phase) + ":";
+    CHECK_THAT(text, Catch::Contains(named + " page cache dropped before this phase; ") ||
+                         Catch::Contains(named + "\n  page cache dropped before this phase; "));
+  }
   // 2 ranks x 8 MiB read back: from the device after the drop, from the page cache without it.
   const Json& read = phase_of(dropped, "ior-easy-read");
   REQUIRE(read.at("bytes").get<std::uint64_t>() == 16 * test::kMiB);

@@ -45,6 +45,35 @@ std::size_t count_entries(const fs::path& dir) {
   return n;
 }
 
+// The data directories of a test in `dir`: "kept" with 4 mdtest-easy files, "other" with
+// `other_files`, and "link", the user's path, naming kept when the run opened it (`data`).
+struct LinkedData {
+  fs::path kept;
+  fs::path other;
+  fs::path link;
+  OwnedConfinedDir data;
+};
+
+LinkedData link_data(const fs::path& dir, int other_files) {
+  const fs::path kept = make_data(dir / "kept", 4);
+  const fs::path link = dir / "link";
+  fs::create_directory_symlink(kept, link);
+  return LinkedData{.kept = kept,
+                    .other = make_data(dir / "other", other_files),
+                    .link = link,
+                    .data = test::open_confined(link)};
+}
+
+// A config of `ranks` ranks a process, each with `easy` mdtest-easy and `hard` mdtest-hard items
+// (what the paths=full length of a run depends on).
+io5::Io500Config items_config(std::uint32_t ranks, std::uint64_t easy, std::uint64_t hard) {
+  io5::Io500Config c;
+  c.ranks = ranks;
+  c.mdtest_easy_items = easy;
+  c.mdtest_hard_items = hard;
+  return c;
+}
+
 io5::RankJob stat_job(const ConfinedDir& data, bool full) {
   io5::RankJob job;
   job.phase = io5::Io500Phase::kMdtestEasyStat;
@@ -65,56 +94,50 @@ TEST_CASE("io500 paths=full stats by the user's path string on every file, dirfd
   const bool full = GENERATE(true, false);
   INFO("paths=" << (full ? "full" : "dirfd"));
   TempDir dir("io500_paths_link");
-  const fs::path kept = make_data(dir.path() / "kept", 4);
-  const fs::path empty = make_data(dir.path() / "empty", 0);
-  const fs::path link = dir.path() / "link";
-  fs::create_directory_symlink(kept, link);
-  const OwnedConfinedDir data = test::open_confined(link);
-  const Target target{.user_path = link, .run_dir = data.view(), .is_existing_file = false};
+  const LinkedData linked = link_data(dir.path(), 0);
+  const Target target{
+      .user_path = linked.link, .run_dir = linked.data.view(), .is_existing_file = false};
   const auto engine = make_psync_engine();
   testing::WorkerHarness harness(kSpec, std::span<const Target>(&target, 1), *engine);
-  auto worker = io5::make_io500_worker(stat_job(data.view(), full));
+  auto worker = io5::make_io500_worker(stat_job(linked.data.view(), full));
   // After the worker opened its directory, the user's path names another.
-  repoint(link, empty);
+  repoint(linked.link, linked.other);
   if (full) {
     try {
       harness.run(*worker);
       FAIL("paths=full stat'ed through the descriptor, not the user's path");
     } catch (const IoError& e) {
       CHECK(e.error_number() == ENOENT);
-      CHECK_THAT(e.what(),
-                 Catch::Contains((link / io5::mdtest_easy_dir(0) / "file.mdtest.0.0").string()));
+      CHECK_THAT(
+          e.what(),
+          Catch::Contains((linked.link / io5::mdtest_easy_dir(0) / "file.mdtest.0.0").string()));
     }
     CHECK(harness.ops()[0].ops == 0);
   } else {
     harness.run(*worker);
     CHECK(harness.ops()[0].ops == 4);
   }
-  CHECK(count_entries(kept / io5::mdtest_easy_dir(0)) == 4);
-  CHECK(count_entries(empty / io5::mdtest_easy_dir(0)) == 0);
+  CHECK(count_entries(linked.kept / io5::mdtest_easy_dir(0)) == 4);
+  CHECK(count_entries(linked.other / io5::mdtest_easy_dir(0)) == 0);
 }
 
 TEST_CASE("io500 paths=full refuses, when the worker is made, a directory whose path moved",
           "[io500][paths]") {
   TempDir dir("io500_paths_moved");
-  const fs::path kept = make_data(dir.path() / "kept", 4);
-  const fs::path other = make_data(dir.path() / "other", 4);
-  const fs::path link = dir.path() / "link";
-  fs::create_directory_symlink(kept, link);
-  const OwnedConfinedDir data = test::open_confined(link);
-  repoint(link, other);
-  io5::RankJob job = stat_job(data.view(), true);
+  const LinkedData linked = link_data(dir.path(), 4);
+  repoint(linked.link, linked.other);
+  io5::RankJob job = stat_job(linked.data.view(), true);
   job.phase = io5::Io500Phase::kMdtestEasyDelete;
   // Untimed, before the phase's barrier: no worker, nothing removed in either directory.
   try {
     (void)io5::make_io500_worker(job);
     FAIL("paths=full made a worker for a path that names another directory");
   } catch (const Error& e) {
-    CHECK_THAT(e.what(), Catch::Contains((link / io5::mdtest_easy_dir(0)).string()) &&
+    CHECK_THAT(e.what(), Catch::Contains((linked.link / io5::mdtest_easy_dir(0)).string()) &&
                              Catch::Contains("no longer names the test directory this run opened"));
   }
-  CHECK(count_entries(kept / io5::mdtest_easy_dir(0)) == 4);
-  CHECK(count_entries(other / io5::mdtest_easy_dir(0)) == 4);
+  CHECK(count_entries(linked.kept / io5::mdtest_easy_dir(0)) == 4);
+  CHECK(count_entries(linked.other / io5::mdtest_easy_dir(0)) == 4);
 }
 
 TEST_CASE(
@@ -156,10 +179,7 @@ TEST_CASE(
 
 TEST_CASE("io500 longest full path is the longer of mdtest-easy's and mdtest-hard's last file",
           "[io500][paths]") {
-  io5::Io500Config c;
-  c.ranks = 2;
-  c.mdtest_easy_items = 1000;
-  c.mdtest_hard_items = 1;
+  io5::Io500Config c = items_config(2, 1000, 1);
   CHECK(io5::longest_full_path(c, "/t/iobench.7.XXXXXXXX", 2) ==
         "/t/iobench.7.XXXXXXXX/datafiles/mdtest-easy/test-dir.0-0/mdtest_tree.1.0/"
         "file.mdtest.1.999");
@@ -176,10 +196,7 @@ TEST_CASE("io500 longest full path is the longer of mdtest-easy's and mdtest-har
 
 TEST_CASE("io500 paths=full accepts 4095 bytes and refuses 4096, counting every process's ranks",
           "[io500][paths]") {
-  io5::Io500Config c;
-  c.ranks = 1;
-  c.mdtest_easy_items = 1;
-  c.mdtest_hard_items = 1;
+  io5::Io500Config c = items_config(1, 1, 1);
   // 2 processes: rank 1's mdtest-easy file in the run directory another process made:
   // TARGET + "/iobench.4194303.XXXXXXXX" (25) + "/datafiles/" (11) +
   // "mdtest-easy/test-dir.0-0/mdtest_tree.1.0/file.mdtest.1.0" (56).

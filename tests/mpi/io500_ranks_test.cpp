@@ -39,18 +39,16 @@ TEST_CASE("io500 under mpirun -n 2: the ranks of both processes share one data d
           "[mpi][io500]") {
   SKIP_WITHOUT_MPIRUN();
   TempDir dir("io500mpi");
-  const fs::path target = dir.path() / "target";
-  fs::create_directories(target);
-  const fs::path json = dir.path() / "out.json";
   // 2 processes x 2 ranks: IO500 ranks 0 and 1 in process 0, 2 and 3 in process 1.
-  const CliResult result = run_ranked(
-      2, {"run", "io500", "-d", target.string(), "ranks=2", "stonewall=1s", "ior_easy_size=4m",
-          "ior_hard_segments=32", "mdtest_easy_items=100", "mdtest_hard_items=120", "quick=true",
-          "--keep", "-q", "-f", "json", "-o", json.string()});
-  INFO(result.out << result.err);
-  REQUIRE(result.exit_code == 0);
-  CHECK(count_of(result.out, "[SCORE ]") == 1);  // rank 0 alone prints IO500's lines
-  const IoJson doc = IoJson::parse(read_file(json));
+  const RankedJsonRun run = run_ranked_json(
+      dir.path(), 2, "io500",
+      {"ranks=2", "stonewall=1s", "ior_easy_size=4m", "ior_hard_segments=32",
+       "mdtest_easy_items=100", "mdtest_hard_items=120", "quick=true", "--keep", "-q"});
+  const fs::path& target = run.target;
+  INFO(run.result.out << run.result.err);
+  REQUIRE(run.result.exit_code == 0);
+  CHECK(count_of(run.result.out, "[SCORE ]") == 1);  // rank 0 alone prints IO500's lines
+  const IoJson doc = IoJson::parse(read_file(run.json));
   const IoJson& step = doc.at("steps").at(0);
   CHECK(step.at("attributes").at("tasks") == 4);
   for (const IoJson& p : step.at("phases")) CHECK(p.at("status") == "ok");

@@ -56,6 +56,26 @@ std::set<std::string> item_names(const fs::path& root) {
   return names;
 }
 
+// The JSON document of a run under mpirun -n 2 (RankedJsonRun::json): each process's results
+// ("ranks"), two, and rank 0's aggregate of them.
+class TwoRanksJson {
+ public:
+  explicit TwoRanksJson(const fs::path& json)
+      : doc_(MdJson::parse(read_file(json))), aggregate_(parse_result_json(read_file(json))) {
+    REQUIRE(results().size() == 2);
+  }
+  // Each process's result of the run's first step.
+  [[nodiscard]] const MdJson& results() const {
+    return doc_.at("ranks").at("steps").at(0).at("results");
+  }
+  // The aggregate's first step.
+  [[nodiscard]] const StepResult& step() const { return aggregate_.run.steps.at(0); }
+
+ private:
+  MdJson doc_;
+  ResultDocument aggregate_;
+};
+
 // A create-only run of `processes` x `workers` mdtest ranks (branch 2, depth 1: three
 // directories of 2 items each) leaves, in rank 0's run directory, exactly each rank's 6 files
 // and 6 directories.
@@ -184,12 +204,10 @@ TEST_CASE("mdtest under mpirun -n 2: the SUMMARY rate is all ranks' items over t
           "[mpi][mdtest]") {
   SKIP_WITHOUT_MPIRUN();
   TempDir dir("mdmpi");
-  const fs::path target = dir.path() / "target";
-  fs::create_directories(target);
-  const fs::path json = dir.path() / "out.json";
-  const CliResult result = run_ranked(
-      2, {"run", "mdtest", "-d", target.string(), "ranks=2", "worker_mode=threads", "items=20",
-          "shift=1", "unique_dir=true", "-q", "--format", "json", "-o", json.string()});
+  const RankedJsonRun run = run_ranked_json(
+      dir.path(), 2, "mdtest",
+      {"ranks=2", "worker_mode=threads", "items=20", "shift=1", "unique_dir=true", "-q"});
+  const CliResult& result = run.result;
   INFO(result.out << result.err);
   REQUIRE(result.exit_code == 0);
   // Rank 0 alone prints the text report: mdtest's line and tables once, for the 4 ranks.
@@ -197,11 +215,9 @@ TEST_CASE("mdtest under mpirun -n 2: the SUMMARY rate is all ranks' items over t
   CHECK(count_of(result.out, "\n4 tasks, 80 files/directories\n") == 1);
   const plugins::mdtest::ParsedSummary summary = plugins::mdtest::parse_summary(result.out);
   REQUIRE(summary.rate);
-  const MdJson doc = MdJson::parse(read_file(json));
-  const ResultDocument aggregate = parse_result_json(read_file(json));
-  const MdJson& results = doc.at("ranks").at("steps").at(0).at("results");
-  REQUIRE(results.size() == 2);
-  const StepResult& step = aggregate.run.steps.at(0);
+  const TwoRanksJson two(run.json);
+  const MdJson& results = two.results();
+  const StepResult& step = two.step();
   std::size_t checked = 0;
   for (std::size_t p = 0; p < step.phases.size(); ++p) {
     const PhaseResult& phase = step.phases[p];
@@ -220,27 +236,22 @@ TEST_CASE("mdtest under mpirun -n 2: the SUMMARY rate is all ranks' items over t
     CHECK(row->max == Approx(items / (static_cast<double>(phase.wall_ns) / 1e9)).margin(0.0006));
     ++checked;
   }
-  CHECK(checked == 10);                  // every phase of mdtest's iteration
-  CHECK(TempDir::list(target).empty());  // the tree and the test directory removed
+  CHECK(checked == 10);                      // every phase of mdtest's iteration
+  CHECK(TempDir::list(run.target).empty());  // the tree and the test directory removed
 }
 
 TEST_CASE("mdtest under mpirun -n 2: the shared tree's phases are timed by rank 0's ops alone",
           "[mpi][mdtest]") {
   SKIP_WITHOUT_MPIRUN();
   TempDir dir("mdmpi_tree");
-  const fs::path target = dir.path() / "target";
-  fs::create_directories(target);
-  const fs::path json = dir.path() / "out.json";
-  const CliResult result = run_ranked(
-      2, {"run", "mdtest", "-d", target.string(), "ranks=1", "worker_mode=threads", "items=6",
-          "branch=2", "depth=1", "-q", "--format", "json", "-o", json.string()});
-  INFO(result.out << result.err);
-  REQUIRE(result.exit_code == 0);
-  const MdJson doc = MdJson::parse(read_file(json));
-  const ResultDocument aggregate = parse_result_json(read_file(json));
-  const MdJson& results = doc.at("ranks").at("steps").at(0).at("results");
-  REQUIRE(results.size() == 2);
-  const StepResult& step = aggregate.run.steps.at(0);
+  const RankedJsonRun run =
+      run_ranked_json(dir.path(), 2, "mdtest",
+                      {"ranks=1", "worker_mode=threads", "items=6", "branch=2", "depth=1", "-q"});
+  INFO(run.result.out << run.result.err);
+  REQUIRE(run.result.exit_code == 0);
+  const TwoRanksJson two(run.json);
+  const MdJson& results = two.results();
+  const StepResult& step = two.step();
   std::size_t checked = 0;
   for (std::size_t p = 0; p < step.phases.size(); ++p) {
     const PhaseResult& phase = step.phases[p];
@@ -265,7 +276,7 @@ TEST_CASE("mdtest under mpirun -n 2: the shared tree's phases are timed by rank 
     ++checked;
   }
   CHECK(checked == 2);
-  CHECK(TempDir::list(target).empty());
+  CHECK(TempDir::list(run.target).empty());
 }
 
 TEST_CASE("mdtest under mpirun -n 2: the stonewall's counts of every rank reach the later phases",

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,31 @@ inline CliResult run_ranked(int ranks, const std::vector<std::string>& args) {
   argv.push_back(IOBENCH_CLI_PATH);
   argv.insert(argv.end(), args.begin(), args.end());
   return run_command(argv);
+}
+
+/// A run of `iobench run WORKLOAD -d TARGET ARGS... --format json -o JSON` under mpirun
+/// (run_ranked()): TARGET a new directory "target" in a test's TempDir, JSON the file "out.json"
+/// beside it (rank 0's aggregate with every rank's results under "ranks"), the text report on
+/// stdout.
+struct RankedJsonRun {
+  std::filesystem::path target;  ///< the run's target, empty again after a run without --keep
+  std::filesystem::path json;    ///< the JSON document rank 0 wrote
+  CliResult result;              ///< the command's exit code and output
+};
+
+/// Runs `workload` with `args` (params and options) under mpirun with `ranks` ranks as
+/// RankedJsonRun says, in `dir` (a test's TempDir).
+inline RankedJsonRun run_ranked_json(const std::filesystem::path& dir, int ranks,
+                                     const std::string& workload,
+                                     const std::vector<std::string>& args) {
+  RankedJsonRun run{.target = dir / "target", .json = dir / "out.json", .result = {}};
+  std::filesystem::create_directories(run.target);
+  std::vector<std::string> cli = {"run", workload, "-d", run.target.string()};
+  cli.insert(cli.end(), args.begin(), args.end());
+  for (const char* arg : {"--format", "json", "-o"}) cli.emplace_back(arg);
+  cli.push_back(run.json.string());
+  run.result = run_ranked(ranks, cli);
+  return run;
 }
 
 }  // namespace iobench::test

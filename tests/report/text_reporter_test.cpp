@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
 #include <ostream>
@@ -116,6 +117,37 @@ TEST_CASE("generic text states one unit convention and its figures parse back in
   }
   CHECK(op_row_seen);
   CHECK(worker_rows_seen);
+}
+
+TEST_CASE("text output says what the page cache drop before a phase left, generic and family",
+          "[report]") {
+  RunResult run = test::make_sample_run();
+  run.steps.resize(1);
+  run.status = Status::kOk;
+  StepResult& step = run.steps[0];
+  // As drop_page_cache_before() records them: 41.9 MiB of metadata blocks, 1 MiB of file pages.
+  step.attributes.emplace_back("cache_left_buffers_bytes.write", std::int64_t{43937792});
+  step.attributes.emplace_back("cache_left_cached_bytes.write", std::int64_t{1048576});
+  const std::string note =
+      "page cache dropped before this phase; 41.9 MiB of buffers (file system metadata) and 1.00 "
+      "MiB of file pages still in memory after the drop, machine-wide (a journalling file system "
+      "keeps the metadata blocks it has not checkpointed, tmpfs its files)\n";
+  const Registry generic;
+  const std::string text = render_text(run, generic);
+  CHECK_THAT(text, Catch::Contains("\n-- phase write: ") && Catch::Contains("\ncache     " + note));
+  // Under a family's own output: on a line naming the phase.
+  Registry family;
+  family.add_formatter("disk", "text",
+                       [](const StepResult&, std::ostream& out) { out << "disk formatter\n"; });
+  CHECK_THAT(render_text(run, family), Catch::Contains("disk formatter\nphase write: " + note));
+  // Only the Buffers figure: the note names it alone.
+  step.attributes.pop_back();
+  CHECK_THAT(render_text(run, generic),
+             Catch::Contains("dropped before this phase; 41.9 MiB of buffers (file system "
+                             "metadata) still in memory after the drop"));
+  // No drop, no note.
+  step.attributes.pop_back();
+  CHECK_THAT(render_text(run, generic), !Catch::Contains("page cache dropped"));
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iobench/result.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace iobench {
 
@@ -21,5 +23,23 @@ namespace iobench {
 /// sync(2), then writes 3 to /proc/sys/vm/drop_caches. Returns false with `why` set if that is
 /// not permitted (not root, read-only /proc).
 [[nodiscard]] bool drop_page_cache(std::string& why);
+
+/// The step attributes (int, bytes) of what the page cache drop before phase PHASE left in
+/// memory, keyed "<name>.<PHASE>": Buffers (block device pages, mostly file system metadata; a
+/// journalling file system such as ext4 keeps the metadata blocks written since its last
+/// checkpoint, which sync does not make, so the drop cannot free them) and Cached (file pages;
+/// tmpfs and shared memory, which no drop frees, count here) of /proc/meminfo, read right after
+/// the drop: the whole machine's figures, not the target file system's alone.
+inline constexpr std::string_view kCacheLeftBuffersAttribute = "cache_left_buffers_bytes";
+inline constexpr std::string_view kCacheLeftCachedAttribute = "cache_left_cached_bytes";
+
+/// drop_page_cache() before phase `phase`; when it dropped, /proc/meminfo read at once, each of
+/// its Buffers and Cached figures handed to `record` as the step attribute
+/// (kCacheLeftBuffersAttribute or kCacheLeftCachedAttribute + "." + `phase`, bytes); a figure
+/// /proc/meminfo lacks is not recorded. Returns drop_page_cache()'s result, `why` as it sets it.
+/// The runner's --drop-caches (and PhaseSpec::drop_caches_before) and io500's cache_proof call it.
+[[nodiscard]] bool drop_page_cache_before(
+    std::string_view phase, std::string& why,
+    const std::function<void(const std::string& key, std::int64_t bytes)>& record);
 
 }  // namespace iobench

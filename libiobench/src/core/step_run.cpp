@@ -230,7 +230,11 @@ bool StepRun::run_phase(std::size_t p, RunDirs& dirs, StepContext& context) {
   const PhaseSpec& spec = planned_.phases[p];
   if (spec.drop_caches_before || (step_.drop_caches && spec.measured)) {
     std::string why;
-    if (!drop_page_cache(why)) {
+    // What the drop left (a journalling file system's unchecked metadata) goes with the step.
+    const auto record = [&context](const std::string& key, std::int64_t bytes) {
+      context.set_attribute(key, bytes);
+    };
+    if (!drop_page_cache_before(spec.name, why, record)) {
       context.warn(fmt::format("page cache not dropped before '{}': {}", spec.name, why));
     }
   }

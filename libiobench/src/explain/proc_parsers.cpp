@@ -49,22 +49,49 @@ std::map<std::string, std::uint64_t> parse_vmstat(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// A /proc/meminfo line "Name:   N kB": its name (with the colon) and N KiB in bytes; false for
+// any other shape (a count too large for 64 bits in bytes included).
+bool meminfo_line(std::string_view line, std::string_view& name, std::uint64_t& bytes) {
+  const std::vector<std::string_view> f = split_blanks(line);
+  std::uint64_t kib = 0;
+  if (f.size() != 3 || f[2] != "kB" || !to_u64(f[1], kib) || kib > (UINT64_MAX >> 10)) {
+    return false;
+  }
+  name = f[0];
+  bytes = kib << 10;
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> meminfo_bytes(std::string_view text, std::string_view name) {
+  std::optional<std::uint64_t> out;
+  for_each_line(text, [&](std::string_view line) {
+    std::string_view field;
+    std::uint64_t bytes = 0;
+    if (!out && meminfo_line(line, field, bytes) && field == name) out = bytes;
+  });
+  return out;
+}
+
 MemInfo parse_meminfo(std::string_view text) {
   MemInfo out;
   bool dirty = false;
   bool writeback = false;
   for_each_line(text, [&](std::string_view line) {
-    const std::vector<std::string_view> f = split_blanks(line);
-    std::uint64_t kib = 0;
-    if (f.size() != 3 || f[2] != "kB" || !to_u64(f[1], kib) || kib > (UINT64_MAX >> 10)) return;
-    if (f[0] == "Dirty:") {
-      out.dirty_bytes = kib << 10;
+    std::string_view name;
+    std::uint64_t bytes = 0;
+    if (!meminfo_line(line, name, bytes)) return;
+    if (name == "Dirty:") {
+      out.dirty_bytes = bytes;
       dirty = true;
-    } else if (f[0] == "Writeback:") {
-      out.writeback_bytes = kib << 10;
+    } else if (name == "Writeback:") {
+      out.writeback_bytes = bytes;
       writeback = true;
-    } else if (f[0] == "MemTotal:") {
-      out.mem_total_bytes = kib << 10;
+    } else if (name == "MemTotal:") {
+      out.mem_total_bytes = bytes;
     }
   });
   out.valid = dirty && writeback;

@@ -9,6 +9,12 @@
 
 namespace iobench::explain {
 
+/// The figure of /proc/meminfo's line `name` (with its colon: "Buffers:", "Cached:") in bytes,
+/// from its "N kB" (KiB); nullopt where no line of that name has that shape. Never throws.
+/// (proc_parsers.cpp; drop_page_cache_before() reads what a drop left with it.)
+[[nodiscard]] std::optional<std::uint64_t> meminfo_bytes(std::string_view text,
+                                                         std::string_view name);
+
 /// Calls `fn` with each line of `text`, without its '\n'.
 template <class Fn>
 void for_each_line(std::string_view text, Fn&& fn) {

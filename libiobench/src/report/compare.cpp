@@ -523,12 +523,8 @@ void compare_key(const GroupKey& key, const KeyedGroups& keyed,
                  const std::vector<const ResultDocument*>& documents, const CompareOptions& options,
                  Comparison& out) {
   const auto& [step_name, workload, point] = key;
-  const auto selected = [&options](const std::string& phase) {
-    return options.phases.empty() ||
-           std::find(options.phases.begin(), options.phases.end(), phase) != options.phases.end();
-  };
   for (const std::string& phase_name : phase_names(keyed.present)) {
-    if (!selected(phase_name)) continue;
+    if (!phase_selected(options.phases, phase_name)) continue;
     const PhaseSample sample = collect_phase(key, keyed, phase_name, out);
     const auto measured_count = std::count(sample.measured.begin(), sample.measured.end(), true);
     list_lacking_phase(key, phase_name, keyed, sample.measured, out);

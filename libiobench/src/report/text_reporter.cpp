@@ -10,6 +10,8 @@
 #include <iobench/printable.hpp>
 #include <iobench/registry.hpp>
 #include <iobench/reporter.hpp>
+#include <iobench/sysinfo.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <variant>
@@ -208,14 +210,41 @@ void print_worker_table(std::ostream& out, const PhaseResult& phase,
   table.print(out);
 }
 
-void print_phase(std::ostream& out, const PhaseResult& phase,
-                 const std::vector<std::string>& targets) {
+// What the page cache drop before phase `phase` left in memory (drop_page_cache_before()'s
+// attributes of `step`), as the text report says it; empty where the step has none.
+std::string page_cache_left_note(const StepResult& step, std::string_view phase) {
+  const auto bytes_of = [&](std::string_view name) -> std::optional<std::uint64_t> {
+    const AttributeValue* value = step.attribute(fmt::format("{}.{}", name, phase));
+    const std::int64_t* bytes = value != nullptr ? std::get_if<std::int64_t>(value) : nullptr;
+    if (bytes == nullptr || *bytes < 0) return std::nullopt;
+    return static_cast<std::uint64_t>(*bytes);
+  };
+  const std::optional<std::uint64_t> buffers = bytes_of(kCacheLeftBuffersAttribute);
+  const std::optional<std::uint64_t> cached = bytes_of(kCacheLeftCachedAttribute);
+  if (!buffers && !cached) return {};
+  std::string left;
+  if (buffers) left = fmt::format("{} of buffers (file system metadata)", format_bytes(*buffers));
+  if (cached) {
+    left += fmt::format("{}{} of file pages", buffers ? " and " : "", format_bytes(*cached));
+  }
+  return fmt::format(
+      "page cache dropped before this phase; {} still in memory after the drop, machine-wide (a "
+      "journalling file system keeps the metadata blocks it has not checkpointed, tmpfs its "
+      "files)",
+      left);
+}
+
+void print_phase(std::ostream& out, const PhaseResult& phase, const StepResult& step) {
   const std::size_t workers = phase.workers.size();
+  const std::vector<std::string>& targets = step.targets;
   out << fmt::format("\n-- phase {}: {} worker{} ({}), wall {}, stonewall {}, {}\n", phase.name,
                      workers, workers == 1 ? "" : "s",
                      phase.mode == WorkerMode::kProcesses ? "processes" : "threads",
                      seconds_text(phase.wall_ns), seconds_text(phase.stonewall_ns),
                      status_text(phase.status, phase.message));
+  if (const std::string note = page_cache_left_note(step, phase.name); !note.empty()) {
+    print_labelled(out, "cache", note);
+  }
   print_op_table(out, phase);
   print_phase_details(out, phase);
   if (phase.steady_state) out << describe(*phase.steady_state) << '\n';
@@ -225,16 +254,21 @@ void print_phase(std::ostream& out, const PhaseResult& phase,
 }
 
 // Under a family's own output (which knows nothing of them): each phase's steady-state
-// outcome (steady_state=) on a line naming the phase, its --explain split and findings (issue
-// 29) under one.
+// outcome (steady_state=) on a line naming the phase, what the page cache drop before it left
+// (--drop-caches, io500's cache_proof) and its --explain split and findings (issue 29) under one.
 void print_step_explanations(std::ostream& out, const StepResult& step) {
   for (const PhaseResult& phase : step.phases) {
+    const std::string cache_note = page_cache_left_note(step, phase.name);
     if (phase.steady_state) {
       out << fmt::format("phase {}: {}\n", phase.name, describe(*phase.steady_state));
     }
     const bool findings = phase.explanation && !phase.explanation->findings.empty();
-    if (!findings && !phase.explain_bpf) continue;
+    if (!findings && !phase.explain_bpf) {
+      if (!cache_note.empty()) out << fmt::format("phase {}: {}\n", phase.name, cache_note);
+      continue;
+    }
     out << fmt::format("phase {}:\n", phase.name);
+    if (!cache_note.empty()) out << fmt::format("  {}\n", cache_note);
     if (phase.explain_bpf) out << detail::explain_bpf_text(*phase.explain_bpf);
     if (findings) out << explain::findings_text(*phase.explanation, "  ");
   }
@@ -271,7 +305,7 @@ void print_generic_step(std::ostream& out, const StepResult& step) {
   for (const std::string& warning : step.warnings) {
     print_labelled(out, "WARNING", printable_message(warning));
   }
-  for (const PhaseResult& phase : step.phases) print_phase(out, phase, step.targets);
+  for (const PhaseResult& phase : step.phases) print_phase(out, phase, step);
   if (step.phases.empty() && step.status == Status::kOk) out << "(no measured phases)\n";
 }
 

@@ -20,6 +20,7 @@
 #include <system_error>
 #include <vector>
 
+#include "explain/text_fields.hpp"
 #include "util/cpuinfo.hpp"
 #include "util/mountinfo.hpp"
 
@@ -183,6 +184,20 @@ bool drop_page_cache(std::string& why) {
     return false;
   }
   why.clear();
+  return true;
+}
+
+bool drop_page_cache_before(
+    std::string_view phase, std::string& why,
+    const std::function<void(const std::string& key, std::int64_t bytes)>& record) {
+  if (!drop_page_cache(why)) return false;
+  const std::string meminfo = read_text_file("/proc/meminfo");
+  for (const auto& [name, line] : {std::pair{kCacheLeftBuffersAttribute, "Buffers:"},
+                                   std::pair{kCacheLeftCachedAttribute, "Cached:"}}) {
+    if (const std::optional<std::uint64_t> bytes = explain::meminfo_bytes(meminfo, line)) {
+      record(fmt::format("{}.{}", name, phase), static_cast<std::int64_t>(*bytes));
+    }
+  }
   return true;
 }
 
