@@ -140,6 +140,20 @@ TEST_CASE("text output says what the page cache drop before a phase left, generi
   family.add_formatter("disk", "text",
                        [](const StepResult&, std::ostream& out) { out << "disk formatter\n"; });
   CHECK_THAT(render_text(run, family), Catch::Contains("disk formatter\nphase write: " + note));
+  // A family whose output starts with the generic one (mdtest's, IO500's) shows it once.
+  Registry with_generic;
+  with_generic.add_formatter("disk", "text", [](const StepResult& s, std::ostream& out) {
+    write_generic_step_text(s, out);
+    out << "family table\n";
+  });
+  const std::string both = render_text(run, with_generic);
+  const auto count = [&both](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = both.find(what); at != std::string::npos; at = both.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("page cache dropped before this phase") == 1);
+  CHECK(count("family table\n") == 1);
   // Only the Buffers figure: the note names it alone.
   step.attributes.pop_back();
   CHECK_THAT(render_text(run, generic),

@@ -24,19 +24,24 @@ namespace iobench {
 /// not permitted (not root, read-only /proc).
 [[nodiscard]] bool drop_page_cache(std::string& why);
 
-/// The step attributes (int, bytes) of what the page cache drop before phase PHASE left in
-/// memory, keyed "<name>.<PHASE>": Buffers (block device pages, mostly file system metadata; a
-/// journalling file system such as ext4 keeps the metadata blocks written since its last
-/// checkpoint, which sync does not make, so the drop cannot free them) and Cached (file pages;
-/// tmpfs and shared memory, which no drop frees, count here) of /proc/meminfo, read right after
-/// the drop: the whole machine's figures, not the target file system's alone.
+/// Step attribute (int, bytes) "cache_left_buffers_bytes.<PHASE>": /proc/meminfo's Buffers read
+/// right after the page cache drop before phase PHASE (block device pages, mostly file system
+/// metadata; a journalling file system such as ext4 keeps the metadata blocks written since its
+/// last checkpoint, which sync does not make, so the drop cannot free them). The whole machine's
+/// figure (as /proc/meminfo shows it), not the target file system's alone; under mpirun, rank
+/// 0's.
 inline constexpr std::string_view kCacheLeftBuffersAttribute = "cache_left_buffers_bytes";
+/// Step attribute (int, bytes) "cache_left_cached_bytes.<PHASE>": /proc/meminfo's Cached read
+/// with kCacheLeftBuffersAttribute's (page cache pages: tmpfs, shared memory and pages in use,
+/// which no drop frees, count here). Machine-wide, as that one.
 inline constexpr std::string_view kCacheLeftCachedAttribute = "cache_left_cached_bytes";
 
 /// drop_page_cache() before phase `phase`; when it dropped, /proc/meminfo read at once, each of
 /// its Buffers and Cached figures handed to `record` as the step attribute
 /// (kCacheLeftBuffersAttribute or kCacheLeftCachedAttribute + "." + `phase`, bytes); a figure
-/// /proc/meminfo lacks is not recorded. Returns drop_page_cache()'s result, `why` as it sets it.
+/// /proc/meminfo lacks (or an unreadable /proc/meminfo: then nothing is recorded and the report
+/// has no note, though the drop happened) is not recorded. Returns drop_page_cache()'s result,
+/// `why` as it sets it.
 /// The runner's --drop-caches (and PhaseSpec::drop_caches_before) and io500's cache_proof call it.
 [[nodiscard]] bool drop_page_cache_before(
     std::string_view phase, std::string& why,

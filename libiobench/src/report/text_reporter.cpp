@@ -13,7 +13,9 @@
 #include <iobench/sysinfo.hpp>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "explain_bpf/report.hpp"
@@ -234,11 +236,16 @@ std::string page_cache_left_note(const StepResult& step, std::string_view phase)
       left);
 }
 
+// How print_phase() begins a phase's block.
+std::string phase_header_start(std::string_view name) {
+  return fmt::format("\n-- phase {}: ", name);
+}
+
 void print_phase(std::ostream& out, const PhaseResult& phase, const StepResult& step) {
   const std::size_t workers = phase.workers.size();
   const std::vector<std::string>& targets = step.targets;
-  out << fmt::format("\n-- phase {}: {} worker{} ({}), wall {}, stonewall {}, {}\n", phase.name,
-                     workers, workers == 1 ? "" : "s",
+  out << fmt::format("{}{} worker{} ({}), wall {}, stonewall {}, {}\n",
+                     phase_header_start(phase.name), workers, workers == 1 ? "" : "s",
                      phase.mode == WorkerMode::kProcesses ? "processes" : "threads",
                      seconds_text(phase.wall_ns), seconds_text(phase.stonewall_ns),
                      status_text(phase.status, phase.message));
@@ -256,8 +263,12 @@ void print_phase(std::ostream& out, const PhaseResult& phase, const StepResult& 
 // Under a family's own output (which knows nothing of them): each phase's steady-state
 // outcome (steady_state=) on a line naming the phase, what the page cache drop before it left
 // (--drop-caches, io500's cache_proof) and its --explain split and findings (issue 29) under one.
-void print_step_explanations(std::ostream& out, const StepResult& step) {
+// A phase the family's output (`family_text`) already showed with write_generic_step_text()
+// (mdtest's and IO500's start with it), whose block carries all of these, is skipped.
+void print_step_explanations(std::ostream& out, const StepResult& step,
+                             std::string_view family_text) {
   for (const PhaseResult& phase : step.phases) {
+    if (family_text.find(phase_header_start(phase.name)) != std::string_view::npos) continue;
     const std::string cache_note = page_cache_left_note(step, phase.name);
     if (phase.steady_state) {
       out << fmt::format("phase {}: {}\n", phase.name, describe(*phase.steady_state));
@@ -326,8 +337,10 @@ class TextReporter final : public Reporter {
       const std::string* data_text = data != nullptr ? std::get_if<std::string>(data) : nullptr;
       out_ << fmt::format("\n== {} ({}, seed {}{})\n", step.name, step.workload, step.seed,
                           data_text != nullptr ? ", data " + *data_text : std::string());
-      (*formatter)(step, out_);
-      print_step_explanations(out_, step);
+      std::ostringstream family;
+      (*formatter)(step, family);
+      out_ << family.view();
+      print_step_explanations(out_, step, family.view());
       if (step.status != Status::kOk) {
         out_ << fmt::format("step {} ({}): {}\n", step.name, step.workload,
                             status_text(step.status, step.message));

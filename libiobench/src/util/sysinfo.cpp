@@ -8,8 +8,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <fstream>
 #include <iobench/clock.hpp>
@@ -195,7 +197,9 @@ bool drop_page_cache_before(
   for (const auto& [name, line] : {std::pair{kCacheLeftBuffersAttribute, "Buffers:"},
                                    std::pair{kCacheLeftCachedAttribute, "Cached:"}}) {
     if (const std::optional<std::uint64_t> bytes = explain::meminfo_bytes(meminfo, line)) {
-      record(fmt::format("{}.{}", name, phase), static_cast<std::int64_t>(*bytes));
+      // An int attribute: a figure past INT64_MAX (no machine has one) is held at it.
+      const std::uint64_t held = std::min<std::uint64_t>(*bytes, INT64_MAX);
+      record(fmt::format("{}.{}", name, phase), static_cast<std::int64_t>(held));
     }
   }
   return true;
