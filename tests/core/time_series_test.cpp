@@ -683,7 +683,7 @@ TEST_CASE("merging points past the cap keeps the per-op sums", "[core][time_seri
   }
 }
 
-TEST_CASE("per-op series survive the JSON round trip; documents without them read as empty",
+TEST_CASE("per-op series survive the JSON round trip and documents without them read as empty",
           "[core][time_series][per_op][json]") {
   ResultDocument doc;
   doc.run = run_two_ops(WorkerMode::kThreads, true);
