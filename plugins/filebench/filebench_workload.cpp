@@ -223,6 +223,8 @@ std::vector<PhaseSpec> FilebenchWorkload::phases() const {
   run.mode = WorkerMode::kProcesses;
   run.process_workers = process_workers_;
   run.time_limit = time_limit_;
+  // psrun prints every flowop's figures per period: the series split by op (no cost per op).
+  run.per_op_series = model_.psrun_period_s > 0;
   return {run};
 }
 

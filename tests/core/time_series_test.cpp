@@ -1,6 +1,7 @@
 // Every phase's time series (PhaseResult::time_series): its measured points add up to the
 // phase's totals exactly, an op counts in the interval it completed in, warm-up points are
 // marked, the cap merges points without losing ops, and it survives the JSON round trip.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <iobench/result_json.hpp>
 #include <iobench/runner.hpp>
@@ -500,4 +501,206 @@ TEST_CASE("the time-series CSV has a row per point and worker plus an all row in
   }
   CHECK(ops == phase.total_ops());
   CHECK(bytes == phase.total_bytes());
+}
+
+namespace {
+
+// Two op kinds (PhaseSpec::per_op_series): each worker does kPerOpRounds rounds of an op 0 of
+// 4 KiB, an op 1 of 512 bytes and, every 10th round, a failed op 1, a 50 us nap after each
+// round so that the ops span several 100 ms intervals. With a warm-up it runs while keep_going().
+constexpr std::uint64_t kPerOpRounds = 3000;
+
+class TwoOpWorkload final : public Workload {
+ public:
+  TwoOpWorkload(WorkerMode mode, bool per_op, bool until_stopped)
+      : mode_(mode), per_op_(per_op), until_stopped_(until_stopped) {}
+  [[nodiscard]] std::vector<PhaseSpec> phases() const override {
+    PhaseSpec spec{.name = "two", .op_names = {"big", "small"}, .workers = 2, .mode = mode_};
+    spec.per_op_series = per_op_;
+    return {spec};
+  }
+  std::unique_ptr<PhaseWorker> make_worker(std::size_t, WorkerContext&) override {
+    return std::make_unique<Worker>(until_stopped_);
+  }
+
+ private:
+  struct Worker final : PhaseWorker {
+    explicit Worker(bool loop_until_stopped) : until_stopped(loop_until_stopped) {}
+    void run(WorkerContext& ctx) override {
+      OpTimer timer;
+      for (std::uint64_t i = 0; until_stopped ? ctx.keep_going() : i < kPerOpRounds; ++i) {
+        timer.lap(ctx, 0, 4096);
+        timer.lap(ctx, 1, 512);
+        if (i % 10 == 0) ctx.record_error(1);
+        std::this_thread::sleep_for(50us);
+        timer.restart();
+      }
+    }
+    bool until_stopped;
+  };
+  WorkerMode mode_;
+  bool per_op_;
+  bool until_stopped_;
+};
+
+// Per op kind, the measured points' op_points summed.
+std::vector<SeriesOpPoint> op_sums(const TimeSeries& series) {
+  std::vector<SeriesOpPoint> sums;
+  for (const SeriesPoint& p : series.points) {
+    if (p.warmup) {
+      CHECK(p.op_points.empty());
+      continue;
+    }
+    if (sums.size() < p.op_points.size()) sums.resize(p.op_points.size());
+    for (std::size_t k = 0; k < p.op_points.size(); ++k) sums[k].add(p.op_points[k]);
+  }
+  return sums;
+}
+
+// Each measured point's op_points add up to its ops, bytes and errors, and over the points to
+// the phase's per-op totals exactly.
+void check_op_points(const PhaseResult& phase) {
+  std::size_t split = 0;
+  for (const SeriesPoint& p : phase.time_series.points) {
+    if (p.warmup || p.op_points.empty()) continue;
+    ++split;
+    SeriesOpPoint all;
+    for (const SeriesOpPoint& op : p.op_points) all.add(op);
+    CHECK(all.ops == p.ops);
+    CHECK(all.bytes == p.bytes);
+    CHECK(all.errors == p.errors);
+  }
+  CHECK(split >= 2);
+  const std::vector<SeriesOpPoint> sums = op_sums(phase.time_series);
+  REQUIRE(sums.size() == phase.ops.size());
+  for (std::size_t k = 0; k < sums.size(); ++k) {
+    INFO("op " << k);
+    CHECK(sums[k].ops == phase.ops[k].ops);
+    CHECK(sums[k].bytes == phase.ops[k].bytes);
+    CHECK(sums[k].errors == phase.ops[k].errors);
+    CHECK(sums[k].latency_samples == phase.ops[k].latency.count());
+    CHECK(sums[k].latency_sum_ns == phase.ops[k].latency.sum());
+  }
+}
+
+RunResult run_two_ops(WorkerMode mode, bool per_op, std::chrono::milliseconds warmup = 0ms) {
+  Registry registry;
+  register_builtins(registry);
+  const bool until_stopped = warmup > 0ms;
+  registry.add_workload(
+      WorkloadInfo{.name = "two_ops",
+                   .summary = "test double",
+                   .params = {},
+                   .factory = [=](const WorkloadSetup&) -> std::unique_ptr<Workload> {
+                     return std::make_unique<TwoOpWorkload>(mode, per_op, until_stopped);
+                   }});
+  test::TempDir dir("ts_ops");
+  Step step{.workload = "two_ops", .targets = {dir.path()}, .interval = 100ms};
+  if (until_stopped) {
+    step.warmup = warmup;
+    step.time_limit = 600ms;
+  }
+  return run_step(registry, step);
+}
+
+}  // namespace
+
+TEST_CASE("per-op series: each point splits its ops by kind, adding up to the per-op totals",
+          "[core][time_series][per_op]") {
+  for (const WorkerMode mode : {WorkerMode::kThreads, WorkerMode::kProcesses}) {
+    INFO("processes " << (mode == WorkerMode::kProcesses));
+    const RunResult run = run_two_ops(mode, true);
+    const PhaseResult& phase = run.steps.at(0).phases.at(0);
+    REQUIRE(phase.ops.size() == 2);
+    CHECK(phase.ops[0].ops == 2 * kPerOpRounds);
+    CHECK(phase.ops[1].ops == 2 * kPerOpRounds);
+    CHECK(phase.ops[1].errors == 2 * kPerOpRounds / 10);
+    check_exact(phase);
+    check_op_points(phase);
+  }
+}
+
+TEST_CASE("per-op series after a warm-up: warm-up points have none, measured ones add up",
+          "[core][time_series][per_op]") {
+  const RunResult run = run_two_ops(WorkerMode::kThreads, true, 250ms);
+  const PhaseResult& phase = run.steps.at(0).phases.at(0);
+  CHECK(std::any_of(phase.time_series.points.begin(), phase.time_series.points.end(),
+                    [](const SeriesPoint& p) { return p.warmup; }));
+  check_exact(phase);
+  check_op_points(phase);
+}
+
+TEST_CASE("without per_op_series no point has op_points", "[core][time_series][per_op]") {
+  const RunResult run = run_two_ops(WorkerMode::kThreads, false);
+  const PhaseResult& phase = run.steps.at(0).phases.at(0);
+  check_exact(phase);
+  for (const SeriesPoint& p : phase.time_series.points) CHECK(p.op_points.empty());
+}
+
+TEST_CASE("merging points past the cap keeps the per-op sums", "[core][time_series][per_op]") {
+  constexpr std::uint64_t kInterval = 100'000'000;
+  constexpr std::uint64_t kIntervals = 10'000;  // merged twice, to 2500 points
+  detail::SeriesRecorder recorder(kInterval, 2);
+  recorder.begin_group(0, 2, 0);
+  std::vector<SeriesOpPoint> expected(3);
+  for (std::uint64_t i = 0; i < kIntervals; ++i) {
+    for (std::size_t w = 0; w < 2; ++w) {
+      IntervalStats s;
+      s.index = i;
+      std::vector<SeriesOpPoint> ops(3);
+      for (std::size_t k = 0; k < 3; ++k) {
+        ops[k] = {.ops = (i + w + k) % 5,
+                  .bytes = ((i + w + k) % 5) * 512 * (k + 1),
+                  .errors = k == 2 ? std::uint64_t{1} : std::uint64_t{0},
+                  .latency_samples = (i + w + k) % 5,
+                  .latency_sum_ns = ((i + w + k) % 5) * (1000 + i)};
+        s.ops += ops[k].ops;
+        s.bytes += ops[k].bytes;
+        s.errors += ops[k].errors;
+        for (std::uint64_t n = 0; n < ops[k].ops; ++n) s.latency.record(1000 + i);
+        expected[k].add(ops[k]);
+      }
+      recorder.add(w, s, ops);
+    }
+  }
+  recorder.end_group(0, kIntervals * kInterval);
+  const TimeSeries series = recorder.build();
+  CHECK(series.merged_intervals == 4);
+  REQUIRE(series.points.size() == kIntervals / 4);
+  CHECK(op_sums(series) == expected);
+  // Point 10 holds intervals 40..43 of both workers.
+  SeriesOpPoint op1;
+  for (std::uint64_t i = 40; i < 44; ++i) {
+    for (std::uint64_t w = 0; w < 2; ++w) op1.ops += (i + w + 1) % 5;
+  }
+  REQUIRE(series.points[10].op_points.size() == 3);
+  CHECK(series.points[10].op_points[1].ops == op1.ops);
+  for (const SeriesPoint& p : series.points) {
+    SeriesOpPoint all;
+    for (const SeriesOpPoint& op : p.op_points) all.add(op);
+    CHECK(all.ops == p.ops);
+    CHECK(all.bytes == p.bytes);
+  }
+}
+
+TEST_CASE("per-op series survive the JSON round trip and documents without them read as empty",
+          "[core][time_series][per_op][json]") {
+  ResultDocument doc;
+  doc.run = run_two_ops(WorkerMode::kThreads, true);
+  const PhaseResult& phase = doc.run.steps.at(0).phases.at(0);
+  const std::string text = to_json(doc);
+  const ResultDocument back = parse_result_json(text);
+  CHECK(to_json(back) == text);
+  const TimeSeries& b = back.run.steps.at(0).phases.at(0).time_series;
+  REQUIRE(b.points.size() == phase.time_series.points.size());
+  for (std::size_t i = 0; i < b.points.size(); ++i)
+    CHECK(b.points[i].op_points == phase.time_series.points[i].op_points);
+  check_op_points(back.run.steps.at(0).phases.at(0));
+  // A document without the key (written before it existed): no op_points, the rest unchanged.
+  auto j = nlohmann::ordered_json::parse(text);
+  for (auto& point : j["steps"][0]["phases"][0]["time_series"]["points"]) point.erase("op_points");
+  const ResultDocument old = parse_result_json(j.dump());
+  for (const SeriesPoint& p : old.run.steps.at(0).phases.at(0).time_series.points)
+    CHECK(p.op_points.empty());
+  CHECK(old.run.steps.at(0).phases.at(0).total_ops() == phase.total_ops());
 }

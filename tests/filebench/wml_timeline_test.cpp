@@ -280,7 +280,7 @@ TEST_CASE("a sleep lengthens the run by its time, before or after the filesets a
   CHECK(mtime_s(late.run_dir / "s") - t0 >= 1.9);
 }
 
-TEST_CASE("psrun prints a line per period from the run's time series") {
+TEST_CASE("psrun prints filebench's snapshot per period: every flowop's line and IO Summary") {
   const iobench::test::TempDir files("fbpsf");
   for (const bool reset : {false, true}) {
     INFO("reset " << reset);
@@ -288,37 +288,75 @@ TEST_CASE("psrun prints a line per period from the run's time series") {
         files.path() / "ps.f", kReader + (reset ? "psrun -1 60\n" : "psrun 1 60\n"));
     const iobench::test::TempDir target("fbps");
     const Run run = run_filebench(target, f, "3s");
+    const iobench::PhaseResult& phase = run.step.phases.front();
     std::ostringstream text;
     fb::format_filebench_text(run.step, text);
-    const std::vector<std::string> periods = lines_starting(text.str(), "Period ");
     INFO(text.str());
-    REQUIRE(periods.size() >= 2);
-    REQUIRE(periods.size() <= 4);
-    std::uint64_t all_ops = 0;
-    for (const auto& p : run.step.phases.front().time_series.points) all_ops += p.ops;
-    std::uint64_t sum = 0;
-    std::uint64_t last = 0;
-    std::uint64_t previous = 0;
-    for (std::size_t k = 0; k < periods.size(); ++k) {
-      unsigned index = 0;
-      unsigned seconds = 0;
-      unsigned long long ops = 0;
-      REQUIRE(std::sscanf(periods[k].c_str(), "Period %u (%u s): %llu ops", &index, &seconds,
-                          &ops) == 3);
-      CHECK(index == k + 1);
-      if (reset) {
-        CHECK(seconds >= 1);
-        CHECK(seconds <= 2);
-      } else {
-        CHECK(ops >= previous);  // the run so far
-      }
-      previous = ops;
-      sum += ops;
-      last = ops;
+    REQUIRE(phase.op_names == std::vector<std::string>{"rd", "nap"});
+    // The series splits every measured point by flowop, adding up to each flowop's totals.
+    std::vector<iobench::SeriesOpPoint> series_sums(2);
+    for (const iobench::SeriesPoint& p : phase.time_series.points) {
+      if (p.warmup) continue;
+      REQUIRE(p.op_points.size() == 2);
+      for (std::size_t k = 0; k < 2; ++k) series_sums[k].add(p.op_points[k]);
     }
-    CHECK((reset ? sum : last) == all_ops);
-    CHECK(all_ops > 0);
-    CHECK(text.str().find("Per-Operation Breakdown\n") != std::string::npos);
+    for (std::size_t k = 0; k < 2; ++k) {
+      CHECK(series_sums[k].ops == phase.ops[k].ops);
+      CHECK(series_sums[k].bytes == phase.ops[k].bytes);
+      CHECK(series_sums[k].latency_sum_ns == phase.ops[k].latency.sum());
+    }
+
+    // Each period: "Period k (s s):", the breakdown's header, a line per flowop, IO Summary.
+    std::istringstream in(text.str());
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    struct Snapshot {
+      unsigned seconds = 0;
+      unsigned long long ops[2] = {0, 0};
+      unsigned long long summary_ops = 0;
+    };
+    std::vector<Snapshot> snaps;
+    std::size_t i = 0;
+    for (; i < lines.size() && lines[i].rfind("Period ", 0) == 0; i += 5) {
+      Snapshot s;
+      unsigned index = 0;
+      REQUIRE(std::sscanf(lines[i].c_str(), "Period %u (%u s):", &index, &s.seconds) == 2);
+      CHECK(index == snaps.size() + 1);
+      REQUIRE(i + 4 < lines.size());
+      CHECK(lines[i + 1] == "Per-Operation Breakdown");
+      char name[32] = {};
+      REQUIRE(std::sscanf(lines[i + 2].c_str(), "%31s %lluops", name, &s.ops[0]) == 2);
+      CHECK(std::string(name) == "rd");
+      REQUIRE(std::sscanf(lines[i + 3].c_str(), "%31s %lluops", name, &s.ops[1]) == 2);
+      CHECK(std::string(name) == "nap");
+      // No [min - max] in a period's lines: the series keeps no per-op extremes.
+      CHECK(lines[i + 2].find('[') == std::string::npos);
+      REQUIRE(std::sscanf(lines[i + 4].c_str(), "IO Summary: %llu ops", &s.summary_ops) == 1);
+      CHECK(s.summary_ops == s.ops[0]);  // the delay flowop is not in the IO Summary
+      snaps.push_back(s);
+    }
+    REQUIRE(snaps.size() >= 2);
+    REQUIRE(snaps.size() <= 4);
+    // Then the whole run's breakdown, as without psrun.
+    REQUIRE(i < lines.size());
+    CHECK(lines[i] == "Per-Operation Breakdown");
+    for (std::size_t k = 0; k < 2; ++k) {
+      INFO("flowop " << phase.op_names[k]);
+      unsigned long long sum = 0;
+      unsigned long long previous = 0;
+      for (const Snapshot& s : snaps) {
+        if (reset) {
+          CHECK(s.seconds >= 1);
+          CHECK(s.seconds <= 2);
+        } else {
+          CHECK(s.ops[k] >= previous);  // the run so far
+        }
+        previous = s.ops[k];
+        sum += s.ops[k];
+      }
+      CHECK((reset ? sum : snaps.back().ops[k]) == phase.ops[k].ops);
+      CHECK(phase.ops[k].ops > 0);
+    }
   }
 }
 

@@ -22,7 +22,9 @@
 /// 4 (wave 3, one bump for the whole wave): PhaseSpec::steady_state and ::wear_out,
 /// WorkloadInfo::times_own_phases, WorkerContext::wearing_out(), PhaseSpec::process_workers,
 /// PrepareContext::all_ranks().
-#define IOBENCH_PLUGIN_ABI_VERSION 4u
+/// 5: PhaseSpec::per_op_series and SeriesPoint::op_points (the time series split by op kind),
+/// WorkerContext's inline record() counting the op in the series before its OpStats.
+#define IOBENCH_PLUGIN_ABI_VERSION 5u
 
 extern "C" {
 /// What a plugin's entry point returns. All pointers refer to static storage.

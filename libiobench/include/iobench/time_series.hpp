@@ -147,6 +147,30 @@ struct SeriesDevicePoint {
   void add(const SeriesDevicePoint& other) noexcept;
 };
 
+/// One op kind's share of a time-series point (SeriesPoint::op_points, PhaseSpec::per_op_series):
+/// the ops of that kind (OpId) the point's workers completed in it. Exact counts: over a phase's
+/// measured points they add up to the phase's OpResult of that kind (ops, bytes, errors,
+/// latency.count() and the latency sum). No min, max or percentiles: the workers do not keep them
+/// per interval and op, so a point's per-op latency is its mean alone.
+struct SeriesOpPoint {
+  std::uint64_t ops = 0;     ///< completed ops (sampled or not)
+  std::uint64_t bytes = 0;   ///< bytes they moved
+  std::uint64_t errors = 0;  ///< failed ops
+  /// Ops whose latency was recorded (all of them without latency sampling), and their summed
+  /// latency, ns: the point's mean latency of this op is latency_sum_ns / latency_samples.
+  std::uint64_t latency_samples = 0;
+  std::uint64_t latency_sum_ns = 0;
+  /// Adds `other`'s counts (the same op over another worker, interval or rank).
+  void add(const SeriesOpPoint& other) noexcept {
+    ops += other.ops;
+    bytes += other.bytes;
+    errors += other.errors;
+    latency_samples += other.latency_samples;
+    latency_sum_ns += other.latency_sum_ns;
+  }
+  friend bool operator==(const SeriesOpPoint&, const SeriesOpPoint&) = default;
+};
+
 /// One point of a phase's time series: what the phase's workers did in [start_ns, start_ns +
 /// duration_ns). An op counts in the point in which it completed.
 struct SeriesPoint {
@@ -166,6 +190,12 @@ struct SeriesPoint {
   /// series merged across ranks: each host's devices once (from one of its ranks), named
   /// "HOST:NAME" where the ranks ran on several hosts.
   std::vector<SeriesDevicePoint> devices;
+  /// Per op kind, indexed by OpId (PhaseResult::op_names order): the point's ops split by kind,
+  /// adding up to its ops, bytes and errors. Only in phases that ask for it
+  /// (PhaseSpec::per_op_series) and only in measured points: empty in warm-up points, in other
+  /// phases and in results written before it existed. Merges with the points (summed), across
+  /// workers and ranks.
+  std::vector<SeriesOpPoint> op_points;
 
   /// bytes / duration_ns in bytes per second (0 if the duration is 0).
   [[nodiscard]] double throughput_bytes_per_s() const noexcept;

@@ -295,9 +295,11 @@ class WorkerContext final {
 
   void record_latency(OpId op, std::uint64_t bytes, std::uint64_t latency_ns,
                       std::uint64_t end_ns) noexcept {
+    // The interval first: a roll hands over the per-op totals (PhaseSpec::per_op_series),
+    // which must not hold this op yet.
+    record_interval(bytes, latency_ns, end_ns);
     ops_[op].record(bytes, latency_ns);
     bump_live(bytes);
-    record_interval(bytes, latency_ns, end_ns);
     if (explain_ != nullptr) [[unlikely]]
       detail::explain_op_end(*explain_, op, latency_ns, end_ns);
   }

@@ -73,6 +73,12 @@ struct PhaseSpec {
   /// per-op work) and ends the phase as its time limit would once the detector says steady, or
   /// after PTS's 25 rounds. nullopt: off. The outcome is PhaseResult::steady_state.
   std::optional<SteadyStateConfig> steady_state{};
+  /// Split the phase's time series by op kind (SeriesPoint::op_points): per measured point and
+  /// OpId, exact ops, bytes, errors and latency sum (filebench's `psrun` prints them per
+  /// period). Costs nothing per op: each worker copies its per-op totals once per series
+  /// interval (an array of op_names.size() entries per ring entry, sized once at the phase's
+  /// start) and the runner takes the differences. false (default): the series has no op_points.
+  bool per_op_series = false;
 };
 
 /// One worker of one phase. Built untimed by Workload::make_worker() (open files, allocate

@@ -31,6 +31,23 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// PhaseSpec::per_op_series: worker `index`'s op_points since the runner's last take, from its
+// per-op `totals` (SeriesSlot::op_ring), which become the runner's taken totals.
+std::vector<SeriesOpPoint> take_op_points(SeriesSlot& series, const SeriesOpPoint* totals) {
+  std::vector<SeriesOpPoint> out(series.op_count);
+  SeriesOpPoint* taken = series.op_ring + SeriesSlot::kRing * series.op_count;
+  for (std::size_t k = 0; k < series.op_count; ++k) {
+    const SeriesOpPoint& now = totals[k];
+    out[k] = {.ops = now.ops - taken[k].ops,
+              .bytes = now.bytes - taken[k].bytes,
+              .errors = now.errors - taken[k].errors,
+              .latency_samples = now.latency_samples - taken[k].latency_samples,
+              .latency_sum_ns = now.latency_sum_ns - taken[k].latency_sum_ns};
+    taken[k] = now;
+  }
+  return out;
+}
+
 // Takes the finished intervals worker `index` handed over (its ring's entries below
 // `published`); with `finished`, also what it still held (the worker is done writing).
 void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& recorder,
@@ -38,7 +55,15 @@ void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& 
   SeriesSlot& series = memory.slot(index)->series;
   const std::uint64_t published = series.published.load(std::memory_order_acquire);
   for (std::uint64_t c = series.consumed.load(std::memory_order_relaxed); c < published; ++c) {
-    recorder.add(index, series.ring[c % SeriesSlot::kRing]);
+    const IntervalStats& entry = series.ring[c % SeriesSlot::kRing];
+    if (series.op_ring != nullptr && entry.warmup == 0) {
+      // Read before `consumed` frees the entry for the worker.
+      const std::vector<SeriesOpPoint> op_points =
+          take_op_points(series, series.op_ring + (c % SeriesSlot::kRing) * series.op_count);
+      recorder.add(index, entry, op_points);
+    } else {
+      recorder.add(index, entry);
+    }
     series.consumed.store(c + 1, std::memory_order_release);
   }
   if (finished) {
@@ -46,7 +71,17 @@ void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& 
     // A worker that first woke with the phase already over records into an interval no
     // restart placed (its closing fsync, say); the phase totals leave it out, so must the series.
     if (series.current.warmup != 0 || measured(*memory.slot(index))) {
-      recorder.add(index, series.current);
+      if (series.op_ring != nullptr && series.current.warmup == 0) {
+        // The rest of the worker's totals: its OpStats, final now.
+        std::vector<SeriesOpPoint> totals(series.op_count);
+        const std::span<OpStats> stats = memory.ops(index);
+        for (std::size_t k = 0; k < totals.size() && k < stats.size(); ++k)
+          totals[k] = series_op_totals(stats[k]);
+        const std::vector<SeriesOpPoint> op_points = take_op_points(series, totals.data());
+        recorder.add(index, series.current, op_points);
+      } else {
+        recorder.add(index, series.current);
+      }
     }
   }
 }

@@ -321,7 +321,8 @@ std::uint64_t worker_seed(std::uint64_t step_seed, std::size_t phase, std::size_
 
 PhaseResult execute_phase(const PhaseRequest& request, PhaseWindow* window) {
   const PhaseSpec& spec = request.spec;
-  PhaseMemory memory(spec.workers, spec.op_names.size(), spec.latency_parts.any());
+  PhaseMemory memory(spec.workers, spec.op_names.size(), spec.latency_parts.any(),
+                     spec.per_op_series);
   const auto series_interval = static_cast<std::uint64_t>(
       std::clamp(request.series_interval, kMinSeriesInterval, kMaxSeriesInterval).count());
   for (std::size_t i = 0; i < spec.workers; ++i)

@@ -3,12 +3,19 @@
 #include <algorithm>
 #include <iobench/latency_histogram.hpp>
 #include <iobench/metrics.hpp>
+#include <span>
 
 namespace iobench::detail {
 
 namespace {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0); }
+
+// `into` += `from`, op by op (`into` grows to `from`'s size).
+void add_op_points(std::vector<SeriesOpPoint>& into, std::span<const SeriesOpPoint> from) {
+  if (into.size() < from.size()) into.resize(from.size());
+  for (std::size_t k = 0; k < from.size(); ++k) into[k].add(from[k]);
+}
 
 }  // namespace
 
@@ -90,7 +97,8 @@ void SeriesRecorder::begin_group(std::size_t first, std::size_t count, std::uint
   segments_.push_back(Segment{.first_worker = first, .workers = count});
 }
 
-void SeriesRecorder::add(std::size_t worker, const IntervalStats& interval) {
+void SeriesRecorder::add(std::size_t worker, const IntervalStats& interval,
+                         std::span<const SeriesOpPoint> op_points) {
   if (interval.ops == 0 && interval.errors == 0) return;
   const std::size_t segment =
       interval.warmup != 0 && warmup_segment_ != SIZE_MAX ? warmup_segment_ : measure_segment_;
@@ -112,6 +120,7 @@ void SeriesRecorder::add(std::size_t worker, const IntervalStats& interval) {
     }
   }
   cells[worker - seg.first_worker].merge(cell);
+  if (!op_points.empty()) add_op_points(op_points_[Key{segment, index / factor_}], op_points);
   if (over_cap()) merge_round();
 }
 
@@ -204,6 +213,10 @@ void SeriesRecorder::merge_round() {
     }
   }
   devices_ = std::move(merged_devices);
+  std::map<Key, std::vector<SeriesOpPoint>> merged_ops;
+  for (auto& [key, ops] : op_points_)
+    add_op_points(merged_ops[Key{key.first, key.second / 2}], ops);
+  op_points_ = std::move(merged_ops);
   count_gaps();
 }
 
@@ -308,6 +321,10 @@ TimeSeries SeriesRecorder::build() const {
       // The last point also takes the device readings past the part's points (its final
       // reading comes a little after the last worker's end).
       point.devices = devices_between(s, k, k + 1 == shown ? UINT64_MAX : k + 1);
+      const auto ops_end = k + 1 == shown ? op_points_.lower_bound(Key{s + 1, 0})
+                                          : op_points_.lower_bound(Key{s, k + 1});
+      for (auto it = op_points_.lower_bound(Key{s, k}); it != ops_end; ++it)
+        add_op_points(point.op_points, it->second);
       series.points.push_back(std::move(point));
     }
   }

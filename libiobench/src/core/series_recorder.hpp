@@ -5,6 +5,7 @@
 #include <iobench/time_series.hpp>
 #include <map>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -40,8 +41,11 @@ class SeriesRecorder {
 
   /// Workers [first, first + count) start; `warmup_ns` is their planned warm-up (0: none).
   void begin_group(std::size_t first, std::size_t count, std::uint64_t warmup_ns);
-  /// Adds one interval of `worker` (of the current group).
-  void add(std::size_t worker, const IntervalStats& interval);
+  /// Adds one interval of `worker` (of the current group); `op_points`, when not empty, splits
+  /// its ops by OpId (PhaseSpec::per_op_series; measured intervals only): kept per point, summed
+  /// over the workers (memory: points x op kinds), merged as the points merge.
+  void add(std::size_t worker, const IntervalStats& interval,
+           std::span<const SeriesOpPoint> op_points = {});
   /// Adds the devices' activity (one entry per device, always the same devices in the same
   /// order) over interval `index` of the current group's warm-up (`warmup`) or measurement.
   void add_devices(bool warmup, std::uint64_t index, const std::vector<SeriesDevicePoint>& devices);
@@ -112,6 +116,8 @@ class SeriesRecorder {
   std::map<Key, std::vector<Cell>> points_;
   // Device figures, keyed as points_ (at most one entry per point: bounded alike).
   std::map<Key, std::vector<SeriesDevicePoint>> devices_;
+  // Per-op figures, keyed as points_ and summed over the workers (at most one entry per point).
+  std::map<Key, std::vector<SeriesOpPoint>> op_points_;
   std::size_t closed_gaps_ = 0;  // points of closed parts without any op
 };
 

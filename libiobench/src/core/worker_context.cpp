@@ -142,6 +142,15 @@ void WorkerContext::roll_interval(std::uint64_t end_ns) noexcept {
     const std::uint64_t published = series.published.load(std::memory_order_relaxed);
     if (published - series.consumed.load(std::memory_order_acquire) < detail::SeriesSlot::kRing) {
       series.ring[published % detail::SeriesSlot::kRing] = current;
+      if (series.op_ring != nullptr && current.warmup == 0) [[unlikely]] {
+        // PhaseSpec::per_op_series: the per-op totals so far, which hold exactly the ops of
+        // this part's intervals up to this one (record_latency() counts the op that rolled
+        // the interval in ops_ only after this).
+        SeriesOpPoint* totals =
+            series.op_ring + (published % detail::SeriesSlot::kRing) * series.op_count;
+        for (std::size_t k = 0; k < series.op_count && k < ops_.size(); ++k)
+          totals[k] = detail::series_op_totals(ops_[k]);
+      }
       series.published.store(published + 1, std::memory_order_release);
       const std::uint32_t warmup = current.warmup;
       current = IntervalStats{};

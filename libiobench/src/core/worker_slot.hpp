@@ -34,7 +34,23 @@ struct SeriesSlot {
   alignas(64) std::atomic<std::uint64_t> published{0};
   alignas(64) std::atomic<std::uint64_t> consumed{0};
   IntervalStats ring[kRing] = {};
+  /// PhaseSpec::per_op_series (else null): kRing + 1 arrays of `op_count` entries in the
+  /// phase's shared memory (PhaseMemory). Array r (r < kRing): the worker's per-op totals
+  /// (OpStats: ops, bytes, errors, latency count and sum) when it published ring[r], written
+  /// before `published` is bumped, for a measured interval only. Array kRing: the runner's
+  /// own, the totals it has taken so far (the differences are the intervals' op_points).
+  SeriesOpPoint* op_ring = nullptr;
+  std::size_t op_count = 0;
 };
+
+/// One op kind's totals as SeriesSlot::op_ring keeps them.
+inline SeriesOpPoint series_op_totals(const OpStats& stats) noexcept {
+  return {.ops = stats.ops,
+          .bytes = stats.bytes,
+          .errors = stats.errors,
+          .latency_samples = stats.latency.count(),
+          .latency_sum_ns = stats.latency.sum()};
+}
 
 }  // namespace detail
 

@@ -283,6 +283,15 @@ TimeSeries time_series(const Field& f) {
                               .weighted_io_time_ms = u64(d, "weighted_io_time_ms")});
       });
     }
+    if (const auto ops = optional_member(p, "op_points")) {
+      each(*ops, [&](const Field& o) {
+        point.op_points.push_back(SeriesOpPoint{.ops = u64(o, "ops"),
+                                                .bytes = u64(o, "bytes"),
+                                                .errors = u64(o, "errors"),
+                                                .latency_samples = u64(o, "latency_samples"),
+                                                .latency_sum_ns = u64(o, "latency_sum_ns")});
+      });
+    }
     series.points.push_back(std::move(point));
   });
   return series;

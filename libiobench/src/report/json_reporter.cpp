@@ -240,6 +240,18 @@ Json time_series_json(const TimeSeries& series) {
                           {"latency_ns", series_latency_json(point.latency_ns)},
                           {"workers", std::move(workers)}});
     if (!point.devices.empty()) points.back()["devices"] = series_devices_json(point.devices);
+    if (!point.op_points.empty()) {
+      // PhaseSpec::per_op_series: one entry per op kind, in op_names order.
+      Json ops = Json::array();
+      for (const SeriesOpPoint& op : point.op_points) {
+        ops.push_back(Json{{"ops", op.ops},
+                           {"bytes", op.bytes},
+                           {"errors", op.errors},
+                           {"latency_samples", op.latency_samples},
+                           {"latency_sum_ns", op.latency_sum_ns}});
+      }
+      points.back()["op_points"] = std::move(ops);
+    }
   }
   return Json{{"requested_interval_ns", series.requested_interval_ns},
               {"interval_ns", series.interval_ns},

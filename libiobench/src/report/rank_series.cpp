@@ -57,6 +57,9 @@ void add_totals(SeriesPoint& into, const SeriesPoint& from) {
   into.latency_ns.max = std::max(into.latency_ns.max, from.latency_ns.max);
   into.histogram.sum_ns += from.histogram.sum_ns;
   into.histogram.buckets = merge_buckets(into.histogram.buckets, from.histogram.buckets);
+  // Per-op splits (PhaseSpec::per_op_series) add up op by op.
+  if (into.op_points.size() < from.op_points.size()) into.op_points.resize(from.op_points.size());
+  for (std::size_t k = 0; k < from.op_points.size(); ++k) into.op_points[k].add(from.op_points[k]);
 }
 
 // Adds `from`'s device counts to `into`'s, by device name (`prefix` before `from`'s names).
