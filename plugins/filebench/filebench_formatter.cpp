@@ -122,8 +122,10 @@ void psrun_lines(const PhaseResult& phase, std::uint64_t period_s, bool reset,
     out << "Periods: none (the run's time series has no measured point)\n";
     return;
   }
-  const bool per_op = std::all_of(first, series.points.end(), [](const SeriesPoint& p) {
-    return p.warmup || !p.op_points.empty();
+  // Per flowop where the series was split by op (PhaseSpec::per_op_series; results written
+  // before it have no split): a measured point with none is an interval where no op completed.
+  const bool per_op = std::any_of(first, series.points.end(), [](const SeriesPoint& p) {
+    return !p.warmup && !p.op_points.empty();
   });
   std::uint64_t period_ns = period_s * 1'000'000'000ULL;
   if (series.interval_ns > period_ns) {

@@ -466,6 +466,27 @@ TEST_CASE("filebench: the IO Summary as phase run, reads + writes as IOPS", "[co
       Catch::StartsWith("none.txt:1: expected filebench's 'IO Summary:' line"));
 }
 
+TEST_CASE("filebench: iobench's psrun text is read as its whole run, its periods skipped",
+          "[compare][classic]") {
+  // As plugins/filebench's formatter writes a `psrun -1` run of two periods: each period's
+  // snapshot (rows without [min - max]) under its "Period K (S s):" line, then the whole run's.
+  const std::string period =
+      "Per-Operation Breakdown\n"
+      "rd                     10ops       10ops/s   0.0mb/s    0.100ms/op\n"
+      "IO Summary:     10 ops 10.000 ops/s 10/0 rd/wr   0.0mb/s   0.1ms/op\n";
+  const ResultDocument doc = parse_result_text(
+      "Period 1 (1 s):\n" + period + "Period 2 (1 s):\n" + period +
+          "Per-Operation Breakdown\n"
+          "rd                     20ops       10ops/s   1.0mb/s    0.200ms/op [0.050ms - 0.900ms]\n"
+          "IO Summary:     20 ops 10.000 ops/s 10/0 rd/wr   1.0mb/s   0.2ms/op\n",
+      ResultFormat::kFilebench, "psrun.txt");
+  REQUIRE(doc.run.steps.size() == 1);
+  const ReportedFigures& f = figures_of(doc.run.steps[0], "run");
+  CHECK(value(f.iops) == 10.0);
+  CHECK(value(f.throughput_bytes_per_s) == 1.0 * 1024 * 1024);
+  CHECK(value(f.latency_max_ns) == Approx(0.9e6));
+}
+
 TEST_CASE("fio 3.x JSON: per job and direction, and with --group_reporting", "[compare][classic]") {
   const nlohmann::json raw = nlohmann::json::parse(slurp(data("fio_a.json")));
   const ResultDocument doc = read("fio_a.json");

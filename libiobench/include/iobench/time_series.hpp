@@ -192,8 +192,9 @@ struct SeriesPoint {
   std::vector<SeriesDevicePoint> devices;
   /// Per op kind, indexed by OpId (PhaseResult::op_names order): the point's ops split by kind,
   /// adding up to its ops, bytes and errors. Only in phases that ask for it
-  /// (PhaseSpec::per_op_series) and only in measured points: empty in warm-up points, in other
-  /// phases and in results written before it existed. Merges with the points (summed), across
+  /// (PhaseSpec::per_op_series) and only in measured points where an op completed: empty in
+  /// warm-up points, in a measured interval with no op (a gap: all zeros), in other phases and
+  /// in results written before it existed. Merges with the points (summed), across
   /// workers and ranks.
   std::vector<SeriesOpPoint> op_points;
 

@@ -70,6 +70,10 @@ ResultDocument read_filebench(std::string_view text, std::string_view source) {
   ResultDocument document = classic_document(ResultFormat::kFilebench);
   std::vector<FlowopRow> rows;
   bool in_breakdown = false;
+  // iobench's psrun text heads each period's snapshot with "Period K (S s):" (a breakdown whose
+  // rows have no [min - max], and its IO Summary); the whole run's breakdown follows the periods
+  // unheaded, and is the one read.
+  bool in_period = false;
   for (const Line& line : lines_of(text)) {
     const std::string_view body = without_timestamp(line.text);
     const std::vector<std::string_view> tokens = tokens_of(body);
@@ -78,9 +82,18 @@ ResultDocument read_filebench(std::string_view text, std::string_view source) {
       document.source->tool_version = std::string(tokens[2]);
       continue;
     }
+    if (body.starts_with("Period ") && body.ends_with(":")) {
+      in_period = true;
+      continue;
+    }
     if (body == "Per-Operation Breakdown") {
       in_breakdown = true;
       rows.clear();
+      continue;
+    }
+    if (in_period && body.starts_with("IO Summary:")) {
+      in_period = false;
+      in_breakdown = false;
       continue;
     }
     if (body.starts_with("IO Summary:")) {
@@ -125,7 +138,7 @@ ResultDocument read_filebench(std::string_view text, std::string_view source) {
       in_breakdown = false;
       continue;
     }
-    if (!in_breakdown) continue;
+    if (!in_breakdown || in_period) continue;
     const auto row = flowop_row(tokens);
     if (!row) {
       bad_line(source, line,
