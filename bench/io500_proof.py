@@ -22,7 +22,11 @@ The script syncs and drops the page cache before every run of either tool (settl
 CACHE_PROOF the tools drop none themselves (io500 drop-caches FALSE, iobench cache_proof off);
 with CACHE_PROOF=1 io500 drops the page cache (no sync) before every phase, iobench syncs and
 drops it before every read, stat and find phase: both write phases end clean (ior's fsync at
-close, mdtest's sync), so the write phases start alike.
+close, mdtest's sync), so the write phases start alike. With CACHE_PROOF=checkpoint each drop
+(io500's drop-caches-cmd, iobench's cache_proof) and settle() is preceded by a freeze and thaw of
+the file system (fsfreeze -f, -u; iobench's checkpoint=true, before every phase as io500's
+command runs): ext4 writes its journal's blocks home, so the drop also frees the metadata the
+journal held and the cold stat phases start alike whenever the journal last checkpointed.
 
 Building IO500 (never inside the iobench repository): it needs hpc/ior at the commit its
 prepare.sh pins (IOR_HASH 5fcf0ba995f) built with mpicc, and VI4IO/pfind (PFIND_HASH 2742734),
@@ -39,9 +43,11 @@ Needs root (tmpfs and loop mounts), OpenMPI's mpirun, mkfs.ext4. Usage:
       (defaults: build/ci/apps/iobench/iobench and /work/scratch/io500/io500, or $IO500)
 Environment: REPS (3), RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp), FS_SIZE (2G),
   IOR_EASY_SIZE (8m), IOR_HARD_SEGS (64), MD_EASY_ITEMS (200), MD_HARD_ITEMS (200), STONEWALL (1),
-  CACHE_PROOF (0; 1: both tools drop the page cache before their read phases), THROTTLE_MBPS (0;
-  N: ext4's loop device capped at N MB/s each way, so the device sets the pace: needs cgroup
-  v1's blkio controller with this script in its root group, checked before anything is mounted).
+  CACHE_PROOF (0; 1: both tools drop the page cache before their read phases; checkpoint: also
+  freeze and thaw the file system before every phase, so the drops free what the journal held),
+  THROTTLE_MBPS (0; N: ext4's loop device capped at N MB/s each way, so the device sets the
+  pace: needs cgroup v1's blkio controller with this script in its root group, checked before
+  anything is mounted).
   IOBENCH_PARAMS (extra iobench params, blank-separated, e.g. "paths=dirfd").
 Exit status: 0 both tools ran every configuration, 2 setup failure or a run that failed.
 """
@@ -73,7 +79,16 @@ MD_HARD_ITEMS = int(os.environ.get("MD_HARD_ITEMS", "200"))
 STONEWALL = int(os.environ.get("STONEWALL", "1"))
 # CACHE_PROOF=1: io500 drops the page cache before every phase (drop-caches TRUE), iobench before
 # every read, stat and find phase (cache_proof=true): the read phases then read the device.
-CACHE_PROOF = os.environ.get("CACHE_PROOF", "0") == "1"
+# CACHE_PROOF=checkpoint: as 1, and the file system frozen and thawed before every phase of both
+# tools and before every run (settle()), so the drops also free what ext4's journal held.
+CACHE_PROOF_MODE = os.environ.get("CACHE_PROOF", "0")
+if CACHE_PROOF_MODE not in ("0", "1", "checkpoint"):
+    print(f"io500_proof: CACHE_PROOF={CACHE_PROOF_MODE}: give 0, 1 or checkpoint", file=sys.stderr)
+    sys.exit(2)
+CACHE_PROOF = CACHE_PROOF_MODE != "0"
+CHECKPOINT = CACHE_PROOF_MODE == "checkpoint"
+# The mount point of the file system under test (measure() sets it): what the freezes freeze.
+MOUNT = None
 # THROTTLE_MBPS=N (ext4 only): the loop device's reads and writes are capped at N * 10^6 bytes/s
 # (cgroup v1 blkio.throttle.*_bps_device of the root group, which also holds the writeback
 # threads), so that the device, not the tools' CPU, sets the pace, as on the list's systems.
@@ -119,6 +134,22 @@ def figures(text):
     return out
 
 
+def drop_command(directory):
+    """io500's drop-caches-cmd: the drop, after a checkpoint with CACHE_PROOF=checkpoint (one
+    rank's freeze at a time: every rank runs the command; a file system that cannot be frozen,
+    tmpfs, just drops). A script, since the .ini's values end at a ';'."""
+    if not CHECKPOINT:
+        return "echo 3 > /proc/sys/vm/drop_caches"
+    script = os.path.join(directory, "drop.sh")
+    with open(script, "w") as f:
+        f.write(f"""#!/bin/sh
+flock {directory}/drop.lock sh -c 'sync; fsfreeze -f {MOUNT} && fsfreeze -u {MOUNT}' 2>/dev/null
+echo 3 > /proc/sys/vm/drop_caches
+""")
+    os.chmod(script, 0o755)
+    return script
+
+
 def io500_run(ranks, directory):
     ini = os.path.join(directory, "config.ini")
     with open(ini, "w") as f:
@@ -128,7 +159,7 @@ timestamp-datadir = FALSE
 resultdir = {directory}/results
 timestamp-resultdir = FALSE
 drop-caches = {"TRUE" if CACHE_PROOF else "FALSE"}
-drop-caches-cmd = echo 3 > /proc/sys/vm/drop_caches
+drop-caches-cmd = {drop_command(directory)}
 
 [debug]
 stonewall-time = {STONEWALL}
@@ -164,7 +195,7 @@ def iobench_run(ranks, directory):
         f"stonewall={STONEWALL}s", f"ior_easy_size={IOR_EASY_SIZE}",
         f"ior_hard_segments={IOR_HARD_SEGS}", f"mdtest_easy_items={MD_EASY_ITEMS}",
         f"mdtest_hard_items={MD_HARD_ITEMS}", f"cache_proof={str(CACHE_PROOF).lower()}",
-        "-q", "-f", "json", "-o", doc] + IOBENCH_PARAMS))
+        f"checkpoint={str(CHECKPOINT).lower()}", "-q", "-f", "json", "-o", doc] + IOBENCH_PARAMS))
     with open(doc) as f:
         step = json.load(f)["steps"][0]
     out["find:matched"] = float("nan")
@@ -185,14 +216,20 @@ def fresh_dir(mount, name):
 def settle():
     """Every run starts from the same state: the previous run's removals and dirty pages written
     back (on ext4 a write phase would otherwise pay for them or not, depending on the order:
-    ior-easy-write swung 0.46-2.9 x between the tools without it), and the page cache empty."""
+    ior-easy-write swung 0.46-2.9 x between the tools without it), and the page cache empty;
+    with CACHE_PROOF=checkpoint the journal's blocks home first (tmpfs cannot be frozen)."""
     os.sync()
+    if CHECKPOINT:
+        subprocess.run(["fsfreeze", "-f", MOUNT], capture_output=True)
+        subprocess.run(["fsfreeze", "-u", MOUNT], capture_output=True)
     with open("/proc/sys/vm/drop_caches", "w") as f:
         f.write("3\n")
 
 
 def measure(mount, ranks):
     """Per figure: (io500 values, iobench values) over REPS alternating runs."""
+    global MOUNT
+    MOUNT = mount
     ref, io = {}, {}
     for rep in range(REPS):
         order = [("io500", io500_run, ref), ("iobench", iobench_run, io)]
@@ -297,7 +334,9 @@ def main():
     # SIGTERM and SIGHUP unwind as an exit does: the finally blocks unmount and lift the cap.
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda signum, frame: sys.exit(128 + signum))
-    print(f"cache_proof {'on' if CACHE_PROOF else 'off'}; ext4's loop device "
+    print(f"cache_proof {'on' if CACHE_PROOF else 'off'}"
+          f"{' with a checkpoint (freeze, thaw) before every phase' if CHECKPOINT else ''}; "
+          f"ext4's loop device "
           f"{f'capped at {THROTTLE_MBPS} MB/s' if THROTTLE_MBPS else 'not throttled'}")
     print(f"load average before: {load()}; nproc {os.cpu_count()}; REPS={REPS}; stonewall "
           f"{STONEWALL} s; per rank: ior-easy {IOR_EASY_SIZE}, ior-hard {IOR_HARD_SEGS} segments, "

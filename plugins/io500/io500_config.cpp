@@ -66,6 +66,16 @@ std::vector<ParamSpec> io500_param_specs() {
        .help = "IO500's drop-caches: sync and drop the page cache before every read, stat and "
                "find phase (root only; the result says what was done, or why not); the rank "
                "shift of every read and stat phase is always on"},
+      {.key = "checkpoint",
+       .type = ParamType::kBool,
+       .default_value = "false",
+       .help = "with cache_proof: before every phase, freeze and at once thaw the target's file "
+               "system (FIFREEZE, FITHAW, as fsfreeze -f then -u), so a journalling one (ext4, "
+               "xfs) writes its journal's blocks home and the drop that follows frees the "
+               "metadata the journal held: cold stat phases then start alike run after run; "
+               "root only, by rank 0's process; every writer to that file system stalls for "
+               "each freeze; a file system that cannot be frozen (tmpfs) is named, not tried "
+               "again"},
       {.key = "extended",
        .type = ParamType::kBool,
        .default_value = "false",
@@ -109,6 +119,13 @@ Io500Config make_io500_config(const Params& params, std::size_t target_count) {
   c.mdtest_hard_items = params.get_u64("mdtest_hard_items");
   c.quick = params.get_bool("quick");
   c.cache_proof = params.get_bool("cache_proof");
+  c.checkpoint = params.get_bool("checkpoint");
+  if (c.checkpoint && !c.cache_proof) {
+    throw ConfigError(
+        "io500: checkpoint=true without cache_proof=true: the checkpoint is there so that the "
+        "page-cache drops free what the journal held; give cache_proof=true too, or drop "
+        "checkpoint");
+  }
   c.extended = params.get_bool("extended");
   c.paths = path_mode_of(params.get_string("paths"));
   return c;

@@ -62,6 +62,9 @@ struct Io500Config {
   /// Drop the page cache (sync, /proc/sys/vm/drop_caches; root only) before every read, stat
   /// and find phase; the result says what was done and, where not, why.
   bool cache_proof = false;
+  /// With cache_proof: before every phase, rank 0's process freezes and thaws the target's file
+  /// system (checkpoint_file_system()), so each drop also frees what the journal held.
+  bool checkpoint = false;
   /// IO500's --mode=extended: the extended phases run too, reported apart from the score.
   bool extended = false;
   /// Param paths=full (the default): the mdtest phases name every file by its whole path
@@ -76,7 +79,8 @@ struct Io500Config {
 /// The params of the io500 workload.
 [[nodiscard]] std::vector<ParamSpec> io500_param_specs();
 /// Builds the config; throws ConfigError naming the param for an ior_easy_size below one 2 MiB
-/// transfer and for more than one target (IO500 writes into one data directory).
+/// transfer, for checkpoint=true without cache_proof=true and for more than one target (IO500
+/// writes into one data directory).
 [[nodiscard]] Io500Config make_io500_config(const Params& params, std::size_t target_count);
 
 }  // namespace iobench::plugins::io500

@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 
+#include "plugins/common/fs_checkpoint.hpp"
 #include "plugins/common/ior_data_pattern.hpp"
 #include "plugins/common/rank0_dirs.hpp"
 #include "plugins/io500/io500_workers.hpp"
@@ -321,6 +322,7 @@ void Io500Workload::prepare(PrepareContext& ctx) {
   ctx.set_attribute("quick", static_cast<std::int64_t>(config_.quick ? 1 : 0));
   // How the mdtest and find phases name files (param paths): "full" (as IO500) or "dirfd".
   ctx.set_attribute("paths", std::string(path_mode_name(config_.paths)));
+  if (config_.checkpoint) checkpoint_before(plan_.front(), ctx);
   if (config_.cache_proof) describe_cache_proof(ctx);
 }
 
@@ -403,6 +405,21 @@ void Io500Workload::drop_before(Io500Phase next, PrepareContext& ctx) {
   describe_cache_proof(ctx);
 }
 
+void Io500Workload::checkpoint_before(Io500Phase next, PrepareContext& ctx) {
+  // One process freezes (a second FIFREEZE would find it frozen); the others wait for it at the
+  // checkpoint that ends after_phase() on every rank.
+  if (rank_base_ != 0 || !checkpoint_failed_.empty()) return;
+  const std::string name(phase_name(next));
+  std::string why;
+  if (checkpoint_file_system(data_.view().fd(), why)) {
+    checkpointed_.push_back(name);
+    return;
+  }
+  checkpoint_failed_ = fmt::format("before {}: {}", name, why);
+  ctx.warn(
+      fmt::format("checkpoint: journal not checkpointed before '{}' (nor after): {}", name, why));
+}
+
 void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
   std::string text =
       total_ranks_ > 1
@@ -415,6 +432,13 @@ void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
     text += "; page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches) before " +
             join_names(dropped_);
   if (!not_dropped_.empty()) text += "; page cache NOT dropped " + join_names(not_dropped_);
+  if (!checkpointed_.empty()) {
+    text += "; journal checkpointed (file system frozen and thawed: FIFREEZE, FITHAW) before " +
+            join_names(checkpointed_);
+  }
+  if (!checkpoint_failed_.empty())
+    text += "; journal NOT checkpointed " + checkpoint_failed_ + " (not tried again)";
+  if (config_.checkpoint && rank_base_ != 0) text += "; journal checkpointed by rank 0's process";
   if (dropped_.empty() && not_dropped_.empty()) text += "; no read phase has run yet";
   ctx.set_attribute("cache_proof", text);
 }
@@ -425,6 +449,10 @@ void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, Pr
   // directory's path must still name the directory held by descriptor (untimed; Error naming it).
   if (config_.paths == PathMode::kFull)
     check_still_names(data_.view(), fmt::format("after '{}'", result.name));
+  if (config_.checkpoint && phase + 1 < plan_.size()) {
+    checkpoint_before(plan_[phase + 1], ctx);
+    if (!reads_written_data(plan_[phase + 1])) describe_cache_proof(ctx);
+  }
   if (config_.cache_proof && phase + 1 < plan_.size() && reads_written_data(plan_[phase + 1]))
     drop_before(plan_[phase + 1], ctx);
   if (!is_write(kind)) return;

@@ -91,7 +91,8 @@ class Io500Workload final : public Workload {
   [[nodiscard]] std::unique_ptr<PhaseWorker> make_worker(std::size_t phase,
                                                          WorkerContext& ctx) override;
   /// Before a phase that reads what the writes left, with cache_proof (IO500's drop-caches): the
-  /// page cache is dropped here, untimed, and the "cache_proof" attribute says what was done.
+  /// page cache is dropped here, untimed, and the "cache_proof" attribute says what was done;
+  /// with checkpoint, before every phase the journal goes home first (checkpoint_before()).
   /// After a write phase: keeps what each rank completed, for the phases that act on it; after an
   /// ior write phase its stonewall cut short, the attributes "stonewall_bytes.<phase>",
   /// "stonewall_s.<phase>", "throughput_stonewall_gib_s.<phase>" and the text "stonewall.<phase>".
@@ -102,6 +103,9 @@ class Io500Workload final : public Workload {
   [[nodiscard]] std::uint32_t seed_of(Io500Phase phase) const noexcept;
   /// cache_proof: drops the page cache before `next` (root only), noting what happened.
   void drop_before(Io500Phase next, PrepareContext& ctx);
+  /// checkpoint: rank 0's process freezes and thaws the target's file system before `next`,
+  /// noting what happened; after a failure it is not tried again.
+  void checkpoint_before(Io500Phase next, PrepareContext& ctx);
   /// The "cache_proof" attribute: the rank shift, the phases the cache was dropped before, and
   /// those it was not, with why (not root, or the error).
   void describe_cache_proof(PrepareContext& ctx) const;
@@ -111,9 +115,11 @@ class Io500Workload final : public Workload {
   [[nodiscard]] std::timespec make_data(const ConfinedDir& run_dir) const;
 
   Io500Config config_;
-  std::vector<Io500Phase> plan_;          ///< the phases run, in order (phases() names them)
-  std::vector<std::string> dropped_;      ///< cache_proof: phases the cache was dropped before
-  std::vector<std::string> not_dropped_;  ///< cache_proof: "before <phase>: <why not>"
+  std::vector<Io500Phase> plan_;           ///< the phases run, in order (phases() names them)
+  std::vector<std::string> dropped_;       ///< cache_proof: phases the cache was dropped before
+  std::vector<std::string> not_dropped_;   ///< cache_proof: "before <phase>: <why not>"
+  std::vector<std::string> checkpointed_;  ///< checkpoint: phases the journal went home before
+  std::string checkpoint_failed_;          ///< checkpoint: "before <phase>: <why not>", once
   /// IO500 rank of this process's worker 0, every process's ranks, and the read phases' shift.
   std::uint32_t rank_base_ = 0;
   std::uint32_t total_ranks_ = 1;

@@ -1,7 +1,9 @@
 // io500's cache_proof (IO500's drop-caches): as root on ext4 over a loop device, the page cache
 // is dropped before every read, stat and find phase, so ior-easy-read's bytes come from the
 // device (the explain figures), where without it they come from the page cache; as another user
-// the result names "not root". Skipped with the reason where the machine refuses a part.
+// the result names "not root". checkpoint=true freezes and thaws ext4 before every phase, and
+// names once a tmpfs that cannot be frozen. Skipped with the reason where the machine refuses a
+// part.
 
 #include <unistd.h>
 
@@ -119,4 +121,70 @@ TEST_CASE("io500 cache_proof names not root when run as another user") {
                  !Catch::Contains("page cache dropped"));
   CHECK_THAT(step.at("warnings").dump(),
              Catch::Contains("cache_proof: page cache not dropped before 'find': " + why));
+}
+
+TEST_CASE("io500 checkpoint freezes and thaws ext4 before every phase, then drops", "[kernel]") {
+  if (::geteuid() != 0) {
+    WARN("skipped: freezing a file system needs root");
+    return;
+  }
+  const test::LoopFs loop(128 * test::kMiB);
+  if (!loop.refused().empty()) {
+    WARN("skipped: " << loop.refused());
+    return;
+  }
+  const test::TempDir out("io500-checkpoint");
+  const std::string json = (out.path() / "r.json").string();
+  const auto r = test::run_cli({"run", "io500-quick", "-d", loop.mount_point().string(), "-q",
+                                "stonewall=30s", "ior_easy_size=8m", "cache_proof=true",
+                                "checkpoint=true", "-f", "json", "-o", json});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const Json step = step_of(json);
+  CHECK(step.at("attributes").at("cache_proof") ==
+        "rank shift: rank r reads, stats and deletes rank (r + 1) mod 2's files in every read and "
+        "stat phase; page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches) before find, "
+        "ior-easy-read, mdtest-easy-stat, ior-hard-read, mdtest-hard-stat, mdtest-hard-read; "
+        "journal checkpointed (file system frozen and thawed: FIFREEZE, FITHAW) before "
+        "ior-easy-write, mdtest-easy-write, ior-hard-write, mdtest-hard-write, find, "
+        "ior-easy-read, mdtest-easy-stat, ior-hard-read, mdtest-hard-stat, mdtest-easy-delete, "
+        "mdtest-hard-read, mdtest-hard-delete");
+  CHECK(step.at("warnings").dump().find("checkpoint") == std::string::npos);
+  // The inodes mdtest-easy-write made come back from the device: nothing of them stayed cached.
+  CHECK(device_read(phase_of(step, "mdtest-easy-stat")) > 0);
+  // Thawed: the file system takes a write at once.
+  std::ofstream(loop.mount_point() / "after-thaw") << "x";
+  CHECK(std::filesystem::file_size(loop.mount_point() / "after-thaw") == 1);
+}
+
+TEST_CASE("io500 checkpoint on tmpfs names the file system that cannot be frozen, once") {
+  if (::geteuid() != 0) {
+    WARN("skipped: freezing a file system needs root (without it the reason is EPERM)");
+    return;
+  }
+  const test::ScopedTmpfs tmpfs("256m");
+  if (!tmpfs.mounted()) {
+    WARN("skipped: mounting a tmpfs was refused");
+    return;
+  }
+  const test::TempDir out("io500-checkpoint-tmpfs");
+  const std::string json = (out.path() / "r.json").string();
+  const auto r = test::run_cli({"run", "io500-quick", "-d", tmpfs.path().string(), "-q",
+                                "cache_proof=true", "checkpoint=true", "-f", "json", "-o", json});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const Json step = step_of(json);
+  const std::string why =
+      "FIFREEZE: Operation not supported (the file system cannot be frozen: tmpfs, for one, has "
+      "no journal to checkpoint)";
+  CHECK_THAT(step.at("attributes").at("cache_proof").get<std::string>(),
+             Catch::EndsWith("; journal NOT checkpointed before ior-easy-write: " + why +
+                             " (not tried again)") &&
+                 Catch::Contains("page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches)"));
+  const std::string warnings = step.at("warnings").dump();
+  const std::string warned =
+      "checkpoint: journal not checkpointed before 'ior-easy-write' (nor after): " + why;
+  REQUIRE(warnings.find(warned) != std::string::npos);
+  CHECK(warnings.find(warned, warnings.find(warned) + 1) == std::string::npos);
+  CHECK(warnings.find("before 'mdtest-easy-write'") == std::string::npos);
 }

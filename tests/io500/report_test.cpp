@@ -57,7 +57,9 @@ TEST_CASE("io500 figures are GiB/s of ior bytes, kIOPS of mdtest items and of fi
   CHECK_FALSE(validity_rules(StepResult{}).quick);
 }
 
-TEST_CASE("io500 refuses several targets and an ior_easy_size below one transfer, exit 2") {
+TEST_CASE(
+    "io500 refuses several targets, an ior_easy_size below one transfer and a checkpoint without "
+    "cache_proof, exit 2") {
   iobench::test::TempDir a("io500-bad");
   iobench::test::TempDir b("io500-bad");
   const auto two = iobench::test::run_cli(
@@ -70,6 +72,13 @@ TEST_CASE("io500 refuses several targets and an ior_easy_size below one transfer
   CHECK(small.exit_code == 2);
   CHECK_THAT(small.err, Catch::Contains("io500: ior_easy_size=1m is less than one 2 MiB transfer; "
                                         "give ior_easy_size=2m or more"));
+  const auto lone_checkpoint = iobench::test::run_cli(
+      {"run", "io500-quick", "-d", a.path().string(), "-q", "checkpoint=true"});
+  CHECK(lone_checkpoint.exit_code == 2);
+  CHECK_THAT(lone_checkpoint.err,
+             Catch::Contains("io500: checkpoint=true without cache_proof=true: the checkpoint is "
+                             "there so that the page-cache drops free what the journal held; "
+                             "give cache_proof=true too, or drop checkpoint"));
   CHECK(a.entries().empty());
   CHECK(b.entries().empty());
 }
