@@ -48,7 +48,8 @@ Environment: REPS (3), RANKS ("1 2"), FS ("tmpfs ext4"), IMAGE_DIR (/var/tmp), F
   THROTTLE_MBPS (0; N: ext4's loop device capped at N MB/s each way, so the device sets the
   pace: needs cgroup v1's blkio controller with this script in its root group, checked before
   anything is mounted).
-  IOBENCH_PARAMS (extra iobench params, blank-separated, e.g. "paths=dirfd").
+  IOBENCH_PARAMS (extra iobench params, blank-separated, e.g. "paths=dirfd"), PER_RUN (0; 1:
+  every run's figure too).
 Exit status: 0 both tools ran every configuration, 2 setup failure or a run that failed.
 """
 
@@ -93,6 +94,8 @@ MOUNT = None
 # (cgroup v1 blkio.throttle.*_bps_device of the root group, which also holds the writeback
 # threads), so that the device, not the tools' CPU, sets the pace, as on the list's systems.
 THROTTLE_MBPS = int(os.environ.get("THROTTLE_MBPS", "0"))
+# PER_RUN=1: each run's figure too, in run order, after the medians.
+PER_RUN = os.environ.get("PER_RUN", "0") == "1"
 # Extra iobench params, blank-separated (e.g. "paths=dirfd": iobench's lower-overhead naming).
 IOBENCH_PARAMS = os.environ.get("IOBENCH_PARAMS", "").split()
 THROTTLE_DIR = "/sys/fs/cgroup/blkio"
@@ -320,7 +323,9 @@ def report(kind, ranks, ref, io):
             print(f"  {key:<20} {' '.join(f'{v:.0f}' for v in ref[key]):>12} "
                   f"{' '.join(f'{v:.0f}' for v in io[key]):>12} {ratio:14.3f}")
         else:
-            print(f"  {key:<20} {a:12.4f} {b:12.4f} {ratio:14.3f}")
+            print(f"  {key:<20} {a:12.4f} {b:12.4f} {ratio:14.3f}"
+                  + (f"   io500 {' '.join(f'{v:.4g}' for v in ref[key])} | iobench "
+                     f"{' '.join(f'{v:.4g}' for v in io[key])}" if PER_RUN else ""))
 
 
 def main():
