@@ -10,11 +10,11 @@
 #include <iobench/clock.hpp>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
-#include <iterator>
 #include <numeric>
 #include <span>
 #include <vector>
 
+#include "plugins/common/mdtest_item_name.hpp"
 #include "plugins/common/path_mode.hpp"
 #include "plugins/io500/find.hpp"
 #include "plugins/io500/score.hpp"
@@ -344,7 +344,7 @@ class Io500Worker final : public PhaseWorker {
     std::uint64_t start = monotonic_ns();
     for (; n < job_.count && ctx.keep_going(); ++n) {
       name.clear();
-      fmt::format_to(std::back_inserter(name), "file.mdtest.{}.{}", job_.owner, n);
+      append_item_name(false, job_.owner, n, name);
       std::uint64_t bytes = 0;
       if (job_.paths == PathMode::kFull) {
         path.resize(prefix_len);

@@ -2,9 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <array>
-#include <charconv>
 #include <string_view>
 
 namespace iobench::plugins::mdtest {
@@ -46,19 +44,6 @@ void TreeLayout::node_path(std::string_view base, std::uint64_t node, std::strin
 
 std::string tree_base(bool unique_dir, std::uint64_t rank) {
   return unique_dir ? fmt::format("mdtest_tree.{}", rank) : std::string("mdtest_tree");
-}
-
-void append_item_name(bool dirs, std::uint64_t rank, std::uint64_t n, std::string& out) {
-  // Once per item op: the digits by std::to_chars into a buffer and one append, not fmt's
-  // runtime format string through a back_inserter (tests/bench/mdtest_names_bench.cpp).
-  std::array<char, 64> buffer{};  // "file.mdtest." + 20 digits + '.' + 20 digits
-  char* const end = buffer.data() + buffer.size();
-  const std::string_view kind = dirs ? "dir.mdtest." : "file.mdtest.";
-  char* p = std::copy(kind.begin(), kind.end(), buffer.data());
-  p = std::to_chars(p, end, rank).ptr;
-  *p++ = '.';
-  p = std::to_chars(p, end, n).ptr;
-  out.append(buffer.data(), p);
 }
 
 std::string test_dir_name(std::uint32_t iteration) {

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "plugins/common/mdtest_item_name.hpp"
+
 namespace iobench::plugins::mdtest {
 
 /// mdtest 4's directory tree and item numbering for one rank, computed (never stored): a tree of
@@ -94,8 +96,9 @@ class TreeLayout {
 
 /// The tree base name: "mdtest_tree" (shared tree) or "mdtest_tree.<rank>" (-u).
 [[nodiscard]] std::string tree_base(bool unique_dir, std::uint64_t rank);
-/// Appends mdtest's item name "file.mdtest.<rank>.<n>" (or "dir." with `dirs`) to `out`.
-void append_item_name(bool dirs, std::uint64_t rank, std::uint64_t n, std::string& out);
+/// Appends mdtest's item name "file.mdtest.<rank>.<n>" (or "dir." with `dirs`) to `out`
+/// (plugins/common: io500's mdtest phases name their files with it too).
+using plugins::append_item_name;
 /// mdtest's per-iteration test directory "test-dir.<iteration>-0" (iteration from 0).
 [[nodiscard]] std::string test_dir_name(std::uint32_t iteration);
 

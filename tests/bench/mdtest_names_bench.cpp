@@ -11,7 +11,7 @@
 #include <iterator>
 #include <string>
 
-#include "plugins/mdtest/tree_layout.hpp"
+#include "plugins/common/mdtest_item_name.hpp"
 
 namespace {
 
@@ -21,7 +21,7 @@ void ItemName(benchmark::State& state) {
   std::uint64_t n = 0;
   for (auto _ : state) {
     name.clear();
-    iobench::plugins::mdtest::append_item_name(false, 3, n++ % 1000000, name);
+    iobench::plugins::append_item_name(false, 3, n++ % 1000000, name);
     benchmark::DoNotOptimize(name.data());
   }
 }
