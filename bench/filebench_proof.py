@@ -22,6 +22,10 @@ rounds:
   flowop's own line (`stat1  123ops ...`). CPU is sampled from /proc/PID/stat of every process
   of the tree every 20 ms (the last <= 20 ms of each process is missed: < 1 % of a 10 s run).
   Reported, and pass if iobench's is at most filebench's.
+- beside each personality's ops/s, the CPU time per op of the whole run (fileset creation
+  included) split into system (the kernel's work for the flowops' system calls: info) and user
+  (the tool's own: pass if iobench's is at most filebench's), and the CPUs the run kept busy
+  (info): where both tools keep the CPUs busy, the ops/s differ by what each spends per flowop.
 
 The machine's load (/proc/loadavg) is printed before and after. Needs root (mounts), mkfs.ext4,
 setarch, a built iobench and filebench. Usage:
@@ -266,7 +270,7 @@ def measure(args, mounts):
                 for tool in order:
                     print(f"{fs} round {rnd + 1}: {name} {args.seconds} s, {tool}",
                           file=sys.stderr)
-                    text, _, _, _ = run_tool(tool, args, d, personality(name, d, args.seconds),
+                    text, u, s, _ = run_tool(tool, args, d, personality(name, d, args.seconds),
                                              rnd + 1)
                     if "Run stopped early" in text and "IO Summary" not in text:
                         # filebench 1.5-alpha3 stops a run whose createfile finds no free entry
@@ -274,7 +278,13 @@ def measure(args, mounts):
                         print(f"  {tool} stopped early: no sample", file=sys.stderr)
                         add((fs, "ops/s", name, tool + " stopped early"), 1)
                         continue
-                    add((fs, "ops/s", name, tool), io_summary(text)[1])
+                    ops, rate = io_summary(text)
+                    add((fs, "ops/s", name, tool), rate)
+                    # Where the ops/s differ, whether the kernel's work per flowop (the same
+                    # system calls) differs too, or only the tool's own (user) time.
+                    add((fs, "sys us/flowop", name, tool), s / ops * 1e6)
+                    add((fs, "user us/flowop", name, tool), u / ops * 1e6)
+                    add((fs, "CPUs busy", name, tool), (u + s) / args.seconds)
             if fs == "tmpfs" and not args.ops_only:
                 for cost, (wml, flowop) in COSTS.items():
                     for tool in order:
@@ -304,7 +314,8 @@ def measure(args, mounts):
         fb = statistics.median(results[(fs, kind, name, "filebench")])
         ib = statistics.median(results[(fs, kind, name, "iobench")])
         diff = (ib - fb) / fb * 100 if fb else float("inf") if ib else 0.0
-        info = kind in ("fileset dirs", "fileset mean_bytes", "fileset total_bytes")
+        info = kind in ("fileset dirs", "fileset mean_bytes", "fileset total_bytes",
+                        "sys us/flowop", "CPUs busy")
         if info:
             # One tree per tool and round, filebench's always the same (drand48 never seeded):
             # a tree's directory count varies by ~2.6 % (sd) and its mean gamma-drawn size by
