@@ -56,6 +56,7 @@ Exit status: 0 both tools ran every configuration, 2 setup failure or a run that
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -88,8 +89,10 @@ if CACHE_PROOF_MODE not in ("0", "1", "checkpoint"):
     sys.exit(2)
 CACHE_PROOF = CACHE_PROOF_MODE != "0"
 CHECKPOINT = CACHE_PROOF_MODE == "checkpoint"
-# The mount point of the file system under test (measure() sets it): what the freezes freeze.
+# The mount point of the file system under test (measure() sets it): what the freezes freeze;
+# SCRATCH (main() sets it): a directory off it, for io500's drop script and its lock.
 MOUNT = None
+SCRATCH = None
 # THROTTLE_MBPS=N (ext4 only): the loop device's reads and writes are capped at N * 10^6 bytes/s
 # (cgroup v1 blkio.throttle.*_bps_device of the root group, which also holds the writeback
 # threads), so that the device, not the tools' CPU, sets the pace, as on the list's systems.
@@ -140,17 +143,34 @@ def figures(text):
 def drop_command(directory):
     """io500's drop-caches-cmd: the drop, after a checkpoint with CACHE_PROOF=checkpoint (one
     rank's freeze at a time: every rank runs the command; a file system that cannot be frozen,
-    tmpfs, just drops). A script, since the .ini's values end at a ';'."""
+    tmpfs, just drops). A script, since the .ini's values end at a ';'; it and its lock live in
+    SCRATCH, off the file system it freezes."""
     if not CHECKPOINT:
         return "echo 3 > /proc/sys/vm/drop_caches"
-    script = os.path.join(directory, "drop.sh")
+    script = os.path.join(SCRATCH, "drop.sh")
+    mount = shlex.quote(MOUNT)
     with open(script, "w") as f:
         f.write(f"""#!/bin/sh
-flock {directory}/drop.lock sh -c 'sync; fsfreeze -f {MOUNT} && fsfreeze -u {MOUNT}' 2>/dev/null
+flock {shlex.quote(os.path.join(SCRATCH, "drop.lock"))} sh -c 'sync; fsfreeze -f {mount} && fsfreeze -u {mount}' 2>/dev/null
 echo 3 > /proc/sys/vm/drop_caches
 """)
     os.chmod(script, 0o755)
     return script
+
+
+def checkpoint_now():
+    """Freezes and thaws MOUNT (CACHE_PROOF=checkpoint), with this script's signals blocked
+    between so that its SIGTERM/SIGHUP exit cannot leave the file system frozen; tmpfs refuses the
+    freeze (nothing to thaw). A failed thaw of a frozen file system ends the proof."""
+    signals = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    try:
+        if subprocess.run(["fsfreeze", "-f", MOUNT], capture_output=True).returncode == 0:
+            thaw = subprocess.run(["fsfreeze", "-u", MOUNT], capture_output=True, text=True)
+            if thaw.returncode != 0:
+                fail(f"fsfreeze -u {MOUNT} failed, the file system may be frozen: {thaw.stderr}")
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def io500_run(ranks, directory):
@@ -223,8 +243,7 @@ def settle():
     with CACHE_PROOF=checkpoint the journal's blocks home first (tmpfs cannot be frozen)."""
     os.sync()
     if CHECKPOINT:
-        subprocess.run(["fsfreeze", "-f", MOUNT], capture_output=True)
-        subprocess.run(["fsfreeze", "-u", MOUNT], capture_output=True)
+        checkpoint_now()
     with open("/proc/sys/vm/drop_caches", "w") as f:
         f.write("3\n")
 
@@ -347,6 +366,8 @@ def main():
           f"{STONEWALL} s; per rank: ior-easy {IOR_EASY_SIZE}, ior-hard {IOR_HARD_SEGS} segments, "
           f"mdtest-easy {MD_EASY_ITEMS}, mdtest-hard {MD_HARD_ITEMS} items")
     base = tempfile.mkdtemp(prefix="io500_proof.")
+    global SCRATCH
+    SCRATCH = base
     try:
         for kind in FILESYSTEMS:
             mount, image = mount_fs(kind, base)
@@ -362,6 +383,9 @@ def main():
                     if capped:
                         throttle(capped, 0)
                 finally:
+                    # A freeze a killed io500 rank left (its drop script) must not outlive the
+                    # mount: a frozen file system's loop device would stay busy, unthawable.
+                    subprocess.run(["fsfreeze", "-u", mount], capture_output=True)
                     subprocess.run(["umount", mount])
                 if image:
                     os.unlink(image)

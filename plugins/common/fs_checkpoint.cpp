@@ -4,6 +4,7 @@
 #include <linux/fs.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -12,50 +13,44 @@ namespace iobench::plugins {
 
 namespace {
 
-// Why a call failed, in the terms a user can act on.
-std::string reason(const char* call, int err) {
-  const char* known = err == EOPNOTSUPP || err == ENOTTY || err == EINVAL
-                          ? " (the file system cannot be frozen: tmpfs, for one, has no journal "
-                            "to checkpoint)"
-                      : err == EPERM || err == EACCES ? " (freezing a file system needs root)"
-                      : err == EBUSY ? " (already frozen by someone else: left as it was)"
-                                     : "";
-  return fmt::format("{}: {}{}", call, std::strerror(err), known);
+// Why FIFREEZE failed, in terms a user can act on.
+std::string freeze_refused(const std::string& shown, int err) {
+  const char* known =
+      err == EOPNOTSUPP ? " (this file system type cannot be frozen: tmpfs, overlayfs and NFS "
+                          "cannot)"
+      : err == EPERM    ? " (freezing a file system needs CAP_SYS_ADMIN: root outside a container)"
+      : err == EACCES   ? " (refused by a security module)"
+      : err == EBUSY    ? " (already frozen by someone else: left as it was)"
+                        : "";
+  return fmt::format("FIFREEZE of {}: {}{}", shown, std::strerror(err), known);
 }
 
 }  // namespace
 
-bool checkpoint_file_system(int dir_fd, std::string& why) {
-  // No handler may run while the file system is frozen: one that wrote to it (cleanup on
-  // SIGINT) would wait for a thaw that this thread, stuck in the handler, never makes.
+CheckpointOutcome checkpoint_file_system(int dir_fd, const std::string& shown, std::string& why) {
+  // Most of the write-back before the freeze, with signals still open: the frozen window (from
+  // the freeze's own sync to the thaw) is then short.
+  (void)::syncfs(dir_fd);
   sigset_t all;
   sigset_t before;
   ::sigfillset(&all);
   ::pthread_sigmask(SIG_BLOCK, &all, &before);
-  bool done = false;
+  CheckpointOutcome outcome = CheckpointOutcome::kDone;
   if (::ioctl(dir_fd, FIFREEZE, 0) != 0) {
-    why = reason("FIFREEZE", errno);
+    why = freeze_refused(shown, errno);
+    outcome = CheckpointOutcome::kNotFrozen;
+  } else if (::ioctl(dir_fd, FITHAW, 0) != 0 && errno != EINVAL) {
+    // EINVAL: not frozen any more (someone ran fsfreeze -u meanwhile): the checkpoint was made.
+    why = fmt::format(
+        "FITHAW of {}: {}: the file system is left frozen; thaw it with `fsfreeze -u "
+        "{}`",
+        shown, std::strerror(errno), shown);
+    outcome = CheckpointOutcome::kLeftFrozen;
   } else {
-    int err = 0;
-    for (int attempt = 0; attempt < 3; ++attempt) {
-      if (::ioctl(dir_fd, FITHAW, 0) == 0) {
-        err = 0;
-        break;
-      }
-      err = errno;
-    }
-    if (err != 0) {
-      why = fmt::format(
-          "FITHAW: {}: the file system is left frozen; thaw it with `fsfreeze -u "
-          "MOUNTPOINT`",
-          std::strerror(err));
-    } else {
-      why.clear();
-      done = true;
-    }
+    why.clear();
   }
   ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
-  return done;
+  return outcome;
 }
 
 }  // namespace iobench::plugins

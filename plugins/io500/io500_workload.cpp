@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstdio>
 #include <iobench/error.hpp>
 #include <iobench/file_util.hpp>
 #include <iobench/printable.hpp>
@@ -407,17 +408,27 @@ void Io500Workload::drop_before(Io500Phase next, PrepareContext& ctx) {
 
 void Io500Workload::checkpoint_before(Io500Phase next, PrepareContext& ctx) {
   // One process freezes (a second FIFREEZE would find it frozen); the others wait for it at the
-  // checkpoint that ends after_phase() on every rank.
+  // step's rank synchronisation after after_phase(), before the next phase starts.
   if (rank_base_ != 0 || !checkpoint_failed_.empty()) return;
   const std::string name(phase_name(next));
+  const std::string shown = data_.view().path().string();
   std::string why;
-  if (checkpoint_file_system(data_.view().fd(), why)) {
-    checkpointed_.push_back(name);
-    return;
+  switch (checkpoint_file_system(data_.view().fd(), shown, why)) {
+    case CheckpointOutcome::kDone:
+      checkpointed_.push_back(name);
+      return;
+    case CheckpointOutcome::kNotFrozen:
+      checkpoint_failed_ = fmt::format("before {}: {}", name, why);
+      ctx.warn(
+          fmt::format("checkpoint=true: {} not frozen before '{}' nor any later phase: {}; drop "
+                      "checkpoint=true where the file system cannot be frozen",
+                      shown, name, why));
+      return;
+    case CheckpointOutcome::kLeftFrozen:
+      // At once on the terminal: the run's end (its clean-up writes) waits for the thaw.
+      fmt::print(stderr, "iobench: io500 checkpoint before '{}': {}\n", name, why);
+      throw Error(fmt::format("io500 checkpoint before '{}': {}", name, why));
   }
-  checkpoint_failed_ = fmt::format("before {}: {}", name, why);
-  ctx.warn(
-      fmt::format("checkpoint: journal not checkpointed before '{}' (nor after): {}", name, why));
 }
 
 void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
@@ -438,7 +449,8 @@ void Io500Workload::describe_cache_proof(PrepareContext& ctx) const {
   }
   if (!checkpoint_failed_.empty())
     text += "; journal NOT checkpointed " + checkpoint_failed_ + " (not tried again)";
-  if (config_.checkpoint && rank_base_ != 0) text += "; journal checkpointed by rank 0's process";
+  if (config_.checkpoint && rank_base_ != 0)
+    text += "; journal checkpoint: by rank 0's process (see its cache_proof)";
   if (dropped_.empty() && not_dropped_.empty()) text += "; no read phase has run yet";
   ctx.set_attribute("cache_proof", text);
 }
@@ -450,6 +462,9 @@ void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, Pr
   if (config_.paths == PathMode::kFull)
     check_still_names(data_.view(), fmt::format("after '{}'", result.name));
   if (config_.checkpoint && phase + 1 < plan_.size()) {
+    // Every process past its part of the phase before rank 0 freezes: a rank still in it would
+    // otherwise stall inside its measured time and leave metadata in the journal after the freeze.
+    if (total_ranks_ > config_.ranks) (void)ctx.all_ranks("");
     checkpoint_before(plan_[phase + 1], ctx);
     if (!reads_written_data(plan_[phase + 1])) describe_cache_proof(ctx);
   }

@@ -15,7 +15,7 @@ int run_command(const std::string& command) {
   return status == -1 ? -1 : WEXITSTATUS(status);
 }
 
-LoopFs::LoopFs(std::uint64_t image_bytes) {
+LoopFs::LoopFs(std::uint64_t image_bytes, Journal journal) {
   if (::geteuid() != 0) {
     refused_ = "a loop device and a mount need root";
     return;
@@ -36,8 +36,9 @@ LoopFs::LoopFs(std::uint64_t image_bytes) {
     device_.clear();
     return;
   }
-  if (run_command("mkfs.ext4 -q -F -O ^has_journal -E lazy_itable_init=0,lazy_journal_init=0 " +
-                  device_) != 0) {
+  if (run_command(std::string("mkfs.ext4 -q -F ") +
+                  (journal == Journal::kWith ? "" : "-O ^has_journal ") +
+                  "-E lazy_itable_init=0,lazy_journal_init=0 " + device_) != 0) {
     refused_ = "mkfs.ext4 on " + device_ + " failed";
     return;
   }

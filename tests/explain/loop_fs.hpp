@@ -1,8 +1,8 @@
 #pragma once
 
 // An ext4 file system on a loop device over a file, mounted on a fresh directory, for the life
-// of the object (root only). No journal and no lazy initialisation: nothing but the test's own
-// I/O reaches the device while it runs.
+// of the object (root only). No lazy initialisation and, unless asked for, no journal: nothing
+// but the test's own I/O reaches the device while it runs.
 #include <filesystem>
 #include <string>
 
@@ -12,7 +12,9 @@ namespace iobench::test {
 
 class LoopFs {
  public:
-  explicit LoopFs(std::uint64_t image_bytes);
+  /// Journal::kWith: ext4's default journal (for tests of what the journal holds).
+  enum class Journal { kWithout, kWith };
+  explicit LoopFs(std::uint64_t image_bytes, Journal journal = Journal::kWithout);
   ~LoopFs();
   LoopFs(const LoopFs&) = delete;
   LoopFs& operator=(const LoopFs&) = delete;
