@@ -19,6 +19,25 @@ std::string_view FilesetDirs::serial_name(std::uint32_t serial) noexcept {
   return {name_, 8};
 }
 
+std::string_view FilesetDirs::file_path(std::uint32_t fileset, std::uint32_t file) {
+  const FilesetLayout& layout = filesets_[fileset]->layout();
+  path_.assign(layout.name);
+  if (layout.single_file) return path_;
+  // The root, directory 0, is <name> itself; every directory below it adds "/" and its serial.
+  const FilesetLayout::File& f = layout.files[file];
+  chain_.clear();
+  for (std::uint32_t at = f.parent; layout.dirs[at].parent != FilesetLayout::kNoParent;
+       at = layout.dirs[at].parent)
+    chain_.push_back(layout.dirs[at].serial);
+  for (auto it = chain_.rbegin(); it != chain_.rend(); ++it) {
+    path_ += '/';
+    path_ += serial_name(*it);
+  }
+  path_ += '/';
+  path_ += serial_name(f.serial & ~FilesetLayout::kPreallocBit);
+  return path_;
+}
+
 int FilesetDirs::find(std::uint32_t fileset, std::uint32_t dir, const ConfinedDir*& out) {
   Entry* victim = &entries_[0];
   for (Entry& e : entries_) {

@@ -1,6 +1,7 @@
 #pragma once
 
-/// A flowop thread's cache of its fileset directories (FilesetDirs).
+/// How a flowop thread names its fileset files and leaf directories (FilesetDirs): whole paths
+/// for opens, its cache of their parent directories for the other calls.
 
 #include <sys/stat.h>
 
@@ -9,17 +10,29 @@
 #include <cstdint>
 #include <iobench/confined_dir.hpp>
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "plugins/filebench/fileset.hpp"
 
 namespace iobench::plugins::filebench {
 
-/// A flowop thread's most recently used fileset directories, each opened once (O_PATH) beneath
-/// the run directory, so that a flowop on a file or leaf directory is one *at(2) call on its
-/// 8-digit name in that directory, with no path built: a statfile is one fstatat(2) as
-/// filebench's one stat(2), where ConfinedDir on the whole path makes three (openat2 of the
-/// parent, fstatat, close).
+/// How a flowop thread names its fileset files and leaf directories to the kernel, with one
+/// system call per op where filebench makes one (its ops are calls on whole absolute paths).
+///
+/// Opening a file (openfile, and every flowop that opens the file on its fd): open_file(), one
+/// openat2(2) of the file's whole path relative to the run directory (ConfinedDir::try_open:
+/// RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, O_NOFOLLOW), as filebench's one open(2); no directory
+/// is opened for it.
+///
+/// The calls without an openat2 form (stat, unlink, mkdir, rmdir) and createfile (filebench
+/// stats the parent before it creates, done here as an fstat of the parent) act through the
+/// thread's most recently used fileset directories (on_file(), on_leafdir()), each opened once
+/// (O_PATH) beneath the run directory, so that a statfile is one fstatat(2) on the 8-digit name
+/// in its directory as filebench's one stat(2), where ConfinedDir on the whole path makes three
+/// (openat2 of the parent, fstatat, close). A miss costs the openat2 of the directory and, at
+/// its eviction, a close.
 ///
 /// Confinement is unchanged: every cached descriptor was resolved beneath the run directory by
 /// the kernel (ConfinedDir::try_open: no link, no '..'), and the final component is acted on
@@ -50,6 +63,15 @@ class FilesetDirs {
     if (layout.single_file) return op(run_dir_, std::string_view(layout.name));
     const FilesetLayout::File& f = layout.files[file];
     return apply(fileset, f.parent, f.serial & ~FilesetLayout::kPreallocBit, op);
+  }
+  /// Opens file `file` of fileset `fileset` by its whole path relative to the run directory
+  /// (for a `define file`, its name there): one ConfinedDir::try_open, one openat2(2) (the
+  /// component walk where the kernel lacks it); `flags` and `mode` as for try_open. On success
+  /// `fd` is the new descriptor (the caller owns it). Returns 0 or the errno (ELOOP for a
+  /// symbolic link anywhere on the path). Uses no cached directory: misses() and hits() are
+  /// unchanged. The path is built in a buffer this object reuses (no allocation once grown).
+  int open_file(std::uint32_t fileset, std::uint32_t file, int flags, mode_t mode, int& fd) {
+    return run_dir_.try_open(file_path(fileset, file), flags, mode, fd);
   }
   /// As on_file() for leaf directory `leafdir` of fileset `fileset`.
   template <typename Op>
@@ -86,6 +108,9 @@ class FilesetDirs {
   }
   /// Directory `dir` of fileset `fileset`, from the cache or opened into it.
   int find(std::uint32_t fileset, std::uint32_t dir, const ConfinedDir*& out);
+  /// File `file` of fileset `fileset`'s path relative to the run directory, as
+  /// FilesetLayout::file_path, in path_ (valid until the next call).
+  std::string_view file_path(std::uint32_t fileset, std::uint32_t file);
   /// `serial` as the layout names it ("%08u"), in name_ (valid until the next call).
   std::string_view serial_name(std::uint32_t serial) noexcept;
   static bool removed(const ConfinedDir& dir) noexcept {
@@ -102,6 +127,8 @@ class FilesetDirs {
   std::uint64_t hits_ = 0;
   std::uint64_t misses_ = 0;
   char name_[16] = {};
+  std::string path_;                  ///< file_path()'s buffer
+  std::vector<std::uint32_t> chain_;  ///< file_path()'s directories, the file's parent first
 };
 
 }  // namespace iobench::plugins::filebench

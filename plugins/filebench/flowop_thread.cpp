@@ -206,16 +206,17 @@ bool FlowopThread::open_slot(const FlowopDef& f, Slot& slot, bool create, std::u
   const int flags = (readonly ? O_RDONLY : O_RDWR) | (f.dsync ? O_SYNC : 0) |
                     (f.directio ? O_DIRECT : 0) | (create ? O_CREAT | O_EXCL : 0);
   int fd = -1;
+  // An open is one openat2 of the file's whole path beneath the run directory, as filebench's
+  // one open(2) of its path. A create goes through the parent's cached descriptor: filebench
+  // stats the parent directory before every create (and makes it if missing; here it was
+  // opened, so it exists), one fstat of it timed with the create.
   const int err =
-      dirs_.on_file(f.fileset, *file, [&](const ConfinedDir& dir, std::string_view name) {
-        if (create) {
-          // filebench stats the parent directory before every create (and makes it if missing;
-          // here it was opened, so it exists): one stat of it, timed with the create.
-          struct stat st {};
-          if (::fstat(dir.fd(), &st) != 0) return errno;
-        }
-        return dir.try_open(name, flags, 0644, fd);
-      });
+      !create ? dirs_.open_file(f.fileset, *file, flags, 0644, fd)
+              : dirs_.on_file(f.fileset, *file, [&](const ConfinedDir& dir, std::string_view name) {
+                  struct stat st {};
+                  if (::fstat(dir.fd(), &st) != 0) return errno;
+                  return dir.try_open(name, flags, 0644, fd);
+                });
   if (err != 0) {
     set.release(*file, !create);
     fail(f, create ? "create" : "open", err);

@@ -204,8 +204,9 @@ class FlowopThread final : public PhaseWorker {
   std::span<FilesetState* const> filesets_;
   std::span<const FilesetDef> fileset_defs_;
   ConfinedDir run_dir_;
-  /// The parent directories of the files and leaf directories the flowops act on: one call
-  /// on the name in its directory per op (fileset_dirs.hpp).
+  /// How the flowops name their files and leaf directories: an open is one openat2 of the
+  /// whole path; stat, unlink, create, mkdir and rmdir one call on the name in its cached
+  /// parent directory (fileset_dirs.hpp).
   FilesetDirs dirs_;
   Rng rng_;
   /// filebench's tf_mem: memsize bytes, 'f' after a first line "iobench pid=P tid=T"\n.

@@ -1,6 +1,7 @@
 // A flowop thread's cache of fileset directories (FilesetDirs): one descriptor per directory
 // while it is in use, names as the layout's paths, leaf directories, a directory removed by
-// someone else, and running out of descriptors.
+// someone else, and running out of descriptors; and opens by a file's whole path, which use
+// no cached directory.
 #include "plugins/filebench/fileset_dirs.hpp"
 
 #include <fcntl.h>
@@ -172,4 +173,55 @@ TEST_CASE("out of descriptors, the directory cache gives its own up and opens th
   // Only the new directory is cached: the one before is opened again.
   CHECK(stat_in_dirs(dirs, 6, st, name) == 0);
   CHECK(dirs.misses() == 6);
+}
+
+TEST_CASE("a fileset file is opened by its whole path, with no directory kept open") {
+  const iobench::test::TempDir dir("fbdirs");
+  const iobench::OwnedConfinedDir run_dir = iobench::test::open_confined(dir.path());
+  fb::FilesetState state(fb::draw_layout(dirs_binary_set(16), 1));
+  const fb::FilesetLayout& layout = state.layout();
+  (void)fb::create_on_disk(layout, run_dir, dirs_never_stop);
+  fb::FilesetState* const sets[] = {&state};
+  fb::FilesetDirs dirs(run_dir, sets);
+  for (std::uint32_t f = 0; f < 16; ++f) {
+    INFO("file " << f << ": " << layout.file_path(f));
+    int fd = -1;
+    REQUIRE(dirs.open_file(0, f, O_RDONLY, 0, fd) == 0);
+    const iobench::UniqueFd owned(fd);
+    struct stat st {};
+    REQUIRE(::fstat(fd, &st) == 0);
+    CHECK(st.st_size == 100);
+    // The file its path names.
+    struct stat by_path {};
+    REQUIRE(::stat((dir.path() / layout.file_path(f)).c_str(), &by_path) == 0);
+    CHECK(st.st_ino == by_path.st_ino);
+  }
+  CHECK(dirs.misses() == 0);
+  CHECK(dirs.hits() == 0);
+  // A file created by its whole path, never over an existing one.
+  fs::remove(dir.path() / layout.file_path(3));
+  int fd = -1;
+  REQUIRE(dirs.open_file(0, 3, O_RDWR | O_CREAT | O_EXCL, 0644, fd) == 0);
+  ::close(fd);
+  CHECK(fs::file_size(dir.path() / layout.file_path(3)) == 0);
+  CHECK(dirs.open_file(0, 3, O_RDWR | O_CREAT | O_EXCL, 0644, fd) == EEXIST);
+  // The path is resolved at every open: a directory moved away and a link left in its place
+  // is refused, not followed.
+  const fs::path parent = dir.path() / layout.dir_path(layout.files[0].parent);
+  fs::rename(parent, dir.path() / "moved");
+  CHECK(dirs.open_file(0, 0, O_RDONLY, 0, fd) == ENOENT);
+  fs::create_directory_symlink(dir.path() / "moved", parent);
+  CHECK(dirs.open_file(0, 0, O_RDONLY, 0, fd) == ELOOP);
+  // A define file is its name in the run directory.
+  fb::FilesetDef single = dirs_binary_set(1);
+  single.name = "bigfile";
+  single.single_file = true;
+  fb::FilesetState one(fb::draw_layout(single, 1));
+  (void)fb::create_on_disk(one.layout(), run_dir, dirs_never_stop);
+  fb::FilesetState* const one_set[] = {&one};
+  fb::FilesetDirs one_dirs(run_dir, one_set);
+  REQUIRE(one_dirs.open_file(0, 0, O_RDONLY, 0, fd) == 0);
+  const iobench::UniqueFd big(fd);
+  CHECK(fs::equivalent(fs::read_symlink("/proc/self/fd/" + std::to_string(fd)),
+                       dir.path() / "bigfile"));
 }

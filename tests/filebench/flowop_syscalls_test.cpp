@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iobench/confined_dir.hpp>
 #include <iobench/engine.hpp>
 #include <iobench/error.hpp>
 #include <iobench/params.hpp>
@@ -35,6 +36,7 @@
 #include <iobench/workload.hpp>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -67,6 +69,7 @@ struct Call {
   char fd_path[192] = {};        ///< where args[0] (a descriptor) leads, from /proc/self/fd
   long fd_flags = -1;            ///< args[0]'s open flags from /proc/self/fdinfo (-1: none)
   std::uint64_t open_flags = 0;  ///< openat's flags, openat2's how.flags
+  std::uint64_t resolve = 0;     ///< openat2's how.resolve
 };
 
 // No allocation from here to the end of the supervisor's loop: the traced thread may hold
@@ -112,7 +115,10 @@ void describe(Call& c) {
       break;
     case SYS_openat2:
       copy_string(ptr(1), c.name, sizeof c.name);
-      if (ptr(2) != nullptr) c.open_flags = static_cast<const open_how*>(ptr(2))->flags;
+      if (ptr(2) != nullptr) {
+        c.open_flags = static_cast<const open_how*>(ptr(2))->flags;
+        c.resolve = static_cast<const open_how*>(ptr(2))->resolve;
+      }
       break;
     case SYS_newfstatat:
     case SYS_statx:
@@ -345,6 +351,9 @@ bool is_open(const Call& c) {
   return c.nr == SYS_openat || c.nr == SYS_openat2;
 }
 
+/// An open's path: the directory its descriptor argument leads to, "/", the name opened.
+std::string opened_path(const Call& c) { return std::string(c.fd_path) + "/" + c.name; }
+
 /// An fstat of descriptor `fd` (fstat, or newfstatat/statx of "" with AT_EMPTY_PATH).
 bool is_fstat_of(const Call& c, long fd) {
   if (static_cast<long>(static_cast<int>(c.args[0])) != fd) return false;
@@ -513,10 +522,10 @@ TEST_CASE("statfile on an open fd= is one fstat of it") {
   const std::vector<Call>& calls = run.calls();
   std::size_t open = calls.size();
   std::size_t close = calls.size();
-  // The openfile's open: of a name in a directory of the fileset (not O_PATH, not a directory).
+  // The openfile's open: of a file of the fileset (not O_PATH, not a directory).
   for (std::size_t i = 0; i < calls.size() && open == calls.size(); ++i) {
     if (is_open(calls[i]) && (calls[i].open_flags & (O_PATH | O_DIRECTORY)) == 0 &&
-        in_fileset_s(calls[i].fd_path))
+        in_fileset_s(opened_path(calls[i])))
       open = i;
   }
   for (std::size_t i = open; i < calls.size() && close == calls.size(); ++i) {
@@ -638,4 +647,105 @@ TEST_CASE("readwholefile without iosize or memsize reads a file above 1 MiB in 1
         std::vector<std::uint64_t>(4, std::uint64_t{1} << 20));
   CHECK(run.op("all").ops == 1);
   CHECK(run.op("all").bytes == std::uint64_t{3} << 20);
+}
+
+TEST_CASE(
+    "openfile of files in several directories is one openat2 of the whole path beneath the run "
+    "directory and closefile one close") {
+  SKIP_UNLESS_TRACEABLE();
+  // 32 files, 2 a directory (dirgamma 0: every directory as deep as the mean): the rotor opens
+  // files 0..15 in order, in 8 directories, more than a thread keeps open.
+  FlowopRun run(
+      "define fileset name=s,size=1k,entries=32,dirwidth=2,dirgamma=0,prealloc\n"
+      "define process name=p {thread name=t,memsize=4k {\n"
+      "  flowop openfile name=o,filesetname=s,fd=1\n"
+      "  flowop readwholefile name=r,fd=1,iosize=1k\n"
+      "  flowop closefile name=x,fd=1\n"
+      "}}\n",
+      48);
+  RUN_TRACED(run);
+  if (iobench::resolve_method() != iobench::ResolveMethod::kOpenat2) {
+    WARN("skipped: the kernel has no openat2 (names are resolved a component at a time)");
+    return;
+  }
+  std::vector<std::string> opened;
+  std::set<std::string> dirs;
+  std::size_t closes = 0;
+  for (const Call& c : run.calls()) {
+    if (is_open(c) && in_fileset_s(opened_path(c))) {
+      INFO("open of '" << c.name << "' in " << c.fd_path << " flags 0" << std::oct << c.open_flags);
+      // filebench's one open(2) of the path: the whole path from the run directory, confined.
+      CHECK(c.nr == SYS_openat2);
+      CHECK(std::string(c.fd_path) == fs::canonical(run.target()).string());
+      CHECK((c.open_flags & (O_PATH | O_DIRECTORY)) == 0);
+      CHECK((c.open_flags & O_NOFOLLOW) == O_NOFOLLOW);
+      CHECK((c.resolve & (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)) ==
+            (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS));
+      opened.emplace_back(c.name);
+      dirs.insert(fs::path(c.name).parent_path().string());
+    }
+    if (c.nr == SYS_close && in_fileset_s(c.fd_path)) {
+      CHECK(fs::is_regular_file(c.fd_path));
+      ++closes;
+    }
+  }
+  CHECK(opened.size() == 16);
+  CHECK(dirs.size() == 8);
+  for (const std::string& name : opened) {
+    INFO(name);
+    CHECK(name.rfind("s/", 0) == 0);
+    CHECK(fs::file_size(run.target() / name) == 1024);
+  }
+  CHECK(closes == 16);
+  CHECK(run.op("o").ops == 16);
+  CHECK(run.op("r").bytes == 16 * 1024);
+}
+
+TEST_CASE("openfile refuses a symbolic link planted in the fileset, as a file or a directory") {
+  // What a link would lead to: files named as the fileset's, 4 bytes each.
+  const iobench::test::TempDir outside("fbout");
+  filebench_test::write_file(outside.path() / "00000001", "out\n");
+  filebench_test::write_file(outside.path() / "00000002", "out\n");
+  // 4 files, s/0000000{1,2}/0000000{1,2} (dirgamma 0: depth ln 4 / ln 2 = 2).
+  const std::string text =
+      "define fileset name=s,size=1k,entries=4,dirwidth=2,dirgamma=0,prealloc\n"
+      "define process name=p {thread name=t,memsize=4k {\n"
+      "  flowop openfile name=o,filesetname=s,fd=1\n"
+      "  flowop readwholefile name=r,fd=1,iosize=1k\n"
+      "  flowop closefile name=x,fd=1\n"
+      "}}\n";
+  const auto open_errno = [](FlowopRun& run) {
+    try {
+      run.run();
+    } catch (const iobench::IoError& e) {
+      INFO(e.what());
+      CHECK(std::string(e.what()).find("flowop o (open)") != std::string::npos);
+      return e.error_number();
+    }
+    return 0;
+  };
+  SECTION("every file replaced by a link to a file outside") {
+    FlowopRun run(text, 12);
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(run.target() / "s"))
+      if (e.is_regular_file()) files.push_back(e.path());
+    REQUIRE(files.size() == 4);
+    for (const fs::path& f : files) {
+      fs::remove(f);
+      fs::create_symlink(outside.path() / "00000001", f);
+    }
+    CHECK(open_errno(run) == ELOOP);
+    CHECK(run.op("r").bytes == 0);
+  }
+  SECTION("every directory replaced by a link to a directory outside") {
+    FlowopRun run(text, 12);
+    for (const char* d : {"00000001", "00000002"}) {
+      REQUIRE(fs::is_regular_file(run.target() / "s" / d / "00000001"));
+      fs::remove_all(run.target() / "s" / d);
+      fs::create_directory_symlink(outside.path(), run.target() / "s" / d);
+    }
+    CHECK(open_errno(run) == ELOOP);
+    CHECK(run.op("r").bytes == 0);
+  }
+  CHECK(fs::file_size(outside.path() / "00000001") == 4);
 }

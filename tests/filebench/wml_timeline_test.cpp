@@ -490,3 +490,112 @@ TEST_CASE(
                  "iosize=1k,iters=0 } }\n") ==
         "t.f:2:88: iters=0 is out of range; give 1 to 1000000");
 }
+
+namespace {
+
+/// A psrun step of one phase (flowops rd, a read, and nap, a delay) over 1 s points, point k
+/// starting at k s with the totals of `splits[k]` (its split by op, kept with `keep_split`; an
+/// empty one is a gap: measured, no op completed); the text its report prints with 1 s periods
+/// (`reset`: psrun -1).
+std::string psrun_text_of(bool reset,
+                          const std::vector<std::vector<iobench::SeriesOpPoint>>& splits,
+                          bool keep_split = true) {
+  iobench::StepResult step;
+  step.attributes.emplace_back(fb::kPsrunPeriodAttr, std::int64_t{1});
+  step.attributes.emplace_back(fb::kPsrunResetAttr, std::int64_t{reset ? 1 : 0});
+  step.attributes.emplace_back(fb::kReadFlowopsAttr, std::string("rd"));
+  step.attributes.emplace_back(fb::kOtherFlowopsAttr, std::string("nap"));
+  iobench::PhaseResult phase;
+  phase.op_names = {"rd", "nap"};
+  phase.wall_ns = 3'000'000'000;
+  phase.time_series.interval_ns = 1'000'000'000;
+  for (std::size_t k = 0; k < splits.size(); ++k) {
+    iobench::SeriesPoint p;
+    p.start_ns = k * 1'000'000'000ULL;
+    p.duration_ns = 1'000'000'000;
+    std::uint64_t latency_sum_ns = 0;
+    for (const iobench::SeriesOpPoint& o : splits[k]) {
+      p.ops += o.ops;
+      p.bytes += o.bytes;
+      latency_sum_ns += o.latency_sum_ns;
+    }
+    p.latency_ns.mean =
+        p.ops ? static_cast<double>(latency_sum_ns) / static_cast<double>(p.ops) : 0.0;
+    if (keep_split) p.op_points = splits[k];
+    phase.time_series.points.push_back(std::move(p));
+  }
+  step.phases.push_back(std::move(phase));
+  std::ostringstream out;
+  fb::format_filebench_text(step, out);
+  return out.str();
+}
+
+constexpr std::uint64_t kPsrunMiB = 1024 * 1024;
+// Second 1: 4 reads of 1 MiB (2 ms each), 2 naps (500 ms each); second 2: nothing completes (a
+// gap: a measured point without the split); second 3: 2 reads (3 ms each).
+const std::vector<std::vector<iobench::SeriesOpPoint>> kPsrunGapSplits = {
+    {{.ops = 4, .bytes = 4 * kPsrunMiB, .latency_samples = 4, .latency_sum_ns = 8'000'000},
+     {.ops = 2, .latency_samples = 2, .latency_sum_ns = 1'000'000'000}},
+    {},
+    {{.ops = 2, .bytes = 2 * kPsrunMiB, .latency_samples = 2, .latency_sum_ns = 6'000'000}, {}}};
+
+}  // namespace
+
+TEST_CASE("psrun prints a gap interval's period per flowop, with no op, between its neighbours") {
+  // psrun -1: each period alone; the gap's period is all zeros, per flowop.
+  CHECK(psrun_text_of(true, kPsrunGapSplits) ==
+        "Period 1 (1 s):\n"
+        "Per-Operation Breakdown\n"
+        "rd                   4ops        4ops/s   4.0mb/s    2.000ms/op\n"
+        "nap                  2ops        2ops/s   0.0mb/s  500.000ms/op\n"
+        "IO Summary:     4 ops 4.000 ops/s 4/0 rd/wr   4.0mb/s 2.000ms/op\n"
+        "Period 2 (1 s):\n"
+        "Per-Operation Breakdown\n"
+        "rd                   0ops        0ops/s   0.0mb/s    0.000ms/op\n"
+        "nap                  0ops        0ops/s   0.0mb/s    0.000ms/op\n"
+        "IO Summary:     0 ops 0.000 ops/s 0/0 rd/wr   0.0mb/s 0.000ms/op\n"
+        "Period 3 (1 s):\n"
+        "Per-Operation Breakdown\n"
+        "rd                   2ops        2ops/s   2.0mb/s    3.000ms/op\n"
+        "nap                  0ops        0ops/s   0.0mb/s    0.000ms/op\n"
+        "IO Summary:     2 ops 2.000 ops/s 2/0 rd/wr   2.0mb/s 3.000ms/op\n"
+        // The whole run's breakdown (this phase has no op results).
+        "Per-Operation Breakdown\n"
+        "IO Summary:     0 ops 0.000 ops/s 0/0 rd/wr   0.0mb/s 0.000ms/op\n");
+  // psrun 1: the run so far; the gap adds its second and no op.
+  CHECK(psrun_text_of(false, kPsrunGapSplits) ==
+        "Period 1 (1 s):\n"
+        "Per-Operation Breakdown\n"
+        "rd                   4ops        4ops/s   4.0mb/s    2.000ms/op\n"
+        "nap                  2ops        2ops/s   0.0mb/s  500.000ms/op\n"
+        "IO Summary:     4 ops 4.000 ops/s 4/0 rd/wr   4.0mb/s 2.000ms/op\n"
+        "Period 2 (2 s):\n"
+        "Per-Operation Breakdown\n"
+        "rd                   4ops        2ops/s   2.0mb/s    2.000ms/op\n"
+        "nap                  2ops        1ops/s   0.0mb/s  500.000ms/op\n"
+        "IO Summary:     4 ops 2.000 ops/s 2/0 rd/wr   2.0mb/s 2.000ms/op\n"
+        "Period 3 (3 s):\n"
+        "Per-Operation Breakdown\n"
+        "rd                   6ops        2ops/s   2.0mb/s    2.333ms/op\n"
+        "nap                  2ops        1ops/s   0.0mb/s  500.000ms/op\n"
+        "IO Summary:     6 ops 2.000 ops/s 2/0 rd/wr   2.0mb/s 2.333ms/op\n"
+        "Per-Operation Breakdown\n"
+        "IO Summary:     0 ops 0.000 ops/s 0/0 rd/wr   0.0mb/s 0.000ms/op\n");
+}
+
+TEST_CASE("psrun prints one aggregate line a period for a series without the per-op split") {
+  // A result written before SeriesPoint::op_points: the same points' totals, none split by op.
+  // Each period's line counts every op (nap's too) at the points' mean latency.
+  CHECK(psrun_text_of(true, kPsrunGapSplits, false) ==
+        "Period 1 (1 s):     6 ops 6.000 ops/s   4.0mb/s 168.000ms/op\n"
+        "Period 2 (1 s):     0 ops 0.000 ops/s   0.0mb/s 0.000ms/op\n"
+        "Period 3 (1 s):     2 ops 2.000 ops/s   2.0mb/s 3.000ms/op\n"
+        "Per-Operation Breakdown\n"
+        "IO Summary:     0 ops 0.000 ops/s 0/0 rd/wr   0.0mb/s 0.000ms/op\n");
+  CHECK(psrun_text_of(false, kPsrunGapSplits, false) ==
+        "Period 1 (1 s):     6 ops 6.000 ops/s   4.0mb/s 168.000ms/op\n"
+        "Period 2 (2 s):     6 ops 3.000 ops/s   2.0mb/s 168.000ms/op\n"
+        "Period 3 (3 s):     8 ops 2.667 ops/s   2.0mb/s 126.750ms/op\n"
+        "Per-Operation Breakdown\n"
+        "IO Summary:     0 ops 0.000 ops/s 0/0 rd/wr   0.0mb/s 0.000ms/op\n");
+}
