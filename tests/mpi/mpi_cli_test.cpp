@@ -1,11 +1,13 @@
 // The iobench CLI under mpirun (OpenMPI): aggregates equal the sums and merged histograms of the
 // ranks, per-rank targets are made and cleaned, bad input is reported once with exit 2, a
-// failing rank stops the others, a killed rank hangs nobody. Tiny disk runs in temp dirs.
+// failing rank stops the others, a killed rank hangs nobody, a per-op series (filebench's psrun)
+// merges op by op. Tiny disk runs in temp dirs.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <iobench/metrics.hpp>
 #include <iobench/result_json.hpp>
 #include <nlohmann/json.hpp>
@@ -310,6 +312,83 @@ TEST_CASE("mpirun -n 2: the aggregate's time series merges the ranks' points", "
     CHECK(point.at("latency_ns").at("p99").get<std::uint64_t>() <= p99_high);
   }
   CHECK(ops == phase.at("ops").get<std::uint64_t>());
+}
+
+TEST_CASE("mpirun -n 2: a psrun's per-op series merges op by op and adds up to the op totals",
+          "[mpi]") {
+  SKIP_WITHOUT_MPIRUN();
+  TempDir dir("mpi");
+  // One thread per rank reading 4 KiB at random, then napping: two op kinds (bytes only in the
+  // first); psrun splits the series by flowop (PhaseSpec::per_op_series).
+  const std::filesystem::path wml = dir.path() / "ps.f";
+  std::ofstream(wml) << "define file name=f,path=/tmp,size=64k,prealloc\n"
+                        "define process name=p { thread name=t,memsize=4k {\n"
+                        "  flowop read name=rd,filename=f,iosize=4k,fd=1,random\n"
+                        "  flowop delay name=nap,value=0.001 } }\n"
+                        "psrun 1 60\n";
+  const RankedJsonRun run =
+      run_ranked_json(dir.path(), 2, "filebench",
+                      {"file=" + wml.string(), "time_limit=1500ms", "--interval", "200ms", "-q"});
+  INFO(run.result.out << run.result.err);
+  REQUIRE(run.result.exit_code == 0);
+  const Json j = Json::parse(read_file(run.json));
+  const Json& results = j.at("ranks").at("steps").at(0).at("results");
+  REQUIRE(results.size() == 2);
+  std::vector<Json> rank_points;
+  for (const Json& r : results) {
+    rank_points.push_back(r.at("steps").at(0).at("phases").at(0).at("time_series").at("points"));
+  }
+  const PhaseResult phase = parse_result_json(read_file(run.json)).run.steps.at(0).phases.at(0);
+  REQUIRE(phase.op_names == std::vector<std::string>{"rd", "nap"});
+  const std::vector<SeriesPoint>& points = phase.time_series.points;
+  REQUIRE(points.size() == std::max(rank_points[0].size(), rank_points[1].size()));
+  std::vector<SeriesOpPoint> sums(2);
+  std::vector<std::uint64_t> rank_ops(2, 0);
+  std::size_t split = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    INFO("point " << i);
+    const SeriesPoint& point = points[i];
+    // Op kind k of point i: the sum of each rank's point i's.
+    std::vector<SeriesOpPoint> want(2);
+    for (std::size_t r = 0; r < rank_points.size(); ++r) {
+      if (i >= rank_points[r].size() || !rank_points[r].at(i).contains("op_points")) continue;
+      const Json& ops = rank_points[r].at(i).at("op_points");
+      REQUIRE(ops.size() == 2);
+      for (std::size_t k = 0; k < 2; ++k) {
+        want[k].add({.ops = ops.at(k).at("ops").get<std::uint64_t>(),
+                     .bytes = ops.at(k).at("bytes").get<std::uint64_t>(),
+                     .errors = ops.at(k).at("errors").get<std::uint64_t>(),
+                     .latency_samples = ops.at(k).at("latency_samples").get<std::uint64_t>(),
+                     .latency_sum_ns = ops.at(k).at("latency_sum_ns").get<std::uint64_t>()});
+        rank_ops[r] += ops.at(k).at("ops").get<std::uint64_t>();
+      }
+    }
+    if (point.op_points.empty()) {
+      CHECK(point.ops == 0);
+      CHECK(want[0].ops + want[1].ops == 0);
+      continue;
+    }
+    ++split;
+    REQUIRE(point.op_points.size() == 2);
+    CHECK(point.op_points == want);
+    CHECK(point.op_points[0].ops + point.op_points[1].ops == point.ops);
+    CHECK(point.op_points[0].bytes + point.op_points[1].bytes == point.bytes);
+    for (std::size_t k = 0; k < 2; ++k) sums[k].add(point.op_points[k]);
+  }
+  CHECK(split >= 2);
+  CHECK(rank_ops[0] > 0);  // both ranks' ops are in the split
+  CHECK(rank_ops[1] > 0);
+  for (std::size_t k = 0; k < 2; ++k) {
+    INFO("op " << phase.op_names[k]);
+    CHECK(sums[k].ops == phase.ops.at(k).ops);
+    CHECK(sums[k].bytes == phase.ops.at(k).bytes);
+    CHECK(sums[k].errors == phase.ops.at(k).errors);
+    CHECK(sums[k].latency_samples == phase.ops.at(k).latency.count());
+    CHECK(sums[k].latency_sum_ns == phase.ops.at(k).latency.sum());
+  }
+  CHECK(sums[0].bytes == 4096 * sums[0].ops);
+  CHECK(sums[0].ops > 0);
+  CHECK(sums[1].ops > 0);
 }
 
 TEST_CASE("mpirun -n 2 --wear-out: every rank's worker goes on to the most ops any had done",

@@ -13,6 +13,7 @@
 #include <iobench/clock.hpp>
 #include <iobench/coordinator.hpp>
 #include <iobench/runner.hpp>
+#include <limits>
 #include <optional>
 #include <string>
 #include <thread>
@@ -98,10 +99,11 @@ void drain_series(const PhaseMemory& memory, std::size_t index, SeriesRecorder& 
 // always before every rank leaves).
 constexpr std::int64_t kRankReleaseDelayNs = 5'000'000;
 
-// The latest of the ranks' barrier arrivals (decimal ns on rank 0's clock, as exchanged);
-// texts that are not a number are skipped (every rank sends one).
-std::int64_t latest_arrival(const std::vector<std::string>& texts, std::int64_t own) {
-  std::int64_t latest = own;
+// The latest of the ranks' barrier arrivals (decimal ns on rank 0's clock, as exchanged). The
+// texts are every rank's, this rank's own among them (StepSync::exchange), so the latest is at
+// least this rank's arrival; texts that are not a number are skipped.
+std::int64_t latest_arrival(const std::vector<std::string>& texts) {
+  std::int64_t latest = std::numeric_limits<std::int64_t>::min();
   for (const std::string& text : texts) {
     std::int64_t value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -264,7 +266,7 @@ void GroupRun::pass_rank_barrier() {
     const std::int64_t offset = request_.sync->coordinator().clock_offset_ns();
     const std::int64_t arrived = static_cast<std::int64_t>(monotonic_ns()) - offset;
     if (const auto texts = request_.sync->exchange(std::to_string(arrived))) {
-      const std::int64_t release = latest_arrival(*texts, arrived) + kRankReleaseDelayNs + offset;
+      const std::int64_t release = latest_arrival(*texts) + kRankReleaseDelayNs + offset;
       const std::uint64_t cap = monotonic_ns() + static_cast<std::uint64_t>(kRankReleaseDelayNs);
       sleep_until_ns(std::min(static_cast<std::uint64_t>(std::max<std::int64_t>(release, 0)), cap));
     } else {
