@@ -342,7 +342,15 @@ class Io500Worker final : public PhaseWorker {
     std::uint64_t n = 0;
     std::uint64_t mismatches = 0;
     std::uint64_t start = monotonic_ns();
+    bool worn = false;
     for (; n < job_.count && ctx.keep_going(); ++n) {
+      if (!worn && ctx.wearing_out()) {
+        // The write phases' wear-out (mdtest -W): the hold while the ranks agreed on the target
+        // is no item's.
+        worn = true;
+        start = monotonic_ns();
+        ctx.op_begins(start);
+      }
       name.clear();
       append_item_name(false, job_.owner, n, name);
       std::uint64_t bytes = 0;

@@ -55,9 +55,10 @@ void check_full_path_length(const Io500Config& c, const std::filesystem::path& t
 /// phase of `ranks` workers (find: one), in "datafiles" of the target's run directory. Untimed
 /// in prepare(): the timestamp file "timestampfile" (its time set one second back, so that
 /// nothing the run writes is as old as it on a coarse-clocked file system), the phases'
-/// directories and the ior-hard shared file. The write phases stop at the stonewall time, the ior
-/// ones then wear out (PhaseSpec::wear_out: each rank on to the most transfers any rank had done,
-/// IOR's stoneWallingWearOut=1) and after_phase() reports their stonewall figures; each later phase
+/// directories and the ior-hard shared file. The write phases stop at the stonewall time and
+/// then wear out (PhaseSpec::wear_out: each rank on to the most transfers or items any rank had
+/// done, IOR's stoneWallingWearOut=1, mdtest's -W with its stonewall file) and after_phase()
+/// reports the ior ones' stonewall figures; each later phase
 /// acts on what its write phase left: rank r on rank (r + 1) mod ranks's files (the rank shift that
 /// keeps a rank from reading its own page cache), for as many transfers or items as that rank
 /// completed. The ior and mdtest-hard writes write IOR's data pattern

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/support/test_support.hpp"
 
@@ -116,4 +117,59 @@ TEST_CASE(
   // The text report (stdout beside -o FILE) prints them before IO500's lines.
   CHECK_THAT(r.out, Catch::Contains("\nior-easy-write: stonewall hit after ") &&
                         Catch::Contains("\nior-hard-write: stonewall hit after "));
+}
+
+// mdtest's write phases as IO500 runs them (-W stonewall with a stonewall file): at the stonewall
+// every rank goes on to the most items any rank had made, so each stat, read and delete phase
+// acts on the same count per rank. Before this was so, each rank stopped at its own count
+// (measured: 17795 and 16531 items on a busy CPU).
+TEST_CASE("io500 mdtest write phases wear out after the stonewall as mdtest -W") {
+  const ScopedTmpfs tmpfs("2g");
+  const TempDir fallback("io500-mdwear");
+  const std::filesystem::path run_dir = tmpfs.mounted() ? tmpfs.path() : fallback.path();
+  // mdtest-hard plans 3 x 100000 x 3901 bytes (~1.2 GB); the stonewall makes a few thousand.
+  constexpr std::uint64_t kPlanned = 3ULL * 100000 * 3901 + 3ULL * 2 * 1024 * 1024;
+  if (free_bytes(run_dir) < kPlanned + (64ULL << 20)) {
+    WARN("skipped: no tmpfs could be mounted and " << run_dir << " has less than the " << kPlanned
+                                                   << " bytes the run plans");
+    return;
+  }
+  const std::string json_path = (fallback.path() / "io500.json").string();
+  constexpr std::size_t kRanks = 3;
+  const auto r =
+      run_cli({"run", "io500", "-d", run_dir.string(), "-q", "ranks=3", "stonewall=100ms",
+               "ior_easy_size=2m", "ior_hard_segments=1", "mdtest_easy_items=1000000",
+               "mdtest_hard_items=100000", "quick=true", "-f", "json", "-o", json_path});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  Json doc;
+  std::ifstream(json_path) >> doc;
+  const Json& step = doc.at("steps").at(0);
+  const Json& attrs = step.at("attributes");
+  struct Group {
+    const char* write;
+    std::vector<const char*> later;
+    std::uint64_t planned;
+  };
+  for (const Group& g :
+       {Group{"mdtest-easy-write", {"mdtest-easy-stat", "mdtest-easy-delete"}, 1000000},
+        Group{"mdtest-hard-write",
+              {"mdtest-hard-stat", "mdtest-hard-read", "mdtest-hard-delete"},
+              100000}}) {
+    INFO(g.write);
+    const Json& w = phase_of(step, g.write);
+    const std::string target_key = std::string("wear_out_ops.") + g.write;
+    REQUIRE(attrs.contains(target_key));
+    const std::uint64_t target = attrs.at(target_key).get<std::uint64_t>();
+    CHECK(target >= 1);
+    for (std::size_t rank = 0; rank < kRanks; ++rank) {
+      // Every rank made exactly the most any had made, and the stonewall cut the plan short.
+      CHECK(counter(w, rank, "done") == target);
+      CHECK(target < g.planned);
+      for (const char* later : g.later) {
+        INFO(later);
+        CHECK(counter(phase_of(step, later), rank, "done") == target);
+      }
+    }
+  }
 }
