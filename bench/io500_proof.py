@@ -140,7 +140,7 @@ def figures(text):
     return out
 
 
-def drop_command(directory):
+def drop_command():
     """io500's drop-caches-cmd: the drop, after a checkpoint with CACHE_PROOF=checkpoint (one
     rank's freeze at a time: every rank runs the command; a file system that cannot be frozen,
     tmpfs, just drops). A script, since the .ini's values end at a ';'; it and its lock live in
@@ -182,7 +182,7 @@ timestamp-datadir = FALSE
 resultdir = {directory}/results
 timestamp-resultdir = FALSE
 drop-caches = {"TRUE" if CACHE_PROOF else "FALSE"}
-drop-caches-cmd = {drop_command(directory)}
+drop-caches-cmd = {drop_command()}
 
 [debug]
 stonewall-time = {STONEWALL}

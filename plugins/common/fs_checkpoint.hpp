@@ -22,8 +22,9 @@ enum class CheckpointOutcome {
 /// `fsfreeze -u` do). Freezing has a journalling file system (ext4, xfs) write its journal's
 /// blocks home, so a page-cache drop that follows frees the metadata buffers the journal held.
 /// Every writer to that file system (any process) blocks while it is frozen. Between the two
-/// calls every signal of the calling thread is blocked, so that no signal whose action ends the
-/// process ends it with the file system frozen; a SIGKILL there (which nothing can block) still
+/// calls every signal of the calling thread is blocked, so that no signal delivered to it ends the
+/// process with the file system frozen; a signal directed at the process that another thread
+/// takes (under mpirun, MPI's threads) and whose action ends the process, or a SIGKILL, still
 /// leaves it frozen: `fsfreeze -u PATH` (any directory on it) thaws it. Call it only where no
 /// other thread of the process writes to that file system (it would block until the thaw, and
 /// one that the caller waits for would deadlock). Needs CAP_SYS_ADMIN.

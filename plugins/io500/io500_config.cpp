@@ -24,8 +24,10 @@ std::vector<ParamSpec> io500_param_specs() {
        .type = ParamType::kDuration,
        .default_value = "300s",
        .unit = "s",
-       .help = "IO500 stonewall-time: each write phase stops after this long and must run this "
-               "long to be valid (300 s on the list; less only for local tests)",
+       .help = "IO500 stonewall-time: each write phase stops after this long, then wears out "
+               "(every rank goes on to the most transfers or items any rank had done: IOR's "
+               "stoneWallingWearOut, mdtest -W), and must run this long to be valid (300 s on "
+               "the list; less only for local tests)",
        .min = 1'000'000},
       {.key = "ior_easy_size",
        .type = ParamType::kSize,

@@ -148,10 +148,13 @@ class Io500Worker final : public PhaseWorker {
       ctx.record(0, transfer(), end - start, end);
       start = end;
     }
-    // The rank(s) that had done the most stop as the wear-out begins: their stonewall is now.
+    // The rank(s) that had done the most stop as the wear-out begins: their stonewall is now,
+    // and the hold while the ranks agreed on the target is not the fsync's time either.
     if (at_stonewall == UINT64_MAX && ctx.wearing_out()) {
       at_stonewall = i;
-      stonewall_ns = monotonic_ns() - first;
+      start = monotonic_ns();
+      stonewall_ns = start - first;
+      ctx.op_begins(start);
     }
     ctx.add_counter(kDoneCounter, i);
     ctx.add_counter(kAtStonewallCounter, at_stonewall == UINT64_MAX ? i : at_stonewall);
@@ -372,6 +375,12 @@ class Io500Worker final : public PhaseWorker {
       // phase's wall time ends when its last worker returns). Skipped on the way out of a run
       // being stopped.
       if (ctx.stop_requested()) return;
+      if (!worn && ctx.wearing_out()) {
+        // The rank(s) that had made the most items stop as the wear-out begins: the hold while
+        // the ranks agreed on the target is not the sync's time.
+        start = monotonic_ns();
+        ctx.op_begins(start);
+      }
       ctx.begin_fsync();
       ::sync();
       const std::uint64_t end = monotonic_ns();

@@ -426,7 +426,8 @@ void Io500Workload::checkpoint_before(Io500Phase next, PrepareContext& ctx) {
                       shown, name, why));
       return;
     case CheckpointOutcome::kLeftFrozen:
-      // At once on the terminal: the run's end (its clean-up writes) waits for the thaw.
+      // At once on the terminal, the one place a workload prints: the run's end (its clean-up
+      // writes, then the report) waits for the thaw, so the error would otherwise never show.
       fmt::print(stderr, "iobench: io500 checkpoint before '{}': {}\n", name, why);
       throw Error(fmt::format("io500 checkpoint before '{}': {}", name, why));
   }

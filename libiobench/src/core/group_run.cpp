@@ -266,7 +266,9 @@ void GroupRun::pass_rank_barrier() {
     const std::int64_t offset = request_.sync->coordinator().clock_offset_ns();
     const std::int64_t arrived = static_cast<std::int64_t>(monotonic_ns()) - offset;
     if (const auto texts = request_.sync->exchange(std::to_string(arrived))) {
-      const std::int64_t release = latest_arrival(*texts) + kRankReleaseDelayNs + offset;
+      // At least this rank's own arrival, should no text parse (INT64_MIN would overflow).
+      const std::int64_t latest = std::max(latest_arrival(*texts), arrived);
+      const std::int64_t release = latest + kRankReleaseDelayNs + offset;
       const std::uint64_t cap = monotonic_ns() + static_cast<std::uint64_t>(kRankReleaseDelayNs);
       sleep_until_ns(std::min(static_cast<std::uint64_t>(std::max<std::int64_t>(release, 0)), cap));
     } else {
