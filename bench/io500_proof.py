@@ -21,7 +21,7 @@ Sizes (the io500-quick suite's by default) map one to one:
 The script syncs and drops the page cache before every run of either tool (settle()). Without
 CACHE_PROOF the tools drop none themselves (io500 drop-caches FALSE, iobench cache_proof off);
 with CACHE_PROOF=1 io500 drops the page cache (no sync) before every phase, iobench syncs and
-drops it before every read, stat and find phase: both write phases end clean (ior's fsync at
+drops it before every read, stat, delete and find phase: both write phases end clean (ior's fsync at
 close, mdtest's sync), so the write phases start alike. With CACHE_PROOF=checkpoint each drop
 (io500's drop-caches-cmd, iobench's cache_proof) and settle() is preceded by a freeze and thaw of
 the file system (fsfreeze -f, -u; iobench's checkpoint=true, before every phase as io500's
@@ -80,7 +80,7 @@ MD_EASY_ITEMS = int(os.environ.get("MD_EASY_ITEMS", "200"))
 MD_HARD_ITEMS = int(os.environ.get("MD_HARD_ITEMS", "200"))
 STONEWALL = int(os.environ.get("STONEWALL", "1"))
 # CACHE_PROOF=1: io500 drops the page cache before every phase (drop-caches TRUE), iobench before
-# every read, stat and find phase (cache_proof=true): the read phases then read the device.
+# every read, stat, delete and find phase (cache_proof=true): the read phases then read the device.
 # CACHE_PROOF=checkpoint: as 1, and the file system frozen and thawed before every phase of both
 # tools and before every run (settle()), so the drops also free what ext4's journal held.
 CACHE_PROOF_MODE = os.environ.get("CACHE_PROOF", "0")

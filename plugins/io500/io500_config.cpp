@@ -65,9 +65,10 @@ std::vector<ParamSpec> io500_param_specs() {
       {.key = "cache_proof",
        .type = ParamType::kBool,
        .default_value = "false",
-       .help = "IO500's drop-caches: sync and drop the page cache before every read, stat and "
-               "find phase (root only; the result says what was done, or why not); the rank "
-               "shift of every read and stat phase is always on"},
+       .help =
+           "IO500's drop-caches: sync and drop the page cache before every read, stat, delete and "
+           "find phase (root only; the result says what was done, or why not); the rank "
+           "shift of every read and stat phase is always on"},
       {.key = "checkpoint",
        .type = ParamType::kBool,
        .default_value = "false",

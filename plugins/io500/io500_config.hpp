@@ -59,8 +59,8 @@ struct Io500Config {
   std::uint64_t mdtest_easy_items = 0;   ///< empty files per rank, in the rank's own directory
   std::uint64_t mdtest_hard_items = 0;   ///< 3901-byte files per rank, in one shared directory
   bool quick = false;                    ///< io500-quick: never valid for the list
-  /// Drop the page cache (sync, /proc/sys/vm/drop_caches; root only) before every read, stat
-  /// and find phase; the result says what was done and, where not, why.
+  /// Drop the page cache (sync, /proc/sys/vm/drop_caches; root only) before every read, stat,
+  /// delete and find phase; the result says what was done and, where not, why.
   bool cache_proof = false;
   /// With cache_proof: before every phase, rank 0's process freezes and thaws the target's file
   /// system (checkpoint_file_system()), so each drop also frees what the journal held.

@@ -116,8 +116,10 @@ Io500Phase writer_of(Io500Phase p) noexcept {
   }
 }
 
-// The phases --cache-proof drops the page cache before: those that read what the writes left.
-bool reads_written_data(Io500Phase p) noexcept {
+// The phases cache_proof drops the page cache before: those that act on what the writes left
+// (read, stat, find, and delete: unlinking an inode still cached from the read before it skips
+// the reads a cold one needs, which IO500's drop before every phase does not leave).
+bool acts_on_written_data(Io500Phase p) noexcept {
   switch (p) {
     case Io500Phase::kFind:
     case Io500Phase::kFindEasy:
@@ -127,6 +129,8 @@ bool reads_written_data(Io500Phase p) noexcept {
     case Io500Phase::kIorHardRead:
     case Io500Phase::kMdtestHardStat:
     case Io500Phase::kMdtestHardRead:
+    case Io500Phase::kMdtestEasyDelete:
+    case Io500Phase::kMdtestHardDelete:
       return true;
     default:
       return false;
@@ -468,9 +472,9 @@ void Io500Workload::after_phase(std::size_t phase, const PhaseResult& result, Pr
     // otherwise stall inside its measured time and leave metadata in the journal after the freeze.
     if (total_ranks_ > config_.ranks) (void)ctx.all_ranks("");
     checkpoint_before(plan_[phase + 1], ctx);
-    if (!reads_written_data(plan_[phase + 1])) describe_cache_proof(ctx);
+    if (!acts_on_written_data(plan_[phase + 1])) describe_cache_proof(ctx);
   }
-  if (config_.cache_proof && phase + 1 < plan_.size() && reads_written_data(plan_[phase + 1]))
+  if (config_.cache_proof && phase + 1 < plan_.size() && acts_on_written_data(plan_[phase + 1]))
     drop_before(plan_[phase + 1], ctx);
   if (!is_write(kind)) return;
   // Every process's ranks' counts (alone: this one's), rank by rank: done, and for the ior

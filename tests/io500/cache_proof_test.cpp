@@ -1,5 +1,5 @@
 // io500's cache_proof (IO500's drop-caches): as root on ext4 over a loop device, the page cache
-// is dropped before every read, stat and find phase, so ior-easy-read's bytes come from the
+// is dropped before every read, stat, delete and find phase, so ior-easy-read's bytes come from the
 // device (the explain figures), where without it they come from the page cache; as another user
 // the result names "not root". checkpoint=true freezes and thaws ext4 before every phase, and
 // names once a tmpfs that cannot be frozen. Skipped with the reason where the machine refuses a
@@ -126,13 +126,15 @@ TEST_CASE("io500 cache_proof drops the page cache before the reads, seen in the 
   const std::string said =
       "rank shift: rank r reads, stats and deletes rank (r + 1) mod 2's files in every read and "
       "stat phase; page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches) before find, "
-      "ior-easy-read, mdtest-easy-stat, ior-hard-read, mdtest-hard-stat, mdtest-hard-read";
+      "ior-easy-read, mdtest-easy-stat, ior-hard-read, mdtest-hard-stat, mdtest-easy-delete, "
+      "mdtest-hard-read, mdtest-hard-delete";
   CHECK(dropped.at("attributes").at("cache_proof") == said);
   CHECK_THAT(text, Catch::Contains("\ncache_proof: " + said + "\n"));
   CHECK_FALSE(cached.at("attributes").contains("cache_proof"));
   // What each drop left in memory (/proc/meminfo right after it), kept and printed per phase.
-  for (const char* phase : {"find", "ior-easy-read", "mdtest-easy-stat", "ior-hard-read",
-                            "mdtest-hard-stat", "mdtest-hard-read"}) {
+  for (const char* phase :
+       {"find", "ior-easy-read", "mdtest-easy-stat", "ior-hard-read", "mdtest-hard-stat",
+        "mdtest-easy-delete", "mdtest-hard-read", "mdtest-hard-delete"}) {
     INFO(phase);
     for (const char* figure : {"cache_left_buffers_bytes.", "cache_left_cached_bytes."}) {
       CHECK(dropped.at("attributes").at(figure + std::string(phase)).is_number_integer());
@@ -146,6 +148,11 @@ TEST_CASE("io500 cache_proof drops the page cache before the reads, seen in the 
     CHECK_THAT(text.substr(next + 1),
                Catch::StartsWith("cache     page cache dropped before this phase; "));
   }
+  // mdtest-hard-delete unlinks the files mdtest-hard-read has just read: after the drop their
+  // inodes come from the device again (as after IO500's drop before every phase), without it
+  // they are still cached.
+  CHECK(device_read(phase_of(dropped, "mdtest-hard-delete")) >
+        device_read(phase_of(cached, "mdtest-hard-delete")));
   // 2 ranks x 8 MiB read back: from the device after the drop, from the page cache without it.
   const Json& read = phase_of(dropped, "ior-easy-read");
   REQUIRE(read.at("bytes").get<std::uint64_t>() == 16 * test::kMiB);
@@ -206,7 +213,8 @@ TEST_CASE("io500 checkpoint freezes and thaws ext4 before every phase, then drop
   CHECK(step.at("attributes").at("cache_proof") ==
         "rank shift: rank r reads, stats and deletes rank (r + 1) mod 2's files in every read and "
         "stat phase; page cache dropped (sync, then 3 > /proc/sys/vm/drop_caches) before find, "
-        "ior-easy-read, mdtest-easy-stat, ior-hard-read, mdtest-hard-stat, mdtest-hard-read; "
+        "ior-easy-read, mdtest-easy-stat, ior-hard-read, mdtest-hard-stat, mdtest-easy-delete, "
+        "mdtest-hard-read, mdtest-hard-delete; "
         "journal checkpointed (file system frozen and thawed: FIFREEZE, FITHAW) before "
         "ior-easy-write, mdtest-easy-write, ior-hard-write, mdtest-hard-write, find, "
         "ior-easy-read, mdtest-easy-stat, ior-hard-read, mdtest-hard-stat, mdtest-easy-delete, "
